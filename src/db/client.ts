@@ -1,0 +1,96 @@
+/**
+ * @module db/client
+ * Opens the database: PGlite (embedded PostgreSQL) under `STATE_DIR` by default,
+ * a PostgreSQL server through postgres.js when `DATABASE_URL` is set. Both give
+ * the same drizzle API over the same schema, and both run the same migrations
+ * at open.
+ *
+ * @example
+ * const database = await openDatabase({ url: undefined, dataDir: ':memory:' });
+ * await database.db.select().from(bars).limit(1);
+ * await database.close();
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { MigrationMeta } from 'drizzle-orm/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import { migrations } from '../../drizzle/migrations';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  /** `pglite` or `postgres`. */
+  kind: 'pglite' | 'postgres';
+  /** A trivial round trip, for the health check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A postgres:// URL; unset → PGlite. */
+  url?: string;
+  /** PGlite data directory, or `:memory:` for a throwaway database (tests). */
+  dataDir: string;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const database = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
+  await migrate(database.db);
+  return database;
+}
+
+function openPostgres(url: string): Database {
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+  const client = dataDir === ':memory:' ? new PGlite() : new PGlite(dataDir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => client.close(),
+  };
+}
+
+/**
+ * Applies the migrations embedded from drizzle/ (scripts/embed-migrations.ts) with
+ * drizzle's own dialect migrator, so the bookkeeping table and hashes are the
+ * ones `drizzle-kit` expects (hash = SHA-256 of the SQL file, as drizzle-orm's
+ * `readMigrationFiles`).
+ */
+async function migrate(db: Db): Promise<void> {
+  const metas: MigrationMeta[] = migrations.map((m) => ({
+    sql: m.sql.split('--> statement-breakpoint'),
+    bps: m.breakpoints,
+    folderMillis: m.when,
+    hash: createHash('sha256').update(m.sql).digest('hex'),
+  }));
+  const internal = db as unknown as {
+    dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): Promise<void> };
+    session: unknown;
+  };
+  await internal.dialect.migrate(metas, internal.session, { migrationsFolder: 'drizzle' });
+}

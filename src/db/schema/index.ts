@@ -1,0 +1,3 @@
+/** @module db/schema — every table, one a file. drizzle-kit reads this barrel. */
+export * from './bars';
+export * from './provider-cache';

@@ -1,0 +1,39 @@
+/**
+ * @module errors
+ * The closed set of error codes Breakline answers with, and the one table that
+ * maps each to an HTTP status. Domain code throws `AppError`; the HTTP edge
+ * (plugins/errors) renders `{ error, requestId, code }` once.
+ *
+ * @example
+ * throw new AppError('invalid_parameter', "range is required under API-Version 1.1.0");
+ */
+
+export const ERROR_STATUS = {
+  invalid_parameter: 400,
+  invalid_body: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  rate_limited: 429,
+  internal: 500,
+  scan_failed: 500,
+  upstream_error: 502,
+  unavailable: 503,
+  ai_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra response headers, e.g. `Retry-After` on 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * @module pagination
+ * The one implementation of the spec's envelope rules (`{ items, pagination }`):
+ * `limit` clamped to [1, 200] (default 50), `offset` default 0, `order` `asc` |
+ * `desc` (default `desc`), and an opaque `cursor` (base64url JSON) that encodes
+ * the position and the order. A cursor beats `offset` and its order beats
+ * `order`, so forward and backward pages cannot be mixed; a malformed cursor is
+ * a request for the first page; `nextCursor` is null on the last page and a
+ * cursor that would open an empty page is never handed out.
+ *
+ * Two ways to page: in memory over an already sorted list (`paginateList`), or
+ * keyset over `(sortKey, id)` in the database (`readPage` + `keysetPage`).
+ *
+ * @example
+ * const page = paginateList(rows, readPage({ limit: '2' }));
+ * // => { items: [...2 rows], pagination: { limit: 2, offset: 0, order: 'desc', hasMore: true, nextCursor: 'eyJ…', total: 5 } }
+ */
+import { t } from 'elysia';
+
+export const PAGE_LIMIT_MAX = 200;
+export const PAGE_LIMIT_DEFAULT = 50;
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface PageMeta {
+  nextCursor: string | null;
+  hasMore: boolean;
+  total?: number;
+  limit: number;
+  offset: number;
+  order: SortOrder;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: PageMeta;
+}
+
+/** A decoded cursor: where the next page starts, in which order. */
+interface Cursor {
+  order: SortOrder;
+  /** Position in an in-memory list. */
+  offset?: number;
+  /** Keyset position: the last row's sort key and id. */
+  after?: [string | number, string];
+}
+
+/** The effective page request after clamping and cursor resolution. */
+export interface PageRequest {
+  limit: number;
+  offset: number;
+  order: SortOrder;
+  after?: [string | number, string];
+}
+
+/** Query parameters of every envelope endpoint (TypeBox, for routes and the OpenAPI document). */
+export const PageQuery = {
+  limit: t.Optional(t.String({ description: 'Page size, clamped to [1, 200]; default 50', examples: ['50'] })),
+  offset: t.Optional(t.String({ description: 'Items to skip; default 0 (ignored when cursor is given)', examples: ['0'] })),
+  cursor: t.Optional(t.String({ description: 'Opaque pagination.nextCursor of an earlier page; malformed → first page' })),
+  order: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')], { description: 'Sort direction; default desc' })),
+};
+
+export const PageMetaSchema = t.Object({
+  nextCursor: t.Union([t.String(), t.Null()]),
+  hasMore: t.Boolean(),
+  total: t.Optional(t.Integer()),
+  limit: t.Integer(),
+  offset: t.Integer(),
+  order: t.Union([t.Literal('asc'), t.Literal('desc')]),
+});
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify({ v: 1, o: cursor.order, p: cursor.offset, k: cursor.after })).toString('base64url');
+}
+
+/** Decodes a cursor; anything malformed is `undefined` (→ first page). */
+export function decodeCursor(raw: string | undefined): Cursor | undefined {
+  if (!raw || raw.length > 512) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (value.v !== 1 || (value.o !== 'asc' && value.o !== 'desc')) return undefined;
+    const offset = value.p;
+    const after = value.k;
+    const validOffset = offset === undefined || (Number.isSafeInteger(offset) && (offset as number) >= 0);
+    const validAfter =
+      after === undefined ||
+      (Array.isArray(after) &&
+        after.length === 2 &&
+        (typeof after[0] === 'string' || typeof after[0] === 'number') &&
+        typeof after[1] === 'string');
+    if (!validOffset || !validAfter || (offset === undefined && after === undefined)) return undefined;
+    return { order: value.o, offset: offset as number | undefined, after: after as Cursor['after'] };
+  } catch {
+    return undefined;
+  }
+}
+
+function toInt(raw: string | number | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = typeof raw === 'number' ? raw : Number(raw);
+  return Number.isFinite(n) ? Math.trunc(n) : fallback;
+}
+
+/** Resolves raw query values into the effective page request (never throws). */
+export function readPage(query: {
+  limit?: string | number;
+  offset?: string | number;
+  cursor?: string;
+  order?: string;
+}): PageRequest {
+  const limit = Math.min(PAGE_LIMIT_MAX, Math.max(1, toInt(query.limit, PAGE_LIMIT_DEFAULT)));
+  const cursor = decodeCursor(query.cursor);
+  if (cursor) return { limit, order: cursor.order, offset: cursor.offset ?? 0, after: cursor.after };
+  const order: SortOrder = query.order === 'asc' ? 'asc' : 'desc';
+  return { limit, order, offset: Math.max(0, toInt(query.offset, 0)) };
+}
+
+/**
+ * Pages an in-memory list. `ascending` must be sorted in ascending order of the
+ * endpoint's sort key; `desc` reads it from the end.
+ */
+export function paginateList<T>(ascending: readonly T[], request: PageRequest): Page<T> {
+  const ordered = request.order === 'asc' ? ascending : [...ascending].reverse();
+  const start = Math.min(request.offset, ordered.length);
+  const items = ordered.slice(start, start + request.limit);
+  const end = start + items.length;
+  const hasMore = end < ordered.length;
+  return {
+    items,
+    pagination: {
+      nextCursor: hasMore ? encodeCursor({ order: request.order, offset: end }) : null,
+      hasMore,
+      total: ordered.length,
+      limit: request.limit,
+      offset: request.offset,
+      order: request.order,
+    },
+  };
+}
+
+/**
+ * Builds a keyset page from rows fetched with `limit + 1` (the extra row only
+ * says whether more exist). `keyOf` gives a row's `(sortKey, id)`.
+ */
+export function keysetPage<T>(
+  fetched: readonly T[],
+  request: PageRequest,
+  keyOf: (row: T) => [string | number, string],
+  total?: number,
+): Page<T> {
+  const items = fetched.slice(0, request.limit);
+  const hasMore = fetched.length > request.limit;
+  const last = items[items.length - 1];
+  return {
+    items,
+    pagination: {
+      nextCursor: hasMore && last !== undefined ? encodeCursor({ order: request.order, after: keyOf(last) }) : null,
+      hasMore,
+      ...(total === undefined ? {} : { total }),
+      limit: request.limit,
+      offset: request.offset,
+      order: request.order,
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * @module plugins/errors
+ * The one place failures become HTTP responses: `{ error, requestId, code }`
+ * with the status from `ERROR_STATUS`. Validation failures are 400 (the spec's
+ * status, not Elysia's default 422) and name the parameter; unknown routes are
+ * 404 in the same shape; unexpected errors are logged with the request id and
+ * answered 500 without a stack trace.
+ */
+import { Elysia, ValidationError } from 'elysia';
+import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import type { Logger } from '../log';
+import { REQUEST_ID_HEADER } from './request-id';
+
+export interface ErrorBody {
+  error: string;
+  requestId?: string;
+  code: ErrorCode;
+}
+
+export function errors(log: Logger) {
+  return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
+    const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
+    let appError: AppError;
+    if (error instanceof AppError) appError = error;
+    else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
+    else if (code === 'NOT_FOUND') {
+      const { pathname } = new URL(request.url);
+      appError = new AppError('not_found', `No route ${request.method} ${pathname}`);
+    } else if (code === 'PARSE') appError = new AppError('invalid_body', 'The request body is not valid JSON');
+    else {
+      log.error('unhandled error', { requestId, path: new URL(request.url).pathname, error: String(error), stack: (error as Error)?.stack });
+      appError = new AppError('internal', 'Internal server error');
+    }
+    set.status = appError.status;
+    Object.assign(set.headers, appError.headers);
+    set.headers['content-type'] = 'application/json; charset=utf-8';
+    const body: ErrorBody = { error: appError.message, requestId, code: appError.code };
+    return body;
+  });
+}
+
+/** Turns TypeBox's first failure into one sentence that names the parameter. */
+function fromValidation(error: ValidationError): AppError {
+  const where = error.type === 'body' ? 'body' : error.type;
+  const code: ErrorCode = error.type === 'body' ? 'invalid_body' : 'invalid_parameter';
+  if (typeof error.customError === 'string' && error.customError !== '') return new AppError(code, error.customError);
+  const first = error.all[0] as { path?: string; message?: string; summary?: string } | undefined;
+  const path = first?.path?.replace(/^\//, '').replaceAll('/', '.') || '';
+  const detail = first?.summary ?? first?.message ?? 'is invalid';
+  return new AppError(code, path ? `Invalid ${where} parameter '${path}': ${detail}` : `Invalid ${where}: ${detail}`);
+}
+
+export { ERROR_STATUS };

@@ -1,0 +1,58 @@
+/**
+ * @module plugins/rate-limit
+ * Per-client fixed-window limiting on `/api/*`. The client is the socket address,
+ * or with `TRUST_PROXY` the first `X-Forwarded-For` hop. Every answer carries
+ * `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (whole
+ * seconds until the window resets); a refusal is 429 `rate_limited` with
+ * `Retry-After`. When the store cannot be reached the request is let through
+ * (fail open) and the health check reports `kv: down`.
+ */
+import { Elysia } from 'elysia';
+import { AppError } from '../errors';
+import type { Logger } from '../log';
+import type { RateLimitStore } from '../ratelimit';
+
+export interface RateLimitOptions {
+  store: RateLimitStore;
+  quota: number;
+  windowSeconds: number;
+  trustProxy: boolean;
+  log: Logger;
+}
+
+type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
+
+export function clientIp(request: Request, server: SocketInfo, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+    const real = request.headers.get('x-real-ip')?.trim();
+    if (real) return real;
+  }
+  return server?.requestIP?.(request)?.address ?? 'local';
+}
+
+export function rateLimit({ store, quota, windowSeconds, trustProxy, log }: RateLimitOptions) {
+  const windowMs = windowSeconds * 1000;
+  return new Elysia({ name: 'breakline/rate-limit' }).onRequest(async ({ request, set, server }) => {
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith('/api/')) return;
+    const key = `ip:${clientIp(request, server as SocketInfo, trustProxy)}`;
+    let decision;
+    try {
+      decision = await store.hit(key, quota, windowMs);
+    } catch (error) {
+      log.warn('rate-limit store unavailable; request admitted', { store: store.name, error: String(error) });
+      return;
+    }
+    const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
+    set.headers['x-ratelimit-limit'] = String(decision.limit);
+    set.headers['x-ratelimit-remaining'] = String(decision.remaining);
+    set.headers['x-ratelimit-reset'] = String(resetSeconds);
+    if (!decision.allowed) {
+      throw new AppError('rate_limited', `Rate limit of ${quota} requests per ${windowSeconds}s exceeded; retry in ${resetSeconds}s`, {
+        'retry-after': String(resetSeconds),
+      });
+    }
+  });
+}

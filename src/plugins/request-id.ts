@@ -1,0 +1,17 @@
+/**
+ * @module plugins/request-id
+ * Every response carries `X-Request-Id`: the caller's own when it is well formed
+ * (1–128 of `A–Z a–z 0–9 . _ : -`), else a fresh `req_…`. The error renderer
+ * reads it back from the response headers.
+ */
+import { Elysia } from 'elysia';
+import { newId } from '../ids';
+
+const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export const requestId = new Elysia({ name: 'breakline/request-id' }).onRequest(({ request, set }) => {
+  const incoming = request.headers.get(REQUEST_ID_HEADER);
+  set.headers[REQUEST_ID_HEADER] = incoming && WELL_FORMED.test(incoming) ? incoming : newId('req');
+});

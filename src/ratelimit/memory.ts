@@ -1,0 +1,44 @@
+/**
+ * @module ratelimit/memory
+ * The in-process fixed-window store (the default). JavaScript runs `hit` to the
+ * end before any other request is served, so the count is exact under any
+ * concurrency within one process.
+ */
+import { decide, windowOf, type RateLimitDecision, type RateLimitStore } from './interface';
+
+interface Counter {
+  windowStart: number;
+  count: number;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly name = 'memory';
+  private readonly counters = new Map<string, Counter>();
+  private lastSweep = 0;
+
+  async hit(key: string, quota: number, windowMs: number, now = Date.now()): Promise<RateLimitDecision> {
+    const { start, resetMs } = windowOf(now, windowMs);
+    this.sweep(start);
+    let counter = this.counters.get(key);
+    if (!counter || counter.windowStart !== start) {
+      counter = { windowStart: start, count: 0 };
+      this.counters.set(key, counter);
+    }
+    counter.count++;
+    return decide(counter.count, quota, resetMs);
+  }
+
+  /** Drops counters of past windows, at most once per window, so memory stays bounded by active clients. */
+  private sweep(currentStart: number): void {
+    if (currentStart === this.lastSweep) return;
+    this.lastSweep = currentStart;
+    for (const [key, counter] of this.counters) {
+      if (counter.windowStart < currentStart) this.counters.delete(key);
+    }
+  }
+
+  async ping(): Promise<void> {}
+  async close(): Promise<void> {
+    this.counters.clear();
+  }
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { migrations } from '../../drizzle/migrations';
+import { openDatabase, type Database } from '../../src/db/client';
+import { BarsRepository } from '../../src/db/repositories/bars';
+import type { BarSeries } from '../../src/providers/types';
+import { freshDatabaseUrl, usingPostgres } from '../helpers/db';
+
+function series(values: number[], source = 'test'): BarSeries {
+  const n = values.length;
+  const day = 86_400_000;
+  const f = (g: (v: number, i: number) => number) => Float64Array.from(values, g);
+  return {
+    symbol: 'ABC',
+    timeframe: 'daily',
+    source,
+    ts: f((_, i) => Date.UTC(2024, 0, 2) + i * day),
+    open: f((v) => v),
+    high: f((v) => v + 1),
+    low: f((v) => v - 1),
+    close: f((v) => v + 0.5),
+    volume: f((_, i) => 1000 + i),
+  };
+  void n;
+}
+
+describe(`database (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
+  let database: Database;
+  let drop: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    const fresh = await freshDatabaseUrl();
+    drop = fresh?.drop;
+    database = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+  });
+  afterAll(async () => {
+    await database.close();
+    await drop?.();
+  });
+
+  it('embeds exactly the SQL migrations drizzle-kit wrote (run npm run db:generate after a schema change)', () => {
+    const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as { entries: { tag: string }[] };
+    expect(migrations.map((m) => m.tag)).toEqual(journal.entries.map((e) => e.tag));
+    for (const m of migrations) expect(m.sql).toBe(readFileSync(`drizzle/${m.tag}.sql`, 'utf8'));
+  });
+
+  it('records each migration exactly once', async () => {
+    const rows = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const count = (rows as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (rows as unknown as { n: number }[])[0]?.n;
+    expect(count).toBe(migrations.length);
+    await database.ping();
+  });
+
+  it('stores a series and reads the same numbers back, oldest first', async () => {
+    const repo = new BarsRepository(database.db);
+    const original = series([10, 11, 12, 13]);
+    await repo.save(original, new Date('2024-01-06T00:00:00Z'));
+    const loaded = await repo.load('test', 'ABC', 'daily');
+    expect(Array.from(loaded.ts)).toEqual(Array.from(original.ts));
+    expect(Array.from(loaded.close)).toEqual([10.5, 11.5, 12.5, 13.5]);
+    const entry = await repo.cacheEntry('test', 'ABC', 'daily');
+    expect(entry).toMatchObject({ barCount: 4, firstTs: original.ts[0], lastTs: original.ts[3] });
+  });
+
+  it('refreshes from the last stored bar without touching earlier ones', async () => {
+    const repo = new BarsRepository(database.db);
+    const revised = series([99, 99, 12.25, 14, 15]); // a vendor that rewrote the first two bars
+    await repo.save(revised, new Date('2024-01-08T00:00:00Z'), revised.ts[2]);
+    const loaded = await repo.load('test', 'ABC', 'daily');
+    expect(Array.from(loaded.open)).toEqual([10, 11, 12.25, 14, 15]);
+    expect((await repo.cacheEntry('test', 'ABC', 'daily'))?.fetchedAt.toISOString()).toBe('2024-01-08T00:00:00.000Z');
+  });
+
+  it('keeps two sources of the same symbol apart', async () => {
+    const repo = new BarsRepository(database.db);
+    await repo.save(series([50], 'other'), new Date());
+    expect((await repo.load('other', 'ABC', 'daily')).ts.length).toBe(1);
+    expect((await repo.load('test', 'ABC', 'daily')).ts.length).toBe(5);
+  });
+});

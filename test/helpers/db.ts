@@ -1,0 +1,27 @@
+/**
+ * A throwaway database for a test: nothing without DATABASE_URL (the caller uses
+ * an in-memory PGlite), else a fresh PostgreSQL database dropped by `drop()`.
+ */
+import postgres from 'postgres';
+
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return undefined;
+  const name = `breakline_t_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const admin2 = postgres(base, { max: 1, onnotice: () => {} });
+      await admin2.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin2.end();
+    },
+  };
+}
+
