@@ -1,0 +1,150 @@
+/**
+ * @module store/bar-store
+ * The writable shared bar store, owned by the main thread. `put` copies a
+ * series into its slot (the newest `capacity` bars when it is longer); `get`
+ * answers zero-copy views; `handle()` describes the memory for workers, which
+ * read it through `attachStore(handle)` without copying. Layout and the
+ * write/read protocol: `layout.ts`.
+ *
+ * @example
+ * const store = new BarStore({ capacityPerSeries: { daily: 2_520 } });
+ * store.put(await provider.bars({ symbol: 'AAPL', timeframe: 'daily' }));
+ * pool.run({ store: store.handle(), symbol: 'AAPL' }); // the worker calls attachStore()
+ */
+import type { BarSeries, Timeframe } from '../providers/types';
+import {
+  CAPACITY,
+  columnOffset,
+  COLUMNS,
+  HEADER_INTS,
+  LAYOUT_VERSION,
+  LENGTH,
+  SEQ,
+  segmentBytes,
+  seriesKey,
+  type SeriesEntry,
+  type StoreHandle,
+} from './layout';
+import { BarStoreReader, mapSegment } from './reader';
+
+/**
+ * Bars kept per series when not configured: about 50 years of sessions for
+ * daily (252 a year); for intraday, about 4 years of regular-hours 1h bars
+ * (7 a session) and 8 years of 4h bars (2 a session).
+ */
+export const DEFAULT_CAPACITY: Readonly<Record<Timeframe, number>> = { daily: 12_600, '4h': 4_096, '1h': 7_168 };
+/** Series per segment when not configured. */
+export const DEFAULT_SLOTS_PER_SEGMENT = 64;
+
+export interface BarStoreOptions {
+  /** Bars kept per series of each timeframe; a longer series keeps its newest bars. */
+  capacityPerSeries?: Partial<Record<Timeframe, number>>;
+  /** Series per shared segment; a full segment is followed by a new one. */
+  slotsPerSegment?: number;
+}
+
+function positiveInteger(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be a positive integer, got ${value}`);
+  return value;
+}
+
+export class BarStore extends BarStoreReader {
+  private readonly capacity: Record<Timeframe, number>;
+  private readonly slotsPerSegment: number;
+  /** Index of the newest segment per timeframe, and its next free slot. */
+  private readonly open = new Map<Timeframe, { segment: number; next: number }>();
+
+  constructor(options: BarStoreOptions = {}) {
+    const control = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+    super({ layoutVersion: LAYOUT_VERSION, control, generation: 0, segments: [], series: [] });
+    this.capacity = { ...DEFAULT_CAPACITY };
+    for (const [timeframe, capacity] of Object.entries(options.capacityPerSeries ?? {})) {
+      this.capacity[timeframe as Timeframe] = positiveInteger(capacity, `capacityPerSeries.${timeframe}`);
+    }
+    this.slotsPerSegment = positiveInteger(options.slotsPerSegment ?? DEFAULT_SLOTS_PER_SEGMENT, 'slotsPerSegment');
+  }
+
+  /** A reader never sees its own store as stale. */
+  override get stale(): boolean {
+    return false;
+  }
+
+  /** Bars a series of `timeframe` keeps. */
+  capacityOf(timeframe: Timeframe): number {
+    return this.capacity[timeframe];
+  }
+
+  /**
+   * Copies `series` into its slot, replacing what the slot held; a series
+   * longer than the capacity keeps its newest bars. Views handed out earlier
+   * see the new bars (their `version` no longer matches).
+   *
+   * @throws {RangeError} when the columns differ in length
+   */
+  put(series: BarSeries): void {
+    const n = series.ts.length;
+    for (const column of COLUMNS) {
+      if (series[column].length !== n) {
+        throw new RangeError(`bar store: ${series.symbol} ${series.timeframe} ${column} has ${series[column].length} values, ts has ${n}`);
+      }
+    }
+    const entry = this.slotFor(series);
+    const segment = this.segments[entry.segment]!;
+    const { headers, capacity } = segment;
+    const base = entry.slot * HEADER_INTS;
+    const kept = Math.min(n, capacity);
+    const from = n - kept;
+
+    Atomics.add(headers, base + SEQ, 1); // odd: write in progress
+    COLUMNS.forEach((column, c) => {
+      const target = new Float64Array(segment.buffer, columnOffset(segment.slots, capacity, entry.slot, c), capacity);
+      target.set(series[column].subarray(from));
+    });
+    Atomics.store(headers, base + LENGTH, kept);
+    Atomics.add(headers, base + SEQ, 1); // even: stable, written last
+  }
+
+  /** A structured-cloneable description for `attachStore()` in a worker; take a new one after adding series. */
+  handle(): StoreHandle {
+    return {
+      layoutVersion: LAYOUT_VERSION,
+      control: this.control.buffer as SharedArrayBuffer,
+      generation: this.generation,
+      segments: this.segments.map(({ buffer, timeframe, capacity, slots }) => ({ buffer, timeframe, capacity, slots })),
+      series: [...this.entries.values()].map((entry) => ({ ...entry })),
+    };
+  }
+
+  /** The slot of the series, assigning one (and a new segment when full) the first time. */
+  private slotFor(series: BarSeries): SeriesEntry {
+    const key = seriesKey(series.symbol, series.timeframe);
+    const existing = this.entries.get(key);
+    if (existing) {
+      if (existing.source !== series.source) {
+        existing.source = series.source;
+        this.bumpGeneration();
+      }
+      return existing;
+    }
+    const { timeframe } = series;
+    let open = this.open.get(timeframe);
+    if (!open || open.next === this.segments[open.segment]!.slots) {
+      const capacity = this.capacity[timeframe];
+      if (capacity === undefined) throw new RangeError(`bar store: no capacity for timeframe ${timeframe}`);
+      const slots = this.slotsPerSegment;
+      const segment = mapSegment({ buffer: new SharedArrayBuffer(segmentBytes(slots, capacity)), timeframe, capacity, slots });
+      for (let slot = 0; slot < slots; slot++) segment.headers[slot * HEADER_INTS + CAPACITY] = capacity;
+      this.segments.push(segment);
+      open = { segment: this.segments.length - 1, next: 0 };
+      this.open.set(timeframe, open);
+    }
+    const entry: SeriesEntry = { symbol: series.symbol, timeframe, segment: open.segment, slot: open.next++, source: series.source };
+    this.entries.set(key, entry);
+    this.bumpGeneration();
+    return entry;
+  }
+
+  private bumpGeneration(): void {
+    this.generation = Atomics.add(this.control, 0, 1) + 1;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * @module store/layout
+ * The memory layout of the shared bar store. Worker threads map the same
+ * `SharedArrayBuffer`s and read bars in place, so this layout is the contract
+ * between the writer (the main thread) and every reader.
+ *
+ * ## Segments
+ *
+ * A segment is one `SharedArrayBuffer` holding `slots` series of one timeframe,
+ * each with room for `capacity` bars. When every slot of a timeframe's last
+ * segment is taken, the store allocates a new segment; it never moves or frees
+ * a slot, so a view a reader holds stays a view of that series.
+ *
+ * ```
+ * byte 0                      slot headers: 4 × Int32 per slot (16 bytes)
+ *   header[4s + 0]  seq       sequence counter of slot s (a seqlock): even = stable,
+ *                             odd = a write is in progress
+ *   header[4s + 1]  length    bars stored, 0..capacity
+ *   header[4s + 2]  capacity  the segment's capacity, so a slot describes itself
+ *   header[4s + 3]  reserved  0
+ * byte 16·slots               columns: 6 × capacity Float64 values per slot, slot-major:
+ *   column c of slot s starts at byte 16·slots + (6s + c) · capacity · 8
+ *   c = 0 ts (epoch ms, UTC), 1 open, 2 high, 3 low, 4 close, 5 volume
+ *   the first `length` values are the bars, oldest first
+ * ```
+ *
+ * The header block is a multiple of 16 bytes, so every column is 8-byte aligned
+ * as `Float64Array` requires.
+ *
+ * ## Writing and reading (single writer, many readers)
+ *
+ * Only the thread that owns the `BarStore` writes. A write is a seqlock (Linux's
+ * `seqlock_t`; H.-J. Boehm, "Can Seqlocks Get Along with Programming Language
+ * Memory Models?", MSPC 2012) built from ECMAScript `Atomics`, whose
+ * sequentially consistent operations order the plain Float64 stores around
+ * them (ECMA-262, clause "Memory Model"):
+ *
+ * 1. `Atomics.add(seq, 1)`: seq becomes odd;
+ * 2. copy the columns;
+ * 3. `Atomics.store(length, n)`;
+ * 4. `Atomics.add(seq, 1)`: seq becomes even again, written last.
+ *
+ * A reader loads seq (retrying while odd), loads length, and loads seq again;
+ * equal values mean the length belongs to a finished write, whose bars it now
+ * sees. Views are zero-copy, so they show later writes too: a reader that needs
+ * one consistent picture for a whole computation compares the version it read
+ * with the slot's seq afterwards and retries if they differ (`read()` does this).
+ *
+ * ## Directory
+ *
+ * Which slot holds which (symbol, timeframe) is a plain list passed in the
+ * `StoreHandle`. A one-Int32 control buffer counts directory changes; a reader
+ * whose handle is older than that count is `stale` (it still reads every series
+ * it knows, correctly) and attaches a fresh handle to see new series.
+ */
+import type { Timeframe } from '../providers/types';
+
+/** Bumped when the byte layout changes; readers refuse other versions. */
+export const LAYOUT_VERSION = 1;
+export const HEADER_INTS = 4;
+export const HEADER_BYTES = HEADER_INTS * 4;
+export const SEQ = 0;
+export const LENGTH = 1;
+export const CAPACITY = 2;
+export const COLUMNS = ['ts', 'open', 'high', 'low', 'close', 'volume'] as const;
+export type Column = (typeof COLUMNS)[number];
+
+/** A segment as handed to readers. */
+export interface SegmentHandle {
+  buffer: SharedArrayBuffer;
+  timeframe: Timeframe;
+  capacity: number;
+  slots: number;
+}
+
+/** Where one series lives. */
+export interface SeriesEntry {
+  symbol: string;
+  timeframe: Timeframe;
+  segment: number;
+  slot: number;
+  source: string;
+}
+
+/**
+ * Everything a worker needs to read the store: structured-cloneable (plain
+ * objects and `SharedArrayBuffer`s, which `postMessage` shares rather than copies).
+ */
+export interface StoreHandle {
+  layoutVersion: number;
+  /** Int32[0]: directory generation. */
+  control: SharedArrayBuffer;
+  /** The generation this handle's `series` list describes. */
+  generation: number;
+  segments: SegmentHandle[];
+  series: SeriesEntry[];
+}
+
+/** Bytes of a segment of `slots` series with room for `capacity` bars each. */
+export function segmentBytes(slots: number, capacity: number): number {
+  return slots * HEADER_BYTES + slots * COLUMNS.length * capacity * Float64Array.BYTES_PER_ELEMENT;
+}
+
+/** Byte offset of column `column` (index into {@link COLUMNS}) of slot `slot`. */
+export function columnOffset(slots: number, capacity: number, slot: number, column: number): number {
+  return slots * HEADER_BYTES + (slot * COLUMNS.length + column) * capacity * Float64Array.BYTES_PER_ELEMENT;
+}
+
+/** The map key of a series. */
+export function seriesKey(symbol: string, timeframe: Timeframe): string {
+  return `${symbol}\u0000${timeframe}`;
+}
