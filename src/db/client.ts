@@ -19,6 +19,9 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import initdbWasmPath from '@electric-sql/pglite/initdb.wasm' with { type: 'file' };
+import pgliteDataPath from '@electric-sql/pglite/pglite.data' with { type: 'file' };
+import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file' };
 import { migrations } from '../../drizzle/migrations';
 import * as schema from './schema';
 
@@ -60,9 +63,27 @@ function openPostgres(url: string): Database {
   };
 }
 
+/**
+ * PGlite's WebAssembly and file-system bundle, imported as files so `bun build
+ * --compile` embeds them in the executable; compiled once per process and
+ * shared by every PGlite opened after.
+ */
+let pgliteAssets: Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module; fsBundle: Blob }> | undefined;
+function loadPgliteAssets() {
+  pgliteAssets ??= (async () => {
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+      Bun.file(pgliteWasmPath).arrayBuffer().then((bytes) => WebAssembly.compile(bytes)),
+      Bun.file(initdbWasmPath).arrayBuffer().then((bytes) => WebAssembly.compile(bytes)),
+    ]);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle: Bun.file(pgliteDataPath) };
+  })();
+  return pgliteAssets;
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
-  const client = dataDir === ':memory:' ? new PGlite() : new PGlite(dataDir);
+  const assets = await loadPgliteAssets();
+  const client = new PGlite({ ...(dataDir === ':memory:' ? {} : { dataDir }), ...assets });
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   return {

@@ -1,0 +1,86 @@
+/**
+ * @module kernels/patterns/types
+ * One signature for every chart-pattern detector (DESIGN §4 names the types,
+ * families and directions). A detector looks at the bars up to `asOf` — never a
+ * later bar — and returns the most recent instance of its pattern whose
+ * geometry is complete by then, or `null`.
+ */
+import type { IndicatorSet, Ohlcv } from '../indicators/set';
+
+export const PATTERN_TYPES = [
+  'flat_base',
+  'cup_with_handle',
+  'double_bottom',
+  'vcp',
+  'bull_flag',
+  'high_tight_flag',
+  'ascending_triangle',
+  'bear_flag',
+  'descending_triangle',
+  'range_breakout',
+  'range_breakdown',
+  'donchian_55',
+  'new_high_52w',
+  'gap_and_go',
+] as const;
+export type PatternType = (typeof PATTERN_TYPES)[number];
+
+export type PatternFamily = 'base' | 'continuation' | 'range' | 'momentum';
+export type Direction = 'long' | 'short';
+
+export interface PatternInput {
+  bars: Ohlcv;
+  /** Indicators over the same bars (kernels/indicators `computeIndicators`). */
+  ind: IndicatorSet;
+  /** Index of the bar the scan stands on; bars after it must not be read. */
+  asOf: number;
+}
+
+export interface PatternGeometry {
+  /** First and last bar index of the pattern (the base, flag or range), inclusive. */
+  start: number;
+  end: number;
+  /** Depth of the pattern: (highest high − lowest low) / highest high, in percent. */
+  depthPct: number;
+  /** Bars from start to end, inclusive. */
+  lengthBars: number;
+  /** Number of successive contractions (VCP pullbacks, triangle touches); 0 where it means nothing. */
+  contractions: number;
+}
+
+export interface PatternBreakout {
+  /** Whether a close beyond the pivot happened in (end, asOf]. */
+  triggered: boolean;
+  /** Index of the first bar that closed beyond the pivot, or null. */
+  barIndex: number | null;
+  /** That bar's volume over the 50-bar average volume, or null. */
+  volumeRatio: number | null;
+}
+
+export interface PatternMatch {
+  patternType: PatternType;
+  patternFamily: PatternFamily;
+  direction: Direction;
+  /** The trigger: the price whose crossing is the breakout. */
+  pivot: number;
+  /** First target, the pattern's measured move from the pivot. */
+  target1: number;
+  /** Where the setup is wrong (e.g. below the base's low or the handle's low). */
+  stopLoss: number;
+  geometry: PatternGeometry;
+  breakout: PatternBreakout;
+  /** Pattern quality 0..1 from the detector's own criteria (tightness, depth, symmetry, volume dry-up). */
+  quality: number;
+  /** Human-readable reasons with numbers in them: "base depth 12.4% over 7 weeks". */
+  reasons: string[];
+}
+
+export interface PatternDetector {
+  type: PatternType;
+  family: PatternFamily;
+  /** `either` only for donchian_55, which reports the side it broke. */
+  direction: Direction | 'either';
+  /** Bars of history needed before the detector can fire. */
+  lookback: number;
+  detect(input: PatternInput): PatternMatch | null;
+}
