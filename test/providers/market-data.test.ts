@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { openDatabase, type Database } from '../../src/db/client';
+import { BarsRepository } from '../../src/db/repositories/bars';
+import { createLogger } from '../../src/log';
+import { createCsvProvider } from '../../src/providers/csv';
+import { MarketData } from '../../src/providers/market-data';
+import type { BarsQuery, MarketDataProvider } from '../../src/providers/types';
+import { BarStore } from '../../src/store';
+import { freshDatabaseUrl } from '../helpers/db';
+import { sharedData } from '../helpers/shared-data';
+
+/** The csv provider over real history, counting how often it is asked for bars. */
+function countingProvider() {
+  const inner = createCsvProvider({ dir: sharedData('daily_marketlab') });
+  const calls: BarsQuery[] = [];
+  const provider: MarketDataProvider = {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    synthetic: inner.synthetic,
+    testSymbol: inner.testSymbol,
+    universe: () => inner.universe(),
+    snapshot: (q) => inner.snapshot(q),
+    selfCheck: () => inner.selfCheck(),
+    bars: async (q) => {
+      calls.push(q);
+      await Bun.sleep(5);
+      return inner.bars(q);
+    },
+  };
+  return { provider, calls };
+}
+
+describe('cache-through market data', () => {
+  let database: Database;
+  let drop: (() => Promise<void>) | undefined;
+  let clock = Date.UTC(2026, 7, 24);
+  const make = (provider: MarketDataProvider) =>
+    new MarketData({ provider, repository: new BarsRepository(database.db), store: new BarStore(), ttlMs: 60_000, log: createLogger('silent'), now: () => clock });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabaseUrl();
+    drop = fresh?.drop;
+    database = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+  });
+  afterAll(async () => {
+    await database.close();
+    await drop?.();
+  });
+
+  it('asks the provider once for concurrent requests and serves repeats from memory', async () => {
+    const { provider, calls } = countingProvider();
+    const data = make(provider);
+    const results = await Promise.all(Array.from({ length: 10 }, () => data.bars('AAPL', 'daily')));
+    expect(calls).toHaveLength(1);
+    expect(new Set(results.map((r) => r.ts.length)).size).toBe(1);
+    await data.bars('AAPL', 'daily');
+    expect(calls).toHaveLength(1);
+    await data.flush();
+  });
+
+  it('reads the database instead of the provider after a restart while the data is fresh', async () => {
+    const { provider, calls } = countingProvider();
+    const restarted = make(provider);
+    const series = await restarted.bars('AAPL', 'daily');
+    expect(calls).toHaveLength(0);
+    expect(series.ts.length).toBeGreaterThan(10_000);
+    expect(series.source).toBe('csv');
+  });
+
+  it('asks the provider again once the data is older than the TTL', async () => {
+    const { provider, calls } = countingProvider();
+    const data = make(provider);
+    await data.bars('AAPL', 'daily');
+    clock += 61_000;
+    await data.bars('AAPL', 'daily');
+    expect(calls).toHaveLength(1);
+    await data.flush();
+  });
+
+  it('never returns a bar after `to` (a point-in-time read)', async () => {
+    const { provider } = countingProvider();
+    const data = make(provider);
+    const to = Date.UTC(2020, 2, 20);
+    const series = await data.bars('SPY', 'daily', { to });
+    expect(series.ts[series.ts.length - 1]!).toBeLessThanOrEqual(to);
+    expect(new Date(series.ts[series.ts.length - 1]!).toISOString().slice(0, 10)).toBe('2020-03-20');
+    await data.flush();
+  });
+
+  it('names the provider and symbol for an unknown symbol', async () => {
+    const { provider } = countingProvider();
+    await expect(make(provider).instrument('NOPE')).rejects.toThrow(/csv.*NOPE/);
+  });
+});
