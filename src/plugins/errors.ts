@@ -9,6 +9,7 @@
 import { Elysia, ValidationError } from 'elysia';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
+import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
 
 export interface ErrorBody {
@@ -22,6 +23,7 @@ export function errors(log: Logger) {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
     if (error instanceof AppError) appError = error;
+    else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {
       const { pathname } = new URL(request.url);
@@ -37,6 +39,18 @@ export function errors(log: Logger) {
     const body: ErrorBody = { error: appError.message, requestId, code: appError.code };
     return body;
   });
+}
+
+/** A provider failure, still naming the provider and the symbol. */
+function fromProvider(error: ProviderError): AppError {
+  switch (error.code) {
+    case 'unknown_symbol':
+      return new AppError('not_found', `Unknown symbol: ${error.message}`);
+    case 'bad_payload':
+      return new AppError('upstream_error', `Market data could not be read: ${error.message}`);
+    default:
+      return new AppError('unavailable', `Market data unavailable: ${error.message}`);
+  }
 }
 
 /** Turns TypeBox's first failure into one sentence that names the parameter. */

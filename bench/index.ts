@@ -1,0 +1,9 @@
+/**
+ * Runs every benchmark in turn; each prints its own table. `--smoke` shortens
+ * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
+ */
+import { benchHttp } from './http';
+import { benchSynthetic } from './synthetic';
+
+await benchSynthetic();
+await benchHttp();

@@ -1,0 +1,73 @@
+/**
+ * @module app
+ * Composes the cross-cutting plugins and the feature modules into one Elysia
+ * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
+ */
+import { openapi } from '@elysiajs/openapi';
+import { Elysia } from 'elysia';
+import pkg from '../package.json' with { type: 'json' };
+import { marketModule } from './modules/market';
+import { systemModule } from './modules/system';
+import { errors } from './plugins/errors';
+import { rateLimit } from './plugins/rate-limit';
+import { requestId } from './plugins/request-id';
+import { versioning } from './plugins/versioning';
+import type { Services } from './services';
+
+/** The spec's tags, in its order. */
+const TAGS = [
+  ['System', 'Health and service metadata'],
+  ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
+  ['Signals', 'Breakout signals, confluence and universe scans'],
+  ['Transparency', 'The public, hash-chained ledger of every surfaced signal and its outcome'],
+  ['Fundamentals', 'Earnings and float'],
+  ['AltData', 'Insider transactions, unusual options flow, short interest'],
+  ['Options', 'Options strategy analysis'],
+  ['AI', 'Natural-language explanations of signals'],
+  ['Backtest', 'Purged walk-forward backtests'],
+  ['Realtime', 'Server-Sent Events stream'],
+  ['GraphQL', 'Composed queries'],
+] as const;
+
+export function createApp(services: Services) {
+  const { config, log } = services;
+  return new Elysia({ name: 'breakline' })
+    .use(requestId)
+    .use(errors(log))
+    .use(versioning(config.apiDefaultVersion))
+    .use(
+      rateLimit({
+        store: services.rateLimitStore,
+        quota: config.rateLimit.quota,
+        windowSeconds: config.rateLimit.windowSeconds,
+        trustProxy: config.trustProxy,
+        log,
+      }),
+    )
+    .use(
+      openapi({
+        path: '/docs',
+        specPath: '/openapi/json',
+        documentation: {
+          openapi: '3.1.0',
+          info: {
+            title: 'Breakline',
+            version: pkg.version,
+            description:
+              'Breakout signals, market data, a tamper-evident signal ledger and realtime feeds. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
+          },
+          tags: TAGS.map(([name, description]) => ({ name, description })),
+          components: {
+            securitySchemes: {
+              SessionCookie: { type: 'apiKey', in: 'cookie', name: '__session' },
+              ApiKey: { type: 'http', scheme: 'bearer', description: 'bk_… API key' },
+            },
+          },
+        },
+      }),
+    )
+    .use(systemModule(services))
+    .use(marketModule(services));
+}
+
+export type App = ReturnType<typeof createApp>;

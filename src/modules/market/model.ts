@@ -1,0 +1,149 @@
+/** @module modules/market/model — schemas of the Market Data tag. */
+import { t, type Static } from 'elysia';
+import { oneOf, SymbolParam } from '../params';
+
+export const RANGES = ['1mo', '3mo', '6mo'] as const;
+export type Range = (typeof RANGES)[number];
+
+/** Daily bars per range: about 21 trading days a month. */
+export const RANGE_BARS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 63, '6mo': 126 };
+
+export const BarsQuery = t.Object({
+  symbol: SymbolParam,
+  range: t.Optional(oneOf('range', RANGES, 'Window of daily bars: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126 (default 6mo; required from API-Version 1.1.0)')),
+});
+
+export const PriceBar = t.Object(
+  {
+    date: t.String({ format: 'date' }),
+    open: t.Number(),
+    high: t.Number(),
+    low: t.Number(),
+    close: t.Number(),
+    volume: t.Number(),
+  },
+  { title: 'PriceBar' },
+);
+
+export const BarsResponse = t.Object(
+  {
+    symbol: t.String(),
+    range: t.Union(RANGES.map((r) => t.Literal(r))),
+    bars: t.Array(PriceBar, { description: 'Daily bars, newest last' }),
+  },
+  { title: 'BarsResponse' },
+);
+
+export const SnapshotQuery = t.Object({ symbol: SymbolParam });
+
+export const SnapshotResponse = t.Object(
+  {
+    symbol: t.String(),
+    source: t.String(),
+    price: t.Number(),
+    volume: t.Number({ description: 'Session volume so far' }),
+    ts: t.String({ format: 'date-time' }),
+    change: t.Number({ description: 'price − previousClose' }),
+    changePercent: t.Number({ description: '100 × change / previousClose' }),
+    open: t.Number(),
+    dayHigh: t.Number(),
+    dayLow: t.Number(),
+    previousClose: t.Number(),
+    marketOpen: t.Boolean(),
+    name: t.Optional(t.String()),
+    sector: t.Optional(t.Union([t.String(), t.Null()])),
+  },
+  { title: 'SnapshotResponse', additionalProperties: true },
+);
+
+export type BarsResponse = Static<typeof BarsResponse>;
+export type SnapshotResponse = Static<typeof SnapshotResponse>;
+
+const Quadrant = t.Union([t.Literal('leading'), t.Literal('weakening'), t.Literal('lagging'), t.Literal('improving')]);
+const Nullable = t.Union([t.Number(), t.Null()]);
+const WindowPerformance = t.Object({
+  asset: Nullable,
+  benchmark: Nullable,
+  relative: t.Union([t.Number(), t.Null()], { description: 'asset − benchmark, percentage points' }),
+});
+
+export const SectorRotationRow = t.Object({
+  sector: t.String({ description: 'GICS sector' }),
+  symbol: t.String({ description: 'SPDR sector fund' }),
+  rsRatio: t.Number({ description: 'RRG-style RS-Ratio (100 = in line with the benchmark)' }),
+  rsMomentum: t.Number({ description: 'RRG-style RS-Momentum (100 = steady relative trend)' }),
+  quadrant: Quadrant,
+  performance: t.Object({ '1w': WindowPerformance, '1m': WindowPerformance, '3m': WindowPerformance }),
+  tail: t.Array(t.Object({ date: t.String({ format: 'date' }), rsRatio: t.Number(), rsMomentum: t.Number(), quadrant: Quadrant }), {
+    description: 'Weekly points (5 bars apart), oldest first, ending at the latest',
+  }),
+});
+
+export const SectorRotationResponse = t.Object(
+  {
+    asOf: t.String({ format: 'date-time' }),
+    benchmark: t.String(),
+    count: t.Integer(),
+    method: t.String(),
+    sectors: t.Array(SectorRotationRow, { description: 'Ranked by RS-Ratio, strongest first' }),
+  },
+  { title: 'SectorRotationResponse' },
+);
+
+export type SectorRotationRow = Static<typeof SectorRotationRow>;
+export type SectorRotationResponse = Static<typeof SectorRotationResponse>;
+
+const DateParam = (name: string, description: string) =>
+  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
+
+export const MacroCalendarQuery = t.Object({
+  types: t.Optional(
+    t.String({
+      pattern: '^(fomc|cpi|jobs|gdp)(,(fomc|cpi|jobs|gdp))*$',
+      description: 'Comma-separated event kinds: fomc, cpi, jobs, gdp (default all)',
+      error: "Query parameter 'types' must be a comma-separated list of: fomc, cpi, jobs, gdp",
+    }),
+  ),
+  from: t.Optional(DateParam('from', 'First release date to list (default 30 days ago)')),
+  to: t.Optional(DateParam('to', 'Last release date to list (default: no limit)')),
+});
+
+const MacroEventSchema = t.Object({
+  date: t.String({ format: 'date', description: 'Release date in New York' }),
+  time: t.String({ description: 'Release time in New York, HH:MM' }),
+  at: t.String({ format: 'date-time' }),
+  type: t.Union([t.Literal('fomc'), t.Literal('cpi'), t.Literal('jobs'), t.Literal('gdp')]),
+  title: t.String(),
+  source: t.String({ description: 'Where the date comes from (agency schedule page or data file)' }),
+});
+
+export const MacroCalendarResponse = t.Object(
+  {
+    asOf: t.String({ format: 'date-time' }),
+    timezone: t.Literal('America/New_York'),
+    window: t.Object({ from: t.String({ format: 'date' }), to: t.Union([t.String({ format: 'date' }), t.Null()]) }),
+    count: t.Integer(),
+    events: t.Array(MacroEventSchema),
+    next: t.Record(
+      t.String(),
+      t.Object({
+        next: t.Union([MacroEventSchema, t.Null()]),
+        calendarDays: t.Union([t.Integer(), t.Null()]),
+        hoursUntil: t.Union([t.Number(), t.Null()]),
+        within1Day: t.Boolean(),
+        within5Days: t.Boolean(),
+      }),
+      { description: 'Per kind: the next release and its proximity (null when the published schedule does not reach that far)' },
+    ),
+    nextEvent: t.Union([t.Composite([MacroEventSchema, t.Object({ hoursUntil: t.Number() })]), t.Null()]),
+    coverage: t.Record(
+      t.String(),
+      t.Object({ from: t.Union([t.String(), t.Null()]), through: t.Union([t.String(), t.Null()]), count: t.Integer(), scheduleKnownAhead: t.Boolean() }),
+      { description: 'How far the stored schedule of each kind reaches' },
+    ),
+  },
+  { title: 'MacroCalendarResponse' },
+);
+
+export type MacroCalendarQuery = Static<typeof MacroCalendarQuery>;
+export type MacroCalendarResponse = Static<typeof MacroCalendarResponse>;

@@ -1,0 +1,68 @@
+/**
+ * @module modules/market/rotation
+ * Sector rotation: each of the 11 SPDR sector funds against the broad-market
+ * benchmark on a Relative Rotation Graph (kernels/rotation documents the
+ * RS-Ratio / RS-Momentum formulas), with 1w/1m/3m relative performance.
+ */
+import { round, roundOrNull } from '../../kernels/round';
+import { PERFORMANCE_WINDOWS, rotationLookback, rotationSnapshot, type PerformanceWindow } from '../../kernels/rotation';
+import type { MarketData } from '../../providers/market-data';
+import type { BarSeries } from '../../providers/types';
+import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
+import type { SectorRotationResponse, SectorRotationRow } from './model';
+
+/** The closes of two series on the dates both have, oldest first. */
+export function alignCloses(asset: BarSeries, benchmark: BarSeries): { ts: Float64Array; asset: Float64Array; benchmark: Float64Array } {
+  const index = new Map<number, number>();
+  benchmark.ts.forEach((ts, i) => index.set(ts, i));
+  const ts: number[] = [];
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < asset.ts.length; i++) {
+    const j = index.get(asset.ts[i]!);
+    if (j === undefined) continue;
+    ts.push(asset.ts[i]!);
+    a.push(asset.close[i]!);
+    b.push(benchmark.close[j]!);
+  }
+  return { ts: Float64Array.from(ts), asset: Float64Array.from(a), benchmark: Float64Array.from(b) };
+}
+
+const isoDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+
+export async function sectorRotation(marketData: MarketData, benchmark = DEFAULT_BENCHMARK): Promise<SectorRotationResponse> {
+  const benchmarkBars = await marketData.bars(benchmark, 'daily');
+  const lookback = rotationLookback();
+  let asOf = 0;
+  const sectors: SectorRotationRow[] = [];
+  for (const [sector, symbol] of Object.entries(SECTOR_ETFS)) {
+    const aligned = alignCloses(await marketData.bars(symbol, 'daily'), benchmarkBars);
+    if (aligned.ts.length <= lookback) continue; // not enough shared history to place it on the graph
+    const snap = rotationSnapshot(aligned.asset, aligned.benchmark);
+    const latest = snap.latest!;
+    asOf = Math.max(asOf, aligned.ts[aligned.ts.length - 1]!);
+    const performance = {} as SectorRotationRow['performance'];
+    for (const key of Object.keys(PERFORMANCE_WINDOWS) as PerformanceWindow[]) {
+      const p = snap.performance[key];
+      performance[key] = { asset: roundOrNull(p.asset, 2), benchmark: roundOrNull(p.benchmark, 2), relative: roundOrNull(p.relative, 2) };
+    }
+    sectors.push({
+      sector,
+      symbol,
+      rsRatio: round(latest.rsRatio, 3),
+      rsMomentum: round(latest.rsMomentum, 3),
+      quadrant: latest.quadrant,
+      performance,
+      tail: snap.tail.map((p) => ({ date: isoDate(aligned.ts[p.index]!), rsRatio: round(p.rsRatio, 3), rsMomentum: round(p.rsMomentum, 3), quadrant: p.quadrant })),
+    });
+  }
+  sectors.sort((x, y) => y.rsRatio - x.rsRatio);
+  return {
+    asOf: new Date(asOf || Date.now()).toISOString(),
+    benchmark,
+    count: sectors.length,
+    method:
+      'RRG approximation on daily closes: RS = 100·sector/benchmark; RS-Ratio = 100·SMA5(RS)/SMA50(RS); RS-Momentum = 100·RS-Ratio/RS-Ratio 10 bars earlier. Quadrants: leading (≥100, ≥100), weakening (≥100, <100), lagging (<100, <100), improving (<100, ≥100). Performance in percent over 5/21/63 bars; relative = sector − benchmark.',
+    sectors,
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * @module modules/params
+ * Query-parameter schemas shared by every module, each with the sentence a
+ * caller sees when it fails (rendered by plugins/errors as a 400).
+ */
+import { t, type TSchema } from 'elysia';
+
+export const SYMBOL_PATTERN = '^[A-Za-z][A-Za-z0-9.-]{0,9}$';
+
+/** A ticker as the spec defines it: case-insensitive, normalised to upper case. */
+export const SymbolParam = t
+  .Transform(
+    t.String({
+      pattern: SYMBOL_PATTERN,
+      description: 'Ticker symbol, case-insensitive (normalised to upper case)',
+      examples: ['AAPL'],
+      error: `Query parameter 'symbol' is required: 1–10 characters matching ${SYMBOL_PATTERN}`,
+    }),
+  )
+  .Decode((value) => value.toUpperCase())
+  .Encode((value) => value);
+
+/** A closed set of string values (TypeBox literals; Elysia's UnionEnum fills in a default we do not want). */
+export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string) {
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    { description, error: `Query parameter '${name}' must be one of: ${values.join(', ')}` },
+  ) as unknown as ReturnType<typeof t.Union<ReturnType<typeof t.Literal<V>>[]>>;
+}
+
+/** The spec's Error shape (with our stable machine `code`), for response documentation. */
+export const ErrorSchema = t.Object(
+  {
+    error: t.String({ description: 'Human-readable message' }),
+    requestId: t.Optional(t.String()),
+    code: t.Optional(t.String({ description: 'Stable snake_case machine code, e.g. invalid_parameter' })),
+  },
+  { title: 'Error' },
+);
+
+/** Documents the error statuses of a route next to its 200 schema. */
+export function withErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
+  const response: Record<number, TSchema> = { 200: ok };
+  for (const status of statuses) response[status] = ErrorSchema;
+  return response as { 200: S } & Record<number, TSchema>;
+}

@@ -1,0 +1,101 @@
+/**
+ * @module providers/market-data
+ * Cache-through access to the configured provider: the shared bar store first,
+ * then the database, and the provider only for what is missing or stale
+ * (older than `BARS_CACHE_TTL_SECONDS`). Concurrent requests for the same series
+ * share one fetch. Fetched bars are written to the database behind the answer
+ * (one serialised write queue), so a read never waits on a write; `flush()`
+ * waits for the queue (shutdown, tests).
+ */
+import type { BarsRepository } from '../db/repositories/bars';
+import type { Logger } from '../log';
+import type { BarStore } from '../store';
+import { ProviderError, sliceSeries, type BarSeries, type Instrument, type MarketDataProvider, type Snapshot, type Timeframe } from './types';
+
+export interface MarketDataOptions {
+  provider: MarketDataProvider;
+  repository: BarsRepository;
+  store: BarStore;
+  ttlMs: number;
+  log: Logger;
+  now?: () => number;
+}
+
+export class MarketData {
+  readonly provider: MarketDataProvider;
+  private readonly fetchedAt = new Map<string, number>();
+  private readonly inFlight = new Map<string, Promise<BarSeries>>();
+  private writes: Promise<void> = Promise.resolve();
+  private instrumentsBySymbol?: Map<string, Instrument>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: MarketDataOptions) {
+    this.provider = options.provider;
+    this.now = options.now ?? Date.now;
+  }
+
+  async instruments(): Promise<Map<string, Instrument>> {
+    if (!this.instrumentsBySymbol) {
+      const list = await this.provider.universe();
+      this.instrumentsBySymbol = new Map(list.map((i) => [i.symbol, i]));
+    }
+    return this.instrumentsBySymbol;
+  }
+
+  /** The instrument, or a `ProviderError('unknown_symbol')` naming the provider. */
+  async instrument(symbol: string): Promise<Instrument> {
+    const found = (await this.instruments()).get(symbol);
+    if (!found) throw new ProviderError('unknown_symbol', this.provider.name, symbol, 'symbol is not in this provider\'s universe');
+    return found;
+  }
+
+  /** Bars oldest first, bounded inclusively by `from`/`to` (epoch ms); never a bar after `to`. */
+  async bars(symbol: string, timeframe: Timeframe, bounds: { from?: number; to?: number } = {}): Promise<BarSeries> {
+    const series = await this.series(symbol, timeframe);
+    return bounds.from === undefined && bounds.to === undefined ? series : sliceSeries(series, bounds.from, bounds.to);
+  }
+
+  snapshot(symbol: string): Promise<Snapshot> {
+    return this.provider.snapshot({ symbol });
+  }
+
+  /** Waits until every queued database write has finished. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  private series(symbol: string, timeframe: Timeframe): Promise<BarSeries> {
+    const key = `${symbol}\u0000${timeframe}`;
+    const cached = this.options.store.get(symbol, timeframe);
+    const fetched = this.fetchedAt.get(key);
+    if (cached && fetched !== undefined && this.now() - fetched < this.options.ttlMs) return Promise.resolve(cached);
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.refresh(symbol, timeframe, key).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async refresh(symbol: string, timeframe: Timeframe, key: string): Promise<BarSeries> {
+    const { provider, repository, store, ttlMs, log } = this.options;
+    const entry = await repository.cacheEntry(provider.name, symbol, timeframe);
+    const now = this.now();
+    if (entry && now - entry.fetchedAt.getTime() < ttlMs && entry.barCount > 0) {
+      const stored = await repository.load(provider.name, symbol, timeframe);
+      if (stored.ts.length === entry.barCount) {
+        store.put(stored);
+        this.fetchedAt.set(key, entry.fetchedAt.getTime());
+        return store.get(symbol, timeframe) ?? stored;
+      }
+    }
+    const series = await provider.bars({ symbol, timeframe, to: now });
+    store.put(series);
+    this.fetchedAt.set(key, now);
+    const since = entry?.lastTs ?? -Infinity;
+    this.writes = this.writes
+      .then(() => repository.save(series, new Date(now), since))
+      .catch((error) => log.warn('could not cache bars', { symbol, timeframe, provider: provider.name, error: String(error) }));
+    return store.get(symbol, timeframe) ?? series;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * @module services
+ * Everything a request handler may use, built once from the config: the
+ * database, the market data behind its caches, the rate-limit store and the
+ * logger. `createServices` is the composition root shared by the server and the
+ * tests; `close` releases it all.
+ */
+import { join } from 'node:path';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { BarsRepository } from './db/repositories/bars';
+import { createLogger, type Logger } from './log';
+import { MarketData } from './providers/market-data';
+import { createProvider } from './providers/registry';
+import type { MarketDataProvider } from './providers/types';
+import { createRateLimitStore, type RateLimitStore } from './ratelimit';
+import { BarStore } from './store';
+
+export interface Services {
+  config: Config;
+  log: Logger;
+  database: Database;
+  marketData: MarketData;
+  rateLimitStore: RateLimitStore;
+  barStore: BarStore;
+  startedAt: number;
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  provider?: MarketDataProvider;
+  log?: Logger;
+  /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
+  pgliteDir?: string;
+  rateLimitStore?: RateLimitStore;
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const log = overrides.log ?? createLogger(config.logLevel);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? join(config.stateDir, 'pgdata') });
+  const provider = overrides.provider ?? createProvider(config);
+  const barStore = new BarStore();
+  const marketData = new MarketData({
+    provider,
+    repository: new BarsRepository(database.db),
+    store: barStore,
+    ttlMs: config.barsCacheTtlSeconds * 1000,
+    log,
+  });
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
+  return {
+    config,
+    log,
+    database,
+    marketData,
+    rateLimitStore,
+    barStore,
+    startedAt: Date.now(),
+    async close() {
+      await marketData.flush();
+      await rateLimitStore.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Test composition: a real app over a throwaway database. Without DATABASE_URL
+ * the database is an in-memory PGlite; with it (CI's second run) every call gets
+ * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
+ * switches the rate-limit store to Redis, with a per-app key prefix.
+ */
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/log';
+import type { MarketDataProvider } from '../../src/providers/types';
+import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import { createServices, type Services } from '../../src/services';
+import { createSyntheticProvider } from '../../src/providers/synthetic';
+import { freshDatabaseUrl } from './db';
+
+export { usingPostgres } from './db';
+
+/** A fixed clock inside a New York session: Friday 2026-11-20 13:00 EST. */
+export const FIXED_NOW = Date.UTC(2026, 10, 20, 18, 0);
+
+
+export interface TestContext {
+  services: Services;
+  app: ReturnType<typeof createApp>;
+  config: Config;
+  /** `app.handle` for a path (and optional init), on http://localhost. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore } = {},
+): Promise<TestContext> {
+  const database = await freshDatabaseUrl();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    STATE_DIR: '/tmp/breakline-test',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  });
+  const rateLimitStore =
+    options.rateLimitStore ??
+    (process.env.REDIS_URL
+      ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
+      : new MemoryRateLimitStore());
+  const services = await createServices(config, {
+    provider: options.provider ?? createSyntheticProvider({ seed: 42, now: () => FIXED_NOW }),
+    log: createLogger('silent'),
+    pgliteDir: ':memory:',
+    rateLimitStore,
+  });
+  const app = createApp(services);
+  return {
+    services,
+    app,
+    config,
+    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    close: async () => {
+      await services.close();
+      await database?.drop();
+    },
+  };
+}
+
+/** Asserts the spec's Error shape and returns the body. */
+export async function errorBody(response: Response): Promise<{ error: string; requestId?: string; code: string }> {
+  const body = (await response.json()) as { error: string; requestId?: string; code: string };
+  if (typeof body.error !== 'string' || body.error.length === 0) throw new Error(`not an Error body: ${JSON.stringify(body)}`);
+  if (typeof body.code !== 'string') throw new Error(`Error body without code: ${JSON.stringify(body)}`);
+  if (body.requestId !== response.headers.get('x-request-id')) throw new Error('requestId does not match X-Request-Id');
+  return body;
+}
