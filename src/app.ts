@@ -9,6 +9,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { marketModule } from './modules/market';
 import { systemModule } from './modules/system';
 import { errors } from './plugins/errors';
+import './plugins/formats';
 import { rateLimit } from './plugins/rate-limit';
 import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';

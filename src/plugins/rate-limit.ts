@@ -10,7 +10,7 @@
 import { Elysia } from 'elysia';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
-import type { RateLimitStore } from '../ratelimit';
+import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
 
 export interface RateLimitOptions {
   store: RateLimitStore;
@@ -34,17 +34,7 @@ export function clientIp(request: Request, server: SocketInfo, trustProxy: boole
 
 export function rateLimit({ store, quota, windowSeconds, trustProxy, log }: RateLimitOptions) {
   const windowMs = windowSeconds * 1000;
-  return new Elysia({ name: 'breakline/rate-limit' }).onRequest(async ({ request, set, server }) => {
-    const { pathname } = new URL(request.url);
-    if (!pathname.startsWith('/api/')) return;
-    const key = `ip:${clientIp(request, server as SocketInfo, trustProxy)}`;
-    let decision;
-    try {
-      decision = await store.hit(key, quota, windowMs);
-    } catch (error) {
-      log.warn('rate-limit store unavailable; request admitted', { store: store.name, error: String(error) });
-      return;
-    }
+  const apply = (decision: RateLimitDecision, set: { headers: Record<string, unknown> }) => {
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     set.headers['x-ratelimit-limit'] = String(decision.limit);
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
@@ -54,5 +44,28 @@ export function rateLimit({ store, quota, windowSeconds, trustProxy, log }: Rate
         'retry-after': String(resetSeconds),
       });
     }
+  };
+  const storeDown = (error: unknown) => log.warn('rate-limit store unavailable; request admitted', { store: store.name, error: String(error) });
+
+  // Not an async function: with the in-process store the whole check runs
+  // synchronously, and only a remote store's answer is awaited.
+  return new Elysia({ name: 'breakline/rate-limit' }).onRequest(({ request, set, server }) => {
+    if (!isApiPath(request.url)) return;
+    const key = `ip:${clientIp(request, server as SocketInfo, trustProxy)}`;
+    let decision: RateLimitDecision | Promise<RateLimitDecision>;
+    try {
+      decision = store.hit(key, quota, windowMs);
+    } catch (error) {
+      storeDown(error);
+      return;
+    }
+    if (decision instanceof Promise) return decision.then((d) => apply(d, set), storeDown);
+    apply(decision, set);
   });
+}
+
+/** Whether a request URL's path starts with `/api/` (without building a URL object). */
+export function isApiPath(url: string): boolean {
+  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  return pathStart >= 0 && url.startsWith('/api/', pathStart);
 }

@@ -55,6 +55,15 @@ export class MarketData {
     return bounds.from === undefined && bounds.to === undefined ? series : sliceSeries(series, bounds.from, bounds.to);
   }
 
+  /**
+   * When the held copy of a series was fetched (epoch ms), or undefined before
+   * the first read. It changes whenever the series is refreshed, so it versions
+   * anything derived from the series (e.g. a serialised response).
+   */
+  loadedAt(symbol: string, timeframe: Timeframe): number | undefined {
+    return this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+  }
+
   snapshot(symbol: string): Promise<Snapshot> {
     return this.provider.snapshot({ symbol });
   }

@@ -16,7 +16,8 @@ export interface RateLimitDecision {
 
 export interface RateLimitStore {
   readonly name: string;
-  hit(key: string, quota: number, windowMs: number, now?: number): Promise<RateLimitDecision>;
+  /** Counts one request. The in-process store answers synchronously (no await on the hot path). */
+  hit(key: string, quota: number, windowMs: number, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
   /** Throws when the store cannot be reached (health `kv` check). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -16,7 +16,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counters = new Map<string, Counter>();
   private lastSweep = 0;
 
-  async hit(key: string, quota: number, windowMs: number, now = Date.now()): Promise<RateLimitDecision> {
+  hit(key: string, quota: number, windowMs: number, now = Date.now()): RateLimitDecision {
     const { start, resetMs } = windowOf(now, windowMs);
     this.sweep(start);
     let counter = this.counters.get(key);

@@ -8,7 +8,9 @@ import { withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation } from './rotation';
-import { dailyBars, snapshot } from './service';
+import { dailyBarsJson, snapshot } from './service';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function marketModule(services: Services) {
   const { marketData } = services;
@@ -16,11 +18,12 @@ export function marketModule(services: Services) {
     .use(versioning(services.config.apiDefaultVersion))
     .get(
       '/api/bars',
-      ({ query, apiVersion }) => {
+      async ({ query, apiVersion }) => {
         if (query.range === undefined && apiVersion !== '1.0.0') {
           throw new AppError('invalid_parameter', `Query parameter 'range' is required from API-Version 1.1.0 (one of: 1mo, 3mo, 6mo)`);
         }
-        return dailyBars(marketData, query.symbol, query.range ?? '6mo');
+        // Served pre-serialised (see dailyBarsJson); BarsResponse still documents and types it.
+        return new Response(await dailyBarsJson(marketData, query.symbol, query.range ?? '6mo'), { headers: JSON_HEADERS });
       },
       {
         query: BarsQuery,

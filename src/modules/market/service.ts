@@ -28,6 +28,29 @@ export async function dailyBars(marketData: MarketData, symbol: string, range: R
   return { symbol, range, bars };
 }
 
+/** Serialised bars responses per market-data instance, by symbol and range, valid while the series' `loadedAt` is unchanged. */
+const barsJsonCaches = new WeakMap<MarketData, Map<string, { loadedAt: number; body: string }>>();
+const BARS_JSON_CACHE_MAX = 4096;
+
+/**
+ * `dailyBars` serialised, cached until the series is refreshed: a repeat read
+ * of /api/bars builds no objects and does no JSON work.
+ */
+export async function dailyBarsJson(marketData: MarketData, symbol: string, range: Range): Promise<string> {
+  await marketData.instrument(symbol);
+  await marketData.bars(symbol, 'daily');
+  const loadedAt = marketData.loadedAt(symbol, 'daily') ?? -1;
+  let cache = barsJsonCaches.get(marketData);
+  if (!cache) barsJsonCaches.set(marketData, (cache = new Map()));
+  const key = `${symbol}|${range}`;
+  const hit = cache.get(key);
+  if (hit && hit.loadedAt === loadedAt) return hit.body;
+  const body = JSON.stringify(await dailyBars(marketData, symbol, range));
+  if (cache.size >= BARS_JSON_CACHE_MAX) cache.clear();
+  cache.set(key, { loadedAt, body });
+  return body;
+}
+
 export async function snapshot(marketData: MarketData, symbol: string): Promise<SnapshotResponse> {
   const instrument = await marketData.instrument(symbol);
   const quote = await marketData.snapshot(symbol);
