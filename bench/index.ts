@@ -3,7 +3,9 @@
  * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
  */
 import { benchHttp } from './http';
+import { benchKernels } from './kernels';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
+await benchKernels();
 await benchHttp();

@@ -1,0 +1,99 @@
+/**
+ * @module kernels/indicators/rolling
+ * Rolling maximum and minimum over the last `period` bars, in O(N) with a
+ * monotonic deque of bar indices (each index enters and leaves once; the
+ * front is the extreme of the window). `test/kernels/indicators/rolling.test.ts`
+ * holds it to a twin that scans every window.
+ *
+ * ```
+ * max_t = max(x_(t−period+1), …, x_t)                       (current bar included)
+ * max_t = max(x_(t−period), …, x_(t−1))   excludeCurrent     (Donchian channel)
+ * ```
+ *
+ * `excludeCurrent` gives the Donchian channel the way the Turtles traded it:
+ * a breakout is a price beyond the high or low of the preceding 20 days
+ * (System 1) or 55 days (System 2) (Curtis Faith, "Way of the Turtle", 2007,
+ * after Richard Donchian's four-week rule), so today's bar must not be part
+ * of the level it breaks.
+ *
+ * Missing values: a window counts bars, so the output is `NaN` while a
+ * non-finite value is inside it.
+ *
+ * @example
+ * const out = new Float64Array(4);
+ * rollingMax1d(Float64Array.of(3, 1, 2, 5), out, { period: 2 }); // out => [NaN, 3, 2, 5]
+ * rollingMax1d(Float64Array.of(3, 1, 2, 5), out, { period: 2, excludeCurrent: true }); // out => [NaN, NaN, 3, 2]
+ */
+
+export interface RollingOptions {
+  /** Bars in the window, a positive integer. */
+  period: number;
+  /** Leave the current bar out (the window ends at the previous bar). Default false. */
+  excludeCurrent?: boolean;
+}
+
+function resolve(options: RollingOptions) {
+  const period = options.period;
+  if (!Number.isInteger(period) || period < 1) {
+    throw new RangeError(`rolling: period must be a positive integer, got ${period}`);
+  }
+  return { period, excludeCurrent: options.excludeCurrent === true };
+}
+
+/**
+ * Index of the first valid output: `period − 1`, or `period` with `excludeCurrent`.
+ * @throws {RangeError} when `period` is not a positive integer.
+ * @example
+ * rollingLookback({ period: 55, excludeCurrent: true }); // => 55
+ */
+export function rollingLookback(options: RollingOptions): number {
+  const { period, excludeCurrent } = resolve(options);
+  return excludeCurrent ? period : period - 1;
+}
+
+/**
+ * Writes the rolling maximum of `values` into `out` (which must not be `values`).
+ * `scratch` holds the deque; pass an `Int32Array` of at least `values.length`
+ * to allocate nothing (one scratch serves any number of calls).
+ * @throws {RangeError} on a bad period or short output or scratch.
+ */
+export function rollingMax1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array): void {
+  rollingExtreme1d(values, out, options, scratch, 1);
+}
+
+/** The rolling minimum; otherwise as {@link rollingMax1d}. */
+export function rollingMin1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array): void {
+  rollingExtreme1d(values, out, options, scratch, -1);
+}
+
+/** `sign` 1 keeps maxima, −1 minima (comparing `sign × x` keeps one loop for both). */
+function rollingExtreme1d(
+  values: Float64Array,
+  out: Float64Array,
+  options: RollingOptions,
+  scratch: Int32Array | undefined,
+  sign: number,
+): void {
+  const { period, excludeCurrent } = resolve(options);
+  const n = values.length;
+  if (out.length < n) throw new RangeError(`rolling: output holds ${out.length} values, input has ${n}`);
+  const deque = scratch ?? new Int32Array(n);
+  if (deque.length < n) throw new RangeError(`rolling: scratch holds ${deque.length} indices, input has ${n}`);
+  let head = 0;
+  let tail = 0;
+  let lastMissing = -period - 1;
+  for (let i = 0; i < n; i++) {
+    // Before bar i joins, the deque covers bars i − period .. i − 1.
+    if (excludeCurrent) out[i] = i >= period && i - lastMissing > period ? values[deque[head]!]! : NaN;
+    const x = values[i]!;
+    if (x - x === 0) {
+      const key = sign * x;
+      while (tail > head && sign * values[deque[tail - 1]!]! <= key) tail--;
+      deque[tail++] = i;
+    } else {
+      lastMissing = i;
+    }
+    if (tail > head && deque[head] === i - period) head++;
+    if (!excludeCurrent) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
+  }
+}

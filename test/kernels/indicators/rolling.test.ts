@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'bun:test';
+import { rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
+
+/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
+  const out = new Float64Array(length);
+  let price = start;
+  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
+  return out;
+}
+
+/** Reference twin: scan every window; the window ends at t, or at t − 1 when the current bar is excluded. */
+function naiveExtreme(values: ArrayLike<number>, period: number, excludeCurrent: boolean, pick: (xs: number[]) => number): number[] {
+  const out: number[] = [];
+  for (let t = 0; t < values.length; t++) {
+    const end = excludeCurrent ? t - 1 : t;
+    const start = end - period + 1;
+    if (start < 0) {
+      out.push(NaN);
+      continue;
+    }
+    const window = Array.from({ length: period }, (_, k) => values[start + k]!);
+    out.push(window.every(Number.isFinite) ? pick(window) : NaN);
+  }
+  return out;
+}
+
+const naiveMax = (v: ArrayLike<number>, p: number, ex = false) => naiveExtreme(v, p, ex, (xs) => Math.max(...xs));
+const naiveMin = (v: ArrayLike<number>, p: number, ex = false) => naiveExtreme(v, p, ex, (xs) => Math.min(...xs));
+
+function run(kernel: typeof rollingMax1d, values: Float64Array, options: RollingOptions, scratch?: Int32Array): Float64Array {
+  const out = new Float64Array(values.length);
+  kernel(values, out, options, scratch);
+  return out;
+}
+
+function expectExactly(actual: Float64Array, expected: number[]): void {
+  expect(Array.from(actual)).toEqual(expected);
+}
+
+describe('rolling lookback and options', () => {
+  it('starts at period − 1, or at period when the current bar is excluded', () => {
+    expect(rollingLookback({ period: 252 })).toBe(251);
+    expect(rollingLookback({ period: 55, excludeCurrent: true })).toBe(55);
+    expect(rollingLookback({ period: 1 })).toBe(0);
+  });
+
+  it('rejects a bad period, a short output and a short scratch', () => {
+    const x = new Float64Array(10);
+    for (const period of [0, -5, 1.5, NaN]) {
+      expect(() => rollingLookback({ period })).toThrow(RangeError);
+      expect(() => rollingMax1d(x, x.slice(), { period })).toThrow(/period must be a positive integer/);
+      expect(() => rollingMin1d(x, x.slice(), { period })).toThrow(/period must be a positive integer/);
+    }
+    expect(() => rollingMax1d(x, new Float64Array(9), { period: 2 })).toThrow(/output holds 9/);
+    expect(() => rollingMin1d(x, x.slice(), { period: 2 }, new Int32Array(9))).toThrow(/scratch holds 9/);
+  });
+});
+
+describe('rolling max and min', () => {
+  it('match hand-computed windows', () => {
+    const x = Float64Array.of(3, 1, 2, 5, 4, 4, 0);
+    // period 3, current included: max of [3,1,2]=3, [1,2,5]=5, [2,5,4]=5, [5,4,4]=5, [4,4,0]=4
+    expectExactly(run(rollingMax1d, x, { period: 3 }), [NaN, NaN, 3, 5, 5, 5, 4]);
+    expectExactly(run(rollingMin1d, x, { period: 3 }), [NaN, NaN, 1, 1, 2, 4, 0]);
+    // Donchian: the window is the 3 bars before, so bar 3's level is max(3, 1, 2) = 3 and bar 3 (5) breaks it.
+    expectExactly(run(rollingMax1d, x, { period: 3, excludeCurrent: true }), [NaN, NaN, NaN, 3, 5, 5, 5]);
+    expectExactly(run(rollingMin1d, x, { period: 3, excludeCurrent: true }), [NaN, NaN, NaN, 1, 1, 2, 4]);
+  });
+
+  it('equal their naive twins over a grid of periods, with and without the current bar', () => {
+    const x = randomWalk(prng(71), 600);
+    const scratch = new Int32Array(x.length); // one scratch serves every call
+    for (const period of [1, 2, 3, 5, 10, 20, 55, 252, 599, 600, 601]) {
+      for (const excludeCurrent of [false, true]) {
+        expectExactly(run(rollingMax1d, x, { period, excludeCurrent }, scratch), naiveMax(x, period, excludeCurrent));
+        expectExactly(run(rollingMin1d, x, { period, excludeCurrent }), naiveMin(x, period, excludeCurrent));
+      }
+    }
+  });
+
+  it('hold on monotone and tied series (the deque worst cases)', () => {
+    const up = Float64Array.from({ length: 100 }, (_, i) => i);
+    const down = Float64Array.from({ length: 100 }, (_, i) => -i);
+    const ties = Float64Array.from({ length: 100 }, (_, i) => Math.floor(i / 7) % 3);
+    for (const x of [up, down, ties]) {
+      for (const excludeCurrent of [false, true]) {
+        expectExactly(run(rollingMax1d, x, { period: 10, excludeCurrent }), naiveMax(x, 10, excludeCurrent));
+        expectExactly(run(rollingMin1d, x, { period: 10, excludeCurrent }), naiveMin(x, 10, excludeCurrent));
+      }
+    }
+  });
+
+  it('are NaN while a missing value is in the window, and recover after', () => {
+    const x = randomWalk(prng(72), 300);
+    x[0] = NaN;
+    x[100] = NaN;
+    x[101] = Infinity;
+    x[250] = -Infinity;
+    for (const period of [1, 4, 20, 55]) {
+      for (const excludeCurrent of [false, true]) {
+        expectExactly(run(rollingMax1d, x, { period, excludeCurrent }), naiveMax(x, period, excludeCurrent));
+        expectExactly(run(rollingMin1d, x, { period, excludeCurrent }), naiveMin(x, period, excludeCurrent));
+      }
+    }
+  });
+});
