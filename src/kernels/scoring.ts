@@ -1,0 +1,86 @@
+/**
+ * @module kernels/scoring
+ * A signal's `finalScore` (0–100), `confidence` (0–1) and score band (DESIGN
+ * §4: elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore below). The score is a
+ * weighted sum of components in [0, 1]; the weights are this one table (also
+ * printed in the README):
+ *
+ * | component | weight | 1.0 means |
+ * |---|---|---|
+ * | patternQuality | 0.25 | the detector's own quality (depth, tightness, symmetry, volume dry-up) is ideal |
+ * | breakoutVolume | 0.15 | breakout bar volume ≥ 2.5× its 50-bar average (0 at ≤ 1×) |
+ * | rsRank | 0.20 | RS rank 99 (0 at 1); shorts use 100 − rank |
+ * | trendTemplate | 0.15 | all 8 Minervini criteria met (longs); shorts: the mirror share |
+ * | proximity | 0.10 | price at the pivot; 0 when 5% or more away either side |
+ * | tightness | 0.10 | Bollinger width at the bottom of its 6-month range |
+ * | regime | 0.05 | market regime favours the direction (risk_on for longs) |
+ *
+ * finalScore = 100 × Σ weight × component. Missing inputs count 0 and lower
+ * `confidence`, which is the weight share of the components that had data,
+ * times how much they agree (1 − their standard deviation, floored at 0).
+ */
+
+export const SCORE_WEIGHTS = {
+  patternQuality: 0.25,
+  breakoutVolume: 0.15,
+  rsRank: 0.2,
+  trendTemplate: 0.15,
+  proximity: 0.1,
+  tightness: 0.1,
+  regime: 0.05,
+} as const;
+
+export type ScoreComponent = keyof typeof SCORE_WEIGHTS;
+export type ScoreComponents = Record<ScoreComponent, number | null>;
+export type ScoreBand = 'elite' | 'strong' | 'watchlist' | 'ignore';
+
+export const SCORE_BANDS: readonly (readonly [ScoreBand, number])[] = [
+  ['elite', 85],
+  ['strong', 70],
+  ['watchlist', 55],
+  ['ignore', -Infinity],
+];
+
+export function scoreBand(finalScore: number): ScoreBand {
+  for (const [band, floor] of SCORE_BANDS) if (finalScore >= floor) return band;
+  return 'ignore';
+}
+
+const unit = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
+
+/** Breakout volume ratio → component: linear from 1× (0) to 2.5× (1). */
+export const volumeComponent = (ratio: number | null) => (ratio === null || !Number.isFinite(ratio) ? null : unit((ratio - 1) / 1.5));
+/** Distance of the close from the pivot in percent → component: 1 at the pivot, 0 at 5% away. */
+export const proximityComponent = (distancePct: number | null) => (distancePct === null || !Number.isFinite(distancePct) ? null : unit(1 - Math.abs(distancePct) / 5));
+/** Bollinger width percentile (0–100) → component: tight = 1. */
+export const tightnessComponent = (percentile: number | null) => (percentile === null || !Number.isFinite(percentile) ? null : unit(1 - percentile / 100));
+
+export interface Score {
+  finalScore: number;
+  confidence: number;
+  band: ScoreBand;
+  components: ScoreComponents;
+}
+
+export function score(components: ScoreComponents): Score {
+  let total = 0;
+  let coveredWeight = 0;
+  const present: number[] = [];
+  for (const key of Object.keys(SCORE_WEIGHTS) as ScoreComponent[]) {
+    const value = components[key];
+    if (value === null || !Number.isFinite(value)) continue;
+    const v = unit(value);
+    total += SCORE_WEIGHTS[key] * v;
+    coveredWeight += SCORE_WEIGHTS[key];
+    present.push(v);
+  }
+  const mean = present.reduce((a, b) => a + b, 0) / (present.length || 1);
+  const sd = Math.sqrt(present.reduce((a, b) => a + (b - mean) ** 2, 0) / (present.length || 1));
+  const finalScore = Math.round(1000 * total) / 10;
+  return {
+    finalScore,
+    confidence: Math.round(100 * coveredWeight * Math.max(0, 1 - sd)) / 100,
+    band: scoreBand(finalScore),
+    components,
+  };
+}
