@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedData } from '../helpers/shared-data';
 import { MACRO_EVENT_TYPES, macroEvents, nextEvents, parseMacroEvents, proximity } from '../../src/providers/macro';
-import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/macro/new-york-time';
+import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/calendar';
 
 const CSV_PATH = join(import.meta.dir, '../../src/providers/macro/events.csv');
 const SHARED = sharedData('macro');
@@ -44,7 +44,7 @@ describe('macro calendar data', () => {
     const header = 'date,time,type,title,source\n';
     expect(() => parseMacroEvents(`${header}2025-03-12,08:30,ppi,PPI,bls`)).toThrow(/line 2/);
     expect(() => parseMacroEvents(`${header}2025-03-12,8:30,cpi,CPI,bls`)).toThrow(/line 2/);
-    expect(() => parseMacroEvents(`${header}2025-02-30,08:30,cpi,CPI,bls`)).toThrow(/line 2 is invalid: .*no such wall time/);
+    expect(() => parseMacroEvents(`${header}2025-02-30,08:30,cpi,CPI,bls`)).toThrow(/line 2 is invalid: .*no such date/);
     expect(() => parseMacroEvents(`${header}2025-03-12,08:30,cpi,CPI, March,bls`)).toThrow(/6 cells/);
     expect(() => parseMacroEvents('when,what\n')).toThrow(/header/);
   });
@@ -107,7 +107,10 @@ describe('New York time', () => {
     expect(newYorkOffsetHours(Date.parse('2025-03-09T07:00:00Z'))).toBe(-4);
     expect(newYorkOffsetHours(Date.parse('2025-11-02T05:59:59Z'))).toBe(-4);
     expect(newYorkOffsetHours(Date.parse('2025-11-02T06:00:00Z'))).toBe(-5);
-    expect(() => newYorkToUtc('2006-06-01', '08:30')).toThrow(RangeError);
+    // Before 2007 daylight time ran from the first Sunday of April (2006-04-02) to the last of October (2006-10-29).
+    expect(newYorkToUtc('2006-04-01', '08:30')).toBe(Date.parse('2006-04-01T13:30:00Z'));
+    expect(newYorkToUtc('2006-06-01', '08:30')).toBe(Date.parse('2006-06-01T12:30:00Z'));
+    expect(() => newYorkToUtc('2025-03-12', '24:00')).toThrow(RangeError);
   });
 
   it('agrees with the IANA zone for every event and every hour of 2025 and 2026', () => {

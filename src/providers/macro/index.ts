@@ -4,7 +4,7 @@
  * the Employment Situation (jobs report) and GDP estimates, from
  * `events.csv` beside this file. Times are the agencies' Eastern-Time release
  * times (FOMC 14:00, BLS and BEA 08:30) and become UTC instants with the US
- * DST rule (`new-york-time.ts`).
+ * DST rule (`providers/calendar`).
  *
  * Sources, per row in the `source` column:
  * - FOMC 2015-2026: `fomc_dates_2015_2026_mayherprog.csv` (shared data, from the
@@ -27,7 +27,7 @@
  */
 import { z } from 'zod';
 import eventsCsv from './events.csv' with { type: 'text' };
-import { newYorkDate, newYorkToUtc } from './new-york-time';
+import { newYorkDate, newYorkToUtc } from '../calendar';
 
 export const MACRO_EVENT_TYPES = ['fomc', 'cpi', 'jobs', 'gdp'] as const;
 export type MacroEventType = (typeof MACRO_EVENT_TYPES)[number];

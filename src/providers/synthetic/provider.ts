@@ -1,0 +1,237 @@
+/**
+ * @module providers/synthetic/provider
+ * The `synthetic` market-data provider: the simulated market over the real
+ * index membership, from `HISTORY_START` (2019-01-02) to the provider's clock.
+ *
+ * Everything is lazy: the factors are built on the first request of a New
+ * York day (and rebuilt when the day changes — being causal, the rebuild
+ * reproduces every earlier session exactly), a symbol's daily path on its
+ * first request, its intraday bars for the asked window on demand. Daily
+ * history covers every session; 1h and 4h bars cover the 126 sessions (about
+ * six months) ending at the session of `min(to, now)`. While a session is
+ * open its bars end at the quote of `now`; nothing after `now` is returned.
+ */
+import { newYorkDate } from '../calendar';
+import { loadInstruments } from '../universe';
+import {
+  emptySeries,
+  ProviderError,
+  sliceSeries,
+  TIMEFRAMES,
+  type BarSeries,
+  type BarsQuery,
+  type Capability,
+  type Instrument,
+  type MarketDataProvider,
+  type SelfCheck,
+  type Snapshot,
+} from '../types';
+import { BarColumns, SOURCE } from './columns';
+import { earningsDatesOf } from './earnings';
+import { visibleAsOf, type PatternRecord } from './records';
+import { appendIntradayBars, sessionGrid, type SessionGrid } from './intraday';
+import { buildWorld, type World } from './market';
+import { simulateDaily, type DailyPath } from './paths';
+import { symbolProfile, type SymbolProfile } from './profile';
+import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
+
+export interface SyntheticProviderOptions {
+  /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */
+  seed?: number;
+  /** The clock (default `Date.now`); tests pin it. */
+  now?: () => number;
+}
+
+/** Sessions of intraday history served. */
+export const INTRADAY_SESSIONS = 126;
+export const DEFAULT_SEED = 42;
+
+interface SymbolState {
+  profile: SymbolProfile;
+  daily: DailyPath;
+  ts: Float64Array;
+  intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns };
+  grid?: SessionGrid;
+}
+
+export class SyntheticProvider implements MarketDataProvider {
+  readonly name = SOURCE;
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
+  readonly synthetic = true;
+  readonly testSymbol = 'SPY';
+  readonly seed: number;
+  private readonly clock: () => number;
+  private instruments?: Map<string, Instrument>;
+  private world?: World;
+  /** The New York date the world was built to. */
+  private worldDay?: string;
+  private readonly symbols = new Map<string, SymbolState>();
+
+  constructor(options: SyntheticProviderOptions = {}) {
+    this.seed = options.seed ?? DEFAULT_SEED;
+    this.clock = options.now ?? Date.now;
+  }
+
+  async universe(): Promise<Instrument[]> {
+    return loadInstruments();
+  }
+
+  async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
+    if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
+    const now = this.clock();
+    const state = this.state(symbol, now);
+    const world = this.world!;
+    const { complete, live } = clockState(world, now);
+    const name = state.profile.symbol;
+    let series: BarSeries;
+    if (timeframe === 'daily') {
+      series = this.dailySeries(name, state, complete, live, now);
+    } else {
+      const anchor = lastOpenedSession(world, Math.min(to ?? now, now));
+      if (anchor < 0) return emptySeries(name, timeframe, SOURCE);
+      const first = Math.max(0, anchor - INTRADAY_SESSIONS + 1);
+      const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1));
+      const cols = timeframe === '1h' ? hour : block;
+      if (anchor === live) {
+        const extended = copyColumns(cols, 8);
+        const other = new BarColumns(8);
+        appendIntradayBars(this.grid(state, live), now, timeframe === '1h' ? extended : other, timeframe === '1h' ? other : extended);
+        series = extended.series(name, timeframe);
+      } else series = cols.series(name, timeframe);
+    }
+    return sliceSeries(series, from, Math.min(to ?? now, now));
+  }
+
+  async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
+    const now = this.clock();
+    const state = this.state(symbol, now);
+    const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
+      this.grid(state, i),
+    );
+    if (!quote) throw new ProviderError('unavailable', SOURCE, state.profile.symbol, 'no simulated session before 2019-01-02 09:30 New York');
+    return quote;
+  }
+
+  async selfCheck(): Promise<SelfCheck> {
+    const started = performance.now();
+    try {
+      const series = await this.bars({ symbol: this.testSymbol, timeframe: 'daily' });
+      const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+      if (series.ts.length === 0) {
+        return { status: 'warn', provider: SOURCE, symbol: this.testSymbol, latencyMs, message: `synthetic (${this.testSymbol}): no sessions before the clock` };
+      }
+      return { status: 'ok', provider: SOURCE, symbol: this.testSymbol, latencyMs };
+    } catch (error) {
+      const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+      return { status: 'down', provider: SOURCE, symbol: this.testSymbol, latencyMs, message: String(error) };
+    }
+  }
+
+  /** Report dates of `symbol` from 2019 to the calendar's end (known ahead, as announced dates are); empty for funds. */
+  earningsDates(symbol: string): string[] {
+    return earningsDatesOf(symbolProfile(this.seed, this.instrument(symbol)));
+  }
+
+  /**
+   * The chart patterns injected into `symbol`'s path that had begun by the
+   * last closed session, with what was known then: a pattern still forming
+   * has no pivot yet and an unresolved one is `pending`.
+   */
+  injectedPatterns(symbol: string): PatternRecord[] {
+    const now = this.clock();
+    const state = this.state(symbol, now);
+    const { complete } = clockState(this.world!, now);
+    if (complete === 0) return [];
+    const asOf = this.world!.dates[complete - 1]!;
+    return state.daily.patterns.filter((r) => r.trendStart <= asOf).map((r) => visibleAsOf(r, asOf));
+  }
+
+  /** The symbol's state under the world of `now`, built on first use. */
+  private state(symbol: string, now: number): SymbolState {
+    const instrument = this.instrument(symbol);
+    const day = newYorkDate(now);
+    if (!this.world || this.world.dates.length === 0 || this.worldDay !== day) {
+      this.world = buildWorld(this.seed, day);
+      this.worldDay = day;
+      this.symbols.clear();
+    }
+    let state = this.symbols.get(instrument.symbol);
+    if (!state) {
+      const profile = symbolProfile(this.seed, instrument);
+      state = { profile, daily: simulateDaily(this.world, profile), ts: this.world.dayTs.slice() };
+      this.symbols.set(instrument.symbol, state);
+    }
+    return state;
+  }
+
+  private instrument(symbol: string): Instrument {
+    this.instruments ??= new Map(loadInstruments().map((i) => [i.symbol, i]));
+    const found = this.instruments.get(symbol) ?? this.instruments.get(symbol.toUpperCase());
+    if (!found) throw new ProviderError('unknown_symbol', SOURCE, symbol, 'not in the synthetic universe (S&P 500, Nasdaq-100, sector ETFs, SPY/QQQ/IWM)');
+    return found;
+  }
+
+  private dailySeries(symbol: string, state: SymbolState, complete: number, live: number, now: number): BarSeries {
+    const { daily, ts } = state;
+    if (live < 0) {
+      return {
+        symbol,
+        timeframe: 'daily',
+        ts: ts.subarray(0, complete),
+        open: daily.open.subarray(0, complete),
+        high: daily.high.subarray(0, complete),
+        low: daily.low.subarray(0, complete),
+        close: daily.close.subarray(0, complete),
+        volume: daily.volume.subarray(0, complete),
+        source: SOURCE,
+      };
+    }
+    const cols = new BarColumns(complete + 1);
+    cols.ts.set(ts.subarray(0, complete));
+    cols.open.set(daily.open.subarray(0, complete));
+    cols.high.set(daily.high.subarray(0, complete));
+    cols.low.set(daily.low.subarray(0, complete));
+    cols.close.set(daily.close.subarray(0, complete));
+    cols.volume.set(daily.volume.subarray(0, complete));
+    cols.length = complete;
+    const day = partialDay(this.grid(state, live), now);
+    cols.push(ts[live]!, day.open, day.high, day.low, day.close, day.volume);
+    return cols.series(symbol, 'daily');
+  }
+
+  /** 1h and 4h bars of the complete sessions `first..last`, cached per symbol for the last window asked. */
+  private intraday(state: SymbolState, first: number, last: number): { hour: BarColumns; block: BarColumns } {
+    const hit = state.intraday;
+    if (hit && hit.from === first && hit.to === last) return hit;
+    const sessions = Math.max(0, last - first + 1);
+    const hour = new BarColumns(sessions * 7);
+    const block = new BarColumns(sessions * 2);
+    const world = this.world!;
+    for (let t = first; t <= last; t++) {
+      const grid = sessionGrid(state.profile.seed, t, world.openTs[t]!, world.closeTs[t]!, state.daily);
+      appendIntradayBars(grid, Infinity, hour, block);
+    }
+    state.intraday = { from: first, to: last, hour, block };
+    return state.intraday;
+  }
+
+  private grid(state: SymbolState, session: number): SessionGrid {
+    if (state.grid?.session === session) return state.grid;
+    const world = this.world!;
+    state.grid = sessionGrid(state.profile.seed, session, world.openTs[session]!, world.closeTs[session]!, state.daily);
+    return state.grid;
+  }
+}
+
+function copyColumns(src: BarColumns, extra: number): BarColumns {
+  const out = new BarColumns(src.length + extra);
+  const n = src.length;
+  out.ts.set(src.ts.subarray(0, n));
+  out.open.set(src.open.subarray(0, n));
+  out.high.set(src.high.subarray(0, n));
+  out.low.set(src.low.subarray(0, n));
+  out.close.set(src.close.subarray(0, n));
+  out.volume.set(src.volume.subarray(0, n));
+  out.length = n;
+  return out;
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  easterSunday,
+  isEarlyClose,
+  isTradingDay,
+  marketHolidays,
+  newYorkDate,
+  newYorkUtcOffset,
+  nextTradingDay,
+  previousTradingDay,
+  sessionAt,
+  sessionOpenClose,
+  tradingDays,
+} from '../../src/providers/calendar';
+import { sharedData } from '../helpers/shared-data';
+
+/** The real sessions: every date the S&P 500 index printed a bar (daily_marketlab/GSPC.csv). */
+function gspcSessions(from: string, to: string): string[] {
+  const text = readFileSync(join(sharedData('daily_marketlab'), 'GSPC.csv'), 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.slice(0, 10))
+    .filter((d) => d >= from && d <= to);
+}
+
+/** The oracle for time-zone tests: the runtime's IANA data for America/New_York. */
+const nyFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+function intlNewYork(epochMs: number): { date: string; time: string } {
+  const p = Object.fromEntries(nyFormat.formatToParts(epochMs).map((x) => [x.type, x.value]));
+  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
+}
+
+describe('trading days against the real record', () => {
+  it('has exactly the sessions the S&P 500 traded from 2005-01-01 to 2026-08-21', () => {
+    const real = gspcSessions('2005-01-01', '2026-08-21');
+    const mine = tradingDays('2005-01-01', '2026-08-21');
+    const realSet = new Set(real);
+    const mineSet = new Set(mine);
+    expect(real.filter((d) => !mineSet.has(d))).toEqual([]);
+    expect(mine.filter((d) => !realSet.has(d))).toEqual([]);
+    expect(mine.length).toBe(5443);
+  });
+});
+
+describe('holidays by rule', () => {
+  it('computes Easter by the Gregorian computus (dates from the US Naval Observatory table)', () => {
+    expect(easterSunday(2000)).toBe('2000-04-23');
+    expect(easterSunday(2008)).toBe('2008-03-23');
+    expect(easterSunday(2011)).toBe('2011-04-24');
+    expect(easterSunday(2019)).toBe('2019-04-21');
+    expect(easterSunday(2024)).toBe('2024-03-31');
+    expect(easterSunday(2025)).toBe('2025-04-20');
+    expect(easterSunday(2035)).toBe('2035-03-25');
+  });
+
+  it('closes on Good Friday', () => {
+    expect(isTradingDay('2024-03-29')).toBe(false);
+    expect(isTradingDay('2030-04-19')).toBe(false);
+    expect(isTradingDay('2035-03-23')).toBe(false);
+  });
+
+  it('does not observe New Year\'s Day on the Friday before when it falls on a Saturday', () => {
+    expect(isTradingDay('2021-12-31')).toBe(true);
+    expect(isTradingDay('2027-12-31')).toBe(true);
+    expect(isTradingDay('2023-01-02')).toBe(false); // Sunday 2023-01-01 → Monday
+  });
+
+  it('moves Saturday holidays to Friday and Sunday holidays to Monday', () => {
+    expect(isTradingDay('2026-07-03')).toBe(false); // July 4 2026 is a Saturday
+    expect(isTradingDay('2021-07-05')).toBe(false); // July 4 2021 is a Sunday
+    expect(isTradingDay('2022-12-26')).toBe(false); // Christmas 2022 is a Sunday
+    expect(isTradingDay('2021-12-24')).toBe(false); // Christmas 2021 is a Saturday
+  });
+
+  it('observes Juneteenth from 2022 on only', () => {
+    expect(isTradingDay('2021-06-18')).toBe(true);
+    expect(isTradingDay('2022-06-20')).toBe(false); // Sunday 2022-06-19 → Monday
+    expect(isTradingDay('2023-06-19')).toBe(false);
+    expect(isTradingDay('2027-06-18')).toBe(false); // Saturday 2027-06-19 → Friday
+  });
+
+  it('keeps the unscheduled closures, including those before the GSPC window', () => {
+    for (const d of ['2001-09-11', '2001-09-12', '2001-09-13', '2001-09-14', '2004-06-11', '2007-01-02', '2012-10-29', '2012-10-30', '2018-12-05', '2025-01-09']) {
+      expect(isTradingDay(d)).toBe(false);
+    }
+    expect(isTradingDay('2001-09-17')).toBe(true);
+  });
+
+  it('lists ten rule holidays in an ordinary year (Juneteenth makes ten from 2022)', () => {
+    expect(marketHolidays(2019).map((h) => h.date)).toEqual([
+      '2019-01-01', '2019-01-21', '2019-02-18', '2019-04-19', '2019-05-27', '2019-07-04', '2019-09-02', '2019-11-28', '2019-12-25',
+    ]);
+    expect(marketHolidays(2026)).toHaveLength(10);
+  });
+});
+
+describe('sessions and early closes', () => {
+  it('closes at 13:00 on the day after Thanksgiving, Christmas Eve and July 3 when they are sessions', () => {
+    expect(sessionOpenClose('2024-11-29').close).toBe(Date.UTC(2024, 10, 29, 18, 0));
+    expect(sessionOpenClose('2024-12-24').close).toBe(Date.UTC(2024, 11, 24, 18, 0));
+    expect(sessionOpenClose('2024-07-03').close).toBe(Date.UTC(2024, 6, 3, 17, 0));
+    expect(sessionOpenClose('2023-07-03').earlyClose).toBe(true);
+    expect(isEarlyClose('2024-07-02')).toBe(false);
+    expect(isEarlyClose('2026-07-03')).toBe(false); // a holiday, not a short session
+  });
+
+  it('opens at 09:30 and closes at 16:00 New York on every session 2000–2035 (checked against Intl)', () => {
+    for (const date of tradingDays('2000-01-01', '2035-12-31')) {
+      const s = sessionOpenClose(date);
+      expect(intlNewYork(s.open)).toEqual({ date, time: '09:30' });
+      expect(intlNewYork(s.close)).toEqual({ date, time: s.earlyClose ? '13:00' : '16:00' });
+    }
+  });
+
+  it('follows both US daylight-saving rules (2007 on, and 1987–2006)', () => {
+    expect(newYorkUtcOffset('2026-03-06')).toBe(-5);
+    expect(newYorkUtcOffset('2026-03-09')).toBe(-4);
+    expect(newYorkUtcOffset('2026-10-30')).toBe(-4);
+    expect(newYorkUtcOffset('2026-11-02')).toBe(-5);
+    expect(newYorkUtcOffset('2006-03-31')).toBe(-5);
+    expect(newYorkUtcOffset('2006-04-03')).toBe(-4);
+    expect(newYorkUtcOffset('2006-10-27')).toBe(-4);
+    expect(newYorkUtcOffset('2006-10-30')).toBe(-5);
+  });
+
+  it('refuses a session time for a day without a session', () => {
+    expect(() => sessionOpenClose('2026-11-26')).toThrow(RangeError);
+  });
+
+  it('finds the session in progress at an instant', () => {
+    expect(sessionAt(Date.UTC(2026, 10, 20, 18, 0))?.date).toBe('2026-11-20');
+    expect(sessionAt(Date.UTC(2026, 10, 20, 21, 0))).toBeNull(); // 16:00 EST, the bell has rung
+    expect(sessionAt(Date.UTC(2026, 10, 21, 16, 0))).toBeNull(); // Saturday
+  });
+});
+
+describe('stepping and bounds', () => {
+  it('steps over weekends and holidays', () => {
+    expect(nextTradingDay('2024-11-27')).toBe('2024-11-29');
+    expect(previousTradingDay('2025-01-10')).toBe('2025-01-08');
+    expect(nextTradingDay('2026-07-02')).toBe('2026-07-06');
+    expect(previousTradingDay('2019-01-02')).toBe('2018-12-31');
+  });
+
+  it('includes both ends of a range', () => {
+    expect(tradingDays('2024-12-23', '2024-12-27')).toEqual(['2024-12-23', '2024-12-24', '2024-12-26', '2024-12-27']);
+    expect(tradingDays('2024-12-25', '2024-12-25')).toEqual([]);
+  });
+
+  it('reads the New York date of an instant across midnight and both offsets (checked against Intl)', () => {
+    for (let t = Date.UTC(2000, 0, 1); t < Date.UTC(2035, 11, 31); t += 7 * 3_600_000 + 13 * 60_000) {
+      expect(newYorkDate(t)).toBe(intlNewYork(t).date);
+    }
+  });
+
+  it('rejects malformed dates and years outside 2000–2035', () => {
+    expect(() => isTradingDay('2024-02-30')).toThrow(RangeError);
+    expect(() => isTradingDay('20240105')).toThrow(RangeError);
+    expect(() => isTradingDay('1999-12-31')).toThrow(RangeError);
+    expect(() => tradingDays('2035-12-01', '2036-01-31')).toThrow(RangeError);
+  });
+});
