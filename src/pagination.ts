@@ -55,10 +55,14 @@ export interface PageRequest {
 
 /** Query parameters of every envelope endpoint (TypeBox, for routes and the OpenAPI document). */
 export const PageQuery = {
-  limit: t.Optional(t.String({ description: 'Page size, clamped to [1, 200]; default 50', examples: ['50'] })),
-  offset: t.Optional(t.String({ description: 'Items to skip; default 0 (ignored when cursor is given)', examples: ['0'] })),
+  limit: t.Optional(
+    t.Integer({ description: 'Page size, clamped to [1, 200]; default 50', examples: [50], error: "Query parameter 'limit' must be an integer (it is clamped to 1..200)" }),
+  ),
+  offset: t.Optional(
+    t.Integer({ minimum: 0, description: 'Items to skip; default 0 (ignored when cursor is given)', examples: [0], error: "Query parameter 'offset' must be an integer ≥ 0" }),
+  ),
   cursor: t.Optional(t.String({ description: 'Opaque pagination.nextCursor of an earlier page; malformed → first page' })),
-  order: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')], { description: 'Sort direction; default desc' })),
+  order: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')], { description: 'Sort direction; default desc', error: "Query parameter 'order' must be asc or desc" })),
 };
 
 export const PageMetaSchema = t.Object({
