@@ -1,0 +1,133 @@
+/**
+ * @module kernels/patterns/high-tight-flag
+ * `high_tight_flag` (continuation, long): price at least nearly doubles in
+ * under two months, then pauses in a flag that gives back at most 25%, and
+ * triggers on a close above the highest peak (the pole's top).
+ *
+ * Definition: Thomas N. Bulkowski, "Encyclopedia of Chart Patterns", 2nd ed.
+ * (Wiley, 2005), chapter "Flags, High and Tight", pp. 350–361: "price should
+ * rise by at least 90% in less than 2 months"; the consolidation "usually
+ * doesn't look like a flag or pennant, just a pause"; confirmation is a close
+ * "above the highest peak in the pattern (including the flagpole)". William
+ * J. O'Neil, "How to Make Money in Stocks" (4th ed., 2009), describes the same
+ * pattern: up 100–120% in four to eight weeks, then a sideways correction of
+ * 10–25% over three to five weeks.
+ *
+ * Parameters in bars (daily meaning): the pole gains ≥ 90% in ≤ 42 bars
+ * (2 months); the flag is 5–20 bars (1–4 weeks) from the pole's top, its low at
+ * most 25% under that top. Pivot = the top, stop = the flag's low,
+ * target1 = pivot + pole length: Bulkowski measured a 69% average rise after
+ * the breakout, and a pole of ≥ 90% added to the top is a rise of ≥ 47%
+ * (his own rule, half the pole from the flag's low, often lands under the
+ * pivot for a deep flag).
+ *
+ * Which instance: as for flags, a breakout in the last 5 bars (the flag ends
+ * the bar before it) wins over a flag still forming at `asOf`.
+ *
+ * @example
+ * const match = highTightFlag.detect({ bars, ind: computeIndicators(bars), asOf });
+ * match?.reasons[0]; // => "pole +112.4% in 31 bars (20.10 → 42.69)"
+ */
+import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, pctChange, unit } from './common';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+
+/** Most bars from the pole's low to its top (2 months of daily bars). */
+const MAX_POLE_BARS = 42;
+/** Smallest pole gain, percent (Bulkowski's 90%). */
+const MIN_POLE_PCT = 90;
+/** Flag length, pole top included (1–4 weeks of daily bars). */
+const MIN_FLAG_BARS = 5;
+const MAX_FLAG_BARS = 20;
+/** Deepest flag, percent under the pole's top. */
+const MAX_FLAG_DEPTH_PCT = 25;
+/** Bars after a breakout during which it is still reported. */
+const RECENT_BARS = 5;
+
+/** Index of the pole's top when the flag ending at `e` qualifies, else −1; the pole's low goes in `pole[0]`. */
+function fitHighTightFlag(input: PatternInput, e: number, pole: Int32Array): number {
+  const { high, low } = input.bars;
+  const t = argMaxHigh(high, Math.max(0, e - MAX_FLAG_BARS + 1), e);
+  const n = e - t + 1;
+  if (n < MIN_FLAG_BARS || t < 1) return -1;
+  const p0 = argMinLow(low, Math.max(0, t - MAX_POLE_BARS), t - 1);
+  if (argMaxHigh(high, p0, t) !== t || pctChange(low[p0]!, high[t]!) < MIN_POLE_PCT) return -1;
+  const flagLow = low[argMinLow(low, t, e)]!;
+  if (pctChange(high[t]!, flagLow) < -MAX_FLAG_DEPTH_PCT) return -1;
+  pole[0] = p0;
+  return t;
+}
+
+function meanVolume(volume: Float64Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i <= to; i++) sum += volume[i]!;
+  return sum / (to - from + 1);
+}
+
+function buildMatch(input: PatternInput, t: number, p0: number, end: number): PatternMatch {
+  const { high, low, volume } = input.bars;
+  const pivot = high[t]!;
+  const poleLow = low[p0]!;
+  const stopLoss = low[argMinLow(low, t, end)]!;
+  const poleHeight = pivot - poleLow;
+  const target1 = pivot + poleHeight;
+  const polePct = pctChange(poleLow, pivot);
+  const depthPct = (100 * (pivot - stopLoss)) / pivot;
+  const lengthBars = end - t + 1;
+  const volumeDryUp = meanVolume(volume, t + 1, end) / meanVolume(volume, p0 + 1, t);
+  const breakout = findBreakout(input, end, pivot, 'long');
+  // shallower flags and drier volume did better in Bulkowski's HTF study; O'Neil's flag runs 3–5 weeks
+  const quality = unit(
+    0.3 * unit((polePct - MIN_POLE_PCT) / 110) +
+      0.35 * unit(1 - depthPct / MAX_FLAG_DEPTH_PCT) +
+      0.2 * (Number.isFinite(volumeDryUp) ? unit((1.2 - volumeDryUp) / 0.7) : 0.5) +
+      0.15 * (lengthBars >= 10 ? 1 : lengthBars / 10),
+  );
+  const reasons = [
+    `pole +${fmt1(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
+    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep under the ${fmtPrice(pivot)} top`,
+    Number.isFinite(volumeDryUp) ? `flag volume ${fmt1(volumeDryUp)}× the pole's` : 'no volume to compare',
+    breakout.triggered
+      ? `closed above the ${fmtPrice(pivot)} top` + (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`)
+      : `pivot ${fmtPrice(pivot)} at the pole's top`,
+    `measured move: pole ${fmtPrice(poleHeight)} from the pivot → ${fmtPrice(target1)}`,
+  ];
+  return {
+    patternType: 'high_tight_flag',
+    patternFamily: 'continuation',
+    direction: 'long',
+    pivot,
+    target1,
+    stopLoss,
+    geometry: { start: t, end, depthPct, lengthBars, contractions: 0 },
+    breakout,
+    quality,
+    reasons,
+  };
+}
+
+const pole = new Int32Array(1);
+
+export const highTightFlag: PatternDetector = {
+  type: 'high_tight_flag',
+  family: 'continuation',
+  direction: 'long',
+  lookback: MAX_POLE_BARS + MAX_FLAG_BARS + RECENT_BARS,
+  detect(input) {
+    const { asOf } = input;
+    const close = input.bars.close;
+    if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`high_tight_flag: asOf ${asOf} outside the bars`);
+    let bestEnd = -1, bestTop = -1, bestPole = -1;
+    for (let b = Math.max(1, asOf - RECENT_BARS + 1); b <= asOf; b++) {
+      const t = fitHighTightFlag(input, b - 1, pole);
+      // the first close above a given top is its breakout
+      if (t >= 0 && close[b]! > input.bars.high[t]! && t !== bestTop) {
+        bestEnd = b - 1;
+        bestTop = t;
+        bestPole = pole[0]!;
+      }
+    }
+    if (bestEnd >= 0) return buildMatch(input, bestTop, bestPole, bestEnd);
+    const t = fitHighTightFlag(input, asOf, pole);
+    return t >= 0 ? buildMatch(input, t, pole[0]!, asOf) : null;
+  },
+};
