@@ -7,6 +7,7 @@ import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
 import { marketModule } from './modules/market';
+import { signalsModule } from './modules/signals';
 import { systemModule } from './modules/system';
 import { errors } from './plugins/errors';
 import './plugins/formats';
@@ -68,7 +69,8 @@ export function createApp(services: Services) {
       }),
     )
     .use(systemModule(services))
-    .use(marketModule(services));
+    .use(marketModule(services))
+    .use(signalsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

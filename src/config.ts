@@ -41,6 +41,8 @@ const schema = z.object({
   MACRO_CALENDAR: onOff.default('on'),
   /** How long fetched bars count as fresh before the provider is asked again. */
   BARS_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Worker threads for scans; default the machine's cores. */
+  POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export interface Config {
@@ -58,6 +60,7 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   macroCalendar: boolean;
   barsCacheTtlSeconds: number;
+  poolSize: number;
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -103,5 +106,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     macroCalendar: e.MACRO_CALENDAR === 'on',
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
+    poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
   };
 }

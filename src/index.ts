@@ -37,7 +37,7 @@ async function healthcheck(): Promise<never> {
 async function serve(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
-  const services = await createServices(config);
+  const services = await createServices(config, { warmPool: true });
   const app = createApp(services).listen({ port: config.port, hostname: config.host });
   services.log.info('breakline listening', {
     url: `http://${config.host}:${app.server?.port}`,

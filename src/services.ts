@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
+import { ScansRepository } from './db/repositories/scans';
+import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { MarketData } from './providers/market-data';
 import { createProvider } from './providers/registry';
@@ -23,6 +25,8 @@ export interface Services {
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
   barStore: BarStore;
+  pool: KernelPool;
+  scans: ScansRepository;
   startedAt: number;
   close(): Promise<void>;
 }
@@ -33,6 +37,8 @@ export interface ServiceOverrides {
   /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
   pgliteDir?: string;
   rateLimitStore?: RateLimitStore;
+  /** Start every worker thread at boot (the server) rather than on first use. */
+  warmPool?: boolean;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -48,6 +54,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     log,
   });
   const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
+  const pool = createPool({ threads: config.poolSize, warm: overrides.warmPool });
   return {
     config,
     log,
@@ -55,8 +62,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     marketData,
     rateLimitStore,
     barStore,
+    pool,
+    scans: new ScansRepository(database.db),
     startedAt: Date.now(),
     async close() {
+      await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
       await database.close();

@@ -1,8 +1,8 @@
 /**
  * @module providers/market-data
  * Cache-through access to the configured provider: the shared bar store first,
- * then the database, and the provider only for what is missing or stale
- * (older than `BARS_CACHE_TTL_SECONDS`). Concurrent requests for the same series
+ * then (for a remote provider) the database, and the provider only for what is
+ * missing or stale (older than `BARS_CACHE_TTL_SECONDS`). Concurrent requests for the same series
  * share one fetch. Fetched bars are written to the database behind the answer
  * (one serialised write queue), so a read never waits on a write; `flush()`
  * waits for the queue (shutdown, tests).
@@ -88,8 +88,13 @@ export class MarketData {
 
   private async refresh(symbol: string, timeframe: Timeframe, key: string): Promise<BarSeries> {
     const { provider, repository, store, ttlMs, log } = this.options;
-    const entry = await repository.cacheEntry(provider.name, symbol, timeframe);
     const now = this.now();
+    if (!provider.remote) {
+      store.put(await provider.bars({ symbol, timeframe, to: now }));
+      this.fetchedAt.set(key, now);
+      return store.get(symbol, timeframe)!;
+    }
+    const entry = await repository.cacheEntry(provider.name, symbol, timeframe);
     if (entry && now - entry.fetchedAt.getTime() < ttlMs && entry.barCount > 0) {
       const stored = await repository.load(provider.name, symbol, timeframe);
       if (stored.ts.length === entry.barCount) {

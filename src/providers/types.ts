@@ -95,6 +95,12 @@ export interface MarketDataProvider {
   readonly capabilities: ReadonlySet<Capability>;
   /** Whether payloads come from a simulator (health reports `warn` for env then). */
   readonly synthetic: boolean;
+  /**
+   * Whether bars come over the network. Remote providers' bars are cached in
+   * the database so a restart does not fetch them again; a local provider
+   * (simulator, files) is cheaper to ask again than to read back.
+   */
+  readonly remote: boolean;
   /** A symbol the health check fetches. */
   readonly testSymbol: string;
   /** The instruments this provider can serve. */

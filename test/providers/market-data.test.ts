@@ -9,7 +9,7 @@ import { BarStore } from '../../src/store';
 import { freshDatabaseUrl } from '../helpers/db';
 import { sharedData } from '../helpers/shared-data';
 
-/** The csv provider over real history, counting how often it is asked for bars. */
+/** The csv provider over real history, posing as a remote vendor and counting how often it is asked for bars. */
 function countingProvider() {
   const inner = createCsvProvider({ dir: sharedData('daily_marketlab') });
   const calls: BarsQuery[] = [];
@@ -17,6 +17,7 @@ function countingProvider() {
     name: inner.name,
     capabilities: inner.capabilities,
     synthetic: inner.synthetic,
+    remote: true, // a vendor over the network: cached in the database
     testSymbol: inner.testSymbol,
     universe: () => inner.universe(),
     snapshot: (q) => inner.snapshot(q),

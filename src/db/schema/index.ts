@@ -1,3 +1,5 @@
 /** @module db/schema — every table, one a file. drizzle-kit reads this barrel. */
 export * from './bars';
 export * from './provider-cache';
+export * from './scan-runs';
+export * from './signals';

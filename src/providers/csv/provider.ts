@@ -45,6 +45,7 @@ export class CsvProvider implements MarketDataProvider {
   readonly name = NAME;
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
   readonly synthetic = false;
+  readonly remote = false;
   private files: FileIndex | null | undefined;
   private readonly cache = new Map<string, Promise<BarSeries>>();
   private readonly zone: ZoneOffset;

@@ -58,6 +58,7 @@ export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
   readonly synthetic = true;
+  readonly remote = false;
   readonly testSymbol = 'SPY';
   readonly seed: number;
   private readonly clock: () => number;

@@ -1,0 +1,134 @@
+/**
+ * @module kernels/scan
+ * One symbol's scan as of a bar: indicators once, every detector, and for each
+ * live setup its lifecycle state, trend and score. Pure and allocation-light,
+ * so worker threads run it over the shared bar store; it reads no bar after
+ * `asOf` (the indicators, the detectors and the lifecycle replay all stop there).
+ *
+ * A setup is live when it broke out within the last `freshBars` bars, or has
+ * not broken out yet, completed within `freshBars` bars, and the close sits
+ * within `nearPivotPct` of the pivot. Its state is the lifecycle (kernels/
+ * lifecycle) replayed over the bars after the pattern, so a replay as of any
+ * date gives the state that date would have shown.
+ */
+import { computeIndicators } from './indicators';
+import type { IndicatorSet, Ohlcv } from './indicators/set';
+import { advance, initialSnapshot, TERMINAL_STATES, type BreakoutState, type LifecycleBar } from './lifecycle';
+import { DETECTOR_LIST } from './patterns';
+import type { PatternDetector, PatternMatch } from './patterns/types';
+import type { RegimeReading } from './regime';
+import { proximityComponent, score, tightnessComponent, volumeComponent, type Score } from './scoring';
+import { trendRegime, trendTemplate, type TrendRegime } from './trend';
+
+export interface ScanOptions {
+  /** Breakouts older than this many bars, and patterns completed longer ago, are not live. Default 5. */
+  freshBars: number;
+  /** A setup that has not broken out must close within this % of its pivot. Default 5. */
+  nearPivotPct: number;
+  /** Report setups whose lifecycle already ended (target hit, stopped, failed, expired). Default false. */
+  includeTerminal: boolean;
+}
+
+export const DEFAULT_SCAN: ScanOptions = { freshBars: 5, nearPivotPct: 5, includeTerminal: false };
+
+export interface ScanContext {
+  /** Bar index the scan stands on. */
+  asOf: number;
+  /** The symbol's RS rank 1–99 in its universe, or null. */
+  rsRank: number | null;
+  /** The market regime as of the same date, or null. */
+  regime: RegimeReading | null;
+}
+
+export interface SetupFinding {
+  match: PatternMatch;
+  state: BreakoutState;
+  trendRegime: TrendRegime;
+  score: Score;
+  /** Close at asOf and its distance from the pivot in percent (positive = beyond it in the setup's direction). */
+  close: number;
+  distancePct: number;
+  /** Bar index the setup counts as detected at: the breakout bar when it broke out, else the pattern's last bar. */
+  detectedIndex: number;
+  reasons: string[];
+}
+
+/** The bars after `from` up to `to` as lifecycle input (volume against the 50-bar average of the bar before). */
+function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number): LifecycleBar[] {
+  const out: LifecycleBar[] = [];
+  for (let i = from; i <= to; i++) {
+    const avg = i > 0 ? ind.avgVolume50[i - 1]! : NaN;
+    out.push({ ts: bars.ts[i]!, high: bars.high[i]!, low: bars.low[i]!, close: bars.close[i]!, volumeRatio: avg > 0 ? bars.volume[i]! / avg : NaN });
+  }
+  return out;
+}
+
+export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
+  const { asOf } = ctx;
+  if (asOf < 0 || asOf >= bars.ts.length) return [];
+  // Indicators over the bars up to asOf only: a view, so nothing later is read.
+  const view: Ohlcv = {
+    ts: bars.ts.subarray(0, asOf + 1),
+    open: bars.open.subarray(0, asOf + 1),
+    high: bars.high.subarray(0, asOf + 1),
+    low: bars.low.subarray(0, asOf + 1),
+    close: bars.close.subarray(0, asOf + 1),
+    volume: bars.volume.subarray(0, asOf + 1),
+  };
+  const ind = computeIndicators(view);
+  return scanWithIndicators(view, ind, ctx, detectors, options);
+}
+
+/** As `scanBars`, with the indicators already computed over `bars[0..asOf]`. */
+export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
+  const { asOf } = ctx;
+  const close = bars.close[asOf]!;
+  const trend = trendRegime(bars.close, ind, asOf);
+  const template = trendTemplate(bars.close, ind, asOf, ctx.rsRank);
+  const findings: SetupFinding[] = [];
+  for (const detector of detectors) {
+    if (asOf < detector.lookback) continue;
+    const match = detector.detect({ bars, ind, asOf });
+    if (!match) continue;
+    const { breakout, geometry, direction, pivot } = match;
+    const long = direction === 'long';
+    const distancePct = (long ? close / pivot - 1 : 1 - close / pivot) * 100;
+    const live = breakout.triggered
+      ? asOf - breakout.barIndex! < options.freshBars
+      : asOf - geometry.end < options.freshBars && distancePct >= -options.nearPivotPct;
+    if (!live) continue;
+    const { snapshot } = advance(
+      initialSnapshot({ direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }),
+      lifecycleBars(bars, ind, geometry.end + 1, asOf),
+    );
+    if (!options.includeTerminal && TERMINAL_STATES.has(snapshot.state)) continue;
+    const rsComponent = ctx.rsRank === null ? null : (long ? ctx.rsRank - 1 : 99 - ctx.rsRank) / 98;
+    const templateComponent = long ? template.met / 8 : trend === 'downtrend' ? 1 : trend === 'sideways' ? 0.4 : 0;
+    const regimeComponent = ctx.regime === null ? null : { risk_on: long ? 1 : 0, neutral: 0.5, risk_off: long ? 0 : 1 }[ctx.regime.regime];
+    const volumeRatio = breakout.triggered ? breakout.volumeRatio : null;
+    const s = score({
+      patternQuality: match.quality,
+      breakoutVolume: volumeComponent(volumeRatio),
+      rsRank: rsComponent,
+      trendTemplate: templateComponent,
+      proximity: proximityComponent(distancePct),
+      tightness: tightnessComponent(ind.bbWidthPercentile[geometry.end] ?? NaN),
+      regime: regimeComponent,
+    });
+    const reasons = [...match.reasons];
+    if (long) reasons.push(`trend template ${template.met}/8${template.failed.length ? ` (missing: ${template.failed.join('; ')})` : ''}`);
+    if (ctx.rsRank !== null) reasons.push(`RS rank ${ctx.rsRank}`);
+    if (ctx.regime) reasons.push(`market ${ctx.regime.regime.replace('_', '-')}`);
+    findings.push({
+      match,
+      state: snapshot.state,
+      trendRegime: trend,
+      score: s,
+      close,
+      distancePct,
+      detectedIndex: breakout.triggered ? breakout.barIndex! : geometry.end,
+      reasons,
+    });
+  }
+  return findings;
+}

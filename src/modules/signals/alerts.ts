@@ -1,0 +1,64 @@
+/**
+ * @module modules/signals/alerts
+ * DESIGN §4's alert policy: a signal is a candidate when its band is strong or
+ * better and it has triggered (or confirmed) or sits within 2% of its trigger;
+ * it is blocked, with every reason listed, when the price is extended more than
+ * 5% past the trigger, its average dollar volume is under the liquidity floor,
+ * it is a long in a risk-off market, earnings fall within 5 trading days, or
+ * the same symbol was already a candidate in the cooldown.
+ */
+import type { Signal } from '../../jobs/scan';
+
+export const ALERT_THRESHOLDS = {
+  minBand: 'strong',
+  nearTriggerPct: 2,
+  maxExtensionPct: 5,
+  minAvgDollarVolume: 20_000_000,
+  earningsWithinTradingDays: 5,
+  cooldownHours: 72,
+  blockLongsInRegime: 'risk_off',
+} as const;
+
+export interface AlertInputs {
+  regime: string | null;
+  /** Trading days to the symbol's next earnings report, when the provider knows it. */
+  earningsInTradingDays?: (symbol: string) => number | null;
+  /** Symbols that were alert candidates within the cooldown. */
+  recentlyAlerted?: ReadonlySet<string>;
+}
+
+export interface AlertEvaluation {
+  candidates: Signal[];
+  blocked: { signal: Signal; reasons: string[] }[];
+  summary: { eligible: number; candidates: number; blocked: number; byReason: Record<string, number> };
+}
+
+const STRONG_BANDS = new Set(['elite', 'strong']);
+
+export function evaluateAlerts(signals: readonly Signal[], inputs: AlertInputs): AlertEvaluation {
+  const t = ALERT_THRESHOLDS;
+  const candidates: Signal[] = [];
+  const blocked: AlertEvaluation['blocked'] = [];
+  const byReason: Record<string, number> = {};
+  let eligible = 0;
+  for (const signal of signals) {
+    const live = signal.breakoutState === 'triggered' || signal.breakoutState === 'confirmed';
+    if (!STRONG_BANDS.has(signal.scoreBand) || !(live || Math.abs(signal.distancePct) <= t.nearTriggerPct)) continue;
+    eligible++;
+    const reasons: [string, string][] = [];
+    if (signal.distancePct > t.maxExtensionPct) reasons.push(['extended', `extended ${signal.distancePct.toFixed(1)}% past the trigger (max ${t.maxExtensionPct}%)`]);
+    if (signal.avgDollarVolume !== null && signal.avgDollarVolume < t.minAvgDollarVolume) {
+      reasons.push(['illiquid', `average dollar volume $${(signal.avgDollarVolume / 1e6).toFixed(1)}M below the $${t.minAvgDollarVolume / 1e6}M floor`]);
+    }
+    if (signal.direction === 'long' && inputs.regime === t.blockLongsInRegime) reasons.push(['regime', 'long setup in a risk-off market']);
+    const earnings = inputs.earningsInTradingDays?.(signal.symbol) ?? null;
+    if (earnings !== null && earnings <= t.earningsWithinTradingDays) reasons.push(['earnings', `earnings in ${earnings} trading day${earnings === 1 ? '' : 's'}`]);
+    if (inputs.recentlyAlerted?.has(signal.symbol)) reasons.push(['cooldown', `${signal.symbol} already alerted within ${t.cooldownHours} hours`]);
+    if (reasons.length === 0) candidates.push(signal);
+    else {
+      blocked.push({ signal, reasons: reasons.map(([, text]) => text) });
+      for (const [key] of reasons) byReason[key] = (byReason[key] ?? 0) + 1;
+    }
+  }
+  return { candidates, blocked, summary: { eligible, candidates: candidates.length, blocked: blocked.length, byReason } };
+}

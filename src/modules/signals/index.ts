@@ -1,0 +1,19 @@
+/** @module modules/signals — the Signals tag: breakouts. */
+import { Elysia } from 'elysia';
+import type { Services } from '../../services';
+import { withErrors } from '../params';
+import { BreakoutsQuery, BreakoutsResponse } from './model';
+import { breakouts } from './service';
+
+export function signalsModule(services: Services) {
+  return new Elysia({ name: 'breakline/signals' }).get('/api/breakouts', ({ query }) => breakouts(services, query), {
+    query: BreakoutsQuery,
+    response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
+    detail: {
+      tags: ['Signals'],
+      summary: 'Ranked breakout signals',
+      description:
+        'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol, `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page). 500 in the Error shape when the scan fails.',
+    },
+  });
+}

@@ -1,0 +1,71 @@
+/** @module modules/signals/model — schemas of the Signals tag. */
+import { t, type Static } from 'elysia';
+import { PageMetaSchema, PageQuery } from '../../pagination';
+import { oneOf, SYMBOL_PATTERN } from '../params';
+
+export const TIMEFRAMES = ['daily', '4h', '1h'] as const;
+
+export const BreakoutsQuery = t.Object({
+  symbols: t.Optional(
+    t.String({
+      pattern: `^${SYMBOL_PATTERN.slice(1, -1)}(,${SYMBOL_PATTERN.slice(1, -1)})*$`,
+      description: 'Comma-separated symbols (default: the server-side universe); symbols outside it are scanned on demand',
+      error: "Query parameter 'symbols' must be a comma-separated list of symbols matching ^[A-Za-z][A-Za-z0-9.-]{0,9}$",
+    }),
+  ),
+  timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Bar timeframe; default daily')),
+  view: t.Optional(oneOf('view', ['rollup'] as const, 'rollup groups the signals per symbol into symbolRollups')),
+  asOf: t.Optional(
+    t.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'Replay the scan as of this date (YYYY-MM-DD) using only bars up to it; nothing is persisted (additive)',
+      error: "Query parameter 'asOf' must be a date YYYY-MM-DD",
+    }),
+  ),
+  ...PageQuery,
+});
+
+export const BreakoutSignal = t.Object(
+  {
+    id: t.String({ description: 'SYMBOL-pattern-detectedAt' }),
+    symbol: t.String(),
+    timeframe: t.Union(TIMEFRAMES.map((v) => t.Literal(v))),
+    patternFamily: t.String(),
+    patternType: t.String(),
+    direction: t.Union([t.Literal('long'), t.Literal('short')]),
+    trendRegime: t.String({ description: 'uptrend | downtrend | sideways' }),
+    breakoutState: t.String({ description: 'forming | triggered | confirmed | target_hit | stopped | failed | expired' }),
+    triggerPrice: t.Number(),
+    target1: t.Number(),
+    stopLoss: t.Union([t.Number(), t.Null()]),
+    finalScore: t.Number({ minimum: 0, maximum: 100 }),
+    confidence: t.Number({ minimum: 0, maximum: 1 }),
+    scoreBand: t.String({ description: 'elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore' }),
+    reasons: t.Array(t.String()),
+    detectedAt: t.String({ format: 'date-time' }),
+  },
+  { title: 'BreakoutSignal', additionalProperties: true },
+);
+
+export const BreakoutsResponse = t.Object(
+  {
+    generatedAt: t.String({ format: 'date-time' }),
+    rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items' }),
+    alertCandidates: t.Array(BreakoutSignal),
+    alertBlocked: t.Array(t.Object({ signal: BreakoutSignal, reasons: t.Array(t.String()) })),
+    alertThresholds: t.Record(t.String(), t.Any()),
+    alertSummary: t.Record(t.String(), t.Any()),
+    latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+    runHistory: t.Array(t.Record(t.String(), t.Any())),
+    view: t.Optional(t.Literal('rollup')),
+    symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()))),
+    asOf: t.Optional(t.String({ format: 'date-time' })),
+    regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+    items: t.Array(BreakoutSignal),
+    pagination: PageMetaSchema,
+  },
+  { title: 'BreakoutsResponse' },
+);
+
+export type BreakoutsQuery = Static<typeof BreakoutsQuery>;
+export type BreakoutsResponse = Static<typeof BreakoutsResponse>;

@@ -1,0 +1,52 @@
+/**
+ * @module pool
+ * The piscina worker pool that runs scan kernels off the event loop, and the
+ * typed `run` entry for each worker task (workers/scan.ts). Tasks receive the
+ * shared bar store's handle, so bars cross threads without copying; only the
+ * small per-symbol results come back.
+ *
+ * @example
+ * const pool = createPool({ threads: 2 });
+ * const stats = await pool.run('prepare', { handle: store.handle(), symbols, timeframe: 'daily', asOfTs });
+ */
+import Piscina from 'piscina';
+import type * as ScanWorker from '../../workers/scan';
+
+type Tasks = {
+  prepare: typeof ScanWorker.prepare;
+  scan: typeof ScanWorker.scan;
+  regime: typeof ScanWorker.regime;
+};
+export type TaskName = keyof Tasks;
+export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
+export type TaskOutput<K extends TaskName> = ReturnType<Tasks[K]>;
+
+export interface KernelPool {
+  readonly threads: number;
+  run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>>;
+  /** Tasks waiting plus running, and completed so far (for health and benches). */
+  stats(): { queued: number; completed: number };
+  destroy(): Promise<void>;
+}
+
+const SCAN_WORKER = new URL('../../workers/scan.ts', import.meta.url).href;
+
+/** `warm` starts every thread now (the server); otherwise threads start on first use (tests, CLI). */
+export function createPool({ threads, warm = false }: { threads: number; warm?: boolean }): KernelPool {
+  const piscina = new Piscina({ filename: SCAN_WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
+  return {
+    threads,
+    run: (task, input) => piscina.run(input, { name: task }),
+    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    destroy: () => piscina.destroy(),
+  };
+}
+
+/** Splits `items` into `parts` nearly equal consecutive batches (no empty ones). */
+export function batches<T>(items: readonly T[], parts: number): T[][] {
+  const n = Math.max(1, Math.min(parts, items.length));
+  const size = Math.ceil(items.length / n);
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

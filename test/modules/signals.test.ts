@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { createSyntheticProvider } from '../../src/providers/synthetic';
+import type { MarketDataProvider } from '../../src/providers/types';
+import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const json = async (path: string) => {
+  const response = await ctx.request(path);
+  return { response, body: (await response.json()) as any };
+};
+
+describe('GET /api/breakouts', () => {
+  it('serves the latest persisted scan, ranked, with alerts and run history', async () => {
+    const { response, body } = await json('/api/breakouts');
+    expect(response.status).toBe(200);
+    for (const key of ['generatedAt', 'rankedSignals', 'alertCandidates', 'alertBlocked', 'alertThresholds', 'alertSummary', 'latestPersistedRun', 'runHistory', 'items', 'pagination']) {
+      expect(body).toHaveProperty(key);
+    }
+    expect(body.rankedSignals.length).toBeGreaterThan(0);
+    expect(body.rankedSignals).toEqual(body.items);
+    const scores = body.items.map((s: { finalScore: number }) => s.finalScore);
+    expect([...scores].sort((a: number, b: number) => b - a)).toEqual(scores);
+    for (const s of body.items) {
+      expect(['daily']).toContain(s.timeframe);
+      expect(['long', 'short']).toContain(s.direction);
+      expect(['forming', 'triggered', 'confirmed']).toContain(s.breakoutState);
+      expect(s.id).toBe(`${s.symbol}-${s.patternType}-${s.detectedAt}`);
+      expect(s.finalScore).toBeGreaterThanOrEqual(0);
+      expect(s.finalScore).toBeLessThanOrEqual(100);
+    }
+    expect(body.latestPersistedRun).toMatchObject({ timeframe: 'daily', status: 'ok', source: 'synthetic' });
+    expect(body.latestPersistedRun.symbolsScanned).toBeGreaterThan(500);
+    expect(body.runHistory[0].id).toBe(body.latestPersistedRun.id);
+    for (const c of body.alertCandidates) expect(['elite', 'strong']).toContain(c.scoreBand);
+    for (const b of body.alertBlocked) expect(b.reasons.length).toBeGreaterThan(0);
+    expect(body.alertSummary.candidates).toBe(body.alertCandidates.length);
+    expect(body.alertThresholds).toMatchObject({ minBand: 'strong', nearTriggerPct: 2, maxExtensionPct: 5 });
+  });
+
+  it('does not rescan per request', async () => {
+    const a = (await json('/api/breakouts')).body;
+    const b = (await json('/api/breakouts')).body;
+    expect(b.latestPersistedRun.id).toBe(a.latestPersistedRun.id);
+    expect(b.runHistory).toHaveLength(a.runHistory.length);
+  });
+
+  it('pages by cursor without repeats', async () => {
+    const first = (await json('/api/breakouts?limit=5')).body;
+    expect(first.items).toHaveLength(5);
+    expect(first.pagination).toMatchObject({ limit: 5, hasMore: true, order: 'desc' });
+    const second = (await json(`/api/breakouts?limit=5&cursor=${first.pagination.nextCursor}`)).body;
+    const ids = new Set([...first.items, ...second.items].map((s: { id: string }) => s.id));
+    expect(ids.size).toBe(10);
+  });
+
+  it('filters by symbols and groups per symbol with view=rollup', async () => {
+    const all = (await json('/api/breakouts?limit=200')).body.items as { symbol: string }[];
+    const picked = [...new Set(all.map((s) => s.symbol))].slice(0, 3);
+    const { body } = await json(`/api/breakouts?symbols=${picked.join(',').toLowerCase()}&view=rollup`);
+    expect(new Set(body.items.map((s: { symbol: string }) => s.symbol))).toEqual(new Set(picked));
+    expect(body.view).toBe('rollup');
+    expect(body.symbolRollups.map((r: { symbol: string }) => r.symbol).sort()).toEqual([...picked].sort());
+    for (const r of body.symbolRollups) expect(r.count).toBeGreaterThanOrEqual(1);
+  });
+
+  it('scans a symbol outside the universe on demand (a sector fund)', async () => {
+    const { response, body } = await json('/api/breakouts?symbols=XLK,QQQ');
+    expect(response.status).toBe(200);
+    for (const s of body.items) expect(['XLK', 'QQQ']).toContain(s.symbol);
+  });
+
+  it('replays as of a date without persisting, standing on that date', async () => {
+    const before = (await json('/api/breakouts')).body.runHistory.length;
+    const { response, body } = await json('/api/breakouts?asOf=2025-06-02&limit=20');
+    expect(response.status).toBe(200);
+    expect(body.asOf).toBe('2025-06-02T00:00:00.000Z');
+    for (const s of body.items) expect(Date.parse(s.detectedAt)).toBeLessThanOrEqual(Date.parse('2025-06-02T00:00:00Z'));
+    expect((await json('/api/breakouts')).body.runHistory.length).toBe(before);
+  });
+
+  it('scans other timeframes', async () => {
+    const { response, body } = await json('/api/breakouts?timeframe=4h&limit=5');
+    expect(response.status).toBe(200);
+    for (const s of body.items) expect(s.timeframe).toBe('4h');
+  });
+
+  it.each([
+    ['timeframe=5m', 'timeframe'],
+    ['view=table', 'view'],
+    ['symbols=AAPL,,MSFT', 'symbols'],
+    ['asOf=June', 'asOf'],
+    ['limit=ten', 'limit'],
+  ])('refuses %s with 400', async (qs, parameter) => {
+    const response = await ctx.request(`/api/breakouts?${qs}`);
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain(parameter);
+  });
+
+  it('answers an unknown symbol 404', async () => {
+    expect((await ctx.request('/api/breakouts?symbols=NOPE')).status).toBe(404);
+  });
+});
+
+describe('GET /api/breakouts when the scan fails', () => {
+  it('answers 500 in the Error shape', async () => {
+    const real = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+    const broken: MarketDataProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+      bars: async () => {
+        throw new Error('disk on fire');
+      },
+    });
+    const failing = await createTestContext({ provider: broken });
+    try {
+      const response = await failing.request('/api/breakouts');
+      expect(response.status).toBe(500);
+      const body = await errorBody(response);
+      expect(body.code).toBe('scan_failed');
+      expect(body.error).toContain('disk on fire');
+    } finally {
+      await failing.close();
+    }
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Worker entry points for universe scans (run by src/pool through piscina).
+ * Each task attaches the shared bar store (zero copy; the reader is kept while
+ * the store's generation is unchanged) and calls the pure kernels.
+ */
+import { computeIndicators } from '../src/kernels/indicators';
+import { marketRegime, type RegimeReading } from '../src/kernels/regime';
+import { rsScore } from '../src/kernels/rs-rank';
+import { scanBars } from '../src/kernels/scan';
+import type { Timeframe } from '../src/providers/types';
+import { attachStore, type BarStoreReader, type StoreHandle } from '../src/store';
+
+let reader: BarStoreReader | undefined;
+let readerGeneration = -1;
+function store(handle: StoreHandle): BarStoreReader {
+  if (!reader || readerGeneration !== handle.generation || reader.stale) {
+    reader = attachStore(handle);
+    readerGeneration = handle.generation;
+  }
+  return reader;
+}
+
+/** Index of the last bar with ts ≤ asOfTs, or −1. */
+function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! <= asOfTs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+export interface PrepareInput {
+  handle: StoreHandle;
+  symbols: string[];
+  timeframe: Timeframe;
+  asOfTs: number;
+}
+
+export interface SymbolStats {
+  symbol: string;
+  /** Bar time the symbol stands on at asOf, or null without bars. */
+  barTs: number | null;
+  rsScore: number;
+  /** Close above its 50-bar average (null with < 50 bars). */
+  aboveSma50: boolean | null;
+  /** Average close × volume over the last 50 bars. */
+  avgDollarVolume50: number;
+  close: number;
+}
+
+/** Per-symbol inputs of the cross-sectional figures (RS ranks, breadth, liquidity). */
+export function prepare({ handle, symbols, timeframe, asOfTs }: PrepareInput): SymbolStats[] {
+  const s = store(handle);
+  return symbols.map((symbol) => {
+    const series = s.get(symbol, timeframe);
+    const i = series ? indexAtOrBefore(series.ts, asOfTs) : -1;
+    if (!series || i < 0) return { symbol, barTs: null, rsScore: NaN, aboveSma50: null, avgDollarVolume50: NaN, close: NaN };
+    let sum = 0;
+    let dollars = 0;
+    const n = Math.min(50, i + 1);
+    for (let k = i - n + 1; k <= i; k++) {
+      sum += series.close[k]!;
+      dollars += series.close[k]! * series.volume[k]!;
+    }
+    return {
+      symbol,
+      barTs: series.ts[i]!,
+      rsScore: rsScore(series.close, i),
+      aboveSma50: n < 50 ? null : series.close[i]! > sum / n,
+      avgDollarVolume50: dollars / n,
+      close: series.close[i]!,
+    };
+  });
+}
+
+export interface ScanInput extends PrepareInput {
+  rsRanks: Record<string, number>;
+  regime: RegimeReading | null;
+}
+
+export interface WorkerFinding {
+  symbol: string;
+  patternType: string;
+  patternFamily: string;
+  direction: 'long' | 'short';
+  state: string;
+  trendRegime: string;
+  pivot: number;
+  target1: number;
+  stopLoss: number;
+  finalScore: number;
+  confidence: number;
+  band: string;
+  components: Record<string, number | null>;
+  reasons: string[];
+  detectedTs: number;
+  barTs: number;
+  close: number;
+  distancePct: number;
+  breakoutVolumeRatio: number | null;
+  geometry: { startTs: number; endTs: number; depthPct: number; lengthBars: number; contractions: number };
+}
+
+/** Scans a batch of symbols as of `asOfTs`. */
+export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): WorkerFinding[] {
+  const s = store(handle);
+  const out: WorkerFinding[] = [];
+  for (const symbol of symbols) {
+    const series = s.get(symbol, timeframe);
+    if (!series) continue;
+    const asOf = indexAtOrBefore(series.ts, asOfTs);
+    if (asOf < 0) continue;
+    const rank = rsRanks[symbol];
+    for (const f of scanBars(series, { asOf, rsRank: rank === undefined || Number.isNaN(rank) ? null : rank, regime })) {
+      const { match } = f;
+      out.push({
+        symbol,
+        patternType: match.patternType,
+        patternFamily: match.patternFamily,
+        direction: match.direction,
+        state: f.state,
+        trendRegime: f.trendRegime,
+        pivot: match.pivot,
+        target1: match.target1,
+        stopLoss: match.stopLoss,
+        finalScore: f.score.finalScore,
+        confidence: f.score.confidence,
+        band: f.score.band,
+        components: f.score.components,
+        reasons: f.reasons,
+        detectedTs: series.ts[f.detectedIndex]!,
+        barTs: series.ts[asOf]!,
+        close: f.close,
+        distancePct: f.distancePct,
+        breakoutVolumeRatio: match.breakout.volumeRatio,
+        geometry: {
+          startTs: series.ts[match.geometry.start]!,
+          endTs: series.ts[match.geometry.end]!,
+          depthPct: match.geometry.depthPct,
+          lengthBars: match.geometry.lengthBars,
+          contractions: match.geometry.contractions,
+        },
+      });
+    }
+  }
+  return out;
+}
+
+export interface RegimeInput extends PrepareInput {
+  /** Share of the universe above its 50-bar average, 0..1, or null. */
+  breadth: number | null;
+}
+
+/** The market regime from the benchmark (symbols[0]) as of `asOfTs`, or null without enough bars. */
+export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeInput): RegimeReading | null {
+  const series = store(handle).get(symbols[0]!, timeframe);
+  if (!series) return null;
+  const asOf = indexAtOrBefore(series.ts, asOfTs);
+  if (asOf < 200) return null;
+  const view = { ts: series.ts.subarray(0, asOf + 1), open: series.open.subarray(0, asOf + 1), high: series.high.subarray(0, asOf + 1), low: series.low.subarray(0, asOf + 1), close: series.close.subarray(0, asOf + 1), volume: series.volume.subarray(0, asOf + 1) };
+  return marketRegime(view, computeIndicators(view), asOf, breadth);
+}
