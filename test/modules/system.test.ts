@@ -64,7 +64,7 @@ describe('GET /api/health', () => {
     store.ping = async () => {
       throw new Error('connection refused');
     };
-    store.hit = (() => Promise.reject(new Error('connection refused'))) as typeof store.hit;
+    store.hit = (() => Promise.reject(new Error('connection refused'))) as unknown as typeof store.hit;
     const offline = await createTestContext({ rateLimitStore: store });
     try {
       const response = await offline.request('/api/health');
