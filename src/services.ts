@@ -54,7 +54,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     log,
   });
   const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
-  const pool = createPool({ threads: config.poolSize, warm: overrides.warmPool });
+  const pool = createPool({
+    threads: config.poolSize,
+    warm: overrides.warmPool,
+    onError: (error) => log.error('scan worker failed', { error: String(error) }),
+  });
   return {
     config,
     log,

@@ -31,12 +31,30 @@ export interface KernelPool {
 
 const SCAN_WORKER = new URL('../../workers/scan.ts', import.meta.url).href;
 
-/** `warm` starts every thread now (the server); otherwise threads start on first use (tests, CLI). */
-export function createPool({ threads, warm = false }: { threads: number; warm?: boolean }): KernelPool {
+export interface PoolOptions {
+  threads: number;
+  /** Start every thread now (the server) rather than on first use (tests, CLI). */
+  warm?: boolean;
+  /** A task still unanswered after this long fails (a stuck or dead worker never hangs a request). Default 30 s. */
+  taskTimeoutMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError }: PoolOptions): KernelPool {
   const piscina = new Piscina({ filename: SCAN_WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
+  // A worker that cannot start must not take the server down: the error is
+  // reported, and later tasks fail at once instead of waiting on a dead pool.
+  let broken: Error | undefined;
+  piscina.on('error', (error) => {
+    broken = error instanceof Error ? error : new Error(String(error));
+    onError?.(error);
+  });
   return {
     threads,
-    run: (task, input) => piscina.run(input, { name: task }),
+    run: (task, input) =>
+      broken
+        ? Promise.reject(new Error(`worker pool unavailable: ${broken.message}`))
+        : piscina.run(input, { name: task, signal: AbortSignal.timeout(taskTimeoutMs) }),
     stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
     destroy: () => piscina.destroy(),
   };
