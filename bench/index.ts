@@ -4,8 +4,10 @@
  */
 import { benchHttp } from './http';
 import { benchKernels } from './kernels';
+import { benchScan } from './scan';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
 await benchKernels();
 await benchHttp();
+await benchScan();

@@ -44,3 +44,13 @@ export function withErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
   for (const status of statuses) response[status] = ErrorSchema;
   return response as { 200: S } & Record<number, TSchema>;
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * A 200 JSON response from an already serialised body (the hot read paths
+ * cache their JSON); the route's `response` schema still documents its shape.
+ */
+export function jsonResponse(body: string): Response {
+  return new Response(body, { headers: JSON_HEADERS });
+}

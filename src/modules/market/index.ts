@@ -4,13 +4,11 @@ import { AppError } from '../../errors';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, paginateList, readPage } from '../../pagination';
-import { withErrors } from '../params';
+import { jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation } from './rotation';
 import { dailyBarsJson, snapshot } from './service';
-
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 export function marketModule(services: Services) {
   const { marketData } = services;
@@ -23,7 +21,7 @@ export function marketModule(services: Services) {
           throw new AppError('invalid_parameter', `Query parameter 'range' is required from API-Version 1.1.0 (one of: 1mo, 3mo, 6mo)`);
         }
         // Served pre-serialised (see dailyBarsJson); BarsResponse still documents and types it.
-        return new Response(await dailyBarsJson(marketData, query.symbol, query.range ?? '6mo'), { headers: JSON_HEADERS });
+        return jsonResponse(await dailyBarsJson(marketData, query.symbol, query.range ?? '6mo'));
       },
       {
         query: BarsQuery,

@@ -1,12 +1,12 @@
 /** @module modules/signals — the Signals tag: breakouts. */
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { jsonResponse, withErrors } from '../params';
 import { BreakoutsQuery, BreakoutsResponse } from './model';
-import { breakouts } from './service';
+import { breakoutsJson } from './service';
 
 export function signalsModule(services: Services) {
-  return new Elysia({ name: 'breakline/signals' }).get('/api/breakouts', ({ query }) => breakouts(services, query), {
+  return new Elysia({ name: 'breakline/signals' }).get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsJson(services, query)), {
     query: BreakoutsQuery,
     response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
     detail: {

@@ -18,6 +18,27 @@ type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'log'>
 
 const inFlight = new WeakMap<Deps['scans'], Map<Timeframe, Promise<void>>>();
 
+/**
+ * The latest persisted run per timeframe, held for `LATEST_RUN_TTL_MS` so a
+ * burst of requests reads the database once; a run persisted by this process
+ * replaces it at once, one persisted by another instance shows within the TTL.
+ */
+const LATEST_RUN_TTL_MS = 1000;
+type LatestRun = { run: NonNullable<Awaited<ReturnType<Deps['scans']['latestRun']>>>; history: Awaited<ReturnType<Deps['scans']['runHistory']>>; readAt: number };
+const latestRuns = new WeakMap<Deps['scans'], Map<Timeframe, LatestRun>>();
+
+async function latestRun(deps: Deps, timeframe: Timeframe): Promise<LatestRun | undefined> {
+  let cache = latestRuns.get(deps.scans);
+  if (!cache) latestRuns.set(deps.scans, (cache = new Map()));
+  const held = cache.get(timeframe);
+  if (held && Date.now() - held.readAt < LATEST_RUN_TTL_MS) return held;
+  const [run, history] = await Promise.all([deps.scans.latestRun(timeframe), deps.scans.runHistory(timeframe, 10)]);
+  if (!run) return undefined;
+  const fresh = { run, history, readAt: Date.now() };
+  cache.set(timeframe, fresh);
+  return fresh;
+}
+
 /** Runs a universe scan and persists it with its signals (one run per timeframe at a time). */
 export function scanAndPersist(deps: Deps, timeframe: Timeframe): Promise<void> {
   let running = inFlight.get(deps.scans);
@@ -27,6 +48,7 @@ export function scanAndPersist(deps: Deps, timeframe: Timeframe): Promise<void> 
   const job = (async () => {
     const result = await runScan(deps, { timeframe });
     await deps.scans.saveRun(newId('run'), result, deps.marketData.provider.name);
+    latestRuns.get(deps.scans)?.delete(timeframe);
   })().finally(() => running!.delete(timeframe));
   running.set(timeframe, job);
   return job;
@@ -55,6 +77,30 @@ const summarize = (run: { id: string; timeframe: string; asOf: Date; startedAt: 
   source: run.source,
 });
 
+/** Serialised answers per persisted run and query (bounded); a new run makes new keys. */
+const answerCache = new WeakMap<Deps['scans'], Map<string, string>>();
+const ANSWER_CACHE_MAX = 1024;
+
+/**
+ * `breakouts` serialised. Answers drawn only from a persisted run (no `asOf`
+ * replay, no on-demand symbols) are cached by run id and query, so repeated
+ * polling of the same view does no ranking, filtering or JSON work.
+ */
+export async function breakoutsJson(deps: Deps, query: BreakoutsQuery): Promise<string> {
+  if (query.asOf) return JSON.stringify(await breakouts(deps, query));
+  const latest = await latestRun(deps, (query.timeframe ?? 'daily') as Timeframe);
+  if (!latest) return JSON.stringify(await breakouts(deps, query));
+  let cache = answerCache.get(deps.scans);
+  if (!cache) answerCache.set(deps.scans, (cache = new Map()));
+  const key = `${latest.run.id}|${JSON.stringify(query)}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const body = JSON.stringify(await breakouts(deps, query));
+  if (cache.size >= ANSWER_CACHE_MAX) cache.clear();
+  cache.set(key, body);
+  return body;
+}
+
 export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<BreakoutsResponse> {
   const timeframe = (query.timeframe ?? 'daily') as Timeframe;
   const requested = query.symbols ? [...new Set(query.symbols.split(',').map((s) => s.toUpperCase()))] : undefined;
@@ -64,6 +110,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
   let generatedAt: string;
   let regime: ScanResult['regime'] = null;
   let asOf: string | undefined;
+  let runs: Awaited<ReturnType<Deps['scans']['runHistory']>> | undefined;
   if (query.asOf) {
     const asOfTs = Date.parse(`${query.asOf}T23:59:59.999Z`);
     if (Number.isNaN(asOfTs)) throw new AppError('invalid_parameter', `Query parameter 'asOf' is not a calendar date: ${query.asOf}`);
@@ -73,20 +120,22 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     regime = replay.regime;
     asOf = replay.asOf;
   } else {
-    let run = await deps.scans.latestRun(timeframe);
-    if (!run) {
+    let latest = await latestRun(deps, timeframe);
+    if (!latest) {
       await scanOrFail(() => scanAndPersist(deps, timeframe), deps.log);
-      run = await deps.scans.latestRun(timeframe);
+      latest = await latestRun(deps, timeframe);
     }
-    if (!run) throw new AppError('scan_failed', `No ${timeframe} scan could be produced`);
+    if (!latest) throw new AppError('scan_failed', `No ${timeframe} scan could be produced`);
+    const { run } = latest;
+    runs = latest.history;
     signals = run.findings as Signal[];
     generatedAt = run.finishedAt.toISOString();
     regime = run.regime as ScanResult['regime'];
     asOf = run.asOf.toISOString();
-    const universe = new Set(await defaultUniverse(deps.marketData));
-    const outside = requested?.filter((s) => !universe.has(s)) ?? [];
+    const universe = requested ? new Set(await defaultUniverse(deps.marketData)) : undefined;
+    const outside = requested?.filter((s) => !universe!.has(s)) ?? [];
     if (outside.length > 0) {
-      const onDemand = await scanOrFail(() => runScan(deps, { timeframe, symbols: outside, asOfTs: run!.asOf.getTime() }), deps.log);
+      const onDemand = await scanOrFail(() => runScan(deps, { timeframe, symbols: outside, asOfTs: run.asOf.getTime() }), deps.log);
       signals = [...signals, ...onDemand.signals].sort((a, b) => b.finalScore - a.finalScore || a.id.localeCompare(b.id));
     }
   }
@@ -97,7 +146,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
 
   const alerts = evaluateAlerts(signals, { regime: regime?.regime ?? null });
   const page = paginateList([...signals].reverse(), readPage(query));
-  const runs = await deps.scans.runHistory(timeframe, 10);
+  runs ??= await deps.scans.runHistory(timeframe, 10);
   const response: BreakoutsResponse = {
     generatedAt,
     asOf,
