@@ -43,6 +43,8 @@ const schema = z.object({
   BARS_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Worker threads for scans; default the machine's cores. */
   POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
+  /** Seconds between scheduler passes; 0 turns the scheduler off. */
+  SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
 });
 
 export interface Config {
@@ -61,6 +63,7 @@ export interface Config {
   macroCalendar: boolean;
   barsCacheTtlSeconds: number;
   poolSize: number;
+  scanIntervalSeconds: number;
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -107,5 +110,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     macroCalendar: e.MACRO_CALENDAR === 'on',
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
+    scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
   };
 }

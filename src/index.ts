@@ -8,6 +8,8 @@
  */
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { ScanScheduler } from './jobs/scheduler';
+import { TIMEFRAMES } from './providers/types';
 import { createServices } from './services';
 
 function configOrExit() {
@@ -39,6 +41,11 @@ async function serve(): Promise<void> {
   const config = configOrExit();
   const services = await createServices(config, { warmPool: true });
   const app = createApp(services).listen({ port: config.port, hostname: config.host });
+  const scheduler =
+    config.scanIntervalSeconds > 0
+      ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      : undefined;
+  scheduler?.start();
   services.log.info('breakline listening', {
     url: `http://${config.host}:${app.server?.port}`,
     provider: services.marketData.provider.name,
@@ -52,6 +59,7 @@ async function serve(): Promise<void> {
     stopping = true;
     services.log.info('shutting down', { signal });
     await app.stop();
+    await scheduler?.stop();
     await services.close();
     process.exit(0);
   };

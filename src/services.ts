@@ -17,6 +17,7 @@ import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
+import { InProcessBus, type EventBus } from './stream/bus';
 
 export interface Services {
   config: Config;
@@ -27,6 +28,7 @@ export interface Services {
   barStore: BarStore;
   pool: KernelPool;
   scans: ScansRepository;
+  bus: EventBus;
   startedAt: number;
   close(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     barStore,
     pool,
     scans: new ScansRepository(database.db),
+    bus: new InProcessBus(),
     startedAt: Date.now(),
     async close() {
       await pool.destroy();

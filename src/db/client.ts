@@ -34,6 +34,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** A trivial round trip, for the health check. */
   ping(): Promise<void>;
+  /**
+   * Takes (or confirms) a session-level advisory lock, so that only one of the
+   * instances sharing a PostgreSQL database runs the scheduler; the lock lives
+   * as long as the connection. PGlite belongs to one process: always true.
+   */
+  tryLeadership(key: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -53,13 +59,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 function openPostgres(url: string): Database {
   const client = postgres(url, { max: 10, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  let leaderConnection: postgres.ReservedSql | undefined;
   return {
     db,
     kind: 'postgres',
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.end({ timeout: 5 }),
+    tryLeadership: async (key) => {
+      leaderConnection ??= await client.reserve();
+      const [row] = await leaderConnection<{ locked: boolean }[]>`select pg_try_advisory_lock(${key}) as locked`;
+      return row?.locked === true;
+    },
+    close: async () => {
+      leaderConnection?.release();
+      await client.end({ timeout: 5 });
+    },
   };
 }
 
@@ -92,6 +107,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
+    tryLeadership: async () => true,
     close: () => client.close(),
   };
 }

@@ -11,12 +11,15 @@
  */
 import { percentileRanks } from '../kernels/rs-rank';
 import type { RegimeReading } from '../kernels/regime';
+import type { ScansRepository } from '../db/repositories/scans';
+import { newId } from '../ids';
 import type { KernelPool } from '../pool';
 import { batches } from '../pool';
 import type { MarketData } from '../providers/market-data';
 import type { Timeframe } from '../providers/types';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import type { BarStore } from '../store';
+import type { EventBus } from '../stream/bus';
 import type { SymbolStats, WorkerFinding } from '../../workers/scan';
 
 /** A BreakoutSignal as the spec names its fields, plus our documented extras. */
@@ -163,4 +166,36 @@ function toSignal(f: WorkerFinding, timeframe: Timeframe, rsRank: number | null,
     },
     components: f.components,
   };
+}
+
+export interface PersistDeps extends ScanDeps {
+  scans: ScansRepository;
+  bus: EventBus;
+}
+
+const inFlight = new WeakMap<ScansRepository, Map<Timeframe, Promise<string>>>();
+
+/**
+ * Runs a universe scan, persists it with its signals in one transaction, and
+ * announces new signals (`breakouts.new`) and state changes
+ * (`breakouts.state_change`) on the bus. One run per timeframe at a time: a
+ * second caller shares the run in progress. Resolves to the run id.
+ */
+export function scanAndPersist(deps: PersistDeps, timeframe: Timeframe): Promise<string> {
+  let running = inFlight.get(deps.scans);
+  if (!running) inFlight.set(deps.scans, (running = new Map()));
+  const existing = running.get(timeframe);
+  if (existing) return existing;
+  const job = (async () => {
+    const result = await runScan(deps, { timeframe });
+    const runId = newId('run');
+    const { newSignals, changes } = await deps.scans.saveRun(runId, result, deps.marketData.provider.name);
+    for (const signal of newSignals) deps.bus.publish('breakouts.new', { signal });
+    for (const { signal, from, to } of changes) {
+      deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
+    }
+    return runId;
+  })().finally(() => running!.delete(timeframe));
+  running.set(timeframe, job);
+  return job;
 }

@@ -6,17 +6,14 @@
  * symbols outside the universe are scanned on demand in the worker pool.
  */
 import { AppError } from '../../errors';
-import { newId } from '../../ids';
-import { defaultUniverse, runScan, type ScanResult, type Signal } from '../../jobs/scan';
+import { defaultUniverse, runScan, scanAndPersist, type ScanResult, type Signal } from '../../jobs/scan';
 import { paginateList, readPage } from '../../pagination';
 import type { Timeframe } from '../../providers/types';
 import type { Services } from '../../services';
 import { ALERT_THRESHOLDS, evaluateAlerts } from './alerts';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'log'>;
-
-const inFlight = new WeakMap<Deps['scans'], Map<Timeframe, Promise<void>>>();
+type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'log' | 'bus'>;
 
 /**
  * The latest persisted run per timeframe, held for `LATEST_RUN_TTL_MS` so a
@@ -37,21 +34,6 @@ async function latestRun(deps: Deps, timeframe: Timeframe): Promise<LatestRun | 
   const fresh = { run, history, readAt: Date.now() };
   cache.set(timeframe, fresh);
   return fresh;
-}
-
-/** Runs a universe scan and persists it with its signals (one run per timeframe at a time). */
-export function scanAndPersist(deps: Deps, timeframe: Timeframe): Promise<void> {
-  let running = inFlight.get(deps.scans);
-  if (!running) inFlight.set(deps.scans, (running = new Map()));
-  const existing = running.get(timeframe);
-  if (existing) return existing;
-  const job = (async () => {
-    const result = await runScan(deps, { timeframe });
-    await deps.scans.saveRun(newId('run'), result, deps.marketData.provider.name);
-    latestRuns.get(deps.scans)?.delete(timeframe);
-  })().finally(() => running!.delete(timeframe));
-  running.set(timeframe, job);
-  return job;
 }
 
 async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<T> {
@@ -123,6 +105,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     let latest = await latestRun(deps, timeframe);
     if (!latest) {
       await scanOrFail(() => scanAndPersist(deps, timeframe), deps.log);
+      latestRuns.get(deps.scans)?.delete(timeframe);
       latest = await latestRun(deps, timeframe);
     }
     if (!latest) throw new AppError('scan_failed', `No ${timeframe} scan could be produced`);

@@ -1,0 +1,75 @@
+/**
+ * @module jobs/scheduler
+ * Runs the universe scan of each timeframe when there are new bars: when the
+ * benchmark's latest bar is newer than the last run's, or the last run is older
+ * than the interval (the current session's partial bar has moved on). Only the
+ * instance holding the PostgreSQL advisory lock schedules (PGlite: the one
+ * process). Failures are logged and retried on the next tick; a tick never
+ * overlaps the previous one.
+ */
+import type { Database } from '../db/client';
+import type { Logger } from '../log';
+import type { Timeframe } from '../providers/types';
+import { DEFAULT_BENCHMARK } from '../providers/universe';
+import { scanAndPersist, type PersistDeps } from './scan';
+
+/** Advisory-lock key of the scheduler leader ("BRKL" in ASCII). */
+export const SCHEDULER_LOCK_KEY = 0x42524b4c;
+
+export interface SchedulerOptions {
+  deps: PersistDeps;
+  database: Database;
+  log: Logger;
+  intervalMs: number;
+  timeframes: readonly Timeframe[];
+  now?: () => number;
+}
+
+export class ScanScheduler {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private ticking: Promise<void> | undefined;
+
+  constructor(private readonly options: SchedulerOptions) {}
+
+  start(): void {
+    if (this.timer) return;
+    void this.tick();
+    this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+  }
+
+  /** One pass over the timeframes; resolves when it is done (tests call it directly). */
+  tick(): Promise<void> {
+    this.ticking ??= this.pass().finally(() => (this.ticking = undefined));
+    return this.ticking;
+  }
+
+  private async pass(): Promise<void> {
+    const { deps, database, log, intervalMs, timeframes } = this.options;
+    const now = this.options.now ?? Date.now;
+    try {
+      if (!(await database.tryLeadership(SCHEDULER_LOCK_KEY))) return;
+    } catch (error) {
+      log.warn('scheduler could not take the leader lock', { error: String(error) });
+      return;
+    }
+    for (const timeframe of timeframes) {
+      try {
+        const [last] = await deps.scans.runHistory(timeframe, 1);
+        const bench = await deps.marketData.bars(DEFAULT_BENCHMARK, timeframe);
+        const latestBar = bench.ts[bench.ts.length - 1];
+        const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
+        if (!due) continue;
+        const runId = await scanAndPersist(deps, timeframe);
+        log.info('scan persisted', { timeframe, runId });
+      } catch (error) {
+        log.error('scheduled scan failed', { timeframe, error: String(error) });
+      }
+    }
+  }
+}

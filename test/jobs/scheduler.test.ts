@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { openDatabase } from '../../src/db/client';
+import { ScanScheduler, SCHEDULER_LOCK_KEY } from '../../src/jobs/scheduler';
+import { createLogger } from '../../src/log';
+import { createTestContext, FIXED_NOW, usingPostgres, type TestContext } from '../helpers/app';
+
+describe('scan scheduler', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  const scheduler = (now = () => FIXED_NOW) =>
+    new ScanScheduler({ deps: ctx.services, database: ctx.services.database, log: createLogger('silent'), intervalMs: 300_000, timeframes: ['daily', '4h'], now });
+
+  it('scans each timeframe that has no run yet, persists it and announces every new signal', async () => {
+    const announced: unknown[] = [];
+    const off = ctx.services.bus.subscribe('breakouts.new', (e) => announced.push(e.signal));
+    await scheduler().tick();
+    off();
+    const daily = await ctx.services.scans.runHistory('daily', 5);
+    const fourHour = await ctx.services.scans.runHistory('4h', 5);
+    expect(daily).toHaveLength(1);
+    expect(fourHour).toHaveLength(1);
+    expect(announced.length).toBe(daily[0]!.signalsFound + fourHour[0]!.signalsFound);
+  });
+
+  it('does not scan again without a new bar inside the interval', async () => {
+    const finished = (await ctx.services.scans.runHistory('daily', 1))[0]!.finishedAt.getTime();
+    await scheduler(() => finished + 60_000).tick();
+    expect(await ctx.services.scans.runHistory('daily', 5)).toHaveLength(1);
+  });
+
+  it('scans again once the interval has passed, announcing only state changes of known signals', async () => {
+    const finished = (await ctx.services.scans.runHistory('daily', 1))[0]!.finishedAt.getTime();
+    const fresh: unknown[] = [];
+    const off = ctx.services.bus.subscribe('breakouts.new', (e) => fresh.push(e));
+    await scheduler(() => finished + 300_000).tick();
+    off();
+    expect(await ctx.services.scans.runHistory('daily', 5)).toHaveLength(2);
+    expect(fresh).toHaveLength(0); // same bars, same signals: nothing new to announce
+  });
+
+  it.if(usingPostgres)('lets only one instance lead on a shared PostgreSQL database', async () => {
+    const url = process.env.DATABASE_URL!;
+    const a = await openDatabase({ url, dataDir: ':memory:' });
+    const b = await openDatabase({ url, dataDir: ':memory:' });
+    try {
+      const key = SCHEDULER_LOCK_KEY + 1; // not the key the test app's scheduler may hold
+      expect(await a.tryLeadership(key)).toBe(true);
+      expect(await b.tryLeadership(key)).toBe(false);
+      expect(await a.tryLeadership(key)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+    const c = await openDatabase({ url, dataDir: ':memory:' });
+    expect(await c.tryLeadership(SCHEDULER_LOCK_KEY + 1)).toBe(true); // released with a's connection
+    await c.close();
+  });
+});
