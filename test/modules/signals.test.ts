@@ -126,3 +126,54 @@ describe('GET /api/breakouts when the scan fails', () => {
     }
   });
 });
+
+describe('GET /api/breakouts/history', () => {
+  it('lists every persisted signal newest first with its state history', async () => {
+    await json('/api/breakouts'); // ensures a persisted daily run
+    const { response, body } = await json('/api/breakouts/history?limit=20');
+    expect(response.status).toBe(200);
+    expect(body.items.length).toBe(20);
+    expect(body.signals).toEqual(body.items);
+    expect(body.pagination.total).toBeGreaterThan(20);
+    const detected = body.items.map((s: { detectedAt: string }) => s.detectedAt);
+    expect([...detected].sort().reverse()).toEqual(detected);
+    for (const s of body.items) {
+      expect(s.stateHistory.length).toBeGreaterThanOrEqual(1);
+      expect(s.stateHistory[0].from).toBeNull();
+      expect(s.stateHistory.at(-1).to).toBe(s.breakoutState);
+    }
+  });
+
+  it('walks all signals exactly once by keyset cursor', async () => {
+    const total = (await json('/api/breakouts/history?limit=1')).body.pagination.total;
+    const seen = new Set<string>();
+    let cursor: string | null = null;
+    do {
+      const { body }: { body: any } = await json(`/api/breakouts/history?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+      for (const s of body.items) {
+        expect(seen.has(s.id)).toBe(false);
+        seen.add(s.id);
+      }
+      cursor = body.pagination.nextCursor;
+    } while (cursor);
+    expect(seen.size).toBe(total);
+  });
+
+  it('filters by symbol, pattern and timeframe', async () => {
+    const first = (await json('/api/breakouts/history?limit=1')).body.items[0];
+    const { body } = await json(`/api/breakouts/history?symbol=${first.symbol.toLowerCase()}&pattern=${first.patternType}&timeframe=${first.timeframe}`);
+    expect(body.items.length).toBeGreaterThanOrEqual(1);
+    for (const s of body.items) {
+      expect(s.symbol).toBe(first.symbol);
+      expect(s.patternType).toBe(first.patternType);
+      expect(s.timeframe).toBe(first.timeframe);
+    }
+    expect(body.filters).toEqual({ symbol: first.symbol, pattern: first.patternType, timeframe: first.timeframe });
+  });
+
+  it.each(['pattern=teacup', 'timeframe=2h', 'symbol=9X', 'order=up'])('refuses %s with 400', async (qs) => {
+    const response = await ctx.request(`/api/breakouts/history?${qs}`);
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain(qs.split('=')[0]!);
+  });
+});

@@ -5,10 +5,10 @@
  * another state moves `state` and appends the change to `signal_events`, all in
  * the run's transaction.
  */
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { ScanResult, Signal } from '../../jobs/scan';
 import type { Db } from '../client';
-import { scanRuns, signalEvents, signals, type ScanRunRow } from '../schema';
+import { scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
 export type RunSummary = Omit<ScanRunRow, 'findings' | 'regime'>;
 
@@ -108,4 +108,45 @@ export class ScansRepository {
   async runHistory(timeframe: string, limit = 10): Promise<RunSummary[]> {
     return this.db.select(summaryColumns).from(scanRuns).where(eq(scanRuns.timeframe, timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(limit);
   }
+
+  /**
+   * Signals newest (or oldest) first by (detectedAt, id), filtered, keyset-paged:
+   * `after` is the last row of the previous page; without it `offset` applies.
+   * Fetches `limit + 1` rows so the caller can tell whether more exist.
+   */
+  async signalHistory(filter: SignalFilter, page: { limit: number; offset: number; order: 'asc' | 'desc'; after?: [string | number, string] }): Promise<{ rows: SignalRow[]; total: number }> {
+    const conditions: SQL[] = [];
+    if (filter.symbol) conditions.push(eq(signals.symbol, filter.symbol));
+    if (filter.patternType) conditions.push(eq(signals.patternType, filter.patternType));
+    if (filter.timeframe) conditions.push(eq(signals.timeframe, filter.timeframe));
+    const where = conditions.length ? and(...conditions) : undefined;
+    const keyset: SQL[] = [...conditions];
+    if (page.after) {
+      const at = new Date(page.after[0]);
+      const id = page.after[1];
+      const beyond = page.order === 'desc' ? or(lt(signals.detectedAt, at), and(eq(signals.detectedAt, at), lt(signals.id, id))) : or(gt(signals.detectedAt, at), and(eq(signals.detectedAt, at), gt(signals.id, id)));
+      keyset.push(beyond!);
+    }
+    const direction = page.order === 'desc' ? desc : asc;
+    const query = this.db
+      .select()
+      .from(signals)
+      .where(keyset.length ? and(...keyset) : undefined)
+      .orderBy(direction(signals.detectedAt), direction(signals.id))
+      .limit(page.limit + 1);
+    const [rows, totals] = await Promise.all([page.after ? query : query.offset(page.offset), this.db.select({ n: count() }).from(signals).where(where)]);
+    return { rows, total: Number(totals[0]?.n ?? 0) };
+  }
+
+  /** Every recorded state change of the given signals, oldest first. */
+  async eventsOf(signalIds: string[]): Promise<SignalEventRow[]> {
+    if (signalIds.length === 0) return [];
+    return this.db.select().from(signalEvents).where(inArray(signalEvents.signalId, signalIds)).orderBy(asc(signalEvents.id));
+  }
+}
+
+export interface SignalFilter {
+  symbol?: string;
+  patternType?: string;
+  timeframe?: string;
 }

@@ -2,7 +2,8 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
-import { BreakoutsQuery, BreakoutsResponse } from './model';
+import { signalHistory } from './history';
+import { BreakoutsQuery, BreakoutsResponse, HistoryQuery, HistoryResponse } from './model';
 import { breakoutsJson } from './service';
 
 export function signalsModule(services: Services) {
@@ -15,5 +16,15 @@ export function signalsModule(services: Services) {
       description:
         'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol, `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page). 500 in the Error shape when the scan fails.',
     },
-  });
+  })
+    .get('/api/breakouts/history', ({ query }) => signalHistory(services.scans, query), {
+      query: HistoryQuery,
+      response: withErrors(HistoryResponse, 400, 429),
+      detail: {
+        tags: ['Signals'],
+        summary: 'Signal history',
+        description:
+          'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+      },
+    });
 }

@@ -1,5 +1,6 @@
 /** @module modules/signals/model — schemas of the Signals tag. */
 import { t, type Static } from 'elysia';
+import { PATTERN_TYPES } from '../../kernels/patterns/types';
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { oneOf, SYMBOL_PATTERN } from '../params';
 
@@ -69,3 +70,64 @@ export const BreakoutsResponse = t.Object(
 
 export type BreakoutsQuery = Static<typeof BreakoutsQuery>;
 export type BreakoutsResponse = Static<typeof BreakoutsResponse>;
+
+export const HistoryQuery = t.Object({
+  symbol: t.Optional(
+    t.Transform(t.String({ pattern: SYMBOL_PATTERN, description: 'Only this symbol', error: `Query parameter 'symbol' must match ${SYMBOL_PATTERN}` }))
+      .Decode((v) => v.toUpperCase())
+      .Encode((v) => v),
+  ),
+  pattern: t.Optional(oneOf('pattern', PATTERN_TYPES, 'Only this pattern type')),
+  timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Only this timeframe')),
+  ...PageQuery,
+});
+
+export const StateChange = t.Object({
+  from: t.Union([t.String(), t.Null()]),
+  to: t.String(),
+  price: t.Number(),
+  at: t.String({ format: 'date-time', description: 'Bar time of the change' }),
+  recordedAt: t.String({ format: 'date-time' }),
+  runId: t.String(),
+});
+
+export const HistorySignal = t.Composite(
+  [
+    t.Object({
+      id: t.String(),
+      symbol: t.String(),
+      timeframe: t.String(),
+      patternFamily: t.String(),
+      patternType: t.String(),
+      direction: t.String(),
+      trendRegime: t.String(),
+      breakoutState: t.String(),
+      triggerPrice: t.Number(),
+      target1: t.Number(),
+      stopLoss: t.Union([t.Number(), t.Null()]),
+      finalScore: t.Number(),
+      confidence: t.Number(),
+      scoreBand: t.String(),
+      reasons: t.Array(t.String()),
+      detectedAt: t.String({ format: 'date-time' }),
+      source: t.String(),
+      firstRunId: t.String(),
+      lastSeenRunId: t.String(),
+    }),
+    t.Object({ stateHistory: t.Array(StateChange, { description: 'Every recorded state change, oldest first' }) }),
+  ],
+  { title: 'HistorySignal' },
+);
+
+export const HistoryResponse = t.Object(
+  {
+    signals: t.Array(HistorySignal, { description: 'The page (same as items)' }),
+    filters: t.Object({ symbol: t.Union([t.String(), t.Null()]), pattern: t.Union([t.String(), t.Null()]), timeframe: t.Union([t.String(), t.Null()]) }),
+    items: t.Array(HistorySignal),
+    pagination: PageMetaSchema,
+  },
+  { title: 'BreakoutHistoryResponse' },
+);
+
+export type HistoryQuery = Static<typeof HistoryQuery>;
+export type HistoryResponse = Static<typeof HistoryResponse>;

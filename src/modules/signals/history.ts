@@ -1,0 +1,50 @@
+/**
+ * @module modules/signals/history
+ * /api/breakouts/history: every signal ever surfaced, newest first by
+ * (detectedAt, id) with keyset cursors, each with its recorded state changes.
+ */
+import type { ScansRepository } from '../../db/repositories/scans';
+import { keysetPage, readPage } from '../../pagination';
+import type { HistoryQuery, HistoryResponse } from './model';
+
+export async function signalHistory(scans: ScansRepository, query: HistoryQuery): Promise<HistoryResponse> {
+  const request = readPage(query);
+  const filter = { symbol: query.symbol, patternType: query.pattern, timeframe: query.timeframe };
+  const { rows, total } = await scans.signalHistory(filter, request);
+  const page = keysetPage(rows, request, (row) => [row.detectedAt.toISOString(), row.id], total);
+  const events = await scans.eventsOf(page.items.map((r) => r.id));
+  const bySignal = new Map<string, HistoryResponse['items'][number]['stateHistory']>();
+  for (const e of events) {
+    const list = bySignal.get(e.signalId) ?? [];
+    list.push({ from: e.fromState, to: e.toState, price: e.price, at: e.at.toISOString(), recordedAt: e.recordedAt.toISOString(), runId: e.runId });
+    bySignal.set(e.signalId, list);
+  }
+  const items = page.items.map((r) => ({
+    id: r.id,
+    symbol: r.symbol,
+    timeframe: r.timeframe,
+    patternFamily: r.patternFamily,
+    patternType: r.patternType,
+    direction: r.direction,
+    trendRegime: r.trendRegime,
+    breakoutState: r.state,
+    triggerPrice: r.triggerPrice,
+    target1: r.target1,
+    stopLoss: Number.isFinite(r.stopLoss) ? r.stopLoss : null,
+    finalScore: r.finalScore,
+    confidence: r.confidence,
+    scoreBand: r.scoreBand,
+    reasons: r.reasons as string[],
+    detectedAt: r.detectedAt.toISOString(),
+    source: r.source,
+    firstRunId: r.firstRunId,
+    lastSeenRunId: r.lastSeenRunId,
+    stateHistory: bySignal.get(r.id) ?? [],
+  }));
+  return {
+    signals: items,
+    filters: { symbol: query.symbol ?? null, pattern: query.pattern ?? null, timeframe: query.timeframe ?? null },
+    items,
+    pagination: page.pagination,
+  };
+}
