@@ -3,10 +3,11 @@
  * Each task attaches the shared bar store (zero copy; the reader is kept while
  * the store's generation is unchanged) and calls the pure kernels.
  */
-import { computeIndicators } from '../src/kernels/indicators';
+import { computeIndicators, type Ohlcv } from '../src/kernels/indicators';
 import { marketRegime, type RegimeReading } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
-import { scanBars } from '../src/kernels/scan';
+import { scanWithIndicators } from '../src/kernels/scan';
+import { trendRegime, trendTemplate, type TrendTemplate } from '../src/kernels/trend';
 import type { Timeframe } from '../src/providers/types';
 import { attachStore, type BarStoreReader, type StoreHandle } from '../src/store';
 
@@ -30,6 +31,12 @@ function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
     else hi = mid;
   }
   return lo - 1;
+}
+
+/** The bars up to and including `asOf`, as views (nothing later can be read through them). */
+function upTo(series: Ohlcv, asOf: number): Ohlcv {
+  const end = asOf + 1;
+  return { ts: series.ts.subarray(0, end), open: series.open.subarray(0, end), high: series.high.subarray(0, end), low: series.low.subarray(0, end), close: series.close.subarray(0, end), volume: series.volume.subarray(0, end) };
 }
 
 export interface PrepareInput {
@@ -104,17 +111,29 @@ export interface WorkerFinding {
   geometry: { startTs: number; endTs: number; depthPct: number; lengthBars: number; contractions: number };
 }
 
-/** Scans a batch of symbols as of `asOfTs`. */
-export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): WorkerFinding[] {
+/** A symbol's trend as of the scan: Minervini's template and the trend regime. */
+export interface SymbolProfile {
+  symbol: string;
+  trendTemplate: TrendTemplate;
+  trendRegime: string;
+}
+
+/** Scans a batch of symbols as of `asOfTs`: the live setups of each, and each symbol's trend profile. */
+export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: WorkerFinding[]; profiles: SymbolProfile[] } {
   const s = store(handle);
   const out: WorkerFinding[] = [];
+  const profiles: SymbolProfile[] = [];
   for (const symbol of symbols) {
     const series = s.get(symbol, timeframe);
     if (!series) continue;
     const asOf = indexAtOrBefore(series.ts, asOfTs);
     if (asOf < 0) continue;
     const rank = rsRanks[symbol];
-    for (const f of scanBars(series, { asOf, rsRank: rank === undefined || Number.isNaN(rank) ? null : rank, regime })) {
+    const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
+    const view = upTo(series, asOf);
+    const ind = computeIndicators(view);
+    profiles.push({ symbol, trendTemplate: trendTemplate(view.close, ind, asOf, rsRank), trendRegime: trendRegime(view.close, ind, asOf) });
+    for (const f of scanWithIndicators(view, ind, { asOf, rsRank, regime })) {
       const { match } = f;
       out.push({
         symbol,
@@ -146,7 +165,7 @@ export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: Sc
       });
     }
   }
-  return out;
+  return { findings: out, profiles };
 }
 
 export interface RegimeInput extends PrepareInput {
@@ -160,6 +179,6 @@ export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeIn
   if (!series) return null;
   const asOf = indexAtOrBefore(series.ts, asOfTs);
   if (asOf < 200) return null;
-  const view = { ts: series.ts.subarray(0, asOf + 1), open: series.open.subarray(0, asOf + 1), high: series.high.subarray(0, asOf + 1), low: series.low.subarray(0, asOf + 1), close: series.close.subarray(0, asOf + 1), volume: series.volume.subarray(0, asOf + 1) };
+  const view = upTo(series, asOf);
   return marketRegime(view, computeIndicators(view), asOf, breadth);
 }

@@ -20,7 +20,7 @@ import type { Timeframe } from '../providers/types';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import type { BarStore } from '../store';
 import type { EventBus } from '../stream/bus';
-import type { SymbolStats, WorkerFinding } from '../../workers/scan';
+import type { SymbolProfile, SymbolStats, WorkerFinding } from '../../workers/scan';
 
 /** A BreakoutSignal as the spec names its fields, plus our documented extras. */
 export interface Signal {
@@ -60,8 +60,8 @@ export interface ScanResult {
   regime: RegimeReading | null;
   breadth: number | null;
   signals: Signal[];
-  /** RS rank and liquidity of every symbol scanned (the universe scan reuses them). */
-  stats: (SymbolStats & { rsRank: number | null })[];
+  /** RS rank, liquidity and trend of every symbol scanned (the universe scan reuses them). */
+  stats: (SymbolStats & { rsRank: number | null; profile: SymbolProfile | null })[];
 }
 
 export interface ScanRequest {
@@ -70,6 +70,8 @@ export interface ScanRequest {
   symbols?: string[];
   /** Stand on the last bar at or before this time (epoch ms); default the latest bar. */
   asOfTs?: number;
+  /** The broad-market benchmark of the regime; default SPY. */
+  benchmark?: string;
 }
 
 export interface ScanDeps {
@@ -93,7 +95,7 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   const started = Date.now();
   const { timeframe } = request;
   const symbols = request.symbols ?? (await defaultUniverse(marketData));
-  const benchmark = DEFAULT_BENCHMARK;
+  const benchmark = request.benchmark ?? DEFAULT_BENCHMARK;
   // Loading goes through the cache-through layer, which fills the shared store.
   await Promise.all([benchmark, ...symbols].map((s) => marketData.bars(s, timeframe)));
   const benchBars = await marketData.bars(benchmark, timeframe);
@@ -114,7 +116,9 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   const breadth = above.length ? above.filter((s) => s.aboveSma50).length / above.length : null;
   const regime = await pool.run('regime', { handle, symbols: [benchmark], timeframe, asOfTs, breadth });
 
-  const findings = (await Promise.all(parts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime })))).flat();
+  const scanned = await Promise.all(parts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime })));
+  const findings = scanned.flatMap((r) => r.findings);
+  const profiles = new Map(scanned.flatMap((r) => r.profiles).map((p) => [p.symbol, p]));
   const statsBySymbol = new Map(stats.map((s) => [s.symbol, s]));
   const signals = findings.map((f) => toSignal(f, timeframe, rsRanks[f.symbol] ?? null, statsBySymbol.get(f.symbol)?.avgDollarVolume50 ?? null));
   signals.sort((a, b) => b.finalScore - a.finalScore || a.id.localeCompare(b.id));
@@ -129,7 +133,7 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
     regime,
     breadth,
     signals,
-    stats: stats.map((s) => ({ ...s, rsRank: rsRanks[s.symbol] ?? null })),
+    stats: stats.map((s) => ({ ...s, rsRank: rsRanks[s.symbol] ?? null, profile: profiles.get(s.symbol) ?? null })),
   };
 }
 

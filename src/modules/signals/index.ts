@@ -3,8 +3,9 @@ import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { signalHistory } from './history';
-import { BreakoutsQuery, BreakoutsResponse, HistoryQuery, HistoryResponse } from './model';
+import { BreakoutsQuery, BreakoutsResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from './model';
 import { breakoutsJson } from './service';
+import { scanUniverse } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' }).get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsJson(services, query)), {
@@ -25,6 +26,16 @@ export function signalsModule(services: Services) {
         summary: 'Signal history',
         description:
           'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+      },
+    })
+    .get('/api/universe/scan', ({ query }) => scanUniverse(services, query), {
+      query: UniverseScanQuery,
+      response: withErrors(UniverseScanResponse, 400, 429, 500),
+      detail: {
+        tags: ['Signals'],
+        summary: 'Universe scan',
+        description:
+          'S&P 500, Nasdaq-100 and/or the 100 most liquid names ranked by IBD-style RS rank, with the Minervini trend template, 50-day average dollar volume, sector, the best live setup, and the market regime with its multiplier. Filters: minRsRank, minAvgVolUsd, limit (1–500).',
       },
     });
 }

@@ -131,3 +131,58 @@ export const HistoryResponse = t.Object(
 
 export type HistoryQuery = Static<typeof HistoryQuery>;
 export type HistoryResponse = Static<typeof HistoryResponse>;
+
+export const UNIVERSE_SOURCES = ['sp500', 'nasdaq100', 'high_liquidity'] as const;
+
+export const UniverseScanQuery = t.Object({
+  source: t.Optional(
+    t.String({
+      pattern: '^(sp500|nasdaq100|high_liquidity)(,(sp500|nasdaq100|high_liquidity))*$',
+      description: 'Comma-separated universes: sp500, nasdaq100, high_liquidity (top 100 of S&P 500 ∪ Nasdaq-100 by 50-day dollar volume); default sp500',
+      error: "Query parameter 'source' must be a comma-separated list of: sp500, nasdaq100, high_liquidity",
+    }),
+  ),
+  benchmark: t.Optional(
+    t.Transform(t.String({ pattern: SYMBOL_PATTERN, description: 'Broad-market benchmark of the regime; default SPY', error: `Query parameter 'benchmark' must match ${SYMBOL_PATTERN}` }))
+      .Decode((v) => v.toUpperCase())
+      .Encode((v) => v),
+  ),
+  minRsRank: t.Optional(t.Number({ minimum: 0, maximum: 99, description: 'Minimum RS rank (1–99); default 0', error: "Query parameter 'minRsRank' must be a number from 0 to 99" })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: '1..500, default 50', error: "Query parameter 'limit' must be an integer from 1 to 500" })),
+  minAvgVolUsd: t.Optional(t.Number({ minimum: 0, description: 'Minimum 50-day average dollar volume; default 200000000', error: "Query parameter 'minAvgVolUsd' must be a number ≥ 0" })),
+});
+
+export const UniverseRow = t.Object({
+  symbol: t.String(),
+  name: t.String(),
+  sector: t.Union([t.String(), t.Null()]),
+  indices: t.Array(t.String()),
+  price: t.Number(),
+  rsRank: t.Union([t.Integer(), t.Null()]),
+  rsScore: t.Union([t.Number(), t.Null()], { description: '0.4·ROC63 + 0.2·(ROC126 + ROC189 + ROC252)' }),
+  avgDollarVolume: t.Number({ description: '50-day average of close × volume, USD' }),
+  trendTemplate: t.Object({ passed: t.Boolean(), met: t.Integer(), failed: t.Array(t.String()) }),
+  trendRegime: t.String(),
+  bestSetup: t.Union([BreakoutSignal, t.Null()], { description: 'The highest-scoring live setup, or null' }),
+});
+
+export const UniverseScanResponse = t.Object(
+  {
+    ok: t.Boolean(),
+    generatedAt: t.String({ format: 'date-time' }),
+    asOf: t.String({ format: 'date-time' }),
+    source: t.String(),
+    benchmark: t.String(),
+    universeSize: t.Integer({ description: 'Symbols in the chosen universes before filters' }),
+    count: t.Integer(),
+    filters: t.Object({ minRsRank: t.Number(), minAvgVolUsd: t.Number(), limit: t.Integer() }),
+    regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+    regimeMultiplier: t.Number(),
+    method: t.String(),
+    ranked: t.Array(UniverseRow),
+  },
+  { title: 'UniverseScanResponse' },
+);
+
+export type UniverseScanQuery = Static<typeof UniverseScanQuery>;
+export type UniverseScanResponse = Static<typeof UniverseScanResponse>;

@@ -1,0 +1,102 @@
+/**
+ * @module modules/signals/universe
+ * /api/universe/scan: the chosen universes ranked by IBD-style RS rank (ranks
+ * are over all of S&P 500 ∪ Nasdaq-100, so a name's rank does not depend on
+ * the filter), with the Minervini trend template, 50-day dollar volume, sector,
+ * the best live setup, and the market regime with its score multiplier. The
+ * underlying scan runs in the worker pool and is reused for `REUSE_MS` per
+ * benchmark.
+ */
+import { AppError } from '../../errors';
+import { REGIME_MULTIPLIER } from '../../kernels/regime';
+import { runScan, type ScanResult } from '../../jobs/scan';
+import { ProviderError } from '../../providers/types';
+import { DEFAULT_BENCHMARK } from '../../providers/universe';
+import type { Services } from '../../services';
+import type { UniverseScanQuery, UniverseScanResponse } from './model';
+
+type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'log'>;
+
+const REUSE_MS = 60_000;
+const HIGH_LIQUIDITY_COUNT = 100;
+const held = new WeakMap<Deps['marketData'], Map<string, { at: number; result: Promise<ScanResult> }>>();
+
+function universeScan(deps: Deps, benchmark: string): Promise<ScanResult> {
+  let cache = held.get(deps.marketData);
+  if (!cache) held.set(deps.marketData, (cache = new Map()));
+  const hit = cache.get(benchmark);
+  if (hit && Date.now() - hit.at < REUSE_MS) return hit.result;
+  const result = runScan(deps, { timeframe: 'daily', benchmark });
+  cache.set(benchmark, { at: Date.now(), result });
+  result.catch(() => cache!.delete(benchmark));
+  return result;
+}
+
+export async function scanUniverse(deps: Deps, query: UniverseScanQuery): Promise<UniverseScanResponse> {
+  const sources = [...new Set((query.source ?? 'sp500').split(','))];
+  const benchmark = query.benchmark ?? DEFAULT_BENCHMARK;
+  const minRsRank = query.minRsRank ?? 0;
+  const minAvgVolUsd = query.minAvgVolUsd ?? 200_000_000;
+  const limit = query.limit ?? 50;
+  try {
+    await deps.marketData.instrument(benchmark);
+  } catch (error) {
+    if (error instanceof ProviderError) throw new AppError('invalid_parameter', `Query parameter 'benchmark': ${error.message}`);
+    throw error;
+  }
+  let scan: ScanResult;
+  try {
+    scan = await universeScan(deps, benchmark);
+  } catch (error) {
+    deps.log.error('universe scan failed', { error: String(error) });
+    throw new AppError('scan_failed', `The universe scan failed: ${(error as Error).message}`);
+  }
+  const instruments = await deps.marketData.instruments();
+  const liquid = new Set(
+    [...scan.stats]
+      .filter((s) => Number.isFinite(s.avgDollarVolume50))
+      .sort((a, b) => b.avgDollarVolume50 - a.avgDollarVolume50)
+      .slice(0, HIGH_LIQUIDITY_COUNT)
+      .map((s) => s.symbol),
+  );
+  const inUniverse = (symbol: string) =>
+    sources.some((source) => (source === 'high_liquidity' ? liquid.has(symbol) : instruments.get(symbol)?.indices.includes(source)));
+  const best = new Map<string, ScanResult['signals'][number]>();
+  for (const signal of scan.signals) if (!best.has(signal.symbol)) best.set(signal.symbol, signal); // signals are ranked best first
+  const members = scan.stats.filter((s) => s.barTs !== null && inUniverse(s.symbol));
+  const ranked = members
+    .filter((s) => (s.rsRank ?? 0) >= minRsRank && s.avgDollarVolume50 >= minAvgVolUsd)
+    .sort((a, b) => (b.rsRank ?? 0) - (a.rsRank ?? 0) || (best.get(b.symbol)?.finalScore ?? 0) - (best.get(a.symbol)?.finalScore ?? 0) || a.symbol.localeCompare(b.symbol))
+    .slice(0, limit)
+    .map((s) => {
+      const instrument = instruments.get(s.symbol)!;
+      return {
+        symbol: s.symbol,
+        name: instrument.name,
+        sector: instrument.sector,
+        indices: instrument.indices,
+        price: s.close,
+        rsRank: s.rsRank,
+        rsScore: Number.isFinite(s.rsScore) ? Math.round(s.rsScore * 10_000) / 10_000 : null,
+        avgDollarVolume: Math.round(s.avgDollarVolume50),
+        trendTemplate: s.profile?.trendTemplate ?? { passed: false, met: 0, failed: ['not enough history'] },
+        trendRegime: s.profile?.trendRegime ?? 'sideways',
+        bestSetup: best.get(s.symbol) ?? null,
+      };
+    });
+  return {
+    ok: true,
+    generatedAt: scan.finishedAt,
+    asOf: scan.asOf,
+    source: sources.join(','),
+    benchmark,
+    universeSize: members.length,
+    count: ranked.length,
+    filters: { minRsRank, minAvgVolUsd, limit },
+    regime: scan.regime,
+    regimeMultiplier: scan.regime?.multiplier ?? REGIME_MULTIPLIER.neutral,
+    method:
+      "RS rank: IBD-style percentile 1–99 of 0.4·ROC(63) + 0.2·ROC(126) + 0.2·ROC(189) + 0.2·ROC(252) across S&P 500 ∪ Nasdaq-100 (O'Neil's recency-weighted 12-month strength). Trend template: Minervini's eight Stage-2 criteria. Regime: benchmark trend, breadth and IBD distribution days (regimeMultiplier scales long scores).",
+    ranked,
+  };
+}
