@@ -6,7 +6,7 @@
 import { computeIndicators, type Ohlcv } from '../src/kernels/indicators';
 import { marketRegime, type RegimeReading } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
-import { scanWithIndicators } from '../src/kernels/scan';
+import { replayLifecycle, scanWithIndicators } from '../src/kernels/scan';
 import { trendRegime, trendTemplate, type TrendTemplate } from '../src/kernels/trend';
 import type { Timeframe } from '../src/providers/types';
 import { attachStore, type BarStoreReader, type StoreHandle } from '../src/store';
@@ -181,4 +181,51 @@ export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeIn
   if (asOf < 200) return null;
   const view = upTo(series, asOf);
   return marketRegime(view, computeIndicators(view), asOf, breadth);
+}
+
+export interface OpenSetup {
+  id: string;
+  symbol: string;
+  direction: 'long' | 'short';
+  trigger: number;
+  target1: number;
+  stopLoss: number;
+  /** Bar time of the pattern's last bar; the lifecycle replays from the bar after it. */
+  patternEndTs: number;
+}
+
+export interface TrackInput {
+  handle: StoreHandle;
+  timeframe: Timeframe;
+  asOfTs: number;
+  setups: OpenSetup[];
+}
+
+export interface TrackedState {
+  id: string;
+  state: string;
+  transitions: { from: string; to: string; ts: number; price: number }[];
+}
+
+/** Replays the lifecycle of persisted, still-open signals up to `asOfTs`. */
+export function track({ handle, timeframe, asOfTs, setups }: TrackInput): TrackedState[] {
+  const s = store(handle);
+  const out: TrackedState[] = [];
+  const bySymbol = new Map<string, OpenSetup[]>();
+  for (const setup of setups) bySymbol.set(setup.symbol, [...(bySymbol.get(setup.symbol) ?? []), setup]);
+  for (const [symbol, list] of bySymbol) {
+    const series = s.get(symbol, timeframe);
+    if (!series) continue;
+    const asOf = indexAtOrBefore(series.ts, asOfTs);
+    if (asOf < 0) continue;
+    const view = upTo(series, asOf);
+    const ind = computeIndicators(view);
+    for (const setup of list) {
+      const end = indexAtOrBefore(view.ts, setup.patternEndTs);
+      if (end < 0) continue;
+      const { snapshot, transitions } = replayLifecycle(view, ind, setup, end + 1, asOf);
+      out.push({ id: setup.id, state: snapshot.state, transitions });
+    }
+  }
+  return out;
 }

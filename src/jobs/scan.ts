@@ -198,8 +198,44 @@ export function scanAndPersist(deps: PersistDeps, timeframe: Timeframe): Promise
     for (const { signal, from, to } of changes) {
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
     }
+    await trackOpenSignals(deps, runId, result);
     return runId;
   })().finally(() => running!.delete(timeframe));
   running.set(timeframe, job);
   return job;
+}
+
+/**
+ * Signals persisted earlier that this run no longer lists (their setup left the
+ * live window) still move: their lifecycle is replayed in the pool up to the
+ * run's bar, and every transition is recorded and announced.
+ */
+async function trackOpenSignals(deps: PersistDeps, runId: string, result: ScanResult): Promise<void> {
+  const open = await deps.scans.openSignals(result.timeframe, result.signals.map((s) => s.id));
+  if (open.length === 0) return;
+  const setups = open.map((row) => ({
+    id: row.id,
+    symbol: row.symbol,
+    direction: row.direction as 'long' | 'short',
+    trigger: row.triggerPrice,
+    target1: row.target1,
+    stopLoss: row.stopLoss,
+    patternEndTs: Date.parse((row.geometry as { end: string }).end),
+  }));
+  const asOfTs = Date.parse(result.asOf);
+  const handle = deps.barStore.handle();
+  const tracked = (await Promise.all(batches(setups, deps.pool.threads * 4).map((part) => deps.pool.run('track', { handle, timeframe: result.timeframe, asOfTs, setups: part })))).flat();
+  const rows = new Map(open.map((r) => [r.id, r]));
+  const changes: { signalId: string; from: string; to: string; price: number; at: Date }[] = [];
+  for (const t of tracked) {
+    const row = rows.get(t.id)!;
+    // The replay starts at `forming`; only what happens after the stored state counts.
+    const from = t.transitions.findIndex((x) => x.from === row.state);
+    if (t.state === row.state || from < 0) continue;
+    for (const x of t.transitions.slice(from)) changes.push({ signalId: t.id, from: x.from, to: x.to, price: x.price, at: new Date(x.ts) });
+  }
+  await deps.scans.recordTransitions(runId, changes);
+  for (const c of changes) {
+    deps.bus.publish('breakouts.state_change', { signalId: c.signalId, symbol: rows.get(c.signalId)!.symbol, from: c.from, to: c.to, price: c.price, at: c.at.toISOString() });
+  }
 }

@@ -63,6 +63,20 @@ function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number)
   return out;
 }
 
+/**
+ * The lifecycle of a setup replayed over the bars after its pattern (`from` =
+ * the first bar after the pattern's end) up to `asOf`.
+ */
+export function replayLifecycle(
+  bars: Ohlcv,
+  ind: IndicatorSet,
+  setup: { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number },
+  from: number,
+  asOf: number,
+) {
+  return advance(initialSnapshot(setup), lifecycleBars(bars, ind, from, asOf));
+}
+
 export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
   const { asOf } = ctx;
   if (asOf < 0 || asOf >= bars.ts.length) return [];
@@ -97,10 +111,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanCont
       ? asOf - breakout.barIndex! < options.freshBars
       : asOf - geometry.end < options.freshBars && distancePct >= -options.nearPivotPct;
     if (!live) continue;
-    const { snapshot } = advance(
-      initialSnapshot({ direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }),
-      lifecycleBars(bars, ind, geometry.end + 1, asOf),
-    );
+    const { snapshot } = replayLifecycle(bars, ind, { direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }, geometry.end + 1, asOf);
     if (!options.includeTerminal && TERMINAL_STATES.has(snapshot.state)) continue;
     const rsComponent = ctx.rsRank === null ? null : (long ? ctx.rsRank - 1 : 99 - ctx.rsRank) / 98;
     const templateComponent = long ? template.met / 8 : trend === 'downtrend' ? 1 : trend === 'sideways' ? 0.4 : 0;

@@ -16,6 +16,7 @@ type Tasks = {
   prepare: typeof ScanWorker.prepare;
   scan: typeof ScanWorker.scan;
   regime: typeof ScanWorker.regime;
+  track: typeof ScanWorker.track;
 };
 export type TaskName = keyof Tasks;
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];

@@ -5,7 +5,7 @@
  * another state moves `state` and appends the change to `signal_events`, all in
  * the run's transaction.
  */
-import { and, asc, count, desc, eq, gt, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, or, type SQL } from 'drizzle-orm';
 import type { ScanResult, Signal } from '../../jobs/scan';
 import type { Db } from '../client';
 import { scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
@@ -136,6 +136,25 @@ export class ScansRepository {
       .limit(page.limit + 1);
     const [rows, totals] = await Promise.all([page.after ? query : query.offset(page.offset), this.db.select({ n: count() }).from(signals).where(where)]);
     return { rows, total: Number(totals[0]?.n ?? 0) };
+  }
+
+  /** Signals of a timeframe not in a terminal state, except those listed. */
+  async openSignals(timeframe: string, except: string[]): Promise<SignalRow[]> {
+    const conditions = [eq(signals.timeframe, timeframe), notInArray(signals.state, ['target_hit', 'stopped', 'failed', 'expired'])];
+    if (except.length) conditions.push(notInArray(signals.id, except));
+    return this.db.select().from(signals).where(and(...conditions));
+  }
+
+  /** Moves a signal to a new state and appends the change, in one transaction per batch. */
+  async recordTransitions(runId: string, changes: { signalId: string; from: string; to: string; price: number; at: Date }[]): Promise<void> {
+    if (changes.length === 0) return;
+    const now = new Date();
+    await this.db.transaction(async (tx) => {
+      for (const c of changes) {
+        await tx.update(signals).set({ state: c.to, updatedAt: now }).where(eq(signals.id, c.signalId));
+        await tx.insert(signalEvents).values({ signalId: c.signalId, runId, fromState: c.from, toState: c.to, price: c.price, at: c.at, recordedAt: now });
+      }
+    });
   }
 
   /** Every recorded state change of the given signals, oldest first. */
