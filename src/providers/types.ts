@@ -109,6 +109,8 @@ export interface MarketDataProvider {
   bars(query: BarsQuery): Promise<BarSeries>;
   snapshot(query: { symbol: string; at?: number }): Promise<Snapshot>;
   selfCheck(): Promise<SelfCheck>;
+  /** Report dates (`YYYY-MM-DD`, past and scheduled) where the provider knows them (capability `earnings`). */
+  earningsDates?(symbol: string): string[];
 }
 
 export type ProviderErrorCode = 'unknown_symbol' | 'unavailable' | 'bad_payload' | 'missing_credential';

@@ -8,7 +8,8 @@
 import { AppError } from '../../errors';
 import { defaultUniverse, runScan, scanAndPersist, type ScanResult, type Signal } from '../../jobs/scan';
 import { paginateList, readPage } from '../../pagination';
-import type { Timeframe } from '../../providers/types';
+import { tradingDays } from '../../providers/calendar';
+import type { MarketDataProvider, Timeframe } from '../../providers/types';
 import type { Services } from '../../services';
 import { ALERT_THRESHOLDS, evaluateAlerts } from './alerts';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
@@ -34,6 +35,17 @@ async function latestRun(deps: Deps, timeframe: Timeframe): Promise<LatestRun | 
   const fresh = { run, history, readAt: Date.now() };
   cache.set(timeframe, fresh);
   return fresh;
+}
+
+/** Trading days from the scan's date to each symbol's next earnings report, when the provider knows the dates. */
+function earningsDistance(provider: MarketDataProvider, asOf: string | undefined): ((symbol: string) => number | null) | undefined {
+  if (!provider.earningsDates || !asOf) return undefined;
+  const today = asOf.slice(0, 10);
+  return (symbol) => {
+    const next = provider.earningsDates!(symbol).find((d) => d >= today);
+    if (!next) return null;
+    return next === today ? 0 : tradingDays(today, next).length - 1;
+  };
 }
 
 async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<T> {
@@ -127,7 +139,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     signals = signals.filter((s) => wanted.has(s.symbol));
   }
 
-  const alerts = evaluateAlerts(signals, { regime: regime?.regime ?? null });
+  const alerts = evaluateAlerts(signals, { regime: regime?.regime ?? null, earningsInTradingDays: earningsDistance(deps.marketData.provider, asOf) });
   const page = paginateList([...signals].reverse(), readPage(query));
   runs ??= await deps.scans.runHistory(timeframe, 10);
   const response: BreakoutsResponse = {
@@ -137,7 +149,11 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     rankedSignals: page.items,
     alertCandidates: alerts.candidates,
     alertBlocked: alerts.blocked,
-    alertThresholds: { ...ALERT_THRESHOLDS, earningsCheck: 'not available from this provider yet', cooldownCheck: 'not tracked yet' },
+    alertThresholds: {
+      ...ALERT_THRESHOLDS,
+      earningsCheck: deps.marketData.provider.earningsDates ? 'applied' : `not available from provider ${deps.marketData.provider.name}`,
+      cooldownCheck: 'not applied: alert dispatch history arrives with the alerts feature',
+    },
     alertSummary: alerts.summary,
     latestPersistedRun: runs[0] ? summarize(runs[0]) : null,
     runHistory: runs.map(summarize),

@@ -56,7 +56,7 @@ interface SymbolState {
 
 export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot', 'earnings']);
   readonly synthetic = true;
   readonly remote = false;
   readonly testSymbol = 'SPY';
