@@ -12,6 +12,10 @@ FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --home /var/lib/breakline breakline \
  && mkdir -p /var/lib/breakline && chown breakline /var/lib/breakline
 COPY --from=build /src/dist/breakline /usr/local/bin/breakline
+# piscina starts each worker through its own worker.js, whose build-time path the
+# bundler fixes (/src/node_modules/piscina/dist); our worker module itself is
+# embedded in the binary. worker.js needs only node: built-ins and its siblings.
+COPY --from=build /src/node_modules/piscina/dist /src/node_modules/piscina/dist
 USER breakline
 ENV STATE_DIR=/var/lib/breakline PORT=3000 HOST=0.0.0.0
 VOLUME ["/var/lib/breakline"]

@@ -30,7 +30,14 @@ export interface KernelPool {
   destroy(): Promise<void>;
 }
 
-const SCAN_WORKER = new URL('../../workers/scan.ts', import.meta.url).href;
+/**
+ * The worker module. From source it sits at workers/scan.ts; in the executable
+ * built by `npm run build` it is an extra entrypoint embedded beside the main
+ * module (Bun's standalone-executable workers), at `$bunfs/root/workers/scan.ts`.
+ */
+const SCAN_WORKER = import.meta.url.includes('/$bunfs/')
+  ? new URL('./workers/scan.ts', import.meta.url).href
+  : new URL('../../workers/scan.ts', import.meta.url).href;
 
 export interface PoolOptions {
   threads: number;
