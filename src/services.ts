@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
+import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
@@ -28,6 +29,7 @@ export interface Services {
   barStore: BarStore;
   pool: KernelPool;
   scans: ScansRepository;
+  ledger: LedgerRepository;
   bus: EventBus;
   startedAt: number;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     log,
   });
   const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
+  const ledger = new LedgerRepository(database.db);
   const pool = createPool({
     threads: config.poolSize,
     warm: overrides.warmPool,
@@ -69,7 +72,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     rateLimitStore,
     barStore,
     pool,
-    scans: new ScansRepository(database.db),
+    scans: new ScansRepository(database.db, ledger),
+    ledger,
     bus: new InProcessBus(),
     startedAt: Date.now(),
     async close() {

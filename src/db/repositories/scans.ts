@@ -8,6 +8,7 @@
 import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, or, type SQL } from 'drizzle-orm';
 import type { ScanResult, Signal } from '../../jobs/scan';
 import type { Db } from '../client';
+import type { LedgerEntry, LedgerRepository } from './ledger';
 import { scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
 export type RunSummary = Omit<ScanRunRow, 'findings' | 'regime'>;
@@ -27,7 +28,10 @@ const summaryColumns = {
 };
 
 export class ScansRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly ledger: LedgerRepository,
+  ) {}
 
   async saveRun(runId: string, result: ScanResult, source: string): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: string | null; to: string }[] }> {
     return this.db.transaction(async (tx) => {
@@ -90,6 +94,11 @@ export class ScansRepository {
           await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(eq(signals.id, s.id));
         }
       }
+      // The public ledger, in the same transaction: a run and what it surfaced land together or not at all.
+      await this.ledger.appendIn(tx, [
+        ...newSignals.map((s) => signalEntry(s, runId, source, result)),
+        ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
+      ]);
       return { newSignals, changes };
     });
   }
@@ -154,6 +163,7 @@ export class ScansRepository {
         await tx.update(signals).set({ state: c.to, updatedAt: now }).where(eq(signals.id, c.signalId));
         await tx.insert(signalEvents).values({ signalId: c.signalId, runId, fromState: c.from, toState: c.to, price: c.price, at: c.at, recordedAt: now });
       }
+      await this.ledger.appendIn(tx, changes.map((c) => eventEntry(c.signalId, runId, c.from, c.to, c.price, c.at.toISOString())));
     });
   }
 
@@ -168,4 +178,43 @@ export interface SignalFilter {
   symbol?: string;
   patternType?: string;
   timeframe?: string;
+}
+
+/** The ledger record of a newly surfaced signal: what was known when it was first surfaced. */
+function signalEntry(s: Signal, runId: string, source: string, result: ScanResult): LedgerEntry {
+  return {
+    kind: 'signal',
+    signalId: s.id,
+    patternType: s.patternType,
+    scoreBand: s.scoreBand,
+    finalScore: s.finalScore,
+    detectedAt: new Date(s.detectedAt),
+    data: {
+      id: s.id,
+      symbol: s.symbol,
+      timeframe: s.timeframe,
+      patternFamily: s.patternFamily,
+      patternType: s.patternType,
+      direction: s.direction,
+      detectedAt: s.detectedAt,
+      surfacedAt: result.asOf,
+      state: s.breakoutState,
+      triggerPrice: s.triggerPrice,
+      target1: s.target1,
+      stopLoss: s.stopLoss,
+      finalScore: s.finalScore,
+      scoreBand: s.scoreBand,
+      confidence: s.confidence,
+      reasons: s.reasons,
+      trendRegime: s.trendRegime,
+      regime: result.regime?.regime ?? null,
+      priceAtDetection: s.price,
+      source,
+      runId,
+    },
+  };
+}
+
+function eventEntry(signalId: string, runId: string, from: string | null, to: string, price: number, at: string): LedgerEntry {
+  return { kind: 'event', signalId, data: { from, to, price, at, runId } };
 }

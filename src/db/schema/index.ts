@@ -3,3 +3,4 @@ export * from './bars';
 export * from './provider-cache';
 export * from './scan-runs';
 export * from './signals';
+export * from './ledger';

@@ -1,0 +1,170 @@
+/**
+ * @module db/repositories/ledger
+ * Appends to the hash-chained ledger and reads it back. Appends take a
+ * transaction-scoped advisory lock, so the chain has one writer at a time
+ * across every instance sharing the database; a signal (and its outcome) is
+ * written once — a duplicate is skipped under the lock, and unique indexes
+ * back that up.
+ */
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { canonicalJson } from '../../ledger/canonical';
+import { chainHash, GENESIS_HASH } from '../../ledger/chain';
+import type { Db } from '../client';
+import { ledgerCheckpoints, ledgerRecords, type LedgerCheckpointRow, type LedgerRecordRow } from '../schema';
+
+/** Advisory-lock key of the ledger writer ("LDGR"). */
+const LEDGER_LOCK_KEY = 0x4c444752;
+
+export type LedgerKind = 'signal' | 'event' | 'outcome';
+
+export interface LedgerEntry {
+  kind: LedgerKind;
+  signalId: string;
+  /** What the record says; becomes part of the hashed body. */
+  data: Record<string, unknown>;
+  /** Filter columns of signal records. */
+  patternType?: string;
+  scoreBand?: string;
+  finalScore?: number;
+  detectedAt?: Date;
+}
+
+/** The hashed body of a record. */
+export interface LedgerBody {
+  v: 1;
+  seq: number;
+  kind: LedgerKind;
+  signalId: string;
+  recordedAt: string;
+  data: Record<string, unknown>;
+}
+
+/** Anything with drizzle's query API: the database or a transaction. */
+type Tx = Pick<Db, 'select' | 'insert' | 'execute'>;
+
+export interface LedgerFilter {
+  since?: Date;
+  until?: Date;
+  patternType?: string;
+  scoreBand?: string;
+}
+
+export class LedgerRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Appends in its own transaction. Resolves to the records written (duplicates skipped). */
+  append(entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+    return this.db.transaction((tx) => this.appendIn(tx, entries));
+  }
+
+  /** Appends inside the caller's transaction (atomic with whatever else it writes). */
+  async appendIn(tx: Tx, entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+    if (entries.length === 0) return [];
+    await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY})`);
+    const once = entries.filter((e) => e.kind !== 'event').map((e) => e.signalId);
+    const existing = new Set<string>();
+    if (once.length) {
+      const rows = await tx
+        .select({ kind: ledgerRecords.kind, signalId: ledgerRecords.signalId })
+        .from(ledgerRecords)
+        .where(and(inArray(ledgerRecords.signalId, once), inArray(ledgerRecords.kind, ['signal', 'outcome'])));
+      for (const row of rows) existing.add(`${row.kind}:${row.signalId}`);
+    }
+    const [head] = await tx.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).orderBy(desc(ledgerRecords.seq)).limit(1);
+    let seq = head?.seq ?? 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const recordedAt = new Date();
+    const rows: LedgerRecordRow[] = [];
+    for (const entry of entries) {
+      const key = `${entry.kind}:${entry.signalId}`;
+      if (entry.kind !== 'event') {
+        if (existing.has(key)) continue;
+        existing.add(key);
+      }
+      seq++;
+      const body: LedgerBody = { v: 1, seq, kind: entry.kind, signalId: entry.signalId, recordedAt: recordedAt.toISOString(), data: entry.data };
+      const text = canonicalJson(body);
+      const hash = chainHash(prevHash, text);
+      rows.push({
+        seq,
+        kind: entry.kind,
+        signalId: entry.signalId,
+        recordedAt,
+        body: text,
+        prevHash,
+        hash,
+        patternType: entry.patternType ?? null,
+        scoreBand: entry.scoreBand ?? null,
+        finalScore: entry.finalScore ?? null,
+        detectedAt: entry.detectedAt ?? null,
+      });
+      prevHash = hash;
+    }
+    for (let i = 0; i < rows.length; i += 1000) await tx.insert(ledgerRecords).values(rows.slice(i, i + 1000));
+    return rows;
+  }
+
+  /** Records with `seq > afterSeq`, in order (for the verifier and exports). */
+  page(afterSeq: number, limit: number): Promise<LedgerRecordRow[]> {
+    return this.db.select().from(ledgerRecords).where(gt(ledgerRecords.seq, afterSeq)).orderBy(asc(ledgerRecords.seq)).limit(limit);
+  }
+
+  async head(): Promise<{ seq: number; hash: string; count: number }> {
+    const [row] = await this.db.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).orderBy(desc(ledgerRecords.seq)).limit(1);
+    const [n] = await this.db.select({ n: count() }).from(ledgerRecords);
+    return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: Number(n?.n ?? 0) };
+  }
+
+  /** Stores a checkpoint of the current head (no-op when the head has one already). */
+  async checkpoint(): Promise<LedgerCheckpointRow | undefined> {
+    const head = await this.head();
+    if (head.seq === 0) return undefined;
+    const row = { seq: head.seq, headHash: head.hash, count: head.count, createdAt: new Date() };
+    const inserted = await this.db.insert(ledgerCheckpoints).values(row).onConflictDoNothing().returning();
+    return inserted[0];
+  }
+
+  checkpoints(): Promise<LedgerCheckpointRow[]> {
+    return this.db.select().from(ledgerCheckpoints).orderBy(asc(ledgerCheckpoints.seq));
+  }
+
+  /** Signal records matching the filter, oldest first, with the total. */
+  async signalRecords(filter: LedgerFilter, limit: number, offset: number): Promise<{ rows: LedgerRecordRow[]; total: number }> {
+    const conditions: SQL[] = [eq(ledgerRecords.kind, 'signal')];
+    if (filter.since) conditions.push(gte(ledgerRecords.detectedAt, filter.since));
+    if (filter.until) conditions.push(lte(ledgerRecords.detectedAt, filter.until));
+    if (filter.patternType) conditions.push(eq(ledgerRecords.patternType, filter.patternType));
+    if (filter.scoreBand) conditions.push(eq(ledgerRecords.scoreBand, filter.scoreBand));
+    const where = and(...conditions);
+    const [rows, totals] = await Promise.all([
+      this.db.select().from(ledgerRecords).where(where).orderBy(asc(ledgerRecords.seq)).limit(limit).offset(offset),
+      this.db.select({ n: count() }).from(ledgerRecords).where(where),
+    ]);
+    return { rows, total: Number(totals[0]?.n ?? 0) };
+  }
+
+  /** Event and outcome records of the given signals, in chain order. */
+  followUps(signalIds: string[]): Promise<LedgerRecordRow[]> {
+    if (signalIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .select()
+      .from(ledgerRecords)
+      .where(and(inArray(ledgerRecords.signalId, signalIds), inArray(ledgerRecords.kind, ['event', 'outcome'])))
+      .orderBy(asc(ledgerRecords.seq));
+  }
+
+  /** Signal records that have no outcome record yet. */
+  unresolved(limit = 5000): Promise<LedgerRecordRow[]> {
+    return this.db
+      .select()
+      .from(ledgerRecords)
+      .where(
+        and(
+          eq(ledgerRecords.kind, 'signal'),
+          sql`not exists (select 1 from ${ledgerRecords} o where o.kind = 'outcome' and o.signal_id = ${ledgerRecords.signalId})`,
+        ),
+      )
+      .orderBy(asc(ledgerRecords.seq))
+      .limit(limit);
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The ledger's promises: append-only in the database, tamper-evident through
+ * the hash chain and checkpoints, idempotent per signal. On PostgreSQL (CI's
+ * second pass) the tampering is done as a superuser (DATABASE_ADMIN_URL); on
+ * PGlite the session is already superuser.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import postgres from 'postgres';
+import { sql } from 'drizzle-orm';
+import { openDatabase, type Database } from '../../src/db/client';
+import { LedgerRepository, type LedgerEntry } from '../../src/db/repositories/ledger';
+import { canonicalJson } from '../../src/ledger/canonical';
+import { chainHash, GENESIS_HASH } from '../../src/ledger/chain';
+import { verifyLedger } from '../../src/ledger/verify';
+import { freshDatabaseUrl, usingPostgres } from '../helpers/db';
+
+let database: Database;
+let ledger: LedgerRepository;
+let url: string | undefined;
+let drop: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const fresh = await freshDatabaseUrl();
+  url = fresh?.url;
+  drop = fresh?.drop;
+  database = await openDatabase({ url, dataDir: ':memory:' });
+  ledger = new LedgerRepository(database.db);
+});
+afterAll(async () => {
+  await database.close();
+  await drop?.();
+});
+
+const signal = (id: string): LedgerEntry => ({ kind: 'signal', signalId: id, patternType: 'flat_base', scoreBand: 'strong', finalScore: 75, detectedAt: new Date('2026-11-20T00:00:00Z'), data: { id, triggerPrice: 101.25, reasons: ['base depth 9.1% over 6 weeks'] } });
+
+/** Runs SQL as a superuser that may bypass the triggers (to play the attacker). */
+async function asSuperuser(statement: string): Promise<void> {
+  if (usingPostgres) {
+    const admin = process.env.DATABASE_ADMIN_URL;
+    if (!admin) throw new Error('DATABASE_ADMIN_URL (a superuser) is needed for the tamper tests on PostgreSQL');
+    const target = new URL(admin);
+    target.pathname = new URL(url!).pathname;
+    const client = postgres(target.toString(), { max: 1, onnotice: () => {} });
+    await client.unsafe(`SET session_replication_role = replica; ${statement}; SET session_replication_role = origin;`);
+    await client.end();
+  } else await bypassTriggers(database, statement);
+}
+
+/** PGlite: one connection, so the session setting holds across three statements. */
+async function bypassTriggers(db: Database, statement: string): Promise<void> {
+  await db.db.execute(sql.raw('SET session_replication_role = replica'));
+  await db.db.execute(sql.raw(statement));
+  await db.db.execute(sql.raw('SET session_replication_role = origin'));
+}
+
+describe('canonical JSON and the chain', () => {
+  it('sorts keys at every level and rejects what JSON cannot say', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, 'x'], c: null } })).toBe('{"a":{"c":null,"d":[1,"x"]},"b":1}');
+    expect(canonicalJson({ x: undefined, y: 0.1 })).toBe('{"y":0.1}');
+    expect(() => canonicalJson({ x: Number.NaN })).toThrow(TypeError);
+  });
+  it('hashes prev ‖ body with SHA-256 (checked with an independent implementation)', () => {
+    const expected = new Bun.CryptoHasher('sha256').update(GENESIS_HASH + '{"a":1}').digest('hex');
+    expect(chainHash(GENESIS_HASH, '{"a":1}')).toBe(expected);
+    // sha256("0"*64 + '{"a":1}') computed with coreutils: printf '%s' "$(printf '0%.0s' {1..64})"'{"a":1}' | sha256sum
+    expect(chainHash(GENESIS_HASH, '{"a":1}')).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe(`ledger on ${usingPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
+  it('chains records from the genesis hash and verifies', async () => {
+    await ledger.append([signal('A-flat_base-2026-11-20T00:00:00.000Z'), signal('B-flat_base-2026-11-20T00:00:00.000Z')]);
+    await ledger.append([{ kind: 'event', signalId: 'A-flat_base-2026-11-20T00:00:00.000Z', data: { from: 'forming', to: 'triggered', price: 102 } }]);
+    const rows = await ledger.page(0, 10);
+    expect(rows.map((r) => r.seq)).toEqual([1, 2, 3]);
+    expect(rows[0]!.prevHash).toBe(GENESIS_HASH);
+    expect(rows[1]!.prevHash).toBe(rows[0]!.hash);
+    expect(rows[2]!.hash).toBe(chainHash(rows[1]!.hash, rows[2]!.body));
+    expect(JSON.parse(rows[0]!.body)).toMatchObject({ v: 1, seq: 1, kind: 'signal', data: { triggerPrice: 101.25 } });
+    const report = await verifyLedger(ledger);
+    expect(report).toMatchObject({ ok: true, count: 3, firstBadSeq: null });
+  });
+
+  it('writes a signal once under 50 concurrent duplicate writes', async () => {
+    const id = 'C-vcp-2026-11-20T00:00:00.000Z';
+    await Promise.all(Array.from({ length: 50 }, () => ledger.append([signal(id)])));
+    const rows = (await ledger.page(0, 1000)).filter((r) => r.signalId === id);
+    expect(rows).toHaveLength(1);
+    expect((await verifyLedger(ledger)).ok).toBe(true);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE by the application, changing nothing', async () => {
+    await ledger.checkpoint();
+    const before = await ledger.page(0, 1000);
+    const checkpointsBefore = await ledger.checkpoints();
+    for (const statement of [
+      sql`update ledger_records set body = '{}' where seq = 1`,
+      sql`delete from ledger_records where seq = 2`,
+      sql`truncate ledger_records`,
+      sql`update ledger_checkpoints set count = 0`,
+      sql`truncate ledger_checkpoints`,
+    ]) {
+      let refusal = 'no error';
+      try {
+        await database.db.execute(statement);
+      } catch (error) {
+        refusal = String((error as { cause?: Error }).cause?.message ?? error);
+      }
+      expect(refusal).toContain('append-only');
+    }
+    expect(await ledger.page(0, 1000)).toEqual(before);
+    expect(await ledger.checkpoints()).toEqual(checkpointsBefore);
+  });
+
+  it('names the first altered record, and a checkpoint the chain no longer starts with', async () => {
+    const [cp] = await ledger.checkpoints();
+    expect(cp).toMatchObject({ seq: 4, count: 4 });
+    await asSuperuser(`update ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
+    const report = await verifyLedger(ledger);
+    expect(report.ok).toBe(false);
+    expect(report.firstBadSeq).toBe(2);
+    expect(report.reason).toContain('altered');
+  });
+
+  it('detects records removed from the end through the checkpoints', async () => {
+    const fresh = await freshDatabaseUrl();
+    const db2 = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+    const l2 = new LedgerRepository(db2.db);
+    try {
+      await l2.append([signal('X-1'), signal('X-2'), signal('X-3')]);
+      await l2.checkpoint();
+      const tamper = async (statement: string) => {
+        if (fresh) {
+          const admin = new URL(process.env.DATABASE_ADMIN_URL!);
+          admin.pathname = new URL(fresh.url).pathname;
+          const client = postgres(admin.toString(), { max: 1, onnotice: () => {} });
+          await client.unsafe(`SET session_replication_role = replica; ${statement}; SET session_replication_role = origin;`);
+          await client.end();
+        } else await bypassTriggers(db2, statement);
+      };
+      await tamper('delete from ledger_records where seq = 3');
+      const report = await verifyLedger(l2);
+      expect(report.ok).toBe(false);
+      expect(report.reason).toContain('checkpoint at seq 3');
+    } finally {
+      await db2.close();
+      await fresh?.drop();
+    }
+  });
+});
