@@ -8,6 +8,7 @@ import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
 import { marketModule } from './modules/market';
 import { signalsModule } from './modules/signals';
+import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
 import { errors } from './plugins/errors';
 import './plugins/formats';
@@ -70,7 +71,8 @@ export function createApp(services: Services) {
     )
     .use(systemModule(services))
     .use(marketModule(services))
-    .use(signalsModule(services));
+    .use(signalsModule(services))
+    .use(transparencyModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -7,6 +7,7 @@
  * @example
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
  */
+import { join } from 'node:path';
 import { z } from 'zod';
 
 export const API_VERSIONS = ['1.0.0', '1.1.0'] as const;
@@ -112,4 +113,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
   };
+}
+
+/** Where the embedded database lives under `STATE_DIR`. */
+export function pgliteDataDir(config: Config): string {
+  return join(config.stateDir, 'pgdata');
 }

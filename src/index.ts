@@ -4,10 +4,14 @@
  * the database (migrations run) → build the services → listen. A bad config
  * stops here with a message naming the variable. `breakline healthcheck` asks a
  * running server's /api/health on PORT and exits 0 when it is healthy (the
- * Docker HEALTHCHECK).
+ * Docker HEALTHCHECK). `breakline verify-ledger` recomputes the ledger's hash
+ * chain in the configured database and exits 0 only when it holds.
  */
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, pgliteDataDir } from './config';
+import { openDatabase } from './db/client';
+import { LedgerRepository } from './db/repositories/ledger';
+import { verifyLedger } from './ledger/verify';
 import { ScanScheduler } from './jobs/scheduler';
 import { TIMEFRAMES } from './providers/types';
 import { createServices } from './services';
@@ -34,6 +38,15 @@ async function healthcheck(): Promise<never> {
     process.stderr.write(`health check failed: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+async function verifyLedgerCommand(): Promise<never> {
+  const config = configOrExit();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) });
+  const report = await verifyLedger(new LedgerRepository(database.db));
+  await database.close();
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  process.exit(report.ok ? 0 : 1);
 }
 
 async function serve(): Promise<void> {
@@ -70,7 +83,8 @@ async function serve(): Promise<void> {
 const command = process.argv[2] ?? 'serve';
 if (command === 'serve') await serve();
 else if (command === 'healthcheck') await healthcheck();
+else if (command === 'verify-ledger') await verifyLedgerCommand();
 else {
-  process.stderr.write(`unknown command '${command}'; commands: serve (default), healthcheck\n`);
+  process.stderr.write(`unknown command '${command}'; commands: serve (default), healthcheck, verify-ledger\n`);
   process.exit(64); // EX_USAGE
 }

@@ -5,8 +5,7 @@
  * logger. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
-import { join } from 'node:path';
-import type { Config } from './config';
+import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
 import { LedgerRepository } from './db/repositories/ledger';
@@ -47,7 +46,7 @@ export interface ServiceOverrides {
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? join(config.stateDir, 'pgdata') });
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) });
   const provider = overrides.provider ?? createProvider(config);
   const barStore = new BarStore();
   const marketData = new MarketData({

@@ -11,6 +11,7 @@
  */
 import { percentileRanks } from '../kernels/rs-rank';
 import type { RegimeReading } from '../kernels/regime';
+import type { LedgerRepository } from '../db/repositories/ledger';
 import type { ScansRepository } from '../db/repositories/scans';
 import { newId } from '../ids';
 import type { KernelPool } from '../pool';
@@ -174,6 +175,7 @@ function toSignal(f: WorkerFinding, timeframe: Timeframe, rsRank: number | null,
 
 export interface PersistDeps extends ScanDeps {
   scans: ScansRepository;
+  ledger: LedgerRepository;
   bus: EventBus;
 }
 
@@ -199,6 +201,7 @@ export function scanAndPersist(deps: PersistDeps, timeframe: Timeframe): Promise
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
     }
     await trackOpenSignals(deps, runId, result);
+    await deps.ledger.checkpoint(); // a published head after every run
     return runId;
   })().finally(() => running!.delete(timeframe));
   running.set(timeframe, job);

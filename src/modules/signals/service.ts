@@ -14,7 +14,7 @@ import type { Services } from '../../services';
 import { ALERT_THRESHOLDS, evaluateAlerts } from './alerts';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'log' | 'bus'>;
+type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'ledger' | 'log' | 'bus'>;
 
 /**
  * The latest persisted run per timeframe, held for `LATEST_RUN_TTL_MS` so a

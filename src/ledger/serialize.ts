@@ -1,0 +1,80 @@
+/**
+ * @module ledger/serialize
+ * A ledger slice as served: each signal record with its current state, its
+ * state changes and its outcome, and the same slice as CSV (RFC 4180: fields
+ * quoted when they hold a comma, quote or line break; quotes doubled; CRLF line
+ * ends). The accounts feature's exports reuse both.
+ */
+import type { LedgerRecordRow } from '../db/schema';
+
+export interface LedgerEntryView {
+  seq: number;
+  hash: string;
+  prevHash: string;
+  recordedAt: string;
+  signal: Record<string, unknown>;
+  state: string;
+  events: { seq: number; from: string | null; to: string; price: number; at: string; hash: string }[];
+  outcome: Record<string, unknown> & { outcome: string };
+  outcomeRecord: { seq: number; hash: string } | null;
+}
+
+const dataOf = (row: LedgerRecordRow) => (JSON.parse(row.body) as { data: Record<string, unknown> }).data;
+
+/** Joins signal records with their follow-ups (events and outcome), preserving chain order. */
+export function ledgerEntries(signalRows: LedgerRecordRow[], followUps: LedgerRecordRow[]): LedgerEntryView[] {
+  const bySignal = new Map<string, LedgerRecordRow[]>();
+  for (const row of followUps) bySignal.set(row.signalId, [...(bySignal.get(row.signalId) ?? []), row]);
+  return signalRows.map((row) => {
+    const signal = dataOf(row);
+    const rest = bySignal.get(row.signalId) ?? [];
+    const events = rest
+      .filter((r) => r.kind === 'event')
+      .map((r) => {
+        const d = dataOf(r) as { from: string | null; to: string; price: number; at: string };
+        return { seq: r.seq, from: d.from, to: d.to, price: d.price, at: d.at, hash: r.hash };
+      });
+    const outcomeRow = rest.find((r) => r.kind === 'outcome');
+    return {
+      seq: row.seq,
+      hash: row.hash,
+      prevHash: row.prevHash,
+      recordedAt: row.recordedAt.toISOString(),
+      signal,
+      state: events.at(-1)?.to ?? String(signal.state ?? 'forming'),
+      events,
+      outcome: outcomeRow ? (dataOf(outcomeRow) as LedgerEntryView['outcome']) : { outcome: 'open' },
+      outcomeRecord: outcomeRow ? { seq: outcomeRow.seq, hash: outcomeRow.hash } : null,
+    };
+  });
+}
+
+export const LEDGER_CSV_COLUMNS = [
+  'seq', 'signal_id', 'symbol', 'timeframe', 'pattern_type', 'direction', 'detected_at', 'trigger_price', 'target1', 'stop_loss',
+  'final_score', 'score_band', 'confidence', 'regime', 'price_at_detection', 'state', 'outcome', 'r_multiple', 'exit_price', 'exit_at',
+  'recorded_at', 'hash',
+] as const;
+
+function field(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvHeader(): string {
+  return `${LEDGER_CSV_COLUMNS.join(',')}\r\n`;
+}
+
+export function csvRows(entries: LedgerEntryView[]): string {
+  let out = '';
+  for (const e of entries) {
+    const s = e.signal;
+    const o = e.outcome;
+    out += [
+      e.seq, s.id, s.symbol, s.timeframe, s.patternType, s.direction, s.detectedAt, s.triggerPrice, s.target1, s.stopLoss,
+      s.finalScore, s.scoreBand, s.confidence, s.regime, s.priceAtDetection, e.state, o.outcome, o.rMultiple, o.exitPrice, o.exitAt,
+      e.recordedAt, e.hash,
+    ].map(field).join(',') + '\r\n';
+  }
+  return out;
+}

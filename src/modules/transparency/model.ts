@@ -1,0 +1,74 @@
+/** @module modules/transparency/model — schemas of the Transparency tag. */
+import { t, type Static } from 'elysia';
+import { oneOf } from '../params';
+
+/** The most records one ledger page returns (the spec leaves the cap open). */
+export const LEDGER_LIMIT_MAX = 1000;
+export const LEDGER_LIMIT_DEFAULT = 500;
+
+const DateParam = (name: string, description: string) =>
+  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
+
+export const LedgerQuery = t.Object({
+  since: t.Optional(DateParam('since', 'Signals detected on or after this date')),
+  until: t.Optional(DateParam('until', 'Signals detected on or before this date')),
+  patternType: t.Optional(t.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'Only this pattern type', error: "Query parameter 'patternType' must be a pattern type such as flat_base" })),
+  scoreBand: t.Optional(oneOf('scoreBand', ['elite', 'strong', 'watchlist', 'ignore'] as const, 'Only this score band')),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: LEDGER_LIMIT_MAX, description: `Records per page; default ${LEDGER_LIMIT_DEFAULT}, at most ${LEDGER_LIMIT_MAX}`, error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}` })),
+  offset: t.Optional(t.Integer({ minimum: 0, description: 'Records to skip; default 0', error: "Query parameter 'offset' must be an integer ≥ 0" })),
+});
+
+const LedgerRecord = t.Object(
+  {
+    seq: t.Integer(),
+    hash: t.String(),
+    prevHash: t.String(),
+    recordedAt: t.String({ format: 'date-time' }),
+    signal: t.Record(t.String(), t.Any(), { description: 'What was known when the signal was first surfaced (the hashed record)' }),
+    state: t.String(),
+    events: t.Array(t.Object({ seq: t.Integer(), from: t.Union([t.String(), t.Null()]), to: t.String(), price: t.Number(), at: t.String(), hash: t.String() })),
+    outcome: t.Record(t.String(), t.Any(), { description: 'open, or win | loss | scratch with R-multiple, excursions, exit and holding time' }),
+    outcomeRecord: t.Union([t.Object({ seq: t.Integer(), hash: t.String() }), t.Null()]),
+  },
+  { title: 'LedgerRecord' },
+);
+
+export const LedgerResponse = t.Object(
+  {
+    count: t.Integer({ description: 'Signal records matching the filters (all pages)' }),
+    filters: t.Object({
+      since: t.Union([t.String(), t.Null()]),
+      until: t.Union([t.String(), t.Null()]),
+      patternType: t.Union([t.String(), t.Null()]),
+      scoreBand: t.Union([t.String(), t.Null()]),
+      limit: t.Integer(),
+      offset: t.Integer(),
+      maxLimit: t.Integer(),
+    }),
+    records: t.Array(LedgerRecord),
+    head: t.Object({ seq: t.Integer(), hash: t.String() }),
+  },
+  { title: 'LedgerResponse' },
+);
+
+export const VerifyResponse = t.Object(
+  {
+    ok: t.Boolean(),
+    count: t.Integer(),
+    head: t.Object({ seq: t.Integer(), hash: t.String() }),
+    firstBadSeq: t.Union([t.Integer(), t.Null()]),
+    reason: t.Union([t.String(), t.Null()]),
+    checkpoints: t.Object({ count: t.Integer(), verified: t.Integer(), firstBadSeq: t.Union([t.Integer(), t.Null()]) }),
+    durationMs: t.Integer(),
+    method: t.String(),
+  },
+  { title: 'LedgerVerifyResponse' },
+);
+
+export const CheckpointsResponse = t.Object(
+  { count: t.Integer(), checkpoints: t.Array(t.Object({ seq: t.Integer(), headHash: t.String(), count: t.Integer(), createdAt: t.String({ format: 'date-time' }) })) },
+  { title: 'LedgerCheckpointsResponse' },
+);
+
+export type LedgerQuery = Static<typeof LedgerQuery>;
+export type LedgerResponse = Static<typeof LedgerResponse>;

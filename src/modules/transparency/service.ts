@@ -1,0 +1,50 @@
+/**
+ * @module modules/transparency/service
+ * Reads of the public ledger: filtered pages, the whole ledger as CSV (streamed
+ * page by page), verification and checkpoints.
+ */
+import type { LedgerRepository } from '../../db/repositories/ledger';
+import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
+import { AppError } from '../../errors';
+import { LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, type LedgerQuery, type LedgerResponse } from './model';
+
+const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
+const dayEnd = (d: string) => new Date(`${d}T23:59:59.999Z`);
+
+export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): Promise<LedgerResponse> {
+  for (const [name, value] of [['since', query.since], ['until', query.until]] as const) {
+    if (value && Number.isNaN(dayStart(value).getTime())) throw new AppError('invalid_parameter', `Query parameter '${name}' is not a calendar date: ${value}`);
+  }
+  if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
+  const limit = query.limit ?? LEDGER_LIMIT_DEFAULT;
+  const offset = query.offset ?? 0;
+  const filter = { since: query.since ? dayStart(query.since) : undefined, until: query.until ? dayEnd(query.until) : undefined, patternType: query.patternType, scoreBand: query.scoreBand };
+  const [{ rows, total }, head] = await Promise.all([ledger.signalRecords(filter, limit, offset), ledger.head()]);
+  const followUps = await ledger.followUps(rows.map((r) => r.signalId));
+  return {
+    count: total,
+    filters: { since: query.since ?? null, until: query.until ?? null, patternType: query.patternType ?? null, scoreBand: query.scoreBand ?? null, limit, offset, maxLimit: LEDGER_LIMIT_MAX },
+    records: ledgerEntries(rows, followUps),
+    head: { seq: head.seq, hash: head.hash },
+  };
+}
+
+/** The whole ledger as CSV, read and written 2,000 signals at a time. */
+export function ledgerCsv(ledger: LedgerRepository): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let offset = 0;
+  let started = false;
+  return new ReadableStream({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(csvHeader()));
+        return;
+      }
+      const { rows } = await ledger.signalRecords({}, 2000, offset);
+      if (rows.length === 0) return controller.close();
+      offset += rows.length;
+      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))))));
+    },
+  });
+}

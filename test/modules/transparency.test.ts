@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { scanAndPersist } from '../../src/jobs/scan';
+import { csvRows } from '../../src/ledger/serialize';
+import { createTestContext, errorBody, type TestContext } from '../helpers/app';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  await scanAndPersist(ctx.services, 'daily');
+});
+afterAll(() => ctx.close());
+
+const json = async (path: string) => {
+  const response = await ctx.request(path);
+  return { response, body: (await response.json()) as any };
+};
+
+describe('GET /api/transparency/ledger', () => {
+  it('lists every surfaced signal as first recorded, with seq, hash, state and outcome', async () => {
+    const { response, body } = await json('/api/transparency/ledger?limit=20');
+    expect(response.status).toBe(200);
+    const run = (await ctx.services.scans.latestRun('daily'))!;
+    expect(body.count).toBe(run.signalsFound);
+    expect(body.records).toHaveLength(20);
+    expect(body.filters).toMatchObject({ limit: 20, offset: 0, maxLimit: 1000, since: null });
+    const seqs = body.records.map((r: { seq: number }) => r.seq);
+    expect([...seqs].sort((a: number, b: number) => a - b)).toEqual(seqs);
+    for (const r of body.records) {
+      expect(r.hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(r.signal).toMatchObject({ source: 'synthetic', runId: run.id });
+      for (const key of ['triggerPrice', 'target1', 'stopLoss', 'finalScore', 'scoreBand', 'confidence', 'reasons', 'regime', 'priceAtDetection']) expect(r.signal).toHaveProperty(key);
+      expect(r.outcome.outcome).toBe('open');
+    }
+  });
+
+  it('filters by pattern, band and dates, and pages with offset', async () => {
+    const all = (await json('/api/transparency/ledger?limit=1000')).body;
+    const band = all.records[0].signal.scoreBand;
+    const byBand = (await json(`/api/transparency/ledger?scoreBand=${band}&limit=1000`)).body;
+    expect(byBand.count).toBe(all.records.filter((r: any) => r.signal.scoreBand === band).length);
+    const pattern = all.records[0].signal.patternType;
+    const byPattern = (await json(`/api/transparency/ledger?patternType=${pattern}&limit=1000`)).body;
+    for (const r of byPattern.records) expect(r.signal.patternType).toBe(pattern);
+    const day = all.records[0].signal.detectedAt.slice(0, 10);
+    const byDay = (await json(`/api/transparency/ledger?since=${day}&until=${day}&limit=1000`)).body;
+    for (const r of byDay.records) expect(r.signal.detectedAt.slice(0, 10)).toBe(day);
+    const second = (await json('/api/transparency/ledger?limit=5&offset=5')).body;
+    expect(second.records.map((r: any) => r.seq)).toEqual(all.records.slice(5, 10).map((r: any) => r.seq));
+  });
+
+  it.each([
+    ['since=2026-13-01', 'since'],
+    ['until=yesterday', 'until'],
+    ['scoreBand=gold', 'scoreBand'],
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['offset=-3', 'offset'],
+    ['since=2026-06-02&until=2026-06-01', 'since'],
+  ])('refuses %s with 400', async (qs, parameter) => {
+    const response = await ctx.request(`/api/transparency/ledger?${qs}`);
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain(parameter);
+  });
+});
+
+describe('ledger verification, checkpoints and CSV', () => {
+  it('verifies the chain and the checkpoint written after the run', async () => {
+    const { body } = await json('/api/transparency/verify');
+    expect(body).toMatchObject({ ok: true, firstBadSeq: null, reason: null });
+    expect(body.count).toBeGreaterThan(0);
+    expect(body.checkpoints.count).toBeGreaterThanOrEqual(1);
+    expect(body.checkpoints.verified).toBe(body.checkpoints.count);
+    const checkpoints = (await json('/api/transparency/checkpoints')).body;
+    expect(checkpoints.checkpoints.at(-1)).toMatchObject({ seq: body.head.seq, headHash: body.head.hash, count: body.count });
+  });
+
+  it('serves the whole ledger as cacheable RFC 4180 CSV', async () => {
+    const response = await ctx.request('/api/transparency/ledger.csv');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/csv');
+    expect(response.headers.get('cache-control')).toContain('public');
+    const text = await response.text();
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toStartWith('seq,signal_id,symbol');
+    const total = (await json('/api/transparency/ledger?limit=1')).body.count;
+    expect(lines.length - 1).toBe(total);
+    const columns = lines[0]!.split(',').length;
+    for (const line of lines.slice(1)) expect(line.split(',').length).toBe(columns); // no field here needs quoting
+  });
+});
+
+describe('ledger CSV fields', () => {
+  it('quotes fields with commas, quotes and line breaks (RFC 4180)', () => {
+    const row = csvRows([
+      {
+        seq: 7,
+        hash: 'h',
+        prevHash: 'p',
+        recordedAt: '2026-11-20T00:00:00.000Z',
+        signal: { id: 'A,B', symbol: 'say "hi"', timeframe: 'daily', regime: 'line\nbreak' },
+        state: 'forming',
+        events: [],
+        outcome: { outcome: 'open' },
+        outcomeRecord: null,
+      },
+    ]);
+    expect(row).toStartWith('7,"A,B","say ""hi""",daily,');
+    expect(row).toContain('"line\nbreak"');
+    expect(row.endsWith('\r\n')).toBe(true);
+  });
+});
