@@ -1,14 +1,56 @@
 /**
  * @module kernels/patterns/common
- * Pieces every detector shares: finding the breakout bar after a pattern,
- * volume against its average, extremes over a bar range, and the reason
- * sentences' number formats. Pure, no allocation beyond the returned objects.
+ * Pieces every detector shares: checking `asOf`, choosing which instance to
+ * report, finding the breakout bar after a pattern, volume against its
+ * average, extremes over a bar range, the base detectors' prior advance,
+ * capped stop and depth score, and the reason sentences' number formats and
+ * recurring phrases. Pure, no allocation beyond the returned objects and
+ * strings.
  */
-import type { Direction, PatternBreakout, PatternInput } from './types';
+import type { Direction, PatternBreakout, PatternInput, PatternType } from './types';
+
+/** Throws a RangeError naming `type` when `input.asOf` is not the index of one of `input.bars`. */
+export function checkAsOf(input: PatternInput, type: PatternType): void {
+  const { asOf } = input;
+  if (!Number.isInteger(asOf) || asOf < 0 || asOf >= input.bars.close.length) throw new RangeError(`${type}: asOf ${asOf} outside the bars`);
+}
+
+/**
+ * The last bar of the instance a detector reports: a breakout in the last
+ * `recentBars` bars (from bar `firstBar` on) wins over a pattern still forming
+ * at `asOf`. `breakoutKey(input, b)` is, when bar `b` closes beyond the pivot
+ * of the pattern ending at `b − 1`, a non-negative key that tells patterns
+ * apart (their start bar), else −1. Of several breakouts, the latest whose key
+ * differs from the one chosen before it wins, so for one pattern its first
+ * breakout; the answer is then that breakout bar − 1, and `asOf` when no bar
+ * broke out. Define `breakoutKey` once per detector, not per call.
+ */
+export function instanceEnd(
+  input: PatternInput,
+  recentBars: number,
+  firstBar: number,
+  breakoutKey: (input: PatternInput, b: number) => number,
+): number {
+  const { asOf } = input;
+  let bestEnd = -1, bestKey = -1;
+  for (let b = Math.max(firstBar, asOf - recentBars + 1); b <= asOf; b++) {
+    const key = breakoutKey(input, b);
+    if (key >= 0 && key !== bestKey) {
+      bestEnd = b - 1;
+      bestKey = key;
+    }
+  }
+  return bestEnd >= 0 ? bestEnd : asOf;
+}
 
 /** Percent change from `from` to `to`. */
 export function pctChange(from: number, to: number): number {
   return (100 * (to - from)) / from;
+}
+
+/** How far `x` lies below `top`, in percent of `top` (a depth, a pullback). */
+export function pctBelow(top: number, x: number): number {
+  return (100 * (top - x)) / top;
 }
 
 /** Index of the highest high in [start, end] (inclusive; first on ties). */
@@ -25,11 +67,54 @@ export function argMinLow(low: Float64Array, start: number, end: number): number
   return best;
 }
 
+/** Whether bar `i`'s high tops the highs of the `bars` bars before it (strictly; false when there are fewer bars before it). */
+export function topsPriorBars(high: Float64Array, i: number, bars: number): boolean {
+  return i >= bars && argMaxHigh(high, i - bars, i) === i;
+}
+
+/**
+ * The lowest low of the `priorBars` bars before a base's start (fewer at the
+ * series' start) when the start's high stands at least `minAdvancePct` above
+ * it, else null (no advance into the base, or no bar before it). O'Neil's
+ * bases all follow a prior uptrend ("How to Make Money in Stocks", ch. 2).
+ */
+export function priorAdvanceLow(input: PatternInput, start: number, priorBars: number, minAdvancePct: number): number | null {
+  const { high, low } = input.bars;
+  const from = Math.max(0, start - priorBars);
+  if (from >= start) return null;
+  const priorLow = low[argMinLow(low, from, start - 1)]!;
+  return high[start]! < priorLow * (1 + minAdvancePct / 100) ? null : priorLow;
+}
+
+/** Mean volume over bars [from, to] (inclusive; NaN when empty). */
+export function meanVolume(volume: Float64Array, from: number, to: number): number {
+  let sum = 0;
+  for (let i = from; i <= to; i++) sum += volume[i]!;
+  return sum / (to - from + 1);
+}
+
 /** Volume of bar `i` over its 50-bar average (the average as of the bar before), or null without history. */
 export function volumeRatio(input: PatternInput, i: number): number | null {
   const avg = i > 0 ? input.ind.avgVolume50[i - 1]! : NaN;
   if (!(avg > 0)) return null;
   return input.bars.volume[i]! / avg;
+}
+
+/**
+ * Mean volume over [from, to] over the 50-bar average volume as of the bar
+ * before `before` (the volume a pattern had before it formed), or NaN without
+ * that average.
+ */
+export function meanVolumeRatio(input: PatternInput, before: number, from: number, to: number): number {
+  const avg = before > 0 ? input.ind.avgVolume50[before - 1]! : NaN;
+  return avg > 0 ? meanVolume(input.bars.volume, from, to) / avg : NaN;
+}
+
+/** Where bar `i` closed in its range: 0 at the low, 1 at the high (1 for a bar with no range). */
+export function closeLocation(input: PatternInput, i: number): number {
+  const { high, low, close } = input.bars;
+  const range = high[i]! - low[i]!;
+  return range > 0 ? (close[i]! - low[i]!) / range : 1;
 }
 
 /**
@@ -45,6 +130,26 @@ export function findBreakout(input: PatternInput, end: number, pivot: number, di
   return { triggered: false, barIndex: null, volumeRatio: null };
 }
 
+/**
+ * A long stop at the pattern's own low (`low`), but never more than
+ * `maxStopPct` below the pivot: O'Neil's rule to cut every loss at 7–8% below
+ * the buy point ("How to Make Money in Stocks", the chapter on cutting losses).
+ */
+export function cappedStop(low: number, pivot: number, maxStopPct: number): number {
+  return Math.max(low, pivot * (1 - maxStopPct / 100));
+}
+
+/**
+ * Score 0.2..1 of a base's depth (O'Neil's cup and double-bottom rules): 1
+ * from 15% to `idealMaxDepthPct`, 0.8 shallower, then falling to 0.2 at
+ * `maxDepthPct`.
+ */
+export function baseDepthScore(depthPct: number, idealMaxDepthPct: number, maxDepthPct: number): number {
+  return depthPct <= idealMaxDepthPct
+    ? (depthPct >= 15 ? 1 : 0.8)
+    : 0.8 - (0.6 * (depthPct - idealMaxDepthPct)) / (maxDepthPct - idealMaxDepthPct || 1);
+}
+
 /** "7 weeks" from a bar count on daily bars (5 bars a week), for reasons. */
 export function weeksText(bars: number): string {
   const weeks = Math.round(bars / 5);
@@ -53,8 +158,36 @@ export function weeksText(bars: number): string {
 
 /** A number with one decimal, for reasons ("12.4%"). */
 export const fmt1 = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
+/** A number with one decimal and its sign, for reasons ("+5.2", "−0.3"; "+0.0" when it rounds to zero). */
+export function fmtSigned(x: number): string {
+  const size = fmt1(Math.abs(x));
+  return (x < 0 && size !== '0.0' ? '−' : '+') + size;
+}
 /** A price with two decimals. */
 export const fmtPrice = (x: number) => x.toFixed(2);
+
+/** " on volume 1.8× the 50-day average" for a breakout with a volume ratio, else "" (`period` names the bars). */
+export function onVolumeText(volumeRatio: number | null, period: 'day' | 'bar'): string {
+  return volumeRatio === null ? '' : ` on volume ${fmt1(volumeRatio)}× the 50-${period} average`;
+}
+
+/** " (deeper than O'Neil's 33%: …)" for a base deeper than `idealMaxDepthPct`, else "". */
+export function deepBaseNote(depthPct: number, idealMaxDepthPct: number): string {
+  return depthPct > idealMaxDepthPct ? ` (deeper than O'Neil's ${fmt1(idealMaxDepthPct)}%: only sound after a bear market)` : '';
+}
+
+/**
+ * "stop 92.00: 8.0% below the pivot (O'Neil's loss limit)" when `cappedStop`
+ * capped it, else "stop 93.10: <lowText>" naming the pattern's low.
+ */
+export function cappedStopText(stopLoss: number, low: number, maxStopPct: number, lowText: string, limitText = "O'Neil's loss limit"): string {
+  return `stop ${fmtPrice(stopLoss)}: ${stopLoss > low ? `${fmt1(maxStopPct)}% below the pivot (${limitText})` : lowText}`;
+}
+
+/** A base's measured-move reason: the base's depth in price added to the pivot, and O'Neil's +20–25% profit-taking zone. */
+export function baseMeasuredMoveText(pivot: number, baseDepth: number, target1: number): string {
+  return `measured move: base depth ${fmtPrice(baseDepth)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`;
+}
 
 /** Clamps to [0, 1]. */
 export const unit = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);

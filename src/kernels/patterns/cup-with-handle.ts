@@ -51,7 +51,28 @@
  * const match = cupWithHandle.detect({ bars, ind: computeIndicators(bars), asOf: bars.close.length - 1 });
  * match?.reasons[1]; // => "handle 2 weeks, 6.1% deep, in the upper half of the cup (low at 66.7% of the cup's height)"
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, unit, weeksText } from './common';
+import {
+  argMaxHigh,
+  argMinLow,
+  baseDepthScore,
+  baseMeasuredMoveText,
+  cappedStop,
+  cappedStopText,
+  checkAsOf,
+  deepBaseNote,
+  findBreakout,
+  fmt1,
+  fmtPrice,
+  instanceEnd,
+  meanVolumeRatio,
+  onVolumeText,
+  pctBelow,
+  pctChange,
+  priorAdvanceLow,
+  topsPriorBars,
+  unit,
+  weeksText,
+} from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface CupWithHandleOptions {
@@ -161,10 +182,8 @@ function tryCup(input: PatternInput, l: number, b: number, e: number, o: CupWith
   }
   const bottomSpan = first < 0 ? 0 : (lastIn - first + 1) / cupBars;
   if (bottomSpan < o.minBottomSpan) return false;
-  const priorFrom = Math.max(0, l - o.priorBars);
-  if (priorFrom >= l) return false;
-  const priorLow = low[argMinLow(low, priorFrom, l - 1)]!;
-  if (lip < priorLow * (1 + o.minPriorAdvancePct / 100)) return false;
+  const priorLow = priorAdvanceLow(input, l, o.priorBars, o.minPriorAdvancePct);
+  if (priorLow === null) return false;
   out.lip = l;
   out.bottom = b;
   out.rim = r;
@@ -189,59 +208,46 @@ function fitCup(input: PatternInput, e: number, o: CupWithHandleOptions, out: Cu
     if (bottom < top * floor) break;
     const unbroken = high[j]! >= closeAfter; // no later close has exceeded this high
     if (close[j]! > closeAfter) closeAfter = close[j]!;
-    if (!unbroken || e - j + 1 < o.minCupBars + o.minHandleBars - 1 || j < o.peakBars) continue;
-    if (argMaxHigh(high, j - o.peakBars, j) !== j) continue;
+    if (!unbroken || e - j + 1 < o.minCupBars + o.minHandleBars - 1 || !topsPriorBars(high, j, o.peakBars)) continue;
     if (tryCup(input, j, b, e, o, out)) return out;
   }
   return null;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, o: CupWithHandleOptions, fit: CupFit, end: number): PatternMatch {
-  const { high, low, volume } = input.bars;
+  const { high, low } = input.bars;
   const { lip: l, bottom: b, rim: r, handleLow: hl } = fit;
   const lipHigh = high[l]!, bottomLow = low[b]!, pivot = high[r]!, handleLow = low[hl]!;
   const top = Math.max(lipHigh, pivot);
-  const depthPct = (100 * (lipHigh - bottomLow)) / lipHigh;
-  const baseDepthPct = (100 * (top - bottomLow)) / top;
-  const handleDepthPct = (100 * (pivot - handleLow)) / pivot;
-  const rimBelowPct = (100 * (lipHigh - pivot)) / lipHigh;
+  const depthPct = pctBelow(lipHigh, bottomLow);
+  const baseDepthPct = pctBelow(top, bottomLow);
+  const handleDepthPct = pctBelow(pivot, handleLow);
+  const rimBelowPct = pctBelow(lipHigh, pivot);
   const handlePosition = (handleLow - bottomLow) / (lipHigh - bottomLow); // 0.5 = the cup's midpoint, 1 = the lip
   const cupBars = r - l + 1, handleBars = end - r + 1;
-  const avgBefore = r > 0 ? input.ind.avgVolume50[r - 1]! : NaN;
-  const handleVolume = avgBefore > 0 ? meanVolume(volume, r, end) / avgBefore : NaN;
-  const advancePct = (100 * (lipHigh - fit.priorLow)) / fit.priorLow;
-  const stopLoss = Math.max(handleLow, pivot * (1 - o.maxStopPct / 100));
+  const handleVolume = meanVolumeRatio(input, r, r, end);
+  const advancePct = pctChange(fit.priorLow, lipHigh);
+  const stopLoss = cappedStop(handleLow, pivot, o.maxStopPct);
   const target1 = pivot + (top - bottomLow);
   const breakout = findBreakout(input, end, pivot, 'long');
 
-  const depthScore = depthPct <= o.idealMaxDepthPct
-    ? (depthPct >= 15 ? 1 : 0.8)
-    : 0.8 - (0.6 * (depthPct - o.idealMaxDepthPct)) / (o.maxDepthPct - o.idealMaxDepthPct || 1);
   const quality = unit(
-    0.2 * depthScore +
+    0.2 * baseDepthScore(depthPct, o.idealMaxDepthPct, o.maxDepthPct) +
       0.2 * unit((fit.bottomSpan - o.minBottomSpan) / (0.8 - o.minBottomSpan)) +
       0.2 * (handleDepthPct <= 12 ? unit(0.5 + (handlePosition - 0.5)) : 0.4) +
       0.2 * (handleVolume > 0 ? unit((1.2 - handleVolume) / 0.5) : 0.5) +
       0.2 * unit(1 - rimBelowPct / o.maxRimBelowLipPct),
   );
-  const depthNote = depthPct > o.idealMaxDepthPct ? ` (deeper than O'Neil's ${fmt1(o.idealMaxDepthPct)}%: only sound after a bear market)` : '';
   const reasons = [
-    `cup ${weeksText(cupBars)}, ${fmt1(depthPct)}% deep${depthNote}, ${weeksText(Math.round(fit.bottomSpan * cupBars))} (${fmt1(100 * fit.bottomSpan)}% of it) between its first and last close in the bottom third`,
+    `cup ${weeksText(cupBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}, ${weeksText(Math.round(fit.bottomSpan * cupBars))} (${fmt1(100 * fit.bottomSpan)}% of it) between its first and last close in the bottom third`,
     `handle ${weeksText(handleBars)}, ${fmt1(handleDepthPct)}% deep, in the upper half of the cup (low at ${fmt1(100 * handlePosition)}% of the cup's height)`,
     handleVolume > 0 ? `handle volume ${fmt1(handleVolume)}× the 50-day average` : 'no volume history before the handle',
     `prior advance ${fmt1(advancePct)}% into the lip (${fmtPrice(fit.priorLow)} → ${fmtPrice(lipHigh)}); rim ${fmt1(rimBelowPct)}% below the lip`,
     breakout.triggered
-      ? `closed above the handle high ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-day average`)
+      ? `closed above the handle high ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
       : `pivot ${fmtPrice(pivot)} at the handle high`,
-    `stop ${fmtPrice(stopLoss)}: ${stopLoss > handleLow ? `${fmt1(o.maxStopPct)}% below the pivot (O'Neil's loss limit)` : 'the handle low'}`,
-    `measured move: base depth ${fmtPrice(top - bottomLow)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`,
+    cappedStopText(stopLoss, handleLow, o.maxStopPct, 'the handle low'),
+    baseMeasuredMoveText(pivot, top - bottomLow, target1),
   ];
   return {
     patternType: 'cup_with_handle',
@@ -266,28 +272,25 @@ export function cupWithHandleDetector(options: Partial<CupWithHandleOptions> = {
   checkOptions(o);
   const scratch: CupFit = { lip: 0, bottom: 0, rim: 0, handleLow: 0, bottomSpan: 0, priorLow: 0 };
   const lookback = o.priorBars + o.minCupBars + o.minHandleBars - 1;
+  // b breaks out of the pattern ending at b − 1 when it closes above the rim,
+  // which is at least the handle's last high; the key is the cup's lip
+  const breakoutLip = (input: PatternInput, b: number): number => {
+    const { close, high } = input.bars;
+    if (!(close[b]! > high[b - 1]!)) return -1;
+    const fit = fitCup(input, b - 1, o, scratch);
+    return fit && close[b]! > high[fit.rim]! ? fit.lip : -1;
+  };
   return {
     type: 'cup_with_handle',
     family: 'base',
     direction: 'long',
     lookback,
     detect(input) {
-      const { asOf } = input;
-      const { close, high } = input.bars;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`cup_with_handle: asOf ${asOf} outside the bars`);
-      if (asOf < lookback - 1) return null;
-      let bestEnd = -1, bestLip = -1;
-      for (let b = Math.max(lookback, asOf - o.recentBars + 1); b <= asOf; b++) {
-        if (!(close[b]! > high[b - 1]!)) continue; // the pivot is at least the handle's last high
-        const fit = fitCup(input, b - 1, o, scratch);
-        if (fit && close[b]! > high[fit.rim]! && fit.lip !== bestLip) {
-          bestEnd = b - 1;
-          bestLip = fit.lip;
-        }
-      }
-      if (bestEnd >= 0) return buildMatch(input, o, fitCup(input, bestEnd, o, scratch)!, bestEnd);
-      const forming = fitCup(input, asOf, o, scratch);
-      return forming ? buildMatch(input, o, forming, asOf) : null;
+      checkAsOf(input, 'cup_with_handle');
+      if (input.asOf < lookback - 1) return null;
+      const end = instanceEnd(input, o.recentBars, lookback, breakoutLip);
+      const fit = fitCup(input, end, o, scratch);
+      return fit ? buildMatch(input, o, fit, end) : null;
     },
   };
 }

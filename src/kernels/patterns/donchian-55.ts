@@ -32,7 +32,7 @@
  * const match = donchian55.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.direction; // => 'long' when the close cleared the prior 55-bar high
  */
-import { findBreakout, fmt1, fmtPrice, unit } from './common';
+import { checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, pctBelow, unit } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Channel length (System 2). */
@@ -74,9 +74,8 @@ function buildMatch(input: PatternInput, b: number, direction: Direction): Patte
   const end = b - 1;
   const breakout = findBreakout(input, end, pivot, direction);
   const widthN = (channelHigh - channelLow) / n;
-  const range = bars.high[b]! - bars.low[b]!;
-  const closeLocation = range > 0 ? (bars.close[b]! - bars.low[b]!) / range : 1;
-  const strength = long ? closeLocation : 1 - closeLocation;
+  const location = closeLocation(input, b);
+  const strength = long ? location : 1 - location;
   const trendAgrees = sign * (bars.close[b]! - ind.sma200[b]!) > 0;
   const quality = unit(
     0.3 * (breakout.volumeRatio === null ? 0.5 : unit((breakout.volumeRatio - 1) / 1)) +
@@ -90,7 +89,7 @@ function buildMatch(input: PatternInput, b: number, direction: Direction): Patte
     `55-bar channel ${fmtPrice(channelLow)}–${fmtPrice(channelHigh)}, ${fmt1(widthN)} N wide`,
     `N (ATR 14) ${fmtPrice(n)}: stop ${STOP_N}N at ${fmtPrice(stopLoss)}, target ${TARGET_N}N at ${fmtPrice(target1)}`,
     breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
-    `close at ${Math.round(100 * closeLocation)}% of the bar's range`,
+    `close at ${Math.round(100 * location)}% of the bar's range`,
   ];
   return {
     patternType: 'donchian_55',
@@ -99,7 +98,7 @@ function buildMatch(input: PatternInput, b: number, direction: Direction): Patte
     pivot,
     target1,
     stopLoss,
-    geometry: { start: b - CHANNEL, end, depthPct: (100 * (channelHigh - channelLow)) / channelHigh, lengthBars: CHANNEL, contractions: 0 },
+    geometry: { start: b - CHANNEL, end, depthPct: pctBelow(channelHigh, channelLow), lengthBars: CHANNEL, contractions: 0 },
     breakout,
     quality,
     reasons,
@@ -112,8 +111,8 @@ export const donchian55: PatternDetector = {
   direction: 'either',
   lookback: 2 * CHANNEL + RECENT_BARS,
   detect(input) {
+    checkAsOf(input, 'donchian_55');
     const { asOf } = input;
-    if (!Number.isInteger(asOf) || asOf < 0 || asOf >= input.bars.close.length) throw new RangeError(`donchian_55: asOf ${asOf} outside the bars`);
     for (let b = asOf; b >= Math.max(CHANNEL, asOf - RECENT_BARS + 1); b--) {
       if (!(input.ind.atr14[b]! > 0)) return null;
       if (isEntry(input, b, 1)) return buildMatch(input, b, 'long');

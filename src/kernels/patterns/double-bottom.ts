@@ -45,7 +45,27 @@
  * const match = doubleBottom.detect({ bars, ind: computeIndicators(bars), asOf: bars.close.length - 1 });
  * match?.reasons[1]; // => "second low 96.12 undercuts the first (97.50) by 1.4%"
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, unit, weeksText } from './common';
+import {
+  argMaxHigh,
+  baseDepthScore,
+  baseMeasuredMoveText,
+  cappedStop,
+  cappedStopText,
+  checkAsOf,
+  deepBaseNote,
+  findBreakout,
+  fmt1,
+  fmtPrice,
+  instanceEnd,
+  meanVolumeRatio,
+  onVolumeText,
+  pctBelow,
+  pctChange,
+  priorAdvanceLow,
+  topsPriorBars,
+  unit,
+  weeksText,
+} from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface DoubleBottomOptions {
@@ -168,7 +188,7 @@ function fitW(input: PatternInput, e: number, o: DoubleBottomOptions, out: WFit,
     const isUnbroken = high[j]! >= closeAfter; // no later close has exceeded this high
     if (close[j]! > closeAfter) closeAfter = close[j]!;
     if (!isUnbroken) continue;
-    if (e - j + 1 >= o.minBars && j >= o.peakBars && argMaxHigh(high, j - o.peakBars, j) === j) {
+    if (e - j + 1 >= o.minBars && topsPriorBars(high, j, o.peakBars)) {
       // lowest low of (j, k] for every k, then the middle-peak candidates from the latest back
       let best = j + 1;
       for (let k = j + 1; k <= e; k++) {
@@ -185,10 +205,8 @@ function fitW(input: PatternInput, e: number, o: DoubleBottomOptions, out: WFit,
         lastA = a;
         lastB = sb;
         if (!tryW(input, j, a, m, sb, e, o, out)) continue;
-        const priorFrom = Math.max(0, j - o.priorBars);
-        if (priorFrom >= j) break;
-        const priorLow = low[argMinLow(low, priorFrom, j - 1)]!;
-        if (high[j]! < priorLow * (1 + o.minPriorAdvancePct / 100)) break;
+        const priorLow = priorAdvanceLow(input, j, o.priorBars, o.minPriorAdvancePct);
+        if (priorLow === null) break;
         out.priorLow = priorLow;
         return out;
       }
@@ -198,44 +216,33 @@ function fitW(input: PatternInput, e: number, o: DoubleBottomOptions, out: WFit,
   return null;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, o: DoubleBottomOptions, fit: WFit, end: number): PatternMatch {
-  const { high, low, volume } = input.bars;
+  const { high, low } = input.bars;
   const { left: l, firstLow: a, peak: m, secondLow: b } = fit;
   const lip = high[l]!, lowA = low[a]!, lowB = low[b]!, pivot = high[m]!;
   const floor = Math.min(lowA, lowB);
-  const depthPct = (100 * (lip - floor)) / lip;
-  const undercutPct = (100 * (lowA - lowB)) / lowA;
+  const depthPct = pctBelow(lip, floor);
+  const undercutPct = pctBelow(lowA, lowB);
   const peakPosition = (pivot - floor) / (lip - floor);
-  const peakBelowPct = (100 * (lip - pivot)) / lip;
+  const peakBelowPct = pctBelow(lip, pivot);
   const lengthBars = end - l + 1;
-  const avgBefore = l > 0 ? input.ind.avgVolume50[l - 1]! : NaN;
-  const lowVolume = avgBefore > 0 ? meanVolume(volume, Math.max(m + 1, b - 2), Math.min(end, b + 2)) / avgBefore : NaN;
+  const lowVolume = meanVolumeRatio(input, l, Math.max(m + 1, b - 2), Math.min(end, b + 2));
   const symmetry = 1 - Math.abs(m - a - (b - m)) / (b - a);
-  const advancePct = (100 * (lip - fit.priorLow)) / fit.priorLow;
-  const stopLoss = Math.max(lowB, pivot * (1 - o.maxStopPct / 100));
+  const advancePct = pctChange(fit.priorLow, lip);
+  const stopLoss = cappedStop(lowB, pivot, o.maxStopPct);
   const target1 = pivot + (lip - floor);
   const breakout = findBreakout(input, end, pivot, 'long');
 
-  const depthScore = depthPct <= o.idealMaxDepthPct
-    ? (depthPct >= 15 ? 1 : 0.8)
-    : 0.8 - (0.6 * (depthPct - o.idealMaxDepthPct)) / (o.maxDepthPct - o.idealMaxDepthPct || 1);
   const undercutScore = undercutPct >= 0 ? (undercutPct <= 3 ? 1 : 0.7) : 0.6; // O'Neil wants a slight undercut
   const quality = unit(
-    0.2 * depthScore +
+    0.2 * baseDepthScore(depthPct, o.idealMaxDepthPct, o.maxDepthPct) +
       0.2 * undercutScore +
       0.2 * unit((peakPosition - o.minPeakRetrace) / (0.9 - o.minPeakRetrace)) +
       0.2 * (lowVolume > 0 ? unit((1.3 - lowVolume) / 0.6) : 0.5) +
       0.2 * unit(symmetry),
   );
-  const depthNote = depthPct > o.idealMaxDepthPct ? ` (deeper than O'Neil's ${fmt1(o.idealMaxDepthPct)}%: only sound after a bear market)` : '';
   const reasons = [
-    `W over ${weeksText(lengthBars)}, ${fmt1(depthPct)}% deep${depthNote}`,
+    `W over ${weeksText(lengthBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}`,
     undercutPct >= 0
       ? `second low ${fmtPrice(lowB)} undercuts the first (${fmtPrice(lowA)}) by ${fmt1(undercutPct)}%`
       : `second low ${fmtPrice(lowB)} holds ${fmt1(-undercutPct)}% above the first (${fmtPrice(lowA)}); O'Neil prefers an undercut`,
@@ -243,11 +250,10 @@ function buildMatch(input: PatternInput, o: DoubleBottomOptions, fit: WFit, end:
     lowVolume > 0 ? `volume around the second low ${fmt1(lowVolume)}× the 50-day average before the base` : 'no volume history before the base',
     `prior advance ${fmt1(advancePct)}% into the left high (${fmtPrice(fit.priorLow)} → ${fmtPrice(lip)})`,
     breakout.triggered
-      ? `closed above the middle peak ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-day average`)
+      ? `closed above the middle peak ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
       : `pivot ${fmtPrice(pivot)} at the middle peak`,
-    `stop ${fmtPrice(stopLoss)}: ${stopLoss > lowB ? `${fmt1(o.maxStopPct)}% below the pivot (O'Neil's loss limit)` : 'the second low'}`,
-    `measured move: base depth ${fmtPrice(lip - floor)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`,
+    cappedStopText(stopLoss, lowB, o.maxStopPct, 'the second low'),
+    baseMeasuredMoveText(pivot, lip - floor, target1),
   ];
   return {
     patternType: 'double_bottom',
@@ -273,28 +279,25 @@ export function doubleBottomDetector(options: Partial<DoubleBottomOptions> = {})
   const scratch: WFit = { left: 0, firstLow: 0, peak: 0, secondLow: 0, priorLow: 0 };
   const work: WScratch = { suffixLow: new Int32Array(o.maxBars), prefixLow: new Int32Array(o.maxBars), unbroken: new Int32Array(o.maxBars) };
   const lookback = o.priorBars + o.minBars;
+  // b breaks out of the W ending at b − 1 when it closes up and above the
+  // middle peak; the key is the W's left high
+  const breakoutLeft = (input: PatternInput, b: number): number => {
+    const { close, high } = input.bars;
+    if (!(close[b]! > close[b - 1]!)) return -1;
+    const fit = fitW(input, b - 1, o, scratch, work);
+    return fit && close[b]! > high[fit.peak]! ? fit.left : -1;
+  };
   return {
     type: 'double_bottom',
     family: 'base',
     direction: 'long',
     lookback,
     detect(input) {
-      const { asOf } = input;
-      const { close, high } = input.bars;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`double_bottom: asOf ${asOf} outside the bars`);
-      if (asOf < lookback - 1) return null;
-      let bestEnd = -1, bestLeft = -1;
-      for (let b = Math.max(lookback, asOf - o.recentBars + 1); b <= asOf; b++) {
-        if (!(close[b]! > close[b - 1]!)) continue;
-        const fit = fitW(input, b - 1, o, scratch, work);
-        if (fit && close[b]! > high[fit.peak]! && fit.left !== bestLeft) {
-          bestEnd = b - 1;
-          bestLeft = fit.left;
-        }
-      }
-      if (bestEnd >= 0) return buildMatch(input, o, fitW(input, bestEnd, o, scratch, work)!, bestEnd);
-      const forming = fitW(input, asOf, o, scratch, work);
-      return forming ? buildMatch(input, o, forming, asOf) : null;
+      checkAsOf(input, 'double_bottom');
+      if (input.asOf < lookback - 1) return null;
+      const end = instanceEnd(input, o.recentBars, lookback, breakoutLeft);
+      const fit = fitW(input, end, o, scratch, work);
+      return fit ? buildMatch(input, o, fit, end) : null;
     },
   };
 }

@@ -43,7 +43,7 @@
  * `maxPoleBars + maxFlagBars` bars each; nothing is allocated until a match is
  * built.
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, pctChange, unit } from './common';
+import { argMaxHigh, argMinLow, checkAsOf, findBreakout, fmt1, fmtPrice, fmtSigned, meanVolume, onVolumeText, pctBelow, pctChange, unit } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface FlagOptions {
@@ -156,13 +156,6 @@ function fitFlag(input: PatternInput, e: number, sign: 1 | -1, o: FlagOptions, o
   return out;
 }
 
-/** Mean volume over [from, to]. */
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, type: PatternType, direction: Direction, o: FlagOptions, fit: FlagFit, end: number): PatternMatch {
   const { high, low, volume } = input.bars;
   const sign = direction === 'long' ? 1 : -1;
@@ -177,7 +170,7 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const polePct = pctChange(poleStartPrice, poleEndPrice);
   const poleBars = t - fit.poleStart;
   const lengthBars = end - t + 1;
-  const depthPct = (100 * (flagHigh - flagLow)) / flagHigh;
+  const depthPct = pctBelow(flagHigh, flagLow);
   const slopePct = (100 * fit.slope) / poleEndPrice;
   const channelOfPole = fit.channel / fit.poleHeight;
   // volume dries up in the flag (Bulkowski: downward volume trend in 71% of flags)
@@ -190,19 +183,14 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
       0.25 * unit(1 - channelOfPole / o.maxChannel) +
       0.2 * (Number.isFinite(volumeDryUp) ? unit((1.2 - volumeDryUp) / 0.6) : 0.5),
   );
-  const sgn = (x: number) => {
-    const size = fmt1(Math.abs(x));
-    return (x < 0 && size !== '0.0' ? '−' : '+') + size;
-  };
   const side = direction === 'long' ? 'upper' : 'lower';
   const reasons = [
-    `pole ${sgn(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
-    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${sgn(slopePct)}%/bar`,
+    `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
+    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
     `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
     Number.isFinite(volumeDryUp) ? `flag volume ${fmt1(volumeDryUp)}× the pole's` : 'no volume to compare',
     breakout.triggered
-      ? `closed ${direction === 'long' ? 'above' : 'below'} the ${side} flag line ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`)
+      ? `closed ${direction === 'long' ? 'above' : 'below'} the ${side} flag line ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'bar')}`
       : `pivot ${fmtPrice(pivot)} at the ${side} flag line`,
     `measured move: pole ${fmtPrice(fit.poleHeight)} from the pivot → ${fmtPrice(target1)}`,
   ];
@@ -236,9 +224,9 @@ export function flagDetector(type: PatternType, direction: Direction, options: P
     direction,
     lookback: o.maxPoleBars + o.maxFlagBars + o.recentBars + 14, // pole, flag, breakout window, ATR 14 warm-up
     detect(input) {
+      checkAsOf(input, type);
       const { asOf } = input;
       const close = input.bars.close;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`${type}: asOf ${asOf} outside the bars`);
       const windowStart = Math.max(1, asOf - o.recentBars + 1);
       // the first bar in [from + 1, to + 1] closing through the line of a flag with pole top t, or −1
       const firstBreak = (t: number, from: number, to: number): number => {

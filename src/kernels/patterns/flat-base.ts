@@ -45,7 +45,26 @@
  * const match = flatBase.detect({ bars, ind: computeIndicators(bars), asOf: bars.close.length - 1 });
  * match?.reasons[0]; // => "base depth 12.4% over 7 weeks (35 bars)"
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, unit, weeksText } from './common';
+import {
+  argMaxHigh,
+  argMinLow,
+  baseMeasuredMoveText,
+  cappedStop,
+  cappedStopText,
+  checkAsOf,
+  findBreakout,
+  fmt1,
+  fmtPrice,
+  instanceEnd,
+  meanVolumeRatio,
+  onVolumeText,
+  pctBelow,
+  pctChange,
+  priorAdvanceLow,
+  topsPriorBars,
+  unit,
+  weeksText,
+} from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface FlatBaseOptions {
@@ -126,11 +145,9 @@ function fitFlatBase(input: PatternInput, e: number, o: FlatBaseOptions, out: Fl
   // a peak (no higher high in the peakBars bars before it), else the range began
   // in the middle of a deeper decline
   const start = argMaxHigh(high, first, Math.min(e, first + o.peakBars - 1));
-  if (e - start + 1 < o.minBars || start < o.peakBars || argMaxHigh(high, start - o.peakBars, start) !== start) return null;
-  const priorFrom = Math.max(0, start - o.priorBars);
-  if (priorFrom >= start) return null;
-  const priorLow = low[argMinLow(low, priorFrom, start - 1)]!;
-  if (high[start]! < priorLow * (1 + o.minPriorAdvancePct / 100)) return null;
+  if (e - start + 1 < o.minBars || !topsPriorBars(high, start, o.peakBars)) return null;
+  const priorLow = priorAdvanceLow(input, start, o.priorBars, o.minPriorAdvancePct);
+  if (priorLow === null) return null;
   const pivot = high[argMaxHigh(high, start, e)]!;
   const yearHigh = input.ind.high252[e]!; // NaN in a stock's first year: no test
   if (yearHigh > 0 && pivot < yearHigh * (1 - o.maxBelowYearHighPct / 100)) return null;
@@ -141,22 +158,16 @@ function fitFlatBase(input: PatternInput, e: number, o: FlatBaseOptions, out: Fl
   return out;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, o: FlatBaseOptions, fit: FlatBaseFit, end: number): PatternMatch {
-  const { high, low, close, volume } = input.bars;
+  const { high, low, close } = input.bars;
   const { start, pivot, baseLow } = fit;
   const lengthBars = end - start + 1;
-  const depthPct = (100 * (pivot - baseLow)) / pivot;
+  const depthPct = pctBelow(pivot, baseLow);
   const tailFrom = Math.max(start, end - o.lastLowBars + 1);
   const lastLow = low[argMinLow(low, tailFrom, end)]!;
-  const stopLoss = Math.max(lastLow, pivot * (1 - o.maxStopPct / 100));
+  const stopLoss = cappedStop(lastLow, pivot, o.maxStopPct);
   const target1 = pivot + (pivot - baseLow);
-  const advancePct = (100 * (high[start]! - fit.priorLow)) / fit.priorLow;
+  const advancePct = pctChange(fit.priorLow, high[start]!);
   // tightness: how far apart the closes of the last two weeks sit, against the pivot
   let cHi = -Infinity, cLo = Infinity;
   for (let i = tailFrom; i <= end; i++) {
@@ -164,8 +175,7 @@ function buildMatch(input: PatternInput, o: FlatBaseOptions, fit: FlatBaseFit, e
     if (close[i]! < cLo) cLo = close[i]!;
   }
   const closeSpreadPct = (100 * (cHi - cLo)) / pivot;
-  const avgBefore = start > 0 ? input.ind.avgVolume50[start - 1]! : NaN;
-  const dryUp = avgBefore > 0 ? meanVolume(volume, tailFrom, end) / avgBefore : NaN;
+  const dryUp = meanVolumeRatio(input, start, tailFrom, end);
   const breakout = findBreakout(input, end, pivot, 'long');
 
   const quality = unit(
@@ -180,11 +190,10 @@ function buildMatch(input: PatternInput, o: FlatBaseOptions, fit: FlatBaseFit, e
     `closes of the last ${weeksText(end - tailFrom + 1)} within ${fmt1(closeSpreadPct)}% of each other`,
     dryUp > 0 ? `volume in the last ${weeksText(end - tailFrom + 1)} ${fmt1(dryUp)}× the 50-day average before the base` : 'no volume history before the base',
     breakout.triggered
-      ? `closed above the pivot ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-day average`)
+      ? `closed above the pivot ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
       : `pivot ${fmtPrice(pivot)} at the base high`,
-    `stop ${fmtPrice(stopLoss)}: ${stopLoss > lastLow ? `${fmt1(o.maxStopPct)}% below the pivot (O'Neil's loss limit)` : `the lowest low of the last ${weeksText(end - tailFrom + 1)}`}`,
-    `measured move: base depth ${fmtPrice(pivot - baseLow)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`,
+    cappedStopText(stopLoss, lastLow, o.maxStopPct, `the lowest low of the last ${weeksText(end - tailFrom + 1)}`),
+    baseMeasuredMoveText(pivot, pivot - baseLow, target1),
   ];
   return {
     patternType: 'flat_base',
@@ -209,30 +218,25 @@ export function flatBaseDetector(options: Partial<FlatBaseOptions> = {}): Patter
   checkOptions(o);
   const scratch: FlatBaseFit = { start: 0, pivot: 0, baseLow: 0, priorLow: 0 };
   const lookback = o.priorBars + o.minBars;
+  // b breaks out of the base ending at b − 1 when it closes above the pivot,
+  // which is at least the base's last high; the key is the base's start
+  const breakoutStart = (input: PatternInput, b: number): number => {
+    const { close, high } = input.bars;
+    if (!(close[b]! > high[b - 1]!)) return -1;
+    const fit = fitFlatBase(input, b - 1, o, scratch);
+    return fit && close[b]! > fit.pivot ? fit.start : -1;
+  };
   return {
     type: 'flat_base',
     family: 'base',
     direction: 'long',
     lookback,
     detect(input) {
-      const { asOf } = input;
-      const { close, high } = input.bars;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`flat_base: asOf ${asOf} outside the bars`);
-      if (asOf < lookback - 1) return null;
-      // breakouts first: b is the breakout bar and the base ends at b − 1; the
-      // latest breakout of a base with a different start wins, and for one start its first
-      let bestEnd = -1, bestStart = -1;
-      for (let b = Math.max(lookback, asOf - o.recentBars + 1); b <= asOf; b++) {
-        if (!(close[b]! > high[b - 1]!)) continue; // the pivot is at least the base's last high
-        const fit = fitFlatBase(input, b - 1, o, scratch);
-        if (fit && close[b]! > fit.pivot && fit.start !== bestStart) {
-          bestEnd = b - 1;
-          bestStart = fit.start;
-        }
-      }
-      if (bestEnd >= 0) return buildMatch(input, o, fitFlatBase(input, bestEnd, o, scratch)!, bestEnd);
-      const forming = fitFlatBase(input, asOf, o, scratch);
-      return forming ? buildMatch(input, o, forming, asOf) : null;
+      checkAsOf(input, 'flat_base');
+      if (input.asOf < lookback - 1) return null;
+      const end = instanceEnd(input, o.recentBars, lookback, breakoutStart);
+      const fit = fitFlatBase(input, end, o, scratch);
+      return fit ? buildMatch(input, o, fit, end) : null;
     },
   };
 }

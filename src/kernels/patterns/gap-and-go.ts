@@ -27,7 +27,7 @@
  * const match = gapAndGo.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.reasons[0]; // => "gap +5.2% over the prior high 101.30 (open 106.57), 2.1 ATR"
  */
-import { findBreakout, fmt1, fmtPrice, pctChange, unit, volumeRatio } from './common';
+import { checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, fmtSigned, pctBelow, pctChange, unit, volumeRatio } from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Smallest gap from the prior high to the open: percent and ATRs (ATR 14 of the prior bar). */
@@ -41,11 +41,6 @@ const MIN_CLOSE_LOCATION = 0.5;
 const TARGET_R = 2;
 /** Bars after the event during which it is still reported. */
 const RECENT_BARS = 5;
-
-function closeLocation(input: PatternInput, b: number): number {
-  const range = input.bars.high[b]! - input.bars.low[b]!;
-  return range > 0 ? (input.bars.close[b]! - input.bars.low[b]!) / range : 1;
-}
 
 function isEvent(input: PatternInput, b: number): boolean {
   const { open, high, low } = input.bars;
@@ -78,7 +73,7 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
       0.15 * (heldOpen ? 1 : 0),
   );
   const reasons = [
-    `gap +${fmt1(gapPct)}% over the prior high ${fmtPrice(pivot)} (open ${fmtPrice(open[b]!)}), ${fmt1(gapAtr)} ATR`,
+    `gap ${fmtSigned(gapPct)}% over the prior high ${fmtPrice(pivot)} (open ${fmtPrice(open[b]!)}), ${fmt1(gapAtr)} ATR`,
     `volume ${fmt1(ratio)}× the 50-bar average`,
     `closed at ${Math.round(100 * location)}% of its range${heldOpen ? ', above the open' : ''}; gap unfilled (low ${fmtPrice(low[b]!)})`,
     `stop at the day's low ${fmtPrice(stopLoss)}; target ${TARGET_R}R from the close → ${fmtPrice(target1)}`,
@@ -90,7 +85,7 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
     pivot,
     target1,
     stopLoss,
-    geometry: { start: b - 1, end: b - 1, depthPct: (100 * (high[b - 1]! - low[b - 1]!)) / high[b - 1]!, lengthBars: 1, contractions: 0 },
+    geometry: { start: b - 1, end: b - 1, depthPct: pctBelow(high[b - 1]!, low[b - 1]!), lengthBars: 1, contractions: 0 },
     breakout,
     quality,
     reasons,
@@ -103,8 +98,8 @@ export const gapAndGo: PatternDetector = {
   direction: 'long',
   lookback: 51 + RECENT_BARS,
   detect(input) {
+    checkAsOf(input, 'gap_and_go');
     const { asOf } = input;
-    if (!Number.isInteger(asOf) || asOf < 0 || asOf >= input.bars.close.length) throw new RangeError(`gap_and_go: asOf ${asOf} outside the bars`);
     for (let b = asOf; b >= Math.max(1, asOf - RECENT_BARS + 1); b--) if (isEvent(input, b)) return buildMatch(input, b);
     return null;
   },

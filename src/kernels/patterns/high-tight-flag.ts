@@ -28,7 +28,21 @@
  * const match = highTightFlag.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.reasons[0]; // => "pole +112.4% in 31 bars (20.10 → 42.69)"
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, pctChange, unit } from './common';
+import {
+  argMaxHigh,
+  argMinLow,
+  checkAsOf,
+  findBreakout,
+  fmt1,
+  fmtPrice,
+  fmtSigned,
+  instanceEnd,
+  meanVolume,
+  onVolumeText,
+  pctBelow,
+  pctChange,
+  unit,
+} from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Most bars from the pole's low to its top (2 months of daily bars). */
@@ -57,12 +71,6 @@ function fitHighTightFlag(input: PatternInput, e: number, pole: Int32Array): num
   return t;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, t: number, p0: number, end: number): PatternMatch {
   const { high, low, volume } = input.bars;
   const pivot = high[t]!;
@@ -71,7 +79,7 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
   const poleHeight = pivot - poleLow;
   const target1 = pivot + poleHeight;
   const polePct = pctChange(poleLow, pivot);
-  const depthPct = (100 * (pivot - stopLoss)) / pivot;
+  const depthPct = pctBelow(pivot, stopLoss);
   const lengthBars = end - t + 1;
   const volumeDryUp = meanVolume(volume, t + 1, end) / meanVolume(volume, p0 + 1, t);
   const breakout = findBreakout(input, end, pivot, 'long');
@@ -83,11 +91,11 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
       0.15 * (lengthBars >= 10 ? 1 : lengthBars / 10),
   );
   const reasons = [
-    `pole +${fmt1(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
+    `pole ${fmtSigned(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
     `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep under the ${fmtPrice(pivot)} top`,
     Number.isFinite(volumeDryUp) ? `flag volume ${fmt1(volumeDryUp)}× the pole's` : 'no volume to compare',
     breakout.triggered
-      ? `closed above the ${fmtPrice(pivot)} top` + (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`)
+      ? `closed above the ${fmtPrice(pivot)} top${onVolumeText(breakout.volumeRatio, 'bar')}`
       : `pivot ${fmtPrice(pivot)} at the pole's top`,
     `measured move: pole ${fmtPrice(poleHeight)} from the pivot → ${fmtPrice(target1)}`,
   ];
@@ -107,27 +115,22 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
 
 const pole = new Int32Array(1);
 
+/** Bar `b` breaks out of the flag ending at `b − 1` when it closes above the pole's top; the key is that top. */
+function breakoutTop(input: PatternInput, b: number): number {
+  const t = fitHighTightFlag(input, b - 1, pole);
+  return t >= 0 && input.bars.close[b]! > input.bars.high[t]! ? t : -1;
+}
+
 export const highTightFlag: PatternDetector = {
   type: 'high_tight_flag',
   family: 'continuation',
   direction: 'long',
   lookback: MAX_POLE_BARS + MAX_FLAG_BARS + RECENT_BARS,
   detect(input) {
-    const { asOf } = input;
-    const close = input.bars.close;
-    if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`high_tight_flag: asOf ${asOf} outside the bars`);
-    let bestEnd = -1, bestTop = -1, bestPole = -1;
-    for (let b = Math.max(1, asOf - RECENT_BARS + 1); b <= asOf; b++) {
-      const t = fitHighTightFlag(input, b - 1, pole);
-      // the first close above a given top is its breakout
-      if (t >= 0 && close[b]! > input.bars.high[t]! && t !== bestTop) {
-        bestEnd = b - 1;
-        bestTop = t;
-        bestPole = pole[0]!;
-      }
-    }
-    if (bestEnd >= 0) return buildMatch(input, bestTop, bestPole, bestEnd);
-    const t = fitHighTightFlag(input, asOf, pole);
-    return t >= 0 ? buildMatch(input, t, pole[0]!, asOf) : null;
+    checkAsOf(input, 'high_tight_flag');
+    // the first close above a given top is its breakout
+    const end = instanceEnd(input, RECENT_BARS, 1, breakoutTop);
+    const t = fitHighTightFlag(input, end, pole);
+    return t >= 0 ? buildMatch(input, t, pole[0]!, end) : null;
   },
 };

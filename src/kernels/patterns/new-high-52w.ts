@@ -27,7 +27,7 @@
  * const match = newHigh52w.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.reasons[0]; // => "close 187.44 at a new 252-bar high, 1.2% above the prior high 185.20"
  */
-import { argMaxHigh, argMinLow, findBreakout, fmt1, fmtPrice, pctChange, unit } from './common';
+import { argMaxHigh, argMinLow, checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, pctBelow, pctChange, unit } from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Bars in the year window (52 weeks of daily bars). */
@@ -63,25 +63,24 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
   let start = argMaxHigh(bars.high, b - YEAR, end);
   for (let i = end; i > start; i--) if (bars.high[i] === pivot) { start = i; break; }
   const pullbackLow = bars.low[argMinLow(bars.low, start, end)]!;
-  const depthPct = (100 * (pivot - pullbackLow)) / pivot;
+  const depthPct = pctBelow(pivot, pullbackLow);
   const lengthBars = end - start + 1;
   const breakout = findBreakout(input, end, pivot, 'long');
-  const range = bars.high[b]! - bars.low[b]!;
-  const closeLocation = range > 0 ? (bars.close[b]! - bars.low[b]!) / range : 1;
+  const location = closeLocation(input, b);
   const extensionPct = pctChange(pivot, bars.close[b]!);
   const trendUp = bars.close[b]! > ind.sma50[b]! && ind.sma50[b]! > ind.sma200[b]!;
   const quality = unit(
     0.3 * (breakout.volumeRatio === null ? 0.5 : unit((breakout.volumeRatio - 1) / 0.8)) +
       0.2 * unit((lengthBars - 5) / 30) +
       0.15 * unit(1 - extensionPct / 5) +
-      0.15 * closeLocation +
+      0.15 * location +
       0.2 * (trendUp ? 1 : 0),
   );
   const reasons = [
     `close ${fmtPrice(bars.close[b]!)} at a new 252-bar high, ${fmt1(extensionPct)}% above the prior high ${fmtPrice(pivot)}`,
     `prior high set ${lengthBars} bars earlier; pullback since ${fmt1(depthPct)}% deep`,
     breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
-    `close at ${Math.round(100 * closeLocation)}% of the bar's range${trendUp ? '; close > 50-bar SMA > 200-bar SMA' : ''}`,
+    `close at ${Math.round(100 * location)}% of the bar's range${trendUp ? '; close > 50-bar SMA > 200-bar SMA' : ''}`,
     `ATR ${fmtPrice(atr)}: stop ${STOP_ATR} ATR at ${fmtPrice(stopLoss)}, target ${TARGET_ATR} ATR at ${fmtPrice(target1)}`,
   ];
   return {
@@ -104,8 +103,8 @@ export const newHigh52w: PatternDetector = {
   direction: 'long',
   lookback: YEAR + QUIET_BARS + RECENT_BARS,
   detect(input) {
+    checkAsOf(input, 'new_high_52w');
     const { asOf } = input;
-    if (!Number.isInteger(asOf) || asOf < 0 || asOf >= input.bars.close.length) throw new RangeError(`new_high_52w: asOf ${asOf} outside the bars`);
     for (let b = asOf; b >= Math.max(YEAR, asOf - RECENT_BARS + 1); b--) {
       if (isEvent(input, b) && input.ind.atr14[b]! > 0) return buildMatch(input, b);
     }

@@ -37,7 +37,7 @@
  *
  * Cost: at most `recentBars + 1` backward extensions of `maxBars` bars.
  */
-import { findBreakout, fmt1, fmtPrice, unit, volumeRatio } from './common';
+import { checkAsOf, findBreakout, fmt1, fmtPrice, instanceEnd, meanVolume, pctBelow, unit, volumeRatio } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface RangeOptions {
@@ -147,12 +147,6 @@ function fitRange(input: PatternInput, e: number, o: RangeOptions, out: RangeFit
   return out;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, type: PatternType, direction: Direction, o: RangeOptions, fit: RangeFit, end: number): PatternMatch {
   const long = direction === 'long';
   const height = fit.top - fit.bottom;
@@ -160,7 +154,7 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const target1 = long ? pivot + height : pivot - height;
   const stopLoss = (fit.top + fit.bottom) / 2;
   const lengthBars = end - fit.start + 1;
-  const depthPct = (100 * height) / fit.top;
+  const depthPct = pctBelow(fit.top, fit.bottom);
   const atr = input.ind.atr14[end]!;
   const widthAtr = height / atr;
   const breakout = findBreakout(input, end, pivot, direction);
@@ -207,29 +201,25 @@ export function rangeDetector(type: PatternType, direction: Direction, options: 
   checkOptions(o);
   const sign = direction === 'long' ? 1 : -1;
   const scratch: RangeFit = { start: 0, top: 0, bottom: 0, crossings: 0, topTouches: 0, bottomTouches: 0 };
+  // b breaks the range ending at b − 1 when it closes beyond the pivot on
+  // volume; the key is the range's start
+  const breakoutStart = (input: PatternInput, b: number): number => {
+    const fit = fitRange(input, b - 1, o, scratch);
+    if (!fit) return -1;
+    const pivot = sign === 1 ? fit.top : fit.bottom;
+    return sign * input.bars.close[b]! > sign * pivot && (volumeRatio(input, b) ?? 0) >= o.minVolumeRatio ? fit.start : -1;
+  };
   return {
     type,
     family: 'range',
     direction,
     lookback: o.maxBars + o.recentBars,
     detect(input) {
-      const { asOf } = input;
-      const close = input.bars.close;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`${type}: asOf ${asOf} outside the bars`);
-      // oldest first, so that of two breaks of one range (same start) the first is kept
-      let bestEnd = -1, bestStart = -1;
-      for (let b = Math.max(1, asOf - o.recentBars + 1); b <= asOf; b++) {
-        const fit = fitRange(input, b - 1, o, scratch);
-        if (!fit || fit.start === bestStart) continue;
-        const pivot = sign === 1 ? fit.top : fit.bottom;
-        if (sign * close[b]! > sign * pivot && (volumeRatio(input, b) ?? 0) >= o.minVolumeRatio) {
-          bestEnd = b - 1;
-          bestStart = fit.start;
-        }
-      }
-      if (bestEnd >= 0) return buildMatch(input, type, direction, o, fitRange(input, bestEnd, o, scratch)!, bestEnd);
-      const forming = fitRange(input, asOf, o, scratch);
-      return forming ? buildMatch(input, type, direction, o, forming, asOf) : null;
+      checkAsOf(input, type);
+      // of two breaks of one range (same start), instanceEnd keeps the first
+      const end = instanceEnd(input, o.recentBars, 1, breakoutStart);
+      const fit = fitRange(input, end, o, scratch);
+      return fit ? buildMatch(input, type, direction, o, fit, end) : null;
     },
   };
 }

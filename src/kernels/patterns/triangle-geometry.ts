@@ -42,7 +42,7 @@
  * comparisons a bar; the minor lows go in a scratch buffer the detector
  * allocates once.
  */
-import { fmt1, fmtPrice, findBreakout, unit } from './common';
+import { checkAsOf, findBreakout, fmt1, fmtPrice, meanVolume, onVolumeText, pctChange, unit } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface TriangleOptions {
@@ -169,12 +169,6 @@ function fitTriangle(input: PatternInput, e: number, sign: 1 | -1, o: TriangleOp
   return out;
 }
 
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
-}
-
 function buildMatch(input: PatternInput, type: PatternType, direction: Direction, o: TriangleOptions, fit: TriangleFit, end: number): PatternMatch {
   const sign = direction === 'long' ? 1 : -1;
   const slope = sign === 1 ? input.bars.low : input.bars.high;
@@ -200,15 +194,15 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   );
   const side = direction === 'long' ? 'resistance' : 'support';
   const lows = direction === 'long' ? 'rising lows' : 'falling highs';
-  const change = (100 * (stopLoss - firstLow)) / firstLow;
+  const change = pctChange(firstLow, stopLoss);
+  // not fmtSigned: a change that rounds to zero keeps its sign here ("−0.0")
   const reasons = [
     `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
     `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
     `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
     Number.isFinite(volumeTrend) ? `volume in the last third ${fmt1(volumeTrend)}× the first third's` : 'no volume to compare',
     breakout.triggered
-      ? `closed ${direction === 'long' ? 'above' : 'below'} ${side} ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`)
+      ? `closed ${direction === 'long' ? 'above' : 'below'} ${side} ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'bar')}`
       : `pivot ${fmtPrice(pivot)} at the ${side}`,
     `measured move: height ${fmtPrice(fit.height)} from the pivot → ${fmtPrice(target1)}`,
   ];
@@ -242,9 +236,9 @@ export function triangleDetector(type: PatternType, direction: Direction, option
     direction,
     lookback: o.maxBars + o.swingBars + o.recentBars,
     detect(input) {
+      checkAsOf(input, type);
       const { asOf } = input;
       const close = input.bars.close;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`${type}: asOf ${asOf} outside the bars`);
       // breakouts first, latest first; a triangle cannot break twice, since a close beyond its flat side ends it
       for (let b = asOf; b >= Math.max(1, asOf - o.recentBars + 1); b--) {
         const fit = fitTriangle(input, b - 1, sign, o, scratch);

@@ -32,7 +32,7 @@
  *   rally), and one deeper than `maxContractionRatio` of the one before (no
  *   contraction) or shallower than `minContractionRatio` of it (a pause in the
  *   rally) is dropped; what is left has falling highs, rising lows and
- *   depths that shrink step by step;
+ *   depths that shrink step by step (the zigzag is `vcp-contractions.ts`);
  * - 2..6 contractions, the first at least `minFirstDepthPct`, the last at most
  *   `maxLastDepthPct` deep; the pivot (the last contraction's high, or a
  *   later intraday high with no close above it) at most `maxPivotBelowPct`
@@ -49,8 +49,26 @@
  * const match = vcp.detect({ bars, ind: computeIndicators(bars), asOf: bars.close.length - 1 });
  * match?.reasons[0]; // => "3 contractions: 18.2% → 9.6% → 4.1%"
  */
-import { argMaxHigh, findBreakout, fmt1, fmtPrice, unit, weeksText } from './common';
+import {
+  argMaxHigh,
+  baseMeasuredMoveText,
+  cappedStop,
+  cappedStopText,
+  checkAsOf,
+  findBreakout,
+  fmt1,
+  fmtPrice,
+  instanceEnd,
+  meanVolume,
+  onVolumeText,
+  pctBelow,
+  pctChange,
+  topsPriorBars,
+  unit,
+  weeksText,
+} from './common';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import { CONTRACTION_STACK, findContractions, swingDepth } from './vcp-contractions';
 
 export interface VcpOptions {
   /** Fewest and most bars in the base (15..325 = Minervini's 3 to 65 weeks). */
@@ -107,9 +125,6 @@ export const VCP_DEFAULTS: Readonly<VcpOptions> = Object.freeze({
   recentBars: 5,
 });
 
-/** Most contractions the zigzag stack holds while merging (falling highs, rising lows keep it short). */
-const STACK = 64;
-
 interface VcpFit {
   start: number;
   /** Contractions: swing-high and swing-low bar of each, oldest first, `count` of them. */
@@ -122,8 +137,8 @@ interface VcpFit {
 function checkOptions(o: VcpOptions): void {
   const ints = [o.minBars, o.maxBars, o.minContractions, o.maxContractions, o.peakBars, o.smaRiseBars, o.recentBars];
   if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('vcp: bar and contraction counts must be positive integers');
-  if (o.minBars > o.maxBars || o.minContractions < 2 || o.minContractions > o.maxContractions || o.maxContractions > STACK) {
-    throw new RangeError(`vcp: need minBars ≤ maxBars and 2 ≤ minContractions ≤ maxContractions ≤ ${STACK}`);
+  if (o.minBars > o.maxBars || o.minContractions < 2 || o.minContractions > o.maxContractions || o.maxContractions > CONTRACTION_STACK) {
+    throw new RangeError(`vcp: need minBars ≤ maxBars and 2 ≤ minContractions ≤ maxContractions ≤ ${CONTRACTION_STACK}`);
   }
   if (!(o.maxDepthPct > 0 && o.maxDepthPct < 100 && o.minFirstDepthPct >= 0 && o.maxLastDepthPct > 0)) {
     throw new RangeError('vcp: need 0 < maxDepthPct < 100, minFirstDepthPct ≥ 0, maxLastDepthPct > 0');
@@ -132,59 +147,6 @@ function checkOptions(o: VcpOptions): void {
     throw new RangeError('vcp: need 0 ≤ minContractionRatio < maxContractionRatio < 1 and 0 < minSwingPct ≤ maxSwingPct');
   }
   if (!(o.maxPivotBelowPct >= 0 && o.maxStopPct > 0 && o.maxStopPct < 100)) throw new RangeError('vcp: need maxPivotBelowPct ≥ 0 and 0 < maxStopPct < 100');
-}
-
-/** Depth of the swing from high bar `h` to low bar `l`, as a fraction of the high. */
-const swingDepth = (high: Float64Array, low: Float64Array, h: number, l: number) => (high[h]! - low[l]!) / high[h]!;
-
-/** Stack of contractions with the merge rules of the module doc. */
-function pushSwing(high: Float64Array, low: Float64Array, hs: Int32Array, ls: Int32Array, n: number, h: number, l: number, o: VcpOptions): number {
-  while (n > 0) {
-    const th = hs[n - 1]!, tl = ls[n - 1]!;
-    if (low[l]! <= low[tl]!) {
-      if (high[th]! >= high[h]!) h = th; // the decline goes on: one wider pullback
-      n--;
-      continue;
-    }
-    if (high[h]! >= high[th]!) {
-      n--; // the earlier dip was a pause in the rally to h
-      continue;
-    }
-    const ratio = swingDepth(high, low, h, l) / swingDepth(high, low, th, tl);
-    if (ratio > o.maxContractionRatio || ratio < o.minContractionRatio) return n; // no contraction, or only a pause
-    break;
-  }
-  if (n === STACK) return n;
-  hs[n] = h;
-  ls[n] = l;
-  return n + 1;
-}
-
-/** Zigzag from `s` to `e` into `hs`/`ls`; returns the number of contractions. */
-function contractions(input: PatternInput, s: number, e: number, swing: number, o: VcpOptions, hs: Int32Array, ls: Int32Array): number {
-  const { high, low } = input.bars;
-  let n = 0, hi = s, lo = s, falling = false;
-  for (let i = s + 1; i <= e; i++) {
-    if (!falling) {
-      if (high[i]! > high[hi]!) hi = i;
-      else if (low[i]! <= high[hi]! * (1 - swing)) {
-        falling = true;
-        lo = i;
-      }
-    } else if (low[i]! < low[lo]!) lo = i;
-    else if (high[i]! >= low[lo]! * (1 + swing)) {
-      n = pushSwing(high, low, hs, ls, n, hi, lo, o);
-      falling = false;
-      hi = i;
-    }
-  }
-  return falling ? pushSwing(high, low, hs, ls, n, hi, lo, o) : n;
-}
-
-function meanVolume(volume: Float64Array, from: number, to: number): number {
-  let sum = 0;
-  for (let i = from; i <= to; i++) sum += volume[i]!;
-  return sum / (to - from + 1);
 }
 
 /** Checks the contractions in `hs`/`ls` (count `n`) of a base ending at `e`; returns the pivot or NaN. */
@@ -217,8 +179,8 @@ function fitVcp(input: PatternInput, e: number, o: VcpOptions, out: VcpFit, work
     if (bottom < top * floor) break;
     const unbroken = high[j]! >= closeAfter;
     if (close[j]! > closeAfter) closeAfter = close[j]!;
-    if (!unbroken || e - j + 1 < o.minBars || argMaxHigh(high, j - o.peakBars, j) !== j) continue;
-    const n = contractions(input, j, e, swing, o, work.highs, work.lows);
+    if (!unbroken || e - j + 1 < o.minBars || !topsPriorBars(high, j, o.peakBars)) continue;
+    const n = findContractions(input, j, e, swing, o, work.highs, work.lows);
     const pivot = vcpPivot(input, e, n, work.highs, work.lows, o);
     if (Number.isNaN(pivot)) continue;
     out.start = work.highs[0]!; // the base starts at the first contraction's high
@@ -240,16 +202,16 @@ function buildMatch(input: PatternInput, o: VcpOptions, fit: VcpFit, end: number
   for (let k = 0; k < n; k++) depths.push(100 * swingDepth(high, low, highs[k]!, lows[k]!));
   const baseHigh = high[argMaxHigh(high, start, end)]!;
   const baseLow = low[lows[0]!]!;
-  const depthPct = (100 * (baseHigh - baseLow)) / baseHigh;
+  const depthPct = pctBelow(baseHigh, baseLow);
   const lastLow = low[lows[n - 1]!]!;
-  const stopLoss = Math.max(lastLow, pivot * (1 - o.maxStopPct / 100));
+  const stopLoss = cappedStop(lastLow, pivot, o.maxStopPct);
   const target1 = pivot + (baseHigh - baseLow);
   const dryUp = meanVolume(volume, highs[n - 1]!, end) / meanVolume(volume, start, lows[0]!);
   let ratioSum = 0;
   for (let k = 1; k < n; k++) ratioSum += depths[k]! / depths[k - 1]!;
   const meanRatio = ratioSum / (n - 1);
   const { sma150, sma200 } = input.ind;
-  const smaRisePct = (100 * (sma200[end]! - sma200[end - o.smaRiseBars]!)) / sma200[end - o.smaRiseBars]!;
+  const smaRisePct = pctChange(sma200[end - o.smaRiseBars]!, sma200[end]!);
   const lengthBars = end - start + 1;
   const breakout = findBreakout(input, end, pivot, 'long');
 
@@ -266,11 +228,10 @@ function buildMatch(input: PatternInput, o: VcpOptions, fit: VcpFit, end: number
     `volume in the last contraction ${fmt1(dryUp)}× the first's`,
     `Stage 2: close ${fmtPrice(close[end]!)} above the 150-day (${fmtPrice(sma150[end]!)}) and 200-day (${fmtPrice(sma200[end]!)}) averages, the 200-day up ${fmt1(smaRisePct)}% in ${weeksText(o.smaRiseBars)}`,
     breakout.triggered
-      ? `closed above the last contraction's high ${fmtPrice(pivot)}` +
-        (breakout.volumeRatio === null ? '' : ` on volume ${fmt1(breakout.volumeRatio)}× the 50-day average`)
+      ? `closed above the last contraction's high ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
       : `pivot ${fmtPrice(pivot)} at the last contraction's high`,
-    `stop ${fmtPrice(stopLoss)}: ${stopLoss > lastLow ? `${fmt1(o.maxStopPct)}% below the pivot (the 7–8% loss limit)` : "the last contraction's low"}`,
-    `measured move: base depth ${fmtPrice(baseHigh - baseLow)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`,
+    cappedStopText(stopLoss, lastLow, o.maxStopPct, "the last contraction's low", 'the 7–8% loss limit'),
+    baseMeasuredMoveText(pivot, baseHigh - baseLow, target1),
   ];
   return {
     patternType: 'vcp',
@@ -286,7 +247,7 @@ function buildMatch(input: PatternInput, o: VcpOptions, fit: VcpFit, end: number
   };
 }
 
-const newFit = (): VcpFit => ({ start: 0, highs: new Int32Array(STACK), lows: new Int32Array(STACK), count: 0, pivot: 0 });
+const newFit = (): VcpFit => ({ start: 0, highs: new Int32Array(CONTRACTION_STACK), lows: new Int32Array(CONTRACTION_STACK), count: 0, pivot: 0 });
 
 /**
  * A VCP detector; `vcp` is `vcpDetector()` with the daily defaults.
@@ -298,28 +259,25 @@ export function vcpDetector(options: Partial<VcpOptions> = {}): PatternDetector 
   const fit = newFit(), work = newFit();
   // the 200-bar SMA exists from bar 199 and must be compared smaRiseBars earlier
   const lookback = 200 + o.smaRiseBars;
+  // b breaks out of the VCP ending at b − 1 when it closes above the pivot,
+  // which is at least the last bar's high; the key is the base's start
+  const breakoutStart = (input: PatternInput, b: number): number => {
+    const { close, high } = input.bars;
+    if (!(close[b]! > high[b - 1]!)) return -1;
+    const found = fitVcp(input, b - 1, o, fit, work);
+    return found && close[b]! > found.pivot ? found.start : -1;
+  };
   return {
     type: 'vcp',
     family: 'base',
     direction: 'long',
     lookback,
     detect(input) {
-      const { asOf } = input;
-      const { close, high } = input.bars;
-      if (!Number.isInteger(asOf) || asOf < 0 || asOf >= close.length) throw new RangeError(`vcp: asOf ${asOf} outside the bars`);
-      if (asOf < lookback - 1) return null;
-      let bestEnd = -1, bestStart = -1;
-      for (let b = Math.max(lookback, asOf - o.recentBars + 1); b <= asOf; b++) {
-        if (!(close[b]! > high[b - 1]!)) continue; // the pivot is at least the last bar's high
-        const found = fitVcp(input, b - 1, o, fit, work);
-        if (found && close[b]! > found.pivot && found.start !== bestStart) {
-          bestEnd = b - 1;
-          bestStart = found.start;
-        }
-      }
-      if (bestEnd >= 0) return buildMatch(input, o, fitVcp(input, bestEnd, o, fit, work)!, bestEnd);
-      const forming = fitVcp(input, asOf, o, fit, work);
-      return forming ? buildMatch(input, o, forming, asOf) : null;
+      checkAsOf(input, 'vcp');
+      if (input.asOf < lookback - 1) return null;
+      const end = instanceEnd(input, o.recentBars, lookback, breakoutStart);
+      const found = fitVcp(input, end, o, fit, work);
+      return found ? buildMatch(input, o, found, end) : null;
     },
   };
 }
