@@ -9,29 +9,8 @@ import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators } from '../src/kernels/scan';
 import { trendRegime, trendTemplate, type TrendTemplate } from '../src/kernels/trend';
 import type { Timeframe } from '../src/providers/types';
-import { attachStore, type BarStoreReader, type StoreHandle } from '../src/store';
-
-let reader: BarStoreReader | undefined;
-let readerGeneration = -1;
-function store(handle: StoreHandle): BarStoreReader {
-  if (!reader || readerGeneration !== handle.generation || reader.stale) {
-    reader = attachStore(handle);
-    readerGeneration = handle.generation;
-  }
-  return reader;
-}
-
-/** Index of the last bar with ts ≤ asOfTs, or −1. */
-function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! <= asOfTs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
+import type { StoreHandle } from '../src/store';
+import { indexAtOrBefore, store } from './store';
 
 /** The bars up to and including `asOf`, as views (nothing later can be read through them). */
 function upTo(series: Ohlcv, asOf: number): Ohlcv {

@@ -1,7 +1,7 @@
 /**
  * @module pool
  * The piscina worker pool that runs scan kernels off the event loop, and the
- * typed `run` entry for each worker task (workers/scan.ts). Tasks receive the
+ * typed `run` entry for each worker task (workers/index.ts). Tasks receive the
  * shared bar store's handle, so bars cross threads without copying; only the
  * small per-symbol results come back.
  *
@@ -10,13 +10,14 @@
  * const stats = await pool.run('prepare', { handle: store.handle(), symbols, timeframe: 'daily', asOfTs });
  */
 import Piscina from 'piscina';
-import type * as ScanWorker from '../../workers/scan';
+import type * as Worker from '../../workers';
 
 type Tasks = {
-  prepare: typeof ScanWorker.prepare;
-  scan: typeof ScanWorker.scan;
-  regime: typeof ScanWorker.regime;
-  track: typeof ScanWorker.track;
+  prepare: typeof Worker.prepare;
+  scan: typeof Worker.scan;
+  regime: typeof Worker.regime;
+  track: typeof Worker.track;
+  confluence: typeof Worker.confluence;
 };
 export type TaskName = keyof Tasks;
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
@@ -31,13 +32,13 @@ export interface KernelPool {
 }
 
 /**
- * The worker module. From source it sits at workers/scan.ts; in the executable
+ * The worker module. From source it sits at workers/index.ts; in the executable
  * built by `npm run build` it is an extra entrypoint embedded beside the main
- * module (Bun's standalone-executable workers), at `$bunfs/root/workers/scan.ts`.
+ * module (Bun's standalone-executable workers), at `$bunfs/root/workers/index.ts`.
  */
-const SCAN_WORKER = import.meta.url.includes('/$bunfs/')
-  ? new URL('./workers/scan.ts', import.meta.url).href
-  : new URL('../../workers/scan.ts', import.meta.url).href;
+const WORKER = import.meta.url.includes('/$bunfs/')
+  ? new URL('./workers/index.ts', import.meta.url).href
+  : new URL('../../workers/index.ts', import.meta.url).href;
 
 export interface PoolOptions {
   threads: number;
@@ -49,7 +50,7 @@ export interface PoolOptions {
 }
 
 export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError }: PoolOptions): KernelPool {
-  const piscina = new Piscina({ filename: SCAN_WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
+  const piscina = new Piscina({ filename: WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
   // A worker that cannot start must not take the server down: the error is
   // reported, and later tasks fail at once instead of waiting on a dead pool.
   let broken: Error | undefined;

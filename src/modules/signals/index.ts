@@ -2,8 +2,9 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
+import { confluenceOf } from './confluence';
 import { signalHistory } from './history';
-import { BreakoutsQuery, BreakoutsResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from './model';
+import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from './model';
 import { breakoutsJson } from './service';
 import { scanUniverse } from './universe';
 
@@ -26,6 +27,16 @@ export function signalsModule(services: Services) {
         summary: 'Signal history',
         description:
           'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+      },
+    })
+    .get('/api/confluence', ({ query }) => confluenceOf(services, query), {
+      query: ConfluenceQuery,
+      response: withErrors(ConfluenceResponse, 400, 404, 429, 500),
+      detail: {
+        tags: ['Signals'],
+        summary: 'Confluence of evidence',
+        description:
+          'How far independent evidence agrees on the next move of `symbol` at its latest bar (or `asOf`): trend (0.25), momentum (0.15), volume (0.15), volatility contraction (0.10), relative strength vs `benchmark` (0.15), the higher timeframe (0.10; weekly under daily, daily under 4h/1h) and active patterns (0.10), each with its value, vote (−1/0/+1) and weight; `score` −100..100, `direction`, `agreement`, `coverage`. `lookback` (≥ 1, default 20) is the window of the volume and relative-strength factors. 400 for a missing symbol, bad timeframe or lookback; 404 for an unknown symbol.',
       },
     })
     .get('/api/universe/scan', ({ query }) => scanUniverse(services, query), {

@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia';
 import { PATTERN_TYPES } from '../../kernels/patterns/types';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { oneOf, SYMBOL_PATTERN } from '../params';
+import { oneOf, SYMBOL_PATTERN, SymbolParam } from '../params';
 
 export const TIMEFRAMES = ['daily', '4h', '1h'] as const;
 
@@ -186,3 +186,47 @@ export const UniverseScanResponse = t.Object(
 
 export type UniverseScanQuery = Static<typeof UniverseScanQuery>;
 export type UniverseScanResponse = Static<typeof UniverseScanResponse>;
+
+export const ConfluenceQuery = t.Object({
+  symbol: SymbolParam,
+  timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Bar timeframe; default daily')),
+  lookback: t.Optional(
+    t.Integer({ minimum: 1, description: 'Bars in the windowed factors (volume, relative strength); default 20; longer than the history is clamped', error: "Query parameter 'lookback' must be an integer of at least 1" }),
+  ),
+  benchmark: t.Optional(
+    t.String({ pattern: SYMBOL_PATTERN, description: 'Benchmark of the relative-strength factor (additive); default SPY', error: `Query parameter 'benchmark' must be a symbol matching ${SYMBOL_PATTERN}` }),
+  ),
+  asOf: t.Optional(
+    t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Evaluate at the last bar on or before this date, using only bars up to it (additive)', error: "Query parameter 'asOf' must be a date YYYY-MM-DD" }),
+  ),
+});
+export type ConfluenceQuery = Static<typeof ConfluenceQuery>;
+
+const ConfluenceFactor = t.Object({
+  name: t.String({ description: 'trend | momentum | volume | volatilityContraction | relativeStrength | higherTimeframe | activePatterns' }),
+  value: t.Union([t.Number(), t.Null()], { description: 'The number the vote rests on, null without evidence' }),
+  vote: t.Union([t.Literal(-1), t.Literal(0), t.Literal(1)]),
+  weight: t.Number(),
+  detail: t.String({ description: 'The reading in words, with its numbers' }),
+});
+
+export const ConfluenceResponse = t.Object(
+  {
+    ok: t.Boolean(),
+    symbol: t.String(),
+    timeframe: t.Union(TIMEFRAMES.map((v) => t.Literal(v))),
+    asOf: t.String({ format: 'date-time', description: 'Time of the bar evaluated' }),
+    benchmark: t.String(),
+    higherTimeframe: t.Union([t.Literal('weekly'), t.Literal('daily')]),
+    lookback: t.Object({ requested: t.Integer(), effective: t.Integer() }),
+    bars: t.Integer({ description: 'Bars of history read' }),
+    score: t.Number({ description: '−100..100' }),
+    direction: t.Union([t.Literal('bullish'), t.Literal('bearish'), t.Literal('neutral')]),
+    agreement: t.Number({ description: '0..1' }),
+    coverage: t.Number({ description: '0..1' }),
+    factors: t.Array(ConfluenceFactor),
+    method: t.Record(t.String(), t.Unknown()),
+  },
+  { additionalProperties: true },
+);
+export type ConfluenceResponse = Static<typeof ConfluenceResponse>;

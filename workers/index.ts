@@ -1,0 +1,6 @@
+/**
+ * The worker pool's module (src/pool): every task a worker thread runs, by
+ * name. Scans live in scan.ts, confluence in confluence.ts.
+ */
+export { prepare, scan, regime, track } from './scan';
+export { confluence } from './confluence';

@@ -1,0 +1,28 @@
+/**
+ * The shared bar store as every worker task sees it: attached once per store
+ * generation (zero copy), and the one binary search for "the bar at or before".
+ */
+import { attachStore, type BarStoreReader, type StoreHandle } from '../src/store';
+
+let reader: BarStoreReader | undefined;
+let readerGeneration = -1;
+
+export function store(handle: StoreHandle): BarStoreReader {
+  if (!reader || readerGeneration !== handle.generation || reader.stale) {
+    reader = attachStore(handle);
+    readerGeneration = handle.generation;
+  }
+  return reader;
+}
+
+/** Index of the last bar with ts ≤ asOfTs, or −1. */
+export function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! <= asOfTs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
