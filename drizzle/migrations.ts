@@ -30,5 +30,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795384490994,
     "breakpoints": true,
     "sql": "-- The ledger is append-only, in the database too: no role that writes through\n-- this schema can change or remove a record or a checkpoint. Rows are only\n-- ever inserted; UPDATE and DELETE are refused row by row, TRUNCATE by a\n-- statement trigger (row triggers do not fire on TRUNCATE).\nCREATE OR REPLACE FUNCTION breakline_ledger_refuse() RETURNS trigger\nLANGUAGE plpgsql AS $$\nBEGIN\n  RAISE EXCEPTION 'the ledger is append-only: % on % is not allowed', TG_OP, TG_TABLE_NAME\n    USING ERRCODE = 'insufficient_privilege';\nEND;\n$$;\n--> statement-breakpoint\nCREATE TRIGGER ledger_records_no_update BEFORE UPDATE OR DELETE ON \"ledger_records\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER ledger_records_no_truncate BEFORE TRUNCATE ON \"ledger_records\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER ledger_checkpoints_no_update BEFORE UPDATE OR DELETE ON \"ledger_checkpoints\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER ledger_checkpoints_no_truncate BEFORE TRUNCATE ON \"ledger_checkpoints\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n"
+  },
+  {
+    "tag": "0004_alerts",
+    "when": 1795399080184,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"alerts\" (\n\t\"signal_id\" text PRIMARY KEY NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"timeframe\" text NOT NULL,\n\t\"run_id\" text NOT NULL,\n\t\"alerted_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX \"alerts_timeframe_alerted_idx\" ON \"alerts\" USING btree (\"timeframe\",\"alerted_at\");"
   }
 ];

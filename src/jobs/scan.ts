@@ -9,6 +9,7 @@
  * Point in time: with `asOfTs` the scan stands on the last bar at or before it
  * for every symbol, so a replay sees exactly what a scan on that date saw.
  */
+import { alertsAt } from './alerts';
 import { percentileRanks } from '../kernels/rs-rank';
 import type { RegimeReading } from '../kernels/regime';
 import type { LedgerRepository } from '../db/repositories/ledger';
@@ -195,7 +196,8 @@ export function scanAndPersist(deps: PersistDeps, timeframe: Timeframe): Promise
   const job = (async () => {
     const result = await runScan(deps, { timeframe });
     const runId = newId('run');
-    const { newSignals, changes } = await deps.scans.saveRun(runId, result, deps.marketData.provider.name);
+    const alerts = await alertsAt({ scans: deps.scans, provider: deps.marketData.provider }, timeframe, result.signals, result.regime?.regime ?? null, result.asOf);
+    const { newSignals, changes } = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, alerts.candidates);
     for (const signal of newSignals) deps.bus.publish('breakouts.new', { signal });
     for (const { signal, from, to } of changes) {
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'bun:test';
 import type { Signal } from '../../src/jobs/scan';
-import { evaluateAlerts } from '../../src/modules/signals/alerts';
+import { evaluateAlerts } from '../../src/jobs/alerts';
+import { scanAndPersist } from '../../src/jobs/scan';
+import { alerts } from '../../src/db/schema';
+import { createTestContext } from '../helpers/app';
 
 const signal = (over: Partial<Signal>): Signal => ({
   id: 'X-flat_base-2026-11-20T00:00:00.000Z',
@@ -39,10 +42,10 @@ describe('alert policy (DESIGN §4)', () => {
   it('considers forming signals only within 2% of the trigger, and only strong or elite bands', () => {
     const r = evaluateAlerts(
       [
-        signal({ breakoutState: 'forming', distancePct: -1.5 }),
-        signal({ breakoutState: 'forming', distancePct: -3 }),
-        signal({ scoreBand: 'watchlist' }),
-        signal({ scoreBand: 'elite', breakoutState: 'confirmed' }),
+        signal({ symbol: 'A', id: 'A-1', breakoutState: 'forming', distancePct: -1.5 }),
+        signal({ symbol: 'B', id: 'B-1', breakoutState: 'forming', distancePct: -3 }),
+        signal({ symbol: 'C', id: 'C-1', scoreBand: 'watchlist' }),
+        signal({ symbol: 'D', id: 'D-1', scoreBand: 'elite', breakoutState: 'confirmed' }),
       ],
       { regime: 'neutral' },
     );
@@ -54,7 +57,7 @@ describe('alert policy (DESIGN §4)', () => {
     const r = evaluateAlerts([signal({ distancePct: 6.2, avgDollarVolume: 5_000_000 })], {
       regime: 'risk_off',
       earningsInTradingDays: () => 3,
-      recentlyAlerted: new Set(['X']),
+      recentAlerts: new Map([['X', new Set(['X-vcp-2026-11-18T00:00:00.000Z'])]]),
     });
     expect(r.candidates).toHaveLength(0);
     expect(r.blocked[0]!.reasons).toEqual([
@@ -62,7 +65,7 @@ describe('alert policy (DESIGN §4)', () => {
       'average dollar volume $5.0M below the $20M floor',
       'long setup in a risk-off market',
       'earnings in 3 trading days',
-      'X already alerted within 72 hours',
+      'X already alerted within 72 hours (X-vcp-2026-11-18T00:00:00.000Z)',
     ]);
     expect(r.summary.byReason).toEqual({ extended: 1, illiquid: 1, regime: 1, earnings: 1, cooldown: 1 });
   });
@@ -70,5 +73,46 @@ describe('alert policy (DESIGN §4)', () => {
   it('does not block a short in a risk-off market, nor earnings after the window', () => {
     const r = evaluateAlerts([signal({ direction: 'short' })], { regime: 'risk_off', earningsInTradingDays: () => 6 });
     expect(r.candidates).toHaveLength(1);
+  });
+
+  it('lets the alerted signal itself stay a candidate, and blocks a second signal of the same symbol', () => {
+    const first = signal({});
+    const second = signal({ id: 'X-vcp-2026-11-20T00:00:00.000Z', patternType: 'vcp', finalScore: 72 });
+    const r = evaluateAlerts([first, second], { regime: 'neutral', recentAlerts: new Map([['X', new Set([first.id])]]) });
+    expect(r.candidates).toEqual([first]);
+    expect(r.blocked).toEqual([{ signal: second, reasons: [`X already alerted within 72 hours (${first.id})`] }]);
+    // Without any log, the better-ranked signal of the evaluation takes the symbol.
+    const fresh = evaluateAlerts([first, second], { regime: 'neutral' });
+    expect(fresh.candidates).toEqual([first]);
+    expect(fresh.summary.byReason).toEqual({ cooldown: 1 });
+  });
+});
+
+describe('alert cooldown across persisted scans', () => {
+  it('logs each run\'s candidates and blocks another signal of a symbol alerted within 72 hours', async () => {
+    const ctx = await createTestContext();
+    try {
+      const first = (await (await ctx.request('/api/breakouts?limit=200')).json()) as any;
+      expect(first.alertThresholds.cooldownCheck).toStartWith('applied');
+      expect(first.alertCandidates.length).toBeGreaterThan(0);
+      const logged = await ctx.services.scans.recentAlerts('daily', new Date(Date.parse(first.asOf) - 3_600_000), new Date(first.asOf));
+      expect([...logged.values()].flatMap((ids) => [...ids]).sort()).toEqual(first.alertCandidates.map((c: Signal) => c.id).sort());
+
+      // Another signal of the first candidate's symbol was alerted a day earlier.
+      const target = first.alertCandidates[0] as Signal;
+      const other = `${target.symbol}-donchian_55-2026-11-18T00:00:00.000Z`;
+      await ctx.services.database.db.insert(alerts).values({ signalId: other, symbol: target.symbol, timeframe: 'daily', runId: 'run_test', alertedAt: new Date(Date.parse(first.asOf) - 86_400_000) });
+      await scanAndPersist(ctx.services, 'daily');
+      await Bun.sleep(1100); // past the latest-run cache
+      const second = (await (await ctx.request('/api/breakouts?limit=200')).json()) as any;
+      expect(second.latestPersistedRun.id).not.toBe(first.latestPersistedRun.id);
+      const blocked = second.alertBlocked.find((b: { signal: Signal }) => b.signal.id === target.id);
+      expect(blocked.reasons).toContain(`${target.symbol} already alerted within 72 hours (${other})`);
+      expect(second.alertCandidates.map((c: Signal) => c.id)).not.toContain(target.id);
+      // The other candidates stay candidates: their own log entries do not block them.
+      expect(second.alertCandidates.length).toBe(first.alertCandidates.length - 1);
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -5,11 +5,11 @@
  * another state moves `state` and appends the change to `signal_events`, all in
  * the run's transaction.
  */
-import { and, asc, count, desc, eq, gt, inArray, lt, notInArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, type SQL } from 'drizzle-orm';
 import type { ScanResult, Signal } from '../../jobs/scan';
 import type { Db } from '../client';
 import type { LedgerEntry, LedgerRepository } from './ledger';
-import { scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
+import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
 export type RunSummary = Omit<ScanRunRow, 'findings' | 'regime'>;
 
@@ -33,7 +33,11 @@ export class ScansRepository {
     private readonly ledger: LedgerRepository,
   ) {}
 
-  async saveRun(runId: string, result: ScanResult, source: string): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: string | null; to: string }[] }> {
+  /**
+   * Persists a run, its signals, their state changes, the alert candidates it
+   * raised (`alerted`, logged once per signal) and the ledger records, in one transaction.
+   */
+  async saveRun(runId: string, result: ScanResult, source: string, alerted: readonly Signal[] = []): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: string | null; to: string }[] }> {
     return this.db.transaction(async (tx) => {
       await tx.insert(scanRuns).values({
         id: runId,
@@ -94,6 +98,12 @@ export class ScansRepository {
           await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(eq(signals.id, s.id));
         }
       }
+      if (alerted.length > 0) {
+        await tx
+          .insert(alerts)
+          .values(alerted.map((s) => ({ signalId: s.id, symbol: s.symbol, timeframe: s.timeframe, runId, alertedAt: new Date(result.asOf) })))
+          .onConflictDoNothing();
+      }
       // The public ledger, in the same transaction: a run and what it surfaced land together or not at all.
       await this.ledger.appendIn(tx, [
         ...newSignals.map((s) => signalEntry(s, runId, source, result)),
@@ -101,6 +111,21 @@ export class ScansRepository {
       ]);
       return { newSignals, changes };
     });
+  }
+
+  /** Per symbol, the signals of a timeframe alerted at bar times within [from, to]. */
+  async recentAlerts(timeframe: string, from: Date, to: Date): Promise<Map<string, Set<string>>> {
+    const rows = await this.db
+      .select({ symbol: alerts.symbol, signalId: alerts.signalId })
+      .from(alerts)
+      .where(and(eq(alerts.timeframe, timeframe), gte(alerts.alertedAt, from), lte(alerts.alertedAt, to)));
+    const out = new Map<string, Set<string>>();
+    for (const row of rows) {
+      let ids = out.get(row.symbol);
+      if (!ids) out.set(row.symbol, (ids = new Set()));
+      ids.add(row.signalId);
+    }
+    return out;
   }
 
   /** The latest successful run of a timeframe, with its findings. */

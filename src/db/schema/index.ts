@@ -4,3 +4,4 @@ export * from './provider-cache';
 export * from './scan-runs';
 export * from './signals';
 export * from './ledger';
+export * from './alerts';

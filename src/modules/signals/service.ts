@@ -6,12 +6,11 @@
  * symbols outside the universe are scanned on demand in the worker pool.
  */
 import { AppError } from '../../errors';
+import { alertsAt, ALERT_THRESHOLDS } from '../../jobs/alerts';
 import { defaultUniverse, runScan, scanAndPersist, type ScanResult, type Signal } from '../../jobs/scan';
 import { paginateList, readPage } from '../../pagination';
-import { tradingDays } from '../../providers/calendar';
-import type { MarketDataProvider, Timeframe } from '../../providers/types';
+import type { Timeframe } from '../../providers/types';
 import type { Services } from '../../services';
-import { ALERT_THRESHOLDS, evaluateAlerts } from './alerts';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
 
 type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'scans' | 'ledger' | 'log' | 'bus'>;
@@ -35,17 +34,6 @@ async function latestRun(deps: Deps, timeframe: Timeframe): Promise<LatestRun | 
   const fresh = { run, history, readAt: Date.now() };
   cache.set(timeframe, fresh);
   return fresh;
-}
-
-/** Trading days from the scan's date to each symbol's next earnings report, when the provider knows the dates. */
-function earningsDistance(provider: MarketDataProvider, asOf: string | undefined): ((symbol: string) => number | null) | undefined {
-  if (!provider.earningsDates || !asOf) return undefined;
-  const today = asOf.slice(0, 10);
-  return (symbol) => {
-    const next = provider.earningsDates!(symbol).find((d) => d >= today);
-    if (!next) return null;
-    return next === today ? 0 : tradingDays(today, next).length - 1;
-  };
 }
 
 async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<T> {
@@ -139,7 +127,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     signals = signals.filter((s) => wanted.has(s.symbol));
   }
 
-  const alerts = evaluateAlerts(signals, { regime: regime?.regime ?? null, earningsInTradingDays: earningsDistance(deps.marketData.provider, asOf) });
+  const alerts = await alertsAt({ scans: deps.scans, provider: deps.marketData.provider }, timeframe, signals, regime?.regime ?? null, asOf ?? generatedAt);
   const page = paginateList([...signals].reverse(), readPage(query));
   runs ??= await deps.scans.runHistory(timeframe, 10);
   const response: BreakoutsResponse = {
@@ -152,7 +140,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
     alertThresholds: {
       ...ALERT_THRESHOLDS,
       earningsCheck: deps.marketData.provider.earningsDates ? 'applied' : `not available from provider ${deps.marketData.provider.name}`,
-      cooldownCheck: 'not applied: alert dispatch history arrives with the alerts feature',
+      cooldownCheck: 'applied: another signal of the symbol alerted within cooldownHours of bar time (alert log of persisted scans), or a better-ranked one in this list',
     },
     alertSummary: alerts.summary,
     latestPersistedRun: runs[0] ? summarize(runs[0]) : null,

@@ -1,13 +1,18 @@
 /**
- * @module modules/signals/alerts
+ * @module jobs/alerts
  * DESIGN §4's alert policy: a signal is a candidate when its band is strong or
  * better and it has triggered (or confirmed) or sits within 2% of its trigger;
  * it is blocked, with every reason listed, when the price is extended more than
  * 5% past the trigger, its average dollar volume is under the liquidity floor,
  * it is a long in a risk-off market, earnings fall within 5 trading days, or
- * the same symbol was already a candidate in the cooldown.
+ * the same symbol was already alerted in the cooldown: by another signal in the
+ * alert log within `cooldownHours` of bar time, or by a better-ranked signal of
+ * the same evaluation (signals are evaluated in rank order).
  */
-import type { Signal } from '../../jobs/scan';
+import type { ScansRepository } from '../db/repositories/scans';
+import { tradingDays } from '../providers/calendar';
+import type { MarketDataProvider, Timeframe } from '../providers/types';
+import type { Signal } from './scan';
 
 export const ALERT_THRESHOLDS = {
   minBand: 'strong',
@@ -23,8 +28,8 @@ export interface AlertInputs {
   regime: string | null;
   /** Trading days to the symbol's next earnings report, when the provider knows it. */
   earningsInTradingDays?: (symbol: string) => number | null;
-  /** Symbols that were alert candidates within the cooldown. */
-  recentlyAlerted?: ReadonlySet<string>;
+  /** Per symbol, the signals alerted within the cooldown (from the alert log); another signal of the symbol is blocked. */
+  recentAlerts?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface AlertEvaluation {
@@ -41,6 +46,7 @@ export function evaluateAlerts(signals: readonly Signal[], inputs: AlertInputs):
   const blocked: AlertEvaluation['blocked'] = [];
   const byReason: Record<string, number> = {};
   let eligible = 0;
+  const alertedNow = new Map<string, string>();
   for (const signal of signals) {
     const live = signal.breakoutState === 'triggered' || signal.breakoutState === 'confirmed';
     if (!STRONG_BANDS.has(signal.scoreBand) || !(live || Math.abs(signal.distancePct) <= t.nearTriggerPct)) continue;
@@ -53,12 +59,44 @@ export function evaluateAlerts(signals: readonly Signal[], inputs: AlertInputs):
     if (signal.direction === 'long' && inputs.regime === t.blockLongsInRegime) reasons.push(['regime', 'long setup in a risk-off market']);
     const earnings = inputs.earningsInTradingDays?.(signal.symbol) ?? null;
     if (earnings !== null && earnings <= t.earningsWithinTradingDays) reasons.push(['earnings', `earnings in ${earnings} trading day${earnings === 1 ? '' : 's'}`]);
-    if (inputs.recentlyAlerted?.has(signal.symbol)) reasons.push(['cooldown', `${signal.symbol} already alerted within ${t.cooldownHours} hours`]);
-    if (reasons.length === 0) candidates.push(signal);
-    else {
+    const sameRun = alertedNow.get(signal.symbol);
+    const earlier = [...(inputs.recentAlerts?.get(signal.symbol) ?? [])].find((id) => id !== signal.id) ?? (sameRun !== signal.id ? sameRun : undefined);
+    if (earlier !== undefined) reasons.push(['cooldown', `${signal.symbol} already alerted within ${t.cooldownHours} hours (${earlier})`]);
+    if (reasons.length === 0) {
+      candidates.push(signal);
+      alertedNow.set(signal.symbol, signal.id);
+    } else {
       blocked.push({ signal, reasons: reasons.map(([, text]) => text) });
       for (const [key] of reasons) byReason[key] = (byReason[key] ?? 0) + 1;
     }
   }
   return { candidates, blocked, summary: { eligible, candidates: candidates.length, blocked: blocked.length, byReason } };
+}
+
+/** Trading days from the scan's date to each symbol's next earnings report, when the provider knows the dates. */
+export function earningsDistance(provider: MarketDataProvider, asOf: string): ((symbol: string) => number | null) | undefined {
+  if (!provider.earningsDates) return undefined;
+  const today = asOf.slice(0, 10);
+  return (symbol) => {
+    const next = provider.earningsDates!(symbol).find((d) => d >= today);
+    if (!next) return null;
+    return next === today ? 0 : tradingDays(today, next).length - 1;
+  };
+}
+
+/**
+ * The alert policy for a scan's ranked signals as of its bar time `asOf`:
+ * earnings from the provider, the cooldown from the alert log.
+ */
+export async function alertsAt(
+  deps: { scans: ScansRepository; provider: MarketDataProvider },
+  timeframe: Timeframe,
+  signals: readonly Signal[],
+  regime: string | null,
+  asOf: string,
+): Promise<AlertEvaluation> {
+  const to = new Date(asOf);
+  const from = new Date(to.getTime() - ALERT_THRESHOLDS.cooldownHours * 3_600_000);
+  const recentAlerts = await deps.scans.recentAlerts(timeframe, from, to);
+  return evaluateAlerts(signals, { regime, earningsInTradingDays: earningsDistance(deps.provider, asOf), recentAlerts });
 }
