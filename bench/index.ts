@@ -4,6 +4,7 @@
  */
 import { benchHttp } from './http';
 import { benchKernels } from './kernels';
+import { benchOptions } from './options';
 import { benchScan } from './scan';
 import { benchSynthetic } from './synthetic';
 
@@ -11,3 +12,4 @@ await benchSynthetic();
 await benchKernels();
 await benchHttp();
 await benchScan();
+await benchOptions();

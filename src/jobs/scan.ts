@@ -10,6 +10,8 @@
  * for every symbol, so a replay sees exactly what a scan on that date saw.
  */
 import { alertsAt } from './alerts';
+import { resolveOutcomes } from './outcomes';
+import type { Logger } from '../log';
 import { percentileRanks } from '../kernels/rs-rank';
 import type { RegimeReading } from '../kernels/regime';
 import type { LedgerRepository } from '../db/repositories/ledger';
@@ -178,6 +180,7 @@ export interface PersistDeps extends ScanDeps {
   scans: ScansRepository;
   ledger: LedgerRepository;
   bus: EventBus;
+  log: Logger;
 }
 
 const inFlight = new WeakMap<ScansRepository, Map<Timeframe, Promise<string>>>();
@@ -203,6 +206,8 @@ export function scanAndPersist(deps: PersistDeps, timeframe: Timeframe): Promise
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
     }
     await trackOpenSignals(deps, runId, result);
+    // The run is persisted: a failure to resolve outcomes is logged and retried after the next run.
+    await resolveOutcomes(deps).catch((error) => deps.log.error('outcome resolution failed', { error: String(error) }));
     await deps.ledger.checkpoint(); // a published head after every run
     return runId;
   })().finally(() => running!.delete(timeframe));

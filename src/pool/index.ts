@@ -18,6 +18,7 @@ type Tasks = {
   regime: typeof Worker.regime;
   track: typeof Worker.track;
   confluence: typeof Worker.confluence;
+  outcomes: typeof Worker.outcomes;
 };
 export type TaskName = keyof Tasks;
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];

@@ -1,0 +1,66 @@
+/**
+ * Worker entry point of the outcome resolution job (src/jobs/outcomes.ts):
+ * resolves ledger signals against the bars after their entry, read from the
+ * shared bar store, with kernels/outcome.
+ */
+import { resolveOutcome, SCRATCH_STATES, type OutcomeResult } from '../src/kernels/outcome';
+import type { Timeframe } from '../src/providers/types';
+import type { StoreHandle } from '../src/store';
+import { indexAtOrBefore, store } from './store';
+
+export interface OutcomeItem {
+  signalId: string;
+  symbol: string;
+  timeframe: Timeframe;
+  direction: 'long' | 'short';
+  /** Price and bar time of the entry: resolution reads only the bars after it. */
+  entry: number;
+  entryTs: number;
+  target1: number;
+  stopLoss: number;
+  /** A terminal lifecycle state (`failed`/`expired` make a scratch) and the bar time it was reached. */
+  state?: string;
+  stateTs?: number;
+}
+
+export type ResolvedItem =
+  | { signalId: string; result: OutcomeResult & { exitTs: number; throughTs: number } }
+  | { signalId: string; error: string };
+
+export interface OutcomesInput {
+  handle: StoreHandle;
+  items: OutcomeItem[];
+  /** Resolve as of the last bar at or before this time (epoch ms). */
+  asOfTs: number;
+}
+
+export function outcomes({ handle, items, asOfTs }: OutcomesInput): ResolvedItem[] {
+  const s = store(handle);
+  return items.map((item): ResolvedItem => {
+    const bars = s.get(item.symbol, item.timeframe);
+    if (!bars) return { signalId: item.signalId, error: `no ${item.timeframe} bars for ${item.symbol}` };
+    const detectedIndex = indexAtOrBefore(bars.ts, item.entryTs);
+    const asOf = indexAtOrBefore(bars.ts, asOfTs);
+    if (detectedIndex < 0) return { signalId: item.signalId, error: `no bar at or before the entry at ${new Date(item.entryTs).toISOString()}` };
+    if (asOf < detectedIndex) return { signalId: item.signalId, error: 'the bars end before the entry' };
+    const scratch = item.state !== undefined && SCRATCH_STATES.has(item.state) && item.stateTs !== undefined;
+    const stateIndex = scratch ? Math.max(detectedIndex + 1, indexAtOrBefore(bars.ts, item.stateTs!)) : undefined;
+    try {
+      const result = resolveOutcome(
+        {
+          direction: item.direction,
+          entry: item.entry,
+          target1: item.target1,
+          stopLoss: item.stopLoss,
+          detectedIndex,
+          ...(scratch && stateIndex! <= asOf ? { state: item.state, stateIndex } : {}),
+        },
+        bars,
+        asOf,
+      );
+      return { signalId: item.signalId, result: { ...result, exitTs: bars.ts[result.exitIndex]!, throughTs: bars.ts[asOf]! } };
+    } catch (error) {
+      return { signalId: item.signalId, error: (error as Error).message };
+    }
+  });
+}
