@@ -3,7 +3,8 @@ import { Elysia } from 'elysia';
 import { verifyLedger } from '../../ledger/verify';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
-import { CheckpointsResponse, LedgerQuery, LedgerResponse, VerifyResponse } from './model';
+import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, VerifyResponse } from './model';
+import { monthly, scorecard } from './performance';
 import { ledgerCsv, ledgerPage } from './service';
 
 const VERIFY_METHOD =
@@ -38,6 +39,25 @@ export function transparencyModule(services: Services) {
         },
       },
     )
+    .get('/api/transparency/monthly', ({ query }) => monthly(ledger, query.month), {
+      query: MonthlyQuery,
+      response: withErrors(MonthlyResponse, 400, 429),
+      detail: {
+        tags: ['Transparency'],
+        summary: 'Monthly rollup',
+        description:
+          "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome. 400 for a missing or invalid month.",
+      },
+    })
+    .get('/api/scorecard', () => scorecard(ledger), {
+      response: withErrors(ScorecardResponse, 429),
+      detail: {
+        tags: ['Transparency'],
+        summary: 'Scorecard',
+        description:
+          'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step).',
+      },
+    })
     .get('/api/transparency/verify', async () => ({ ...(await verifyLedger(ledger)), method: VERIFY_METHOD }), {
       response: withErrors(VerifyResponse, 429),
       detail: {

@@ -72,3 +72,62 @@ export const CheckpointsResponse = t.Object(
 
 export type LedgerQuery = Static<typeof LedgerQuery>;
 export type LedgerResponse = Static<typeof LedgerResponse>;
+
+export const MonthlyQuery = t.Object({
+  month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The month YYYY-MM (by signal detection time, UTC)', error: "Query parameter 'month' is required: a month YYYY-MM (01–12)" }),
+});
+
+const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
+const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });
+export const PerformanceSchema = t.Object(
+  {
+    signals: t.Integer(),
+    open: t.Integer(),
+    closed: t.Integer({ description: 'Entered signals with a final outcome' }),
+    wins: t.Integer(),
+    losses: t.Integer(),
+    scratches: t.Integer(),
+    neverEntered: t.Integer({ description: 'Failed or expired before crossing the trigger' }),
+    hitRate: Nullable('wins ÷ closed'),
+    hitRateInterval: Interval,
+    avgR: Nullable('Mean R of closed trades'),
+    avgRInterval: Interval,
+    totalR: t.Number(),
+    expectancyR: Nullable(),
+    profitFactor: Nullable('null without losses'),
+    avgDaysHeld: Nullable(),
+  },
+  { title: 'Performance' },
+);
+const Groups = t.Record(t.String(), PerformanceSchema);
+
+export const MonthlyResponse = t.Object(
+  {
+    month: t.String(),
+    from: t.String({ format: 'date-time' }),
+    to: t.String({ format: 'date-time' }),
+    generatedAt: t.String({ format: 'date-time' }),
+    ledgerHead: t.Object({ seq: t.Integer(), hash: t.String() }),
+    summary: PerformanceSchema,
+    byPattern: Groups,
+    byBand: Groups,
+    byTimeframe: Groups,
+    byDirection: Groups,
+    signals: t.Array(t.Record(t.String(), t.Any())),
+    method: t.Record(t.String(), t.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const ScorecardResponse = t.Object(
+  {
+    generatedAt: t.String({ format: 'date-time' }),
+    ledgerHead: t.Object({ seq: t.Integer(), hash: t.String() }),
+    allTime: PerformanceSchema,
+    trailing: t.Record(t.String(), PerformanceSchema, { description: '30d, 90d, 365d by detection date' }),
+    calibration: t.Object({ byBand: Groups, byPattern: Groups, byRegime: Groups, byTimeframe: Groups }),
+    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
+    method: t.Record(t.String(), t.String()),
+  },
+  { additionalProperties: true },
+);

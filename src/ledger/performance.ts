@@ -1,0 +1,141 @@
+/**
+ * @module ledger/performance
+ * Track-record figures computed from ledger entries only (DESIGN §4): counts of
+ * outcomes, hit rate with its Wilson interval, mean R with its Student-t
+ * interval, total R, expectancy and profit factor, grouped any way.
+ *
+ * Definitions (the same in the monthly rollup and the scorecard):
+ *
+ * ```
+ * closed    = entered signals with a final outcome (win, loss or scratch)
+ * hitRate   = wins ÷ closed                     Wilson 95% interval
+ * avgR      = Σ R ÷ closed                      Student-t 95% interval
+ * totalR    = Σ R over closed
+ * expectancyR, profitFactor: kernels/stats/trades (Tharp), over closed R
+ * ```
+ *
+ * A signal that failed or expired before crossing its trigger was never
+ * entered: it is counted (`neverEntered`) but is no trade, so it is in no rate
+ * or R figure. Open signals are counted and in nothing else.
+ */
+import { expectancy, meanInterval, profitFactor, wilsonInterval } from '../kernels/stats';
+import { round } from '../kernels/round';
+import type { LedgerEntryView } from './serialize';
+
+export interface Trade {
+  id: string;
+  symbol: string;
+  patternType: string;
+  scoreBand: string;
+  timeframe: string;
+  direction: string;
+  regime: string;
+  detectedAt: string;
+  outcome: 'open' | 'win' | 'loss' | 'scratch';
+  entered: boolean;
+  rMultiple: number | null;
+  daysHeld: number | null;
+}
+
+export interface Interval {
+  lower: number | null;
+  upper: number | null;
+}
+
+export interface Performance {
+  signals: number;
+  open: number;
+  closed: number;
+  wins: number;
+  losses: number;
+  scratches: number;
+  neverEntered: number;
+  hitRate: number | null;
+  hitRateInterval: Interval;
+  avgR: number | null;
+  avgRInterval: Interval;
+  totalR: number;
+  expectancyR: number | null;
+  profitFactor: number | null;
+  avgDaysHeld: number | null;
+}
+
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const finite = (x: number, digits: number): number | null => (Number.isFinite(x) ? round(x, digits) : null);
+
+/** One trade per ledger entry: the signal as surfaced and its outcome so far. */
+export function tradesOf(entries: readonly LedgerEntryView[]): Trade[] {
+  return entries.map((e) => {
+    const s = e.signal;
+    const o = e.outcome;
+    return {
+      id: String(s.id),
+      symbol: String(s.symbol),
+      patternType: String(s.patternType),
+      scoreBand: String(s.scoreBand),
+      timeframe: String(s.timeframe),
+      direction: String(s.direction),
+      regime: typeof s.regime === 'string' ? s.regime : 'unknown',
+      detectedAt: String(s.detectedAt),
+      outcome: o.outcome as Trade['outcome'],
+      entered: o.outcome !== 'open' && o.entered !== false,
+      rMultiple: num(o.rMultiple),
+      daysHeld: num(o.daysHeld),
+    };
+  });
+}
+
+/** The figures of a set of trades (see the module comment). */
+export function performance(trades: readonly Trade[]): Performance {
+  let open = 0;
+  let wins = 0;
+  let losses = 0;
+  let scratches = 0;
+  let neverEntered = 0;
+  let days = 0;
+  const r: number[] = [];
+  for (const t of trades) {
+    if (t.outcome === 'open') open++;
+    else if (!t.entered) neverEntered++;
+    else {
+      if (t.outcome === 'win') wins++;
+      else if (t.outcome === 'loss') losses++;
+      else scratches++;
+      r.push(t.rMultiple ?? 0);
+      days += t.daysHeld ?? 0;
+    }
+  }
+  const closed = r.length;
+  const rate = wilsonInterval(wins, closed);
+  const meanR = meanInterval(r);
+  const totalR = r.reduce((a, b) => a + b, 0);
+  return {
+    signals: trades.length,
+    open,
+    closed,
+    wins,
+    losses,
+    scratches,
+    neverEntered,
+    hitRate: closed ? round(wins / closed, 4) : null,
+    hitRateInterval: closed ? { lower: round(rate.lower, 4), upper: round(rate.upper, 4) } : { lower: null, upper: null },
+    avgR: closed ? round(meanR.mean, 4) : null,
+    avgRInterval: { lower: finite(meanR.lower, 4), upper: finite(meanR.upper, 4) },
+    totalR: round(totalR, 4),
+    expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,
+    profitFactor: closed ? finite(profitFactor(r), 4) : null,
+    avgDaysHeld: closed ? round(days / closed, 2) : null,
+  };
+}
+
+/** `performance` per value of `key`, keys sorted. */
+export function performanceBy(trades: readonly Trade[], key: (t: Trade) => string): Record<string, Performance> {
+  const groups = new Map<string, Trade[]>();
+  for (const t of trades) {
+    const k = key(t);
+    let list = groups.get(k);
+    if (!list) groups.set(k, (list = []));
+    list.push(t);
+  }
+  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, performance(groups.get(k)!)]));
+}

@@ -1,0 +1,129 @@
+/**
+ * @module modules/transparency/performance
+ * The monthly rollup and the scorecard, computed from the ledger only
+ * (ledger/performance holds the definitions). Both are cached per ledger head:
+ * nothing is recomputed until a record is appended.
+ */
+import type { LedgerFilter, LedgerRepository } from '../../db/repositories/ledger';
+import { AppError } from '../../errors';
+import { scoreBandMonotonicity } from '../../kernels/stats';
+import { performance, performanceBy, tradesOf, type Trade } from '../../ledger/performance';
+import { ledgerEntries } from '../../ledger/serialize';
+
+const PAGE = 5000;
+/** Score bands low → high (DESIGN §4). */
+const BANDS = ['ignore', 'watchlist', 'strong', 'elite'] as const;
+const TRAILING_DAYS = [30, 90, 365] as const;
+const DAY_MS = 86_400_000;
+
+export const PERFORMANCE_METHOD = {
+  source: 'the public ledger only: each signal as first surfaced, and its appended outcome record',
+  closed: 'entered signals with a final outcome (win, loss or scratch); open signals and scratches never entered (failed or expired before crossing the trigger) are counted but in no rate or R figure',
+  hitRate: 'wins ÷ closed, with a 95% Wilson score interval',
+  avgR: 'mean R-multiple of closed trades, with a 95% Student-t interval (null below 2 trades)',
+  expectancyR: 'Tharp expectancy in R per trade (= mean R)',
+  profitFactor: 'Σ winning R ÷ |Σ losing R| (null without losses)',
+  outcomes: 'win: target1 before the stop; loss: the stop first (a bar touching both counts the stop; a gap through fills at the open); scratch: failed or expired',
+  entry: 'surfaced triggered/confirmed: the close of the bar it was surfaced on; surfaced forming: the close of the bar it triggered on',
+};
+
+async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter): Promise<Trade[]> {
+  const trades: Trade[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const { rows } = await ledger.signalRecords(filter, PAGE, offset);
+    if (rows.length === 0) break;
+    trades.push(...tradesOf(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId)))));
+    if (rows.length < PAGE) break;
+  }
+  return trades;
+}
+
+const cached = new WeakMap<LedgerRepository, Map<string, { seq: number; value: Promise<unknown> }>>();
+async function perHead<T>(ledger: LedgerRepository, key: string, compute: () => Promise<T>): Promise<T> {
+  let cache = cached.get(ledger);
+  if (!cache) cached.set(ledger, (cache = new Map()));
+  const { seq } = await ledger.head();
+  const hit = cache.get(key);
+  if (hit && hit.seq === seq) return hit.value as Promise<T>;
+  const value = compute();
+  cache.set(key, { seq, value });
+  value.catch(() => cache!.delete(key));
+  return value;
+}
+
+const head = async (ledger: LedgerRepository) => {
+  const h = await ledger.head();
+  return { seq: h.seq, hash: h.hash };
+};
+
+/** `YYYY-MM` → its first and last instant (UTC); 400 for a month that does not exist. */
+export function monthRange(month: string | undefined): { from: Date; to: Date } {
+  const match = month ? /^(\d{4})-(\d{2})$/.exec(month) : null;
+  const m = match ? Number(match[2]) : 0;
+  if (!match || m < 1 || m > 12) throw new AppError('invalid_parameter', "Query parameter 'month' is required: a month YYYY-MM (01–12)");
+  const y = Number(match[1]);
+  return { from: new Date(Date.UTC(y, m - 1, 1)), to: new Date(Date.UTC(y, m, 1) - 1) };
+}
+
+export function monthly(ledger: LedgerRepository, month: string | undefined) {
+  const { from, to } = monthRange(month);
+  return perHead(ledger, `monthly:${month}`, async () => {
+    const trades = await tradesWhere(ledger, { since: from, until: to });
+    return {
+      month: month!,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      generatedAt: new Date().toISOString(),
+      ledgerHead: await head(ledger),
+      summary: performance(trades),
+      byPattern: performanceBy(trades, (t) => t.patternType),
+      byBand: performanceBy(trades, (t) => t.scoreBand),
+      byTimeframe: performanceBy(trades, (t) => t.timeframe),
+      byDirection: performanceBy(trades, (t) => t.direction),
+      signals: trades.map((t) => ({ id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple })),
+      method: PERFORMANCE_METHOD,
+    };
+  });
+}
+
+export function scorecard(ledger: LedgerRepository, now = Date.now()) {
+  const today = new Date(now).toISOString().slice(0, 10);
+  return perHead(ledger, `scorecard:${today}`, async () => {
+    const trades = await tradesWhere(ledger, {});
+    const trailing = Object.fromEntries(
+      TRAILING_DAYS.map((days) => {
+        const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
+        return [`${days}d`, performance(trades.filter((t) => t.detectedAt >= since))];
+      }),
+    );
+    const byBand = performanceBy(trades, (t) => t.scoreBand);
+    const bands = BANDS.map((band) => {
+      const p = byBand[band];
+      return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0 };
+    });
+    const monotonicity = scoreBandMonotonicity(bands);
+    return {
+      generatedAt: new Date(now).toISOString(),
+      ledgerHead: await head(ledger),
+      allTime: performance(trades),
+      trailing,
+      calibration: {
+        byBand: Object.fromEntries(BANDS.map((band) => [band, byBand[band] ?? performance([])])),
+        byPattern: performanceBy(trades, (t) => t.patternType),
+        byRegime: performanceBy(trades, (t) => t.regime),
+        byTimeframe: performanceBy(trades, (t) => t.timeframe),
+      },
+      higherBandsDoBetter: {
+        verdict: monotonicity.verdict,
+        statement: monotonicity.sentence,
+        meanRRho: Number.isFinite(monotonicity.meanRRho) ? monotonicity.meanRRho : null,
+        hitRateRho: Number.isFinite(monotonicity.hitRateRho) ? monotonicity.hitRateRho : null,
+        minTrades: monotonicity.minTrades,
+        bandsUsed: monotonicity.bandsUsed,
+        bandsExcluded: monotonicity.bandsExcluded,
+        steps: monotonicity.steps,
+      },
+      method: PERFORMANCE_METHOD,
+    };
+  });
+}
