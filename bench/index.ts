@@ -3,7 +3,9 @@
  * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
  */
 import { benchHttp } from './http';
+import { benchDurability } from './durability';
 import { benchKernels } from './kernels';
+import { benchLedger } from './ledger';
 import { benchOptions } from './options';
 import { benchScan } from './scan';
 import { benchSynthetic } from './synthetic';
@@ -13,3 +15,5 @@ await benchKernels();
 await benchHttp();
 await benchScan();
 await benchOptions();
+await benchLedger();
+if (!(await benchDurability())) process.exitCode = 1;

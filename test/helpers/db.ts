@@ -1,6 +1,7 @@
 /**
- * A throwaway database for a test: nothing without DATABASE_URL (the caller uses
- * an in-memory PGlite), else a fresh PostgreSQL database dropped by `drop()`.
+ * A throwaway database for a test or a benchmark: nothing without DATABASE_URL
+ * (the caller uses an in-memory PGlite), else a fresh PostgreSQL database
+ * dropped by `drop()`.
  */
 import postgres from 'postgres';
 
@@ -19,8 +20,21 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
     url: url.toString(),
     drop: async () => {
       const admin2 = postgres(base, { max: 1, onnotice: () => {} });
-      await admin2.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin2.end();
+      try {
+        // FORCE cannot end an autovacuum worker the role does not own (after a big
+        // write it may still be busy): wait for it a little.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin2.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            break;
+          } catch (error) {
+            if (attempt >= 20) throw error;
+            await Bun.sleep(500);
+          }
+        }
+      } finally {
+        await admin2.end();
+      }
     },
   };
 }

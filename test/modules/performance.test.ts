@@ -120,9 +120,9 @@ describe('GET /api/scorecard', () => {
     const card = await scorecard(ctx.services.ledger, Date.parse('2025-04-20T12:00:00Z'));
     // Since 2025-03-21: D, E, F, G, H → closed D, E, H.
     expect(card.trailing['30d']).toMatchObject({ signals: 5, closed: 3, wins: 1 });
-    expect(card.trailing['30d'].totalR).toBeCloseTo(1.4, 10);
-    expect(card.trailing['90d'].signals).toBe(8);
-    expect(card.trailing['365d'].signals).toBe(8);
+    expect(card.trailing['30d']!.totalR).toBeCloseTo(1.4, 10);
+    expect(card.trailing['90d']!.signals).toBe(8);
+    expect(card.trailing['365d']!.signals).toBe(8);
   });
 
   it('is recomputed once a record is appended', async () => {
