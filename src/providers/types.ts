@@ -111,6 +111,135 @@ export interface MarketDataProvider {
   selfCheck(): Promise<SelfCheck>;
   /** Report dates (`YYYY-MM-DD`, past and scheduled) where the provider knows them (capability `earnings`). */
   earningsDates?(symbol: string): string[];
+  /** Past and scheduled earnings reports, oldest first (capability `earnings`). */
+  earnings?(symbol: string): Promise<EarningsEvent[]>;
+  /** Shares outstanding and free float (capability `float`). */
+  float?(symbol: string): Promise<FloatData>;
+  /** Form 4 transactions with a transaction date in [from, to] (`YYYY-MM-DD`), newest first (capability `insider`). */
+  insiderTransactions?(symbol: string, range: { from: string; to: string }): Promise<InsiderTransaction[]>;
+  /** Short-interest reports, oldest first (capability `short_interest`). */
+  shortInterest?(symbol: string): Promise<ShortInterestReport[]>;
+  /** Recent SEC filings, newest first (capability `filings`). */
+  filings?(symbol: string, options: { limit: number }): Promise<Filing[]>;
+  /** Daily social-media mention counts and sentiment over the last `days` days, oldest first (capability `social`). */
+  social?(symbol: string, options: { days: number }): Promise<SocialDay[]>;
+  /** The option chain (all expiries, or one), as of now (capability `options_chain`). */
+  optionChain?(symbol: string, options?: { expiry?: string }): Promise<OptionChain>;
+}
+
+/** One earnings report, reported or scheduled. */
+export interface EarningsEvent {
+  symbol: string;
+  /** Report date `YYYY-MM-DD` (US/Eastern calendar date). */
+  date: string;
+  /** Before market open, after market close, or not known. */
+  timing: 'bmo' | 'amc' | 'unknown';
+  /** Fiscal period end `YYYY-MM-DD`, when known. */
+  fiscalPeriodEnding: string | null;
+  epsEstimate: number | null;
+  epsActual: number | null;
+  /** (actual − estimate) ÷ |estimate| × 100, when both are known. */
+  surprisePct: number | null;
+  status: 'reported' | 'scheduled';
+  source: string;
+}
+
+/** Share counts: outstanding (as filed) and free float (outstanding less closely held). */
+export interface FloatData {
+  symbol: string;
+  sharesOutstanding: number | null;
+  freeFloat: number | null;
+  /** Date the figures refer to (`YYYY-MM-DD`), when known. */
+  asOf: string | null;
+  source: string;
+  /** True when a figure is modelled or derived rather than read from a filing or vendor field. */
+  estimated: boolean;
+}
+
+/** One non-derivative line of a Form 4 (SEC EDGAR ownership XML). */
+export interface InsiderTransaction {
+  symbol: string;
+  insider: string;
+  /** Officer title, `Director`, `10% Owner`, or a combination, as filed. */
+  role: string;
+  isDirector: boolean;
+  isOfficer: boolean;
+  /** SEC Form 4 transaction code: P purchase, S sale, A award, F tax withholding, M option exercise, G gift, … */
+  code: string;
+  /** A acquired, D disposed. */
+  acquiredDisposed: 'A' | 'D';
+  shares: number;
+  price: number | null;
+  /** shares × price, when the price is known. */
+  value: number | null;
+  sharesOwnedAfter: number | null;
+  transactionDate: string;
+  filingDate: string;
+  filingUrl: string | null;
+  source: string;
+}
+
+/** One short-interest report (FINRA: settlement dates twice a month). */
+export interface ShortInterestReport {
+  symbol: string;
+  settlementDate: string;
+  sharesShort: number;
+  /** The previous report's figure, when the file carries it. */
+  previousSharesShort: number | null;
+  /** Average daily volume the vendor reports with it, when any. */
+  avgDailyVolume: number | null;
+  /** Days to cover as the vendor computes it, when any. */
+  daysToCover: number | null;
+  source: string;
+}
+
+/** One SEC filing. */
+export interface Filing {
+  symbol: string;
+  form: string;
+  /** Filing date `YYYY-MM-DD`. */
+  filedAt: string;
+  title: string;
+  url: string;
+  accessionNumber: string;
+  source: string;
+}
+
+/** One day of social-media mentions. */
+export interface SocialDay {
+  symbol: string;
+  date: string;
+  mentions: number;
+  bullish: number;
+  bearish: number;
+  /** (bullish − bearish) ÷ mentions, in [−1, 1]; 0 without mentions. */
+  sentiment: number;
+  source: string;
+}
+
+export interface OptionContract {
+  contractSymbol: string;
+  type: 'call' | 'put';
+  strike: number;
+  /** Expiry date `YYYY-MM-DD`. */
+  expiry: string;
+  bid: number | null;
+  ask: number | null;
+  last: number | null;
+  volume: number;
+  openInterest: number;
+  /** Annualised implied volatility as a decimal (0.3 = 30%), when known. */
+  impliedVolatility: number | null;
+}
+
+export interface OptionChain {
+  symbol: string;
+  underlyingPrice: number;
+  /** ISO 8601 time of the chain. */
+  asOf: string;
+  expiries: string[];
+  contracts: OptionContract[];
+  source: string;
 }
 
 export type ProviderErrorCode = 'unknown_symbol' | 'unavailable' | 'bad_payload' | 'missing_credential';
