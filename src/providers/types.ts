@@ -127,6 +127,14 @@ export interface MarketDataProvider {
   optionChain?(symbol: string, options?: { expiry?: string }): Promise<OptionChain>;
 }
 
+/**
+ * A vendor that answers some capabilities but serves no bars (SEC EDGAR,
+ * FINRA). The registry composes such sources with the bar provider: each
+ * capability is answered by the first source that has it.
+ */
+export type CapabilitySource = Pick<MarketDataProvider, 'name' | 'capabilities'> &
+  Partial<Pick<MarketDataProvider, 'earnings' | 'float' | 'insiderTransactions' | 'shortInterest' | 'filings' | 'social' | 'optionChain'>>;
+
 /** One earnings report, reported or scheduled. */
 export interface EarningsEvent {
   symbol: string;
@@ -212,7 +220,7 @@ export interface SocialDay {
   mentions: number;
   bullish: number;
   bearish: number;
-  /** (bullish − bearish) ÷ mentions, in [−1, 1]; 0 without mentions. */
+  /** (bullish − bearish) ÷ (bullish + bearish), in [−1, 1]; 0 without tagged mentions. */
   sentiment: number;
   source: string;
 }

@@ -21,11 +21,21 @@ import {
   type BarSeries,
   type BarsQuery,
   type Capability,
+  type EarningsEvent,
+  type Filing,
+  type FloatData,
+  type InsiderTransaction,
   type Instrument,
   type MarketDataProvider,
+  type OptionChain,
   type SelfCheck,
+  type ShortInterestReport,
   type Snapshot,
+  type SocialDay,
 } from '../types';
+import { filingsOf, insiderTransactions, socialDays } from './altdata';
+import { earningsEvents, shareCounts, shortInterestReports } from './fundamentals';
+import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
@@ -56,7 +66,18 @@ interface SymbolState {
 
 export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot', 'earnings']);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>([
+    'bars',
+    'snapshot',
+    'earnings',
+    'float',
+    'insider',
+    'options_chain',
+    'options_flow',
+    'short_interest',
+    'filings',
+    'social',
+  ]);
   readonly synthetic = true;
   readonly remote = false;
   readonly testSymbol = 'SPY';
@@ -131,6 +152,55 @@ export class SyntheticProvider implements MarketDataProvider {
   /** Report dates of `symbol` from 2019 to the calendar's end (known ahead, as announced dates are); empty for funds. */
   earningsDates(symbol: string): string[] {
     return earningsDatesOf(symbolProfile(this.seed, this.instrument(symbol)));
+  }
+
+  async earnings(symbol: string): Promise<EarningsEvent[]> {
+    const { profile, bars, today } = await this.company(symbol);
+    return earningsEvents(profile, bars, today);
+  }
+
+  async float(symbol: string): Promise<FloatData> {
+    const { profile, today } = await this.company(symbol);
+    return shareCounts(profile, today);
+  }
+
+  async insiderTransactions(symbol: string, range: { from: string; to: string }): Promise<InsiderTransaction[]> {
+    const { profile, bars, today } = await this.company(symbol);
+    const to = range.to < today ? range.to : today;
+    return insiderTransactions(profile, bars)
+      .filter((t) => t.transactionDate >= range.from && t.transactionDate <= to && t.filingDate <= today)
+      .reverse();
+  }
+
+  async shortInterest(symbol: string): Promise<ShortInterestReport[]> {
+    const { profile, bars, today } = await this.company(symbol);
+    const shares = shareCounts(profile, today);
+    if (profile.kind !== 'stock') return [];
+    return shortInterestReports(profile, bars, shares.freeFloat ?? shares.sharesOutstanding ?? 0, today);
+  }
+
+  async filings(symbol: string, { limit }: { limit: number }): Promise<Filing[]> {
+    const { profile, bars, today } = await this.company(symbol);
+    return filingsOf(profile, insiderTransactions(profile, bars), today).slice(0, limit);
+  }
+
+  async social(symbol: string, { days }: { days: number }): Promise<SocialDay[]> {
+    const { profile, bars, today } = await this.company(symbol);
+    return socialDays(profile, bars, today, days);
+  }
+
+  async optionChain(symbol: string, options: { expiry?: string } = {}): Promise<OptionChain> {
+    const { profile, bars, today, now } = await this.company(symbol);
+    const quote = await this.snapshot({ symbol, at: now });
+    const next = earningsDatesOf(profile).find((d) => d > today) ?? null;
+    return optionChain(profile, bars, quote.price, today, quote.ts, next, options.expiry);
+  }
+
+  /** A company's profile, its daily bars to the clock (a live session included) and the New York date. */
+  private async company(symbol: string): Promise<{ profile: SymbolProfile; bars: BarSeries; today: string; now: number }> {
+    const now = this.clock();
+    const bars = await this.bars({ symbol, timeframe: 'daily' });
+    return { profile: this.state(symbol, now).profile, bars, today: newYorkDate(now), now };
   }
 
   /**
