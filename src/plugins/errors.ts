@@ -46,6 +46,8 @@ function fromProvider(error: ProviderError): AppError {
   switch (error.code) {
     case 'unknown_symbol':
       return new AppError('not_found', `Unknown symbol: ${error.message}`);
+    case 'unsupported':
+      return new AppError('not_found', `Not available in this deployment: ${error.message}`);
     case 'bad_payload':
       return new AppError('upstream_error', `Market data could not be read: ${error.message}`);
     default:

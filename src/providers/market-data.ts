@@ -10,7 +10,7 @@
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
 import type { BarStore } from '../store';
-import { ProviderError, sliceSeries, type BarSeries, type Instrument, type MarketDataProvider, type Snapshot, type Timeframe } from './types';
+import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot, type Timeframe } from './types';
 
 export interface MarketDataOptions {
   provider: MarketDataProvider;
@@ -66,6 +66,27 @@ export class MarketData {
 
   snapshot(symbol: string): Promise<Snapshot> {
     return this.provider.snapshot({ symbol });
+  }
+
+  /**
+   * The provider's method for an optional capability (earnings, float,
+   * insiders, …), bound to it; a `ProviderError('unsupported')` (404) naming
+   * the capability when no configured source answers it.
+   */
+  capability<M extends CapabilityMethod>(method: M): NonNullable<MarketDataProvider[M]> {
+    const { provider } = this;
+    const fn = provider[method];
+    if (!fn || !provider.capabilities.has(CAPABILITY_METHODS[method])) {
+      throw new ProviderError('unsupported', provider.name, null, `the configured data sources do not provide ${CAPABILITY_METHODS[method].replace('_', ' ')} data`);
+    }
+    return fn.bind(provider) as NonNullable<MarketDataProvider[M]>;
+  }
+
+  /** The name of the source that answers a capability (`edgar`, `finra`, `synthetic`, …). */
+  sourceOf(method: CapabilityMethod): string {
+    const { provider } = this;
+    const composed = provider as { sourceOf?: (capability: string) => string | undefined };
+    return composed.sourceOf?.(CAPABILITY_METHODS[method]) ?? provider.name;
   }
 
   /** Waits until every queued database write has finished. */

@@ -127,13 +127,24 @@ export interface MarketDataProvider {
   optionChain?(symbol: string, options?: { expiry?: string }): Promise<OptionChain>;
 }
 
+/** The optional provider methods, each with the capability that promises it. */
+export const CAPABILITY_METHODS = {
+  earnings: 'earnings',
+  float: 'float',
+  insiderTransactions: 'insider',
+  shortInterest: 'short_interest',
+  filings: 'filings',
+  social: 'social',
+  optionChain: 'options_chain',
+} as const satisfies Record<string, Capability>;
+export type CapabilityMethod = keyof typeof CAPABILITY_METHODS;
+
 /**
  * A vendor that answers some capabilities but serves no bars (SEC EDGAR,
  * FINRA). The registry composes such sources with the bar provider: each
  * capability is answered by the first source that has it.
  */
-export type CapabilitySource = Pick<MarketDataProvider, 'name' | 'capabilities'> &
-  Partial<Pick<MarketDataProvider, 'earnings' | 'float' | 'insiderTransactions' | 'shortInterest' | 'filings' | 'social' | 'optionChain'>>;
+export type CapabilitySource = Pick<MarketDataProvider, 'name' | 'capabilities'> & Partial<Pick<MarketDataProvider, CapabilityMethod>>;
 
 /** One earnings report, reported or scheduled. */
 export interface EarningsEvent {
@@ -250,7 +261,7 @@ export interface OptionChain {
   source: string;
 }
 
-export type ProviderErrorCode = 'unknown_symbol' | 'unavailable' | 'bad_payload' | 'missing_credential';
+export type ProviderErrorCode = 'unknown_symbol' | 'unavailable' | 'bad_payload' | 'missing_credential' | 'unsupported';
 
 /** A vendor failure, always naming the provider and the symbol (Ghostfolio's rule). */
 export class ProviderError extends Error {
