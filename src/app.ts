@@ -6,6 +6,7 @@
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
+import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
@@ -72,7 +73,8 @@ export function createApp(services: Services) {
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))
-    .use(transparencyModule(services));
+    .use(transparencyModule(services))
+    .use(fundamentalsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -10,7 +10,7 @@
  * the same evaluation (signals are evaluated in rank order).
  */
 import type { ScansRepository } from '../db/repositories/scans';
-import { tradingDays } from '../providers/calendar';
+import { tradingDaysUntil } from '../providers/calendar';
 import type { MarketDataProvider, Timeframe } from '../providers/types';
 import type { Signal } from './scan';
 
@@ -80,7 +80,7 @@ export function earningsDistance(provider: MarketDataProvider, asOf: string): ((
   return (symbol) => {
     const next = provider.earningsDates!(symbol).find((d) => d >= today);
     if (!next) return null;
-    return next === today ? 0 : tradingDays(today, next).length - 1;
+    return tradingDaysUntil(today, next);
   };
 }
 

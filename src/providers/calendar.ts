@@ -206,6 +206,20 @@ export function tradingDays(from: string, to: string): string[] {
   return out;
 }
 
+/**
+ * Sessions strictly after `from` up to and including `to` — how many trading
+ * days away `to` is (0 when `to` is `from`; negative when `to` is earlier).
+ * @example
+ * tradingDaysUntil('2024-12-20', '2024-12-26'); // => 3 (23rd, 24th, 26th)
+ * tradingDaysUntil('2024-12-21', '2024-12-23'); // => 1 (from a Saturday)
+ */
+export function tradingDaysUntil(from: string, to: string): number {
+  if (to < from) return -tradingDaysUntil(to, from);
+  let count = 0;
+  for (let n = parseIsoDate(from) + 1, end = parseIsoDate(to); n <= end; n++) if (isSessionDay(n)) count++;
+  return count;
+}
+
 /** The first session strictly after `date`. */
 export function nextTradingDay(date: string): string {
   let n = parseIsoDate(date) + 1;

@@ -10,6 +10,7 @@ import {
   newYorkUtcOffset,
   nextTradingDay,
   previousTradingDay,
+  tradingDaysUntil,
   sessionAt,
   sessionOpenClose,
   tradingDays,
@@ -157,6 +158,14 @@ describe('stepping and bounds', () => {
   it('includes both ends of a range', () => {
     expect(tradingDays('2024-12-23', '2024-12-27')).toEqual(['2024-12-23', '2024-12-24', '2024-12-26', '2024-12-27']);
     expect(tradingDays('2024-12-25', '2024-12-25')).toEqual([]);
+  });
+
+  it('counts the sessions after a day up to another (Christmas 2024 and Thanksgiving 2024 skipped)', () => {
+    expect(tradingDaysUntil('2024-12-20', '2024-12-26')).toBe(3);
+    expect(tradingDaysUntil('2024-12-21', '2024-12-23')).toBe(1);
+    expect(tradingDaysUntil('2024-12-23', '2024-12-23')).toBe(0);
+    expect(tradingDaysUntil('2024-11-26', '2024-12-02')).toBe(3); // 27th, 29th, 2nd
+    expect(tradingDaysUntil('2024-12-02', '2024-11-26')).toBe(-3);
   });
 
   it('reads the New York date of an instant across midnight and both offsets (checked against Intl)', () => {

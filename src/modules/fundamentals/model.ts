@@ -1,0 +1,84 @@
+/** @module modules/fundamentals/model — schemas of the Fundamentals tag (earnings, float). */
+import { t, type Static } from 'elysia';
+import { PageMetaSchema, PageQuery } from '../../pagination';
+import { SymbolParam } from '../params';
+
+const Num = t.Union([t.Number(), t.Null()]);
+const Str = t.Union([t.String(), t.Null()]);
+
+export const EarningsQuery = t.Object({ symbol: SymbolParam, ...PageQuery });
+
+export const EarningsReport = t.Object(
+  {
+    date: t.String({ format: 'date', description: 'Report date (US/Eastern)' }),
+    timing: t.String({ description: 'bmo (before the open), amc (after the close) or unknown' }),
+    status: t.String({ description: 'reported | scheduled' }),
+    fiscalPeriodEnding: Str,
+    epsEstimate: Num,
+    epsActual: Num,
+    surprisePct: t.Union([t.Number(), t.Null()], { description: '(actual − estimate) ÷ |estimate| × 100' }),
+    tradingDaysAway: t.Integer({ description: 'Sessions from today to the report (negative for past reports)' }),
+    reactionSession: t.Union([t.String({ format: 'date' }), t.Null()], {
+      description: 'The session that first trades on the news: the report day for bmo, the next session for amc/unknown',
+    }),
+    gapPct: t.Union([t.Number(), t.Null()], { description: 'Opening gap of the reaction session vs the previous close, %' }),
+    movePct: t.Union([t.Number(), t.Null()], { description: 'Close of the reaction session vs the previous close, %' }),
+    source: t.String(),
+  },
+  { title: 'EarningsReport' },
+);
+
+export const EarningsProximity = t.Object(
+  {
+    asOf: t.String({ format: 'date' }),
+    nextReport: Str,
+    timing: Str,
+    tradingDaysUntil: t.Union([t.Integer(), t.Null()]),
+    calendarDaysUntil: t.Union([t.Integer(), t.Null()]),
+    holdingWindowTradingDays: t.Integer(),
+    withinHoldingWindow: t.Boolean({ description: 'The next report falls inside a typical holding window from today' }),
+    alertBlockTradingDays: t.Integer(),
+    blocksAlerts: t.Boolean({ description: 'The signal engine blocks alerts this close to a report (DESIGN §4)' }),
+    lastReport: Str,
+    tradingDaysSinceLast: t.Union([t.Integer(), t.Null()]),
+  },
+  { title: 'EarningsProximity' },
+);
+
+export const EarningsResponse = t.Object(
+  {
+    symbol: t.String(),
+    source: t.String(),
+    calendar: t.Array(EarningsReport, { description: 'This page of the calendar (same list as items)' }),
+    proximity: t.Union([EarningsProximity, t.Null()]),
+    items: t.Array(EarningsReport),
+    pagination: PageMetaSchema,
+  },
+  { title: 'EarningsResponse' },
+);
+
+export const FloatQuery = t.Object({ symbol: SymbolParam });
+
+export const FloatResponse = t.Object(
+  {
+    symbol: t.String(),
+    float: t.Object({
+      shareOutstanding: Num,
+      freeFloat: Num,
+      asOf: Str,
+      source: t.String(),
+    }),
+    ratio: t.Union([t.Number(), t.Null()], { description: 'Average daily volume (50 sessions) ÷ free float: the share of the float traded a day' }),
+    classification: t.String({ description: 'Volume-rotation class from the days it takes to trade the float once' }),
+    caveat: t.String(),
+    averageVolume: t.Union([t.Number(), t.Null()], { description: 'Average daily volume of the last 50 complete sessions' }),
+    daysToRotate: t.Union([t.Number(), t.Null()], { description: '1 ÷ ratio: sessions to trade the whole float at the average volume' }),
+    floatSize: t.String({ description: 'micro (< 10M shares), low (< 50M), mid (< 500M), large, or unknown' }),
+    thresholds: t.Record(t.String(), t.Any(), { description: 'The classification thresholds in days to rotate' }),
+  },
+  { title: 'FloatResponse' },
+);
+
+export type EarningsReport = Static<typeof EarningsReport>;
+export type EarningsProximity = Static<typeof EarningsProximity>;
+export type FloatResponse = Static<typeof FloatResponse>;

@@ -1,0 +1,163 @@
+/**
+ * @module modules/fundamentals/service
+ * Earnings calendar with proximity, and share float with volume rotation.
+ *
+ * **Earnings proximity**: trading days from today (the provider's clock) to
+ * the next report. A report inside `HOLDING_WINDOW_TRADING_DAYS` (20 sessions,
+ * about the month a breakout trade is typically held before its target or
+ * stop) lands inside the trade; within `ALERT_THRESHOLDS.earningsWithinTradingDays`
+ * the signal engine blocks alerts (DESIGN §4). The price reaction of past
+ * reports is read from our daily bars: the reaction session is the report day
+ * for before-the-open reports and the next session for after-the-close ones.
+ *
+ * **Float rotation**: `ratio` = average daily volume over the last 50 complete
+ * sessions ÷ free float (daily float turnover); days to rotate = 1 ÷ ratio.
+ * US large caps typically turn over 0.3–1% of their shares a day (100–300
+ * sessions to rotate; Lo & Wang, "Trading Volume: Definitions, Data Analysis,
+ * and Implications of Portfolio Theory", RFS 13(2), 2000, report weekly
+ * turnover near 1%). `ROTATION_CLASSES` brackets that.
+ */
+import { ALERT_THRESHOLDS } from '../../jobs/alerts';
+import { newYorkDate, nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
+import type { MarketData } from '../../providers/market-data';
+import { sliceSeries, type BarSeries, type EarningsEvent } from '../../providers/types';
+import { paginateList, type PageRequest } from '../../pagination';
+import type { EarningsProximity, EarningsReport, FloatResponse } from './model';
+
+export const HOLDING_WINDOW_TRADING_DAYS = 20;
+/** Scheduled reports listed ahead of today (vendors announce the next one; later ones are projections). */
+const SCHEDULE_HORIZON_DAYS = 366;
+const AVERAGE_VOLUME_SESSIONS = 50;
+/** Days-to-rotate upper bounds of each class, ascending; beyond the last: `very_low_rotation`. */
+export const ROTATION_CLASSES = [
+  { name: 'extreme_rotation', maxDays: 1 },
+  { name: 'very_high_rotation', maxDays: 10 },
+  { name: 'high_rotation', maxDays: 50 },
+  { name: 'normal_rotation', maxDays: 250 },
+  { name: 'low_rotation', maxDays: 1000 },
+] as const;
+/** Free-float share counts that bound the size classes. */
+const FLOAT_SIZES = [
+  { name: 'micro', below: 10e6 },
+  { name: 'low', below: 50e6 },
+  { name: 'mid', below: 500e6 },
+] as const;
+/** Share counts older than this (days) are called stale. */
+const STALE_AFTER_DAYS = 120;
+
+const DAY_MS = 86_400_000;
+const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+const pct = (to: number, from: number) => round((to / from - 1) * 100, 2);
+
+/** The provider's today and the daily bars of complete sessions (a live session's partial bar left out). */
+async function sessionsAndToday(marketData: MarketData, symbol: string): Promise<{ bars: BarSeries; today: string }> {
+  const [bars, quote] = await Promise.all([marketData.bars(symbol, 'daily'), marketData.snapshot(symbol)]);
+  const today = newYorkDate(Date.parse(quote.ts));
+  const last = bars.ts.length - 1;
+  const partial = quote.marketOpen && last >= 0 && isoDay(bars.ts[last]!) === today;
+  return { bars: partial ? sliceSeries(bars, -Infinity, bars.ts[last]! - 1) : bars, today };
+}
+
+function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: BarSeries): Pick<EarningsReport, 'reactionSession' | 'gapPct' | 'movePct'> {
+  const none = { reactionSession: null, gapPct: null, movePct: null };
+  if (event.status !== 'reported' || event.timing === 'unknown') return none;
+  const session = event.timing === 'bmo' ? event.date : nextTradingDay(event.date);
+  const i = sessions.get(session);
+  if (i === undefined || i === 0) return { ...none, reactionSession: session };
+  const previous = bars.close[i - 1]!;
+  return { reactionSession: session, gapPct: pct(bars.open[i]!, previous), movePct: pct(bars.close[i]!, previous) };
+}
+
+export async function earnings(marketData: MarketData, symbol: string, page: PageRequest) {
+  await marketData.instrument(symbol);
+  const events = await marketData.capability('earnings')(symbol);
+  const { bars, today } = await sessionsAndToday(marketData, symbol);
+  const sessions = new Map<string, number>();
+  for (let i = 0; i < bars.ts.length; i++) sessions.set(isoDay(bars.ts[i]!), i);
+  const horizon = isoDay(Date.parse(`${today}T00:00:00Z`) + SCHEDULE_HORIZON_DAYS * DAY_MS);
+  const calendar: EarningsReport[] = events
+    .filter((e) => e.date <= horizon)
+    .sort((a, b) => a.date.localeCompare(b.date))
+    .map((e) => ({
+      date: e.date,
+      timing: e.timing,
+      status: e.status,
+      fiscalPeriodEnding: e.fiscalPeriodEnding,
+      epsEstimate: e.epsEstimate,
+      epsActual: e.epsActual,
+      surprisePct: e.surprisePct,
+      tradingDaysAway: tradingDaysUntil(today, e.date),
+      ...reactionOf(e, sessions, bars),
+      source: e.source,
+    }));
+  const { items, pagination } = paginateList(calendar, page);
+  return { symbol, source: marketData.sourceOf('earnings'), calendar: items, proximity: proximity(calendar, today), items, pagination };
+}
+
+/** Where today stands between the last and the next report; null without any report. */
+export function proximity(calendar: readonly EarningsReport[], today: string): EarningsProximity | null {
+  if (calendar.length === 0) return null;
+  const next = calendar.find((e) => e.date >= today && e.status === 'scheduled') ?? calendar.find((e) => e.date > today) ?? null;
+  const last = calendar.findLast((e) => e.date < today || (e.date === today && e.status === 'reported')) ?? null;
+  const until = next ? tradingDaysUntil(today, next.date) : null;
+  const blockDays = ALERT_THRESHOLDS.earningsWithinTradingDays;
+  return {
+    asOf: today,
+    nextReport: next?.date ?? null,
+    timing: next?.timing ?? null,
+    tradingDaysUntil: until,
+    calendarDaysUntil: next ? Math.round((Date.parse(next.date) - Date.parse(today)) / DAY_MS) : null,
+    holdingWindowTradingDays: HOLDING_WINDOW_TRADING_DAYS,
+    withinHoldingWindow: until !== null && until <= HOLDING_WINDOW_TRADING_DAYS,
+    alertBlockTradingDays: blockDays,
+    blocksAlerts: until !== null && until <= blockDays,
+    lastReport: last?.date ?? null,
+    tradingDaysSinceLast: last ? tradingDaysUntil(last.date, today) : null,
+  };
+}
+
+export function rotationClass(daysToRotate: number | null): string {
+  if (daysToRotate === null) return 'unknown';
+  return ROTATION_CLASSES.find((c) => daysToRotate <= c.maxDays)?.name ?? 'very_low_rotation';
+}
+
+export async function floatOf(marketData: MarketData, symbol: string): Promise<FloatResponse> {
+  await marketData.instrument(symbol);
+  const { bars, today } = await sessionsAndToday(marketData, symbol);
+  const n = bars.volume.length;
+  const k = Math.min(AVERAGE_VOLUME_SESSIONS, n);
+  let sum = 0;
+  for (let i = n - k; i < n; i++) sum += bars.volume[i]!;
+  const averageVolume = k > 0 ? Math.round(sum / k) : null;
+  const thresholds = Object.fromEntries(ROTATION_CLASSES.map((c) => [c.name, `≤ ${c.maxDays} days to rotate`]));
+  const supported = marketData.provider.capabilities.has('float');
+  const data = supported ? await marketData.capability('float')(symbol) : null;
+  const base = data?.freeFloat ?? data?.sharesOutstanding ?? null;
+  const ratio = base && averageVolume !== null ? round(averageVolume / base, 6) : null;
+  const daysToRotate = ratio ? round(1 / ratio, 1) : null;
+  const caveats: string[] = [];
+  if (!data) caveats.push('No float data source is configured for this deployment; share counts are unknown.');
+  else {
+    if (data.source === 'synthetic') caveats.push('Share counts are simulated (synthetic provider), sized from the simulated volume.');
+    if (data.estimated) caveats.push('Share counts are estimated, not read from a filing.');
+    if (data.freeFloat === null && data.sharesOutstanding !== null) caveats.push('Free float is unknown; the ratio uses shares outstanding, which understates turnover.');
+    if (data.asOf && Date.parse(today) - Date.parse(data.asOf) > STALE_AFTER_DAYS * DAY_MS) {
+      caveats.push(`Share counts are as of ${data.asOf}, more than ${STALE_AFTER_DAYS} days old.`);
+    }
+    if (base === null) caveats.push('The source reported no share counts for this symbol.');
+  }
+  if (k < AVERAGE_VOLUME_SESSIONS) caveats.push(`Average volume over ${k} sessions only.`);
+  const floatSize = base === null ? 'unknown' : (FLOAT_SIZES.find((s) => base < s.below)?.name ?? 'large');
+  return {
+    symbol,
+    float: { shareOutstanding: data?.sharesOutstanding ?? null, freeFloat: data?.freeFloat ?? null, asOf: data?.asOf ?? null, source: data?.source ?? 'none' },
+    ratio,
+    classification: rotationClass(daysToRotate),
+    caveat: caveats.length > 0 ? caveats.join(' ') : `Reported share counts as of ${data!.asOf ?? 'an unknown date'}; volume from the last ${k} complete sessions.`,
+    averageVolume,
+    daysToRotate,
+    floatSize,
+    thresholds,
+  };
+}
