@@ -3,9 +3,8 @@
  * The quantiles the scorecard's intervals need, standard normal and Student's t.
  *
  * ```
- * Φ⁻¹(p)        Wichura, "Algorithm AS 241: The percentage points of the normal
- *               distribution", Applied Statistics 37(3), 1988, 477–484 (PPND16:
- *               rational approximations good to about 1 part in 10¹⁶)
+ * Φ⁻¹(p)        kernels/options/normal (Acklam's approximation refined by a Halley
+ *               step on Cody's Φ), with (0, 1) enforced
  * P(T > t | ν)  = ½ I_{ν/(ν+t²)}(ν/2, ½), t ≥ 0; P(0 < T < t | ν) = ½ I_{t²/(ν+t²)}(½, ν/2)
  *               (Numerical Recipes in C, 2nd ed., §6.4, "Student's distribution")
  * I_x(a, b)     regularized incomplete beta by its continued fraction, modified
@@ -24,6 +23,8 @@
  * normalQuantile(0.975); // => 1.959963984540054
  * studentTQuantile(0.975, 10); // => 2.228138851986… (NIST table: 2.228)
  */
+
+import { normalQuantile as phiInverse } from '../options/normal';
 
 const LANCZOS_G = 7;
 const LANCZOS = [
@@ -100,31 +101,6 @@ function checkProbability(p: number, who: string): void {
 }
 
 // AS 241 (PPND16) coefficients, lowest order first: |p − ½| ≤ 0.425, then r = √(−ln min(p, 1−p)) ≤ 5, then r > 5.
-const AS241_A = [
-  3.387132872796366608, 133.14166789178437745, 1971.5909503065514427, 13731.693765509461125,
-  45921.953931549871457, 67265.770927008700853, 33430.575583588128105, 2509.0809287301226727,
-];
-const AS241_B = [
-  1, 42.313330701600911252, 687.1870074920579083, 5394.1960214247511077,
-  21213.794301586595867, 39307.89580009271061, 28729.085735721942674, 5226.495278852854561,
-];
-const AS241_C = [
-  1.42343711074968357734, 4.6303378461565452959, 5.7694972214606914055, 3.64784832476320460504,
-  1.27045825245236838258, 0.24178072517745061177, 0.0227238449892691845833, 7.7454501427834140764e-4,
-];
-const AS241_D = [
-  1, 2.05319162663775882187, 1.6763848301838038494, 0.68976733498510000455,
-  0.14810397642748007459, 0.0151986665636164571966, 5.475938084995344946e-4, 1.05075007164441684324e-9,
-];
-const AS241_E = [
-  6.6579046435011037772, 5.4637849111641143699, 1.7848265399172913358, 0.29656057182850489123,
-  0.026532189526576123093, 0.0012426609473880784386, 2.71155556874348757815e-5, 2.01033439929228813265e-7,
-];
-const AS241_F = [
-  1, 0.59983220655588793769, 0.13692988092273580531, 0.0148753612908506148525,
-  7.868691311456132591e-4, 1.8463183175100546818e-5, 1.4215117583164458887e-7, 2.04426310338993978564e-15,
-];
-
 /** Σ cᵢ xⁱ by Horner's rule. */
 function poly(c: readonly number[], x: number): number {
   let sum = 0;
@@ -133,20 +109,15 @@ function poly(c: readonly number[], x: number): number {
 }
 
 /**
- * Φ⁻¹(p), the standard normal quantile (AS 241).
+ * Φ⁻¹(p), the standard normal quantile: the options kernel's (Acklam plus one
+ * Halley step on Cody's Φ, accurate to about 1e−15 relative), refusing
+ * probabilities outside (0, 1) instead of answering ±∞ or NaN.
  * @throws {RangeError} p outside (0, 1).
  * @example normalQuantile(0.975); // => 1.959963984540054
  */
 export function normalQuantile(p: number): number {
   checkProbability(p, 'normalQuantile');
-  const q = p - 0.5;
-  if (Math.abs(q) <= 0.425) {
-    const r = 0.180625 - q * q;
-    return (q * poly(AS241_A, r)) / poly(AS241_B, r);
-  }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-  const z = r <= 5 ? poly(AS241_C, (r -= 1.6)) / poly(AS241_D, r) : poly(AS241_E, (r -= 5)) / poly(AS241_F, r);
-  return q < 0 ? -z : z;
+  return phiInverse(p);
 }
 
 /** The x ≥ 0 where `beyond` turns true: double an upper bracket, then bisect until the midpoint no longer moves. */
