@@ -10,6 +10,7 @@
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
 import type { BarStore } from '../store';
+import { newYorkDate } from './calendar';
 import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot, type Timeframe } from './types';
 
 export interface MarketDataOptions {
@@ -62,6 +63,18 @@ export class MarketData {
    */
   loadedAt(symbol: string, timeframe: Timeframe): number | undefined {
     return this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+  }
+
+  /**
+   * The provider's today (New York date of its latest quote) and the daily
+   * bars of complete sessions: a live session's partial bar is left out.
+   */
+  async completeDaily(symbol: string): Promise<{ bars: BarSeries; today: string }> {
+    const [bars, quote] = await Promise.all([this.bars(symbol, 'daily'), this.snapshot(symbol)]);
+    const today = newYorkDate(Date.parse(quote.ts));
+    const last = bars.ts.length - 1;
+    const partial = quote.marketOpen && last >= 0 && new Date(bars.ts[last]!).toISOString().slice(0, 10) === today;
+    return { bars: partial ? sliceSeries(bars, -Infinity, bars.ts[last]! - 1) : bars, today };
   }
 
   snapshot(symbol: string): Promise<Snapshot> {

@@ -18,9 +18,9 @@
  * turnover near 1%). `ROTATION_CLASSES` brackets that.
  */
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
-import { newYorkDate, nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
+import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
 import type { MarketData } from '../../providers/market-data';
-import { sliceSeries, type BarSeries, type EarningsEvent } from '../../providers/types';
+import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
 import type { EarningsProximity, EarningsReport, FloatResponse } from './model';
 
@@ -50,15 +50,6 @@ const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const pct = (to: number, from: number) => round((to / from - 1) * 100, 2);
 
-/** The provider's today and the daily bars of complete sessions (a live session's partial bar left out). */
-async function sessionsAndToday(marketData: MarketData, symbol: string): Promise<{ bars: BarSeries; today: string }> {
-  const [bars, quote] = await Promise.all([marketData.bars(symbol, 'daily'), marketData.snapshot(symbol)]);
-  const today = newYorkDate(Date.parse(quote.ts));
-  const last = bars.ts.length - 1;
-  const partial = quote.marketOpen && last >= 0 && isoDay(bars.ts[last]!) === today;
-  return { bars: partial ? sliceSeries(bars, -Infinity, bars.ts[last]! - 1) : bars, today };
-}
-
 function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: BarSeries): Pick<EarningsReport, 'reactionSession' | 'gapPct' | 'movePct'> {
   const none = { reactionSession: null, gapPct: null, movePct: null };
   if (event.status !== 'reported' || event.timing === 'unknown') return none;
@@ -72,7 +63,7 @@ function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: B
 export async function earnings(marketData: MarketData, symbol: string, page: PageRequest) {
   await marketData.instrument(symbol);
   const events = await marketData.capability('earnings')(symbol);
-  const { bars, today } = await sessionsAndToday(marketData, symbol);
+  const { bars, today } = await marketData.completeDaily(symbol);
   const sessions = new Map<string, number>();
   for (let i = 0; i < bars.ts.length; i++) sessions.set(isoDay(bars.ts[i]!), i);
   const horizon = isoDay(Date.parse(`${today}T00:00:00Z`) + SCHEDULE_HORIZON_DAYS * DAY_MS);
@@ -124,7 +115,7 @@ export function rotationClass(daysToRotate: number | null): string {
 
 export async function floatOf(marketData: MarketData, symbol: string): Promise<FloatResponse> {
   await marketData.instrument(symbol);
-  const { bars, today } = await sessionsAndToday(marketData, symbol);
+  const { bars, today } = await marketData.completeDaily(symbol);
   const n = bars.volume.length;
   const k = Math.min(AVERAGE_VOLUME_SESSIONS, n);
   let sum = 0;
