@@ -6,6 +6,7 @@
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
+import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
 import { signalsModule } from './modules/signals';
@@ -74,7 +75,8 @@ export function createApp(services: Services) {
     .use(marketModule(services))
     .use(signalsModule(services))
     .use(transparencyModule(services))
-    .use(fundamentalsModule(services));
+    .use(fundamentalsModule(services))
+    .use(altdataModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;
