@@ -9,6 +9,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
+import { optionsModule } from './modules/options';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
@@ -76,7 +77,8 @@ export function createApp(services: Services) {
     .use(signalsModule(services))
     .use(transparencyModule(services))
     .use(fundamentalsModule(services))
-    .use(altdataModule(services));
+    .use(altdataModule(services))
+    .use(optionsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

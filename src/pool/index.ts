@@ -19,6 +19,7 @@ type Tasks = {
   track: typeof Worker.track;
   confluence: typeof Worker.confluence;
   outcomes: typeof Worker.outcomes;
+  optionGrid: typeof Worker.optionGrid;
 };
 export type TaskName = keyof Tasks;
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
