@@ -20,6 +20,17 @@ export const SymbolParam = t
   .Decode((value) => value.toUpperCase())
   .Encode((value) => value);
 
+/** A calendar date `YYYY-MM-DD` query parameter with the sentence a caller sees when it fails. */
+export const DateParam = (name: string, description: string) =>
+  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
+
+/** An optional bounded integer query parameter; its default is stated in the description and applied by the handler. */
+export function intParam(name: string, min: number, max: number, fallback: number, description: string) {
+  return t.Optional(
+    t.Integer({ minimum: min, maximum: max, description: `${description} (${min}–${max}, default ${fallback})`, error: `Query parameter '${name}' must be an integer from ${min} to ${max}` }),
+  );
+}
+
 /** A closed set of string values (TypeBox literals; Elysia's UnionEnum fills in a default we do not want). */
 export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string) {
   return t.Union(

@@ -1,17 +1,10 @@
 /** @module modules/altdata/model — schemas of the AltData tag: insiders, short interest, options flow, filings, social. */
 import { t } from 'elysia';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { SymbolParam } from '../params';
+import { intParam, SymbolParam } from '../params';
 
 const Open = t.Record(t.String(), t.Any());
 const Num = t.Union([t.Number(), t.Null()]);
-
-/** A bounded integer query parameter with the sentence a caller sees when it fails. */
-function intParam(name: string, min: number, max: number, fallback: number, description: string) {
-  return t.Optional(
-    t.Integer({ minimum: min, maximum: max, description: `${description} (${min}–${max}, default ${fallback})`, error: `Query parameter '${name}' must be an integer from ${min} to ${max}` }),
-  );
-}
 
 export const SymbolPath = t.Object({ symbol: SymbolParam });
 

@@ -1,6 +1,6 @@
 /** @module modules/market/model — schemas of the Market Data tag. */
 import { t, type Static } from 'elysia';
-import { oneOf, SymbolParam } from '../params';
+import { DateParam, oneOf, SymbolParam } from '../params';
 
 export const RANGES = ['1mo', '3mo', '6mo'] as const;
 export type Range = (typeof RANGES)[number];
@@ -92,9 +92,6 @@ export const SectorRotationResponse = t.Object(
 
 export type SectorRotationRow = Static<typeof SectorRotationRow>;
 export type SectorRotationResponse = Static<typeof SectorRotationResponse>;
-
-const DateParam = (name: string, description: string) =>
-  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
 
 export const MacroCalendarQuery = t.Object({
   types: t.Optional(

@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia';
 import { PATTERN_TYPES } from '../../kernels/patterns/types';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { oneOf, SYMBOL_PATTERN, SymbolParam } from '../params';
+import { DateParam, oneOf, SYMBOL_PATTERN, SymbolParam } from '../params';
 
 export const TIMEFRAMES = ['daily', '4h', '1h'] as const;
 
@@ -16,13 +16,7 @@ export const BreakoutsQuery = t.Object({
   ),
   timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Bar timeframe; default daily')),
   view: t.Optional(oneOf('view', ['rollup'] as const, 'rollup groups the signals per symbol into symbolRollups')),
-  asOf: t.Optional(
-    t.String({
-      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-      description: 'Replay the scan as of this date (YYYY-MM-DD) using only bars up to it; nothing is persisted (additive)',
-      error: "Query parameter 'asOf' must be a date YYYY-MM-DD",
-    }),
-  ),
+  asOf: t.Optional(DateParam('asOf', 'Replay the scan as of this date (YYYY-MM-DD) using only bars up to it; nothing is persisted (additive)')),
   ...PageQuery,
 });
 
@@ -196,9 +190,7 @@ export const ConfluenceQuery = t.Object({
   benchmark: t.Optional(
     t.String({ pattern: SYMBOL_PATTERN, description: 'Benchmark of the relative-strength factor (additive); default SPY', error: `Query parameter 'benchmark' must be a symbol matching ${SYMBOL_PATTERN}` }),
   ),
-  asOf: t.Optional(
-    t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Evaluate at the last bar on or before this date, using only bars up to it (additive)', error: "Query parameter 'asOf' must be a date YYYY-MM-DD" }),
-  ),
+  asOf: t.Optional(DateParam('asOf', 'Evaluate at the last bar on or before this date, using only bars up to it (additive)')),
 });
 export type ConfluenceQuery = Static<typeof ConfluenceQuery>;
 

@@ -1,13 +1,10 @@
 /** @module modules/transparency/model — schemas of the Transparency tag. */
 import { t, type Static } from 'elysia';
-import { oneOf } from '../params';
+import { DateParam, oneOf } from '../params';
 
 /** The most records one ledger page returns (the spec leaves the cap open). */
 export const LEDGER_LIMIT_MAX = 1000;
 export const LEDGER_LIMIT_DEFAULT = 500;
-
-const DateParam = (name: string, description: string) =>
-  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
 
 export const LedgerQuery = t.Object({
   since: t.Optional(DateParam('since', 'Signals detected on or after this date')),
