@@ -18,9 +18,10 @@
  * entered: it is counted (`neverEntered`) but is no trade, so it is in no rate
  * or R figure. Open signals are counted and in nothing else.
  */
+import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
 import { expectancy, meanInterval, profitFactor, wilsonInterval } from '../kernels/stats';
 import { round } from '../kernels/round';
-import type { LedgerEntryView } from './serialize';
+import { ledgerEntries, type LedgerEntryView } from './serialize';
 
 export interface Trade {
   id: string;
@@ -63,11 +64,18 @@ export interface Performance {
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 const finite = (x: number, digits: number): number | null => (Number.isFinite(x) ? round(x, digits) : null);
 
-/** One trade per ledger entry: the signal as surfaced and its outcome so far. */
-export function tradesOf(entries: readonly LedgerEntryView[]): Trade[] {
+const OPEN: LedgerEntryView['outcome'] = { outcome: 'open' };
+
+/**
+ * One trade per ledger entry: the signal as surfaced and its outcome so far.
+ * With `knownAt`, an outcome whose exit came later is still open: the figures
+ * are what could have been known then.
+ */
+export function tradesOf(entries: readonly LedgerEntryView[], knownAt?: Date): Trade[] {
+  const cutoff = knownAt?.toISOString();
   return entries.map((e) => {
     const s = e.signal;
-    const o = e.outcome;
+    const o = cutoff !== undefined && !(typeof e.outcome.exitAt === 'string' && e.outcome.exitAt <= cutoff) ? OPEN : e.outcome;
     return {
       id: String(s.id),
       symbol: String(s.symbol),
@@ -138,4 +146,37 @@ export function performanceBy(trades: readonly Trade[], key: (t: Trade) => strin
     list.push(t);
   }
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, performance(groups.get(k)!)]));
+}
+
+const PAGE = 5000;
+
+/**
+ * The trades of the signal records matching `filter`, read in pages. With
+ * `knownAt`, only signals detected by then, and outcomes exited by then.
+ */
+export async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter, knownAt?: Date): Promise<Trade[]> {
+  const scoped = knownAt && (!filter.until || filter.until > knownAt) ? { ...filter, until: knownAt } : filter;
+  const trades: Trade[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const { rows } = await ledger.signalRecords(scoped, PAGE, offset);
+    if (rows.length === 0) break;
+    trades.push(...tradesOf(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))), knownAt));
+    if (rows.length < PAGE) break;
+  }
+  return trades;
+}
+
+const cached = new WeakMap<LedgerRepository, Map<string, { seq: number; value: Promise<unknown> }>>();
+
+/** `compute()` once per ledger head and `key`: recomputed only after a record is appended. */
+export async function perHead<T>(ledger: LedgerRepository, key: string, compute: () => Promise<T>): Promise<T> {
+  let cache = cached.get(ledger);
+  if (!cache) cached.set(ledger, (cache = new Map()));
+  const { seq } = await ledger.head();
+  const hit = cache.get(key);
+  if (hit && hit.seq === seq) return hit.value as Promise<T>;
+  const value = compute();
+  cache.set(key, { seq, value });
+  value.catch(() => cache!.delete(key));
+  return value;
 }

@@ -4,13 +4,11 @@
  * (ledger/performance holds the definitions). Both are cached per ledger head:
  * nothing is recomputed until a record is appended.
  */
-import type { LedgerFilter, LedgerRepository } from '../../db/repositories/ledger';
+import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
 import { scoreBandMonotonicity } from '../../kernels/stats';
-import { performance, performanceBy, tradesOf, type Trade } from '../../ledger/performance';
-import { ledgerEntries } from '../../ledger/serialize';
+import { perHead, performance, performanceBy, tradesWhere } from '../../ledger/performance';
 
-const PAGE = 5000;
 /** Score bands low → high (DESIGN §4). */
 const BANDS = ['ignore', 'watchlist', 'strong', 'elite'] as const;
 const TRAILING_DAYS = [30, 90, 365] as const;
@@ -26,30 +24,6 @@ export const PERFORMANCE_METHOD = {
   outcomes: 'win: target1 before the stop; loss: the stop first (a bar touching both counts the stop; a gap through fills at the open); scratch: failed or expired',
   entry: 'surfaced triggered/confirmed: the close of the bar it was surfaced on; surfaced forming: the close of the bar it triggered on',
 };
-
-async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter): Promise<Trade[]> {
-  const trades: Trade[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const { rows } = await ledger.signalRecords(filter, PAGE, offset);
-    if (rows.length === 0) break;
-    trades.push(...tradesOf(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId)))));
-    if (rows.length < PAGE) break;
-  }
-  return trades;
-}
-
-const cached = new WeakMap<LedgerRepository, Map<string, { seq: number; value: Promise<unknown> }>>();
-async function perHead<T>(ledger: LedgerRepository, key: string, compute: () => Promise<T>): Promise<T> {
-  let cache = cached.get(ledger);
-  if (!cache) cached.set(ledger, (cache = new Map()));
-  const { seq } = await ledger.head();
-  const hit = cache.get(key);
-  if (hit && hit.seq === seq) return hit.value as Promise<T>;
-  const value = compute();
-  cache.set(key, { seq, value });
-  value.catch(() => cache!.delete(key));
-  return value;
-}
 
 const head = async (ledger: LedgerRepository) => {
   const h = await ledger.head();
