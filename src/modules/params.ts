@@ -1,7 +1,8 @@
 /**
  * @module modules/params
- * Query-parameter schemas shared by every module, each with the sentence a
- * caller sees when it fails (rendered by plugins/errors as a 400).
+ * Schemas shared by every module: query parameters, each with the sentence a
+ * caller sees when it fails (rendered by plugins/errors as a 400), the Error
+ * shape, and the track-record figures of ledger/performance.
  */
 import { t, type TSchema } from 'elysia';
 
@@ -49,6 +50,29 @@ export const ErrorSchema = t.Object(
   { title: 'Error' },
 );
 
+const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
+const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });
+/** ledger/performance's `Performance`. */
+export const PerformanceSchema = t.Object(
+  {
+    signals: t.Integer(),
+    open: t.Integer(),
+    closed: t.Integer({ description: 'Entered signals with a final outcome' }),
+    wins: t.Integer(),
+    losses: t.Integer(),
+    scratches: t.Integer(),
+    neverEntered: t.Integer({ description: 'Failed or expired before crossing the trigger' }),
+    hitRate: Nullable('wins ÷ closed'),
+    hitRateInterval: Interval,
+    avgR: Nullable('Mean R of closed trades'),
+    avgRInterval: Interval,
+    totalR: t.Number(),
+    expectancyR: Nullable(),
+    profitFactor: Nullable('null without losses'),
+    avgDaysHeld: Nullable(),
+  },
+  { title: 'Performance' },
+);
 /** Documents the error statuses of a route next to its 200 schema. */
 export function withErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
   const response: Record<number, TSchema> = { 200: ok };

@@ -1,6 +1,6 @@
 /** @module modules/transparency/model — schemas of the Transparency tag. */
 import { t, type Static } from 'elysia';
-import { DateParam, oneOf } from '../params';
+import { DateParam, oneOf, PerformanceSchema } from '../params';
 
 /** The most records one ledger page returns (the spec leaves the cap open). */
 export const LEDGER_LIMIT_MAX = 1000;
@@ -74,28 +74,6 @@ export const MonthlyQuery = t.Object({
   month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The month YYYY-MM (by signal detection time, UTC)', error: "Query parameter 'month' is required: a month YYYY-MM (01–12)" }),
 });
 
-const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
-const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });
-export const PerformanceSchema = t.Object(
-  {
-    signals: t.Integer(),
-    open: t.Integer(),
-    closed: t.Integer({ description: 'Entered signals with a final outcome' }),
-    wins: t.Integer(),
-    losses: t.Integer(),
-    scratches: t.Integer(),
-    neverEntered: t.Integer({ description: 'Failed or expired before crossing the trigger' }),
-    hitRate: Nullable('wins ÷ closed'),
-    hitRateInterval: Interval,
-    avgR: Nullable('Mean R of closed trades'),
-    avgRInterval: Interval,
-    totalR: t.Number(),
-    expectancyR: Nullable(),
-    profitFactor: Nullable('null without losses'),
-    avgDaysHeld: Nullable(),
-  },
-  { title: 'Performance' },
-);
 const Groups = t.Record(t.String(), PerformanceSchema);
 
 export const MonthlyResponse = t.Object(

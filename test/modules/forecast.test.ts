@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { normalCdf } from '../../src/kernels/options/normal';
+import { cumulativeVariance, fitGarch11, logReturns, varianceFilter } from '../../src/kernels/volatility';
+import { isTradingDay } from '../../src/providers/calendar';
+import { createCsvProvider } from '../../src/providers/csv';
+import { sliceSeries, type MarketDataProvider } from '../../src/providers/types';
+import { createTestContext, errorBody, type TestContext } from '../helpers/app';
+import { sharedData } from '../helpers/shared-data';
+
+const json = async (response: Response) => (await response.json()) as any;
+
+describe('GET /api/forecast (synthetic market)', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx.close());
+
+  it('gives a widening, ordered GARCH cone over the next sessions, as the kernels compute it', async () => {
+    const response = await ctx.request('/api/forecast?symbol=aapl');
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({ ok: true, symbol: 'AAPL', horizon: 20, model: 'garch', requestedModel: 'garch', fallback: null });
+    const { bars } = await ctx.services.marketData.completeDaily('AAPL');
+    const close = bars.close.subarray(bars.close.length - 1261);
+    expect(body.asOf).toBe(new Date(bars.ts.at(-1)!).toISOString().slice(0, 10));
+    expect(body.price).toBe(close.at(-1)!);
+
+    // The same figures from the kernels directly.
+    const r = logReturns(close);
+    const fit = fitGarch11(r);
+    const next = varianceFilter(fit, r).at(-1)!;
+    const v = cumulativeVariance(fit, next, 20);
+    expect(body.volatility.observations).toBe(1260);
+    expect(body.volatility.daily).toBeCloseTo(Math.sqrt(next), 6);
+    expect(body.volatility.horizon).toBeCloseTo(Math.sqrt(v[19]!), 6);
+    expect(body.volatility.params.persistence).toBeCloseTo(fit.persistence, 6);
+    expect(body.volatility.params.lambda).toBeNull();
+    expect(body.volatility.longRunDaily).toBeCloseTo(Math.sqrt(fit.longRunVariance), 6);
+
+    expect(body.cone).toHaveLength(20);
+    let previousDate = body.asOf;
+    let previousWidth = 0;
+    for (const [k, point] of body.cone.entries()) {
+      expect(point.day).toBe(k + 1);
+      expect(point.date > previousDate).toBe(true);
+      expect(isTradingDay(point.date)).toBe(true);
+      previousDate = point.date;
+      expect(point.p5).toBeLessThan(point.p25);
+      expect(point.p25).toBeLessThan(point.p50);
+      expect(point.p50).toBeLessThan(point.p75);
+      expect(point.p75).toBeLessThan(point.p95);
+      expect(point.p95 - point.p5).toBeGreaterThan(previousWidth);
+      previousWidth = point.p95 - point.p5;
+      // Median of a driftless lognormal: price · e^(−V/2).
+      expect(point.p50).toBeCloseTo(body.price * Math.exp(-v[k]! / 2), 3);
+    }
+    const last = body.cone[19];
+    expect(body.quantiles).toEqual({ p5: last.p5, p25: last.p25, p50: last.p50, p75: last.p75, p95: last.p95 });
+    expect(body.calibration.windows).toBe(1261 - 60 - 20);
+    expect(body.calibration.band90).toBeGreaterThan(0.8);
+    expect(body.calibration.band90).toBeLessThan(0.98);
+    expect(body.calibration.outOfSample).toBe(false);
+    expect(Object.keys(body.method)).toContain('cone');
+  });
+
+  it('model=ewma keeps the forecast flat: σ_h = σ_1 · √h', async () => {
+    const body = await json(await ctx.request('/api/forecast?symbol=MSFT&model=ewma&horizon=9'));
+    expect(body).toMatchObject({ model: 'ewma', requestedModel: 'ewma', fallback: null });
+    expect(body.volatility.params).toMatchObject({ lambda: 0.94, alpha: 0.06, beta: 0.94, persistence: 1, halfLifeDays: null, omega: 0 });
+    expect(body.volatility.horizon).toBeCloseTo(body.volatility.daily * 3, 5);
+    expect(body.volatility.longRunDaily).toBeNull();
+    expect(body.calibration.outOfSample).toBe(true);
+    expect(body.cone).toHaveLength(9);
+  });
+
+  it('falls back to EWMA, and says so, with under 250 returns', async () => {
+    const { bars } = await ctx.services.marketData.completeDaily('AAPL');
+    const day = new Date(bars.ts[200]!).toISOString().slice(0, 10);
+    const body = await json(await ctx.request(`/api/forecast?symbol=AAPL&asOf=${day}&horizon=5`));
+    expect(body.asOf).toBe(day);
+    expect(body.model).toBe('ewma');
+    expect(body.requestedModel).toBe('garch');
+    expect(body.fallback).toContain('250 daily returns; 200 available');
+    expect(body.volatility.observations).toBe(200);
+  });
+
+  it('exists under API-Version 1.0.0 and 1.1.0', async () => {
+    for (const version of ['1.0.0', '1.1.0']) {
+      const response = await ctx.request('/api/forecast?symbol=SPY&horizon=1', { headers: { 'API-Version': version } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('api-version')).toBe(version);
+      expect((await json(response)).cone).toHaveLength(1);
+    }
+  });
+
+  it('answers 400 for a missing symbol and a bad horizon, model or asOf', async () => {
+    for (const [path, word] of [
+      ['/api/forecast', 'symbol'],
+      ['/api/forecast?symbol=AAPL&horizon=0', 'horizon'],
+      ['/api/forecast?symbol=AAPL&horizon=253', 'horizon'],
+      ['/api/forecast?symbol=AAPL&horizon=2.5', 'horizon'],
+      ['/api/forecast?symbol=AAPL&horizon=ten', 'horizon'],
+      ['/api/forecast?symbol=AAPL&model=arima', 'model'],
+      ['/api/forecast?symbol=AAPL&asOf=2024-1-5', 'asOf'],
+      ['/api/forecast?symbol=AAPL&asOf=2024-13-45', 'asOf'],
+    ] as const) {
+      const response = await ctx.request(path);
+      expect(response.status).toBe(400);
+      const body = await errorBody(response);
+      expect(body.code).toBe('invalid_parameter');
+      expect(body.error).toContain(word);
+    }
+  });
+
+  it('answers 404 for an unknown symbol and for too little history', async () => {
+    const unknown = await ctx.request('/api/forecast?symbol=ZZZZZ');
+    expect(unknown.status).toBe(404);
+    expect((await errorBody(unknown)).code).toBe('not_found');
+    const { bars } = await ctx.services.marketData.completeDaily('AAPL');
+    const early = new Date(bars.ts[30]!).toISOString().slice(0, 10);
+    const short = await ctx.request(`/api/forecast?symbol=AAPL&asOf=${early}`);
+    expect(short.status).toBe(404);
+    expect((await errorBody(short)).error).toContain('at least 61');
+    expect((await ctx.request('/api/forecast?symbol=AAPL&asOf=1990-01-02')).status).toBe(404);
+  });
+});
+
+describe('GET /api/forecast track record (ledger)', () => {
+  let ctx: TestContext;
+  let symbol = '';
+  let first: any;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+    for (const s of (await ctx.services.marketData.instruments()).keys()) {
+      const body = await json(await ctx.request(`/api/forecast?symbol=${s}&horizon=10`));
+      if (body.activePattern) {
+        symbol = s;
+        first = body;
+        break;
+      }
+    }
+  });
+  afterAll(() => ctx.close());
+
+  it('finds a live setup and prices its target and stop from the cone', () => {
+    expect(symbol).not.toBe('');
+    const p = first.activePattern;
+    expect(p.probabilityBeyondTarget).toBeGreaterThanOrEqual(0);
+    expect(p.probabilityBeyondTarget).toBeLessThan(0.5); // targets sit beyond the price
+    // Long: P(S_h < stop) = Φ((ln(stop/S) + V/2) / √V); short mirrors it.
+    const sd = first.volatility.horizon;
+    const z = (Math.log(p.stopLoss / first.price) + (sd * sd) / 2) / sd;
+    const expected = p.direction === 'long' ? normalCdf(z) : 1 - normalCdf(z);
+    expect(p.probabilityBeyondStop).toBeCloseTo(expected, 3);
+    expect(first.trackRecord).toMatchObject({ patternType: p.patternType, direction: p.direction, timeframe: 'daily' });
+    expect(first.trackRecord.pattern.signals).toBe(0);
+  });
+
+  it('reports the ledger hit rate of that pattern, and of this symbol, counting only outcomes known by asOf', async () => {
+    const { patternType, direction } = first.activePattern;
+    const other = direction === 'long' ? 'short' : 'long';
+    const asOf = first.asOf as string;
+    const rows: [string, string, string, string, string, string | null, number][] = [
+      // id, symbol, direction, timeframe, detected, exitAt (null: no outcome), R
+      ['F1', 'OTHER1', direction, 'daily', '2025-03-03', '2025-03-20', 2],
+      ['F2', 'OTHER2', direction, 'daily', '2025-04-01', '2025-04-09', -1],
+      ['F3', symbol, direction, 'daily', '2025-05-01', '2025-05-21', 1.5],
+      ['F4', symbol, direction, 'daily', '2026-10-01', `${asOf}T23:59:59.999Z`, -1], // exits on asOf itself
+      ['F5', 'OTHER3', direction, 'daily', '2026-10-15', '2099-01-01', 3], // exits "after" asOf
+      ['F6', 'OTHER4', other, 'daily', '2025-03-04', '2025-03-21', 2], // other direction
+      ['F7', 'OTHER5', direction, '1h', '2025-03-05', '2025-03-06', 2], // other timeframe
+      ['F8', 'OTHER6', direction, 'daily', '2025-06-01', null, 0], // still open
+    ];
+    const { ledger } = ctx.services;
+    await ledger.append(
+      rows.map(([id, s, dir, timeframe, detected]) => ({
+        kind: 'signal' as const,
+        signalId: id,
+        patternType,
+        scoreBand: 'strong',
+        finalScore: 70,
+        detectedAt: new Date(`${detected}T00:00:00Z`),
+        data: { id, symbol: s, patternType, scoreBand: 'strong', timeframe, direction: dir, regime: 'neutral', detectedAt: `${detected}T00:00:00.000Z` },
+      })),
+    );
+    await ledger.append(
+      rows
+        .filter((r) => r[5] !== null)
+        .map(([id, , , , , exitAt, r]) => ({
+          kind: 'outcome' as const,
+          signalId: id,
+          data: { outcome: r > 0 ? 'win' : 'loss', entered: true, rMultiple: r, daysHeld: 5, exitAt: exitAt!.length === 10 ? `${exitAt}T20:00:00.000Z` : exitAt },
+        })),
+    );
+
+    const now = await json(await ctx.request(`/api/forecast?symbol=${symbol}&horizon=10`));
+    expect(now.trackRecord.pattern).toMatchObject({ signals: 6, open: 1, closed: 5, wins: 3, losses: 2, hitRate: 0.6 });
+    expect(now.trackRecord.pattern.totalR).toBeCloseTo(4.5, 10); // 2 − 1 + 1.5 − 1 + 3
+    expect(now.trackRecord.symbol).toMatchObject({ signals: 2, closed: 2, wins: 1, losses: 1, hitRate: 0.5 });
+
+    const replay = await json(await ctx.request(`/api/forecast?symbol=${symbol}&horizon=10&asOf=${asOf}`));
+    expect(replay.trackRecord.knownAt).toBe(`${asOf}T23:59:59.999Z`);
+    // F5's exit lies after asOf: open then.
+    expect(replay.trackRecord.pattern).toMatchObject({ signals: 6, open: 2, closed: 4, wins: 2, losses: 2, hitRate: 0.5 });
+    expect(replay.cone).toEqual(now.cone);
+
+    const before = await json(await ctx.request(`/api/forecast?symbol=${symbol}&horizon=10&asOf=2025-04-30`));
+    // Only F1 and F2 were detected by then (and F8 open is later); F3 onwards not yet.
+    if (before.activePattern?.patternType === patternType && before.activePattern.direction === direction) {
+      expect(before.trackRecord.pattern).toMatchObject({ signals: 2, closed: 2, wins: 1, losses: 1 });
+    }
+  });
+});
+
+describe('GET /api/forecast on real history (csv provider)', () => {
+  let full: TestContext;
+  let cut: TestContext;
+  const asOf = '2020-02-14';
+  beforeAll(async () => {
+    const csv = createCsvProvider({ dir: sharedData('daily_marketlab') });
+    const end = Date.parse(`${asOf}T00:00:00Z`);
+    // The same provider with nothing after asOf: what a forecast on that day could have seen.
+    const truncated: MarketDataProvider = Object.assign(Object.create(csv), { bars: async (q: Parameters<MarketDataProvider['bars']>[0]) => sliceSeries(await csv.bars(q), -Infinity, end) });
+    full = await createTestContext({ provider: csv });
+    cut = await createTestContext({ provider: truncated });
+  });
+  afterAll(async () => {
+    await full.close();
+    await cut.close();
+  });
+
+  it('never reads a later bar: asOf on the full history equals the forecast on history that ends there', async () => {
+    const a = await json(await full.request(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`));
+    const b = await json(await cut.request(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`));
+    expect(a.asOf).toBe(asOf);
+    expect(a.cone).toEqual(b.cone);
+    expect(a.volatility).toEqual(b.volatility);
+    expect(a.calibration).toEqual(b.calibration);
+    expect(a.activePattern).toEqual(b.activePattern);
+  });
+
+  it('gives SPY sensible numbers before the 2020 crash: ~13–20% vol, and the crash far outside the 20-day cone', async () => {
+    const body = await json(await full.request(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20`));
+    expect(body.model).toBe('garch');
+    expect(body.volatility.horizonAnnualized).toBeGreaterThan(0.08);
+    expect(body.volatility.horizonAnnualized).toBeLessThan(0.2);
+    expect(body.volatility.params.persistence).toBeGreaterThan(0.9);
+    expect(body.calibration.band90).toBeGreaterThan(0.85);
+    // 20 sessions later (2020-03-16) SPY closed about 25% lower: below the 5% quantile.
+    const { bars } = await full.services.marketData.completeDaily('SPY');
+    const i = bars.ts.indexOf(Date.parse('2020-03-16T00:00:00Z'));
+    expect(body.cone[19].date).toBe('2020-03-16');
+    expect(bars.close[i]!).toBeLessThan(body.quantiles.p5);
+    const e = await json(await full.request(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20&model=ewma`));
+    expect(e.volatility.params).toMatchObject({ lambda: 0.94, persistence: 1 });
+    expect(e.calibration.outOfSample).toBe(true);
+  });
+});
