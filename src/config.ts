@@ -31,9 +31,17 @@ const schema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
-  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv']).default('synthetic'),
+  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo']).default('synthetic'),
   CSV_DIR: z.string().min(1).optional(),
   SYNTHETIC_SEED: z.coerce.number().int().default(42),
+  YAHOO_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://query1.finance.yahoo.com'),
+  YAHOO_RATE_PER_SECOND: z.coerce.number().positive().max(100).default(5),
+  /** SEC EDGAR as the source of insiders, filings and shares outstanding; the SEC requires a contact. */
+  EDGAR_USER_AGENT: z.string().regex(/\S+@\S+\.\S+/, "must name you and a contact e-mail, e.g. 'Acme Research ops@acme.example' (SEC fair-access policy)").optional(),
+  EDGAR_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://www.sec.gov'),
+  EDGAR_DATA_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://data.sec.gov'),
+  FINRA_SHORT_INTEREST: onOff.default('off'),
+  FINRA_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://cdn.finra.org'),
   API_DEFAULT_VERSION: z.enum(API_VERSIONS).default('1.0.0'),
   RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
@@ -54,9 +62,14 @@ export interface Config {
   stateDir: string;
   databaseUrl?: string;
   redisUrl?: string;
-  marketDataProvider: 'synthetic' | 'csv';
+  marketDataProvider: 'synthetic' | 'csv' | 'yahoo';
   csvDir?: string;
   syntheticSeed: number;
+  yahoo: { baseUrl: string; ratePerSecond: number };
+  /** Set when EDGAR_USER_AGENT is: SEC EDGAR answers insiders, filings and shares outstanding. */
+  edgar: { userAgent: string; baseUrl: string; dataUrl: string } | null;
+  /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
+  finra: { baseUrl: string } | null;
   apiDefaultVersion: ApiVersion;
   rateLimit: { quota: number; windowSeconds: number };
   trustProxy: boolean;
@@ -104,6 +117,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     marketDataProvider: e.MARKET_DATA_PROVIDER,
     csvDir: e.CSV_DIR,
     syntheticSeed: e.SYNTHETIC_SEED,
+    yahoo: { baseUrl: e.YAHOO_BASE_URL.replace(/\/+$/, ''), ratePerSecond: e.YAHOO_RATE_PER_SECOND },
+    edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
+    finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
     rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
     trustProxy: e.TRUST_PROXY,

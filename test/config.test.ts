@@ -56,3 +56,43 @@ describe('config', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });
 });
+
+describe('config: live market data', () => {
+  it('has no live source by default', () => {
+    const config = loadConfig({});
+    expect(config.edgar).toBeNull();
+    expect(config.finra).toBeNull();
+    expect(config.yahoo).toEqual({ baseUrl: 'https://query1.finance.yahoo.com', ratePerSecond: 5 });
+  });
+
+  it('turns on Yahoo bars, EDGAR and FINRA, and composes them in the registry', async () => {
+    const { createProvider } = await import('../src/providers/registry');
+    const config = loadConfig({
+      MARKET_DATA_PROVIDER: 'yahoo',
+      YAHOO_BASE_URL: 'http://127.0.0.1:9/',
+      EDGAR_USER_AGENT: 'Acme Research ops@acme.example',
+      EDGAR_BASE_URL: 'http://127.0.0.1:9',
+      EDGAR_DATA_URL: 'http://127.0.0.1:9',
+      FINRA_SHORT_INTEREST: 'on',
+      FINRA_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(config.yahoo.baseUrl).toBe('http://127.0.0.1:9');
+    expect(config.edgar).toEqual({ userAgent: 'Acme Research ops@acme.example', baseUrl: 'http://127.0.0.1:9', dataUrl: 'http://127.0.0.1:9' });
+    expect(config.finra).toEqual({ baseUrl: 'http://127.0.0.1:9' });
+    const provider = createProvider(config) as ReturnType<typeof createProvider> & { sourceOf(c: string): string | undefined };
+    expect(provider.name).toBe('yahoo');
+    expect(provider.sourceOf('insider')).toBe('edgar');
+    expect(provider.sourceOf('float')).toBe('edgar');
+    expect(provider.sourceOf('short_interest')).toBe('finra');
+    expect(provider.sourceOf('options_chain')).toBe('yahoo');
+    expect(provider.sourceOf('earnings')).toBeUndefined();
+    // Synthetic alone stays uncomposed.
+    expect(createProvider(loadConfig({})).name).toBe('synthetic');
+  });
+
+  it('refuses an EDGAR User-Agent without a contact address and a bad FINRA switch', () => {
+    expect(() => loadConfig({ EDGAR_USER_AGENT: 'breakline' })).toThrow(/EDGAR_USER_AGENT: must name you and a contact e-mail/);
+    expect(() => loadConfig({ FINRA_SHORT_INTEREST: 'yes' })).toThrow(/FINRA_SHORT_INTEREST/);
+    expect(() => loadConfig({ MARKET_DATA_PROVIDER: 'bloomberg' })).toThrow(/MARKET_DATA_PROVIDER/);
+  });
+});
