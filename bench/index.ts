@@ -4,6 +4,7 @@
  */
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
+import { benchForecast } from './forecast';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchOptions } from './options';
@@ -15,5 +16,6 @@ await benchKernels();
 await benchHttp();
 await benchScan();
 await benchOptions();
+await benchForecast();
 await benchLedger();
 if (!(await benchDurability())) process.exitCode = 1;

@@ -52,3 +52,35 @@ export function printTable(title: string, rows: Record<string, string | number>[
   console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
   for (const r of rows) console.log(line(cols.map((c) => cell(r[c] ?? ''))));
 }
+
+/**
+ * p50/p95/p99 of sequential in-process requests (`app.handle`, worker pool
+ * warm, synthetic market, rate limit out of the way) for each path: 20 warm-up
+ * requests, then 1,000 (100 under --smoke).
+ */
+export async function inProcessLatency(title: string, paths: string[]): Promise<void> {
+  const { createApp } = await import('../src/app');
+  const { loadConfig } = await import('../src/config');
+  const { createLogger } = await import('../src/log');
+  const { createServices } = await import('../src/services');
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', POOL_SIZE: '2' });
+  const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent'), warmPool: true });
+  const app = createApp(services);
+  const requests = smoke ? 100 : 1000;
+  const rows = [];
+  for (const path of paths) {
+    for (let k = 0; k < 20; k++) await app.handle(new Request(`http://localhost${path}`));
+    const times: number[] = [];
+    for (let k = 0; k < requests; k++) {
+      const start = Bun.nanoseconds();
+      const response = await app.handle(new Request(`http://localhost${path}`));
+      await response.arrayBuffer();
+      times.push((Bun.nanoseconds() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))]! * 1000) / 1000;
+    rows.push({ request: path.replace(/^[^?]*\?/, ''), requests, 'p50 ms': q(0.5), 'p95 ms': q(0.95), 'p99 ms': q(0.99) });
+  }
+  printTable(title, rows);
+  await services.close();
+}

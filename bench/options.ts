@@ -13,11 +13,7 @@
  */
 import { blackScholesGreeks1d, blackScholesPrice, blackScholesPrice1d, type OptionColumns } from '../src/kernels/options/black-scholes';
 import { IMPLIED_VOL_REASONS, impliedVol1d } from '../src/kernels/options/implied-vol';
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import { createLogger } from '../src/log';
-import { createServices } from '../src/services';
-import { printTable, smoke } from './lib';
+import { inProcessLatency, printTable, smoke } from './lib';
 
 /** mulberry32, so every run benches the same book. */
 function prng(seed: number): () => number {
@@ -107,29 +103,12 @@ export async function benchOptions(): Promise<void> {
   await benchAnalyze();
 }
 
-/** /api/options/analyze latency in-process (app.handle, the worker pool included), p50/p95/p99 over sequential requests. */
+/** /api/options/analyze latency in-process (app.handle, the worker pool included). */
 async function benchAnalyze(): Promise<void> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', POOL_SIZE: '2' });
-  const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent'), warmPool: true });
-  const app = createApp(services);
-  const requests = smoke ? 100 : 1000;
-  const paths = ['/api/options/analyze?symbol=AAPL&trigger=100&target=110&stop=95', '/api/options/analyze?symbol=NVDA&trigger=200&target=230&stop=190&ivRank=70&expiryDays=45'];
-  const rows = [];
-  for (const path of paths) {
-    for (let k = 0; k < 20; k++) await app.handle(new Request(`http://localhost${path}`));
-    const times: number[] = [];
-    for (let k = 0; k < requests; k++) {
-      const start = Bun.nanoseconds();
-      const response = await app.handle(new Request(`http://localhost${path}`));
-      await response.arrayBuffer();
-      times.push((Bun.nanoseconds() - start) / 1e6);
-    }
-    times.sort((a, b) => a - b);
-    const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!;
-    rows.push({ request: path.replace('/api/options/analyze?', ''), requests, 'p50 ms': q(0.5), 'p95 ms': q(0.95), 'p99 ms': q(0.99) });
-  }
-  printTable('/api/options/analyze latency, in-process (app.handle; grid priced in the worker pool)', rows);
-  await services.close();
+  await inProcessLatency('/api/options/analyze latency, in-process (app.handle; grid priced in the worker pool)', [
+    '/api/options/analyze?symbol=AAPL&trigger=100&target=110&stop=95',
+    '/api/options/analyze?symbol=NVDA&trigger=200&target=230&stop=190&ivRank=70&expiryDays=45',
+  ]);
 }
 
 if (import.meta.main) await benchOptions();
