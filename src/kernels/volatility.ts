@@ -182,6 +182,18 @@ export function cumulativeVariance(model: VarianceModel, next: number, horizon: 
   return out;
 }
 
+/**
+ * V_h, the variance of the `horizon`-day log return, in closed form (the last
+ * element of `cumulativeVariance`, without the array):
+ * `h·V_L + (h(T+1) − V_L)·(1 − φ^h)/(1 − φ)` with φ = α + β; `h·h(T+1)` when φ = 1.
+ */
+export function horizonVariance(model: VarianceModel, next: number, horizon: number): number {
+  const persistence = model.alpha + model.beta;
+  if (persistence >= 1) return horizon * next;
+  const longRun = model.omega / (1 - persistence);
+  return horizon * longRun + ((next - longRun) * (1 - persistence ** horizon)) / (1 - persistence);
+}
+
 /** Price quantiles `S_0 · exp(−V/2 + Φ⁻¹(p)·√V)` of a driftless lognormal with log variance `variance`. */
 export function priceQuantiles(spot: number, variance: number, probabilities: readonly number[]): number[] {
   const sd = Math.sqrt(variance);
@@ -213,7 +225,7 @@ export function coneCoverage(
   const hits = new Array<number>(bands.length).fill(0);
   let windows = 0;
   for (let t = Math.max(0, from); t + horizon < close.length; t++) {
-    const v = cumulativeVariance(model, nextVariance[t]!, horizon)[horizon - 1]!;
+    const v = horizonVariance(model, nextVariance[t]!, horizon);
     const sd = Math.sqrt(v);
     const move = Math.log(close[t + horizon]! / close[t]!) + v / 2;
     windows++;

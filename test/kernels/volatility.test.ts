@@ -7,6 +7,7 @@ import {
   ewmaModel,
   fitGarch11,
   garchLogLikelihood,
+  horizonVariance,
   logReturns,
   meanSquare,
   priceQuantiles,
@@ -74,6 +75,9 @@ describe('variance recursions (Hull, Options, Futures, and Other Derivatives)', 
     expect(v[0]!).toBeCloseTo(0.0006, 15);
     expect(v[1]! - v[0]!).toBeCloseTo(0.0002 + 0.95 * 0.0004, 15);
     expect(v[399]! - v[398]!).toBeCloseTo(0.0002, 10);
+    // The closed form agrees with the running sum.
+    for (const h of [1, 2, 20, 400]) expect(horizonVariance(g, 0.0006, h) / v[h - 1]! - 1).toBeCloseTo(0, 12);
+    expect(horizonVariance(ewmaModel(), 0.0004, 3)).toBeCloseTo(0.0012, 15);
   });
 
   it('the GARCH term forecast matches the mean of simulated paths', () => {

@@ -7,8 +7,8 @@
  * - v8 chart (`/v8/finance/chart/{symbol}`): `chart.result[0]` with
  *   `timestamp[]` (epoch seconds, the bar's open) and
  *   `indicators.quote[0].{open,high,low,close,volume}[]`; prices are
- *   split-adjusted, not dividend-adjusted. A row with any null field (a halt,
- *   or the vendor's placeholder) is dropped. Daily bars are re-stamped at
+ *   split-adjusted, not dividend-adjusted. A row with any null field (a halt, or
+ *   a session Yahoo lists without prices) is dropped. Daily bars are re-stamped at
  *   00:00 UTC of their New York session date, as every provider's are.
  *   `chart.error.code = "Not Found"` is an unknown symbol.
  * - v7 quote (`/v7/finance/quote?symbols=`): `quoteResponse.result[]` with the
