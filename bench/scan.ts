@@ -13,7 +13,7 @@ import { defaultUniverse, runScan } from '../src/jobs/scan';
 import { scanBars } from '../src/kernels/scan';
 import { createLogger } from '../src/log';
 import { createPool } from '../src/pool';
-import type { Timeframe } from '../src/providers/types';
+import type { Timeframe } from '../src/domain/signal';
 import { createSyntheticProvider } from '../src/providers/synthetic';
 import { createServices, type Services } from '../src/services';
 import { haveWrk, printTable, smoke, wrk } from './lib';

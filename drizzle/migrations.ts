@@ -36,5 +36,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795399080184,
     "breakpoints": true,
     "sql": "CREATE TABLE \"alerts\" (\n\t\"signal_id\" text PRIMARY KEY NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"timeframe\" text NOT NULL,\n\t\"run_id\" text NOT NULL,\n\t\"alerted_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX \"alerts_timeframe_alerted_idx\" ON \"alerts\" USING btree (\"timeframe\",\"alerted_at\");"
+  },
+  {
+    "tag": "0005_scan_run_alerts",
+    "when": 1795537994118,
+    "breakpoints": true,
+    "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"alerts\" jsonb;"
   }
 ];

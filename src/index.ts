@@ -13,7 +13,7 @@ import { openDatabase } from './db/client';
 import { LedgerRepository } from './db/repositories/ledger';
 import { verifyLedger } from './ledger/verify';
 import { ScanScheduler } from './jobs/scheduler';
-import { TIMEFRAMES } from './providers/types';
+import { TIMEFRAMES } from './domain/signal';
 import { createServices } from './services';
 
 function configOrExit() {

@@ -1,8 +1,9 @@
 /**
  * @module services
  * Everything a request handler may use, built once from the config: the
- * database, the market data behind its caches, the rate-limit store and the
- * logger. `createServices` is the composition root shared by the server and the
+ * database, the market data behind its caches, the scan runs, the ledger and
+ * its figures, the rate-limit store and the logger. Every cache lives on one
+ * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
 import { pgliteDataDir, type Config } from './config';
@@ -10,9 +11,11 @@ import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
+import { SignalRuns } from './jobs/runs';
+import { LedgerFigures } from './ledger/performance';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
-import { MarketData } from './providers/market-data';
+import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
@@ -29,6 +32,10 @@ export interface Services {
   pool: KernelPool;
   scans: ScansRepository;
   ledger: LedgerRepository;
+  /** Track-record figures of the ledger, cached per ledger head. */
+  ledgerFigures: LedgerFigures;
+  /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
+  runs: SignalRuns;
   bus: EventBus;
   startedAt: number;
   close(): Promise<void>;
@@ -63,6 +70,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     warm: overrides.warmPool,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
+  const scans = new ScansRepository(database.db, ledger);
+  const bus = new InProcessBus();
   return {
     config,
     log,
@@ -71,9 +80,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     rateLimitStore,
     barStore,
     pool,
-    scans: new ScansRepository(database.db, ledger),
+    scans,
     ledger,
-    bus: new InProcessBus(),
+    ledgerFigures: new LedgerFigures(ledger),
+    runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
+    bus,
     startedAt: Date.now(),
     async close() {
       await pool.destroy();

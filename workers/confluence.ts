@@ -6,7 +6,7 @@
 import { confluence as confluenceKernel, type ConfluenceResult } from '../src/kernels/confluence';
 import type { Ohlcv } from '../src/kernels/indicators';
 import { alignByTime, weeklyBars } from '../src/kernels/resample';
-import type { Timeframe } from '../src/providers/types';
+import type { Timeframe } from '../src/domain/signal';
 import type { StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
 

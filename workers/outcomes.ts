@@ -4,24 +4,9 @@
  * shared bar store, with kernels/outcome.
  */
 import { resolveOutcome, SCRATCH_STATES, type OutcomeResult } from '../src/kernels/outcome';
-import type { Timeframe } from '../src/providers/types';
+import type { OutcomeItem } from '../src/domain/signal';
 import type { StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
-
-export interface OutcomeItem {
-  signalId: string;
-  symbol: string;
-  timeframe: Timeframe;
-  direction: 'long' | 'short';
-  /** Price and bar time of the entry: resolution reads only the bars after it. */
-  entry: number;
-  entryTs: number;
-  target1: number;
-  stopLoss: number;
-  /** A terminal lifecycle state (`failed`/`expired` make a scratch) and the bar time it was reached. */
-  state?: string;
-  stateTs?: number;
-}
 
 export type ResolvedItem =
   | { signalId: string; result: OutcomeResult & { exitTs: number; throughTs: number } }

@@ -3,12 +3,12 @@
  * Each task attaches the shared bar store (zero copy; the reader is kept while
  * the store's generation is unchanged) and calls the pure kernels.
  */
+import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
 import { computeIndicators, type Ohlcv } from '../src/kernels/indicators';
-import { marketRegime, type RegimeReading } from '../src/kernels/regime';
+import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators } from '../src/kernels/scan';
-import { trendRegime, trendTemplate, type TrendTemplate } from '../src/kernels/trend';
-import type { Timeframe } from '../src/providers/types';
+import { trendRegime, trendTemplate } from '../src/kernels/trend';
 import type { StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
 
@@ -23,18 +23,6 @@ export interface PrepareInput {
   symbols: string[];
   timeframe: Timeframe;
   asOfTs: number;
-}
-
-export interface SymbolStats {
-  symbol: string;
-  /** Bar time the symbol stands on at asOf, or null without bars. */
-  barTs: number | null;
-  rsScore: number;
-  /** Close above its 50-bar average (null with < 50 bars). */
-  aboveSma50: boolean | null;
-  /** Average close × volume over the last 50 bars. */
-  avgDollarVolume50: number;
-  close: number;
 }
 
 /** Per-symbol inputs of the cross-sectional figures (RS ranks, breadth, liquidity). */
@@ -67,40 +55,10 @@ export interface ScanInput extends PrepareInput {
   regime: RegimeReading | null;
 }
 
-export interface WorkerFinding {
-  symbol: string;
-  patternType: string;
-  patternFamily: string;
-  direction: 'long' | 'short';
-  state: string;
-  trendRegime: string;
-  pivot: number;
-  target1: number;
-  stopLoss: number;
-  finalScore: number;
-  confidence: number;
-  band: string;
-  components: Record<string, number | null>;
-  reasons: string[];
-  detectedTs: number;
-  barTs: number;
-  close: number;
-  distancePct: number;
-  breakoutVolumeRatio: number | null;
-  geometry: { startTs: number; endTs: number; depthPct: number; lengthBars: number; contractions: number };
-}
-
-/** A symbol's trend as of the scan: Minervini's template and the trend regime. */
-export interface SymbolProfile {
-  symbol: string;
-  trendTemplate: TrendTemplate;
-  trendRegime: string;
-}
-
 /** Scans a batch of symbols as of `asOfTs`: the live setups of each, and each symbol's trend profile. */
-export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: WorkerFinding[]; profiles: SymbolProfile[] } {
+export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[] } {
   const s = store(handle);
-  const out: WorkerFinding[] = [];
+  const out: ScanFinding[] = [];
   const profiles: SymbolProfile[] = [];
   for (const symbol of symbols) {
     const series = s.get(symbol, timeframe);
@@ -162,17 +120,6 @@ export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeIn
   return marketRegime(view, computeIndicators(view), asOf, breadth);
 }
 
-export interface OpenSetup {
-  id: string;
-  symbol: string;
-  direction: 'long' | 'short';
-  trigger: number;
-  target1: number;
-  stopLoss: number;
-  /** Bar time of the pattern's last bar; the lifecycle replays from the bar after it. */
-  patternEndTs: number;
-}
-
 export interface TrackInput {
   handle: StoreHandle;
   timeframe: Timeframe;
@@ -182,8 +129,8 @@ export interface TrackInput {
 
 export interface TrackedState {
   id: string;
-  state: string;
-  transitions: { from: string; to: string; ts: number; price: number }[];
+  state: BreakoutState;
+  transitions: { from: BreakoutState; to: BreakoutState; ts: number; price: number }[];
 }
 
 /** Replays the lifecycle of persisted, still-open signals up to `asOfTs`. */

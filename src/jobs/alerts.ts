@@ -10,9 +10,9 @@
  * the same evaluation (signals are evaluated in rank order).
  */
 import type { ScansRepository } from '../db/repositories/scans';
+import type { AlertBlock, AlertVerdicts, Signal, Timeframe } from '../domain/signal';
 import { tradingDaysUntil } from '../providers/calendar';
-import type { MarketDataProvider, Timeframe } from '../providers/types';
-import type { Signal } from './scan';
+import type { MarketDataProvider } from '../providers/types';
 
 export const ALERT_THRESHOLDS = {
   minBand: 'strong',
@@ -32,10 +32,25 @@ export interface AlertInputs {
   recentAlerts?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
+export interface BlockedAlert {
+  signal: Signal;
+  /** Each reason in words, with its numbers. */
+  reasons: string[];
+  /** The same reasons as codes, in the same order. */
+  codes: AlertBlock[];
+}
+
 export interface AlertEvaluation {
   candidates: Signal[];
-  blocked: { signal: Signal; reasons: string[] }[];
+  blocked: BlockedAlert[];
   summary: { eligible: number; candidates: number; blocked: number; byReason: Record<string, number> };
+}
+
+/** The counts of an evaluation: every eligible signal is a candidate or blocked. */
+function summarize(candidates: readonly Signal[], blocked: readonly BlockedAlert[]): AlertEvaluation['summary'] {
+  const byReason: Record<string, number> = {};
+  for (const b of blocked) for (const code of b.codes) byReason[code] = (byReason[code] ?? 0) + 1;
+  return { eligible: candidates.length + blocked.length, candidates: candidates.length, blocked: blocked.length, byReason };
 }
 
 const STRONG_BANDS = new Set(['elite', 'strong']);
@@ -43,15 +58,12 @@ const STRONG_BANDS = new Set(['elite', 'strong']);
 export function evaluateAlerts(signals: readonly Signal[], inputs: AlertInputs): AlertEvaluation {
   const t = ALERT_THRESHOLDS;
   const candidates: Signal[] = [];
-  const blocked: AlertEvaluation['blocked'] = [];
-  const byReason: Record<string, number> = {};
-  let eligible = 0;
+  const blocked: BlockedAlert[] = [];
   const alertedNow = new Map<string, string>();
   for (const signal of signals) {
     const live = signal.breakoutState === 'triggered' || signal.breakoutState === 'confirmed';
     if (!STRONG_BANDS.has(signal.scoreBand) || !(live || Math.abs(signal.distancePct) <= t.nearTriggerPct)) continue;
-    eligible++;
-    const reasons: [string, string][] = [];
+    const reasons: [AlertBlock, string][] = [];
     if (signal.distancePct > t.maxExtensionPct) reasons.push(['extended', `extended ${signal.distancePct.toFixed(1)}% past the trigger (max ${t.maxExtensionPct}%)`]);
     if (signal.avgDollarVolume !== null && signal.avgDollarVolume < t.minAvgDollarVolume) {
       reasons.push(['illiquid', `average dollar volume $${(signal.avgDollarVolume / 1e6).toFixed(1)}M below the $${t.minAvgDollarVolume / 1e6}M floor`]);
@@ -66,11 +78,47 @@ export function evaluateAlerts(signals: readonly Signal[], inputs: AlertInputs):
       candidates.push(signal);
       alertedNow.set(signal.symbol, signal.id);
     } else {
-      blocked.push({ signal, reasons: reasons.map(([, text]) => text) });
-      for (const [key] of reasons) byReason[key] = (byReason[key] ?? 0) + 1;
+      blocked.push({ signal, reasons: reasons.map(([, text]) => text), codes: reasons.map(([code]) => code) });
     }
   }
-  return { candidates, blocked, summary: { eligible, candidates: candidates.length, blocked: blocked.length, byReason } };
+  return { candidates, blocked, summary: summarize(candidates, blocked) };
+}
+
+/** An evaluation by signal id, to store with a persisted run. */
+export function verdictsOf(evaluation: AlertEvaluation): AlertVerdicts {
+  return {
+    candidates: evaluation.candidates.map((s) => s.id),
+    blocked: evaluation.blocked.map((b) => ({ signalId: b.signal.id, codes: b.codes, reasons: b.reasons })),
+  };
+}
+
+/** Stored verdicts back over the run's signals. */
+export function evaluationOf(signals: readonly Signal[], verdicts: AlertVerdicts): AlertEvaluation {
+  const byId = new Map(signals.map((s) => [s.id, s]));
+  const candidates = verdicts.candidates.map((id) => byId.get(id)).filter((s) => s !== undefined);
+  const blocked = verdicts.blocked.flatMap((b) => {
+    const signal = byId.get(b.signalId);
+    return signal ? [{ signal, reasons: b.reasons, codes: b.codes }] : [];
+  });
+  return { candidates, blocked, summary: summarize(candidates, blocked) };
+}
+
+/**
+ * The part of an evaluation that concerns `symbols`. Every rule of the policy
+ * reads one signal or one symbol, so this equals evaluating those symbols'
+ * signals alone.
+ */
+export function alertsOfSymbols(evaluation: AlertEvaluation, symbols: ReadonlySet<string>): AlertEvaluation {
+  const candidates = evaluation.candidates.filter((s) => symbols.has(s.symbol));
+  const blocked = evaluation.blocked.filter((b) => symbols.has(b.signal.symbol));
+  return { candidates, blocked, summary: summarize(candidates, blocked) };
+}
+
+/** Two evaluations of disjoint symbols as one, in rank order. */
+export function mergeAlerts(a: AlertEvaluation, b: AlertEvaluation, rank: (x: Signal, y: Signal) => number): AlertEvaluation {
+  const candidates = [...a.candidates, ...b.candidates].sort(rank);
+  const blocked = [...a.blocked, ...b.blocked].sort((x, y) => rank(x.signal, y.signal));
+  return { candidates, blocked, summary: summarize(candidates, blocked) };
 }
 
 /** Trading days from the scan's date to each symbol's next earnings report, when the provider knows the dates. */

@@ -15,13 +15,14 @@
  * A `failed` or `expired` state after entry makes a scratch at that bar's close.
  */
 import type { LedgerEntry, LedgerRepository } from '../db/repositories/ledger';
+import { storedAs } from '../domain/check';
+import { SignalRecordSchema, type BreakoutState, type OutcomeItem, type SignalRecord } from '../domain/signal';
+import { round } from '../kernels/round';
 import { ledgerEntries, type LedgerEntryView } from '../ledger/serialize';
 import type { Logger } from '../log';
+import type { MarketData } from '../market-data';
 import { batches, type KernelPool } from '../pool';
-import type { MarketData } from '../providers/market-data';
-import type { Timeframe } from '../providers/types';
 import type { BarStore } from '../store';
-import type { OutcomeItem } from '../../workers/outcomes';
 
 export interface OutcomeDeps {
   ledger: LedgerRepository;
@@ -39,29 +40,14 @@ export interface OutcomeRun {
   unresolvable: number;
 }
 
-const TERMINAL_SCRATCH = new Set(['failed', 'expired']);
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+const TERMINAL_SCRATCH: ReadonlySet<BreakoutState> = new Set(['failed', 'expired']);
 const iso = (ts: number) => new Date(ts).toISOString();
-
-interface SignalData {
-  symbol: string;
-  timeframe: Timeframe;
-  patternType: string;
-  direction: 'long' | 'short';
-  state: string;
-  surfacedAt: string;
-  triggerPrice: number;
-  target1: number;
-  stopLoss: number | null;
-  priceAtDetection: number;
-  finalScore: number;
-  scoreBand: string;
-  detectedAt: string;
-}
+const signalRecordOf = storedAs(SignalRecordSchema);
+const recordOf = (view: LedgerEntryView): SignalRecord => signalRecordOf(view.signal, `ledger record ${view.seq}`);
 
 /** The entry rule above: an item for the pool, a never-entered scratch, or null while still pending. */
 function plan(view: LedgerEntryView): { item: OutcomeItem } | { neverEntered: { at: string; state: string } } | null {
-  const s = view.signal as unknown as SignalData;
+  const s = recordOf(view);
   if (s.stopLoss === null) return null;
   const terminal = view.events.find((e) => TERMINAL_SCRATCH.has(e.to));
   let entry = s.priceAtDetection;
@@ -88,7 +74,7 @@ function plan(view: LedgerEntryView): { item: OutcomeItem } | { neverEntered: { 
 }
 
 function outcomeEntry(view: LedgerEntryView, data: Record<string, unknown>): LedgerEntry {
-  const s = view.signal as unknown as SignalData;
+  const s = recordOf(view);
   return {
     kind: 'outcome',
     signalId: String(view.signal.id),
@@ -118,7 +104,7 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
     if (planned === null) {
       run.stillOpen++;
     } else if ('neverEntered' in planned) {
-      const s = view.signal as unknown as SignalData;
+      const s = recordOf(view);
       appends.push(
         outcomeEntry(view, {
           outcome: 'scratch',

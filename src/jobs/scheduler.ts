@@ -8,16 +8,18 @@
  * overlaps the previous one.
  */
 import type { Database } from '../db/client';
+import type { ScansRepository } from '../db/repositories/scans';
+import type { Timeframe } from '../domain/signal';
 import type { Logger } from '../log';
-import type { Timeframe } from '../providers/types';
+import type { MarketData } from '../market-data';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
-import { scanAndPersist, type PersistDeps } from './scan';
+import type { SignalRuns } from './runs';
 
 /** Advisory-lock key of the scheduler leader ("BRKL" in ASCII). */
 export const SCHEDULER_LOCK_KEY = 0x42524b4c;
 
 export interface SchedulerOptions {
-  deps: PersistDeps;
+  deps: { runs: SignalRuns; scans: ScansRepository; marketData: MarketData };
   database: Database;
   log: Logger;
   intervalMs: number;
@@ -65,7 +67,7 @@ export class ScanScheduler {
         const latestBar = bench.ts[bench.ts.length - 1];
         const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
-        const runId = await scanAndPersist(deps, timeframe);
+        const runId = await deps.runs.persist(timeframe);
         log.info('scan persisted', { timeframe, runId });
       } catch (error) {
         log.error('scheduled scan failed', { timeframe, error: String(error) });

@@ -53,7 +53,8 @@ import { computeIndicators } from './indicators';
 import type { IndicatorSet, Ohlcv } from './indicators/set';
 import { round } from './round';
 import { scanWithIndicators } from './scan';
-import { trendRegime, type TrendRegime } from './trend';
+import type { TrendRegime } from '../domain/signal';
+import { trendRegime } from './trend';
 
 export const CONFLUENCE_WEIGHTS = {
   trend: 0.25,

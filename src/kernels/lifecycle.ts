@@ -23,12 +23,7 @@
  * window follows O'Neil's follow-through idea (a breakout must hold on volume);
  * the 3-bar default and the 1.0× volume bar are our choices.
  */
-import type { Direction } from './patterns/types';
-
-export const BREAKOUT_STATES = ['forming', 'triggered', 'confirmed', 'target_hit', 'stopped', 'failed', 'expired'] as const;
-export type BreakoutState = (typeof BREAKOUT_STATES)[number];
-
-export const TERMINAL_STATES: ReadonlySet<BreakoutState> = new Set(['target_hit', 'stopped', 'failed', 'expired']);
+import { TERMINAL_STATES, type BreakoutState, type Direction } from '../domain/signal';
 
 /** Every allowed (from, to) pair; nothing else may happen. */
 export const TRANSITIONS: Readonly<Record<BreakoutState, readonly BreakoutState[]>> = {

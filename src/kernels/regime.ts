@@ -12,23 +12,10 @@
  * `risk_off` at 0 or less, `neutral` between. The multiplier scales long
  * scores (1.0 / 0.85 / 0.6) and mirrors for shorts.
  */
+import type { MarketRegime, RegimeReading } from '../domain/signal';
 import type { IndicatorSet } from './indicators/set';
 
-export type MarketRegime = 'risk_on' | 'neutral' | 'risk_off';
-
 export const REGIME_MULTIPLIER: Readonly<Record<MarketRegime, number>> = { risk_on: 1, neutral: 0.85, risk_off: 0.6 };
-
-export interface RegimeReading {
-  regime: MarketRegime;
-  /** Multiplier for long setups; `shortMultiplier` for shorts. */
-  multiplier: number;
-  shortMultiplier: number;
-  points: number;
-  distributionDays: number;
-  /** Share of the universe above its 50-bar SMA, 0..1, or null when not given. */
-  breadth: number | null;
-  reasons: string[];
-}
 
 /** IBD distribution days in the `window` sessions ending at `asOf`. */
 export function distributionDays(close: Float64Array, volume: Float64Array, asOf: number, window = 25): number {

@@ -13,12 +13,12 @@
  */
 import { computeIndicators } from './indicators';
 import type { IndicatorSet, Ohlcv } from './indicators/set';
-import { advance, initialSnapshot, TERMINAL_STATES, type BreakoutState, type LifecycleBar } from './lifecycle';
+import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
+import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
 import type { PatternDetector, PatternMatch } from './patterns/types';
-import type { RegimeReading } from './regime';
 import { proximityComponent, score, tightnessComponent, volumeComponent, type Score } from './scoring';
-import { trendRegime, trendTemplate, type TrendRegime } from './trend';
+import { trendRegime, trendTemplate } from './trend';
 
 export interface ScanOptions {
   /** Breakouts older than this many bars, and patterns completed longer ago, are not live. Default 5. */

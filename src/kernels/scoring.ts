@@ -19,8 +19,9 @@
  * `confidence`, which is the weight share of the components that had data,
  * times how much they agree (1 − their standard deviation, floored at 0).
  */
+import { SCORE_COMPONENTS, type ScoreBand, type ScoreComponent } from '../domain/signal';
 
-export const SCORE_WEIGHTS = {
+export const SCORE_WEIGHTS: Readonly<Record<ScoreComponent, number>> = {
   patternQuality: 0.25,
   breakoutVolume: 0.15,
   rsRank: 0.2,
@@ -28,13 +29,12 @@ export const SCORE_WEIGHTS = {
   proximity: 0.1,
   tightness: 0.1,
   regime: 0.05,
-} as const;
+};
 
-export type ScoreComponent = keyof typeof SCORE_WEIGHTS;
 export type ScoreComponents = Record<ScoreComponent, number | null>;
-export type ScoreBand = 'elite' | 'strong' | 'watchlist' | 'ignore';
 
-export const SCORE_BANDS: readonly (readonly [ScoreBand, number])[] = [
+/** The floor of each band, best first. */
+export const BAND_FLOORS: readonly (readonly [ScoreBand, number])[] = [
   ['elite', 85],
   ['strong', 70],
   ['watchlist', 55],
@@ -42,7 +42,7 @@ export const SCORE_BANDS: readonly (readonly [ScoreBand, number])[] = [
 ];
 
 export function scoreBand(finalScore: number): ScoreBand {
-  for (const [band, floor] of SCORE_BANDS) if (finalScore >= floor) return band;
+  for (const [band, floor] of BAND_FLOORS) if (finalScore >= floor) return band;
   return 'ignore';
 }
 
@@ -66,7 +66,7 @@ export function score(components: ScoreComponents): Score {
   let total = 0;
   let coveredWeight = 0;
   const present: number[] = [];
-  for (const key of Object.keys(SCORE_WEIGHTS) as ScoreComponent[]) {
+  for (const key of SCORE_COMPONENTS) {
     const value = components[key];
     if (value === null || !Number.isFinite(value)) continue;
     const v = unit(value);

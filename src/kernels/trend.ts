@@ -5,18 +5,8 @@
  * and a three-way trend regime from the moving-average stack and the 200-bar
  * slope. Reads the indicator set at `asOf` and `asOf − 21` only.
  */
+import type { TrendRegime, TrendTemplate } from '../domain/signal';
 import type { IndicatorSet } from './indicators/set';
-
-export type TrendRegime = 'uptrend' | 'downtrend' | 'sideways';
-
-export interface TrendTemplate {
-  /** All eight criteria met. */
-  passed: boolean;
-  /** Criteria met, 0..8 (unknown ones count as unmet). */
-  met: number;
-  /** The criteria not met, in words. */
-  failed: string[];
-}
 
 /** Bars over which the 200-bar average must have risen (about a month of sessions). */
 const SLOPE_BARS = 21;

@@ -166,17 +166,24 @@ export async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter
   return trades;
 }
 
-const cached = new WeakMap<LedgerRepository, Map<string, { seq: number; value: Promise<unknown> }>>();
+/**
+ * Figures computed from the ledger, each kept until the ledger's head moves:
+ * nothing is recomputed until a record is appended. One per ledger (built in
+ * services.ts).
+ */
+export class LedgerFigures {
+  private readonly held = new Map<string, { seq: number; value: Promise<unknown> }>();
 
-/** `compute()` once per ledger head and `key`: recomputed only after a record is appended. */
-export async function perHead<T>(ledger: LedgerRepository, key: string, compute: () => Promise<T>): Promise<T> {
-  let cache = cached.get(ledger);
-  if (!cache) cached.set(ledger, (cache = new Map()));
-  const { seq } = await ledger.head();
-  const hit = cache.get(key);
-  if (hit && hit.seq === seq) return hit.value as Promise<T>;
-  const value = compute();
-  cache.set(key, { seq, value });
-  value.catch(() => cache!.delete(key));
-  return value;
+  constructor(readonly ledger: LedgerRepository) {}
+
+  /** `compute()` once per ledger head and `key`. */
+  async perHead<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const { seq } = await this.ledger.head();
+    const hit = this.held.get(key);
+    if (hit && hit.seq === seq) return hit.value as Promise<T>;
+    const value = compute();
+    this.held.set(key, { seq, value });
+    value.catch(() => this.held.delete(key));
+    return value;
+  }
 }

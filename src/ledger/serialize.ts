@@ -5,7 +5,10 @@
  * quoted when they hold a comma, quote or line break; quotes doubled; CRLF line
  * ends). The accounts feature's exports reuse both.
  */
+import { Type } from '@sinclair/typebox';
 import type { LedgerRecordRow } from '../db/schema';
+import { storedAs } from '../domain/check';
+import { BREAKOUT_STATES, literalUnion, type BreakoutState } from '../domain/signal';
 
 export interface LedgerEntryView {
   seq: number;
@@ -14,12 +17,17 @@ export interface LedgerEntryView {
   recordedAt: string;
   signal: Record<string, unknown>;
   state: string;
-  events: { seq: number; from: string | null; to: string; price: number; at: string; hash: string }[];
+  events: { seq: number; from: BreakoutState | null; to: BreakoutState; price: number; at: string; hash: string }[];
   outcome: Record<string, unknown> & { outcome: string };
   outcomeRecord: { seq: number; hash: string } | null;
 }
 
-const dataOf = (row: LedgerRecordRow) => (JSON.parse(row.body) as { data: Record<string, unknown> }).data;
+const State = literalUnion(BREAKOUT_STATES);
+const bodyOf = storedAs(Type.Object({ data: Type.Record(Type.String(), Type.Unknown()) }));
+const eventOf = storedAs(Type.Object({ from: Type.Union([State, Type.Null()]), to: State, price: Type.Number(), at: Type.String() }));
+const outcomeOf = storedAs(Type.Intersect([Type.Record(Type.String(), Type.Unknown()), Type.Object({ outcome: Type.String() })]));
+
+const dataOf = (row: LedgerRecordRow) => bodyOf(JSON.parse(row.body), `ledger record ${row.seq}`).data;
 
 /** Joins signal records with their follow-ups (events and outcome), preserving chain order. */
 export function ledgerEntries(signalRows: LedgerRecordRow[], followUps: LedgerRecordRow[]): LedgerEntryView[] {
@@ -31,7 +39,7 @@ export function ledgerEntries(signalRows: LedgerRecordRow[], followUps: LedgerRe
     const events = rest
       .filter((r) => r.kind === 'event')
       .map((r) => {
-        const d = dataOf(r) as { from: string | null; to: string; price: number; at: string };
+        const d = eventOf(dataOf(r), `ledger event ${r.seq}`);
         return { seq: r.seq, from: d.from, to: d.to, price: d.price, at: d.at, hash: r.hash };
       });
     const outcomeRow = rest.find((r) => r.kind === 'outcome');
@@ -43,7 +51,7 @@ export function ledgerEntries(signalRows: LedgerRecordRow[], followUps: LedgerRe
       signal,
       state: events.at(-1)?.to ?? String(signal.state ?? 'forming'),
       events,
-      outcome: outcomeRow ? (dataOf(outcomeRow) as LedgerEntryView['outcome']) : { outcome: 'open' },
+      outcome: outcomeRow ? outcomeOf(dataOf(outcomeRow), `ledger outcome ${outcomeRow.seq}`) : { outcome: 'open' },
       outcomeRecord: outcomeRow ? { seq: outcomeRow.seq, hash: outcomeRow.hash } : null,
     };
   });

@@ -26,6 +26,12 @@ export interface VerifyReport {
 
 const PAGE = 20_000;
 
+/** Whether a hashed body names the same seq, kind and signal as its row's columns. */
+function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: string }): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  return 'seq' in body && body.seq === row.seq && 'kind' in body && body.kind === row.kind && 'signalId' in body && body.signalId === row.signalId;
+}
+
 export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyReport> {
   const started = performance.now();
   const checkpoints = await ledger.checkpoints();
@@ -45,8 +51,7 @@ export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyRepo
       else if (row.prevHash !== prev) bad = { seq: row.seq, reason: 'prev_hash is not the previous record\'s hash' };
       else if (chainHash(prev, row.body) !== row.hash) bad = { seq: row.seq, reason: 'hash does not match SHA-256(prev_hash ‖ body): the record was altered' };
       else {
-        const body = JSON.parse(row.body) as { seq?: number; kind?: string; signalId?: string };
-        if (body.seq !== row.seq || body.kind !== row.kind || body.signalId !== row.signalId) bad = { seq: row.seq, reason: 'the row disagrees with its hashed body' };
+        if (!bodyAgrees(JSON.parse(row.body), row)) bad = { seq: row.seq, reason: 'the row disagrees with its hashed body' };
       }
       if (bad) break;
       const cp = wanted.get(row.seq);

@@ -21,23 +21,38 @@ export const SymbolParam = t
   .Decode((value) => value.toUpperCase())
   .Encode((value) => value);
 
-/** A calendar date `YYYY-MM-DD` query parameter with the sentence a caller sees when it fails. */
+/** A calendar date `YYYY-MM-DD` query parameter (a real day: domain/formats), with the sentence a caller sees when it fails. */
 export const DateParam = (name: string, description: string) =>
-  t.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, error: `Query parameter '${name}' must be a date YYYY-MM-DD` });
+  t.String({ format: 'date', description, error: `Query parameter '${name}' must be a calendar date YYYY-MM-DD` });
 
-/** An optional bounded integer query parameter; its default is stated in the description and applied by the handler. */
+/** A bounded integer query parameter with its default (TypeBox `default`: the handler always sees a value). */
 export function intParam(name: string, min: number, max: number, fallback: number, description: string) {
-  return t.Optional(
-    t.Integer({ minimum: min, maximum: max, description: `${description} (${min}–${max}, default ${fallback})`, error: `Query parameter '${name}' must be an integer from ${min} to ${max}` }),
+  return t.Integer({ minimum: min, maximum: max, default: fallback, description: `${description} (${min}–${max}, default ${fallback})`, error: `Query parameter '${name}' must be an integer from ${min} to ${max}` });
+}
+
+/** A bounded number query parameter with its default. */
+export function numberParam(name: string, range: { minimum?: number; maximum?: number }, fallback: number, description: string) {
+  const bounds = range.maximum === undefined ? `≥ ${range.minimum}` : `from ${range.minimum} to ${range.maximum}`;
+  return t.Number({ ...range, default: fallback, description: `${description}; default ${fallback}`, error: `Query parameter '${name}' must be a number ${bounds}` });
+}
+
+/**
+ * A closed set of string values (TypeBox literals); with `fallback`, the
+ * value the handler sees when the parameter is absent.
+ */
+export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string, fallback?: NoInfer<V>) {
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    { description, error: `Query parameter '${name}' must be one of: ${values.join(', ')}`, ...(fallback === undefined ? {} : { default: fallback }) },
   );
 }
 
-/** A closed set of string values (TypeBox literals; Elysia's UnionEnum fills in a default we do not want). */
-export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string) {
-  return t.Union(
-    values.map((v) => t.Literal(v)),
-    { description, error: `Query parameter '${name}' must be one of: ${values.join(', ')}` },
-  ) as unknown as ReturnType<typeof t.Union<ReturnType<typeof t.Literal<V>>[]>>;
+/** A symbol query parameter other than `symbol` (a benchmark, say), upper-cased, with its default. */
+export function symbolParam(name: string, fallback: string, description: string) {
+  return t
+    .Transform(t.String({ pattern: SYMBOL_PATTERN, default: fallback, description: `${description}; default ${fallback}`, error: `Query parameter '${name}' must be a symbol matching ${SYMBOL_PATTERN}` }))
+    .Decode((value) => value.toUpperCase())
+    .Encode((value) => value);
 }
 
 /** The spec's Error shape (with our stable machine `code`), for response documentation. */

@@ -5,9 +5,10 @@
  * into these shapes (the OpenBB "fetcher" pattern). Nothing here imports Elysia.
  */
 
-/** Bar interval. Names follow the public spec (`daily`, `4h`, `1h`). */
-export type Timeframe = 'daily' | '4h' | '1h';
-export const TIMEFRAMES: readonly Timeframe[] = ['daily', '4h', '1h'];
+import { TIMEFRAMES, type Timeframe } from '../domain/signal';
+
+/** Bar interval (domain/signal declares it); re-exported while the vendor adapters move to importing it from there. */
+export { TIMEFRAMES, type Timeframe };
 
 /**
  * A run of OHLCV bars in columns, oldest first. `ts` is the bar's open time in
@@ -103,6 +104,8 @@ export interface MarketDataProvider {
   readonly remote: boolean;
   /** A symbol the health check fetches. */
   readonly testSymbol: string;
+  /** The source that answers a capability, when several are composed (providers/compose); otherwise this provider. */
+  sourceOf?(capability: Capability): string | undefined;
   /** The instruments this provider can serve. */
   universe(): Promise<Instrument[]>;
   /** Bars oldest first; an unknown symbol throws `ProviderError` with code `unknown_symbol`. */

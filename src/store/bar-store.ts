@@ -11,7 +11,8 @@
  * store.put(await provider.bars({ symbol: 'AAPL', timeframe: 'daily' }));
  * pool.run({ store: store.handle(), symbol: 'AAPL' }); // the worker calls attachStore()
  */
-import type { BarSeries, Timeframe } from '../providers/types';
+import type { BarSeries } from '../providers/types';
+import type { Timeframe } from '../domain/signal';
 import {
   CAPACITY,
   columnOffset,

@@ -53,7 +53,7 @@
  * whose handle is older than that count is `stale` (it still reads every series
  * it knows, correctly) and attaches a fresh handle to see new series.
  */
-import type { Timeframe } from '../providers/types';
+import type { Timeframe } from '../domain/signal';
 
 /** Bumped when the byte layout changes; readers refuse other versions. */
 export const LAYOUT_VERSION = 1;

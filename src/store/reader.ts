@@ -9,7 +9,8 @@
  * const store = attachStore(handle);
  * const sum = store.read('AAPL', 'daily', (bars) => bars.close.reduce((a, b) => a + b, 0));
  */
-import type { BarSeries, Timeframe } from '../providers/types';
+import type { BarSeries } from '../providers/types';
+import type { Timeframe } from '../domain/signal';
 import {
   columnOffset,
   HEADER_INTS,

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { openDatabase } from '../../src/db/client';
 import { BarsRepository } from '../../src/db/repositories/bars';
-import { runScan, type ScanResult } from '../../src/jobs/scan';
+import type { ScanResult } from '../../src/domain/signal';
+import { runScan } from '../../src/jobs/scan';
 import { createLogger } from '../../src/log';
 import { createPool } from '../../src/pool';
 import { createCsvProvider } from '../../src/providers/csv';
-import { MarketData } from '../../src/providers/market-data';
+import { MarketData } from '../../src/market-data';
 import { BarStore } from '../../src/store';
 import { sharedData } from '../helpers/shared-data';
 

@@ -5,8 +5,8 @@
  * that continues from the stored state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { scanAndPersist } from '../../src/jobs/scan';
-import { TRANSITIONS, type BreakoutState } from '../../src/kernels/lifecycle';
+import type { BreakoutState } from '../../src/domain/signal';
+import { TRANSITIONS } from '../../src/kernels/lifecycle';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { createTestContext, type TestContext } from '../helpers/app';
 
@@ -21,16 +21,16 @@ describe('tracking persisted signals between runs', () => {
   it('replays the lifecycle of signals that left the live window and records each transition once', async () => {
     const changes: { signalId: string; from: string | null; to: string }[] = [];
     const off = ctx.services.bus.subscribe('breakouts.state_change', (e) => changes.push(e));
-    const firstRun = await scanAndPersist(ctx.services, 'daily');
+    const firstRun = await ctx.services.runs.persist('daily');
     const first = (await ctx.services.scans.latestRun('daily'))!;
     expect(first.id).toBe(firstRun);
-    const firstIds = new Set((first.findings as { id: string }[]).map((s) => s.id));
+    const firstIds = new Set(first.signals.map((s) => s.id));
 
     clock += 42 * 86_400_000; // six weeks on
-    await scanAndPersist(ctx.services, 'daily');
+    await ctx.services.runs.persist('daily');
     off();
     const second = (await ctx.services.scans.latestRun('daily'))!;
-    const secondIds = new Set((second.findings as { id: string }[]).map((s) => s.id));
+    const secondIds = new Set(second.signals.map((s) => s.id));
     const left = [...firstIds].filter((id) => !secondIds.has(id));
     expect(left.length).toBeGreaterThan(0);
 

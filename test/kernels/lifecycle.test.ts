@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { advance, BREAKOUT_STATES, initialSnapshot, step, TRANSITIONS, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
+import { BREAKOUT_STATES } from '../../src/domain/signal';
+import { advance, initialSnapshot, step, TRANSITIONS, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
 
 const long = () => initialSnapshot({ direction: 'long', trigger: 100, target1: 110, stopLoss: 95 });
 const short = () => initialSnapshot({ direction: 'short', trigger: 100, target1: 90, stopLoss: 105 });

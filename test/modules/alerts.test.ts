@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import type { Signal } from '../../src/jobs/scan';
+import type { Signal } from '../../src/domain/signal';
 import { evaluateAlerts } from '../../src/jobs/alerts';
-import { scanAndPersist } from '../../src/jobs/scan';
 import { alerts } from '../../src/db/schema';
 import { createTestContext } from '../helpers/app';
 
@@ -28,7 +27,7 @@ const signal = (over: Partial<Signal>): Signal => ({
   rsRank: 90,
   avgDollarVolume: 500_000_000,
   geometry: { start: '', end: '', depthPct: 10, lengthBars: 30, contractions: 0 },
-  components: {},
+  components: { patternQuality: null, breakoutVolume: null, rsRank: null, trendTemplate: null, proximity: null, tightness: null, regime: null },
   ...over,
 });
 
@@ -80,7 +79,7 @@ describe('alert policy (DESIGN §4)', () => {
     const second = signal({ id: 'X-vcp-2026-11-20T00:00:00.000Z', patternType: 'vcp', finalScore: 72 });
     const r = evaluateAlerts([first, second], { regime: 'neutral', recentAlerts: new Map([['X', new Set([first.id])]]) });
     expect(r.candidates).toEqual([first]);
-    expect(r.blocked).toEqual([{ signal: second, reasons: [`X already alerted within 72 hours (${first.id})`] }]);
+    expect(r.blocked).toEqual([{ signal: second, reasons: [`X already alerted within 72 hours (${first.id})`], codes: ['cooldown'] }]);
     // Without any log, the better-ranked signal of the evaluation takes the symbol.
     const fresh = evaluateAlerts([first, second], { regime: 'neutral' });
     expect(fresh.candidates).toEqual([first]);
@@ -102,7 +101,7 @@ describe('alert cooldown across persisted scans', () => {
       const target = first.alertCandidates[0] as Signal;
       const other = `${target.symbol}-donchian_55-2026-11-18T00:00:00.000Z`;
       await ctx.services.database.db.insert(alerts).values({ signalId: other, symbol: target.symbol, timeframe: 'daily', runId: 'run_test', alertedAt: new Date(Date.parse(first.asOf) - 86_400_000) });
-      await scanAndPersist(ctx.services, 'daily');
+      await ctx.services.runs.persist('daily');
       await Bun.sleep(1100); // past the latest-run cache
       const second = (await (await ctx.request('/api/breakouts?limit=200')).json()) as any;
       expect(second.latestPersistedRun.id).not.toBe(first.latestPersistedRun.id);

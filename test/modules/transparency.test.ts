@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { scanAndPersist } from '../../src/jobs/scan';
 import { csvRows } from '../../src/ledger/serialize';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
   ctx = await createTestContext();
-  await scanAndPersist(ctx.services, 'daily');
+  await ctx.services.runs.persist('daily');
 });
 afterAll(() => ctx.close());
 

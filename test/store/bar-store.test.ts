@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import { attachStore, BarStore } from '../../src/store';
-import type { BarSeries, Timeframe } from '../../src/providers/types';
+import type { BarSeries } from '../../src/providers/types';
+import type { Timeframe } from '../../src/domain/signal';
 import type { SumReply, SumRequest } from './fixtures/sum-closes.worker';
 import type { TornReply } from './fixtures/torn-reads.worker';
 

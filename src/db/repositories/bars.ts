@@ -4,7 +4,8 @@
  * Bars arrive and leave as columnar `BarSeries`.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { BarSeries, Timeframe } from '../../providers/types';
+import type { BarSeries } from '../../providers/types';
+import type { Timeframe } from '../../domain/signal';
 import type { Db } from '../client';
 import { bars, providerCache, type ProviderCacheRow } from '../schema';
 

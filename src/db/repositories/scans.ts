@@ -3,15 +3,88 @@
  * Persists scan runs and the signals they surfaced. A signal row is written
  * once (its detection-time fields never change); a later run that sees it in
  * another state moves `state` and appends the change to `signal_events`, all in
- * the run's transaction.
+ * the run's transaction. Rows come back typed through checked mappers
+ * (domain/check): stored JSON is validated, never cast.
  */
+import { Type } from '@sinclair/typebox';
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, type SQL } from 'drizzle-orm';
-import type { ScanResult, Signal } from '../../jobs/scan';
+import { storedAs } from '../../domain/check';
+import {
+  AlertVerdictsSchema,
+  BREAKOUT_STATES,
+  DIRECTIONS,
+  literalUnion,
+  RegimeReadingSchema,
+  SignalGeometrySchema,
+  SignalSchema,
+  TERMINAL_STATES,
+  type AlertVerdicts,
+  type BreakoutState,
+  type Direction,
+  type RegimeReading,
+  type ScanResult,
+  type Signal,
+  type SignalGeometry,
+  type Timeframe,
+  TIMEFRAMES,
+} from '../../domain/signal';
 import type { Db } from '../client';
 import type { LedgerEntry, LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
-export type RunSummary = Omit<ScanRunRow, 'findings' | 'regime'>;
+/** A run without its findings, its timeframe checked. */
+export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe'> {
+  timeframe: Timeframe;
+}
+
+/** A persisted run with its findings, regime and alert verdicts, typed. */
+export interface PersistedRun extends RunSummary {
+  regime: RegimeReading | null;
+  signals: Signal[];
+  /** Null on runs persisted before the verdicts were stored with the run. */
+  alerts: AlertVerdicts | null;
+}
+
+/** A stored signal row with its JSON columns and closed values checked. */
+export interface StoredSignal extends Omit<SignalRow, 'reasons' | 'geometry' | 'direction' | 'state' | 'stopLoss'> {
+  direction: Direction;
+  state: BreakoutState;
+  /** Null when the setup had no stop (stored as NaN). */
+  stopLoss: number | null;
+  reasons: string[];
+  geometry: SignalGeometry;
+}
+
+const findingsOf = storedAs(Type.Array(SignalSchema));
+const regimeOf = storedAs(Type.Union([RegimeReadingSchema, Type.Null()]));
+const alertsOf = storedAs(Type.Union([AlertVerdictsSchema, Type.Null()]));
+const reasonsOf = storedAs(Type.Array(Type.String()));
+const geometryOf = storedAs(SignalGeometrySchema);
+const directionOf = storedAs(literalUnion(DIRECTIONS));
+const stateOf = storedAs(literalUnion(BREAKOUT_STATES));
+const timeframeOf = storedAs(literalUnion(TIMEFRAMES));
+
+function runSummary<R extends { id: string; timeframe: string }>(row: R): Omit<R, 'timeframe'> & { timeframe: Timeframe } {
+  return { ...row, timeframe: timeframeOf(row.timeframe, `scan run ${row.id} timeframe`) };
+}
+
+function persistedRun(row: ScanRunRow): PersistedRun {
+  const { findings, regime, alerts: verdicts, ...summary } = row;
+  const what = `scan run ${row.id}`;
+  return { ...runSummary(summary), signals: findingsOf(findings, `${what} findings`), regime: regimeOf(regime ?? null, `${what} regime`), alerts: alertsOf(verdicts ?? null, `${what} alerts`) };
+}
+
+function storedSignal(row: SignalRow): StoredSignal {
+  const what = `signal ${row.id}`;
+  return {
+    ...row,
+    direction: directionOf(row.direction, `${what} direction`),
+    state: stateOf(row.state, `${what} state`),
+    stopLoss: Number.isFinite(row.stopLoss) ? row.stopLoss : null,
+    reasons: reasonsOf(row.reasons, `${what} reasons`),
+    geometry: geometryOf(row.geometry, `${what} geometry`),
+  };
+}
 
 const summaryColumns = {
   id: scanRuns.id,
@@ -34,10 +107,11 @@ export class ScansRepository {
   ) {}
 
   /**
-   * Persists a run, its signals, their state changes, the alert candidates it
-   * raised (`alerted`, logged once per signal) and the ledger records, in one transaction.
+   * Persists a run, its signals, their state changes, the alert verdicts (the
+   * candidates also logged once per signal, for the cooldown) and the ledger
+   * records, in one transaction.
    */
-  async saveRun(runId: string, result: ScanResult, source: string, alerted: readonly Signal[] = []): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: string | null; to: string }[] }> {
+  async saveRun(runId: string, result: ScanResult, source: string, verdicts: AlertVerdicts): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] }> {
     return this.db.transaction(async (tx) => {
       await tx.insert(scanRuns).values({
         id: runId,
@@ -52,16 +126,17 @@ export class ScansRepository {
         source,
         regime: result.regime,
         findings: result.signals,
+        alerts: verdicts,
       });
       const ids = result.signals.map((s) => s.id);
-      const known = new Map<string, string>();
+      const known = new Map<string, BreakoutState>();
       for (let i = 0; i < ids.length; i += 1000) {
         const rows = await tx.select({ id: signals.id, state: signals.state }).from(signals).where(inArray(signals.id, ids.slice(i, i + 1000)));
-        for (const row of rows) known.set(row.id, row.state);
+        for (const row of rows) known.set(row.id, stateOf(row.state, `signal ${row.id} state`));
       }
       const now = new Date();
       const newSignals: Signal[] = [];
-      const changes: { signal: Signal; from: string | null; to: string }[] = [];
+      const changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] = [];
       for (const s of result.signals) {
         const previous = known.get(s.id);
         if (previous === undefined) {
@@ -98,6 +173,8 @@ export class ScansRepository {
           await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(eq(signals.id, s.id));
         }
       }
+      const byId = new Map(result.signals.map((s) => [s.id, s]));
+      const alerted = verdicts.candidates.map((id) => byId.get(id)).filter((s) => s !== undefined);
       if (alerted.length > 0) {
         await tx
           .insert(alerts)
@@ -129,18 +206,19 @@ export class ScansRepository {
   }
 
   /** The latest successful run of a timeframe, with its findings. */
-  async latestRun(timeframe: string): Promise<ScanRunRow | undefined> {
+  async latestRun(timeframe: string): Promise<PersistedRun | undefined> {
     const rows = await this.db
       .select()
       .from(scanRuns)
       .where(and(eq(scanRuns.timeframe, timeframe), eq(scanRuns.status, 'ok')))
       .orderBy(desc(scanRuns.finishedAt))
       .limit(1);
-    return rows[0];
+    return rows[0] && persistedRun(rows[0]);
   }
 
   async runHistory(timeframe: string, limit = 10): Promise<RunSummary[]> {
-    return this.db.select(summaryColumns).from(scanRuns).where(eq(scanRuns.timeframe, timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(limit);
+    const rows = await this.db.select(summaryColumns).from(scanRuns).where(eq(scanRuns.timeframe, timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(limit);
+    return rows.map(runSummary);
   }
 
   /**
@@ -148,7 +226,7 @@ export class ScansRepository {
    * `after` is the last row of the previous page; without it `offset` applies.
    * Fetches `limit + 1` rows so the caller can tell whether more exist.
    */
-  async signalHistory(filter: SignalFilter, page: { limit: number; offset: number; order: 'asc' | 'desc'; after?: [string | number, string] }): Promise<{ rows: SignalRow[]; total: number }> {
+  async signalHistory(filter: SignalFilter, page: { limit: number; offset: number; order: 'asc' | 'desc'; after?: [string | number, string] }): Promise<{ rows: StoredSignal[]; total: number }> {
     const conditions: SQL[] = [];
     if (filter.symbol) conditions.push(eq(signals.symbol, filter.symbol));
     if (filter.patternType) conditions.push(eq(signals.patternType, filter.patternType));
@@ -169,18 +247,18 @@ export class ScansRepository {
       .orderBy(direction(signals.detectedAt), direction(signals.id))
       .limit(page.limit + 1);
     const [rows, totals] = await Promise.all([page.after ? query : query.offset(page.offset), this.db.select({ n: count() }).from(signals).where(where)]);
-    return { rows, total: Number(totals[0]?.n ?? 0) };
+    return { rows: rows.map(storedSignal), total: Number(totals[0]?.n ?? 0) };
   }
 
   /** Signals of a timeframe not in a terminal state, except those listed. */
-  async openSignals(timeframe: string, except: string[]): Promise<SignalRow[]> {
-    const conditions = [eq(signals.timeframe, timeframe), notInArray(signals.state, ['target_hit', 'stopped', 'failed', 'expired'])];
+  async openSignals(timeframe: string, except: string[]): Promise<StoredSignal[]> {
+    const conditions = [eq(signals.timeframe, timeframe), notInArray(signals.state, [...TERMINAL_STATES])];
     if (except.length) conditions.push(notInArray(signals.id, except));
-    return this.db.select().from(signals).where(and(...conditions));
+    return (await this.db.select().from(signals).where(and(...conditions))).map(storedSignal);
   }
 
   /** Moves a signal to a new state and appends the change, in one transaction per batch. */
-  async recordTransitions(runId: string, changes: { signalId: string; from: string; to: string; price: number; at: Date }[]): Promise<void> {
+  async recordTransitions(runId: string, changes: { signalId: string; from: BreakoutState; to: BreakoutState; price: number; at: Date }[]): Promise<void> {
     if (changes.length === 0) return;
     const now = new Date();
     await this.db.transaction(async (tx) => {

@@ -24,6 +24,8 @@ export const scanRuns = pgTable(
     source: text('source').notNull(),
     regime: jsonb('regime'),
     findings: jsonb('findings').notNull(),
+    /** The alert policy's verdicts on the findings (domain AlertVerdicts), evaluated once when the run was persisted; null on runs persisted before it was stored. */
+    alerts: jsonb('alerts'),
   },
   (table) => [index('scan_runs_timeframe_finished_idx').on(table.timeframe, table.finishedAt)],
 );

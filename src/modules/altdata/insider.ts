@@ -8,7 +8,7 @@
  * are counted by code beside. Cluster buying: at least `CLUSTER_BUYERS` (3)
  * different insiders buying in the window.
  */
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { InsiderTransaction } from '../../providers/types';
 
 export const CLUSTER_BUYERS = 3;

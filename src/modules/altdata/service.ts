@@ -8,7 +8,7 @@
  * `trend`: `surging` ≥ 2, `rising` ≥ 1.25, `fading` ≤ 0.75, else `steady`.
  */
 import { optionsFlow, type FlowContract } from '../../kernels/options/flow';
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { SocialDay } from '../../providers/types';
 
 const DAY_MS = 86_400_000;

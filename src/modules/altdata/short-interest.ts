@@ -9,7 +9,7 @@
  * left out and the others renormalised (the response says so).
  */
 import { squeezeScore } from '../../kernels/squeeze';
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { BarSeries, ShortInterestReport } from '../../providers/types';
 
 const AVERAGE_SESSIONS = 20;

@@ -19,7 +19,7 @@
  */
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
 import type { EarningsProximity, EarningsReport, FloatResponse } from './model';

@@ -6,7 +6,7 @@
  */
 import { round, roundOrNull } from '../../kernels/round';
 import { PERFORMANCE_WINDOWS, rotationLookback, rotationSnapshot, type PerformanceWindow } from '../../kernels/rotation';
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { BarSeries } from '../../providers/types';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
 import type { SectorRotationResponse, SectorRotationRow } from './model';

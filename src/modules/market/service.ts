@@ -2,15 +2,15 @@
  * @module modules/market/service
  * Bars and quote snapshots over the cache-through market data.
  */
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
+import type { BarSeries } from '../../providers/types';
 import { RANGE_BARS, type BarsResponse, type Range, type SnapshotResponse } from './model';
 
 /** The `date` of a daily bar: its session date (bars open at 00:00 UTC of it). */
 export const sessionDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
-export async function dailyBars(marketData: MarketData, symbol: string, range: Range): Promise<BarsResponse> {
-  await marketData.instrument(symbol);
-  const series = await marketData.bars(symbol, 'daily');
+/** The last `range` of daily bars, newest last. */
+export function dailyBars(series: BarSeries, symbol: string, range: Range): BarsResponse {
   const count = Math.min(RANGE_BARS[range], series.ts.length);
   const start = series.ts.length - count;
   const bars = new Array(count);
@@ -28,27 +28,13 @@ export async function dailyBars(marketData: MarketData, symbol: string, range: R
   return { symbol, range, bars };
 }
 
-/** Serialised bars responses per market-data instance, by symbol and range, valid while the series' `loadedAt` is unchanged. */
-const barsJsonCaches = new WeakMap<MarketData, Map<string, { loadedAt: number; body: string }>>();
-const BARS_JSON_CACHE_MAX = 4096;
-
 /**
- * `dailyBars` serialised, cached until the series is refreshed: a repeat read
- * of /api/bars builds no objects and does no JSON work.
+ * `dailyBars` serialised, held by the market data until the series is
+ * refreshed: a repeat read of /api/bars builds no objects and does no JSON work.
  */
 export async function dailyBarsJson(marketData: MarketData, symbol: string, range: Range): Promise<string> {
   await marketData.instrument(symbol);
-  await marketData.bars(symbol, 'daily');
-  const loadedAt = marketData.loadedAt(symbol, 'daily') ?? -1;
-  let cache = barsJsonCaches.get(marketData);
-  if (!cache) barsJsonCaches.set(marketData, (cache = new Map()));
-  const key = `${symbol}|${range}`;
-  const hit = cache.get(key);
-  if (hit && hit.loadedAt === loadedAt) return hit.body;
-  const body = JSON.stringify(await dailyBars(marketData, symbol, range));
-  if (cache.size >= BARS_JSON_CACHE_MAX) cache.clear();
-  cache.set(key, { loadedAt, body });
-  return body;
+  return marketData.serialized(symbol, 'daily', `bars:${range}`, (series) => JSON.stringify(dailyBars(series, symbol, range)));
 }
 
 export async function snapshot(marketData: MarketData, symbol: string): Promise<SnapshotResponse> {

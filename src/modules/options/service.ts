@@ -23,7 +23,7 @@ import { AppError } from '../../errors';
 import { medianTimeToLevel, tradeProbabilities, type OptionCandidate, type SpreadCandidate, type TradePlan } from '../../kernels/options/analyze';
 import { nearestStrike, strikeIncrement } from '../../kernels/options/strikes';
 import { newYorkDate } from '../../providers/calendar';
-import type { MarketData } from '../../providers/market-data';
+import type { MarketData } from '../../market-data';
 import type { KernelPool } from '../../pool';
 
 export const IV_RANK_DEAR = 50;

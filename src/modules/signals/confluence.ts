@@ -8,26 +8,16 @@
 import { AppError } from '../../errors';
 import { CONFLUENCE_WEIGHTS, DIRECTION_THRESHOLD } from '../../kernels/confluence';
 import { ProviderError } from '../../providers/types';
-import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import type { Services } from '../../services';
 import type { ConfluenceQuery, ConfluenceResponse } from './model';
 
 type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'log'>;
 
-export const DEFAULT_LOOKBACK = 20;
-
 const iso = (ts: number) => new Date(ts).toISOString();
 
 export async function confluenceOf(deps: Deps, query: ConfluenceQuery): Promise<ConfluenceResponse> {
-  const { symbol } = query;
-  const timeframe = query.timeframe ?? 'daily';
-  const lookback = query.lookback ?? DEFAULT_LOOKBACK;
-  const benchmark = (query.benchmark ?? DEFAULT_BENCHMARK).toUpperCase();
-  let asOfTs = Number.POSITIVE_INFINITY;
-  if (query.asOf) {
-    asOfTs = Date.parse(`${query.asOf}T23:59:59.999Z`);
-    if (Number.isNaN(asOfTs)) throw new AppError('invalid_parameter', `Query parameter 'asOf' is not a calendar date: ${query.asOf}`);
-  }
+  const { symbol, timeframe, lookback, benchmark } = query;
+  const asOfTs = query.asOf ? Date.parse(`${query.asOf}T23:59:59.999Z`) : Number.POSITIVE_INFINITY;
   await deps.marketData.instrument(symbol); // unknown symbol → 404
   try {
     await deps.marketData.instrument(benchmark);

@@ -31,14 +31,13 @@ import {
 } from '../../kernels/volatility';
 import { normalCdf } from '../../kernels/options/normal';
 import { round } from '../../kernels/round';
-import { perHead, performance, tradesWhere } from '../../ledger/performance';
+import { performance, tradesWhere } from '../../ledger/performance';
 import { nextTradingDay } from '../../providers/calendar';
 import type { Services } from '../../services';
 import type { ForecastQuery, ForecastResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'ledger' | 'log'>;
+type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'ledger' | 'ledgerFigures' | 'log'>;
 
-export const DEFAULT_HORIZON = 20;
 const WINDOW_RETURNS = 1260;
 const GARCH_MIN = 250;
 const MIN_RETURNS = 60;
@@ -67,14 +66,8 @@ function quantilesAt(price: number, variance: number) {
 }
 
 export async function forecastOf(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
-  const { symbol } = query;
-  const horizon = query.horizon ?? DEFAULT_HORIZON;
-  const requestedModel = query.model ?? 'garch';
-  let cutoff = Number.POSITIVE_INFINITY;
-  if (query.asOf) {
-    cutoff = Date.parse(`${query.asOf}T00:00:00Z`);
-    if (Number.isNaN(cutoff)) throw new AppError('invalid_parameter', `Query parameter 'asOf' is not a calendar date: ${query.asOf}`);
-  }
+  const { symbol, horizon, model: requestedModel } = query;
+  const cutoff = query.asOf ? Date.parse(`${query.asOf}T00:00:00Z`) : Number.POSITIVE_INFINITY;
   await deps.marketData.instrument(symbol); // unknown symbol → 404
   const { bars } = await deps.marketData.completeDaily(symbol);
   let end = bars.ts.length;
@@ -188,7 +181,7 @@ async function patternOf(deps: Deps, symbol: string, barTs: number, price: numbe
   // Present-day trades are shared per ledger head; replays are read afresh (a key per date would grow without bound).
   const all = knownAt
     ? await tradesWhere(deps.ledger, { patternType: best.patternType }, knownAt)
-    : await perHead(deps.ledger, `trades:${best.patternType}`, () => tradesWhere(deps.ledger, { patternType: best.patternType }));
+    : await deps.ledgerFigures.perHead(`trades:${best.patternType}`, () => tradesWhere(deps.ledger, { patternType: best.patternType }));
   const trades = all.filter((t) => t.direction === best.direction && t.timeframe === 'daily');
   const figures = { pattern: performance(trades), symbol: performance(trades.filter((t) => t.symbol === symbol)) };
   return {

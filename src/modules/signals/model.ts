@@ -1,10 +1,17 @@
 /** @module modules/signals/model — schemas of the Signals tag. */
 import { t, type Static } from 'elysia';
-import { PATTERN_TYPES } from '../../kernels/patterns/types';
+import { PATTERN_TYPES, SignalSchema, TIMEFRAMES, TrendTemplateSchema } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { DateParam, intParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam } from '../params';
+import { DEFAULT_BENCHMARK } from '../../providers/universe';
+import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../params';
 
-export const TIMEFRAMES = ['daily', '4h', '1h'] as const;
+/** Bars of the windowed confluence factors when `lookback` is absent. */
+export const DEFAULT_LOOKBACK = 20;
+/** Sessions of the forecast cone when `horizon` is absent. */
+export const DEFAULT_HORIZON = 20;
+
+/** The timeframe parameter: one of the spec's three, `daily` when absent. */
+const TimeframeParam = (description: string) => oneOf('timeframe', TIMEFRAMES, description, 'daily');
 
 export const BreakoutsQuery = t.Object({
   symbols: t.Optional(
@@ -14,40 +21,27 @@ export const BreakoutsQuery = t.Object({
       error: "Query parameter 'symbols' must be a comma-separated list of symbols matching ^[A-Za-z][A-Za-z0-9.-]{0,9}$",
     }),
   ),
-  timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Bar timeframe; default daily')),
+  timeframe: TimeframeParam('Bar timeframe; default daily'),
   view: t.Optional(oneOf('view', ['rollup'] as const, 'rollup groups the signals per symbol into symbolRollups')),
   asOf: t.Optional(DateParam('asOf', 'Replay the scan as of this date (YYYY-MM-DD) using only bars up to it; nothing is persisted (additive)')),
   ...PageQuery,
 });
 
-export const BreakoutSignal = t.Object(
-  {
-    id: t.String({ description: 'SYMBOL-pattern-detectedAt' }),
-    symbol: t.String(),
-    timeframe: t.Union(TIMEFRAMES.map((v) => t.Literal(v))),
-    patternFamily: t.String(),
-    patternType: t.String(),
-    direction: t.Union([t.Literal('long'), t.Literal('short')]),
-    trendRegime: t.String({ description: 'uptrend | downtrend | sideways' }),
-    breakoutState: t.String({ description: 'forming | triggered | confirmed | target_hit | stopped | failed | expired' }),
-    triggerPrice: t.Number(),
-    target1: t.Number(),
-    stopLoss: t.Union([t.Number(), t.Null()]),
-    finalScore: t.Number({ minimum: 0, maximum: 100 }),
-    confidence: t.Number({ minimum: 0, maximum: 1 }),
-    scoreBand: t.String({ description: 'elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore' }),
-    reasons: t.Array(t.String()),
-    detectedAt: t.String({ format: 'date-time' }),
-  },
-  { title: 'BreakoutSignal', additionalProperties: true },
-);
+/** The spec's BreakoutSignal with our documented extras (domain/signal declares it). */
+export const BreakoutSignal = SignalSchema;
+
+const AlertBlocked = t.Object({
+  signal: BreakoutSignal,
+  reasons: t.Array(t.String(), { description: 'Each reason in words, with its numbers' }),
+  codes: t.Array(t.String(), { description: 'The same reasons as codes: extended | illiquid | regime | earnings | cooldown' }),
+});
 
 export const BreakoutsResponse = t.Object(
   {
     generatedAt: t.String({ format: 'date-time' }),
     rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items' }),
     alertCandidates: t.Array(BreakoutSignal),
-    alertBlocked: t.Array(t.Object({ signal: BreakoutSignal, reasons: t.Array(t.String()) })),
+    alertBlocked: t.Array(AlertBlocked),
     alertThresholds: t.Record(t.String(), t.Any()),
     alertSummary: t.Record(t.String(), t.Any()),
     latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
@@ -129,21 +123,16 @@ export type HistoryResponse = Static<typeof HistoryResponse>;
 export const UNIVERSE_SOURCES = ['sp500', 'nasdaq100', 'high_liquidity'] as const;
 
 export const UniverseScanQuery = t.Object({
-  source: t.Optional(
-    t.String({
-      pattern: '^(sp500|nasdaq100|high_liquidity)(,(sp500|nasdaq100|high_liquidity))*$',
-      description: 'Comma-separated universes: sp500, nasdaq100, high_liquidity (top 100 of S&P 500 ∪ Nasdaq-100 by 50-day dollar volume); default sp500',
-      error: "Query parameter 'source' must be a comma-separated list of: sp500, nasdaq100, high_liquidity",
-    }),
-  ),
-  benchmark: t.Optional(
-    t.Transform(t.String({ pattern: SYMBOL_PATTERN, description: 'Broad-market benchmark of the regime; default SPY', error: `Query parameter 'benchmark' must match ${SYMBOL_PATTERN}` }))
-      .Decode((v) => v.toUpperCase())
-      .Encode((v) => v),
-  ),
-  minRsRank: t.Optional(t.Number({ minimum: 0, maximum: 99, description: 'Minimum RS rank (1–99); default 0', error: "Query parameter 'minRsRank' must be a number from 0 to 99" })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, description: '1..500, default 50', error: "Query parameter 'limit' must be an integer from 1 to 500" })),
-  minAvgVolUsd: t.Optional(t.Number({ minimum: 0, description: 'Minimum 50-day average dollar volume; default 200000000', error: "Query parameter 'minAvgVolUsd' must be a number ≥ 0" })),
+  source: t.String({
+    pattern: '^(sp500|nasdaq100|high_liquidity)(,(sp500|nasdaq100|high_liquidity))*$',
+    default: 'sp500',
+    description: 'Comma-separated universes: sp500, nasdaq100, high_liquidity (top 100 of S&P 500 ∪ Nasdaq-100 by 50-day dollar volume); default sp500',
+    error: "Query parameter 'source' must be a comma-separated list of: sp500, nasdaq100, high_liquidity",
+  }),
+  benchmark: symbolParam('benchmark', DEFAULT_BENCHMARK, 'Broad-market benchmark of the regime'),
+  minRsRank: numberParam('minRsRank', { minimum: 0, maximum: 99 }, 0, 'Minimum RS rank (1–99)'),
+  limit: intParam('limit', 1, 500, 50, 'Rows'),
+  minAvgVolUsd: numberParam('minAvgVolUsd', { minimum: 0 }, 200_000_000, 'Minimum 50-day average dollar volume, USD'),
 });
 
 export const UniverseRow = t.Object({
@@ -155,7 +144,7 @@ export const UniverseRow = t.Object({
   rsRank: t.Union([t.Integer(), t.Null()]),
   rsScore: t.Union([t.Number(), t.Null()], { description: '0.4·ROC63 + 0.2·(ROC126 + ROC189 + ROC252)' }),
   avgDollarVolume: t.Number({ description: '50-day average of close × volume, USD' }),
-  trendTemplate: t.Object({ passed: t.Boolean(), met: t.Integer(), failed: t.Array(t.String()) }),
+  trendTemplate: TrendTemplateSchema,
   trendRegime: t.String(),
   bestSetup: t.Union([BreakoutSignal, t.Null()], { description: 'The highest-scoring live setup, or null' }),
 });
@@ -183,13 +172,14 @@ export type UniverseScanResponse = Static<typeof UniverseScanResponse>;
 
 export const ConfluenceQuery = t.Object({
   symbol: SymbolParam,
-  timeframe: t.Optional(oneOf('timeframe', TIMEFRAMES, 'Bar timeframe; default daily')),
-  lookback: t.Optional(
-    t.Integer({ minimum: 1, description: 'Bars in the windowed factors (volume, relative strength); default 20; longer than the history is clamped', error: "Query parameter 'lookback' must be an integer of at least 1" }),
-  ),
-  benchmark: t.Optional(
-    t.String({ pattern: SYMBOL_PATTERN, description: 'Benchmark of the relative-strength factor (additive); default SPY', error: `Query parameter 'benchmark' must be a symbol matching ${SYMBOL_PATTERN}` }),
-  ),
+  timeframe: TimeframeParam('Bar timeframe; default daily'),
+  lookback: t.Integer({
+    minimum: 1,
+    default: DEFAULT_LOOKBACK,
+    description: `Bars in the windowed factors (volume, relative strength); default ${DEFAULT_LOOKBACK}; longer than the history is clamped`,
+    error: "Query parameter 'lookback' must be an integer of at least 1",
+  }),
+  benchmark: symbolParam('benchmark', DEFAULT_BENCHMARK, 'Benchmark of the relative-strength factor (additive)'),
   asOf: t.Optional(DateParam('asOf', 'Evaluate at the last bar on or before this date, using only bars up to it (additive)')),
 });
 export type ConfluenceQuery = Static<typeof ConfluenceQuery>;
@@ -227,8 +217,8 @@ export const FORECAST_MODELS = ['garch', 'ewma'] as const;
 
 export const ForecastQuery = t.Object({
   symbol: SymbolParam,
-  horizon: intParam('horizon', 1, 252, 20, 'Trading days ahead'),
-  model: t.Optional(oneOf('model', FORECAST_MODELS, 'Volatility model: garch (GARCH(1,1), the default) or ewma (RiskMetrics λ = 0.94)')),
+  horizon: intParam('horizon', 1, 252, DEFAULT_HORIZON, 'Trading days ahead'),
+  model: oneOf('model', FORECAST_MODELS, 'Volatility model: garch (GARCH(1,1), the default) or ewma (RiskMetrics λ = 0.94)', 'garch'),
   asOf: t.Optional(DateParam('asOf', 'Forecast from the last close on or before this date, using only bars and ledger outcomes known by then (additive)')),
 });
 export type ForecastQuery = Static<typeof ForecastQuery>;
@@ -317,3 +307,37 @@ export const ForecastResponse = t.Object(
   { title: 'ForecastResponse' },
 );
 export type ForecastResponse = Static<typeof ForecastResponse>;
+
+/** OpenAPI text of the Signals routes. */
+export const SIGNALS_DOCS = {
+  breakouts: {
+    tags: ['Signals'],
+    summary: 'Ranked breakout signals',
+    description:
+      'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol, `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page). 500 in the Error shape when the scan fails.',
+  },
+  history: {
+    tags: ['Signals'],
+    summary: 'Signal history',
+    description:
+      'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+  },
+  confluence: {
+    tags: ['Signals'],
+    summary: 'Confluence of evidence',
+    description:
+      'How far independent evidence agrees on the next move of `symbol` at its latest bar (or `asOf`): trend (0.25), momentum (0.15), volume (0.15), volatility contraction (0.10), relative strength vs `benchmark` (0.15), the higher timeframe (0.10; weekly under daily, daily under 4h/1h) and active patterns (0.10), each with its value, vote (−1/0/+1) and weight; `score` −100..100, `direction`, `agreement`, `coverage`. `lookback` (≥ 1, default 20) is the window of the volume and relative-strength factors. 400 for a missing symbol, bad timeframe or lookback; 404 for an unknown symbol.',
+  },
+  forecast: {
+    tags: ['Signals'],
+    summary: 'Price forecast cone',
+    description:
+      `Quantile price cone (5, 25, 50, 75, 95%) for each of the next \`horizon\` sessions (1–252, default ${DEFAULT_HORIZON}) from a daily volatility model fitted to the last five years of closes: \`model=garch\` (GARCH(1,1) by quasi-maximum likelihood with variance targeting; the default; EWMA when fewer than 250 returns, said in \`fallback\`) or \`model=ewma\` (RiskMetrics λ = 0.94). The cone is a driftless lognormal: a volatility forecast, not a directional call. \`calibration\` reports how often past cones from this symbol's own history held the realised move. \`activePattern\` is the symbol's best live daily setup, with the cone's probability of closing beyond its target and stop at the horizon; \`trackRecord\` the ledger's hit rate and R of that pattern (all symbols and this symbol). \`asOf\` replays with only the bars and outcomes known then. Exists under API-Version 1.0.0 and 1.1.0 (additive). 400 for a missing symbol or a bad horizon, model or asOf; 404 for an unknown symbol or fewer than 61 closes.`,
+  },
+  universe: {
+    tags: ['Signals'],
+    summary: 'Universe scan',
+    description:
+      'S&P 500, Nasdaq-100 and/or the 100 most liquid names ranked by IBD-style RS rank, with the Minervini trend template, 50-day average dollar volume, sector, the best live setup, and the market regime with its multiplier. Filters: minRsRank, minAvgVolUsd, limit (1–500).',
+  },
+};

@@ -4,40 +4,23 @@
  * are over all of S&P 500 ∪ Nasdaq-100, so a name's rank does not depend on
  * the filter), with the Minervini trend template, 50-day dollar volume, sector,
  * the best live setup, and the market regime with its score multiplier. The
- * underlying scan runs in the worker pool and is reused for `REUSE_MS` per
- * benchmark.
+ * underlying scan runs in the worker pool and is reused for a minute per
+ * benchmark (jobs/runs).
  */
 import { AppError } from '../../errors';
 import { REGIME_MULTIPLIER } from '../../kernels/regime';
-import { runScan, type ScanResult } from '../../jobs/scan';
+import type { ScanResult } from '../../domain/signal';
 import { ProviderError } from '../../providers/types';
-import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import type { Services } from '../../services';
 import type { UniverseScanQuery, UniverseScanResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'log'>;
+type Deps = Pick<Services, 'marketData' | 'runs' | 'log'>;
 
-const REUSE_MS = 60_000;
 const HIGH_LIQUIDITY_COUNT = 100;
-const held = new WeakMap<Deps['marketData'], Map<string, { at: number; result: Promise<ScanResult> }>>();
-
-function universeScan(deps: Deps, benchmark: string): Promise<ScanResult> {
-  let cache = held.get(deps.marketData);
-  if (!cache) held.set(deps.marketData, (cache = new Map()));
-  const hit = cache.get(benchmark);
-  if (hit && Date.now() - hit.at < REUSE_MS) return hit.result;
-  const result = runScan(deps, { timeframe: 'daily', benchmark });
-  cache.set(benchmark, { at: Date.now(), result });
-  result.catch(() => cache!.delete(benchmark));
-  return result;
-}
 
 export async function scanUniverse(deps: Deps, query: UniverseScanQuery): Promise<UniverseScanResponse> {
-  const sources = [...new Set((query.source ?? 'sp500').split(','))];
-  const benchmark = query.benchmark ?? DEFAULT_BENCHMARK;
-  const minRsRank = query.minRsRank ?? 0;
-  const minAvgVolUsd = query.minAvgVolUsd ?? 200_000_000;
-  const limit = query.limit ?? 50;
+  const { benchmark, minRsRank, minAvgVolUsd, limit } = query;
+  const sources = [...new Set(query.source.split(','))];
   try {
     await deps.marketData.instrument(benchmark);
   } catch (error) {
@@ -46,7 +29,7 @@ export async function scanUniverse(deps: Deps, query: UniverseScanQuery): Promis
   }
   let scan: ScanResult;
   try {
-    scan = await universeScan(deps, benchmark);
+    scan = await deps.runs.universe(benchmark);
   } catch (error) {
     deps.log.error('universe scan failed', { error: String(error) });
     throw new AppError('scan_failed', `The universe scan failed: ${(error as Error).message}`);

@@ -11,8 +11,14 @@ export const LedgerQuery = t.Object({
   until: t.Optional(DateParam('until', 'Signals detected on or before this date')),
   patternType: t.Optional(t.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'Only this pattern type', error: "Query parameter 'patternType' must be a pattern type such as flat_base" })),
   scoreBand: t.Optional(oneOf('scoreBand', ['elite', 'strong', 'watchlist', 'ignore'] as const, 'Only this score band')),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: LEDGER_LIMIT_MAX, description: `Records per page; default ${LEDGER_LIMIT_DEFAULT}, at most ${LEDGER_LIMIT_MAX}`, error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}` })),
-  offset: t.Optional(t.Integer({ minimum: 0, description: 'Records to skip; default 0', error: "Query parameter 'offset' must be an integer ≥ 0" })),
+  limit: t.Integer({
+    minimum: 1,
+    maximum: LEDGER_LIMIT_MAX,
+    default: LEDGER_LIMIT_DEFAULT,
+    description: `Records per page; default ${LEDGER_LIMIT_DEFAULT}, at most ${LEDGER_LIMIT_MAX}`,
+    error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}`,
+  }),
+  offset: t.Integer({ minimum: 0, default: 0, description: 'Records to skip; default 0', error: "Query parameter 'offset' must be an integer ≥ 0" }),
 });
 
 const LedgerRecord = t.Object(
@@ -69,6 +75,8 @@ export const CheckpointsResponse = t.Object(
 
 export type LedgerQuery = Static<typeof LedgerQuery>;
 export type LedgerResponse = Static<typeof LedgerResponse>;
+export type VerifyResponse = Static<typeof VerifyResponse>;
+export type CheckpointsResponse = Static<typeof CheckpointsResponse>;
 
 export const MonthlyQuery = t.Object({
   month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The month YYYY-MM (by signal detection time, UTC)', error: "Query parameter 'month' is required: a month YYYY-MM (01–12)" }),
@@ -106,3 +114,44 @@ export const ScorecardResponse = t.Object(
   },
   { additionalProperties: true },
 );
+
+/** How the verifier checks the chain, in words (served with every verification). */
+export const VERIFY_METHOD =
+  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain.';
+
+/** OpenAPI text of the Transparency routes. */
+export const TRANSPARENCY_DOCS = {
+  ledger: {
+    tags: ['Transparency'],
+    summary: 'The signal ledger',
+    description:
+      'Every signal ever surfaced, in chain order, as it was recorded when first surfaced, with its state changes and outcome, each with its seq and hash. Filters: since/until (detection date), patternType, scoreBand; limit default 500, at most 1000; offset.',
+  },
+  ledgerCsv: {
+    tags: ['Transparency'],
+    summary: 'The whole ledger as CSV',
+    description: 'All signal records with their current state and outcome, one row each (RFC 4180). Public and cacheable for a minute. Additive.',
+  },
+  monthly: {
+    tags: ['Transparency'],
+    summary: 'Monthly rollup',
+    description:
+      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome. 400 for a missing or invalid month.",
+  },
+  scorecard: {
+    tags: ['Transparency'],
+    summary: 'Scorecard',
+    description:
+      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step).',
+  },
+  verify: {
+    tags: ['Transparency'],
+    summary: 'Verify the ledger',
+    description: 'Recomputes the whole hash chain and the checkpoints; names the first record that does not hold. Additive.',
+  },
+  checkpoints: {
+    tags: ['Transparency'],
+    summary: 'Ledger checkpoints',
+    description: 'Published (seq, head hash, count, time) checkpoints: keep a copy; every later ledger must start with them. Additive.',
+  },
+};

@@ -7,7 +7,7 @@
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
 import { scoreBandMonotonicity } from '../../kernels/stats';
-import { perHead, performance, performanceBy, tradesWhere } from '../../ledger/performance';
+import { performance, performanceBy, tradesWhere, type LedgerFigures } from '../../ledger/performance';
 
 /** Score bands low → high (DESIGN §4). */
 const BANDS = ['ignore', 'watchlist', 'strong', 'elite'] as const;
@@ -39,9 +39,10 @@ export function monthRange(month: string | undefined): { from: Date; to: Date } 
   return { from: new Date(Date.UTC(y, m - 1, 1)), to: new Date(Date.UTC(y, m, 1) - 1) };
 }
 
-export function monthly(ledger: LedgerRepository, month: string | undefined) {
+export function monthly(figures: LedgerFigures, month: string | undefined) {
+  const { ledger } = figures;
   const { from, to } = monthRange(month);
-  return perHead(ledger, `monthly:${month}`, async () => {
+  return figures.perHead(`monthly:${month}`, async () => {
     const trades = await tradesWhere(ledger, { since: from, until: to });
     return {
       month: month!,
@@ -60,9 +61,10 @@ export function monthly(ledger: LedgerRepository, month: string | undefined) {
   });
 }
 
-export function scorecard(ledger: LedgerRepository, now = Date.now()) {
+export function scorecard(figures: LedgerFigures, now = Date.now()) {
+  const { ledger } = figures;
   const today = new Date(now).toISOString().slice(0, 10);
-  return perHead(ledger, `scorecard:${today}`, async () => {
+  return figures.perHead(`scorecard:${today}`, async () => {
     const trades = await tradesWhere(ledger, {});
     const trailing = Object.fromEntries(
       TRAILING_DAYS.map((days) => {

@@ -5,19 +5,16 @@
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
+import { verifyLedger } from '../../ledger/verify';
 import { AppError } from '../../errors';
-import { LEDGER_LIMIT_DEFAULT, LEDGER_LIMIT_MAX, type LedgerQuery, type LedgerResponse } from './model';
+import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 
 const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
 const dayEnd = (d: string) => new Date(`${d}T23:59:59.999Z`);
 
 export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): Promise<LedgerResponse> {
-  for (const [name, value] of [['since', query.since], ['until', query.until]] as const) {
-    if (value && Number.isNaN(dayStart(value).getTime())) throw new AppError('invalid_parameter', `Query parameter '${name}' is not a calendar date: ${value}`);
-  }
   if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
-  const limit = query.limit ?? LEDGER_LIMIT_DEFAULT;
-  const offset = query.offset ?? 0;
+  const { limit, offset } = query;
   const filter = { since: query.since ? dayStart(query.since) : undefined, until: query.until ? dayEnd(query.until) : undefined, patternType: query.patternType, scoreBand: query.scoreBand };
   const [{ rows, total }, head] = await Promise.all([ledger.signalRecords(filter, limit, offset), ledger.head()]);
   const followUps = await ledger.followUps(rows.map((r) => r.signalId));
@@ -47,4 +44,14 @@ export function ledgerCsv(ledger: LedgerRepository): ReadableStream<Uint8Array> 
       controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))))));
     },
   });
+}
+
+/** The whole chain recomputed (ledger/verify), with the method in words. */
+export async function verification(ledger: LedgerRepository): Promise<VerifyResponse> {
+  return { ...(await verifyLedger(ledger)), method: VERIFY_METHOD };
+}
+
+export async function checkpoints(ledger: LedgerRepository): Promise<CheckpointsResponse> {
+  const list = await ledger.checkpoints();
+  return { count: list.length, checkpoints: list.map((c) => ({ ...c, createdAt: c.createdAt.toISOString() })) };
 }

@@ -19,7 +19,8 @@
  *   `options[].{calls,puts}[]` contracts.
  */
 import { newYorkDate } from '../calendar';
-import { ProviderError, type BarSeries, type OptionChain, type OptionContract, type Snapshot, type Timeframe } from '../types';
+import type { Timeframe } from '../../domain/signal';
+import { ProviderError, type BarSeries, type OptionChain, type OptionContract, type Snapshot } from '../types';
 
 export const NAME = 'yahoo';
 

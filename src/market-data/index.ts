@@ -1,5 +1,5 @@
 /**
- * @module providers/market-data
+ * @module market-data
  * Cache-through access to the configured provider: the shared bar store first,
  * then (for a remote provider) the database, and the provider only for what is
  * missing or stale (older than `BARS_CACHE_TTL_SECONDS`). Concurrent requests for the same series
@@ -10,8 +10,12 @@
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
 import type { BarStore } from '../store';
-import { newYorkDate } from './calendar';
-import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot, type Timeframe } from './types';
+import { newYorkDate } from '../providers/calendar';
+import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot } from '../providers/types';
+import type { Timeframe } from '../domain/signal';
+
+/** Serialised answers held at most (see `serialized`). */
+const SERIALIZED_MAX = 4096;
 
 export interface MarketDataOptions {
   provider: MarketDataProvider;
@@ -26,6 +30,7 @@ export class MarketData {
   readonly provider: MarketDataProvider;
   private readonly fetchedAt = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<BarSeries>>();
+  private readonly bodies = new Map<string, { loadedAt: number; body: string }>();
   private writes: Promise<void> = Promise.resolve();
   private instrumentsBySymbol?: Map<string, Instrument>;
   private readonly now: () => number;
@@ -66,6 +71,23 @@ export class MarketData {
   }
 
   /**
+   * A serialised answer built from a series (`build` gets its bars), kept
+   * until the series is refreshed: a repeated read builds no objects and does
+   * no JSON work. Bounded: the whole map is dropped at `SERIALIZED_MAX` entries.
+   */
+  async serialized(symbol: string, timeframe: Timeframe, key: string, build: (series: BarSeries) => string): Promise<string> {
+    const series = await this.series(symbol, timeframe);
+    const loadedAt = this.loadedAt(symbol, timeframe) ?? -1;
+    const id = `${symbol}\u0000${timeframe}\u0000${key}`;
+    const hit = this.bodies.get(id);
+    if (hit && hit.loadedAt === loadedAt) return hit.body;
+    const body = build(series);
+    if (this.bodies.size >= SERIALIZED_MAX) this.bodies.clear();
+    this.bodies.set(id, { loadedAt, body });
+    return body;
+  }
+
+  /**
    * The provider's today (New York date of its latest quote) and the daily
    * bars of complete sessions: a live session's partial bar is left out.
    */
@@ -98,8 +120,7 @@ export class MarketData {
   /** The name of the source that answers a capability (`edgar`, `finra`, `synthetic`, …). */
   sourceOf(method: CapabilityMethod): string {
     const { provider } = this;
-    const composed = provider as { sourceOf?: (capability: string) => string | undefined };
-    return composed.sourceOf?.(CAPABILITY_METHODS[method]) ?? provider.name;
+    return provider.sourceOf?.(CAPABILITY_METHODS[method]) ?? provider.name;
   }
 
   /** Waits until every queued database write has finished. */

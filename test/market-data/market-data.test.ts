@@ -3,7 +3,7 @@ import { openDatabase, type Database } from '../../src/db/client';
 import { BarsRepository } from '../../src/db/repositories/bars';
 import { createLogger } from '../../src/log';
 import { createCsvProvider } from '../../src/providers/csv';
-import { MarketData } from '../../src/providers/market-data';
+import { MarketData } from '../../src/market-data';
 import type { BarsQuery, MarketDataProvider } from '../../src/providers/types';
 import { BarStore } from '../../src/store';
 import { freshDatabaseUrl } from '../helpers/db';

@@ -1,0 +1,204 @@
+/**
+ * @module jobs/runs
+ * Which signals a reader sees, and the one place that makes them: a persisted
+ * universe scan (the latest run of a timeframe, held briefly so a burst of
+ * requests reads the database once), a point-in-time replay that is not
+ * persisted, or an on-demand scan of symbols outside the universe. Every view
+ * carries the alert policy's evaluation, made once: when a run is persisted
+ * (stored with it) or when a replay is computed.
+ *
+ * `persist` runs a scan, evaluates the alert policy, stores the run with its
+ * signals, verdicts and ledger records in one transaction, announces new
+ * signals and state changes on the bus, tracks signals that left the live
+ * window, resolves outcomes and checkpoints the ledger. One run per timeframe
+ * at a time: a second caller shares the run in progress.
+ */
+import type { LedgerRepository } from '../db/repositories/ledger';
+import type { PersistedRun, RunSummary, ScansRepository } from '../db/repositories/scans';
+import type { BreakoutState, OpenSetup, RegimeReading, ScanResult, Signal, Timeframe } from '../domain/signal';
+import { newId } from '../ids';
+import type { Logger } from '../log';
+import type { MarketData } from '../market-data';
+import { batches, type KernelPool } from '../pool';
+import type { BarStore } from '../store';
+import type { EventBus } from '../stream/bus';
+import { alertsAt, evaluationOf, verdictsOf, type AlertEvaluation } from './alerts';
+import { resolveOutcomes } from './outcomes';
+import { runScan } from './scan';
+
+export interface RunsDeps {
+  marketData: MarketData;
+  barStore: BarStore;
+  pool: KernelPool;
+  scans: ScansRepository;
+  ledger: LedgerRepository;
+  bus: EventBus;
+  log: Logger;
+}
+
+/** Signals as one scan saw them, ranked, with the alert policy's evaluation. */
+export interface SignalView {
+  timeframe: Timeframe;
+  /** Bar time the scan stood on. */
+  asOf: string;
+  /** When the scan finished. */
+  generatedAt: string;
+  regime: RegimeReading | null;
+  signals: Signal[];
+  alerts: AlertEvaluation;
+}
+
+/** The latest persisted run of a timeframe as readers see it. */
+export interface LatestRun {
+  run: PersistedRun;
+  view: SignalView;
+  /** The newest runs of the timeframe (this one first). */
+  history: RunSummary[];
+  /** Serialised answers drawn from this run, by query; a new run starts empty. */
+  answers: Map<string, string>;
+}
+
+/** How long a read of the latest run is reused; a run persisted by this process replaces it at once, one by another instance shows within this. */
+const LATEST_RUN_TTL_MS = 1000;
+/** How long a universe scan is reused for /api/universe/scan. */
+const UNIVERSE_REUSE_MS = 60_000;
+const HISTORY_RUNS = 10;
+
+/** Ranking order of signals: finalScore, best first, then id. */
+export const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
+
+export class SignalRuns {
+  private readonly latestRuns = new Map<Timeframe, { value: LatestRun; readAt: number }>();
+  private readonly persisting = new Map<Timeframe, Promise<string>>();
+  private readonly universeScans = new Map<string, { at: number; result: Promise<ScanResult> }>();
+
+  constructor(private readonly deps: RunsDeps) {}
+
+  /** The latest persisted run of a timeframe, or undefined when none exists. */
+  async latest(timeframe: Timeframe): Promise<LatestRun | undefined> {
+    const held = this.latestRuns.get(timeframe);
+    if (held && Date.now() - held.readAt < LATEST_RUN_TTL_MS) return held.value;
+    const [run, history] = await Promise.all([this.deps.scans.latestRun(timeframe), this.deps.scans.runHistory(timeframe, HISTORY_RUNS)]);
+    if (!run) return undefined;
+    const value = held?.value.run.id === run.id ? { ...held.value, history } : await this.latestOf(run, history);
+    this.latestRuns.set(timeframe, { value, readAt: Date.now() });
+    return value;
+  }
+
+  /** The newest persisted runs of a timeframe, newest first. */
+  history(timeframe: Timeframe): Promise<RunSummary[]> {
+    return this.deps.scans.runHistory(timeframe, HISTORY_RUNS);
+  }
+
+  /** The latest persisted run, scanning and persisting one first when none exists yet. */
+  async current(timeframe: Timeframe): Promise<LatestRun> {
+    const latest = await this.latest(timeframe);
+    if (latest) return latest;
+    await this.persist(timeframe);
+    const made = await this.latest(timeframe);
+    if (!made) throw new Error(`no ${timeframe} scan run after persisting one`);
+    return made;
+  }
+
+  /**
+   * A scan as of `asOfTs` (the last bar at or before it), over the universe or
+   * `symbols`, with its alert evaluation; nothing is persisted.
+   */
+  async replay(timeframe: Timeframe, asOfTs: number, symbols?: string[]): Promise<SignalView> {
+    const result = await runScan(this.deps, { timeframe, asOfTs, symbols });
+    return { ...this.viewOf(result), alerts: await this.alerts(result) };
+  }
+
+  /** The daily universe scan against `benchmark`, reused for a minute (the universe-scan endpoint). */
+  universe(benchmark: string): Promise<ScanResult> {
+    const hit = this.universeScans.get(benchmark);
+    if (hit && Date.now() - hit.at < UNIVERSE_REUSE_MS) return hit.result;
+    const result = runScan(this.deps, { timeframe: 'daily', benchmark });
+    this.universeScans.set(benchmark, { at: Date.now(), result });
+    result.catch(() => this.universeScans.delete(benchmark));
+    return result;
+  }
+
+  /** Scans the universe and persists the run (see the module comment); resolves to the run id. */
+  persist(timeframe: Timeframe): Promise<string> {
+    const existing = this.persisting.get(timeframe);
+    if (existing) return existing;
+    const job = this.scanAndPersist(timeframe).finally(() => this.persisting.delete(timeframe));
+    this.persisting.set(timeframe, job);
+    return job;
+  }
+
+  private async scanAndPersist(timeframe: Timeframe): Promise<string> {
+    const { deps } = this;
+    const result = await runScan(deps, { timeframe });
+    const runId = newId('run');
+    const alerts = await this.alerts(result);
+    const { newSignals, changes } = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts));
+    this.latestRuns.delete(timeframe);
+    for (const signal of newSignals) deps.bus.publish('breakouts.new', { signal });
+    for (const { signal, from, to } of changes) {
+      deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
+    }
+    await this.trackOpenSignals(runId, result);
+    // The run is persisted: a failure to resolve outcomes is logged and retried after the next run.
+    await resolveOutcomes(deps).catch((error) => deps.log.error('outcome resolution failed', { error: String(error) }));
+    await deps.ledger.checkpoint(); // a published head after every run
+    return runId;
+  }
+
+  /**
+   * Signals persisted earlier that this run no longer lists (their setup left the
+   * live window) still move: their lifecycle is replayed in the pool up to the
+   * run's bar, and every transition is recorded and announced.
+   */
+  private async trackOpenSignals(runId: string, result: ScanResult): Promise<void> {
+    const { deps } = this;
+    const open = await deps.scans.openSignals(result.timeframe, result.signals.map((s) => s.id));
+    if (open.length === 0) return;
+    const setups: OpenSetup[] = open.map((row) => ({
+      id: row.id,
+      symbol: row.symbol,
+      direction: row.direction,
+      trigger: row.triggerPrice,
+      target1: row.target1,
+      stopLoss: row.stopLoss ?? Number.NaN,
+      patternEndTs: Date.parse(row.geometry.end),
+    }));
+    const asOfTs = Date.parse(result.asOf);
+    const handle = deps.barStore.handle();
+    const tracked = (await Promise.all(batches(setups, deps.pool.threads * 4).map((part) => deps.pool.run('track', { handle, timeframe: result.timeframe, asOfTs, setups: part })))).flat();
+    const rows = new Map(open.map((r) => [r.id, r]));
+    const changes: { signalId: string; symbol: string; from: BreakoutState; to: BreakoutState; price: number; at: Date }[] = [];
+    for (const t of tracked) {
+      const row = rows.get(t.id);
+      if (!row) continue;
+      // The replay starts at `forming`; only what happens after the stored state counts.
+      const from = t.transitions.findIndex((x) => x.from === row.state);
+      if (t.state === row.state || from < 0) continue;
+      for (const x of t.transitions.slice(from)) changes.push({ signalId: t.id, symbol: row.symbol, from: x.from, to: x.to, price: x.price, at: new Date(x.ts) });
+    }
+    await deps.scans.recordTransitions(runId, changes);
+    for (const c of changes) {
+      deps.bus.publish('breakouts.state_change', { signalId: c.signalId, symbol: c.symbol, from: c.from, to: c.to, price: c.price, at: c.at.toISOString() });
+    }
+  }
+
+  private alerts(result: ScanResult): Promise<AlertEvaluation> {
+    const { scans, marketData } = this.deps;
+    return alertsAt({ scans, provider: marketData.provider }, result.timeframe, result.signals, result.regime?.regime ?? null, result.asOf);
+  }
+
+  private viewOf(result: ScanResult): Omit<SignalView, 'alerts'> {
+    return { timeframe: result.timeframe, asOf: result.asOf, generatedAt: result.finishedAt, regime: result.regime, signals: result.signals };
+  }
+
+  private async latestOf(run: PersistedRun, history: RunSummary[]): Promise<LatestRun> {
+    const { timeframe } = run;
+    const view = { timeframe, asOf: run.asOf.toISOString(), generatedAt: run.finishedAt.toISOString(), regime: run.regime, signals: run.signals };
+    // Runs persisted before the verdicts were stored with them are evaluated once, here, by the same policy.
+    const alerts = run.alerts
+      ? evaluationOf(run.signals, run.alerts)
+      : await alertsAt({ scans: this.deps.scans, provider: this.deps.marketData.provider }, timeframe, run.signals, run.regime?.regime ?? null, view.asOf);
+    return { run, view: { ...view, alerts }, history, answers: new Map() };
+  }
+}
