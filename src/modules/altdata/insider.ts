@@ -8,6 +8,7 @@
  * are counted by code beside. Cluster buying: at least `CLUSTER_BUYERS` (3)
  * different insiders buying in the window.
  */
+import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
 import type { InsiderTransaction } from '../../providers/types';
 
@@ -109,4 +110,11 @@ export async function insiderActivity(marketData: MarketData, symbol: string, wi
     transactions: transactions.map(row),
     summary: insiderSummary(transactions),
   };
+}
+
+/** The window's transactions as a page (newest first by default); `summary` covers the whole window. */
+export async function insiderPage(marketData: MarketData, symbol: string, windowDays: number, request: PageRequest) {
+  const activity = await insiderActivity(marketData, symbol, windowDays);
+  const page = paginateList([...activity.transactions].reverse(), request);
+  return { ...activity, transactions: page.items, ...page };
 }

@@ -7,26 +7,27 @@
  * of the days before them in the window): 1 is the usual pace, 2 is twice it.
  * `trend`: `surging` ≥ 2, `rising` ≥ 1.25, `fading` ≤ 0.75, else `steady`.
  */
+import { round } from '../../kernels/round';
 import { optionsFlow, type FlowContract } from '../../kernels/options/flow';
 import type { MarketData } from '../../market-data';
+import { paginateList, type PageRequest } from '../../pagination';
 import type { SocialDay } from '../../providers/types';
 
 const DAY_MS = 86_400_000;
 const VELOCITY_RECENT_DAYS = 3;
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 
-export async function filings(marketData: MarketData, symbol: string, form: string | undefined) {
+/** A page of the company's filings (optionally one form), newest first by default; `filings` holds the page as `items` does. */
+export async function filingsPage(marketData: MarketData, symbol: string, form: string | undefined, request: PageRequest) {
   await marketData.instrument(symbol);
   const list = await marketData.capability('filings')(symbol, { limit: 1000 });
   const wanted = form?.toUpperCase();
-  return {
-    source: marketData.sourceOf('filings'),
-    // Oldest first, so the pagination's default `desc` lists the newest first.
-    ascending: list
-      .filter((f) => wanted === undefined || f.form.toUpperCase() === wanted)
-      .sort((a, b) => a.filedAt.localeCompare(b.filedAt) || a.accessionNumber.localeCompare(b.accessionNumber))
-      .map(({ form, filedAt, title, url, accessionNumber, source }) => ({ form, filedAt, title, url, accessionNumber, source })),
-  };
+  // Oldest first, so the pagination's default `desc` lists the newest first.
+  const ascending = list
+    .filter((f) => wanted === undefined || f.form.toUpperCase() === wanted)
+    .sort((a, b) => a.filedAt.localeCompare(b.filedAt) || a.accessionNumber.localeCompare(b.accessionNumber))
+    .map(({ form, filedAt, title, url, accessionNumber, source }) => ({ form, filedAt, title, url, accessionNumber, source }));
+  const page = paginateList(ascending, request);
+  return { symbol, source: marketData.sourceOf('filings'), filings: page.items, ...page };
 }
 
 /** Totals, mention-weighted sentiment and velocity of a run of days (oldest first). */
@@ -52,14 +53,15 @@ export function socialSummary(days: readonly SocialDay[]) {
   };
 }
 
-export async function social(marketData: MarketData, symbol: string, days: number) {
+/** A page of the last `days` days of mentions, newest first by default, with the summary of the whole window. */
+export async function socialPage(marketData: MarketData, symbol: string, days: number, request: PageRequest) {
   await marketData.instrument(symbol);
   const list = await marketData.capability('social')(symbol, { days });
-  return {
-    source: marketData.sourceOf('social'),
-    ascending: list.map(({ date, mentions, bullish, bearish, sentiment }) => ({ date, mentions, bullish, bearish, sentiment })),
-    summary: socialSummary(list),
-  };
+  const page = paginateList(
+    list.map(({ date, mentions, bullish, bearish, sentiment }) => ({ date, mentions, bullish, bearish, sentiment })),
+    request,
+  );
+  return { symbol, source: marketData.sourceOf('social'), days: page.items, summary: socialSummary(list), ...page };
 }
 
 /** The rate the flow's greeks are computed at when the chain carries none. */

@@ -8,12 +8,13 @@
  * No source reports securities-lending utilisation yet, so that component is
  * left out and the others renormalised (the response says so).
  */
+import { round } from '../../kernels/round';
 import { squeezeScore } from '../../kernels/squeeze';
+import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
 import type { BarSeries, ShortInterestReport } from '../../providers/types';
 
 const AVERAGE_SESSIONS = 20;
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
 /** Index of the last bar dated on or before `day`, or −1. */
@@ -85,4 +86,17 @@ export async function shortInterest(marketData: MarketData, symbol: string) {
     freeFloat,
   };
   return { symbol, source, reports: rows, snapshot, squeezeRisk: result.risk ?? undefined, squeeze };
+}
+
+/** The latest report with its squeeze score (the history left out). */
+export async function latestShortInterest(marketData: MarketData, symbol: string) {
+  const { reports: _reports, ...latest } = await shortInterest(marketData, symbol);
+  return latest;
+}
+
+/** Every report as a page, newest first by default, with the latest snapshot and squeeze score. */
+export async function shortInterestPage(marketData: MarketData, symbol: string, request: PageRequest) {
+  const result = await shortInterest(marketData, symbol);
+  const page = paginateList(result.reports, request);
+  return { ...result, reports: page.items, ...page };
 }

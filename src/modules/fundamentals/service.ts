@@ -17,14 +17,14 @@
  * and Implications of Portfolio Theory", RFS 13(2), 2000, report weekly
  * turnover near 1%). `ROTATION_CLASSES` brackets that.
  */
+import { round } from '../../kernels/round';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
 import type { MarketData } from '../../market-data';
 import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
-import type { EarningsProximity, EarningsReport, FloatResponse } from './model';
+import { HOLDING_WINDOW_TRADING_DAYS, type EarningsProximity, type EarningsReport, type FloatResponse } from './model';
 
-export const HOLDING_WINDOW_TRADING_DAYS = 20;
 /** Scheduled reports listed ahead of today (vendors announce the next one; later ones are projections). */
 const SCHEDULE_HORIZON_DAYS = 366;
 const AVERAGE_VOLUME_SESSIONS = 50;
@@ -47,7 +47,6 @@ const STALE_AFTER_DAYS = 120;
 
 const DAY_MS = 86_400_000;
 const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const pct = (to: number, from: number) => round((to / from - 1) * 100, 2);
 
 function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: BarSeries): Pick<EarningsReport, 'reactionSession' | 'gapPct' | 'movePct'> {

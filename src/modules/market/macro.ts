@@ -5,6 +5,7 @@
  * release of each kind and how close it is, and how far the data reaches, so a
  * caller can tell "no event soon" from "no schedule known yet".
  */
+import { AppError } from '../../errors';
 import { MACRO_EVENT_TYPES, macroEvents, proximity, type MacroEvent, type MacroEventType } from '../../providers/macro';
 import type { MacroCalendarQuery, MacroCalendarResponse } from './model';
 
@@ -12,7 +13,10 @@ const DAY = 86_400_000;
 
 const present = (e: MacroEvent) => ({ date: e.date, time: e.time, at: e.at, type: e.type, title: e.title, source: e.source });
 
-export function macroCalendar(query: MacroCalendarQuery, now = Date.now()): MacroCalendarResponse {
+/** The calendar, or 404 when the deployment turned it off (`MACRO_CALENDAR=off`). */
+export function macroCalendar(enabled: boolean, query: MacroCalendarQuery, now = Date.now()): MacroCalendarResponse {
+  if (!enabled) throw new AppError('not_found', 'The macro calendar is not available in this deployment (MACRO_CALENDAR=off)');
+  if (query.from && query.to && query.from > query.to) throw new AppError('invalid_parameter', `Query parameter 'from' (${query.from}) is after 'to' (${query.to})`);
   const all = macroEvents();
   const types = new Set<MacroEventType>(query.types ? (query.types.split(',').map((s) => s.trim()) as MacroEventType[]) : MACRO_EVENT_TYPES);
   const from = query.from ?? new Date(now - 30 * DAY).toISOString().slice(0, 10);

@@ -144,3 +144,37 @@ export const MacroCalendarResponse = t.Object(
 
 export type MacroCalendarQuery = Static<typeof MacroCalendarQuery>;
 export type MacroCalendarResponse = Static<typeof MacroCalendarResponse>;
+
+/** OpenAPI text of the Market Data routes. */
+export const MARKET_DOCS = {
+  bars: {
+    tags: ['Market Data'],
+    summary: 'Daily OHLCV bars',
+    description:
+      'Daily bars of a symbol, newest last: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126 bars. `range` defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. 404 for a well-formed symbol the provider does not know.',
+  },
+  snapshot: {
+    tags: ['Market Data'],
+    summary: 'Latest quote',
+    description:
+      'Price, session volume, change against the previous close, day range, quote time and data source. Ticks while the market is open.',
+  },
+  sectorRotation: {
+    tags: ['Market Data'],
+    summary: 'Sector rotation (RRG)',
+    description:
+      'The 11 SPDR sector funds against SPY on a Relative Rotation Graph: RS-Ratio, RS-Momentum, quadrant, a weekly tail, and 1w/1m/3m performance relative to the benchmark. `method` states the formulas.',
+  },
+  sectorRotationPage: {
+    tags: ['Market Data'],
+    summary: 'Sector rotation, paginated',
+    description:
+      'The sector-rotation answer with the `{ items, pagination }` envelope added; items are ordered by RS-Ratio (`order=desc`, the default, puts the strongest first). The legacy keys stay.',
+  },
+  macroCalendar: {
+    tags: ['Market Data'],
+    summary: 'Macro calendar',
+    description:
+      'Scheduled FOMC decisions (14:00 ET), CPI, Employment Situation and GDP releases (08:30 ET) from the agencies\' published schedules, the next release of each kind with its proximity, and how far each schedule reaches. 404 when the deployment runs with MACRO_CALENDAR=off.',
+  },
+};

@@ -6,6 +6,7 @@
  */
 import { round, roundOrNull } from '../../kernels/round';
 import { PERFORMANCE_WINDOWS, rotationLookback, rotationSnapshot, type PerformanceWindow } from '../../kernels/rotation';
+import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
 import type { BarSeries } from '../../providers/types';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
@@ -65,4 +66,11 @@ export async function sectorRotation(marketData: MarketData, benchmark = DEFAULT
       'RRG approximation on daily closes: RS = 100·sector/benchmark; RS-Ratio = 100·SMA5(RS)/SMA50(RS); RS-Momentum = 100·RS-Ratio/RS-Ratio 10 bars earlier. Quadrants: leading (≥100, ≥100), weakening (≥100, <100), lagging (<100, <100), improving (<100, ≥100). Performance in percent over 5/21/63 bars; relative = sector − benchmark.',
     sectors,
   };
+}
+
+/** The rotation answer with the envelope added: items by RS-Ratio (`order=desc`, the default, puts the strongest first). */
+export async function sectorRotationPage(marketData: MarketData, request: PageRequest) {
+  const rotation = await sectorRotation(marketData);
+  const ascending = [...rotation.sectors].reverse(); // sectors are strongest first
+  return { ...rotation, ...paginateList(ascending, request) };
 }

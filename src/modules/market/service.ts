@@ -2,7 +2,9 @@
  * @module modules/market/service
  * Bars and quote snapshots over the cache-through market data.
  */
+import { AppError } from '../../errors';
 import type { MarketData } from '../../market-data';
+import type { ApiVersion } from '../../config';
 import type { BarSeries } from '../../providers/types';
 import { RANGE_BARS, type BarsResponse, type Range, type SnapshotResponse } from './model';
 
@@ -32,7 +34,12 @@ export function dailyBars(series: BarSeries, symbol: string, range: Range): Bars
  * `dailyBars` serialised, held by the market data until the series is
  * refreshed: a repeat read of /api/bars builds no objects and does no JSON work.
  */
-export async function dailyBarsJson(marketData: MarketData, symbol: string, range: Range): Promise<string> {
+export async function dailyBarsJson(marketData: MarketData, symbol: string, requested: Range | undefined, apiVersion: ApiVersion): Promise<string> {
+  if (requested === undefined && apiVersion !== '1.0.0') {
+    throw new AppError('invalid_parameter', `Query parameter 'range' is required from API-Version 1.1.0 (one of: 1mo, 3mo, 6mo)`);
+  }
+  // Under 1.0.0 the spec's default applies; from 1.1.0 the parameter is required (so no TypeBox default).
+  const range = requested ?? '6mo';
   await marketData.instrument(symbol);
   return marketData.serialized(symbol, 'daily', `bars:${range}`, (series) => JSON.stringify(dailyBars(series, symbol, range)));
 }

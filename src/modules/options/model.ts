@@ -1,6 +1,9 @@
 /** @module modules/options/model — schemas of the Options tag. */
-import { t } from 'elysia';
-import { oneOf, SymbolParam } from '../params';
+import { t, type Static } from 'elysia';
+import { intParam, numberParam, oneOf, SymbolParam } from '../params';
+
+/** IV rank at or above which premium counts as dear (a debit spread is preferred). */
+export const IV_RANK_DEAR = 50;
 
 const Open = t.Record(t.String(), t.Any());
 
@@ -10,15 +13,16 @@ function price(name: string, description: string) {
 
 export const AnalyzeQuery = t.Object({
   symbol: SymbolParam,
-  direction: t.Optional(oneOf('direction', ['long', 'short'] as const, 'long (calls; default) or short (puts; additive)')),
+  direction: oneOf('direction', ['long', 'short'] as const, 'long (calls; default) or short (puts; additive)', 'long'),
   trigger: price('trigger', 'Entry: the breakout trigger price'),
   target: price('target', 'Target price (above the trigger for a long, below for a short)'),
   stop: t.Optional(price('stop', 'Stop price (below the trigger for a long, above for a short); default half the target distance on the other side')),
-  iv: t.Optional(t.Number({ exclusiveMinimum: 0, maximum: 5, description: 'Implied volatility as a decimal, (0, 5]; default 0.3', error: "Query parameter 'iv' must be a number in (0, 5] (0.3 = 30%)" })),
+  iv: t.Number({ exclusiveMinimum: 0, maximum: 5, default: 0.3, description: 'Implied volatility as a decimal, (0, 5]; default 0.3', error: "Query parameter 'iv' must be a number in (0, 5] (0.3 = 30%)" }),
   ivRank: t.Optional(t.Number({ minimum: 0, maximum: 100, description: 'IV rank 0–100 (where today’s IV sits in its 52-week range)', error: "Query parameter 'ivRank' must be a number from 0 to 100" })),
-  expiryDays: t.Optional(t.Integer({ minimum: 1, maximum: 1095, description: 'Calendar days to the main expiry (1–1095, default 30)', error: "Query parameter 'expiryDays' must be an integer from 1 to 1095" })),
-  r: t.Optional(t.Number({ minimum: -0.1, maximum: 0.5, description: 'Risk-free rate as a decimal, default 0.05', error: "Query parameter 'r' must be a number from -0.1 to 0.5" })),
+  expiryDays: intParam('expiryDays', 1, 1095, 30, 'Calendar days to the main expiry'),
+  r: numberParam('r', { minimum: -0.1, maximum: 0.5 }, 0.05, 'Risk-free rate as a decimal'),
 });
+export type AnalyzeQuery = Static<typeof AnalyzeQuery>;
 
 export const AnalyzeResponse = t.Object(
   {
@@ -35,3 +39,12 @@ export const AnalyzeResponse = t.Object(
   },
   { title: 'OptionsAnalyzeResponse' },
 );
+
+/** OpenAPI text of the Options route. */
+export const OPTIONS_DOCS = {
+  analyze: {
+    tags: ['Options'],
+    summary: 'Options for a breakout plan',
+    description: `Black–Scholes prices and greeks (per share; × 100 a contract) of calls (direction=long) or puts (direction=short, additive) at the listed strikes around the trigger and at the target, for \`expiryDays\`, half and twice it; each one's value at the target and at the stop at the expected time to target (the median driftless first-passage time), reward/risk, breakeven and the chance of finishing beyond it; the debit spread from the trigger strike to the target strike; the stock's reward/risk; the chances of touching target and stop before expiry and of reaching the target first. \`recommendation\`: stock when the target is unlikely to be reached before the longest expiry; a vertical debit spread when premium is dear (IV rank ≥ ${IV_RANK_DEAR} or earnings before expiry) and it returns at least its risk; else the best long call/put when it beats 1 and the stock; else the spread or the stock — with the reasoning. \`ivCrush\` warns when a report falls before expiry. \`inputs\` echoes the effective inputs (stop defaults to half the target distance on the other side of the trigger). 400 for a non-numeric or inconsistent trigger/target/stop, a bad direction, iv outside (0, 5], ivRank outside 0–100, expiryDays outside 1–1095; 404 for an unknown symbol.`,
+  },
+};

@@ -19,35 +19,28 @@
  *    beats both 1 and the stock's reward/risk.
  * 4. The spread when it beats the stock; otherwise **stock**.
  */
+import { round as roundTo, roundOrNull as roundOrNullTo } from '../../kernels/round';
 import { AppError } from '../../errors';
 import { medianTimeToLevel, tradeProbabilities, type OptionCandidate, type SpreadCandidate, type TradePlan } from '../../kernels/options/analyze';
 import { nearestStrike, strikeIncrement } from '../../kernels/options/strikes';
 import { newYorkDate } from '../../providers/calendar';
 import type { MarketData } from '../../market-data';
 import type { KernelPool } from '../../pool';
+import { IV_RANK_DEAR, type AnalyzeQuery } from './model';
 
-export const IV_RANK_DEAR = 50;
 /** Below this chance of touching the target before the longest expiry, options are not recommended. */
 export const MIN_TOUCH_PROBABILITY = 0.25;
+/** Figures are served at 4 decimals unless said otherwise. */
+const round = (x: number, d = 4) => roundTo(x, d);
+const roundOrNull = (x: number | null, d = 4) => roundOrNullTo(x, d);
 const DAY_MS = 86_400_000;
-const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
-const roundOrNull = (x: number | null, d = 4) => (x === null ? null : round(x, d));
 
-export interface AnalyzeParams {
-  symbol: string;
-  direction?: 'long' | 'short';
-  trigger: number;
-  target: number;
-  stop?: number;
-  iv?: number;
-  ivRank?: number;
-  expiryDays?: number;
-  r?: number;
-}
+/** The analysis inputs: the route's query with its defaults applied. */
+export type AnalyzeParams = AnalyzeQuery;
 
 /** The effective plan, or a 400 naming the inconsistency. */
 export function tradePlan(p: AnalyzeParams): { plan: TradePlan; stopDefaulted: boolean; expiryDays: number; ivRank: number | null } {
-  const direction = p.direction ?? 'long';
+  const { direction } = p;
   const long = direction === 'long';
   const { trigger, target } = p;
   if (long && !(target > trigger)) throw new AppError('invalid_parameter', `For a long, 'target' (${target}) must be above 'trigger' (${trigger})`);
@@ -57,7 +50,7 @@ export function tradePlan(p: AnalyzeParams): { plan: TradePlan; stopDefaulted: b
   if (long && !(stop < trigger)) throw new AppError('invalid_parameter', `For a long, 'stop' (${stop}) must be below 'trigger' (${trigger})`);
   if (!long && !(stop > trigger)) throw new AppError('invalid_parameter', `For a short, 'stop' (${stop}) must be above 'trigger' (${trigger})`);
   if (!(stop > 0)) throw new AppError('invalid_parameter', `'stop' must be positive; the default (half the target distance below the trigger) is ${round(stop, 2)} — pass a stop`);
-  return { plan: { direction, trigger, target, stop, iv: p.iv ?? 0.3, rate: p.r ?? 0.05 }, stopDefaulted, expiryDays: p.expiryDays ?? 30, ivRank: p.ivRank ?? null };
+  return { plan: { direction, trigger, target, stop, iv: p.iv, rate: p.r }, stopDefaulted, expiryDays: p.expiryDays, ivRank: p.ivRank ?? null };
 }
 
 /** Listed strikes one step below, at and above the trigger, and at the target. */

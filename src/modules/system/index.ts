@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
-import { HealthResponse } from './model';
+import { HealthResponse, SYSTEM_DOCS } from './model';
 import { health } from './service';
 
 export function systemModule(services: Services) {
@@ -13,14 +13,6 @@ export function systemModule(services: Services) {
       set.status = httpStatus;
       return body;
     },
-    {
-      response: { ...withErrors(HealthResponse, 429), 503: HealthResponse },
-      detail: {
-        tags: ['System'],
-        summary: 'Service health',
-        description:
-          'Checks the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data) and the rate-limit store. 503 with the same body when a subsystem is down.',
-      },
-    },
+    { response: { ...withErrors(HealthResponse, 429), 503: HealthResponse }, detail: SYSTEM_DOCS.health },
   );
 }

@@ -21,3 +21,13 @@ export const HealthResponse = t.Object(
 
 export type HealthResponse = Static<typeof HealthResponse>;
 export type CheckStatus = Static<typeof CheckStatus>;
+
+/** OpenAPI text of the System route. */
+export const SYSTEM_DOCS = {
+  health: {
+    tags: ['System'],
+    summary: 'Service health',
+    description:
+      'Checks the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data) and the rate-limit store. 503 with the same body when a subsystem is down.',
+  },
+};
