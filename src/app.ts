@@ -20,7 +20,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags, in its order. */
+/** The spec's tags that have routes today, in its order (AI, Backtest, Realtime and GraphQL come with their modules). */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -29,10 +29,6 @@ const TAGS = [
   ['Fundamentals', 'Earnings and float'],
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
-  ['AI', 'Natural-language explanations of signals'],
-  ['Backtest', 'Purged walk-forward backtests'],
-  ['Realtime', 'Server-Sent Events stream'],
-  ['GraphQL', 'Composed queries'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -60,15 +56,9 @@ export function createApp(services: Services) {
             title: 'Breakline',
             version: pkg.version,
             description:
-              'Breakout signals, market data, a tamper-evident signal ledger and realtime feeds. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
+              'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
           },
           tags: TAGS.map(([name, description]) => ({ name, description })),
-          components: {
-            securitySchemes: {
-              SessionCookie: { type: 'apiKey', in: 'cookie', name: '__session' },
-              ApiKey: { type: 'http', scheme: 'bearer', description: 'bk_… API key' },
-            },
-          },
         },
       }),
     )
