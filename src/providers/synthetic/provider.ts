@@ -40,11 +40,12 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, sessionGrid, type SessionGrid } from './intraday';
+import { appendIntradayBars, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
 import { simulateDaily, type DailyPath } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
+import type { SessionGrid } from './session-grid';
 
 export interface SyntheticProviderOptions {
   /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */

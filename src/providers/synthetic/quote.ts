@@ -5,9 +5,10 @@
  */
 import type { Snapshot } from '../types';
 import { BarColumns, SOURCE } from './columns';
-import { appendIntradayBars, type SessionGrid } from './intraday';
+import { appendIntradayBars } from './intraday';
 import type { World } from './market';
 import type { DailyPath } from './paths';
+import type { SessionGrid } from './session-grid';
 import { tickPrice } from './ticks';
 
 /** Where the clock stands against the world's sessions. */
