@@ -16,6 +16,14 @@ export function checkAsOf(input: PatternInput, type: PatternType): void {
 }
 
 /**
+ * Throws a RangeError "`who`: `what` must be positive integers" unless every
+ * one of `counts` (a detector's bar-count options) is a whole number ≥ 1.
+ */
+export function checkCounts(who: string, counts: readonly number[], what = 'bar counts'): void {
+  if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError(`${who}: ${what} must be positive integers`);
+}
+
+/**
  * Whether bar `b` closes above the high of the bar before it: a test cheaper
  * than a fit that every long breakout passes when its pivot is at least the
  * pattern's last high.

@@ -58,6 +58,7 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
+  checkCounts,
   closesAbovePriorHigh,
   deepBaseNote,
   findBreakout,
@@ -137,8 +138,7 @@ interface CupFit {
 }
 
 function checkOptions(o: CupWithHandleOptions): void {
-  const ints = [o.minCupBars, o.maxCupBars, o.minHandleBars, o.maxHandleBars, o.peakBars, o.priorBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('cup_with_handle: bar counts must be positive integers');
+  checkCounts('cup_with_handle', [o.minCupBars, o.maxCupBars, o.minHandleBars, o.maxHandleBars, o.peakBars, o.priorBars, o.recentBars]);
   if (o.minCupBars < 3 || o.minCupBars > o.maxCupBars || o.minHandleBars < 2 || o.minHandleBars > o.maxHandleBars) {
     throw new RangeError('cup_with_handle: need 3 ≤ minCupBars ≤ maxCupBars and 2 ≤ minHandleBars ≤ maxHandleBars');
   }

@@ -51,6 +51,7 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
+  checkCounts,
   deepBaseNote,
   findBreakout,
   fmt1,
@@ -123,8 +124,7 @@ interface WFit {
 }
 
 function checkOptions(o: DoubleBottomOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minLegBars, o.peakBars, o.priorBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('double_bottom: bar counts must be positive integers');
+  checkCounts('double_bottom', [o.minBars, o.maxBars, o.minLegBars, o.peakBars, o.priorBars, o.recentBars]);
   if (o.minBars > o.maxBars || 3 * o.minLegBars + 1 > o.maxBars) throw new RangeError('double_bottom: need minBars ≤ maxBars and room for three legs');
   if (!(o.minDepthPct > 0 && o.minDepthPct <= o.idealMaxDepthPct && o.idealMaxDepthPct <= o.maxDepthPct && o.maxDepthPct < 100)) {
     throw new RangeError('double_bottom: need 0 < minDepthPct ≤ idealMaxDepthPct ≤ maxDepthPct < 100');

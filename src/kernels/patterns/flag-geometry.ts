@@ -43,7 +43,7 @@
  * `maxPoleBars + maxFlagBars` bars each; nothing is allocated until a match is
  * built.
  */
-import { argMaxHigh, argMinLow, checkAsOf, findBreakout, flagVolumeRatio, fmt1, fmtPrice, fmtSigned, measuredMoveText, pctBelow, pctChange, pivotText, unit, volumeComparisonText } from './common';
+import { argMaxHigh, argMinLow, checkAsOf, checkCounts, findBreakout, flagVolumeRatio, fmt1, fmtPrice, fmtSigned, measuredMoveText, pctBelow, pctChange, pivotText, unit, volumeComparisonText } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface FlagOptions {
@@ -93,8 +93,7 @@ interface FlagFit {
 }
 
 function checkOptions(o: FlagOptions): void {
-  const ints = [o.maxPoleBars, o.minFlagBars, o.maxFlagBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('flag: bar counts must be positive integers');
+  checkCounts('flag', [o.maxPoleBars, o.minFlagBars, o.maxFlagBars, o.recentBars]);
   if (o.minFlagBars < 3 || o.minFlagBars > o.maxFlagBars) throw new RangeError('flag: need 3 ≤ minFlagBars ≤ maxFlagBars');
   if (!(o.minPolePct > 0 && o.minPoleAtr >= 0 && o.maxRetrace > 0 && o.maxRetrace < 1 && o.maxChannel > 0)) {
     throw new RangeError('flag: minPolePct > 0, minPoleAtr ≥ 0, 0 < maxRetrace < 1, maxChannel > 0');

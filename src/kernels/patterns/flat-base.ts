@@ -51,6 +51,7 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
+  checkCounts,
   closesAbovePriorHigh,
   findBreakout,
   fmt1,
@@ -118,8 +119,7 @@ interface FlatBaseFit {
 }
 
 function checkOptions(o: FlatBaseOptions): void {
-  const ints = [o.minBars, o.maxBars, o.peakBars, o.priorBars, o.lastLowBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('flat_base: bar counts must be positive integers');
+  checkCounts('flat_base', [o.minBars, o.maxBars, o.peakBars, o.priorBars, o.lastLowBars, o.recentBars]);
   if (o.minBars < 2 || o.minBars > o.maxBars) throw new RangeError('flat_base: need 2 ≤ minBars ≤ maxBars');
   if (!(o.maxDepthPct > 0 && o.maxDepthPct < 100)) throw new RangeError('flat_base: need 0 < maxDepthPct < 100');
   if (!(o.minPriorAdvancePct >= 0 && o.maxBelowYearHighPct >= 0 && o.maxStopPct > 0 && o.maxStopPct < 100)) {

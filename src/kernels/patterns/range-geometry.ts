@@ -37,7 +37,7 @@
  *
  * Cost: at most `recentBars + 1` backward extensions of `maxBars` bars.
  */
-import { findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctBelow, unit, volumeComparisonText, volumeRatio } from './common';
+import { checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctBelow, unit, volumeComparisonText, volumeRatio } from './common';
 import { shapeDetector } from './instance';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
@@ -80,8 +80,7 @@ interface RangeFit {
 }
 
 function checkOptions(o: RangeOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minCrossings, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('range: bar counts must be positive integers');
+  checkCounts('range', [o.minBars, o.maxBars, o.minCrossings, o.recentBars]);
   if (o.minBars > o.maxBars || o.minBars < 3) throw new RangeError('range: need 3 ≤ minBars ≤ maxBars');
   if (!(o.maxWidthAtr > 0 && o.maxWidthPct > 0 && o.maxDrift > 0 && o.minVolumeRatio >= 0)) throw new RangeError('range: widths, drift and volume ratio must be positive');
 }

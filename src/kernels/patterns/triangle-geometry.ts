@@ -42,7 +42,7 @@
  * comparisons a bar; the minor lows go in a scratch buffer the detector
  * allocates once.
  */
-import { checkAsOf, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctChange, pivotText, unit, volumeComparisonText } from './common';
+import { checkAsOf, checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctChange, pivotText, unit, volumeComparisonText } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface TriangleOptions {
@@ -93,8 +93,7 @@ interface TriangleFit {
 }
 
 function checkOptions(o: TriangleOptions): void {
-  const ints = [o.swingBars, o.minBars, o.maxBars, o.minTouches, o.minLows, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('triangle: bar counts must be positive integers');
+  checkCounts('triangle', [o.swingBars, o.minBars, o.maxBars, o.minTouches, o.minLows, o.recentBars]);
   if (o.minBars > o.maxBars || o.minTouches < 2 || o.minLows < 2) throw new RangeError('triangle: need minBars ≤ maxBars and ≥ 2 touches and lows');
   if (!(o.flatTolAtr > 0 && o.minLowRise >= 0 && o.minLowRise < 1 && o.minHeightAtr >= 0)) throw new RangeError('triangle: bad tolerance');
 }

@@ -54,6 +54,7 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
+  checkCounts,
   closesAbovePriorHigh,
   findBreakout,
   fmt1,
@@ -135,8 +136,7 @@ interface VcpFit {
 }
 
 function checkOptions(o: VcpOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minContractions, o.maxContractions, o.peakBars, o.smaRiseBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('vcp: bar and contraction counts must be positive integers');
+  checkCounts('vcp', [o.minBars, o.maxBars, o.minContractions, o.maxContractions, o.peakBars, o.smaRiseBars, o.recentBars], 'bar and contraction counts');
   if (o.minBars > o.maxBars || o.minContractions < 2 || o.minContractions > o.maxContractions || o.maxContractions > CONTRACTION_STACK) {
     throw new RangeError(`vcp: need minBars ≤ maxBars and 2 ≤ minContractions ≤ maxContractions ≤ ${CONTRACTION_STACK}`);
   }
