@@ -139,10 +139,11 @@ export function optionCandidates(plan: TradePlan, strikes: readonly number[], ex
 export function debitSpreads(plan: TradePlan, longStrike: number, shortStrike: number, expiries: readonly number[]): SpreadCandidate[] {
   const kind = kindOf(plan.direction);
   const tHalf = medianTimeToLevel(plan.trigger, plan.target, plan.iv);
+  /** The spread's value with the underlying at `spot` and `remainingYears` to expiry. */
+  const spreadAt = (spot: number, remainingYears: number) => valueAt(kind, spot, longStrike, remainingYears, plan) - valueAt(kind, spot, shortStrike, remainingYears, plan);
   return expiries.map((expiryDays) => {
     const years = expiryDays / DAYS;
     const at = Math.min(tHalf, years);
-    const spreadAt = (spot: number, remainingYears: number) => valueAt(kind, spot, longStrike, remainingYears, plan) - valueAt(kind, spot, shortStrike, remainingYears, plan);
     const cost = spreadAt(plan.trigger, years);
     return {
       kind,
