@@ -50,7 +50,8 @@
  * c.direction; // => 'bullish' for NVDA on 2023-06-30
  */
 import { computeIndicators } from './indicators';
-import type { IndicatorSet, Ohlcv } from './indicators/set';
+import type { IndicatorSet } from './indicators/set';
+import { headBars, type Ohlcv } from './ohlcv';
 import { round } from './round';
 import { scanWithIndicators } from './scan';
 import type { TrendRegime } from '../domain/signal';
@@ -117,16 +118,6 @@ const sign = (x: number): Vote => (x > 0 ? 1 : x < 0 ? -1 : 0);
 const signed = (x: number, digits: number) => `${x > 0 ? '+' : ''}${x.toFixed(digits)}`;
 const regimeVote = (regime: TrendRegime): Vote => (regime === 'uptrend' ? 1 : regime === 'downtrend' ? -1 : 0);
 const when = (ts: number) => new Date(ts).toISOString().replace('T00:00:00.000Z', '').replace(/:00\.000Z$/, 'Z');
-
-/** The first `n` bars as views: what a kernel standing on bar `n − 1` may read. */
-const head = (bars: Ohlcv, n: number): Ohlcv => ({
-  ts: bars.ts.subarray(0, n),
-  open: bars.open.subarray(0, n),
-  high: bars.high.subarray(0, n),
-  low: bars.low.subarray(0, n),
-  close: bars.close.subarray(0, n),
-  volume: bars.volume.subarray(0, n),
-});
 
 type Reading = Omit<ConfluenceFactor, 'name' | 'weight'>;
 const none = (detail: string): Reading => ({ value: null, vote: 0, detail });
@@ -257,7 +248,7 @@ function higherTimeframeFactor(higher: Ohlcv | null, ts: Float64Array, asOf: num
   if (higher === null) return none('no higher-timeframe bars given');
   const n = completedHigherBars(higher.ts, ts, asOf);
   if (n < TREND_BARS) return none(`needs ${TREND_BARS} completed higher-timeframe bars for its trend regime; has ${n}`);
-  const view = head(higher, n);
+  const view = headBars(higher, n);
   const ind = computeIndicators(view);
   const last = n - 1;
   const slope = (ind.sma200[last]! / ind.sma200[last - SLOPE_BARS]! - 1) * 100;
@@ -302,7 +293,7 @@ export function confluence(input: ConfluenceInput): ConfluenceResult {
   }
   if (rsRank !== null && !(rsRank >= 1 && rsRank <= 99)) throw new RangeError(`confluence: rsRank must be within 1..99, got ${rsRank}`);
 
-  const view = head(bars, asOf + 1);
+  const view = headBars(bars, asOf + 1);
   const ind = computeIndicators(view);
   const window = Math.min(lookback, asOf);
   const clampNote = window < lookback ? ` (lookback ${lookback} clamped to the ${asOf} bars of history before this one)` : '';

@@ -45,7 +45,7 @@
  * resolveOutcome({ direction: 'long', entry: 100, target1: 110, stopLoss: 95, detectedIndex: 0 }, bars, 5);
  * // => { outcome: 'win', exitPrice: 110, exitIndex: 2, rMultiple: 2, … }
  */
-import type { Ohlcv } from './indicators/set';
+import type { Ohlcv } from './ohlcv';
 import type { Direction } from './patterns/types';
 
 export const OUTCOMES = ['open', 'win', 'loss', 'scratch'] as const;

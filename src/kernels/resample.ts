@@ -11,7 +11,7 @@
  * `completedHigherBars` (kernels/confluence) counts a week as complete only
  * once the next week has begun: conservative, never a look-ahead.
  */
-import type { Ohlcv } from './indicators/set';
+import { newOhlcv, ohlcvFrom, type Ohlcv } from './ohlcv';
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -30,7 +30,7 @@ export function weekStart(ts: number): number {
  */
 export function weeklyBars(daily: Ohlcv): Ohlcv {
   const n = daily.ts.length;
-  const cols = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  const cols = newOhlcv(n);
   let w = -1;
   for (let i = 0; i < n; i++) {
     const monday = weekStart(daily.ts[i]!);
@@ -49,14 +49,7 @@ export function weeklyBars(daily: Ohlcv): Ohlcv {
     cols.volume[w]! += daily.volume[i]!;
   }
   const m = w + 1;
-  return {
-    ts: cols.ts.slice(0, m),
-    open: cols.open.slice(0, m),
-    high: cols.high.slice(0, m),
-    low: cols.low.slice(0, m),
-    close: cols.close.slice(0, m),
-    volume: cols.volume.slice(0, m),
-  };
+  return ohlcvFrom((name) => cols[name].slice(0, m));
 }
 
 /**

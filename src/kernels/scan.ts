@@ -12,8 +12,9 @@
  * date gives the state that date would have shown.
  */
 import { computeIndicators } from './indicators';
-import type { IndicatorSet, Ohlcv } from './indicators/set';
 import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
+import type { IndicatorSet } from './indicators/set';
+import { headBars, type Ohlcv } from './ohlcv';
 import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
 import type { PatternDetector, PatternMatch } from './patterns/types';
@@ -81,14 +82,7 @@ export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly Patt
   const { asOf } = ctx;
   if (asOf < 0 || asOf >= bars.ts.length) return [];
   // Indicators over the bars up to asOf only: a view, so nothing later is read.
-  const view: Ohlcv = {
-    ts: bars.ts.subarray(0, asOf + 1),
-    open: bars.open.subarray(0, asOf + 1),
-    high: bars.high.subarray(0, asOf + 1),
-    low: bars.low.subarray(0, asOf + 1),
-    close: bars.close.subarray(0, asOf + 1),
-    volume: bars.volume.subarray(0, asOf + 1),
-  };
+  const view = headBars(bars, asOf + 1);
   const ind = computeIndicators(view);
   return scanWithIndicators(view, ind, ctx, detectors, options);
 }

@@ -5,7 +5,7 @@
  *
  * | file | what |
  * |---|---|
- * | `stats/distributions.ts` | normal quantile (Wichura's AS 241), Student's t quantile (incomplete beta, NR §6.4), `zForConfidence` |
+ * | `stats/distributions.ts` | normal quantile (the options kernel's: Acklam, then a Halley step on Cody's Φ), Student's t quantile (incomplete beta, NR §6.4), `zForConfidence` |
  * | `stats/proportion.ts` | Wilson score interval for a hit rate (Wilson 1927; Newcombe 1998) |
  * | `stats/sample.ts` | mean, sample standard deviation, Student-t interval for a mean (Student 1908) |
  * | `stats/trades.ts` | expectancy in R per trade, profit factor |

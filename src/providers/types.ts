@@ -4,6 +4,7 @@
  * standard query into its vendor's request, fetches, and normalises the answer
  * into these shapes (the OpenBB "fetcher" pattern). Nothing here imports Elysia.
  */
+import type { Ohlcv } from '../kernels/ohlcv';
 
 import { TIMEFRAMES, type Timeframe } from '../domain/signal';
 
@@ -11,20 +12,14 @@ import { TIMEFRAMES, type Timeframe } from '../domain/signal';
 export { TIMEFRAMES, type Timeframe };
 
 /**
- * A run of OHLCV bars in columns, oldest first. `ts` is the bar's open time in
- * epoch milliseconds (UTC); for daily bars it is 00:00 UTC of the session date,
- * so `new Date(ts).toISOString().slice(0, 10)` is the session's calendar date.
- * Columnar so kernels and the shared store take the arrays without copying.
+ * One symbol's bars in one timeframe from one provider: the OHLCV columns of
+ * kernels/ohlcv, oldest first. `ts` is the bar's open time in epoch
+ * milliseconds (UTC); for daily bars it is 00:00 UTC of the session date, so
+ * `new Date(ts).toISOString().slice(0, 10)` is the session's calendar date.
  */
-export interface BarSeries {
+export interface BarSeries extends Ohlcv {
   symbol: string;
   timeframe: Timeframe;
-  ts: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
   /** Provider name, e.g. `synthetic`, `csv`. */
   source: string;
 }

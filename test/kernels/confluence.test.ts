@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { completedHigherBars, confluence, CONFLUENCE_WEIGHTS, type ConfluenceInput } from '../../src/kernels/confluence';
-import type { Ohlcv } from '../../src/kernels/indicators/set';
+import type { Ohlcv } from '../../src/kernels/ohlcv';
 import { createCsvProvider } from '../../src/providers/csv';
 import { sharedData } from '../helpers/shared-data';
 

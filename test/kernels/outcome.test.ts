@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import type { Ohlcv } from '../../src/kernels/indicators/set';
+import type { Ohlcv } from '../../src/kernels/ohlcv';
 import { resolveOutcome, type OutcomeResult, type OutcomeSignal } from '../../src/kernels/outcome';
 
 // Every sequence is hand-built; every expected number is worked in the comment beside it.

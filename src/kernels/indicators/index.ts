@@ -26,11 +26,13 @@ import { ema1d } from './ema';
 import { macd1d } from './macd';
 import { rollingMax1d, rollingMin1d } from './rolling';
 import { rsi1d } from './rsi';
-import type { IndicatorSet, Ohlcv } from './set';
+import type { Ohlcv } from '../ohlcv';
+import type { IndicatorSet } from './set';
 import { sma1d } from './sma';
 import { averageDollarVolume1d, averageVolume1d } from './volume';
 
-export type { IndicatorSet, Ohlcv } from './set';
+export type { Ohlcv } from '../ohlcv';
+export type { IndicatorSet } from './set';
 export * from './adx';
 export * from './atr';
 export * from './bollinger';

@@ -40,13 +40,3 @@ export interface IndicatorSet {
   donchianHigh20: Float64Array;
   donchianLow20: Float64Array;
 }
-
-/** The OHLCV columns every kernel takes (a `BarSeries` satisfies it). */
-export interface Ohlcv {
-  ts: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
-}

@@ -35,39 +35,39 @@ export interface TradePlan {
   rate: number;
 }
 
-export interface OptionCandidate {
-  kind: OptionKind;
-  strike: number;
-  expiryDays: number;
-  greeks: Greeks;
-  /** Option value with the underlying at the target, at the evaluation time. */
+/** What a position bought at the trigger is worth with the underlying at the target and at the stop, both at the evaluation time. */
+export interface PositionOutcome {
+  /** Position value with the underlying at the target, at the evaluation time. */
   valueAtTarget: number;
   valueAtStop: number;
+  /** valueAtTarget − cost. */
   reward: number;
+  /** cost − valueAtStop. */
   risk: number;
   /** reward ÷ risk (null when the stop costs nothing). */
   rewardRisk: number | null;
   /** Underlying price at expiry where the position breaks even. */
   breakeven: number;
-  /** Probability the underlying finishes beyond the breakeven at expiry (above for a call, below for a put; driftless). */
-  probabilityBeyondBreakeven: number;
+  /** Days after entry at which the values are taken: the expected time to target, or the expiry if sooner. */
   evaluatedAtDays: number;
 }
 
-export interface SpreadCandidate {
+export interface OptionCandidate extends PositionOutcome {
+  kind: OptionKind;
+  strike: number;
+  expiryDays: number;
+  greeks: Greeks;
+  /** Probability the underlying finishes beyond the breakeven at expiry (above for a call, below for a put; driftless). */
+  probabilityBeyondBreakeven: number;
+}
+
+export interface SpreadCandidate extends PositionOutcome {
   kind: OptionKind;
   longStrike: number;
   shortStrike: number;
   expiryDays: number;
   cost: number;
   maxValue: number;
-  valueAtTarget: number;
-  valueAtStop: number;
-  reward: number;
-  risk: number;
-  rewardRisk: number | null;
-  breakeven: number;
-  evaluatedAtDays: number;
 }
 
 const Z75 = 0.6744897501960817;
@@ -101,6 +101,13 @@ function valueAt(kind: OptionKind, spot: number, strike: number, remainingYears:
   return blackScholesGreeks(kind, spot, strike, remainingYears, plan.rate, plan.iv).price;
 }
 
+/** The outcome of a position bought for `cost`, valued `at` years after entry. */
+function positionOutcome(cost: number, valueAtTarget: number, valueAtStop: number, breakeven: number, at: number): PositionOutcome {
+  const reward = valueAtTarget - cost;
+  const risk = cost - valueAtStop;
+  return { valueAtTarget, valueAtStop, reward, risk, rewardRisk: risk > 0 ? reward / risk : null, breakeven, evaluatedAtDays: at * DAYS };
+}
+
 /** Single-leg candidates over every expiry and strike, in that order. */
 export function optionCandidates(plan: TradePlan, strikes: readonly number[], expiries: readonly number[]): OptionCandidate[] {
   const kind = kindOf(plan.direction);
@@ -113,23 +120,15 @@ export function optionCandidates(plan: TradePlan, strikes: readonly number[], ex
       const greeks = blackScholesGreeks(kind, plan.trigger, strike, years, plan.rate, plan.iv);
       const valueAtTarget = valueAt(kind, plan.target, strike, years - at, plan);
       const valueAtStop = valueAt(kind, plan.stop, strike, years - at, plan);
-      const reward = valueAtTarget - greeks.price;
-      const risk = greeks.price - valueAtStop;
       const breakeven = kind === 'call' ? strike + greeks.price : strike - greeks.price;
       out.push({
         kind,
         strike,
         expiryDays,
         greeks,
-        valueAtTarget,
-        valueAtStop,
-        reward,
-        risk,
-        rewardRisk: risk > 0 ? reward / risk : null,
-        breakeven,
+        ...positionOutcome(greeks.price, valueAtTarget, valueAtStop, breakeven, at),
         probabilityBeyondBreakeven:
           breakeven <= 0 ? 0 : kind === 'call' ? finishAboveProbability(plan.trigger, breakeven, years, plan.iv) : finishBelowProbability(plan.trigger, breakeven, years, plan.iv),
-        evaluatedAtDays: at * DAYS,
       });
     }
   }
@@ -140,14 +139,12 @@ export function optionCandidates(plan: TradePlan, strikes: readonly number[], ex
 export function debitSpreads(plan: TradePlan, longStrike: number, shortStrike: number, expiries: readonly number[]): SpreadCandidate[] {
   const kind = kindOf(plan.direction);
   const tHalf = medianTimeToLevel(plan.trigger, plan.target, plan.iv);
+  /** The spread's value with the underlying at `spot` and `remainingYears` to expiry. */
+  const spreadAt = (spot: number, remainingYears: number) => valueAt(kind, spot, longStrike, remainingYears, plan) - valueAt(kind, spot, shortStrike, remainingYears, plan);
   return expiries.map((expiryDays) => {
     const years = expiryDays / DAYS;
     const at = Math.min(tHalf, years);
-    const cost = valueAt(kind, plan.trigger, longStrike, years, plan) - valueAt(kind, plan.trigger, shortStrike, years, plan);
-    const valueAtTarget = valueAt(kind, plan.target, longStrike, years - at, plan) - valueAt(kind, plan.target, shortStrike, years - at, plan);
-    const valueAtStop = valueAt(kind, plan.stop, longStrike, years - at, plan) - valueAt(kind, plan.stop, shortStrike, years - at, plan);
-    const reward = valueAtTarget - cost;
-    const risk = cost - valueAtStop;
+    const cost = spreadAt(plan.trigger, years);
     return {
       kind,
       longStrike,
@@ -155,13 +152,7 @@ export function debitSpreads(plan: TradePlan, longStrike: number, shortStrike: n
       expiryDays,
       cost,
       maxValue: Math.abs(shortStrike - longStrike),
-      valueAtTarget,
-      valueAtStop,
-      reward,
-      risk,
-      rewardRisk: risk > 0 ? reward / risk : null,
-      breakeven: kind === 'call' ? longStrike + cost : longStrike - cost,
-      evaluatedAtDays: at * DAYS,
+      ...positionOutcome(cost, spreadAt(plan.target, years - at), spreadAt(plan.stop, years - at), kind === 'call' ? longStrike + cost : longStrike - cost, at),
     };
   });
 }

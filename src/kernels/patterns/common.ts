@@ -1,11 +1,11 @@
 /**
  * @module kernels/patterns/common
- * Pieces every detector shares: checking `asOf`, choosing which instance to
- * report, finding the breakout bar after a pattern, volume against its
- * average, extremes over a bar range, the base detectors' prior advance,
- * capped stop and depth score, and the reason sentences' number formats and
- * recurring phrases. Pure, no allocation beyond the returned objects and
- * strings.
+ * Pieces every detector shares: checking `asOf`, finding the breakout bar
+ * after a pattern, volume against its average, extremes over a bar range, the
+ * base detectors' prior advance, capped stop and depth score, and the reason
+ * sentences' number formats and recurring phrases. Pure, no allocation beyond
+ * the returned objects and strings. Which instance a detector reports is
+ * `instance.ts`.
  */
 import type { Direction, PatternBreakout, PatternInput, PatternType } from './types';
 
@@ -16,31 +16,20 @@ export function checkAsOf(input: PatternInput, type: PatternType): void {
 }
 
 /**
- * The last bar of the instance a detector reports: a breakout in the last
- * `recentBars` bars (from bar `firstBar` on) wins over a pattern still forming
- * at `asOf`. `breakoutKey(input, b)` is, when bar `b` closes beyond the pivot
- * of the pattern ending at `b − 1`, a non-negative key that tells patterns
- * apart (their start bar), else −1. Of several breakouts, the latest whose key
- * differs from the one chosen before it wins, so for one pattern its first
- * breakout; the answer is then that breakout bar − 1, and `asOf` when no bar
- * broke out. Define `breakoutKey` once per detector, not per call.
+ * Throws a RangeError "`who`: `what` must be positive integers" unless every
+ * one of `counts` (a detector's bar-count options) is a whole number ≥ 1.
  */
-export function instanceEnd(
-  input: PatternInput,
-  recentBars: number,
-  firstBar: number,
-  breakoutKey: (input: PatternInput, b: number) => number,
-): number {
-  const { asOf } = input;
-  let bestEnd = -1, bestKey = -1;
-  for (let b = Math.max(firstBar, asOf - recentBars + 1); b <= asOf; b++) {
-    const key = breakoutKey(input, b);
-    if (key >= 0 && key !== bestKey) {
-      bestEnd = b - 1;
-      bestKey = key;
-    }
-  }
-  return bestEnd >= 0 ? bestEnd : asOf;
+export function checkCounts(who: string, counts: readonly number[], what = 'bar counts'): void {
+  if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError(`${who}: ${what} must be positive integers`);
+}
+
+/**
+ * Whether bar `b` closes above the high of the bar before it: a test cheaper
+ * than a fit that every long breakout passes when its pivot is at least the
+ * pattern's last high.
+ */
+export function closesAbovePriorHigh(input: PatternInput, b: number): boolean {
+  return input.bars.close[b]! > input.bars.high[b - 1]!;
 }
 
 /** Percent change from `from` to `to`. */
@@ -110,6 +99,26 @@ export function meanVolumeRatio(input: PatternInput, before: number, from: numbe
   return avg > 0 ? meanVolume(input.bars.volume, from, to) / avg : NaN;
 }
 
+/**
+ * Mean volume of the last `bars` bars of [start, end] over that of its first
+ * `bars` bars: below 1 when volume dries up as a pattern forms (NaN or ±∞
+ * when a side has no bars or no volume).
+ */
+export function lateVolumeRatio(volume: Float64Array, start: number, end: number, bars: number): number {
+  return meanVolume(volume, end - bars + 1, end) / meanVolume(volume, start, start + bars - 1);
+}
+
+/**
+ * Mean volume of a flag, the bars after its pole's top `top` to `end`, over
+ * that of its pole, the bars after `poleStart` to `top`: below 1 when volume
+ * dries up in the flag (Bulkowski, "Encyclopedia of Chart Patterns", chapter
+ * "Flags": a downward volume trend in 71% of flags). NaN or ±∞ without bars
+ * or volume on a side.
+ */
+export function flagVolumeRatio(volume: Float64Array, poleStart: number, top: number, end: number): number {
+  return meanVolume(volume, top + 1, end) / meanVolume(volume, poleStart + 1, top);
+}
+
 /** Where bar `i` closed in its range: 0 at the low, 1 at the high (1 for a bar with no range). */
 export function closeLocation(input: PatternInput, i: number): number {
   const { high, low, close } = input.bars;
@@ -171,6 +180,29 @@ export function onVolumeText(volumeRatio: number | null, period: 'day' | 'bar'):
   return volumeRatio === null ? '' : ` on volume ${fmt1(volumeRatio)}× the 50-${period} average`;
 }
 
+/**
+ * The reason naming the pivot: "closed above the handle high 52.30 on volume
+ * 1.8× the 50-day average" once the pattern triggered, else "pivot 52.30 at
+ * the handle high". `level` names what the pivot is, with its article;
+ * `brokenLevel` names it in the triggered sentence where that reads
+ * differently ("closed above the pivot", "closed below support").
+ */
+export function pivotText(breakout: PatternBreakout, pivot: number, direction: Direction, period: 'day' | 'bar', level: string, brokenLevel = level): string {
+  return breakout.triggered
+    ? `closed ${direction === 'long' ? 'above' : 'below'} ${brokenLevel} ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, period)}`
+    : `pivot ${fmtPrice(pivot)} at ${level}`;
+}
+
+/** "flag volume 0.6× the pole's" from a finite `ratio` of `what` to `reference`, else "no volume to compare". */
+export function volumeComparisonText(ratio: number, what: string, reference: string): string {
+  return Number.isFinite(ratio) ? `${what} ${fmt1(ratio)}× ${reference}` : 'no volume to compare';
+}
+
+/** "measured move: pole 8.20 from the pivot → 61.40": the pattern's `height` (named `what`) added to the pivot gives `target1`. */
+export function measuredMoveText(what: string, height: number, target1: number): string {
+  return `measured move: ${what} ${fmtPrice(height)} from the pivot → ${fmtPrice(target1)}`;
+}
+
 /** " (deeper than O'Neil's 33%: …)" for a base deeper than `idealMaxDepthPct`, else "". */
 export function deepBaseNote(depthPct: number, idealMaxDepthPct: number): string {
   return depthPct > idealMaxDepthPct ? ` (deeper than O'Neil's ${fmt1(idealMaxDepthPct)}%: only sound after a bear market)` : '';
@@ -186,7 +218,7 @@ export function cappedStopText(stopLoss: number, low: number, maxStopPct: number
 
 /** A base's measured-move reason: the base's depth in price added to the pivot, and O'Neil's +20–25% profit-taking zone. */
 export function baseMeasuredMoveText(pivot: number, baseDepth: number, target1: number): string {
-  return `measured move: base depth ${fmtPrice(baseDepth)} from the pivot → ${fmtPrice(target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`;
+  return `${measuredMoveText('base depth', baseDepth, target1)}; O'Neil takes profits at +20–25% (${fmtPrice(pivot * 1.2)}–${fmtPrice(pivot * 1.25)})`;
 }
 
 /** Clamps to [0, 1]. */

@@ -58,21 +58,22 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
-  checkAsOf,
+  checkCounts,
+  closesAbovePriorHigh,
   deepBaseNote,
   findBreakout,
   fmt1,
   fmtPrice,
-  instanceEnd,
   meanVolumeRatio,
-  onVolumeText,
   pctBelow,
   pctChange,
+  pivotText,
   priorAdvanceLow,
   topsPriorBars,
   unit,
   weeksText,
 } from './common';
+import { shapeDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface CupWithHandleOptions {
@@ -137,8 +138,7 @@ interface CupFit {
 }
 
 function checkOptions(o: CupWithHandleOptions): void {
-  const ints = [o.minCupBars, o.maxCupBars, o.minHandleBars, o.maxHandleBars, o.peakBars, o.priorBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('cup_with_handle: bar counts must be positive integers');
+  checkCounts('cup_with_handle', [o.minCupBars, o.maxCupBars, o.minHandleBars, o.maxHandleBars, o.peakBars, o.priorBars, o.recentBars]);
   if (o.minCupBars < 3 || o.minCupBars > o.maxCupBars || o.minHandleBars < 2 || o.minHandleBars > o.maxHandleBars) {
     throw new RangeError('cup_with_handle: need 3 ≤ minCupBars ≤ maxCupBars and 2 ≤ minHandleBars ≤ maxHandleBars');
   }
@@ -243,9 +243,7 @@ function buildMatch(input: PatternInput, o: CupWithHandleOptions, fit: CupFit, e
     `handle ${weeksText(handleBars)}, ${fmt1(handleDepthPct)}% deep, in the upper half of the cup (low at ${fmt1(100 * handlePosition)}% of the cup's height)`,
     handleVolume > 0 ? `handle volume ${fmt1(handleVolume)}× the 50-day average` : 'no volume history before the handle',
     `prior advance ${fmt1(advancePct)}% into the lip (${fmtPrice(fit.priorLow)} → ${fmtPrice(lipHigh)}); rim ${fmt1(rimBelowPct)}% below the lip`,
-    breakout.triggered
-      ? `closed above the handle high ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
-      : `pivot ${fmtPrice(pivot)} at the handle high`,
+    pivotText(breakout, pivot, 'long', 'day', 'the handle high'),
     cappedStopText(stopLoss, handleLow, o.maxStopPct, 'the handle low'),
     baseMeasuredMoveText(pivot, top - bottomLow, target1),
   ];
@@ -272,27 +270,19 @@ export function cupWithHandleDetector(options: Partial<CupWithHandleOptions> = {
   checkOptions(o);
   const scratch: CupFit = { lip: 0, bottom: 0, rim: 0, handleLow: 0, bottomSpan: 0, priorLow: 0 };
   const lookback = o.priorBars + o.minCupBars + o.minHandleBars - 1;
-  // b breaks out of the pattern ending at b − 1 when it closes above the rim,
-  // which is at least the handle's last high; the key is the cup's lip
-  const breakoutLip = (input: PatternInput, b: number): number => {
-    const { close, high } = input.bars;
-    if (!(close[b]! > high[b - 1]!)) return -1;
-    const fit = fitCup(input, b - 1, o, scratch);
-    return fit && close[b]! > high[fit.rim]! ? fit.lip : -1;
-  };
-  return {
+  return shapeDetector<CupFit>({
     type: 'cup_with_handle',
     family: 'base',
     direction: 'long',
     lookback,
-    detect(input) {
-      checkAsOf(input, 'cup_with_handle');
-      if (input.asOf < lookback - 1) return null;
-      const end = instanceEnd(input, o.recentBars, lookback, breakoutLip);
-      const fit = fitCup(input, end, o, scratch);
-      return fit ? buildMatch(input, o, fit, end) : null;
-    },
-  };
+    recentBars: o.recentBars,
+    firstBar: lookback,
+    fit: (input, end) => fitCup(input, end, o, scratch),
+    mayBreakOut: closesAbovePriorHigh, // the pivot, the rim, is at least the handle's last high
+    breaksOut: (input, fit, b) => input.bars.close[b]! > input.bars.high[fit.rim]!,
+    instanceKey: (fit) => fit.lip,
+    build: (input, fit, end) => buildMatch(input, o, fit, end),
+  });
 }
 
 export const cupWithHandle: PatternDetector = cupWithHandleDetector();

@@ -51,21 +51,21 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
-  checkAsOf,
+  checkCounts,
   deepBaseNote,
   findBreakout,
   fmt1,
   fmtPrice,
-  instanceEnd,
   meanVolumeRatio,
-  onVolumeText,
   pctBelow,
   pctChange,
+  pivotText,
   priorAdvanceLow,
   topsPriorBars,
   unit,
   weeksText,
 } from './common';
+import { shapeDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface DoubleBottomOptions {
@@ -124,8 +124,7 @@ interface WFit {
 }
 
 function checkOptions(o: DoubleBottomOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minLegBars, o.peakBars, o.priorBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('double_bottom: bar counts must be positive integers');
+  checkCounts('double_bottom', [o.minBars, o.maxBars, o.minLegBars, o.peakBars, o.priorBars, o.recentBars]);
   if (o.minBars > o.maxBars || 3 * o.minLegBars + 1 > o.maxBars) throw new RangeError('double_bottom: need minBars ≤ maxBars and room for three legs');
   if (!(o.minDepthPct > 0 && o.minDepthPct <= o.idealMaxDepthPct && o.idealMaxDepthPct <= o.maxDepthPct && o.maxDepthPct < 100)) {
     throw new RangeError('double_bottom: need 0 < minDepthPct ≤ idealMaxDepthPct ≤ maxDepthPct < 100');
@@ -249,9 +248,7 @@ function buildMatch(input: PatternInput, o: DoubleBottomOptions, fit: WFit, end:
     `middle peak ${fmtPrice(pivot)} recovers ${fmt1(100 * peakPosition)}% of the base, ${fmt1(peakBelowPct)}% below the left high ${fmtPrice(lip)}`,
     lowVolume > 0 ? `volume around the second low ${fmt1(lowVolume)}× the 50-day average before the base` : 'no volume history before the base',
     `prior advance ${fmt1(advancePct)}% into the left high (${fmtPrice(fit.priorLow)} → ${fmtPrice(lip)})`,
-    breakout.triggered
-      ? `closed above the middle peak ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
-      : `pivot ${fmtPrice(pivot)} at the middle peak`,
+    pivotText(breakout, pivot, 'long', 'day', 'the middle peak'),
     cappedStopText(stopLoss, lowB, o.maxStopPct, 'the second low'),
     baseMeasuredMoveText(pivot, lip - floor, target1),
   ];
@@ -279,27 +276,20 @@ export function doubleBottomDetector(options: Partial<DoubleBottomOptions> = {})
   const scratch: WFit = { left: 0, firstLow: 0, peak: 0, secondLow: 0, priorLow: 0 };
   const work: WScratch = { suffixLow: new Int32Array(o.maxBars), prefixLow: new Int32Array(o.maxBars), unbroken: new Int32Array(o.maxBars) };
   const lookback = o.priorBars + o.minBars;
-  // b breaks out of the W ending at b − 1 when it closes up and above the
-  // middle peak; the key is the W's left high
-  const breakoutLeft = (input: PatternInput, b: number): number => {
-    const { close, high } = input.bars;
-    if (!(close[b]! > close[b - 1]!)) return -1;
-    const fit = fitW(input, b - 1, o, scratch, work);
-    return fit && close[b]! > high[fit.peak]! ? fit.left : -1;
-  };
-  return {
+  return shapeDetector<WFit>({
     type: 'double_bottom',
     family: 'base',
     direction: 'long',
     lookback,
-    detect(input) {
-      checkAsOf(input, 'double_bottom');
-      if (input.asOf < lookback - 1) return null;
-      const end = instanceEnd(input, o.recentBars, lookback, breakoutLeft);
-      const fit = fitW(input, end, o, scratch, work);
-      return fit ? buildMatch(input, o, fit, end) : null;
-    },
-  };
+    recentBars: o.recentBars,
+    firstBar: lookback,
+    fit: (input, end) => fitW(input, end, o, scratch, work),
+    // a breakout closes up, and above the middle peak; the key is the W's left high
+    mayBreakOut: (input, b) => input.bars.close[b]! > input.bars.close[b - 1]!,
+    breaksOut: (input, fit, b) => input.bars.close[b]! > input.bars.high[fit.peak]!,
+    instanceKey: (fit) => fit.left,
+    build: (input, fit, end) => buildMatch(input, o, fit, end),
+  });
 }
 
 export const doubleBottom: PatternDetector = doubleBottomDetector();

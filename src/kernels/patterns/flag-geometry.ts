@@ -43,7 +43,7 @@
  * `maxPoleBars + maxFlagBars` bars each; nothing is allocated until a match is
  * built.
  */
-import { argMaxHigh, argMinLow, checkAsOf, findBreakout, fmt1, fmtPrice, fmtSigned, meanVolume, onVolumeText, pctBelow, pctChange, unit } from './common';
+import { argMaxHigh, argMinLow, checkAsOf, checkCounts, findBreakout, flagVolumeRatio, fmt1, fmtPrice, fmtSigned, measuredMoveText, pctBelow, pctChange, pivotText, unit, volumeComparisonText } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface FlagOptions {
@@ -93,8 +93,7 @@ interface FlagFit {
 }
 
 function checkOptions(o: FlagOptions): void {
-  const ints = [o.maxPoleBars, o.minFlagBars, o.maxFlagBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('flag: bar counts must be positive integers');
+  checkCounts('flag', [o.maxPoleBars, o.minFlagBars, o.maxFlagBars, o.recentBars]);
   if (o.minFlagBars < 3 || o.minFlagBars > o.maxFlagBars) throw new RangeError('flag: need 3 ≤ minFlagBars ≤ maxFlagBars');
   if (!(o.minPolePct > 0 && o.minPoleAtr >= 0 && o.maxRetrace > 0 && o.maxRetrace < 1 && o.maxChannel > 0)) {
     throw new RangeError('flag: minPolePct > 0, minPoleAtr ≥ 0, 0 < maxRetrace < 1, maxChannel > 0');
@@ -173,8 +172,7 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const depthPct = pctBelow(flagHigh, flagLow);
   const slopePct = (100 * fit.slope) / poleEndPrice;
   const channelOfPole = fit.channel / fit.poleHeight;
-  // volume dries up in the flag (Bulkowski: downward volume trend in 71% of flags)
-  const volumeDryUp = meanVolume(volume, t + 1, end) / meanVolume(volume, fit.poleStart + 1, t);
+  const volumeDryUp = flagVolumeRatio(volume, fit.poleStart, t, end);
   const breakout = findBreakout(input, end, pivot, direction);
 
   const quality = unit(
@@ -188,11 +186,9 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
     `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
     `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
     `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
-    Number.isFinite(volumeDryUp) ? `flag volume ${fmt1(volumeDryUp)}× the pole's` : 'no volume to compare',
-    breakout.triggered
-      ? `closed ${direction === 'long' ? 'above' : 'below'} the ${side} flag line ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'bar')}`
-      : `pivot ${fmtPrice(pivot)} at the ${side} flag line`,
-    `measured move: pole ${fmtPrice(fit.poleHeight)} from the pivot → ${fmtPrice(target1)}`,
+    volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
+    pivotText(breakout, pivot, direction, 'bar', `the ${side} flag line`),
+    measuredMoveText('pole', fit.poleHeight, target1),
   ];
   return {
     patternType: type,

@@ -51,20 +51,21 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
-  checkAsOf,
+  checkCounts,
+  closesAbovePriorHigh,
   findBreakout,
   fmt1,
   fmtPrice,
-  instanceEnd,
   meanVolumeRatio,
-  onVolumeText,
   pctBelow,
   pctChange,
+  pivotText,
   priorAdvanceLow,
   topsPriorBars,
   unit,
   weeksText,
 } from './common';
+import { shapeDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 export interface FlatBaseOptions {
@@ -118,8 +119,7 @@ interface FlatBaseFit {
 }
 
 function checkOptions(o: FlatBaseOptions): void {
-  const ints = [o.minBars, o.maxBars, o.peakBars, o.priorBars, o.lastLowBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('flat_base: bar counts must be positive integers');
+  checkCounts('flat_base', [o.minBars, o.maxBars, o.peakBars, o.priorBars, o.lastLowBars, o.recentBars]);
   if (o.minBars < 2 || o.minBars > o.maxBars) throw new RangeError('flat_base: need 2 ≤ minBars ≤ maxBars');
   if (!(o.maxDepthPct > 0 && o.maxDepthPct < 100)) throw new RangeError('flat_base: need 0 < maxDepthPct < 100');
   if (!(o.minPriorAdvancePct >= 0 && o.maxBelowYearHighPct >= 0 && o.maxStopPct > 0 && o.maxStopPct < 100)) {
@@ -189,9 +189,7 @@ function buildMatch(input: PatternInput, o: FlatBaseOptions, fit: FlatBaseFit, e
     `prior advance ${fmt1(advancePct)}% into the base (${fmtPrice(fit.priorLow)} → ${fmtPrice(high[start]!)})`,
     `closes of the last ${weeksText(end - tailFrom + 1)} within ${fmt1(closeSpreadPct)}% of each other`,
     dryUp > 0 ? `volume in the last ${weeksText(end - tailFrom + 1)} ${fmt1(dryUp)}× the 50-day average before the base` : 'no volume history before the base',
-    breakout.triggered
-      ? `closed above the pivot ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
-      : `pivot ${fmtPrice(pivot)} at the base high`,
+    pivotText(breakout, pivot, 'long', 'day', 'the base high', 'the pivot'),
     cappedStopText(stopLoss, lastLow, o.maxStopPct, `the lowest low of the last ${weeksText(end - tailFrom + 1)}`),
     baseMeasuredMoveText(pivot, pivot - baseLow, target1),
   ];
@@ -218,27 +216,19 @@ export function flatBaseDetector(options: Partial<FlatBaseOptions> = {}): Patter
   checkOptions(o);
   const scratch: FlatBaseFit = { start: 0, pivot: 0, baseLow: 0, priorLow: 0 };
   const lookback = o.priorBars + o.minBars;
-  // b breaks out of the base ending at b − 1 when it closes above the pivot,
-  // which is at least the base's last high; the key is the base's start
-  const breakoutStart = (input: PatternInput, b: number): number => {
-    const { close, high } = input.bars;
-    if (!(close[b]! > high[b - 1]!)) return -1;
-    const fit = fitFlatBase(input, b - 1, o, scratch);
-    return fit && close[b]! > fit.pivot ? fit.start : -1;
-  };
-  return {
+  return shapeDetector<FlatBaseFit>({
     type: 'flat_base',
     family: 'base',
     direction: 'long',
     lookback,
-    detect(input) {
-      checkAsOf(input, 'flat_base');
-      if (input.asOf < lookback - 1) return null;
-      const end = instanceEnd(input, o.recentBars, lookback, breakoutStart);
-      const fit = fitFlatBase(input, end, o, scratch);
-      return fit ? buildMatch(input, o, fit, end) : null;
-    },
-  };
+    recentBars: o.recentBars,
+    firstBar: lookback,
+    fit: (input, end) => fitFlatBase(input, end, o, scratch),
+    mayBreakOut: closesAbovePriorHigh, // the pivot is at least the base's last high
+    breaksOut: (input, fit, b) => input.bars.close[b]! > fit.pivot,
+    instanceKey: (fit) => fit.start,
+    build: (input, fit, end) => buildMatch(input, o, fit, end),
+  });
 }
 
 export const flatBase: PatternDetector = flatBaseDetector();

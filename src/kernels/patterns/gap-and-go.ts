@@ -27,7 +27,8 @@
  * const match = gapAndGo.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.reasons[0]; // => "gap +5.2% over the prior high 101.30 (open 106.57), 2.1 ATR"
  */
-import { checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, fmtSigned, pctBelow, pctChange, unit, volumeRatio } from './common';
+import { closeLocation, findBreakout, fmt1, fmtPrice, fmtSigned, pctBelow, pctChange, unit, volumeRatio } from './common';
+import { eventDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Smallest gap from the prior high to the open: percent and ATRs (ATR 14 of the prior bar). */
@@ -92,15 +93,13 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
   };
 }
 
-export const gapAndGo: PatternDetector = {
+export const gapAndGo: PatternDetector = eventDetector({
   type: 'gap_and_go',
   family: 'momentum',
   direction: 'long',
   lookback: 51 + RECENT_BARS,
-  detect(input) {
-    checkAsOf(input, 'gap_and_go');
-    const { asOf } = input;
-    for (let b = asOf; b >= Math.max(1, asOf - RECENT_BARS + 1); b--) if (isEvent(input, b)) return buildMatch(input, b);
-    return null;
-  },
-};
+  recentBars: RECENT_BARS,
+  firstBar: 1,
+  isEvent,
+  build: buildMatch,
+});

@@ -31,18 +31,19 @@
 import {
   argMaxHigh,
   argMinLow,
-  checkAsOf,
   findBreakout,
+  flagVolumeRatio,
   fmt1,
   fmtPrice,
   fmtSigned,
-  instanceEnd,
-  meanVolume,
+  measuredMoveText,
   onVolumeText,
   pctBelow,
   pctChange,
   unit,
+  volumeComparisonText,
 } from './common';
+import { shapeDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Most bars from the pole's low to its top (2 months of daily bars). */
@@ -57,21 +58,28 @@ const MAX_FLAG_DEPTH_PCT = 25;
 /** Bars after a breakout during which it is still reported. */
 const RECENT_BARS = 5;
 
-/** Index of the pole's top when the flag ending at `e` qualifies, else −1; the pole's low goes in `pole[0]`. */
-function fitHighTightFlag(input: PatternInput, e: number, pole: Int32Array): number {
+/** The pole of a high-tight flag: the bars of its low and its top. */
+interface Pole {
+  start: number;
+  top: number;
+}
+
+/** The pole of the flag ending at `e` when it qualifies, else null. `out` is reused. */
+function fitHighTightFlag(input: PatternInput, e: number, out: Pole): Pole | null {
   const { high, low } = input.bars;
   const t = argMaxHigh(high, Math.max(0, e - MAX_FLAG_BARS + 1), e);
   const n = e - t + 1;
-  if (n < MIN_FLAG_BARS || t < 1) return -1;
+  if (n < MIN_FLAG_BARS || t < 1) return null;
   const p0 = argMinLow(low, Math.max(0, t - MAX_POLE_BARS), t - 1);
-  if (argMaxHigh(high, p0, t) !== t || pctChange(low[p0]!, high[t]!) < MIN_POLE_PCT) return -1;
+  if (argMaxHigh(high, p0, t) !== t || pctChange(low[p0]!, high[t]!) < MIN_POLE_PCT) return null;
   const flagLow = low[argMinLow(low, t, e)]!;
-  if (pctChange(high[t]!, flagLow) < -MAX_FLAG_DEPTH_PCT) return -1;
-  pole[0] = p0;
-  return t;
+  if (pctChange(high[t]!, flagLow) < -MAX_FLAG_DEPTH_PCT) return null;
+  out.start = p0;
+  out.top = t;
+  return out;
 }
 
-function buildMatch(input: PatternInput, t: number, p0: number, end: number): PatternMatch {
+function buildMatch(input: PatternInput, { start: p0, top: t }: Pole, end: number): PatternMatch {
   const { high, low, volume } = input.bars;
   const pivot = high[t]!;
   const poleLow = low[p0]!;
@@ -81,7 +89,7 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
   const polePct = pctChange(poleLow, pivot);
   const depthPct = pctBelow(pivot, stopLoss);
   const lengthBars = end - t + 1;
-  const volumeDryUp = meanVolume(volume, t + 1, end) / meanVolume(volume, p0 + 1, t);
+  const volumeDryUp = flagVolumeRatio(volume, p0, t, end);
   const breakout = findBreakout(input, end, pivot, 'long');
   // shallower flags and drier volume did better in Bulkowski's HTF study; O'Neil's flag runs 3–5 weeks
   const quality = unit(
@@ -93,11 +101,11 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
   const reasons = [
     `pole ${fmtSigned(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
     `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep under the ${fmtPrice(pivot)} top`,
-    Number.isFinite(volumeDryUp) ? `flag volume ${fmt1(volumeDryUp)}× the pole's` : 'no volume to compare',
+    volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
     breakout.triggered
       ? `closed above the ${fmtPrice(pivot)} top${onVolumeText(breakout.volumeRatio, 'bar')}`
       : `pivot ${fmtPrice(pivot)} at the pole's top`,
-    `measured move: pole ${fmtPrice(poleHeight)} from the pivot → ${fmtPrice(target1)}`,
+    measuredMoveText('pole', poleHeight, target1),
   ];
   return {
     patternType: 'high_tight_flag',
@@ -113,24 +121,18 @@ function buildMatch(input: PatternInput, t: number, p0: number, end: number): Pa
   };
 }
 
-const pole = new Int32Array(1);
+const scratch: Pole = { start: 0, top: 0 };
 
-/** Bar `b` breaks out of the flag ending at `b − 1` when it closes above the pole's top; the key is that top. */
-function breakoutTop(input: PatternInput, b: number): number {
-  const t = fitHighTightFlag(input, b - 1, pole);
-  return t >= 0 && input.bars.close[b]! > input.bars.high[t]! ? t : -1;
-}
-
-export const highTightFlag: PatternDetector = {
+export const highTightFlag: PatternDetector = shapeDetector<Pole>({
   type: 'high_tight_flag',
   family: 'continuation',
   direction: 'long',
   lookback: MAX_POLE_BARS + MAX_FLAG_BARS + RECENT_BARS,
-  detect(input) {
-    checkAsOf(input, 'high_tight_flag');
-    // the first close above a given top is its breakout
-    const end = instanceEnd(input, RECENT_BARS, 1, breakoutTop);
-    const t = fitHighTightFlag(input, end, pole);
-    return t >= 0 ? buildMatch(input, t, pole[0]!, end) : null;
-  },
-};
+  recentBars: RECENT_BARS,
+  firstBar: 1,
+  fit: (input, end) => fitHighTightFlag(input, end, scratch),
+  // the pivot is the pole's top, and the first close above a given top is its breakout
+  breaksOut: (input, pole, b) => input.bars.close[b]! > input.bars.high[pole.top]!,
+  instanceKey: (pole) => pole.top,
+  build: buildMatch,
+});

@@ -27,7 +27,8 @@
  * const match = newHigh52w.detect({ bars, ind: computeIndicators(bars), asOf });
  * match?.reasons[0]; // => "close 187.44 at a new 252-bar high, 1.2% above the prior high 185.20"
  */
-import { argMaxHigh, argMinLow, checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, pctBelow, pctChange, unit } from './common';
+import { argMaxHigh, argMinLow, closeLocation, findBreakout, fmt1, fmtPrice, pctBelow, pctChange, unit } from './common';
+import { eventDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 
 /** Bars in the year window (52 weeks of daily bars). */
@@ -46,10 +47,11 @@ function closesAtNewHigh(input: PatternInput, b: number): boolean {
   return prior > 0 && input.bars.close[b]! > prior;
 }
 
+/** A new high out of a pause at bar `b`, with an ATR to set the levels by. */
 function isEvent(input: PatternInput, b: number): boolean {
   if (b < YEAR || !closesAtNewHigh(input, b)) return false;
   for (let j = b - 1; j >= b - QUIET_BARS; j--) if (closesAtNewHigh(input, j)) return false;
-  return true;
+  return input.ind.atr14[b]! > 0;
 }
 
 function buildMatch(input: PatternInput, b: number): PatternMatch {
@@ -97,17 +99,13 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
   };
 }
 
-export const newHigh52w: PatternDetector = {
+export const newHigh52w: PatternDetector = eventDetector({
   type: 'new_high_52w',
   family: 'momentum',
   direction: 'long',
   lookback: YEAR + QUIET_BARS + RECENT_BARS,
-  detect(input) {
-    checkAsOf(input, 'new_high_52w');
-    const { asOf } = input;
-    for (let b = asOf; b >= Math.max(YEAR, asOf - RECENT_BARS + 1); b--) {
-      if (isEvent(input, b) && input.ind.atr14[b]! > 0) return buildMatch(input, b);
-    }
-    return null;
-  },
-};
+  recentBars: RECENT_BARS,
+  firstBar: YEAR,
+  isEvent,
+  build: buildMatch,
+});

@@ -37,7 +37,8 @@
  *
  * Cost: at most `recentBars + 1` backward extensions of `maxBars` bars.
  */
-import { checkAsOf, findBreakout, fmt1, fmtPrice, instanceEnd, meanVolume, pctBelow, unit, volumeRatio } from './common';
+import { checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctBelow, unit, volumeComparisonText, volumeRatio } from './common';
+import { shapeDetector } from './instance';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface RangeOptions {
@@ -79,8 +80,7 @@ interface RangeFit {
 }
 
 function checkOptions(o: RangeOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minCrossings, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('range: bar counts must be positive integers');
+  checkCounts('range', [o.minBars, o.maxBars, o.minCrossings, o.recentBars]);
   if (o.minBars > o.maxBars || o.minBars < 3) throw new RangeError('range: need 3 ≤ minBars ≤ maxBars');
   if (!(o.maxWidthAtr > 0 && o.maxWidthPct > 0 && o.maxDrift > 0 && o.minVolumeRatio >= 0)) throw new RangeError('range: widths, drift and volume ratio must be positive');
 }
@@ -159,7 +159,7 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const widthAtr = height / atr;
   const breakout = findBreakout(input, end, pivot, direction);
   const half = Math.floor(lengthBars / 2);
-  const volumeTrend = meanVolume(input.bars.volume, end - half + 1, end) / meanVolume(input.bars.volume, fit.start, fit.start + half - 1);
+  const volumeTrend = lateVolumeRatio(input.bars.volume, fit.start, end, half);
   const touches = long ? fit.topTouches : fit.bottomTouches;
   const quality = unit(
     0.3 * unit(1.3 - widthAtr / o.maxWidthAtr) +
@@ -171,11 +171,11 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const reasons = [
     `range ${lengthBars} bars between ${fmtPrice(fit.bottom)} and ${fmtPrice(fit.top)}, ${fmt1(depthPct)}% (${fmt1(widthAtr)} ATR) wide`,
     `${fit.crossings} crossings; ${touches} visits to the ${side} quarter`,
-    Number.isFinite(volumeTrend) ? `volume in the second half ${fmt1(volumeTrend)}× the first half's` : 'no volume to compare',
+    volumeComparisonText(volumeTrend, 'volume in the second half', "the first half's"),
     breakout.triggered
       ? `closed ${long ? 'above' : 'below'} the ${fmtPrice(pivot)} ${side} on volume ${fmt1(breakout.volumeRatio ?? NaN)}× the 50-bar average`
       : `pivot ${fmtPrice(pivot)} at the range ${side}`,
-    `measured move: height ${fmtPrice(height)} from the pivot → ${fmtPrice(target1)}; stop at the midpoint ${fmtPrice(stopLoss)}`,
+    `${measuredMoveText('height', height, target1)}; stop at the midpoint ${fmtPrice(stopLoss)}`,
   ];
   return {
     patternType: type,
@@ -201,25 +201,20 @@ export function rangeDetector(type: PatternType, direction: Direction, options: 
   checkOptions(o);
   const sign = direction === 'long' ? 1 : -1;
   const scratch: RangeFit = { start: 0, top: 0, bottom: 0, crossings: 0, topTouches: 0, bottomTouches: 0 };
-  // b breaks the range ending at b − 1 when it closes beyond the pivot on
-  // volume; the key is the range's start
-  const breakoutStart = (input: PatternInput, b: number): number => {
-    const fit = fitRange(input, b - 1, o, scratch);
-    if (!fit) return -1;
-    const pivot = sign === 1 ? fit.top : fit.bottom;
-    return sign * input.bars.close[b]! > sign * pivot && (volumeRatio(input, b) ?? 0) >= o.minVolumeRatio ? fit.start : -1;
-  };
-  return {
+  return shapeDetector<RangeFit>({
     type,
     family: 'range',
     direction,
     lookback: o.maxBars + o.recentBars,
-    detect(input) {
-      checkAsOf(input, type);
-      // of two breaks of one range (same start), instanceEnd keeps the first
-      const end = instanceEnd(input, o.recentBars, 1, breakoutStart);
-      const fit = fitRange(input, end, o, scratch);
-      return fit ? buildMatch(input, type, direction, o, fit, end) : null;
+    recentBars: o.recentBars,
+    firstBar: 1,
+    fit: (input, end) => fitRange(input, end, o, scratch),
+    // a close beyond the pivot on volume; of two breaks of one range (same start), the first is kept
+    breaksOut: (input, fit, b) => {
+      const pivot = sign === 1 ? fit.top : fit.bottom;
+      return sign * input.bars.close[b]! > sign * pivot && (volumeRatio(input, b) ?? 0) >= o.minVolumeRatio;
     },
-  };
+    instanceKey: (fit) => fit.start,
+    build: (input, fit, end) => buildMatch(input, type, direction, o, fit, end),
+  });
 }

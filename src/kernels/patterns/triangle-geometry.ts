@@ -42,7 +42,7 @@
  * comparisons a bar; the minor lows go in a scratch buffer the detector
  * allocates once.
  */
-import { checkAsOf, findBreakout, fmt1, fmtPrice, meanVolume, onVolumeText, pctChange, unit } from './common';
+import { checkAsOf, checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctChange, pivotText, unit, volumeComparisonText } from './common';
 import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
 
 export interface TriangleOptions {
@@ -93,8 +93,7 @@ interface TriangleFit {
 }
 
 function checkOptions(o: TriangleOptions): void {
-  const ints = [o.swingBars, o.minBars, o.maxBars, o.minTouches, o.minLows, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('triangle: bar counts must be positive integers');
+  checkCounts('triangle', [o.swingBars, o.minBars, o.maxBars, o.minTouches, o.minLows, o.recentBars]);
   if (o.minBars > o.maxBars || o.minTouches < 2 || o.minLows < 2) throw new RangeError('triangle: need minBars ≤ maxBars and ≥ 2 touches and lows');
   if (!(o.flatTolAtr > 0 && o.minLowRise >= 0 && o.minLowRise < 1 && o.minHeightAtr >= 0)) throw new RangeError('triangle: bad tolerance');
 }
@@ -182,7 +181,7 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const depthPct = (100 * fit.height) / upper;
   const lengthBars = end - fit.start + 1;
   const third = Math.max(1, Math.floor(lengthBars / 3));
-  const volumeTrend = meanVolume(input.bars.volume, end - third + 1, end) / meanVolume(input.bars.volume, fit.start, fit.start + third - 1);
+  const volumeTrend = lateVolumeRatio(input.bars.volume, fit.start, end, third);
   const tol = o.flatTolAtr * input.ind.atr14[end]!;
   const rise = (sign * stopLoss - fit.lowest) / fit.height;
   const breakout = findBreakout(input, end, pivot, direction);
@@ -200,11 +199,9 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
     `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
     `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
     `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
-    Number.isFinite(volumeTrend) ? `volume in the last third ${fmt1(volumeTrend)}× the first third's` : 'no volume to compare',
-    breakout.triggered
-      ? `closed ${direction === 'long' ? 'above' : 'below'} ${side} ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'bar')}`
-      : `pivot ${fmtPrice(pivot)} at the ${side}`,
-    `measured move: height ${fmtPrice(fit.height)} from the pivot → ${fmtPrice(target1)}`,
+    volumeComparisonText(volumeTrend, 'volume in the last third', "the first third's"),
+    pivotText(breakout, pivot, direction, 'bar', `the ${side}`, side),
+    measuredMoveText('height', fit.height, target1),
   ];
   return {
     patternType: type,

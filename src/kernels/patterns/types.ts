@@ -5,7 +5,8 @@
  * later bar — and returns the most recent instance of its pattern whose
  * geometry is complete by then, or `null`.
  */
-import type { IndicatorSet, Ohlcv } from '../indicators/set';
+import type { IndicatorSet } from '../indicators/set';
+import type { Ohlcv } from '../ohlcv';
 
 export const PATTERN_TYPES = [
   'flat_base',

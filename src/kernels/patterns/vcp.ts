@@ -54,19 +54,20 @@ import {
   baseMeasuredMoveText,
   cappedStop,
   cappedStopText,
-  checkAsOf,
+  checkCounts,
+  closesAbovePriorHigh,
   findBreakout,
   fmt1,
   fmtPrice,
-  instanceEnd,
   meanVolume,
-  onVolumeText,
   pctBelow,
   pctChange,
+  pivotText,
   topsPriorBars,
   unit,
   weeksText,
 } from './common';
+import { shapeDetector } from './instance';
 import type { PatternDetector, PatternInput, PatternMatch } from './types';
 import { CONTRACTION_STACK, findContractions, swingDepth } from './vcp-contractions';
 
@@ -135,8 +136,7 @@ interface VcpFit {
 }
 
 function checkOptions(o: VcpOptions): void {
-  const ints = [o.minBars, o.maxBars, o.minContractions, o.maxContractions, o.peakBars, o.smaRiseBars, o.recentBars];
-  if (!ints.every((n) => Number.isInteger(n) && n >= 1)) throw new RangeError('vcp: bar and contraction counts must be positive integers');
+  checkCounts('vcp', [o.minBars, o.maxBars, o.minContractions, o.maxContractions, o.peakBars, o.smaRiseBars, o.recentBars], 'bar and contraction counts');
   if (o.minBars > o.maxBars || o.minContractions < 2 || o.minContractions > o.maxContractions || o.maxContractions > CONTRACTION_STACK) {
     throw new RangeError(`vcp: need minBars ≤ maxBars and 2 ≤ minContractions ≤ maxContractions ≤ ${CONTRACTION_STACK}`);
   }
@@ -227,9 +227,7 @@ function buildMatch(input: PatternInput, o: VcpOptions, fit: VcpFit, end: number
     `base depth ${fmt1(depthPct)}% over ${weeksText(lengthBars)} (${lengthBars} bars)`,
     `volume in the last contraction ${fmt1(dryUp)}× the first's`,
     `Stage 2: close ${fmtPrice(close[end]!)} above the 150-day (${fmtPrice(sma150[end]!)}) and 200-day (${fmtPrice(sma200[end]!)}) averages, the 200-day up ${fmt1(smaRisePct)}% in ${weeksText(o.smaRiseBars)}`,
-    breakout.triggered
-      ? `closed above the last contraction's high ${fmtPrice(pivot)}${onVolumeText(breakout.volumeRatio, 'day')}`
-      : `pivot ${fmtPrice(pivot)} at the last contraction's high`,
+    pivotText(breakout, pivot, 'long', 'day', "the last contraction's high"),
     cappedStopText(stopLoss, lastLow, o.maxStopPct, "the last contraction's low", 'the 7–8% loss limit'),
     baseMeasuredMoveText(pivot, baseHigh - baseLow, target1),
   ];
@@ -259,27 +257,19 @@ export function vcpDetector(options: Partial<VcpOptions> = {}): PatternDetector 
   const fit = newFit(), work = newFit();
   // the 200-bar SMA exists from bar 199 and must be compared smaRiseBars earlier
   const lookback = 200 + o.smaRiseBars;
-  // b breaks out of the VCP ending at b − 1 when it closes above the pivot,
-  // which is at least the last bar's high; the key is the base's start
-  const breakoutStart = (input: PatternInput, b: number): number => {
-    const { close, high } = input.bars;
-    if (!(close[b]! > high[b - 1]!)) return -1;
-    const found = fitVcp(input, b - 1, o, fit, work);
-    return found && close[b]! > found.pivot ? found.start : -1;
-  };
-  return {
+  return shapeDetector<VcpFit>({
     type: 'vcp',
     family: 'base',
     direction: 'long',
     lookback,
-    detect(input) {
-      checkAsOf(input, 'vcp');
-      if (input.asOf < lookback - 1) return null;
-      const end = instanceEnd(input, o.recentBars, lookback, breakoutStart);
-      const found = fitVcp(input, end, o, fit, work);
-      return found ? buildMatch(input, o, found, end) : null;
-    },
-  };
+    recentBars: o.recentBars,
+    firstBar: lookback,
+    fit: (input, end) => fitVcp(input, end, o, fit, work),
+    mayBreakOut: closesAbovePriorHigh, // the pivot is at least the last bar's high
+    breaksOut: (input, found, b) => input.bars.close[b]! > found.pivot,
+    instanceKey: (found) => found.start,
+    build: (input, found, end) => buildMatch(input, o, found, end),
+  });
 }
 
 export const vcp: PatternDetector = vcpDetector();

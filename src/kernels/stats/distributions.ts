@@ -100,8 +100,7 @@ function checkProbability(p: number, who: string): void {
   if (!(p > 0 && p < 1)) throw new RangeError(`${who}: p must be in (0, 1), got ${p}`);
 }
 
-// AS 241 (PPND16) coefficients, lowest order first: |p − ½| ≤ 0.425, then r = √(−ln min(p, 1−p)) ≤ 5, then r > 5.
-/** Σ cᵢ xⁱ by Horner's rule. */
+/** Σ cᵢ xⁱ by Horner's rule (coefficients lowest order first): the A&S 26.7.5 terms of `studentTQuantile`. */
 function poly(c: readonly number[], x: number): number {
   let sum = 0;
   for (let i = c.length - 1; i >= 0; i--) sum = sum * x + c[i]!;
@@ -172,8 +171,9 @@ export const Z_95 = 1.959963984540054;
 
 /**
  * The z of a two-sided interval at `confidence`: Φ⁻¹(½ + confidence/2). 95%
- * returns {@link Z_95} exactly, so the default reproduces other tools digit for digit
- * (AS 241 in floating point lands within 2 ulps of it).
+ * returns the constant {@link Z_95}, so the default reproduces other tools digit
+ * for digit whatever quantile sits behind it (`normalQuantile(0.975)` gives the
+ * same double today).
  * @throws {RangeError} confidence outside (0, 1).
  * @example zForConfidence(0.95); // => 1.959963984540054
  * @example zForConfidence(0.99); // => 2.5758293035489…

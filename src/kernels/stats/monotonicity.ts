@@ -90,7 +90,6 @@ function checkOptions(bands: readonly BandResult[], minTrades: number, confidenc
 
 const r2 = (x: number) => round(x, 2).toFixed(2);
 const pct = (x: number) => `${round(100 * x, 0)}%`;
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 function sentenceFor(m: Omit<Monotonicity, 'sentence'>, used: readonly BandResult[], intervals: readonly ProportionInterval[]): string {
   const level = `${round(100 * m.confidence, 1)}%`;

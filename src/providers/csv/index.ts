@@ -15,7 +15,7 @@ import { CsvProvider, type CsvProviderOptions } from './provider';
 
 export { CsvProvider, type CsvProviderOptions } from './provider';
 export { describeFile } from './files';
-export { CsvFormatError, parseOhlcvCsv, type OhlcvColumns } from './parse';
+export { CsvFormatError, parseOhlcvCsv } from './parse';
 export { parseTimestamp, zoneOffsetReader } from './timestamps';
 
 /** A `csv` provider over `options.dir`; nothing is read until the first call. */

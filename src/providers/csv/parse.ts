@@ -30,19 +30,10 @@
  * const bars = parseOhlcvCsv('Date,Open,High,Low,Close,Volume\n2024-01-02,1,2,0.5,1.5,100', { daily: true });
  * bars.close[0]; // => 1.5
  */
+import { newOhlcv, ohlcvFrom, type Ohlcv } from '../../kernels/ohlcv';
 import { parseCsvLine } from '../universe';
 import { decimalIn } from './decimal';
 import { parseTimestamp, timestampIn, utc, type ZoneOffset } from './timestamps';
-
-/** OHLCV columns of equal length, oldest first. */
-export interface OhlcvColumns {
-  ts: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
-}
 
 export interface ParseOptions {
   /** Daily bars keep the written session date (00:00 UTC); intraday bars keep the instant. */
@@ -151,11 +142,11 @@ function rolesOf(header: HeaderMap): Uint8Array | null {
 }
 
 /**
- * Parses an OHLCV CSV text into columns, oldest first.
+ * Parses an OHLCV CSV text into columns (kernels/ohlcv), oldest first.
  *
  * @throws {CsvFormatError} when the header lacks a time or price column or no row survives
  */
-export function parseOhlcvCsv(text: string, options: ParseOptions): OhlcvColumns {
+export function parseOhlcvCsv(text: string, options: ParseOptions): Ohlcv {
   const zone = options.zone ?? utc;
   const { daily } = options;
   // Walk the text line by line in place: no array of lines, no array of cells per row.
@@ -174,14 +165,7 @@ export function parseOhlcvCsv(text: string, options: ParseOptions): OhlcvColumns
   let capacity = 0;
   for (let at = text.indexOf('\n', headerEnd + 1); at >= 0; at = text.indexOf('\n', at + 1)) capacity++;
   capacity++; // the last line may lack its newline
-  const cols = {
-    ts: new Float64Array(capacity),
-    open: new Float64Array(capacity),
-    high: new Float64Array(capacity),
-    low: new Float64Array(capacity),
-    close: new Float64Array(capacity),
-    volume: new Float64Array(capacity),
-  };
+  const cols = newOhlcv(capacity);
   /** The row being read, indexed by role: [unused, unused, open, high, low, close, volume]. */
   const row = new Float64Array(7);
   let n = 0;
@@ -239,15 +223,11 @@ export function parseOhlcvCsv(text: string, options: ParseOptions): OhlcvColumns
   if (n === 0) throw new CsvFormatError(`no valid rows (${rejected} rejected of ${rows})`);
 
   const order = chronologicalOrder(cols.ts, n);
-  const out = {} as OhlcvColumns;
-  for (const key of ['ts', 'open', 'high', 'low', 'close', 'volume'] as const) {
-    const src = cols[key];
-    if (!order) out[key] = src.slice(0, n);
-    else {
-      const dst = new Float64Array(order.length);
-      for (let k = 0; k < order.length; k++) dst[k] = src[order[k]!]!;
-      out[key] = dst;
-    }
-  }
-  return out;
+  return ohlcvFrom((name) => {
+    const src = cols[name];
+    if (!order) return src.slice(0, n);
+    const dst = new Float64Array(order.length);
+    for (let k = 0; k < order.length; k++) dst[k] = src[order[k]!]!;
+    return dst;
+  });
 }

@@ -3,78 +3,65 @@
  * A growable set of OHLCV columns that becomes a `BarSeries` without copying
  * more than once.
  */
+import { headBars, newOhlcv, OHLCV_COLUMNS, type Ohlcv } from '../../kernels/ohlcv';
 import type { BarSeries, Timeframe } from '../types';
 
 export const SOURCE = 'synthetic';
 
 export class BarColumns {
   length = 0;
-  ts: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
+  /** The buffers: bars `0..length − 1` are filled, the rest is room to grow into. */
+  buffers: Ohlcv;
 
   constructor(capacity: number) {
-    const n = Math.max(1, capacity);
-    this.ts = new Float64Array(n);
-    this.open = new Float64Array(n);
-    this.high = new Float64Array(n);
-    this.low = new Float64Array(n);
-    this.close = new Float64Array(n);
-    this.volume = new Float64Array(n);
+    this.buffers = newOhlcv(Math.max(1, capacity));
+  }
+
+  /** Columns holding a copy of the first `n` bars of `bars`, with room for `extra` more. */
+  static copyOf(bars: Ohlcv, n: number, extra: number): BarColumns {
+    const out = new BarColumns(n + extra);
+    for (const name of OHLCV_COLUMNS) out.buffers[name].set(bars[name].subarray(0, n));
+    out.length = n;
+    return out;
   }
 
   push(ts: number, open: number, high: number, low: number, close: number, volume: number): void {
-    if (this.length === this.ts.length) this.grow();
+    if (this.length === this.buffers.ts.length) this.grow();
     const i = this.length++;
-    this.ts[i] = ts;
-    this.open[i] = open;
-    this.high[i] = high;
-    this.low[i] = low;
-    this.close[i] = close;
-    this.volume[i] = volume;
+    const b = this.buffers;
+    b.ts[i] = ts;
+    b.open[i] = open;
+    b.high[i] = high;
+    b.low[i] = low;
+    b.close[i] = close;
+    b.volume[i] = volume;
   }
 
   /** Widens the last bar (same `ts`) or appends a new one: how 4h bars gather 1h bars. */
   merge(ts: number, open: number, high: number, low: number, close: number, volume: number): void {
     const i = this.length - 1;
-    if (i >= 0 && this.ts[i] === ts) {
-      if (high > this.high[i]!) this.high[i] = high;
-      if (low < this.low[i]!) this.low[i] = low;
-      this.close[i] = close;
-      this.volume[i]! += volume;
+    const b = this.buffers;
+    if (i >= 0 && b.ts[i] === ts) {
+      if (high > b.high[i]!) b.high[i] = high;
+      if (low < b.low[i]!) b.low[i] = low;
+      b.close[i] = close;
+      b.volume[i]! += volume;
     } else this.push(ts, open, high, low, close, volume);
+  }
+
+  /** The filled part as views over these buffers. */
+  bars(): Ohlcv {
+    return headBars(this.buffers, this.length);
   }
 
   /** The filled part as a series (views over these buffers). */
   series(symbol: string, timeframe: Timeframe): BarSeries {
-    const n = this.length;
-    return {
-      symbol,
-      timeframe,
-      ts: this.ts.subarray(0, n),
-      open: this.open.subarray(0, n),
-      high: this.high.subarray(0, n),
-      low: this.low.subarray(0, n),
-      close: this.close.subarray(0, n),
-      volume: this.volume.subarray(0, n),
-      source: SOURCE,
-    };
+    return { symbol, timeframe, ...this.bars(), source: SOURCE };
   }
 
   private grow(): void {
-    const widen = (a: Float64Array) => {
-      const b = new Float64Array(a.length * 2);
-      b.set(a);
-      return b;
-    };
-    this.ts = widen(this.ts);
-    this.open = widen(this.open);
-    this.high = widen(this.high);
-    this.low = widen(this.low);
-    this.close = widen(this.close);
-    this.volume = widen(this.volume);
+    const old = this.buffers;
+    this.buffers = newOhlcv(old.ts.length * 2);
+    for (const name of OHLCV_COLUMNS) this.buffers[name].set(old[name]);
   }
 }

@@ -22,32 +22,14 @@
 import { cents, type DailyPath } from './paths';
 import { hashString, mix32, Rng } from './rng';
 import { BarColumns } from './columns';
-import { reflect, STEP_MS, tickExtremes, tickPrice } from './ticks';
+import { STEP_MS, type SessionGrid } from './session-grid';
+import { reflect, tickExtremes, tickPrice } from './ticks';
 
 const HOUR_MS = 3_600_000;
 const SESSION_STREAM = hashString('session');
 const STEPS_PER_HOUR = 12;
 /** 1h bars per 4h bar. */
 const HOURS_PER_BLOCK = 4;
-
-/** One session's five-minute grid. */
-export interface SessionGrid {
-  /** Seed of the symbol and the session index: the coordinates of its quote ticks. */
-  seed: number;
-  session: number;
-  openTs: number;
-  closeTs: number;
-  steps: number;
-  /** Price at `openTs + s × STEP_MS`, s = 0..steps; `price[0]` = open, `price[steps]` = close. */
-  price: Float64Array;
-  /** Highest and lowest quote inside each step s (between `price[s]` and `price[s + 1]`), s = 0..steps−1. */
-  stepHigh: Float64Array;
-  stepLow: Float64Array;
-  /** Shares traded before step s, s = 0..steps; `cumVolume[steps]` = the daily volume. */
-  cumVolume: Float64Array;
-  /** The quotes scanned so far in one step (see `tickExtremes`). */
-  scan?: { step: number; second: number; high: number; low: number };
-}
 
 /** Draws the grid of session `t` of a daily path. */
 export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath): SessionGrid {

@@ -153,19 +153,3 @@ function nextRegime(from: number, u: number): number {
   }
   return from;
 }
-
-/** Index of the last session on or before `dayTs` (00:00 UTC), or −1. */
-export function sessionIndexAtOrBefore(world: World, dayTs: number): number {
-  const ts = world.dayTs;
-  let lo = 0;
-  let hi = ts.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid]! <= dayTs) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}

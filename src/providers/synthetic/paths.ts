@@ -30,6 +30,7 @@
  * max(open, close) ≤ high. A soft floor at $5 and ceiling at $4,000 keep
  * levels realistic over the years.
  */
+import type { Ohlcv } from '../../kernels/ohlcv';
 import { earningsSessionIndices } from './earnings';
 import { PatternInjector } from './episodes';
 import type { PatternRecord } from './records';
@@ -38,12 +39,8 @@ import { MARKET_FACTOR, SECTOR_PARAMS, SECTORS, type World } from './market';
 import type { SymbolProfile } from './profile';
 import { Rng, seedFor } from './rng';
 
-export interface DailyPath {
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
+/** The path's OHLCV columns, one value per session of the world (the times are the world's `dayTs`). */
+export interface DailyPath extends Omit<Ohlcv, 'ts'> {
   /** Total conditional daily volatility per session (drives intraday noise). */
   sigma: Float64Array;
   patterns: PatternRecord[];

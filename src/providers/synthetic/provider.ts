@@ -11,6 +11,7 @@
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
  */
+import { headBars, ohlcvFrom, type Ohlcv } from '../../kernels/ohlcv';
 import { newYorkDate } from '../calendar';
 import { loadInstruments } from '../universe';
 import {
@@ -39,11 +40,12 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, sessionGrid, type SessionGrid } from './intraday';
+import { appendIntradayBars, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
 import { simulateDaily, type DailyPath } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
+import type { SessionGrid } from './session-grid';
 
 export interface SyntheticProviderOptions {
   /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */
@@ -59,7 +61,8 @@ export const DEFAULT_SEED = 42;
 interface SymbolState {
   profile: SymbolProfile;
   daily: DailyPath;
-  ts: Float64Array;
+  /** The daily path as bars, every session of the world (its `ts` a copy of the world's `dayTs`). */
+  bars: Ohlcv;
   intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns };
   grid?: SessionGrid;
 }
@@ -115,7 +118,7 @@ export class SyntheticProvider implements MarketDataProvider {
       const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1));
       const cols = timeframe === '1h' ? hour : block;
       if (anchor === live) {
-        const extended = copyColumns(cols, 8);
+        const extended = BarColumns.copyOf(cols.bars(), cols.length, 8);
         const other = new BarColumns(8);
         appendIntradayBars(this.grid(state, live), now, timeframe === '1h' ? extended : other, timeframe === '1h' ? other : extended);
         series = extended.series(name, timeframe);
@@ -229,7 +232,9 @@ export class SyntheticProvider implements MarketDataProvider {
     let state = this.symbols.get(instrument.symbol);
     if (!state) {
       const profile = symbolProfile(this.seed, instrument);
-      state = { profile, daily: simulateDaily(this.world, profile), ts: this.world.dayTs.slice() };
+      const daily = simulateDaily(this.world, profile);
+      const dayTs = this.world.dayTs;
+      state = { profile, daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
       this.symbols.set(instrument.symbol, state);
     }
     return state;
@@ -243,30 +248,11 @@ export class SyntheticProvider implements MarketDataProvider {
   }
 
   private dailySeries(symbol: string, state: SymbolState, complete: number, live: number, now: number): BarSeries {
-    const { daily, ts } = state;
-    if (live < 0) {
-      return {
-        symbol,
-        timeframe: 'daily',
-        ts: ts.subarray(0, complete),
-        open: daily.open.subarray(0, complete),
-        high: daily.high.subarray(0, complete),
-        low: daily.low.subarray(0, complete),
-        close: daily.close.subarray(0, complete),
-        volume: daily.volume.subarray(0, complete),
-        source: SOURCE,
-      };
-    }
-    const cols = new BarColumns(complete + 1);
-    cols.ts.set(ts.subarray(0, complete));
-    cols.open.set(daily.open.subarray(0, complete));
-    cols.high.set(daily.high.subarray(0, complete));
-    cols.low.set(daily.low.subarray(0, complete));
-    cols.close.set(daily.close.subarray(0, complete));
-    cols.volume.set(daily.volume.subarray(0, complete));
-    cols.length = complete;
+    const { bars } = state;
+    if (live < 0) return { symbol, timeframe: 'daily', ...headBars(bars, complete), source: SOURCE };
+    const cols = BarColumns.copyOf(bars, complete, 1);
     const day = partialDay(this.grid(state, live), now);
-    cols.push(ts[live]!, day.open, day.high, day.low, day.close, day.volume);
+    cols.push(bars.ts[live]!, day.open, day.high, day.low, day.close, day.volume);
     return cols.series(symbol, 'daily');
   }
 
@@ -292,17 +278,4 @@ export class SyntheticProvider implements MarketDataProvider {
     state.grid = sessionGrid(state.profile.seed, session, world.openTs[session]!, world.closeTs[session]!, state.daily);
     return state.grid;
   }
-}
-
-function copyColumns(src: BarColumns, extra: number): BarColumns {
-  const out = new BarColumns(src.length + extra);
-  const n = src.length;
-  out.ts.set(src.ts.subarray(0, n));
-  out.open.set(src.open.subarray(0, n));
-  out.high.set(src.high.subarray(0, n));
-  out.low.set(src.low.subarray(0, n));
-  out.close.set(src.close.subarray(0, n));
-  out.volume.set(src.volume.subarray(0, n));
-  out.length = n;
-  return out;
 }

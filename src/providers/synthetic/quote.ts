@@ -5,9 +5,10 @@
  */
 import type { Snapshot } from '../types';
 import { BarColumns, SOURCE } from './columns';
-import { appendIntradayBars, type SessionGrid } from './intraday';
+import { appendIntradayBars } from './intraday';
 import type { World } from './market';
 import type { DailyPath } from './paths';
+import type { SessionGrid } from './session-grid';
 import { tickPrice } from './ticks';
 
 /** Where the clock stands against the world's sessions. */
@@ -42,9 +43,10 @@ export function clockState(world: World, at: number): ClockState {
 
 /** The daily bar of a session in progress, gathered from its 1h bars up to `now`. */
 export function partialDay(grid: SessionGrid, now: number): { open: number; high: number; low: number; close: number; volume: number } {
-  const hour = new BarColumns(8);
-  appendIntradayBars(grid, now, hour, new BarColumns(2));
-  const n = hour.length;
+  const columns = new BarColumns(8);
+  appendIntradayBars(grid, now, columns, new BarColumns(2));
+  const hour = columns.bars();
+  const n = hour.ts.length;
   let high = -Infinity;
   let low = Infinity;
   let volume = 0;

@@ -2,7 +2,8 @@
  * @module providers/synthetic/ticks
  * The live quote: a price for every second of a session that is a pure
  * function of (seed, symbol, second), moves continuously, and agrees with the
- * bars. Each five-minute step of the session grid (`intraday.ts`) starts and
+ * bars. Each five-minute step of the session grid (`session-grid.ts`, drawn by
+ * `intraday.ts`) starts and
  * ends on the grid's prices and touches the step's own high and low exactly,
  * at seconds hashed from (seed, session, step) — so every bar's high and low
  * are prices that were quoted, and no quote is ever outside them.
@@ -14,11 +15,9 @@
  * coefficients, so any second can be evaluated on its own, in any order, with
  * the same answer.
  */
-import type { SessionGrid } from './intraday';
 import { fmix32, mix32 } from './rng';
+import { STEP_MS, type SessionGrid } from './session-grid';
 
-/** Spacing of the session grid: five minutes. */
-export const STEP_MS = 5 * 60_000;
 const SECOND_MS = 1000;
 const STEP_SECONDS = STEP_MS / SECOND_MS;
 /** Dyadic levels of the bridge: 2⁹ = 512 cells cover the 300 seconds of a step. */

@@ -6,7 +6,7 @@
  */
 import { expect } from 'bun:test';
 import { computeIndicators } from '../../../src/kernels/indicators';
-import type { Ohlcv } from '../../../src/kernels/indicators/set';
+import type { Ohlcv } from '../../../src/kernels/ohlcv';
 import type { PatternDetector, PatternMatch } from '../../../src/kernels/patterns/types';
 import { createCsvProvider } from '../../../src/providers/csv';
 import { sharedData } from '../../helpers/shared-data';
