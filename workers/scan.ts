@@ -4,7 +4,8 @@
  * the store's generation is unchanged) and calls the pure kernels.
  */
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
-import { computeIndicators, type Ohlcv } from '../src/kernels/indicators';
+import { computeIndicators } from '../src/kernels/indicators';
+import { headBars, type Ohlcv } from '../src/kernels/ohlcv';
 import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators } from '../src/kernels/scan';
@@ -13,10 +14,7 @@ import type { StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
 
 /** The bars up to and including `asOf`, as views (nothing later can be read through them). */
-function upTo(series: Ohlcv, asOf: number): Ohlcv {
-  const end = asOf + 1;
-  return { ts: series.ts.subarray(0, end), open: series.open.subarray(0, end), high: series.high.subarray(0, end), low: series.low.subarray(0, end), close: series.close.subarray(0, end), volume: series.volume.subarray(0, end) };
-}
+const upTo = (series: Ohlcv, asOf: number): Ohlcv => headBars(series, asOf + 1);
 
 export interface PrepareInput {
   handle: StoreHandle;

@@ -46,7 +46,7 @@
  * // => { outcome: 'win', exitPrice: 110, exitIndex: 2, rMultiple: 2, … }
  */
 import type { Ohlcv } from './ohlcv';
-import type { Direction } from './patterns/types';
+import type { Direction } from '../domain/signal';
 
 export const OUTCOMES = ['open', 'win', 'loss', 'scratch'] as const;
 export type Outcome = (typeof OUTCOMES)[number];

@@ -4,12 +4,9 @@
  * standard query into its vendor's request, fetches, and normalises the answer
  * into these shapes (the OpenBB "fetcher" pattern). Nothing here imports Elysia.
  */
-import type { Ohlcv } from '../kernels/ohlcv';
+import { newOhlcv, ohlcvFrom, type Ohlcv } from '../kernels/ohlcv';
 
-import { TIMEFRAMES, type Timeframe } from '../domain/signal';
-
-/** Bar interval (domain/signal declares it); re-exported while the vendor adapters move to importing it from there. */
-export { TIMEFRAMES, type Timeframe };
+import type { Timeframe } from '../domain/signal';
 
 /**
  * One symbol's bars in one timeframe from one provider: the OHLCV columns of
@@ -276,8 +273,7 @@ export class ProviderError extends Error {
 
 /** An empty series of the given identity. */
 export function emptySeries(symbol: string, timeframe: Timeframe, source: string): BarSeries {
-  const z = () => new Float64Array(0);
-  return { symbol, timeframe, ts: z(), open: z(), high: z(), low: z(), close: z(), volume: z(), source };
+  return { symbol, timeframe, source, ...newOhlcv(0) };
 }
 
 /** The bars of `series` with `from <= ts <= to`, as subarray views (no copy). */
@@ -287,13 +283,5 @@ export function sliceSeries(series: BarSeries, from = -Infinity, to = Infinity):
   while (lo < ts.length && ts[lo]! < from) lo++;
   let hi = ts.length;
   while (hi > lo && ts[hi - 1]! > to) hi--;
-  return {
-    ...series,
-    ts: ts.subarray(lo, hi),
-    open: series.open.subarray(lo, hi),
-    high: series.high.subarray(lo, hi),
-    low: series.low.subarray(lo, hi),
-    close: series.close.subarray(lo, hi),
-    volume: series.volume.subarray(lo, hi),
-  };
+  return { ...series, ...ohlcvFrom((name) => series[name].subarray(lo, hi)) };
 }

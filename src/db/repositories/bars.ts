@@ -3,6 +3,7 @@
  * Reads and writes cached provider bars and the fetch bookkeeping beside them.
  * Bars arrive and leave as columnar `BarSeries`.
  */
+import { newOhlcv, OHLCV_COLUMNS } from '../../kernels/ohlcv';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { BarSeries } from '../../providers/types';
 import type { Timeframe } from '../../domain/signal';
@@ -32,24 +33,9 @@ export class BarsRepository {
       .where(and(eq(bars.source, source), eq(bars.symbol, symbol), eq(bars.timeframe, timeframe)))
       .orderBy(asc(bars.ts));
     const n = rows.length;
-    const series: BarSeries = {
-      symbol,
-      timeframe,
-      source,
-      ts: new Float64Array(n),
-      open: new Float64Array(n),
-      high: new Float64Array(n),
-      low: new Float64Array(n),
-      close: new Float64Array(n),
-      volume: new Float64Array(n),
-    };
+    const series: BarSeries = { symbol, timeframe, source, ...newOhlcv(n) };
     rows.forEach((row, i) => {
-      series.ts[i] = row.ts;
-      series.open[i] = row.open;
-      series.high[i] = row.high;
-      series.low[i] = row.low;
-      series.close[i] = row.close;
-      series.volume[i] = row.volume;
+      for (const name of OHLCV_COLUMNS) series[name][i] = row[name];
     });
     return series;
   }

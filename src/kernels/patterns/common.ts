@@ -7,7 +7,8 @@
  * the returned objects and strings. Which instance a detector reports is
  * `instance.ts`.
  */
-import type { Direction, PatternBreakout, PatternInput, PatternType } from './types';
+import type { PatternBreakout, PatternInput } from './types';
+import type { Direction, PatternType } from '../../domain/signal';
 
 /** Throws a RangeError naming `type` when `input.asOf` is not the index of one of `input.bars`. */
 export function checkAsOf(input: PatternInput, type: PatternType): void {

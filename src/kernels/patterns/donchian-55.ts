@@ -33,7 +33,8 @@
  * match?.direction; // => 'long' when the close cleared the prior 55-bar high
  */
 import { checkAsOf, closeLocation, findBreakout, fmt1, fmtPrice, pctBelow, unit } from './common';
-import type { Direction, PatternDetector, PatternInput, PatternMatch } from './types';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import type { Direction } from '../../domain/signal';
 
 /** Channel length (System 2). */
 const CHANNEL = 55;

@@ -44,7 +44,8 @@
  * built.
  */
 import { argMaxHigh, argMinLow, checkAsOf, checkCounts, findBreakout, flagVolumeRatio, fmt1, fmtPrice, fmtSigned, measuredMoveText, pctBelow, pctChange, pivotText, unit, volumeComparisonText } from './common';
-import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import type { Direction, PatternType } from '../../domain/signal';
 
 export interface FlagOptions {
   /** Most bars from the pole's start to its extreme (15 ≈ 3 weeks of daily bars). */

@@ -17,7 +17,8 @@ import { highTightFlag } from './high-tight-flag';
 import { newHigh52w } from './new-high-52w';
 import { rangeBreakdown } from './range-breakdown';
 import { rangeBreakout } from './range-breakout';
-import type { PatternDetector, PatternType } from './types';
+import type { PatternDetector } from './types';
+import type { PatternType } from '../../domain/signal';
 import { vcp } from './vcp';
 
 export * from './types';

@@ -21,7 +21,8 @@
  * highTightFlag.detect({ bars, ind: computeIndicators(bars), asOf }); // => the flag that broke out last, or the one forming, or null
  */
 import { checkAsOf } from './common';
-import type { Direction, PatternDetector, PatternFamily, PatternInput, PatternMatch, PatternType } from './types';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
 
 /** What both specs below give: the detector's own fields (`PatternDetector` less `detect`, one side) and how long an instance stays reported. */
 interface DetectorSpec {

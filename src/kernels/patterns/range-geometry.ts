@@ -39,7 +39,8 @@
  */
 import { checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctBelow, unit, volumeComparisonText, volumeRatio } from './common';
 import { shapeDetector } from './instance';
-import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import type { Direction, PatternType } from '../../domain/signal';
 
 export interface RangeOptions {
   /** Fewest and most bars in the range (20..120 ≈ 4 weeks to 6 months of daily bars). */

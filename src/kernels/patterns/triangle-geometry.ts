@@ -43,7 +43,8 @@
  * allocates once.
  */
 import { checkAsOf, checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctChange, pivotText, unit, volumeComparisonText } from './common';
-import type { Direction, PatternDetector, PatternInput, PatternMatch, PatternType } from './types';
+import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import type { Direction, PatternType } from '../../domain/signal';
 
 export interface TriangleOptions {
   /** Bars on each side that a minor high or low must beat (3 on daily bars). */

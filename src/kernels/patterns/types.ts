@@ -5,29 +5,10 @@
  * later bar — and returns the most recent instance of its pattern whose
  * geometry is complete by then, or `null`.
  */
+import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
 import type { IndicatorSet } from '../indicators/set';
 import type { Ohlcv } from '../ohlcv';
 
-export const PATTERN_TYPES = [
-  'flat_base',
-  'cup_with_handle',
-  'double_bottom',
-  'vcp',
-  'bull_flag',
-  'high_tight_flag',
-  'ascending_triangle',
-  'bear_flag',
-  'descending_triangle',
-  'range_breakout',
-  'range_breakdown',
-  'donchian_55',
-  'new_high_52w',
-  'gap_and_go',
-] as const;
-export type PatternType = (typeof PATTERN_TYPES)[number];
-
-export type PatternFamily = 'base' | 'continuation' | 'range' | 'momentum';
-export type Direction = 'long' | 'short';
 
 export interface PatternInput {
   bars: Ohlcv;

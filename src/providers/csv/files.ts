@@ -15,7 +15,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Timeframe } from '../types';
+import type { Timeframe } from '../../domain/signal';
 
 const TIMEFRAME_SUFFIX: Readonly<Record<string, Timeframe>> = {
   '1d': 'daily',

@@ -11,20 +11,8 @@
  * `marketOpen` is always false.
  */
 import { loadInstruments } from '../universe';
-import {
-  emptySeries,
-  ProviderError,
-  sliceSeries,
-  TIMEFRAMES,
-  type BarSeries,
-  type BarsQuery,
-  type Capability,
-  type Instrument,
-  type MarketDataProvider,
-  type SelfCheck,
-  type Snapshot,
-  type Timeframe,
-} from '../types';
+import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { TIMEFRAMES, type Timeframe } from '../../domain/signal';
 import { indexDirectory, type FileIndex } from './files';
 import { CsvFormatError, parseOhlcvCsv } from './parse';
 import { zoneOffsetReader, type ZoneOffset } from './timestamps';

@@ -4,7 +4,8 @@
  * more than once.
  */
 import { headBars, newOhlcv, OHLCV_COLUMNS, type Ohlcv } from '../../kernels/ohlcv';
-import type { BarSeries, Timeframe } from '../types';
+import type { BarSeries } from '../types';
+import type { Timeframe } from '../../domain/signal';
 
 export const SOURCE = 'synthetic';
 

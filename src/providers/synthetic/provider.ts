@@ -14,26 +14,8 @@
 import { headBars, ohlcvFrom, type Ohlcv } from '../../kernels/ohlcv';
 import { newYorkDate } from '../calendar';
 import { loadInstruments } from '../universe';
-import {
-  emptySeries,
-  ProviderError,
-  sliceSeries,
-  TIMEFRAMES,
-  type BarSeries,
-  type BarsQuery,
-  type Capability,
-  type EarningsEvent,
-  type Filing,
-  type FloatData,
-  type InsiderTransaction,
-  type Instrument,
-  type MarketDataProvider,
-  type OptionChain,
-  type SelfCheck,
-  type ShortInterestReport,
-  type Snapshot,
-  type SocialDay,
-} from '../types';
+import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
+import { TIMEFRAMES } from '../../domain/signal';
 import { filingsOf, insiderTransactions, socialDays } from './altdata';
 import { earningsEvents, shareCounts, shortInterestReports } from './fundamentals';
 import { optionChain } from './options';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'bun:test';
 import { isTradingDay, sessionOpenClose, tradingDays } from '../../../src/providers/calendar';
 import { INTRADAY_SESSIONS } from '../../../src/providers/synthetic';
 import { loadInstruments } from '../../../src/providers/universe';
-import { ProviderError, type BarSeries, type Timeframe } from '../../../src/providers/types';
+import { ProviderError, type BarSeries } from '../../../src/providers/types';
+import type { Timeframe } from '../../../src/domain/signal';
 import { HOUR, isoDay, NOW, provider } from './fixtures';
 
 const market = provider();

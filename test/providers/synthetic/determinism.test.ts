@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { earningsDates, injectedPatterns } from '../../../src/providers/synthetic';
-import { sliceSeries, type BarSeries, type Timeframe } from '../../../src/providers/types';
+import { sliceSeries, type BarSeries } from '../../../src/providers/types';
+import type { Timeframe } from '../../../src/domain/signal';
 import { DAY, NOW, provider } from './fixtures';
 
 const SYMBOLS = ['SPY', 'AAPL', 'BRK.B', 'XLE', 'QQQ'];
