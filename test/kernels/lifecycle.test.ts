@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { advance, BREAKOUT_STATES, initialSnapshot, step, TRANSITIONS, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
+import { seededRandom } from '../helpers/random';
 
 const long = () => initialSnapshot({ direction: 'long', trigger: 100, target1: 110, stopLoss: 95 });
 const short = () => initialSnapshot({ direction: 'short', trigger: 100, target1: 90, stopLoss: 105 });
@@ -56,8 +57,7 @@ describe('breakout lifecycle', () => {
   });
 
   it('makes only the transitions DESIGN §4 allows, on random walks', () => {
-    let seed = 7;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = seededRandom(7);
     for (let run = 0; run < 500; run++) {
       let price = 100;
       const bars = Array.from({ length: 60 }, () => {
