@@ -3,6 +3,7 @@ import type { MarketDataProvider } from '../../src/providers/types';
 import { ProviderError } from '../../src/providers/types';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
+import type { HealthResponse } from '../../src/modules/system/model';
 import { createTestContext, FIXED_NOW, type TestContext } from '../helpers/app';
 
 describe('GET /api/health', () => {
@@ -13,26 +14,24 @@ describe('GET /api/health', () => {
   afterAll(() => ctx.close());
 
   it('reports every subsystem, warning that the data is synthetic', async () => {
-    const response = await ctx.request('/api/health');
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as Record<string, any>;
+    const { status, headers, body } = await ctx.json<HealthResponse>('/api/health');
+    expect(status).toBe(200);
     expect(body.status).toBe('ok');
     expect(body.checks).toEqual({ db: 'ok', dataAdapter: 'ok', env: 'warn', kv: 'ok' });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Number.isInteger(body.uptime)).toBe(true);
     expect(Date.parse(body.timestamp)).not.toBeNaN();
-    expect(body.details.env.message).toContain('synthetic');
+    expect(body.details!.env!.message).toContain('synthetic');
     for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) {
-      expect(response.headers.get(header)).not.toBeNull();
+      expect(headers.get(header)).not.toBeNull();
     }
   });
 
   it('answers 503 and names the database when it is down', async () => {
     const broken = await createTestContext();
     await broken.services.database.close();
-    const response = await broken.request('/api/health');
-    expect(response.status).toBe(503);
-    const body = (await response.json()) as Record<string, any>;
+    const { status, body } = await broken.json<HealthResponse>('/api/health');
+    expect(status).toBe(503);
     expect(body.status).toBe('degraded');
     expect(body.checks.db).toBe('down');
     expect(body.checks.dataAdapter).toBe('ok');
@@ -48,12 +47,11 @@ describe('GET /api/health', () => {
     });
     const sick = await createTestContext({ provider: failing });
     try {
-      const response = await sick.request('/api/health');
-      expect(response.status).toBe(503);
-      const body = (await response.json()) as Record<string, any>;
+      const { status, body } = await sick.json<HealthResponse>('/api/health');
+      expect(status).toBe(503);
       expect(body.checks.dataAdapter).toBe('down');
-      expect(body.details.dataAdapter.message).toContain('synthetic');
-      expect(body.details.dataAdapter.message).toContain('SPY');
+      expect(body.details!.dataAdapter!.message).toContain('synthetic');
+      expect(body.details!.dataAdapter!.message).toContain('SPY');
     } finally {
       await sick.close();
     }
@@ -67,9 +65,9 @@ describe('GET /api/health', () => {
     store.hit = (() => Promise.reject(new Error('connection refused'))) as unknown as typeof store.hit;
     const offline = await createTestContext({ rateLimitStore: store });
     try {
-      const response = await offline.request('/api/health');
-      expect(response.status).toBe(503);
-      expect(((await response.json()) as Record<string, any>).checks.kv).toBe('down');
+      const { status, body } = await offline.json<HealthResponse>('/api/health');
+      expect(status).toBe(503);
+      expect(body.checks.kv).toBe('down');
     } finally {
       await offline.close();
     }

@@ -6,8 +6,11 @@
  * date, so the adapter must give those lines back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Static } from 'elysia';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import type { FilingsPage, InsiderResponse } from '../../src/modules/altdata/model';
+import type { FloatResponse } from '../../src/modules/fundamentals/model';
 import { composeProvider } from '../../src/providers/compose';
 import { createEdgarSource, type EdgarSource } from '../../src/providers/edgar';
 import { parseForm4 } from '../../src/providers/edgar/parse';
@@ -257,16 +260,16 @@ describe('EDGAR through the app (composed with the synthetic market)', () => {
   afterAll(() => ctx.close());
 
   it('/api/altdata/insider and /api/filings come from EDGAR and say so', async () => {
-    const insider = (await (await ctx.request('/api/altdata/insider?symbol=TSLA&windowDays=730')).json()) as any;
+    const insider = (await ctx.json<Static<typeof InsiderResponse>>('/api/altdata/insider?symbol=TSLA&windowDays=730')).body;
     expect(insider.source).toBe('edgar');
     // Every line served is a real TSLA line of the window (the newest 40 Form 4s are read).
     const real = new Set(lines.filter((l) => l.ticker === 'TSLA' && l.date >= insider.from && l.date <= insider.to).map((l) => `${l.owner}|${l.date}|${l.shares}`));
     expect(insider.transactions.length).toBeGreaterThan(20);
     for (const t of insider.transactions) expect(real.has(`${t.insider}|${t.date}|${t.shares}`)).toBe(true);
-    const filings = await ctx.request('/api/filings/TSLA');
+    const filings = await ctx.json<Static<typeof FilingsPage>>('/api/filings/TSLA');
     expect(filings.status).toBe(200);
-    expect(((await filings.json()) as any).items[0].source).toBe('edgar');
-    const flt = (await (await ctx.request('/api/float?symbol=TSLA')).json()) as any;
+    expect(filings.body.items[0]!.source).toBe('edgar');
+    const flt = (await ctx.json<FloatResponse>('/api/float?symbol=TSLA')).body;
     expect(flt.float).toMatchObject({ shareOutstanding: 3_221_000_000, freeFloat: null, source: 'edgar' });
     const unknown = await ctx.request('/api/filings/ZZZZ');
     expect(unknown.status).toBe(404);
