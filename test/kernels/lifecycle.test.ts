@@ -58,6 +58,7 @@ describe('breakout lifecycle', () => {
 
   it('makes only the transitions DESIGN §4 allows, on random walks', () => {
     const rand = seededRandom(7);
+    let moves = 0;
     for (let run = 0; run < 500; run++) {
       let price = 100;
       const bars = Array.from({ length: 60 }, () => {
@@ -65,9 +66,11 @@ describe('breakout lifecycle', () => {
         return bar(price, { high: price * (1 + rand() * 0.02), low: price * (1 - rand() * 0.02), volumeRatio: rand() * 2.5 });
       });
       const { transitions } = advance(run % 2 ? long() : short(), bars);
+      moves += transitions.length;
       for (const x of transitions) expect(TRANSITIONS[x.from]).toContain(x.to);
       for (let i = 1; i < transitions.length; i++) expect(transitions[i]!.from).toBe(transitions[i - 1]!.to);
     }
+    expect(moves).toBeGreaterThan(0);
     expect(BREAKOUT_STATES).toHaveLength(7);
   });
 });

@@ -26,6 +26,7 @@ describe('insider transactions', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ symbol: 'MSFT', windowDays: 365, to: TODAY, from: '2025-11-21', source: 'synthetic' });
     const raw = await synthetic.insiderTransactions('MSFT', { from: '2025-11-21', to: TODAY });
+    expect(raw.length).toBeGreaterThan(0);
     expect(body.transactions).toHaveLength(raw.length);
     const dates = body.transactions.map((t) => t.date);
     expect(dates).toEqual([...dates].sort().reverse());
@@ -123,6 +124,7 @@ describe('filings and social', () => {
   it('counts mentions with a velocity over the window', async () => {
     const { body } = await ctx.json<Static<typeof SocialPage>>('/api/social/NVDA?days=10&limit=10&order=asc');
     const raw = await synthetic.social('NVDA', { days: 10 });
+    expect(body.items).toHaveLength(10); // one row per calendar day
     expect(body.items.map((d) => d.mentions)).toEqual(raw.map((d) => d.mentions));
     const recent = raw.slice(-3).reduce((a, d) => a + d.mentions, 0);
     const baseline = raw.slice(0, 7).reduce((a, d) => a + d.mentions, 0) / 7;
@@ -165,6 +167,7 @@ describe('options flow', () => {
     }
     expect(row.netGamma).toBeCloseTo(gamma, -1);
     expect(f.definition.unusual).toContain('2 × open interest');
+    expect(f.sweepLike.length).toBeGreaterThan(0);
     for (const s of f.sweepLike) expect(s.premium).toBeGreaterThan(0);
   });
 });

@@ -50,20 +50,32 @@ describe('GET /api/options/analyze', () => {
   });
 
   it('picks a long option only when it beats both 1 and the stock', async () => {
-    for (const q of ['trigger=100&target=120&stop=80&iv=0.4&expiryDays=90', 'trigger=50&target=56&stop=48&iv=0.2', 'trigger=300&target=330&stop=290&expiryDays=45']) {
+    // The last plan (a stop as far as the target, so the stock's reward/risk is 1) is one a call wins.
+    let longCalls = 0;
+    let stockOverOptions = 0;
+    for (const q of ['trigger=100&target=120&stop=80&iv=0.4&expiryDays=90', 'trigger=50&target=56&stop=48&iv=0.2', 'trigger=300&target=330&stop=290&expiryDays=45', 'trigger=100&target=115&stop=85&iv=0.25&expiryDays=60']) {
       const { body } = await analyze(q);
       const r = body.recommendation;
-      if (r.strategy === 'long_call') expect(r.contract.rewardRisk).toBeGreaterThanOrEqual(Math.max(1, body.stock.rewardRisk));
+      if (r.strategy === 'long_call') {
+        longCalls++;
+        expect(r.contract.rewardRisk).toBeGreaterThanOrEqual(Math.max(1, body.stock.rewardRisk));
+      }
       if (r.strategy === 'stock' && !r.reasoning.join(' ').includes('< 25%')) {
-        for (const c of body.candidates.filter((x) => x.expiryDays >= 30)) expect(c.rewardRisk ?? 0).toBeLessThan(Math.max(1, body.stock.rewardRisk) + 1e-9);
+        const longer = body.candidates.filter((x) => x.expiryDays >= 30);
+        expect(longer.length).toBeGreaterThan(0);
+        stockOverOptions++;
+        for (const c of longer) expect(c.rewardRisk ?? 0).toBeLessThan(Math.max(1, body.stock.rewardRisk) + 1e-9);
       }
     }
+    expect(longCalls).toBeGreaterThan(0);
+    expect(stockOverOptions).toBeGreaterThan(0);
   });
 
   it('analyses a short with puts', async () => {
     const { status, body } = await ctx.json<Analysis>('/api/options/analyze?symbol=MSFT&direction=short&trigger=100&target=90&stop=104');
     expect(status).toBe(200);
     expect(body.direction).toBe('short');
+    expect(body.candidates).toHaveLength(12); // 4 strikes × 3 expiries, as for the long
     expect(body.candidates.every((c) => c.type === 'put')).toBe(true);
     for (const c of body.candidates) expect(c.price).toBeCloseTo(blackScholesPrice('put', 100, c.strike, c.expiryDays / 365, 0.05, 0.3), 3);
   });

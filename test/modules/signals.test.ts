@@ -32,7 +32,9 @@ describe('GET /api/breakouts', () => {
     expect(body.latestPersistedRun).toMatchObject({ timeframe: 'daily', status: 'ok', source: 'synthetic' });
     expect(body.latestPersistedRun!.symbolsScanned).toBeGreaterThan(500);
     expect(body.runHistory[0]!.id).toBe(body.latestPersistedRun!.id);
+    expect(body.alertCandidates.length).toBeGreaterThan(0);
     for (const c of body.alertCandidates) expect(['elite', 'strong']).toContain(c.scoreBand);
+    expect(body.alertBlocked.length).toBeGreaterThan(0);
     for (const b of body.alertBlocked) expect(b.reasons.length).toBeGreaterThan(0);
     expect(body.alertSummary.candidates).toBe(body.alertCandidates.length);
     expect(body.alertThresholds).toMatchObject({ minBand: 'strong', nearTriggerPct: 2, maxExtensionPct: 5 });
@@ -57,6 +59,7 @@ describe('GET /api/breakouts', () => {
   it('filters by symbols and groups per symbol with view=rollup', async () => {
     const all = (await ctx.json<BreakoutsResponse>('/api/breakouts?limit=200')).body.items;
     const picked = [...new Set(all.map((s) => s.symbol))].slice(0, 3);
+    expect(picked).toHaveLength(3);
     const { body } = await ctx.json<BreakoutsResponse>(`/api/breakouts?symbols=${picked.join(',').toLowerCase()}&view=rollup`);
     expect(new Set(body.items.map((s: { symbol: string }) => s.symbol))).toEqual(new Set(picked));
     expect(body.view).toBe('rollup');
@@ -67,6 +70,7 @@ describe('GET /api/breakouts', () => {
   it('scans a symbol outside the universe on demand (a sector fund)', async () => {
     const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?symbols=XLK,QQQ');
     expect(status).toBe(200);
+    expect(body.items.length).toBeGreaterThan(0);
     for (const s of body.items) expect(['XLK', 'QQQ']).toContain(s.symbol);
   });
 
@@ -75,6 +79,7 @@ describe('GET /api/breakouts', () => {
     const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?asOf=2025-06-02&limit=20');
     expect(status).toBe(200);
     expect(body.asOf).toBe('2025-06-02T00:00:00.000Z');
+    expect(body.items).toHaveLength(20);
     for (const s of body.items) expect(Date.parse(s.detectedAt)).toBeLessThanOrEqual(Date.parse('2025-06-02T00:00:00Z'));
     expect((await ctx.json<BreakoutsResponse>('/api/breakouts')).body.runHistory.length).toBe(before);
   });
@@ -82,6 +87,7 @@ describe('GET /api/breakouts', () => {
   it('scans other timeframes', async () => {
     const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?timeframe=4h&limit=5');
     expect(status).toBe(200);
+    expect(body.items).toHaveLength(5);
     for (const s of body.items) expect(s.timeframe).toBe('4h');
   });
 
@@ -142,6 +148,7 @@ describe('GET /api/breakouts/history', () => {
 
   it('walks all signals exactly once by keyset cursor', async () => {
     const total = (await ctx.json<HistoryResponse>('/api/breakouts/history?limit=1')).body.pagination.total;
+    expect(total).toBeGreaterThan(0);
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {

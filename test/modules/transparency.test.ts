@@ -37,9 +37,11 @@ describe('GET /api/transparency/ledger', () => {
     expect(byBand.count).toBe(all.records.filter((r) => r.signal.scoreBand === band).length);
     const pattern = all.records[0]!.signal.patternType;
     const byPattern = (await ctx.json<LedgerResponse>(`/api/transparency/ledger?patternType=${pattern}&limit=1000`)).body;
+    expect(byPattern.records.length).toBeGreaterThan(0);
     for (const r of byPattern.records) expect(r.signal.patternType).toBe(pattern);
     const day = all.records[0]!.signal.detectedAt.slice(0, 10);
     const byDay = (await ctx.json<LedgerResponse>(`/api/transparency/ledger?since=${day}&until=${day}&limit=1000`)).body;
+    expect(byDay.records.length).toBeGreaterThan(0);
     for (const r of byDay.records) expect(r.signal.detectedAt.slice(0, 10)).toBe(day);
     const second = (await ctx.json<LedgerResponse>('/api/transparency/ledger?limit=5&offset=5')).body;
     expect(second.records.map((r) => r.seq)).toEqual(all.records.slice(5, 10).map((r) => r.seq));
@@ -80,6 +82,7 @@ describe('ledger verification, checkpoints and CSV', () => {
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toStartWith('seq,signal_id,symbol');
     const total = (await ctx.json<LedgerResponse>('/api/transparency/ledger?limit=1')).body.count;
+    expect(total).toBeGreaterThan(0);
     expect(lines.length - 1).toBe(total);
     const columns = lines[0]!.split(',').length;
     for (const line of lines.slice(1)) expect(line.split(',').length).toBe(columns); // no field here needs quoting

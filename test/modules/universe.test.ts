@@ -14,7 +14,7 @@ describe('GET /api/universe/scan', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, source: 'sp500', benchmark: 'SPY', filters: { minRsRank: 0, minAvgVolUsd: 200_000_000, limit: 50 } });
     expect(body.universeSize).toBe(503);
-    expect(body.ranked.length).toBeLessThanOrEqual(50);
+    expect(body.ranked).toHaveLength(50); // the default limit
     expect(['risk_on', 'neutral', 'risk_off']).toContain(body.regime!.regime);
     expect(body.regimeMultiplier).toBe(body.regime!.multiplier);
     const ranks = body.ranked.map((r) => r.rsRank);
@@ -39,6 +39,7 @@ describe('GET /api/universe/scan', () => {
 
   it('unions sources and keeps a name rank independent of the filter', async () => {
     const nasdaq = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=nasdaq100&minAvgVolUsd=0&limit=500')).body;
+    expect(nasdaq.ranked).toHaveLength(101); // instruments.csv's 101 Nasdaq-100 listings (Alphabet as GOOG and GOOGL)
     for (const row of nasdaq.ranked) expect(row.indices).toContain('nasdaq100');
     const both = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body;
     expect(both.universeSize).toBeGreaterThan(nasdaq.universeSize);
@@ -49,9 +50,11 @@ describe('GET /api/universe/scan', () => {
   it('takes the 100 most liquid names for high_liquidity', async () => {
     const { body } = await ctx.json<UniverseScanResponse>('/api/universe/scan?source=high_liquidity&minAvgVolUsd=0&limit=500');
     expect(body.universeSize).toBe(100);
+    expect(body.ranked).toHaveLength(100);
     const rest = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body.ranked;
     const floor = Math.min(...body.ranked.map((r: { avgDollarVolume: number }) => r.avgDollarVolume));
     const liquid = new Set(body.ranked.map((r: { symbol: string }) => r.symbol));
+    expect(rest.filter((row) => !liquid.has(row.symbol)).length).toBeGreaterThan(0);
     for (const row of rest) if (!liquid.has(row.symbol)) expect(row.avgDollarVolume).toBeLessThanOrEqual(floor);
   });
 

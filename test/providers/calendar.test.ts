@@ -118,7 +118,9 @@ describe('sessions and early closes', () => {
   });
 
   it('opens at 09:30 and closes at 16:00 New York on every session 2000–2035 (checked against Intl)', () => {
-    for (const date of tradingDays('2000-01-01', '2035-12-31')) {
+    const sessions = tradingDays('2000-01-01', '2035-12-31');
+    expect(sessions.length).toBeGreaterThan(36 * 250); // 36 years of about 252 sessions
+    for (const date of sessions) {
       const s = sessionOpenClose(date);
       expect(intlNewYork(s.open)).toEqual({ date, time: '09:30' });
       expect(intlNewYork(s.close)).toEqual({ date, time: s.earlyClose ? '13:00' : '16:00' });

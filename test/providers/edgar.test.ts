@@ -215,6 +215,7 @@ describe('EDGAR Form 4 → insider transactions', () => {
   });
 
   it('sends the User-Agent on every request and reads each Form 4 once', async () => {
+    expect(replay.requests.length).toBeGreaterThan(0);
     expect(replay.requests.every((r) => r.userAgent === UA)).toBe(true);
     const before = replay.requests.length;
     await edgar.insiderTransactions('TSLA', { from: '2025-09-01', to: '2025-09-30' });

@@ -57,6 +57,7 @@ describe('macro calendar data', () => {
   });
 
   it('releases at the agencies\' published times', () => {
+    expect(macroEvents().length).toBeGreaterThan(0);
     for (const e of macroEvents()) {
       if (e.type === 'fomc' && !e.title.includes('unscheduled')) expect(e.time).toBe('14:00');
       if (e.type !== 'fomc') expect(e.time).toBe('08:30');
@@ -79,6 +80,7 @@ describe('macro calendar against the shared data files', () => {
     expect(fromFile.map((e) => e.title.includes('unscheduled'))).toEqual(unscheduled);
     // The only other FOMC rows are the Fed's tentative 2027 schedule.
     const others = macroEvents().filter((e) => e.type === 'fomc' && e.source !== FOMC_FILE);
+    expect(others.length).toBeGreaterThan(0);
     expect(others.every((e) => e.date.startsWith('2027-') && e.title.includes('tentative'))).toBe(true);
   });
 
@@ -114,6 +116,7 @@ describe('New York time', () => {
   });
 
   it('agrees with the IANA zone for every event and every hour of 2025 and 2026', () => {
+    expect(macroEvents().length).toBeGreaterThan(0);
     for (const e of macroEvents()) expect(intlNewYork(e.ts)).toEqual({ date: e.date, time: e.time });
     for (let t = Date.parse('2025-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 3_600_000) {
       expect(newYorkDate(t)).toBe(intlNewYork(t).date);

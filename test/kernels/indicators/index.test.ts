@@ -172,6 +172,7 @@ describe('computeIndicators on real history (SPY, daily_marketlab, adjusted clos
 
   it('keeps every indicator in its range over 33 years of SPY', () => {
     const from = 144; // past every lookback but bbWidthPercentile's own (144)
+    expect(spy.bars.close.length).toBeGreaterThan(from);
     for (const name of ['adx14', 'plusDi14', 'minusDi14', 'bbWidthPercentile'] as const) {
       expect(spyIndicators[name].subarray(from).every((v) => v >= 0 && v <= 100)).toBe(true);
     }
