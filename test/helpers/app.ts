@@ -10,14 +10,20 @@ import { createLogger } from '../../src/log';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import { createServices, type Services } from '../../src/services';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
+import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
 
 /** A fixed clock inside a New York session: Friday 2026-11-20 13:00 EST. */
 export const FIXED_NOW = Date.UTC(2026, 10, 20, 18, 0);
+/** The New York date of FIXED_NOW. */
+export const FIXED_TODAY = '2026-11-20';
 
+/** The market a test context serves unless told otherwise: the synthetic one, seed 42, on the fixed clock. */
+export function syntheticMarket(): SyntheticProvider {
+  return createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+}
 
 /** The spec's Error shape, as `errorBody` checks it. */
 export interface ErrorBody {
@@ -67,7 +73,7 @@ export async function createTestContext(
       ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
       : new MemoryRateLimitStore());
   const services = await createServices(config, {
-    provider: options.provider ?? createSyntheticProvider({ seed: 42, now: () => FIXED_NOW }),
+    provider: options.provider ?? syntheticMarket(),
     log: createLogger('silent'),
     pgliteDir: ':memory:',
     rateLimitStore,

@@ -5,13 +5,11 @@ import type { Static } from 'elysia';
 import { FilingsPage, InsiderPage, InsiderResponse, OptionsFlowResponse, ShortInterestPage, ShortInterestResponse, SocialPage } from '../../src/modules/altdata/model';
 import { socialSummary } from '../../src/modules/altdata/service';
 import { createCsvProvider } from '../../src/providers/csv';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
-import { createTestContext, FIXED_NOW, type ErrorBody, type TestContext } from '../helpers/app';
+import { createTestContext, FIXED_TODAY as TODAY, syntheticMarket, type ErrorBody, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
 
 let ctx: TestContext;
-const synthetic = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
-const TODAY = '2026-11-20';
+const synthetic = syntheticMarket();
 beforeAll(async () => {
   ctx = await createTestContext({ provider: synthetic });
 });

@@ -3,13 +3,11 @@ import type { Static } from 'elysia';
 import { EarningsResponse, type FloatResponse } from '../../src/modules/fundamentals/model';
 import { tradingDaysUntil } from '../../src/providers/calendar';
 import { createCsvProvider } from '../../src/providers/csv';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
-import { createTestContext, FIXED_NOW, type ErrorBody, type TestContext } from '../helpers/app';
+import { createTestContext, FIXED_TODAY as TODAY, syntheticMarket, type ErrorBody, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
 
 let ctx: TestContext;
-const synthetic = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
-const TODAY = '2026-11-20';
+const synthetic = syntheticMarket();
 beforeAll(async () => {
   ctx = await createTestContext({ provider: synthetic });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
 import type { BreakoutsResponse, HistoryResponse } from '../../src/modules/signals/model';
-import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -110,7 +109,7 @@ describe('GET /api/breakouts', () => {
 
 describe('GET /api/breakouts when the scan fails', () => {
   it('answers 500 in the Error shape', async () => {
-    const real = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+    const real = syntheticMarket();
     const broken: MarketDataProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
       bars: async () => {
         throw new Error('disk on fire');

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { ProviderError } from '../../src/providers/types';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
 import type { HealthResponse } from '../../src/modules/system/model';
-import { createTestContext, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, syntheticMarket, type TestContext } from '../helpers/app';
 
 describe('GET /api/health', () => {
   let ctx: TestContext;
@@ -39,7 +38,7 @@ describe('GET /api/health', () => {
   });
 
   it('answers 503 naming the provider and symbol when the data adapter fails', async () => {
-    const real = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+    const real = syntheticMarket();
     const failing: MarketDataProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
       selfCheck: async () => {
         throw new ProviderError('unavailable', 'synthetic', 'SPY', 'vendor timed out');

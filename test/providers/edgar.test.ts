@@ -15,10 +15,9 @@ import { composeProvider } from '../../src/providers/compose';
 import { createEdgarSource, type EdgarSource } from '../../src/providers/edgar';
 import { parseForm4 } from '../../src/providers/edgar/parse';
 import { RateLimiter } from '../../src/providers/http';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { parseCsvLine } from '../../src/providers/universe';
 import { ProviderError } from '../../src/providers/types';
-import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
 
 const UA = 'Breakline tests ops@example.com';
@@ -256,7 +255,7 @@ describe('EDGAR submissions and company facts', () => {
 describe('EDGAR through the app (composed with the synthetic market)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ provider: composeProvider(createSyntheticProvider({ seed: 42, now: () => FIXED_NOW }), [edgar]) });
+    ctx = await createTestContext({ provider: composeProvider(syntheticMarket(), [edgar]) });
   });
   afterAll(() => ctx.close());
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { intlNewYork } from '../helpers/new-york';
 import { sharedData } from '../helpers/shared-data';
 import { MACRO_EVENT_TYPES, macroEvents, nextEvents, parseMacroEvents, proximity } from '../../src/providers/macro';
 import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/calendar';
@@ -9,21 +10,6 @@ const CSV_PATH = join(import.meta.dir, '../../src/providers/macro/events.csv');
 const SHARED = sharedData('macro');
 const FOMC_FILE = 'fomc_dates_2015_2026_mayherprog.csv';
 const CPI_FILE = 'cpi_release_dates_2015_2026_mayherprog.csv';
-
-/** The oracle for time-zone tests: the runtime's IANA data for America/New_York. */
-const nyFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/New_York',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-function intlNewYork(epochMs: number): { date: string; time: string } {
-  const p = Object.fromEntries(nyFormat.formatToParts(epochMs).map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
-}
 
 function sharedColumn(file: string, column: string): string[] {
   const [header, ...rows] = readFileSync(join(SHARED, file), 'utf8').trim().split('\n');
