@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { migrations } from '../../drizzle/migrations';
-import { openDatabase, type Database } from '../../src/db/client';
+import type { Database } from '../../src/db/client';
 import { BarsRepository } from '../../src/db/repositories/bars';
 import type { BarSeries } from '../../src/providers/types';
-import { freshDatabaseUrl, usingPostgres } from '../helpers/db';
+import { openFreshDatabase, usingPostgres } from '../helpers/db';
 
 function series(values: number[], source = 'test'): BarSeries {
   const n = values.length;
@@ -27,20 +27,16 @@ function series(values: number[], source = 'test'): BarSeries {
 
 describe(`database (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
   let database: Database;
-  let drop: (() => Promise<void>) | undefined;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseUrl();
-    drop = fresh?.drop;
-    database = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+    ({ database, close } = await openFreshDatabase());
   });
-  afterAll(async () => {
-    await database.close();
-    await drop?.();
-  });
+  afterAll(() => close());
 
   it('embeds exactly the SQL migrations drizzle-kit wrote (run npm run db:generate after a schema change)', () => {
     const journal = JSON.parse(readFileSync('drizzle/meta/_journal.json', 'utf8')) as { entries: { tag: string }[] };
+    expect(migrations.length).toBeGreaterThan(0);
     expect(migrations.map((m) => m.tag)).toEqual(journal.entries.map((e) => e.tag));
     for (const m of migrations) expect(m.sql).toBe(readFileSync(`drizzle/${m.tag}.sql`, 'utf8'));
   });

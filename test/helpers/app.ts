@@ -10,14 +10,34 @@ import { createLogger } from '../../src/log';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import { createServices, type Services } from '../../src/services';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
+import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
 
 /** A fixed clock inside a New York session: Friday 2026-11-20 13:00 EST. */
 export const FIXED_NOW = Date.UTC(2026, 10, 20, 18, 0);
+/** The New York date of FIXED_NOW. */
+export const FIXED_TODAY = '2026-11-20';
 
+/** The market a test context serves unless told otherwise: the synthetic one, seed 42, on the fixed clock. */
+export function syntheticMarket(): SyntheticProvider {
+  return createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+}
+
+/** The spec's Error shape, as `errorBody` checks it. */
+export interface ErrorBody {
+  error: string;
+  requestId?: string;
+  code: string;
+}
+
+/** A reply read as JSON: its status, its headers and the parsed body. */
+export interface JsonReply<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
 
 export interface TestContext {
   services: Services;
@@ -25,6 +45,15 @@ export interface TestContext {
   config: Config;
   /** `app.handle` for a path (and optional init), on http://localhost. */
   request(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * `request`, with the body parsed as JSON. `T` is what the test reads it as:
+   * the route's response type (`Static<>` of its schema in src/modules/<x>/model.ts),
+   * `ErrorBody` for an error, or `unknown` to narrow by hand.
+   *
+   * @example
+   * const { status, body } = await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo');
+   */
+  json<T = unknown>(path: string, init?: RequestInit): Promise<JsonReply<T>>;
   close(): Promise<void>;
 }
 
@@ -44,17 +73,22 @@ export async function createTestContext(
       ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
       : new MemoryRateLimitStore());
   const services = await createServices(config, {
-    provider: options.provider ?? createSyntheticProvider({ seed: 42, now: () => FIXED_NOW }),
+    provider: options.provider ?? syntheticMarket(),
     log: createLogger('silent'),
     pgliteDir: ':memory:',
     rateLimitStore,
   });
   const app = createApp(services);
+  const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
   return {
     services,
     app,
     config,
-    request: (path, init) => app.handle(new Request(`http://localhost${path}`, init)),
+    request,
+    json: async <T>(path: string, init?: RequestInit): Promise<JsonReply<T>> => {
+      const response = await request(path, init);
+      return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+    },
     close: async () => {
       await services.close();
       await database?.drop();
@@ -63,8 +97,8 @@ export async function createTestContext(
 }
 
 /** Asserts the spec's Error shape and returns the body. */
-export async function errorBody(response: Response): Promise<{ error: string; requestId?: string; code: string }> {
-  const body = (await response.json()) as { error: string; requestId?: string; code: string };
+export async function errorBody(response: Response): Promise<ErrorBody> {
+  const body = (await response.json()) as ErrorBody;
   if (typeof body.error !== 'string' || body.error.length === 0) throw new Error(`not an Error body: ${JSON.stringify(body)}`);
   if (typeof body.code !== 'string') throw new Error(`Error body without code: ${JSON.stringify(body)}`);
   if (body.requestId !== response.headers.get('x-request-id')) throw new Error('requestId does not match X-Request-Id');

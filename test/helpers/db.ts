@@ -4,6 +4,7 @@
  * dropped by `drop()`.
  */
 import postgres from 'postgres';
+import { openDatabase, type Database } from '../../src/db/client';
 
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
 
@@ -39,3 +40,19 @@ export async function freshDatabaseUrl(): Promise<{ url: string; drop: () => Pro
   };
 }
 
+
+/**
+ * A migrated database of its own: PGlite in memory, or with DATABASE_URL a
+ * fresh PostgreSQL database. `close()` closes it and drops the PostgreSQL one.
+ */
+export async function openFreshDatabase(): Promise<{ database: Database; close: () => Promise<void> }> {
+  const fresh = await freshDatabaseUrl();
+  const database = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+  return {
+    database,
+    close: async () => {
+      await database.close();
+      await fresh?.drop();
+    },
+  };
+}

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveOutcomes } from '../../src/jobs/outcomes';
 import { verifyLedger } from '../../src/ledger/verify';
+import type { LedgerResponse } from '../../src/modules/transparency/model';
 import { createCsvProvider } from '../../src/providers/csv';
 import { createTestContext, type TestContext } from '../helpers/app';
 
@@ -69,7 +70,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function outcomes(): Promise<Map<string, any>> {
+/** The outcome record of each symbol's signal, as appended to the ledger. */
+async function outcomes(): Promise<Map<string, Record<string, unknown>>> {
   const rows = await ctx.services.ledger.followUps(Object.keys(PATHS).map((s) => `${s}-flat_base-${at(0)}`));
   return new Map(rows.filter((r) => r.kind === 'outcome').map((r) => [r.signalId.split('-')[0]!, JSON.parse(r.body).data]));
 }
@@ -82,7 +84,7 @@ describe('outcome resolution job', () => {
     expect(o.has('OPEN')).toBe(false);
     // Target 110 on day 2 (stop untouched before): +2R, exit at the target.
     expect(o.get('WIN')).toMatchObject({ outcome: 'win', entry: 100, exitPrice: 110, exitAt: at(2), rMultiple: 2, barsHeld: 2, daysHeld: 2, entered: true });
-    expect(o.get('WIN').mfeR).toBe(2); // 110 is what was surely seen on the exit bar
+    expect(o.get('WIN')!.mfeR).toBe(2); // 110 is what was surely seen on the exit bar
     expect(o.get('LOSS')).toMatchObject({ outcome: 'loss', exitPrice: 95, exitAt: at(1), rMultiple: -1, maeR: 1 });
     // One bar reaches both 111 and 94: the stop counts.
     expect(o.get('BOTH')).toMatchObject({ outcome: 'loss', exitPrice: 95, rMultiple: -1 });
@@ -117,10 +119,10 @@ describe('outcome resolution job', () => {
   });
 
   it('shows the outcome on the public ledger page', async () => {
-    const body = (await (await ctx.request('/api/transparency/ledger?limit=20')).json()) as any;
-    const win = body.records.find((r: any) => r.signal.symbol === 'WIN');
+    const { body } = await ctx.json<LedgerResponse>('/api/transparency/ledger?limit=20');
+    const win = body.records.find((r) => r.signal.symbol === 'WIN')!;
     expect(win.outcome).toMatchObject({ outcome: 'win', rMultiple: 2 });
-    expect(win.outcomeRecord.seq).toBeGreaterThan(win.seq);
-    expect(body.records.find((r: any) => r.signal.symbol === 'OPEN').outcome).toEqual({ outcome: 'open' });
+    expect(win.outcomeRecord!.seq).toBeGreaterThan(win.seq);
+    expect(body.records.find((r) => r.signal.symbol === 'OPEN')!.outcome).toEqual({ outcome: 'open' });
   });
 });

@@ -56,11 +56,13 @@ describe('universe scan on real history', () => {
     expect(full.asOf).toBe(`${AS_OF}T00:00:00.000Z`);
     expect(comparable(truncated)).toEqual(comparable(full));
     expect(full.symbolsScanned).toBe(SYMBOLS.length);
+    expect(full.signals.length).toBeGreaterThan(0);
     for (const s of full.signals) expect(Date.parse(s.detectedAt)).toBeLessThanOrEqual(Date.parse(full.asOf));
   });
 
   it('ranks signals by score, ranks RS 1–99 and reads the regime and breadth', async () => {
     const result = await runScan(deps(sharedData('daily_marketlab')), { timeframe: 'daily', symbols: SYMBOLS, asOfTs: Date.parse('2023-06-30T23:59:59Z') });
+    expect(result.signals.length).toBeGreaterThan(0);
     const scores = result.signals.map((s) => s.finalScore);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     const ranks = result.stats.map((s) => s.rsRank).filter((r): r is number => r !== null);

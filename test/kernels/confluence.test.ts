@@ -7,19 +7,11 @@ import { describe, expect, it } from 'bun:test';
 import { completedHigherBars, confluence, CONFLUENCE_WEIGHTS, type ConfluenceInput } from '../../src/kernels/confluence';
 import type { Ohlcv } from '../../src/kernels/ohlcv';
 import { createCsvProvider } from '../../src/providers/csv';
+import { seededRandom } from '../helpers/random';
 import { sharedData } from '../helpers/shared-data';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-
-/** A fixed linear congruential generator (Numerical Recipes' constants), uniform in [−1, 1). */
-function lcg(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 31 - 1;
-  };
-}
 
 /**
  * One bar a calendar day from 2015-01-05 (a Monday): close = 100 × e^(drift·i) × (1 + noise·u),
@@ -27,7 +19,8 @@ function lcg(seed: number) {
  * (accumulation in an uptrend, distribution in a downtrend); without drift it is random, 0.7M–1.3M.
  */
 function series(n: number, drift: number, seed: number, noise = 0.01): Ohlcv {
-  const u = lcg(seed);
+  const rand = seededRandom(seed);
+  const u = () => 2 * rand() - 1;
   const close = Float64Array.from({ length: n }, (_, i) => 100 * Math.exp(drift * i) * (1 + noise * u()));
   const open = close.map((c, i) => (i === 0 ? c : close[i - 1]!));
   const volume = close.map((c, i) => (drift === 0 ? 1e6 * (1 + 0.3 * u()) : 1e6 * (1 + 0.3 * Math.sign(c - open[i]!) * Math.sign(drift))));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { BREAKOUT_STATES } from '../../src/domain/signal';
 import { advance, initialSnapshot, step, TRANSITIONS, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
+import { seededRandom } from '../helpers/random';
 
 const long = () => initialSnapshot({ direction: 'long', trigger: 100, target1: 110, stopLoss: 95 });
 const short = () => initialSnapshot({ direction: 'short', trigger: 100, target1: 90, stopLoss: 105 });
@@ -57,8 +58,8 @@ describe('breakout lifecycle', () => {
   });
 
   it('makes only the transitions DESIGN §4 allows, on random walks', () => {
-    let seed = 7;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = seededRandom(7);
+    let moves = 0;
     for (let run = 0; run < 500; run++) {
       let price = 100;
       const bars = Array.from({ length: 60 }, () => {
@@ -66,9 +67,11 @@ describe('breakout lifecycle', () => {
         return bar(price, { high: price * (1 + rand() * 0.02), low: price * (1 - rand() * 0.02), volumeRatio: rand() * 2.5 });
       });
       const { transitions } = advance(run % 2 ? long() : short(), bars);
+      moves += transitions.length;
       for (const x of transitions) expect(TRANSITIONS[x.from]).toContain(x.to);
       for (let i = 1; i < transitions.length; i++) expect(transitions[i]!.from).toBe(transitions[i - 1]!.to);
     }
+    expect(moves).toBeGreaterThan(0);
     expect(BREAKOUT_STATES).toHaveLength(7);
   });
 });

@@ -9,30 +9,9 @@ import {
   rotationSnapshot,
   type RotationOptions,
 } from '../../src/kernels/rotation';
+import { randomWalk, seededRandom } from '../helpers/random';
 
 const f64 = (xs: number[]) => Float64Array.from(xs);
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start: number, drift = 0): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) {
-    price *= Math.exp(drift + (rand() - 0.5) * 0.04);
-    out[i] = price;
-  }
-  return out;
-}
 
 /** Reference twin: the formulas of the module doc, one bar at a time, with fresh sums. */
 function naiveRotation(a: Float64Array, b: Float64Array, s: number, n: number, m: number) {
@@ -106,7 +85,7 @@ describe('rotation series', () => {
   });
 
   it('equals its naive twin over a grid of window sizes on random walks', () => {
-    const rand = prng(20230731);
+    const rand = seededRandom(20230731);
     const asset = randomWalk(rand, 400, 50, 0.0005);
     const bench = randomWalk(rand, 400, 400);
     for (const s of [1, 2, 5, 13]) {
@@ -136,7 +115,7 @@ describe('rotation series', () => {
   });
 
   it('puts an asset identical to its benchmark at (100, 100)', () => {
-    const bench = randomWalk(prng(7), 200, 300);
+    const bench = randomWalk(seededRandom(7), 200, 300);
     const { ratio, momentum } = run(bench, bench);
     for (let t = rotationLookback(); t < bench.length; t++) {
       expect(ratio[t]).toBeCloseTo(100, 10);
@@ -148,7 +127,7 @@ describe('rotation series', () => {
   });
 
   it('puts a steady outperformer right of centre, in leading or weakening', () => {
-    const rand = prng(42);
+    const rand = seededRandom(42);
     const bench = randomWalk(rand, 300, 400);
     const asset = bench.map((x, i) => x * Math.exp(0.002 * i));
     const { latest } = rotationSnapshot(asset, bench);
@@ -172,7 +151,7 @@ describe('rotation quadrants', () => {
 
 describe('rotation snapshot', () => {
   it('returns a weekly tail ending with the latest point, oldest first', () => {
-    const rand = prng(3);
+    const rand = seededRandom(3);
     const a = randomWalk(rand, 120, 80);
     const b = randomWalk(rand, 120, 90);
     const { ratio, momentum } = run(a, b);

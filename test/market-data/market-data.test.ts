@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { openDatabase, type Database } from '../../src/db/client';
+import type { Database } from '../../src/db/client';
 import { BarsRepository } from '../../src/db/repositories/bars';
 import { createLogger } from '../../src/log';
 import { createCsvProvider } from '../../src/providers/csv';
 import { MarketData } from '../../src/market-data';
 import type { BarsQuery, MarketDataProvider } from '../../src/providers/types';
 import { BarStore } from '../../src/store';
-import { freshDatabaseUrl } from '../helpers/db';
+import { openFreshDatabase } from '../helpers/db';
 import { sharedData } from '../helpers/shared-data';
 
 /** The csv provider over real history, posing as a remote vendor and counting how often it is asked for bars. */
@@ -33,20 +33,15 @@ function countingProvider() {
 
 describe('cache-through market data', () => {
   let database: Database;
-  let drop: (() => Promise<void>) | undefined;
+  let close: () => Promise<void>;
   let clock = Date.UTC(2026, 7, 24);
   const make = (provider: MarketDataProvider) =>
     new MarketData({ provider, repository: new BarsRepository(database.db), store: new BarStore(), ttlMs: 60_000, log: createLogger('silent'), now: () => clock });
 
   beforeAll(async () => {
-    const fresh = await freshDatabaseUrl();
-    drop = fresh?.drop;
-    database = await openDatabase({ url: fresh?.url, dataDir: ':memory:' });
+    ({ database, close } = await openFreshDatabase());
   });
-  afterAll(async () => {
-    await database.close();
-    await drop?.();
-  });
+  afterAll(() => close());
 
   it('asks the provider once for concurrent requests and serves repeats from memory', async () => {
     const { provider, calls } = countingProvider();

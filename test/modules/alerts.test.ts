@@ -2,6 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import type { Signal } from '../../src/domain/signal';
 import { evaluateAlerts } from '../../src/jobs/alerts';
 import { alerts } from '../../src/db/schema';
+import type { BreakoutsResponse } from '../../src/modules/signals/model';
 import { createTestContext } from '../helpers/app';
 
 const signal = (over: Partial<Signal>): Signal => ({
@@ -91,23 +92,24 @@ describe('alert cooldown across persisted scans', () => {
   it('logs each run\'s candidates and blocks another signal of a symbol alerted within 72 hours', async () => {
     const ctx = await createTestContext();
     try {
-      const first = (await (await ctx.request('/api/breakouts?limit=200')).json()) as any;
+      const first = (await ctx.json<BreakoutsResponse>('/api/breakouts?limit=200')).body;
       expect(first.alertThresholds.cooldownCheck).toStartWith('applied');
       expect(first.alertCandidates.length).toBeGreaterThan(0);
-      const logged = await ctx.services.scans.recentAlerts('daily', new Date(Date.parse(first.asOf) - 3_600_000), new Date(first.asOf));
-      expect([...logged.values()].flatMap((ids) => [...ids]).sort()).toEqual(first.alertCandidates.map((c: Signal) => c.id).sort());
+      const asOf = first.asOf!;
+      const logged = await ctx.services.scans.recentAlerts('daily', new Date(Date.parse(asOf) - 3_600_000), new Date(asOf));
+      expect([...logged.values()].flatMap((ids) => [...ids]).sort()).toEqual(first.alertCandidates.map((c) => c.id).sort());
 
       // Another signal of the first candidate's symbol was alerted a day earlier.
-      const target = first.alertCandidates[0] as Signal;
+      const target = first.alertCandidates[0]!;
       const other = `${target.symbol}-donchian_55-2026-11-18T00:00:00.000Z`;
-      await ctx.services.database.db.insert(alerts).values({ signalId: other, symbol: target.symbol, timeframe: 'daily', runId: 'run_test', alertedAt: new Date(Date.parse(first.asOf) - 86_400_000) });
+      await ctx.services.database.db.insert(alerts).values({ signalId: other, symbol: target.symbol, timeframe: 'daily', runId: 'run_test', alertedAt: new Date(Date.parse(asOf) - 86_400_000) });
       await ctx.services.runs.persist('daily');
       await Bun.sleep(1100); // past the latest-run cache
-      const second = (await (await ctx.request('/api/breakouts?limit=200')).json()) as any;
-      expect(second.latestPersistedRun.id).not.toBe(first.latestPersistedRun.id);
-      const blocked = second.alertBlocked.find((b: { signal: Signal }) => b.signal.id === target.id);
-      expect(blocked.reasons).toContain(`${target.symbol} already alerted within 72 hours (${other})`);
-      expect(second.alertCandidates.map((c: Signal) => c.id)).not.toContain(target.id);
+      const second = (await ctx.json<BreakoutsResponse>('/api/breakouts?limit=200')).body;
+      expect(second.latestPersistedRun!.id).not.toBe(first.latestPersistedRun!.id);
+      const blocked = second.alertBlocked.find((b) => b.signal.id === target.id);
+      expect(blocked!.reasons).toContain(`${target.symbol} already alerted within 72 hours (${other})`);
+      expect(second.alertCandidates.map((c) => c.id)).not.toContain(target.id);
       // The other candidates stay candidates: their own log entries do not block them.
       expect(second.alertCandidates.length).toBe(first.alertCandidates.length - 1);
     } finally {

@@ -1,33 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { blackScholesGreeks } from '../../src/kernels/options/black-scholes';
 import { squeezeScore } from '../../src/kernels/squeeze';
+import type { Static } from 'elysia';
+import { FilingsPage, InsiderPage, InsiderResponse, OptionsFlowResponse, ShortInterestPage, ShortInterestResponse, SocialPage } from '../../src/modules/altdata/model';
 import { socialSummary } from '../../src/modules/altdata/service';
 import { createCsvProvider } from '../../src/providers/csv';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
-import { createTestContext, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, FIXED_TODAY as TODAY, syntheticMarket, type ErrorBody, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
 
 let ctx: TestContext;
-const synthetic = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
-const TODAY = '2026-11-20';
+const synthetic = syntheticMarket();
 beforeAll(async () => {
   ctx = await createTestContext({ provider: synthetic });
 });
 afterAll(() => ctx.close());
 
-const json = async (path: string) => {
-  const response = await ctx.request(path);
-  return { response, body: (await response.json()) as any };
-};
+type Insider = Static<typeof InsiderResponse>;
+type ShortInterest = Static<typeof ShortInterestResponse>;
 
 describe('insider transactions', () => {
   it('lists the window newest first and sums open-market trades only', async () => {
-    const { response, body } = await json('/api/altdata/insider?symbol=MSFT&windowDays=365');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<Insider>('/api/altdata/insider?symbol=MSFT&windowDays=365');
+    expect(status).toBe(200);
     expect(body).toMatchObject({ symbol: 'MSFT', windowDays: 365, to: TODAY, from: '2025-11-21', source: 'synthetic' });
     const raw = await synthetic.insiderTransactions('MSFT', { from: '2025-11-21', to: TODAY });
+    expect(raw.length).toBeGreaterThan(0);
     expect(body.transactions).toHaveLength(raw.length);
-    const dates = body.transactions.map((t: any) => t.date);
+    const dates = body.transactions.map((t) => t.date);
     expect(dates).toEqual([...dates].sort().reverse());
     const buys = raw.filter((t) => t.code === 'P');
     const sells = raw.filter((t) => t.code === 'S');
@@ -37,15 +36,15 @@ describe('insider transactions', () => {
     expect(s.netShares).toBe(buys.reduce((a, t) => a + t.shares, 0) - sells.reduce((a, t) => a + t.shares, 0));
     expect(s.netValue).toBeCloseTo(buys.reduce((a, t) => a + t.value!, 0) - sells.reduce((a, t) => a + t.value!, 0), 1);
     expect(s.otherByCode.A.count).toBe(raw.filter((t) => t.code === 'A').length);
-    expect(body.transactions.find((t: any) => t.code === 'F').codeDescription).toContain('withholding');
+    expect(body.transactions.find((t) => t.code === 'F')!.codeDescription).toContain('withholding');
   });
 
   it('flags cluster buying exactly when three or more insiders bought', async () => {
     let clusters = 0;
     let quiet = 0;
     for (const symbol of ['AAPL', 'MSFT', 'NVDA', 'JPM', 'XOM', 'COST', 'AMD', 'UNH', 'LLY', 'CAT', 'HD', 'PG']) {
-      const { body } = await json(`/api/altdata/insider?symbol=${symbol}&windowDays=730`);
-      const buyers = new Set(body.transactions.filter((t: any) => t.code === 'P').map((t: any) => t.insider));
+      const { body } = await ctx.json<Insider>(`/api/altdata/insider?symbol=${symbol}&windowDays=730`);
+      const buyers = new Set(body.transactions.filter((t) => t.code === 'P').map((t) => t.insider));
       expect(body.summary.clusterBuying).toBe(buyers.size >= 3);
       expect(body.summary.distinctBuyers).toBe(buyers.size);
       if (body.summary.clusterBuying) {
@@ -58,19 +57,19 @@ describe('insider transactions', () => {
   });
 
   it('pages /api/insider with the summary over the whole window', async () => {
-    const all = (await json('/api/insider?symbol=AAPL&windowDays=365&limit=200')).body;
-    const first = (await json('/api/insider?symbol=AAPL&windowDays=365&limit=3')).body;
+    const all = (await ctx.json<Static<typeof InsiderPage>>('/api/insider?symbol=AAPL&windowDays=365&limit=200')).body;
+    const first = (await ctx.json<Static<typeof InsiderPage>>('/api/insider?symbol=AAPL&windowDays=365&limit=3')).body;
     expect(first.items).toHaveLength(3);
     expect(first.transactions).toEqual(first.items);
     expect(first.items).toEqual(all.items.slice(0, 3));
     expect(first.summary).toEqual(all.summary);
     expect(first.pagination).toMatchObject({ limit: 3, hasMore: true, total: all.items.length });
-    const second = (await json(`/api/insider?symbol=AAPL&windowDays=365&limit=3&cursor=${first.pagination.nextCursor}`)).body;
+    const second = (await ctx.json<Static<typeof InsiderPage>>(`/api/insider?symbol=AAPL&windowDays=365&limit=3&cursor=${first.pagination.nextCursor}`)).body;
     expect(second.items).toEqual(all.items.slice(3, 6));
   });
 
   it('answers funds with no transactions', async () => {
-    const { body } = await json('/api/altdata/insider?symbol=SPY');
+    const { body } = await ctx.json<Insider>('/api/altdata/insider?symbol=SPY');
     expect(body.transactions).toEqual([]);
     expect(body.summary.clusterBuying).toBe(false);
   });
@@ -78,32 +77,32 @@ describe('insider transactions', () => {
 
 describe('short interest', () => {
   it('derives change, % of float and days to cover, and scores squeeze risk from them', async () => {
-    const { response, body } = await json('/api/altdata/short-interest?symbol=AMD');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<ShortInterest>('/api/altdata/short-interest?symbol=AMD');
+    expect(status).toBe(200);
     const reports = await synthetic.shortInterest('AMD');
     const last = reports.at(-1)!;
     const float = await synthetic.float('AMD');
-    const s = body.snapshot;
+    const s = body.snapshot!;
     expect(s.settlementDate).toBe(last.settlementDate);
     expect(s.change).toBe(last.sharesShort - last.previousSharesShort!);
     expect(s.percentOfFloat).toBeCloseTo((last.sharesShort / float.freeFloat!) * 100, 2);
     expect(s.daysToCover).toBe(last.daysToCover);
     const bars = await synthetic.bars({ symbol: 'AMD', timeframe: 'daily' });
     const n = bars.close.length - 1; // the live session left out
-    const expected = squeezeScore({ shortPercentFloat: s.percentOfFloat / 100, daysToCover: s.daysToCover, momentum: bars.close[n - 1]! / bars.close[n - 21]! - 1, utilisation: null });
-    expect(body.squeeze.score).toBeCloseTo(expected.score!, 1);
-    expect(body.squeezeRisk).toBe(expected.risk);
-    expect(body.squeeze.components.find((c: any) => c.key === 'utilisation').effectiveWeight).toBe(0);
+    const expected = squeezeScore({ shortPercentFloat: s.percentOfFloat! / 100, daysToCover: s.daysToCover, momentum: bars.close[n - 1]! / bars.close[n - 21]! - 1, utilisation: null });
+    expect(body.squeeze!.score).toBeCloseTo(expected.score!, 1);
+    expect<unknown>(body.squeezeRisk).toBe(expected.risk);
+    expect(body.squeeze!.components.find((c: { key: string }) => c.key === 'utilisation').effectiveWeight).toBe(0);
   });
 
   it('pages the history newest first and answers funds with a null snapshot', async () => {
-    const { body } = await json('/api/short-interest?symbol=AMD&limit=4');
+    const { body } = await ctx.json<Static<typeof ShortInterestPage>>('/api/short-interest?symbol=AMD&limit=4');
     expect(body.items).toHaveLength(4);
-    expect(body.items[0].settlementDate > body.items[1].settlementDate).toBe(true);
+    expect(body.items[0]!.settlementDate > body.items[1]!.settlementDate).toBe(true);
     expect(body.reports).toEqual(body.items);
-    expect(body.snapshot).toEqual(body.items[0]);
-    const fund = await json('/api/altdata/short-interest?symbol=SPY');
-    expect(fund.response.status).toBe(200);
+    expect(body.snapshot).toEqual(body.items[0]!);
+    const fund = await ctx.json<ShortInterest>('/api/altdata/short-interest?symbol=SPY');
+    expect(fund.status).toBe(200);
     expect(fund.body.snapshot).toBeNull();
     expect(fund.body.squeezeRisk).toBeUndefined();
   });
@@ -111,19 +110,20 @@ describe('short interest', () => {
 
 describe('filings and social', () => {
   it('lists filings newest first, filtered by form', async () => {
-    const { body } = await json('/api/filings/msft?form=10-q&limit=5');
+    const { body } = await ctx.json<Static<typeof FilingsPage>>('/api/filings/msft?form=10-q&limit=5');
     expect(body.symbol).toBe('MSFT');
     expect(body.items.length).toBeGreaterThan(0);
-    expect(body.items.every((f: any) => f.form === '10-Q' && f.filedAt <= TODAY)).toBe(true);
+    expect(body.items.every((f) => f.form === '10-Q' && f.filedAt <= TODAY)).toBe(true);
     expect(body.filings).toEqual(body.items);
-    const dates = body.items.map((f: any) => f.filedAt);
+    const dates = body.items.map((f) => f.filedAt);
     expect(dates).toEqual([...dates].sort().reverse());
   });
 
   it('counts mentions with a velocity over the window', async () => {
-    const { body } = await json('/api/social/NVDA?days=10&limit=10&order=asc');
+    const { body } = await ctx.json<Static<typeof SocialPage>>('/api/social/NVDA?days=10&limit=10&order=asc');
     const raw = await synthetic.social('NVDA', { days: 10 });
-    expect(body.items.map((d: any) => d.mentions)).toEqual(raw.map((d) => d.mentions));
+    expect(body.items).toHaveLength(10); // one row per calendar day
+    expect(body.items.map((d) => d.mentions)).toEqual(raw.map((d) => d.mentions));
     const recent = raw.slice(-3).reduce((a, d) => a + d.mentions, 0);
     const baseline = raw.slice(0, 7).reduce((a, d) => a + d.mentions, 0) / 7;
     expect(body.summary.velocity).toBeCloseTo(recent / (3 * baseline), 3);
@@ -141,8 +141,8 @@ describe('filings and social', () => {
 
 describe('options flow', () => {
   it('finds unusual volume, splits premium by side and computes exposure with Black–Scholes', async () => {
-    const { response, body } = await json('/api/altdata/options-flow?symbol=NVDA');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<Static<typeof OptionsFlowResponse>>('/api/altdata/options-flow?symbol=NVDA');
+    expect(status).toBe(200);
     const f = body.flow;
     const chain = await synthetic.optionChain('NVDA');
     expect(f.contracts).toBe(chain.contracts.length);
@@ -153,11 +153,11 @@ describe('options flow', () => {
     const putVolume = chain.contracts.filter((c) => c.type === 'put').reduce((a, c) => a + c.volume, 0);
     expect(f.ratios.callPutVolume).toBeCloseTo(callVolume / putVolume, 3);
     expect(f.premiumBySide.callAsk + f.premiumBySide.callBid).toBeCloseTo(f.totals.callPremium, -1);
-    const premiums = f.largestPrints.map((p: any) => p.premium);
+    const premiums = f.largestPrints.map((p: { premium: number }) => p.premium);
     expect(premiums).toEqual([...premiums].sort((a: number, b: number) => b - a));
     // One strike's gamma exposure from the raw chain.
     const spot = chain.underlyingPrice;
-    const row = f.exposure.byStrike.find((r: any) => r.callOpenInterest > 0 && r.putOpenInterest > 0);
+    const row = f.exposure.byStrike.find((r: { callOpenInterest: number; putOpenInterest: number }) => r.callOpenInterest > 0 && r.putOpenInterest > 0);
     let gamma = 0;
     for (const c of chain.contracts.filter((x) => x.strike === row.strike)) {
       const years = (Date.parse(`${c.expiry}T21:00:00Z`) - Date.parse(chain.asOf)) / 86_400_000 / 365;
@@ -165,6 +165,7 @@ describe('options flow', () => {
     }
     expect(row.netGamma).toBeCloseTo(gamma, -1);
     expect(f.definition.unusual).toContain('2 × open interest');
+    expect(f.sweepLike.length).toBeGreaterThan(0);
     for (const s of f.sweepLike) expect(s.premium).toBeGreaterThan(0);
   });
 });
@@ -186,8 +187,8 @@ describe('errors', () => {
     '/api/social/AAPL?days=0',
     '/api/social/AAPL?days=366',
   ])('%s → 400', async (path) => {
-    const { response, body } = await json(path);
-    expect(response.status).toBe(400);
+    const { status, body } = await ctx.json<ErrorBody>(path);
+    expect(status).toBe(400);
     expect(typeof body.error).toBe('string');
     expect(body.requestId).toBeString();
   });
@@ -195,7 +196,7 @@ describe('errors', () => {
   it.each(['/api/altdata/insider?symbol=ZZZZ', '/api/altdata/options-flow?symbol=ZZZZ', '/api/short-interest?symbol=ZZZZ', '/api/filings/ZZZZ', '/api/social/ZZZZ'])(
     '%s → 404 for an unknown symbol',
     async (path) => {
-      expect((await json(path)).response.status).toBe(404);
+      expect((await ctx.json(path)).status).toBe(404);
     },
   );
 
@@ -209,9 +210,9 @@ describe('errors', () => {
         ['/api/filings/AAPL', 'filings'],
         ['/api/social/AAPL', 'social'],
       ]) {
-        const response = await csv.request(path!);
-        expect(response.status).toBe(404);
-        expect(((await response.json()) as any).error).toContain(word!);
+        const { status, body } = await csv.json<ErrorBody>(path!);
+        expect(status).toBe(404);
+        expect(body.error).toContain(word!);
       }
     } finally {
       await csv.close();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { confluence } from '../../src/kernels/confluence';
 import { alignByTime, weeklyBars } from '../../src/kernels/resample';
+import type { ConfluenceResponse } from '../../src/modules/signals/model';
 import { createCsvProvider } from '../../src/providers/csv';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
@@ -13,15 +14,10 @@ describe('GET /api/confluence (synthetic)', () => {
     ctx = await createTestContext();
   });
   afterAll(() => ctx.close());
-  const json = async (path: string) => {
-    const response = await ctx.request(path);
-    return { response, body: (await response.json()) as any };
-  };
-
   it('scores the seven factors with their values, votes and weights', async () => {
-    const { response, body } = await json('/api/confluence?symbol=aapl');
-    expect(response.status).toBe(200);
-    expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
+    const { status, headers, body } = await ctx.json<ConfluenceResponse>('/api/confluence?symbol=aapl');
+    expect(status).toBe(200);
+    expect(headers.get('x-ratelimit-limit')).not.toBeNull();
     expect(body).toMatchObject({ ok: true, symbol: 'AAPL', timeframe: 'daily', benchmark: 'SPY', higherTimeframe: 'weekly', lookback: { requested: 20, effective: 20 } });
     expect(body.factors.map((f: { name: string }) => f.name)).toEqual(FACTORS);
     const weights = body.factors.reduce((a: number, f: { weight: number }) => a + f.weight, 0);
@@ -35,15 +31,15 @@ describe('GET /api/confluence (synthetic)', () => {
       if (f.value === null) expect(f.vote).toBe(0);
     }
     expect(body.coverage).toBeGreaterThan(0.5); // the synthetic history is long enough for every factor but maybe patterns
-    expect(body.method.weights.trend).toBe(0.25);
+    expect(body.method.weights).toMatchObject({ trend: 0.25 });
   });
 
   it('uses the daily series as the higher timeframe under 1h and 4h bars', async () => {
     for (const timeframe of ['1h', '4h']) {
-      const { response, body } = await json(`/api/confluence?symbol=MSFT&timeframe=${timeframe}&lookback=10`);
-      expect(response.status).toBe(200);
+      const { status, body } = await ctx.json<ConfluenceResponse>(`/api/confluence?symbol=MSFT&timeframe=${timeframe}&lookback=10`);
+      expect(status).toBe(200);
       expect(body).toMatchObject({ timeframe, higherTimeframe: 'daily', lookback: { requested: 10, effective: 10 } });
-      const higher = body.factors.find((f: { name: string }) => f.name === 'higherTimeframe');
+      const higher = body.factors.find((f) => f.name === 'higherTimeframe')!;
       expect(higher.value).not.toBeNull();
       // The daily bar of the hour's own session is not over yet: the higher timeframe stands on an earlier day.
       expect(higher.detail.slice(higher.detail.indexOf('bar of') + 7, higher.detail.indexOf('bar of') + 17) < body.asOf.slice(0, 10)).toBe(true);
@@ -51,14 +47,14 @@ describe('GET /api/confluence (synthetic)', () => {
   });
 
   it('clamps a lookback longer than the history and says so', async () => {
-    const { body } = await json('/api/confluence?symbol=AAPL&lookback=100000');
+    const { body } = await ctx.json<ConfluenceResponse>('/api/confluence?symbol=AAPL&lookback=100000');
     expect(body.lookback.requested).toBe(100000);
     expect(body.lookback.effective).toBe(body.bars - 1);
-    expect(body.factors.find((f: { name: string }) => f.name === 'volume').detail).toContain('clamped');
+    expect(body.factors.find((f) => f.name === 'volume')!.detail).toContain('clamped');
   });
 
   it('evaluates as of a date on the last bar at or before it', async () => {
-    const { body } = await json('/api/confluence?symbol=AAPL&asOf=2025-06-01'); // a Sunday
+    const { body } = await ctx.json<ConfluenceResponse>('/api/confluence?symbol=AAPL&asOf=2025-06-01'); // a Sunday
     expect(body.asOf).toBe('2025-05-30T00:00:00.000Z');
   });
 
@@ -97,9 +93,8 @@ describe('GET /api/confluence on real history (csv provider)', () => {
   afterAll(() => ctx.close());
 
   it('reads NVDA on 2023-06-30 as bullish, exactly as the kernel does on the same bars', async () => {
-    const response = await ctx.request('/api/confluence?symbol=NVDA&asOf=2023-06-30&lookback=50');
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
+    const { status, body } = await ctx.json<ConfluenceResponse>('/api/confluence?symbol=NVDA&asOf=2023-06-30&lookback=50');
+    expect(status).toBe(200);
     expect(body.asOf).toBe('2023-06-30T00:00:00.000Z');
     expect(body.direction).toBe('bullish');
 
@@ -112,8 +107,8 @@ describe('GET /api/confluence on real history (csv provider)', () => {
   });
 
   it('gives the same answer for a date whatever the provider holds after it', async () => {
-    const a = (await (await ctx.request('/api/confluence?symbol=META&asOf=2022-10-27&lookback=50')).json()) as any;
+    const a = (await ctx.json<ConfluenceResponse>('/api/confluence?symbol=META&asOf=2022-10-27&lookback=50')).body;
     expect(a.direction).toBe('bearish');
-    expect(a.factors.find((f: { name: string }) => f.name === 'relativeStrength').vote).toBe(-1);
+    expect(a.factors.find((f) => f.name === 'relativeStrength')!.vote).toBe(-1);
   });
 });

@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { normalCdf } from '../../src/kernels/options/normal';
 import { performance, tradesWhere } from '../../src/ledger/performance';
 import { cumulativeVariance, fitGarch11, logReturns, varianceFilter } from '../../src/kernels/volatility';
+import type { ForecastResponse } from '../../src/modules/signals/model';
 import { isTradingDay } from '../../src/providers/calendar';
 import { createCsvProvider } from '../../src/providers/csv';
 import { sliceSeries, type MarketDataProvider } from '../../src/providers/types';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
-
-const json = async (response: Response) => (await response.json()) as any;
 
 describe('GET /api/forecast (synthetic market)', () => {
   let ctx: TestContext;
@@ -18,9 +17,8 @@ describe('GET /api/forecast (synthetic market)', () => {
   afterAll(() => ctx.close());
 
   it('gives a widening, ordered GARCH cone over the next sessions, as the kernels compute it', async () => {
-    const response = await ctx.request('/api/forecast?symbol=aapl');
-    expect(response.status).toBe(200);
-    const body = await json(response);
+    const { status, body } = await ctx.json<ForecastResponse>('/api/forecast?symbol=aapl');
+    expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, symbol: 'AAPL', horizon: 20, model: 'garch', requestedModel: 'garch', fallback: null });
     const { bars } = await ctx.services.marketData.completeDaily('AAPL');
     const close = bars.close.subarray(bars.close.length - 1261);
@@ -56,7 +54,7 @@ describe('GET /api/forecast (synthetic market)', () => {
       // Median of a driftless lognormal: price · e^(−V/2).
       expect(point.p50).toBeCloseTo(body.price * Math.exp(-v[k]! / 2), 3);
     }
-    const last = body.cone[19];
+    const last = body.cone[19]!;
     expect(body.quantiles).toEqual({ p5: last.p5, p25: last.p25, p50: last.p50, p75: last.p75, p95: last.p95 });
     expect(body.calibration.windows).toBe(1261 - 60 - 20);
     expect(body.calibration.band90).toBeGreaterThan(0.8);
@@ -66,7 +64,7 @@ describe('GET /api/forecast (synthetic market)', () => {
   });
 
   it('model=ewma keeps the forecast flat: σ_h = σ_1 · √h', async () => {
-    const body = await json(await ctx.request('/api/forecast?symbol=MSFT&model=ewma&horizon=9'));
+    const body = (await ctx.json<ForecastResponse>('/api/forecast?symbol=MSFT&model=ewma&horizon=9')).body;
     expect(body).toMatchObject({ model: 'ewma', requestedModel: 'ewma', fallback: null });
     expect(body.volatility.params).toMatchObject({ lambda: 0.94, alpha: 0.06, beta: 0.94, persistence: 1, halfLifeDays: null, omega: 0 });
     expect(body.volatility.horizon).toBeCloseTo(body.volatility.daily * 3, 5);
@@ -78,7 +76,7 @@ describe('GET /api/forecast (synthetic market)', () => {
   it('falls back to EWMA, and says so, with under 250 returns', async () => {
     const { bars } = await ctx.services.marketData.completeDaily('AAPL');
     const day = new Date(bars.ts[200]!).toISOString().slice(0, 10);
-    const body = await json(await ctx.request(`/api/forecast?symbol=AAPL&asOf=${day}&horizon=5`));
+    const body = (await ctx.json<ForecastResponse>(`/api/forecast?symbol=AAPL&asOf=${day}&horizon=5`)).body;
     expect(body.asOf).toBe(day);
     expect(body.model).toBe('ewma');
     expect(body.requestedModel).toBe('garch');
@@ -88,10 +86,10 @@ describe('GET /api/forecast (synthetic market)', () => {
 
   it('exists under API-Version 1.0.0 and 1.1.0', async () => {
     for (const version of ['1.0.0', '1.1.0']) {
-      const response = await ctx.request('/api/forecast?symbol=SPY&horizon=1', { headers: { 'API-Version': version } });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('api-version')).toBe(version);
-      expect((await json(response)).cone).toHaveLength(1);
+      const { status, headers, body } = await ctx.json<ForecastResponse>('/api/forecast?symbol=SPY&horizon=1', { headers: { 'API-Version': version } });
+      expect(status).toBe(200);
+      expect(headers.get('api-version')).toBe(version);
+      expect(body.cone).toHaveLength(1);
     }
   });
 
@@ -130,11 +128,11 @@ describe('GET /api/forecast (synthetic market)', () => {
 describe('GET /api/forecast track record (ledger)', () => {
   let ctx: TestContext;
   let symbol = '';
-  let first: any;
+  let first: ForecastResponse;
   beforeAll(async () => {
     ctx = await createTestContext();
     for (const s of (await ctx.services.marketData.instruments()).keys()) {
-      const body = await json(await ctx.request(`/api/forecast?symbol=${s}&horizon=10`));
+      const body = (await ctx.json<ForecastResponse>(`/api/forecast?symbol=${s}&horizon=10`)).body;
       if (body.activePattern) {
         symbol = s;
         first = body;
@@ -146,7 +144,7 @@ describe('GET /api/forecast track record (ledger)', () => {
 
   it('finds a live setup and prices its target and stop from the cone', () => {
     expect(symbol).not.toBe('');
-    const p = first.activePattern;
+    const p = first.activePattern!;
     expect(p.probabilityBeyondTarget).toBeGreaterThanOrEqual(0);
     expect(p.probabilityBeyondTarget).toBeLessThan(0.5); // targets sit beyond the price
     // Long: P(S_h < stop) = Φ((ln(stop/S) + V/2) / √V); short mirrors it.
@@ -155,13 +153,13 @@ describe('GET /api/forecast track record (ledger)', () => {
     const expected = p.direction === 'long' ? normalCdf(z) : 1 - normalCdf(z);
     expect(p.probabilityBeyondStop).toBeCloseTo(expected, 3);
     expect(first.trackRecord).toMatchObject({ patternType: p.patternType, direction: p.direction, timeframe: 'daily' });
-    expect(first.trackRecord.pattern.signals).toBe(0);
+    expect(first.trackRecord!.pattern.signals).toBe(0);
   });
 
   it('reports the ledger hit rate of that pattern, and of this symbol, counting only outcomes known by asOf', async () => {
-    const { patternType, direction } = first.activePattern;
+    const { patternType, direction } = first.activePattern!;
     const other = direction === 'long' ? 'short' : 'long';
-    const asOf = first.asOf as string;
+    const asOf = first.asOf;
     const rows: [string, string, string, string, string, string | null, number][] = [
       // id, symbol, direction, timeframe, detected, exitAt (null: no outcome), R
       ['F1', 'OTHER1', direction, 'daily', '2025-03-03', '2025-03-20', 2],
@@ -195,15 +193,15 @@ describe('GET /api/forecast track record (ledger)', () => {
         })),
     );
 
-    const now = await json(await ctx.request(`/api/forecast?symbol=${symbol}&horizon=10`));
-    expect(now.trackRecord.pattern).toMatchObject({ signals: 6, open: 1, closed: 5, wins: 3, losses: 2, hitRate: 0.6 });
-    expect(now.trackRecord.pattern.totalR).toBeCloseTo(4.5, 10); // 2 − 1 + 1.5 − 1 + 3
-    expect(now.trackRecord.symbol).toMatchObject({ signals: 2, closed: 2, wins: 1, losses: 1, hitRate: 0.5 });
+    const now = (await ctx.json<ForecastResponse>(`/api/forecast?symbol=${symbol}&horizon=10`)).body;
+    expect(now.trackRecord!.pattern).toMatchObject({ signals: 6, open: 1, closed: 5, wins: 3, losses: 2, hitRate: 0.6 });
+    expect(now.trackRecord!.pattern.totalR).toBeCloseTo(4.5, 10); // 2 − 1 + 1.5 − 1 + 3
+    expect(now.trackRecord!.symbol).toMatchObject({ signals: 2, closed: 2, wins: 1, losses: 1, hitRate: 0.5 });
 
-    const replay = await json(await ctx.request(`/api/forecast?symbol=${symbol}&horizon=10&asOf=${asOf}`));
-    expect(replay.trackRecord.knownAt).toBe(`${asOf}T23:59:59.999Z`);
+    const replay = (await ctx.json<ForecastResponse>(`/api/forecast?symbol=${symbol}&horizon=10&asOf=${asOf}`)).body;
+    expect(replay.trackRecord!.knownAt).toBe(`${asOf}T23:59:59.999Z`);
     // F5's exit lies after asOf: open then.
-    expect(replay.trackRecord.pattern).toMatchObject({ signals: 6, open: 2, closed: 4, wins: 2, losses: 2, hitRate: 0.5 });
+    expect(replay.trackRecord!.pattern).toMatchObject({ signals: 6, open: 2, closed: 4, wins: 2, losses: 2, hitRate: 0.5 });
     expect(replay.cone).toEqual(now.cone);
 
     // Known at 2025-04-30: F1 and F2 detected and exited; the rest not yet detected (F6, F7 filtered out).
@@ -231,8 +229,8 @@ describe('GET /api/forecast on real history (csv provider)', () => {
   });
 
   it('never reads a later bar: asOf on the full history equals the forecast on history that ends there', async () => {
-    const a = await json(await full.request(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`));
-    const b = await json(await cut.request(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`));
+    const a = (await full.json<ForecastResponse>(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`)).body;
+    const b = (await cut.json<ForecastResponse>(`/api/forecast?symbol=NVDA&asOf=${asOf}&horizon=30`)).body;
     expect(a.asOf).toBe(asOf);
     expect(a.cone).toEqual(b.cone);
     expect(a.volatility).toEqual(b.volatility);
@@ -241,7 +239,7 @@ describe('GET /api/forecast on real history (csv provider)', () => {
   });
 
   it('gives SPY sensible numbers before the 2020 crash: ~13–20% vol, and the crash far outside the 20-day cone', async () => {
-    const body = await json(await full.request(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20`));
+    const body = (await full.json<ForecastResponse>(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20`)).body;
     expect(body.model).toBe('garch');
     expect(body.volatility.horizonAnnualized).toBeGreaterThan(0.08);
     expect(body.volatility.horizonAnnualized).toBeLessThan(0.2);
@@ -250,9 +248,9 @@ describe('GET /api/forecast on real history (csv provider)', () => {
     // 20 sessions later (2020-03-16) SPY closed about 25% lower: below the 5% quantile.
     const { bars } = await full.services.marketData.completeDaily('SPY');
     const i = bars.ts.indexOf(Date.parse('2020-03-16T00:00:00Z'));
-    expect(body.cone[19].date).toBe('2020-03-16');
+    expect(body.cone[19]!.date).toBe('2020-03-16');
     expect(bars.close[i]!).toBeLessThan(body.quantiles.p5);
-    const e = await json(await full.request(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20&model=ewma`));
+    const e = (await full.json<ForecastResponse>(`/api/forecast?symbol=SPY&asOf=${asOf}&horizon=20&model=ewma`)).body;
     expect(e.volatility.params).toMatchObject({ lambda: 0.94, persistence: 1 });
     expect(e.calibration.outOfSample).toBe(true);
   });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { BarsResponse, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotResponse } from '../../src/modules/market/model';
+import type { Page } from '../../src/pagination';
 import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
@@ -7,10 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const json = async (path: string, init?: RequestInit) => {
-  const response = await ctx.request(path, init);
-  return { response, body: (await response.json()) as any };
-};
+/** /api/sector-rotation/v2: the legacy answer with the `{ items, pagination }` envelope added. */
+type SectorRotationPage = SectorRotationResponse & Page<SectorRotationRow>;
 
 describe('GET /api/bars', () => {
   it.each([
@@ -18,15 +18,15 @@ describe('GET /api/bars', () => {
     ['3mo', 63],
     ['6mo', 126],
   ])('answers %s with %i daily bars, newest last', async (range, count) => {
-    const { response, body } = await json(`/api/bars?symbol=AAPL&range=${range}`);
-    expect(response.status).toBe(200);
+    const { status, headers, body } = await ctx.json<BarsResponse>(`/api/bars?symbol=AAPL&range=${range}`);
+    expect(status).toBe(200);
     expect(body.symbol).toBe('AAPL');
-    expect(body.range).toBe(range);
+    expect<string>(body.range).toBe(range);
     expect(body.bars).toHaveLength(count);
     const dates = body.bars.map((b: { date: string }) => b.date);
     expect([...dates].sort()).toEqual(dates);
     expect(new Set(dates).size).toBe(count);
-    expect(dates.at(-1) <= new Date(FIXED_NOW).toISOString().slice(0, 10)).toBe(true);
+    expect(dates.at(-1)! <= new Date(FIXED_NOW).toISOString().slice(0, 10)).toBe(true);
     for (const bar of body.bars) {
       expect(bar.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(bar.high).toBeGreaterThanOrEqual(Math.max(bar.open, bar.close));
@@ -34,14 +34,14 @@ describe('GET /api/bars', () => {
       expect(bar.volume).toBeGreaterThan(0);
     }
     for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id']) {
-      expect(response.headers.get(header)).not.toBeNull();
+      expect(headers.get(header)).not.toBeNull();
     }
   });
 
   it('normalises the symbol to upper case and accepts share classes', async () => {
-    expect((await json('/api/bars?symbol=aapl&range=1mo')).body.symbol).toBe('AAPL');
-    const brk = await json('/api/bars?symbol=brk.b&range=1mo');
-    expect(brk.response.status).toBe(200);
+    expect((await ctx.json<BarsResponse>('/api/bars?symbol=aapl&range=1mo')).body.symbol).toBe('AAPL');
+    const brk = await ctx.json<BarsResponse>('/api/bars?symbol=brk.b&range=1mo');
+    expect(brk.status).toBe(200);
     expect(brk.body.symbol).toBe('BRK.B');
   });
 
@@ -69,16 +69,16 @@ describe('GET /api/bars', () => {
   });
 
   it('serves the same bars twice from the cache', async () => {
-    const a = await json('/api/bars?symbol=MSFT&range=3mo');
-    const b = await json('/api/bars?symbol=MSFT&range=3mo');
+    const a = await ctx.json<BarsResponse>('/api/bars?symbol=MSFT&range=3mo');
+    const b = await ctx.json<BarsResponse>('/api/bars?symbol=MSFT&range=3mo');
     expect(b.body).toEqual(a.body);
   });
 });
 
 describe('GET /api/snapshot', () => {
   it('gives price, volume, change, day range, ts and source', async () => {
-    const { response, body } = await json('/api/snapshot?symbol=msft');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<SnapshotResponse>('/api/snapshot?symbol=msft');
+    expect(status).toBe(200);
     expect(body.symbol).toBe('MSFT');
     expect(body.source).toBe('synthetic');
     expect(body.price).toBeGreaterThan(0);
@@ -92,9 +92,9 @@ describe('GET /api/snapshot', () => {
   });
 
   it('agrees with the last daily bar', async () => {
-    const bars = (await json('/api/bars?symbol=MSFT&range=1mo')).body.bars;
-    const snap = (await json('/api/snapshot?symbol=MSFT')).body;
-    expect(snap.previousClose).toBeCloseTo(bars.at(-2).close, 6);
+    const bars = (await ctx.json<BarsResponse>('/api/bars?symbol=MSFT&range=1mo')).body.bars;
+    const snap = (await ctx.json<SnapshotResponse>('/api/snapshot?symbol=MSFT')).body;
+    expect(snap.previousClose).toBeCloseTo(bars.at(-2)!.close, 6);
   });
 
   it('refuses a missing symbol with 400', async () => {
@@ -110,8 +110,8 @@ describe('GET /api/snapshot', () => {
 
 describe('GET /api/sector-rotation', () => {
   it('places the 11 sector funds against SPY on the rotation graph', async () => {
-    const { response, body } = await json('/api/sector-rotation');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<SectorRotationResponse>('/api/sector-rotation');
+    expect(status).toBe(200);
     expect(body.benchmark).toBe('SPY');
     expect(body.count).toBe(11);
     expect(body.sectors).toHaveLength(11);
@@ -121,7 +121,7 @@ describe('GET /api/sector-rotation', () => {
     for (const s of body.sectors) {
       const expected = s.rsRatio >= 100 ? (s.rsMomentum >= 100 ? 'leading' : 'weakening') : s.rsMomentum >= 100 ? 'improving' : 'lagging';
       expect(s.quadrant).toBe(expected);
-      expect(s.performance['1m'].relative).toBeCloseTo(s.performance['1m'].asset - s.performance['1m'].benchmark, 1);
+      expect(s.performance['1m'].relative).toBeCloseTo(s.performance['1m'].asset! - s.performance['1m'].benchmark!, 1);
       expect(s.tail.length).toBeGreaterThan(1);
     }
     const ratios = body.sectors.map((s: { rsRatio: number }) => s.rsRatio);
@@ -133,8 +133,8 @@ describe('GET /api/sector-rotation', () => {
 
 describe('GET /api/sector-rotation/v2', () => {
   it('adds the envelope and keeps the legacy keys', async () => {
-    const { response, body } = await json('/api/sector-rotation/v2?limit=4');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?limit=4');
+    expect(status).toBe(200);
     expect(body.sectors).toHaveLength(11);
     expect(body.items).toHaveLength(4);
     expect(body.items).toEqual(body.sectors.slice(0, 4));
@@ -147,7 +147,7 @@ describe('GET /api/sector-rotation/v2', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const { body }: { body: any } = await json(`/api/sector-rotation/v2?limit=5&order=asc${cursor ? `&cursor=${cursor}` : ''}`);
+      const { body }: { body: SectorRotationPage } = await ctx.json<SectorRotationPage>(`/api/sector-rotation/v2?limit=5&order=asc${cursor ? `&cursor=${cursor}` : ''}`);
       seen.push(...body.items.map((s: { symbol: string }) => s.symbol));
       cursor = body.pagination.nextCursor;
       pages++;
@@ -155,21 +155,21 @@ describe('GET /api/sector-rotation/v2', () => {
     } while (cursor);
     expect(pages).toBe(3);
     expect(new Set(seen).size).toBe(11);
-    const { body } = await json('/api/sector-rotation/v2?order=asc');
+    const { body } = await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?order=asc');
     expect(seen).toEqual(body.items.map((s: { symbol: string }) => s.symbol));
   });
 
   it('clamps limit and treats a malformed cursor as the first page', async () => {
-    expect((await json('/api/sector-rotation/v2?limit=0')).body.pagination.limit).toBe(1);
-    expect((await json('/api/sector-rotation/v2?limit=5000')).body.pagination.limit).toBe(200);
-    const bad = await json('/api/sector-rotation/v2?cursor=%%%garbage&limit=3');
-    expect(bad.response.status).toBe(200);
+    expect((await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?limit=0')).body.pagination.limit).toBe(1);
+    expect((await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?limit=5000')).body.pagination.limit).toBe(200);
+    const bad = await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?cursor=%%%garbage&limit=3');
+    expect(bad.status).toBe(200);
     expect(bad.body.items).toEqual(bad.body.sectors.slice(0, 3));
   });
 
   it('lets the cursor win over offset', async () => {
-    const first = (await json('/api/sector-rotation/v2?limit=2')).body;
-    const second = (await json(`/api/sector-rotation/v2?limit=2&offset=9&cursor=${first.pagination.nextCursor}`)).body;
+    const first = (await ctx.json<SectorRotationPage>('/api/sector-rotation/v2?limit=2')).body;
+    const second = (await ctx.json<SectorRotationPage>(`/api/sector-rotation/v2?limit=2&offset=9&cursor=${first.pagination.nextCursor}`)).body;
     expect(second.items).toEqual(first.sectors.slice(2, 4));
   });
 
@@ -182,22 +182,22 @@ describe('GET /api/sector-rotation/v2', () => {
 
 describe('GET /api/macro/calendar', () => {
   it('lists releases with New York times and the next release of each kind', async () => {
-    const { response, body } = await json('/api/macro/calendar?from=2025-01-01&to=2025-12-31');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<MacroCalendarResponse>('/api/macro/calendar?from=2025-01-01&to=2025-12-31');
+    expect(status).toBe(200);
     expect(body.timezone).toBe('America/New_York');
     const kinds = new Set(body.events.map((e: { type: string }) => e.type));
     expect([...kinds].sort()).toEqual(['cpi', 'fomc', 'gdp', 'jobs']);
     const fomc = body.events.filter((e: { type: string }) => e.type === 'fomc');
     expect(fomc).toHaveLength(8); // eight scheduled meetings a year
     const march = body.events.find((e: { type: string; date: string }) => e.type === 'cpi' && e.date === '2025-03-12');
-    expect(march.at).toBe('2025-03-12T12:30:00.000Z'); // 08:30 EDT
+    expect(march!.at).toBe('2025-03-12T12:30:00.000Z'); // 08:30 EDT
     expect(body.count).toBe(body.events.length);
     expect(Object.keys(body.coverage).sort()).toEqual(['cpi', 'fomc', 'gdp', 'jobs']);
-    expect(body.next.fomc.next === null || Date.parse(body.next.fomc.next.at) >= Date.parse(body.asOf) - 1000).toBe(true);
+    expect(body.next.fomc!.next === null || Date.parse(body.next.fomc!.next.at) >= Date.parse(body.asOf) - 1000).toBe(true);
   });
 
   it('filters by kind', async () => {
-    const { body } = await json('/api/macro/calendar?types=cpi&from=2024-01-01&to=2024-12-31');
+    const { body } = await ctx.json<MacroCalendarResponse>('/api/macro/calendar?types=cpi&from=2024-01-01&to=2024-12-31');
     expect(body.events).toHaveLength(12);
     expect(Object.keys(body.next)).toEqual(['cpi']);
   });

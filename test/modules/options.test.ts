@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { blackScholesPrice } from '../../src/kernels/options/black-scholes';
-import { createTestContext, type TestContext } from '../helpers/app';
+import type { Static } from 'elysia';
+import { AnalyzeResponse } from '../../src/modules/options/model';
+import { createTestContext, type ErrorBody, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -8,16 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const json = async (path: string) => {
-  const response = await ctx.request(path);
-  return { response, body: (await response.json()) as any };
-};
-const analyze = (q: string) => json(`/api/options/analyze?symbol=AAPL&${q}`);
+type Analysis = Static<typeof AnalyzeResponse>;
+const analyze = <T = Analysis>(q: string) => ctx.json<T>(`/api/options/analyze?symbol=AAPL&${q}`);
 
 describe('GET /api/options/analyze', () => {
   it('prices every candidate with Black–Scholes and echoes the effective inputs', async () => {
-    const { response, body } = await analyze('trigger=100&target=110');
-    expect(response.status).toBe(200);
+    const { status, body } = await analyze('trigger=100&target=110');
+    expect(status).toBe(200);
     expect(body.symbol).toBe('AAPL');
     expect(body.direction).toBe('long');
     expect(body.inputs).toMatchObject({ trigger: 100, target: 110, stop: 95, stopDefaulted: true, iv: 0.3, ivRank: null, expiryDays: 30, r: 0.05, strikes: [97.5, 100, 102.5, 110], expiries: [15, 30, 60] });
@@ -36,7 +35,7 @@ describe('GET /api/options/analyze', () => {
 
   it('recommends the debit spread when IV rank is high and the spread returns its risk', async () => {
     const { body } = await analyze('trigger=100&target=110&stop=95&ivRank=80');
-    const spread = body.spreads.find((s: any) => s.expiryDays === 30);
+    const spread = body.spreads.find((s) => s.expiryDays === 30)!;
     expect(spread.rewardRisk).toBeGreaterThanOrEqual(1);
     expect(body.recommendation.strategy).toBe('vertical_debit_spread');
     expect(body.recommendation.legs).toMatchObject({ longStrike: 100, shortStrike: 110, maxValue: 10 });
@@ -51,31 +50,43 @@ describe('GET /api/options/analyze', () => {
   });
 
   it('picks a long option only when it beats both 1 and the stock', async () => {
-    for (const q of ['trigger=100&target=120&stop=80&iv=0.4&expiryDays=90', 'trigger=50&target=56&stop=48&iv=0.2', 'trigger=300&target=330&stop=290&expiryDays=45']) {
+    // The last plan (a stop as far as the target, so the stock's reward/risk is 1) is one a call wins.
+    let longCalls = 0;
+    let stockOverOptions = 0;
+    for (const q of ['trigger=100&target=120&stop=80&iv=0.4&expiryDays=90', 'trigger=50&target=56&stop=48&iv=0.2', 'trigger=300&target=330&stop=290&expiryDays=45', 'trigger=100&target=115&stop=85&iv=0.25&expiryDays=60']) {
       const { body } = await analyze(q);
       const r = body.recommendation;
-      if (r.strategy === 'long_call') expect(r.contract.rewardRisk).toBeGreaterThanOrEqual(Math.max(1, body.stock.rewardRisk));
+      if (r.strategy === 'long_call') {
+        longCalls++;
+        expect(r.contract.rewardRisk).toBeGreaterThanOrEqual(Math.max(1, body.stock.rewardRisk));
+      }
       if (r.strategy === 'stock' && !r.reasoning.join(' ').includes('< 25%')) {
-        for (const c of body.candidates.filter((x: any) => x.expiryDays >= 30)) expect(c.rewardRisk ?? 0).toBeLessThan(Math.max(1, body.stock.rewardRisk) + 1e-9);
+        const longer = body.candidates.filter((x) => x.expiryDays >= 30);
+        expect(longer.length).toBeGreaterThan(0);
+        stockOverOptions++;
+        for (const c of longer) expect(c.rewardRisk ?? 0).toBeLessThan(Math.max(1, body.stock.rewardRisk) + 1e-9);
       }
     }
+    expect(longCalls).toBeGreaterThan(0);
+    expect(stockOverOptions).toBeGreaterThan(0);
   });
 
   it('analyses a short with puts', async () => {
-    const { response, body } = await json('/api/options/analyze?symbol=MSFT&direction=short&trigger=100&target=90&stop=104');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<Analysis>('/api/options/analyze?symbol=MSFT&direction=short&trigger=100&target=90&stop=104');
+    expect(status).toBe(200);
     expect(body.direction).toBe('short');
-    expect(body.candidates.every((c: any) => c.type === 'put')).toBe(true);
+    expect(body.candidates).toHaveLength(12); // 4 strikes × 3 expiries, as for the long
+    expect(body.candidates.every((c) => c.type === 'put')).toBe(true);
     for (const c of body.candidates) expect(c.price).toBeCloseTo(blackScholesPrice('put', 100, c.strike, c.expiryDays / 365, 0.05, 0.3), 3);
   });
 
   it('warns of IV crush when earnings fall before expiry, and not otherwise', async () => {
     // NVDA's next synthetic report is 2026-12-21, 31 days after the fixed clock.
-    const before = await json('/api/options/analyze?symbol=NVDA&trigger=100&target=108&expiryDays=45');
+    const before = await ctx.json<Analysis>('/api/options/analyze?symbol=NVDA&trigger=100&target=108&expiryDays=45');
     expect(before.body.ivCrush).toMatchObject({ earningsDate: '2026-12-21', daysAway: 31, affectsExpiries: [45, 90] });
-    const after = await json('/api/options/analyze?symbol=NVDA&trigger=100&target=108&expiryDays=10');
+    const after = await ctx.json<Analysis>('/api/options/analyze?symbol=NVDA&trigger=100&target=108&expiryDays=10');
     expect(after.body.ivCrush).toBeNull();
-    const fund = await json('/api/options/analyze?symbol=SPY&trigger=100&target=108');
+    const fund = await ctx.json<Analysis>('/api/options/analyze?symbol=SPY&trigger=100&target=108');
     expect(fund.body.ivCrush).toBeNull();
   });
 
@@ -97,14 +108,14 @@ describe('GET /api/options/analyze', () => {
     ['trigger=100&target=110&r=1', "'r'"],
     ['trigger=10&target=40', 'stop'],
   ])('%s → 400 naming %s', async (q, name) => {
-    const { response, body } = await analyze(q);
-    expect(response.status).toBe(400);
+    const { status, body } = await analyze<ErrorBody>(q);
+    expect(status).toBe(400);
     expect(body.error).toContain(name);
     expect(body.requestId).toBeString();
   });
 
   it('answers 404 for an unknown symbol and 400 without one', async () => {
-    expect((await json('/api/options/analyze?symbol=ZZZZ&trigger=100&target=110')).response.status).toBe(404);
-    expect((await json('/api/options/analyze?trigger=100&target=110')).response.status).toBe(400);
+    expect((await ctx.json('/api/options/analyze?symbol=ZZZZ&trigger=100&target=110')).status).toBe(404);
+    expect((await ctx.json('/api/options/analyze?trigger=100&target=110')).status).toBe(400);
   });
 });

@@ -3,6 +3,8 @@
  * by hand: seven signals in March 2025 and one in April.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Static } from 'elysia';
+import { MonthlyResponse, ScorecardResponse } from '../../src/modules/transparency/model';
 import { scorecard } from '../../src/modules/transparency/performance';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
@@ -47,15 +49,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const get = async (path: string) => {
-  const response = await ctx.request(path);
-  return { response, body: (await response.json()) as any };
-};
+type Monthly = Static<typeof MonthlyResponse>;
+type Scorecard = Static<typeof ScorecardResponse>;
 
 describe('GET /api/transparency/monthly', () => {
   it('computes the March figures as by hand', async () => {
-    const { response, body } = await get('/api/transparency/monthly?month=2025-03');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<Monthly>('/api/transparency/monthly?month=2025-03');
+    expect(status).toBe(200);
     expect(body.month).toBe('2025-03');
     expect(body.from).toBe('2025-03-01T00:00:00.000Z');
     expect(body.to).toBe('2025-03-31T23:59:59.999Z');
@@ -79,15 +79,15 @@ describe('GET /api/transparency/monthly', () => {
     expect(body.byPattern.vcp).toMatchObject({ signals: 3, closed: 2, neverEntered: 1, avgR: 0.65 });
     expect(body.byPattern.range_breakdown).toMatchObject({ closed: 1, losses: 1, avgR: -1.4, profitFactor: 0 });
     expect(body.byDirection.short).toMatchObject({ signals: 1, closed: 1 });
-    expect(body.byTimeframe['1h'].signals).toBe(1);
+    expect(body.byTimeframe['1h']!.signals).toBe(1);
     expect(body.byBand.elite).toMatchObject({ closed: 2, wins: 1 });
-    expect(body.signals.map((x: { id: string }) => x.id)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
-    expect(body.signals.find((x: { id: string }) => x.id === 'G').outcome).toBe('open');
+    expect(body.signals.map((x) => x.id)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    expect(body.signals.find((x) => x.id === 'G')!.outcome).toBe('open');
     expect(body.ledgerHead.seq).toBe(15);
   });
 
   it('answers an empty month with zeros and nulls', async () => {
-    const { body } = await get('/api/transparency/monthly?month=2024-02');
+    const { body } = await ctx.json<Monthly>('/api/transparency/monthly?month=2024-02');
     expect(body.summary).toMatchObject({ signals: 0, closed: 0, hitRate: null, avgR: null, totalR: 0, hitRateInterval: { lower: null, upper: null } });
     expect(body.to).toBe('2024-02-29T23:59:59.999Z');
   });
@@ -101,12 +101,12 @@ describe('GET /api/transparency/monthly', () => {
 
 describe('GET /api/scorecard', () => {
   it('gives all-time figures, calibration by band, pattern and regime, and the band statement', async () => {
-    const { response, body } = await get('/api/scorecard');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<Scorecard>('/api/scorecard');
+    expect(status).toBe(200);
     expect(body.allTime).toMatchObject({ signals: 8, closed: 6, wins: 3, losses: 2, scratches: 1, hitRate: 0.5 });
     expect(body.allTime.totalR).toBeCloseTo(3.9, 10);
     expect(body.calibration.byBand.elite).toMatchObject({ closed: 3, wins: 2 });
-    expect(body.calibration.byBand.elite.avgR).toBeCloseTo(4.3 / 3, 4);
+    expect(body.calibration.byBand.elite!.avgR).toBeCloseTo(4.3 / 3, 4);
     expect(body.calibration.byBand.ignore).toMatchObject({ signals: 0, closed: 0, hitRate: null });
     expect(Object.keys(body.calibration.byRegime).sort()).toEqual(['neutral', 'risk_off', 'risk_on']);
     expect(body.calibration.byRegime.risk_on).toMatchObject({ signals: 4, closed: 3, wins: 2 });
@@ -126,9 +126,9 @@ describe('GET /api/scorecard', () => {
   });
 
   it('is recomputed once a record is appended', async () => {
-    const before = (await get('/api/scorecard')).body;
+    const before = (await ctx.json<Scorecard>('/api/scorecard')).body;
     await ctx.services.ledger.append([{ kind: 'signal', signalId: 'Z', patternType: 'vcp', scoreBand: 'ignore', finalScore: 40, detectedAt: new Date('2025-04-03T00:00:00Z'), data: { id: 'Z', patternType: 'vcp', scoreBand: 'ignore', timeframe: 'daily', direction: 'long', regime: 'neutral', detectedAt: '2025-04-03T00:00:00.000Z' } }]);
-    const after = (await get('/api/scorecard')).body;
+    const after = (await ctx.json<Scorecard>('/api/scorecard')).body;
     expect(after.allTime.signals).toBe(before.allTime.signals + 1);
     expect(after.ledgerHead.seq).toBe(before.ledgerHead.seq + 1);
   });

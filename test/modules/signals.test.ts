@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
-import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+import type { BreakoutsResponse, HistoryResponse } from '../../src/modules/signals/model';
+import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -9,15 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const json = async (path: string) => {
-  const response = await ctx.request(path);
-  return { response, body: (await response.json()) as any };
-};
-
 describe('GET /api/breakouts', () => {
   it('serves the latest persisted scan, ranked, with alerts and run history', async () => {
-    const { response, body } = await json('/api/breakouts');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts');
+    expect(status).toBe(200);
     for (const key of ['generatedAt', 'rankedSignals', 'alertCandidates', 'alertBlocked', 'alertThresholds', 'alertSummary', 'latestPersistedRun', 'runHistory', 'items', 'pagination']) {
       expect(body).toHaveProperty(key);
     }
@@ -34,58 +29,64 @@ describe('GET /api/breakouts', () => {
       expect(s.finalScore).toBeLessThanOrEqual(100);
     }
     expect(body.latestPersistedRun).toMatchObject({ timeframe: 'daily', status: 'ok', source: 'synthetic' });
-    expect(body.latestPersistedRun.symbolsScanned).toBeGreaterThan(500);
-    expect(body.runHistory[0].id).toBe(body.latestPersistedRun.id);
+    expect(body.latestPersistedRun!.symbolsScanned).toBeGreaterThan(500);
+    expect(body.runHistory[0]!.id).toBe(body.latestPersistedRun!.id);
+    expect(body.alertCandidates.length).toBeGreaterThan(0);
     for (const c of body.alertCandidates) expect(['elite', 'strong']).toContain(c.scoreBand);
+    expect(body.alertBlocked.length).toBeGreaterThan(0);
     for (const b of body.alertBlocked) expect(b.reasons.length).toBeGreaterThan(0);
     expect(body.alertSummary.candidates).toBe(body.alertCandidates.length);
     expect(body.alertThresholds).toMatchObject({ minBand: 'strong', nearTriggerPct: 2, maxExtensionPct: 5 });
   });
 
   it('does not rescan per request', async () => {
-    const a = (await json('/api/breakouts')).body;
-    const b = (await json('/api/breakouts')).body;
-    expect(b.latestPersistedRun.id).toBe(a.latestPersistedRun.id);
+    const a = (await ctx.json<BreakoutsResponse>('/api/breakouts')).body;
+    const b = (await ctx.json<BreakoutsResponse>('/api/breakouts')).body;
+    expect(b.latestPersistedRun!.id).toBe(a.latestPersistedRun!.id);
     expect(b.runHistory).toHaveLength(a.runHistory.length);
   });
 
   it('pages by cursor without repeats', async () => {
-    const first = (await json('/api/breakouts?limit=5')).body;
+    const first = (await ctx.json<BreakoutsResponse>('/api/breakouts?limit=5')).body;
     expect(first.items).toHaveLength(5);
     expect(first.pagination).toMatchObject({ limit: 5, hasMore: true, order: 'desc' });
-    const second = (await json(`/api/breakouts?limit=5&cursor=${first.pagination.nextCursor}`)).body;
+    const second = (await ctx.json<BreakoutsResponse>(`/api/breakouts?limit=5&cursor=${first.pagination.nextCursor}`)).body;
     const ids = new Set([...first.items, ...second.items].map((s: { id: string }) => s.id));
     expect(ids.size).toBe(10);
   });
 
   it('filters by symbols and groups per symbol with view=rollup', async () => {
-    const all = (await json('/api/breakouts?limit=200')).body.items as { symbol: string }[];
+    const all = (await ctx.json<BreakoutsResponse>('/api/breakouts?limit=200')).body.items;
     const picked = [...new Set(all.map((s) => s.symbol))].slice(0, 3);
-    const { body } = await json(`/api/breakouts?symbols=${picked.join(',').toLowerCase()}&view=rollup`);
+    expect(picked).toHaveLength(3);
+    const { body } = await ctx.json<BreakoutsResponse>(`/api/breakouts?symbols=${picked.join(',').toLowerCase()}&view=rollup`);
     expect(new Set(body.items.map((s: { symbol: string }) => s.symbol))).toEqual(new Set(picked));
     expect(body.view).toBe('rollup');
-    expect(body.symbolRollups.map((r: { symbol: string }) => r.symbol).sort()).toEqual([...picked].sort());
-    for (const r of body.symbolRollups) expect(r.count).toBeGreaterThanOrEqual(1);
+    expect(body.symbolRollups!.map((r) => r.symbol).sort()).toEqual([...picked].sort());
+    for (const r of body.symbolRollups!) expect(r.count).toBeGreaterThanOrEqual(1);
   });
 
   it('scans a symbol outside the universe on demand (a sector fund)', async () => {
-    const { response, body } = await json('/api/breakouts?symbols=XLK,QQQ');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?symbols=XLK,QQQ');
+    expect(status).toBe(200);
+    expect(body.items.length).toBeGreaterThan(0);
     for (const s of body.items) expect(['XLK', 'QQQ']).toContain(s.symbol);
   });
 
   it('replays as of a date without persisting, standing on that date', async () => {
-    const before = (await json('/api/breakouts')).body.runHistory.length;
-    const { response, body } = await json('/api/breakouts?asOf=2025-06-02&limit=20');
-    expect(response.status).toBe(200);
+    const before = (await ctx.json<BreakoutsResponse>('/api/breakouts')).body.runHistory.length;
+    const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?asOf=2025-06-02&limit=20');
+    expect(status).toBe(200);
     expect(body.asOf).toBe('2025-06-02T00:00:00.000Z');
+    expect(body.items).toHaveLength(20);
     for (const s of body.items) expect(Date.parse(s.detectedAt)).toBeLessThanOrEqual(Date.parse('2025-06-02T00:00:00Z'));
-    expect((await json('/api/breakouts')).body.runHistory.length).toBe(before);
+    expect((await ctx.json<BreakoutsResponse>('/api/breakouts')).body.runHistory.length).toBe(before);
   });
 
   it('scans other timeframes', async () => {
-    const { response, body } = await json('/api/breakouts?timeframe=4h&limit=5');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts?timeframe=4h&limit=5');
+    expect(status).toBe(200);
+    expect(body.items).toHaveLength(5);
     for (const s of body.items) expect(s.timeframe).toBe('4h');
   });
 
@@ -108,7 +109,7 @@ describe('GET /api/breakouts', () => {
 
 describe('GET /api/breakouts when the scan fails', () => {
   it('answers 500 in the Error shape', async () => {
-    const real = createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+    const real = syntheticMarket();
     const broken: MarketDataProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
       bars: async () => {
         throw new Error('disk on fire');
@@ -129,9 +130,9 @@ describe('GET /api/breakouts when the scan fails', () => {
 
 describe('GET /api/breakouts/history', () => {
   it('lists every persisted signal newest first with its state history', async () => {
-    await json('/api/breakouts'); // ensures a persisted daily run
-    const { response, body } = await json('/api/breakouts/history?limit=20');
-    expect(response.status).toBe(200);
+    await ctx.json<BreakoutsResponse>('/api/breakouts'); // ensures a persisted daily run
+    const { status, body } = await ctx.json<HistoryResponse>('/api/breakouts/history?limit=20');
+    expect(status).toBe(200);
     expect(body.items.length).toBe(20);
     expect(body.signals).toEqual(body.items);
     expect(body.pagination.total).toBeGreaterThan(20);
@@ -139,29 +140,30 @@ describe('GET /api/breakouts/history', () => {
     expect([...detected].sort().reverse()).toEqual(detected);
     for (const s of body.items) {
       expect(s.stateHistory.length).toBeGreaterThanOrEqual(1);
-      expect(s.stateHistory[0].from).toBeNull();
-      expect(s.stateHistory.at(-1).to).toBe(s.breakoutState);
+      expect(s.stateHistory[0]!.from).toBeNull();
+      expect(s.stateHistory.at(-1)!.to).toBe(s.breakoutState);
     }
   });
 
   it('walks all signals exactly once by keyset cursor', async () => {
-    const total = (await json('/api/breakouts/history?limit=1')).body.pagination.total;
+    const total = (await ctx.json<HistoryResponse>('/api/breakouts/history?limit=1')).body.pagination.total;
+    expect(total).toBeGreaterThan(0);
     const seen = new Set<string>();
     let cursor: string | null = null;
     do {
-      const { body }: { body: any } = await json(`/api/breakouts/history?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
+      const { body }: { body: HistoryResponse } = await ctx.json<HistoryResponse>(`/api/breakouts/history?limit=200${cursor ? `&cursor=${cursor}` : ''}`);
       for (const s of body.items) {
         expect(seen.has(s.id)).toBe(false);
         seen.add(s.id);
       }
       cursor = body.pagination.nextCursor;
     } while (cursor);
-    expect(seen.size).toBe(total);
+    expect(seen.size).toBe(total!);
   });
 
   it('filters by symbol, pattern and timeframe', async () => {
-    const first = (await json('/api/breakouts/history?limit=1')).body.items[0];
-    const { body } = await json(`/api/breakouts/history?symbol=${first.symbol.toLowerCase()}&pattern=${first.patternType}&timeframe=${first.timeframe}`);
+    const first = (await ctx.json<HistoryResponse>('/api/breakouts/history?limit=1')).body.items[0]!;
+    const { body } = await ctx.json<HistoryResponse>(`/api/breakouts/history?symbol=${first.symbol.toLowerCase()}&pattern=${first.patternType}&timeframe=${first.timeframe}`);
     expect(body.items.length).toBeGreaterThanOrEqual(1);
     for (const s of body.items) {
       expect(s.symbol).toBe(first.symbol);

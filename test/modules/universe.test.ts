@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { UniverseScanResponse } from '../../src/modules/signals/model';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
@@ -7,22 +8,17 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const json = async (path: string) => {
-  const response = await ctx.request(path);
-  return { response, body: (await response.json()) as any };
-};
-
 describe('GET /api/universe/scan', () => {
   it('ranks the S&P 500 by RS rank with trend template, liquidity, sector and regime', async () => {
-    const { response, body } = await json('/api/universe/scan');
-    expect(response.status).toBe(200);
+    const { status, body } = await ctx.json<UniverseScanResponse>('/api/universe/scan');
+    expect(status).toBe(200);
     expect(body).toMatchObject({ ok: true, source: 'sp500', benchmark: 'SPY', filters: { minRsRank: 0, minAvgVolUsd: 200_000_000, limit: 50 } });
     expect(body.universeSize).toBe(503);
-    expect(body.ranked.length).toBeLessThanOrEqual(50);
-    expect(['risk_on', 'neutral', 'risk_off']).toContain(body.regime.regime);
-    expect(body.regimeMultiplier).toBe(body.regime.multiplier);
-    const ranks = body.ranked.map((r: { rsRank: number }) => r.rsRank);
-    expect([...ranks].sort((a: number, b: number) => b - a)).toEqual(ranks);
+    expect(body.ranked).toHaveLength(50); // the default limit
+    expect(['risk_on', 'neutral', 'risk_off']).toContain(body.regime!.regime);
+    expect(body.regimeMultiplier).toBe(body.regime!.multiplier);
+    const ranks = body.ranked.map((r) => r.rsRank);
+    expect([...ranks].sort((a, b) => b! - a!)).toEqual(ranks);
     for (const row of body.ranked) {
       expect(row.indices).toContain('sp500');
       expect(row.avgDollarVolume).toBeGreaterThanOrEqual(200_000_000);
@@ -35,27 +31,30 @@ describe('GET /api/universe/scan', () => {
   });
 
   it('applies minRsRank, minAvgVolUsd and limit', async () => {
-    const { body } = await json('/api/universe/scan?minRsRank=80&minAvgVolUsd=0&limit=500');
+    const { body } = await ctx.json<UniverseScanResponse>('/api/universe/scan?minRsRank=80&minAvgVolUsd=0&limit=500');
     expect(body.ranked.length).toBeGreaterThan(50);
     for (const row of body.ranked) expect(row.rsRank).toBeGreaterThanOrEqual(80);
-    expect((await json('/api/universe/scan?minAvgVolUsd=0&limit=7')).body.ranked).toHaveLength(7);
+    expect((await ctx.json<UniverseScanResponse>('/api/universe/scan?minAvgVolUsd=0&limit=7')).body.ranked).toHaveLength(7);
   });
 
   it('unions sources and keeps a name rank independent of the filter', async () => {
-    const nasdaq = (await json('/api/universe/scan?source=nasdaq100&minAvgVolUsd=0&limit=500')).body;
+    const nasdaq = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=nasdaq100&minAvgVolUsd=0&limit=500')).body;
+    expect(nasdaq.ranked).toHaveLength(101); // instruments.csv's 101 Nasdaq-100 listings (Alphabet as GOOG and GOOGL)
     for (const row of nasdaq.ranked) expect(row.indices).toContain('nasdaq100');
-    const both = (await json('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body;
+    const both = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body;
     expect(both.universeSize).toBeGreaterThan(nasdaq.universeSize);
-    const inBoth = new Map(both.ranked.map((r: { symbol: string; rsRank: number }) => [r.symbol, r.rsRank]));
+    const inBoth = new Map(both.ranked.map((r): [string, number | null] => [r.symbol, r.rsRank]));
     for (const row of nasdaq.ranked) expect(inBoth.get(row.symbol)).toBe(row.rsRank);
   });
 
   it('takes the 100 most liquid names for high_liquidity', async () => {
-    const { body } = await json('/api/universe/scan?source=high_liquidity&minAvgVolUsd=0&limit=500');
+    const { body } = await ctx.json<UniverseScanResponse>('/api/universe/scan?source=high_liquidity&minAvgVolUsd=0&limit=500');
     expect(body.universeSize).toBe(100);
-    const rest = (await json('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body.ranked;
+    expect(body.ranked).toHaveLength(100);
+    const rest = (await ctx.json<UniverseScanResponse>('/api/universe/scan?source=sp500,nasdaq100&minAvgVolUsd=0&limit=500')).body.ranked;
     const floor = Math.min(...body.ranked.map((r: { avgDollarVolume: number }) => r.avgDollarVolume));
     const liquid = new Set(body.ranked.map((r: { symbol: string }) => r.symbol));
+    expect(rest.filter((row) => !liquid.has(row.symbol)).length).toBeGreaterThan(0);
     for (const row of rest) if (!liquid.has(row.symbol)) expect(row.avgDollarVolume).toBeLessThanOrEqual(floor);
   });
 

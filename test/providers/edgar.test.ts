@@ -6,16 +6,18 @@
  * date, so the adapter must give those lines back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Static } from 'elysia';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import type { FilingsPage, InsiderResponse } from '../../src/modules/altdata/model';
+import type { FloatResponse } from '../../src/modules/fundamentals/model';
 import { composeProvider } from '../../src/providers/compose';
 import { createEdgarSource, type EdgarSource } from '../../src/providers/edgar';
 import { parseForm4 } from '../../src/providers/edgar/parse';
 import { RateLimiter } from '../../src/providers/http';
-import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { parseCsvLine } from '../../src/providers/universe';
 import { ProviderError } from '../../src/providers/types';
-import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
 import { sharedData } from '../helpers/shared-data';
 
 const UA = 'Breakline tests ops@example.com';
@@ -212,6 +214,7 @@ describe('EDGAR Form 4 → insider transactions', () => {
   });
 
   it('sends the User-Agent on every request and reads each Form 4 once', async () => {
+    expect(replay.requests.length).toBeGreaterThan(0);
     expect(replay.requests.every((r) => r.userAgent === UA)).toBe(true);
     const before = replay.requests.length;
     await edgar.insiderTransactions('TSLA', { from: '2025-09-01', to: '2025-09-30' });
@@ -252,21 +255,21 @@ describe('EDGAR submissions and company facts', () => {
 describe('EDGAR through the app (composed with the synthetic market)', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ provider: composeProvider(createSyntheticProvider({ seed: 42, now: () => FIXED_NOW }), [edgar]) });
+    ctx = await createTestContext({ provider: composeProvider(syntheticMarket(), [edgar]) });
   });
   afterAll(() => ctx.close());
 
   it('/api/altdata/insider and /api/filings come from EDGAR and say so', async () => {
-    const insider = (await (await ctx.request('/api/altdata/insider?symbol=TSLA&windowDays=730')).json()) as any;
+    const insider = (await ctx.json<Static<typeof InsiderResponse>>('/api/altdata/insider?symbol=TSLA&windowDays=730')).body;
     expect(insider.source).toBe('edgar');
     // Every line served is a real TSLA line of the window (the newest 40 Form 4s are read).
     const real = new Set(lines.filter((l) => l.ticker === 'TSLA' && l.date >= insider.from && l.date <= insider.to).map((l) => `${l.owner}|${l.date}|${l.shares}`));
     expect(insider.transactions.length).toBeGreaterThan(20);
     for (const t of insider.transactions) expect(real.has(`${t.insider}|${t.date}|${t.shares}`)).toBe(true);
-    const filings = await ctx.request('/api/filings/TSLA');
+    const filings = await ctx.json<Static<typeof FilingsPage>>('/api/filings/TSLA');
     expect(filings.status).toBe(200);
-    expect(((await filings.json()) as any).items[0].source).toBe('edgar');
-    const flt = (await (await ctx.request('/api/float?symbol=TSLA')).json()) as any;
+    expect(filings.body.items[0]!.source).toBe('edgar');
+    const flt = (await ctx.json<FloatResponse>('/api/float?symbol=TSLA')).body;
     expect(flt.float).toMatchObject({ shareOutstanding: 3_221_000_000, freeFloat: null, source: 'edgar' });
     const unknown = await ctx.request('/api/filings/ZZZZ');
     expect(unknown.status).toBe(404);

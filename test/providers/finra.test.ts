@@ -88,9 +88,8 @@ describe('FINRA through the app, with real bars (csv provider)', () => {
   afterAll(() => ctx.close());
 
   it("computes AAPL's days to cover from its average volume: about 2–4 days in May 2026", async () => {
-    const response = await ctx.request('/api/altdata/short-interest?symbol=AAPL');
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
+    const { status, body } = await ctx.json('/api/altdata/short-interest?symbol=AAPL');
+    expect(status).toBe(200);
     expect(JSON.stringify(body)).toContain('"finra"');
     const { bars } = await ctx.services.marketData.completeDaily('AAPL');
     const expected = daysToCoverFromBars(138_782_718, bars, '2026-05-15')!;

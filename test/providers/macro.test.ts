@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { intlNewYork } from '../helpers/new-york';
 import { sharedData } from '../helpers/shared-data';
 import { MACRO_EVENT_TYPES, macroEvents, nextEvents, parseMacroEvents, proximity } from '../../src/providers/macro';
 import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/calendar';
@@ -9,21 +10,6 @@ const CSV_PATH = join(import.meta.dir, '../../src/providers/macro/events.csv');
 const SHARED = sharedData('macro');
 const FOMC_FILE = 'fomc_dates_2015_2026_mayherprog.csv';
 const CPI_FILE = 'cpi_release_dates_2015_2026_mayherprog.csv';
-
-/** The oracle for time-zone tests: the runtime's IANA data for America/New_York. */
-const nyFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: 'America/New_York',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-function intlNewYork(epochMs: number): { date: string; time: string } {
-  const p = Object.fromEntries(nyFormat.formatToParts(epochMs).map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` };
-}
 
 function sharedColumn(file: string, column: string): string[] {
   const [header, ...rows] = readFileSync(join(SHARED, file), 'utf8').trim().split('\n');
@@ -57,6 +43,7 @@ describe('macro calendar data', () => {
   });
 
   it('releases at the agencies\' published times', () => {
+    expect(macroEvents().length).toBeGreaterThan(0);
     for (const e of macroEvents()) {
       if (e.type === 'fomc' && !e.title.includes('unscheduled')) expect(e.time).toBe('14:00');
       if (e.type !== 'fomc') expect(e.time).toBe('08:30');
@@ -79,6 +66,7 @@ describe('macro calendar against the shared data files', () => {
     expect(fromFile.map((e) => e.title.includes('unscheduled'))).toEqual(unscheduled);
     // The only other FOMC rows are the Fed's tentative 2027 schedule.
     const others = macroEvents().filter((e) => e.type === 'fomc' && e.source !== FOMC_FILE);
+    expect(others.length).toBeGreaterThan(0);
     expect(others.every((e) => e.date.startsWith('2027-') && e.title.includes('tentative'))).toBe(true);
   });
 
@@ -114,6 +102,7 @@ describe('New York time', () => {
   });
 
   it('agrees with the IANA zone for every event and every hour of 2025 and 2026', () => {
+    expect(macroEvents().length).toBeGreaterThan(0);
     for (const e of macroEvents()) expect(intlNewYork(e.ts)).toEqual({ date: e.date, time: e.time });
     for (let t = Date.parse('2025-01-01T00:00:00Z'); t < Date.parse('2027-01-01T00:00:00Z'); t += 3_600_000) {
       expect(newYorkDate(t)).toBe(intlNewYork(t).date);

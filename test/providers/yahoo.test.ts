@@ -5,8 +5,10 @@
  * chain of 2025-08-26 (30 expiries) and the AAPL chain of 2026-07-31.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { Static } from 'elysia';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
+import type { OptionsFlowResponse } from '../../src/modules/altdata/model';
 import { newYorkToUtc, sessionOpenClose } from '../../src/providers/calendar';
 import { createCsvProvider } from '../../src/providers/csv';
 import { ProviderError } from '../../src/providers/types';
@@ -231,9 +233,8 @@ describe('yahoo provider: quote and options JSON', () => {
   it('serves /api/altdata/options-flow from the real AAPL chain', async () => {
     const ctx: TestContext = await createTestContext({ provider: yahoo });
     try {
-      const response = await ctx.request('/api/altdata/options-flow?symbol=AAPL');
-      expect(response.status).toBe(200);
-      const body = (await response.json()) as any;
+      const { status, body } = await ctx.json<Static<typeof OptionsFlowResponse>>('/api/altdata/options-flow?symbol=AAPL');
+      expect(status).toBe(200);
       const rows = readCsv(sharedData('options', 'aapl_chain_snapshot_20260731_yf.csv'));
       const callOi = rows.filter((r) => r.type === 'call').reduce((a, r) => a + Number(r.openInterest || 0), 0);
       expect(body.flow).toMatchObject({ source: 'yahoo', underlyingPrice: 308.9100036621094, expiries: ['2026-08-28'], contracts: rows.length });

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { adx1d, adxLookback, diLookback } from '../../../src/kernels/indicators/adx';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 type Bars = { high: Float64Array; low: Float64Array; close: Float64Array };
 
@@ -85,15 +75,6 @@ function run(bars: Bars, period?: number) {
   return out;
 }
 
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
-}
-
 describe('adx lookback and options', () => {
   it('starts the DIs at bar period and ADX at 2 × period − 1 (14 and 27 by default)', () => {
     expect(diLookback()).toBe(14);
@@ -142,7 +123,7 @@ describe('adx values', () => {
   });
 
   it('equals its naive twin over a grid of periods on random bars', () => {
-    const bars = randomBars(prng(51), 900);
+    const bars = randomBars(seededRandom(51), 900);
     const plain = { high: Array.from(bars.high), low: Array.from(bars.low), close: Array.from(bars.close) };
     for (const period of [1, 2, 3, 5, 7, 14, 20, 50, 200, 449, 450, 900]) {
       const fast = run(bars, period);
@@ -154,7 +135,7 @@ describe('adx values', () => {
   });
 
   it('stays within [0, 100] and reads 0 on bars that never move', () => {
-    const bars = randomBars(prng(52), 2000);
+    const bars = randomBars(seededRandom(52), 2000);
     const out = run(bars);
     for (const series of [out.adx, out.plusDi, out.minusDi]) {
       for (const v of series.subarray(adxLookback())) {
@@ -168,7 +149,7 @@ describe('adx values', () => {
   });
 
   it('skips bars with a missing high, low or close: equal to the system run without them', () => {
-    const bars = randomBars(prng(53), 400);
+    const bars = randomBars(seededRandom(53), 400);
     bars.close[0] = NaN;
     bars.high[10] = NaN;
     bars.low[11] = -Infinity;

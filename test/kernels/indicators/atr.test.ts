@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { atr1d, atrLookback } from '../../../src/kernels/indicators/atr';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 /** Random daily bars with overnight gaps, so the true range often reaches past the bar. */
 function randomBars(rand: () => number, length: number) {
@@ -60,15 +50,6 @@ function run(bars: { high: Float64Array; low: Float64Array; close: Float64Array 
   return out;
 }
 
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
-}
-
 describe('atr lookback and options', () => {
   it('starts at bar period − 1 (13 by default)', () => {
     expect(atrLookback()).toBe(13);
@@ -108,7 +89,7 @@ describe('atr values', () => {
   });
 
   it('equals its naive twin over a grid of periods on random bars', () => {
-    const bars = randomBars(prng(41), 800);
+    const bars = randomBars(seededRandom(41), 800);
     const plain = { high: Array.from(bars.high), low: Array.from(bars.low), close: Array.from(bars.close) };
     for (const period of [1, 2, 3, 5, 10, 14, 20, 50, 250, 800, 801]) {
       expectSeries(run(bars, period), naiveAtr(plain.high, plain.low, plain.close, period));
@@ -116,7 +97,7 @@ describe('atr values', () => {
   });
 
   it('skips bars with a missing high, low or close: equal to the ATR of the series without them', () => {
-    const bars = randomBars(prng(42), 300);
+    const bars = randomBars(seededRandom(42), 300);
     bars.high[0] = NaN;
     bars.low[5] = NaN;
     bars.close[6] = Infinity;

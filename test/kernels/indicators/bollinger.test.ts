@@ -5,25 +5,8 @@ import {
   percentileRank1d,
   percentileRankLookback,
 } from '../../../src/kernels/indicators/bollinger';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 /** Reference twin: each window's mean and population σ from scratch; (upper − lower) / middle. */
 function naiveWidth(values: ArrayLike<number>, period: number, multiplier: number): number[] {
@@ -68,15 +51,6 @@ function rank(values: Float64Array, period?: number): Float64Array {
   const out = new Float64Array(values.length);
   percentileRank1d(values, out, { period });
   return out;
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('bollinger lookbacks and options', () => {
@@ -125,14 +99,14 @@ describe('bollinger band width', () => {
   });
 
   it('equals its naive twin over a grid of periods and multipliers on a random walk', () => {
-    const close = randomWalk(prng(61), 700);
+    const close = randomWalk(seededRandom(61), 700);
     for (const period of [1, 2, 3, 5, 10, 20, 50, 200, 700]) {
       for (const multiplier of [1, 2, 2.5]) expectSeries(width(close, period, multiplier), naiveWidth(close, period, multiplier));
     }
   });
 
   it('is 0 on a flat window, and NaN while a missing value is in the window', () => {
-    const close = randomWalk(prng(62), 200);
+    const close = randomWalk(seededRandom(62), 200);
     close.fill(50, 100, 130);
     close[20] = NaN;
     close[60] = Infinity;
@@ -159,13 +133,13 @@ describe('percentile rank', () => {
   });
 
   it('equals its naive twin over a grid of windows, missing values included', () => {
-    const series = randomWalk(prng(63), 600);
+    const series = randomWalk(seededRandom(63), 600);
     series[300] = NaN;
     for (const period of [2, 3, 5, 20, 126, 252, 600]) expectSeries(rank(series, period), naiveRank(series, period));
   });
 
   it('ranks bbWidth20 from bar 19 + 125 = 144 when stacked on the width', () => {
-    const close = randomWalk(prng(64), 400);
+    const close = randomWalk(seededRandom(64), 400);
     const ranked = rank(width(close));
     expect(ranked[143]).toBeNaN();
     expect(ranked[144]).not.toBeNaN();

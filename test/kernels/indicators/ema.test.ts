@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { ema1d, emaLookback } from '../../../src/kernels/indicators/ema';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
+import { expectSeries, withoutMissing } from '../../helpers/series';
 
 /** Reference twin: the textbook recursion α·x + (1 − α)·EMA over a plain array, seeded with the SMA. */
 function naiveEma(values: number[], period: number): number[] {
@@ -34,34 +17,10 @@ function naiveEma(values: number[], period: number): number[] {
   return out;
 }
 
-/** The documented rule for missing values: drop the non-finite bars, run the twin, write back. */
-function withoutMissing(values: Float64Array, twin: (kept: number[]) => number[]): number[] {
-  const kept: number[] = [];
-  const at: number[] = [];
-  values.forEach((x, i) => {
-    if (Number.isFinite(x)) {
-      kept.push(x);
-      at.push(i);
-    }
-  });
-  const out: number[] = Array.from(values, () => NaN);
-  twin(kept).forEach((y, k) => (out[at[k]!] = y));
-  return out;
-}
-
 function run(values: Float64Array, period: number): Float64Array {
   const out = new Float64Array(values.length);
   ema1d(values, out, { period });
   return out;
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('ema lookback and options', () => {
@@ -90,14 +49,14 @@ describe('ema values', () => {
   });
 
   it('equals its naive twin over a grid of periods on a random walk', () => {
-    const close = randomWalk(prng(21), 600);
+    const close = randomWalk(seededRandom(21), 600);
     for (const period of [1, 2, 3, 9, 12, 21, 26, 50, 200, 600, 601]) {
       expectSeries(run(close, period), naiveEma(Array.from(close), period));
     }
   });
 
   it('skips missing bars: equal to the EMA of the series without them', () => {
-    const close = randomWalk(prng(22), 300);
+    const close = randomWalk(seededRandom(22), 300);
     for (const i of [0, 1, 7, 8, 9, 100, 101, 299]) close[i] = NaN;
     close[150] = -Infinity;
     for (const period of [1, 3, 10, 21]) {
@@ -109,7 +68,7 @@ describe('ema values', () => {
   });
 
   it('may write over its own input', () => {
-    const close = randomWalk(prng(23), 100);
+    const close = randomWalk(seededRandom(23), 100);
     const expected = run(close, 10);
     ema1d(close, close, { period: 10 });
     expectSeries(close, expected, 0);

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { highLowDistance1d, highLowLookback } from '../../../src/kernels/indicators/high-low';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random';
 
 type Bars = { high: Float64Array; low: Float64Array; close: Float64Array };
 
@@ -79,7 +68,7 @@ describe('high-low distance', () => {
   });
 
   it('equals its naive twin over a grid of periods, missing values included', () => {
-    const bars = randomBars(prng(111), 700);
+    const bars = randomBars(seededRandom(111), 700);
     bars.high[100] = NaN;
     bars.low[400] = NaN;
     bars.close[500] = Infinity;
@@ -92,7 +81,7 @@ describe('high-low distance', () => {
   });
 
   it('is at most 0 from the high and at least 0 from the low', () => {
-    const out = run(randomBars(prng(112), 1000));
+    const out = run(randomBars(seededRandom(112), 1000));
     for (const v of out.fromHigh.subarray(251)) expect(v).toBeLessThanOrEqual(0);
     for (const v of out.fromLow.subarray(251)) expect(v).toBeGreaterThanOrEqual(0);
   });

@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { macd1d, macdLineLookback, macdLookback, type MacdOptions } from '../../../src/kernels/indicators/macd';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 /** An SMA-seeded EMA over the values that are present (null = not yet defined). */
 function naiveEma(values: (number | null)[], period: number): (number | null)[] {
@@ -48,15 +31,6 @@ function run(close: Float64Array, options: MacdOptions = {}) {
   const out = { macd: new Float64Array(len), signal: new Float64Array(len), histogram: new Float64Array(len) };
   macd1d(close, out.macd, out.signal, out.histogram, options);
   return out;
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('macd lookbacks and options', () => {
@@ -93,7 +67,7 @@ describe('macd values', () => {
   });
 
   it('equals its naive twin over a grid of periods on a random walk', () => {
-    const close = randomWalk(prng(91), 500);
+    const close = randomWalk(seededRandom(91), 500);
     const plain = Array.from(close);
     for (const [fast, slow, signal] of [[12, 26, 9], [1, 2, 1], [3, 10, 16], [5, 35, 5], [8, 17, 9], [50, 200, 20], [100, 300, 250]]) {
       const fastOut = run(close, { fast, slow, signal });
@@ -105,7 +79,7 @@ describe('macd values', () => {
   });
 
   it('skips missing closes in every EMA', () => {
-    const close = randomWalk(prng(92), 300);
+    const close = randomWalk(seededRandom(92), 300);
     const gaps = [0, 5, 30, 31, 200];
     for (const i of gaps) close[i] = NaN;
     const out = run(close);

@@ -5,25 +5,7 @@ import {
   relativeStrengthNewHigh1d,
   relativeStrengthNewHighLookback,
 } from '../../../src/kernels/indicators/relative-strength';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
 
 /** Reference twins: the ratio bar by bar, and "no value in the window is above today's". */
 function naiveRs(asset: ArrayLike<number>, benchmark: ArrayLike<number>): number[] {
@@ -88,7 +70,7 @@ describe('relative strength line and new highs', () => {
   });
 
   it('equal their naive twins over a grid of periods on random walks', () => {
-    const rand = prng(101);
+    const rand = seededRandom(101);
     const asset = randomWalk(rand, 600, 50);
     const benchmark = randomWalk(rand, 600, 400);
     benchmark[300] = NaN;

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
 
 /** Reference twin: scan every window; the window ends at t, or at t − 1 when the current bar is excluded. */
 function naiveExtreme(values: ArrayLike<number>, period: number, excludeCurrent: boolean, pick: (xs: number[]) => number): number[] {
@@ -80,7 +62,7 @@ describe('rolling max and min', () => {
   });
 
   it('equal their naive twins over a grid of periods, with and without the current bar', () => {
-    const x = randomWalk(prng(71), 600);
+    const x = randomWalk(seededRandom(71), 600);
     const scratch = new Int32Array(x.length); // one scratch serves every call
     for (const period of [1, 2, 3, 5, 10, 20, 55, 252, 599, 600, 601]) {
       for (const excludeCurrent of [false, true]) {
@@ -103,7 +85,7 @@ describe('rolling max and min', () => {
   });
 
   it('are NaN while a missing value is in the window, and recover after', () => {
-    const x = randomWalk(prng(72), 300);
+    const x = randomWalk(seededRandom(72), 300);
     x[0] = NaN;
     x[100] = NaN;
     x[101] = Infinity;

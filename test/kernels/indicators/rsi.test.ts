@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { rsi1d, rsiLookback } from '../../../src/kernels/indicators/rsi';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
+import { expectSeries, withoutMissing } from '../../helpers/series';
 
 /** Reference twin: Wilder's worksheet columns (change, gain, loss, averages) as plain arrays. */
 function naiveRsi(close: number[], period: number): number[] {
@@ -38,34 +21,10 @@ function naiveRsi(close: number[], period: number): number[] {
   return out;
 }
 
-/** The documented rule for missing values: drop the non-finite bars, run the twin, write back. */
-function withoutMissing(values: Float64Array, twin: (kept: number[]) => number[]): number[] {
-  const kept: number[] = [];
-  const at: number[] = [];
-  values.forEach((x, i) => {
-    if (Number.isFinite(x)) {
-      kept.push(x);
-      at.push(i);
-    }
-  });
-  const out: number[] = Array.from(values, () => NaN);
-  twin(kept).forEach((y, k) => (out[at[k]!] = y));
-  return out;
-}
-
 function run(close: Float64Array, period?: number): Float64Array {
   const out = new Float64Array(close.length);
   rsi1d(close, out, period === undefined ? {} : { period });
   return out;
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('rsi lookback and options', () => {
@@ -101,7 +60,7 @@ describe('rsi values', () => {
   });
 
   it('equals its naive twin over a grid of periods on a random walk', () => {
-    const close = randomWalk(prng(31), 800);
+    const close = randomWalk(seededRandom(31), 800);
     for (const period of [1, 2, 3, 5, 9, 14, 21, 50, 250, 799, 800]) {
       expectSeries(run(close, period), naiveRsi(Array.from(close), period));
     }
@@ -116,7 +75,7 @@ describe('rsi values', () => {
   });
 
   it('stays within [0, 100] on a wild random series', () => {
-    const rand = prng(32);
+    const rand = seededRandom(32);
     const close = Float64Array.from({ length: 5000 }, () => Math.exp(10 * (rand() - 0.5)));
     for (const v of run(close, 3).subarray(3)) {
       expect(v).toBeGreaterThanOrEqual(0);
@@ -125,7 +84,7 @@ describe('rsi values', () => {
   });
 
   it('skips missing closes: equal to the RSI of the series without them', () => {
-    const close = randomWalk(prng(33), 300);
+    const close = randomWalk(seededRandom(33), 300);
     for (const i of [0, 3, 4, 14, 15, 120, 299]) close[i] = NaN;
     close[200] = Infinity;
     for (const period of [1, 5, 14]) {

@@ -1,24 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { sma1d, smaLookback } from '../../../src/kernels/indicators/sma';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomWalk(rand: () => number, length: number, start = 100): Float64Array {
-  const out = new Float64Array(length);
-  let price = start;
-  for (let i = 0; i < length; i++) out[i] = price *= Math.exp((rand() - 0.5) * 0.04);
-  return out;
-}
+import { randomWalk, seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 /** Reference twin: every window summed from scratch; a window with a non-finite value is NaN. */
 function naiveSma(values: ArrayLike<number>, period: number): number[] {
@@ -38,15 +21,6 @@ function run(values: Float64Array, period: number): Float64Array {
   const out = new Float64Array(values.length);
   sma1d(values, out, { period });
   return out;
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('sma lookback and options', () => {
@@ -74,14 +48,14 @@ describe('sma values', () => {
   });
 
   it('equals its naive twin over a grid of periods on a random walk', () => {
-    const close = randomWalk(prng(11), 700);
+    const close = randomWalk(seededRandom(11), 700);
     for (const period of [1, 2, 3, 5, 10, 20, 50, 150, 200, 699, 700, 701]) {
       expectSeries(run(close, period), naiveSma(close, period));
     }
   });
 
   it('is NaN while a missing value is in the window, and recovers after (the twin agrees)', () => {
-    const close = randomWalk(prng(12), 300);
+    const close = randomWalk(seededRandom(12), 300);
     close[40] = NaN;
     close[41] = Infinity;
     close[200] = NaN;

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { averageDollarVolume1d, averageVolume1d, volumeLookback } from '../../../src/kernels/indicators/volume';
-
-/** mulberry32: a small seeded PRNG so the random grid is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random';
+import { expectSeries } from '../../helpers/series';
 
 /** Reference twin: each window's mean from scratch; a window with a non-finite value is NaN. */
 function naiveMean(values: number[], period: number): number[] {
@@ -31,15 +21,6 @@ function sessions(rand: () => number, length: number) {
     volume[i] = Math.round(1e6 * Math.exp(rand() * 2));
   }
   return { close, volume };
-}
-
-function expectSeries(actual: Float64Array, expected: ArrayLike<number>, tolerance = 1e-9): void {
-  expect(actual.length).toBe(expected.length);
-  for (let i = 0; i < actual.length; i++) {
-    const e = expected[i]!;
-    if (Number.isNaN(e)) expect(actual[i]).toBeNaN();
-    else expect(Math.abs(actual[i]! - e)).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(e)));
-  }
 }
 
 describe('volume lookback and options', () => {
@@ -76,7 +57,7 @@ describe('average volume and dollar volume', () => {
   });
 
   it('equal their naive twins over a grid of periods, missing values included', () => {
-    const { close, volume } = sessions(prng(81), 500);
+    const { close, volume } = sessions(seededRandom(81), 500);
     volume[100] = NaN;
     close[300] = NaN;
     const dollarVolume = Array.from(close, (c, i) => c * volume[i]!);

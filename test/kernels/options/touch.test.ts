@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { normalCdf } from '../../../src/kernels/options/normal';
 import { finishAboveProbability, finishBelowProbability, touchProbability } from '../../../src/kernels/options/touch';
-
-/** mulberry32: a small seeded PRNG so the simulation is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random';
 
 /**
  * Monte Carlo twin: log-price paths on a grid of `steps`, with the Brownian
@@ -22,7 +11,7 @@ function prng(seed: number): () => number {
  * the frequency of finishing beyond the barrier, and the standard error of the first.
  */
 function simulate(spot: number, barrier: number, years: number, vol: number, drift: number, paths: number, steps: number, seed: number) {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand()); // Box–Muller
   const sign = barrier > spot ? 1 : -1;
   const b = sign * Math.log(barrier / spot); // reflected so the barrier is above

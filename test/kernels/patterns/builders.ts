@@ -1,8 +1,8 @@
 /**
- * Test helpers for the pattern detectors: a builder of hand-made daily bars
+ * Test helpers for the pattern detectors: builders of hand-made daily bars
  * whose every price is chosen in the test (so expected pivots, targets and
  * stops can be worked out by hand), a no-look-ahead check, and a loader for the
- * real daily history in shared/data.
+ * real daily history in shared/data (the checks run on it are in real-data.ts).
  */
 import { expect } from 'bun:test';
 import { computeIndicators } from '../../../src/kernels/indicators';
@@ -78,6 +78,36 @@ export class BarBuilder {
       volume: column('volume'),
     };
   }
+}
+
+/**
+ * Daily bars from closes alone: open = the previous close, high and low 0.5%
+ * beyond the body, volume 1M × `volumeMultiple(i)` (default 1), one bar a
+ * calendar day from 2020-01-01.
+ */
+export function barsFromCloses(closes: number[], volumeMultiple: (i: number) => number = () => 1): Ohlcv {
+  const n = closes.length;
+  const b = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const c = closes[i]!, o = i > 0 ? closes[i - 1]! : c;
+    b.ts[i] = Date.UTC(2020, 0, 1) + i * DAY;
+    b.open[i] = o;
+    b.close[i] = c;
+    b.high[i] = Math.max(o, c) * 1.005;
+    b.low[i] = Math.min(o, c) * 0.995;
+    b.volume[i] = 1_000_000 * volumeMultiple(i);
+  }
+  return b;
+}
+
+/** Closes in straight legs: `straightLegs(60, [100, 110])` is 60, then 110 closes stepping evenly to 100. */
+export function straightLegs(start: number, ...legs: [to: number, bars: number][]): number[] {
+  const out = [start];
+  for (const [to, bars] of legs) {
+    const from = out.at(-1)!;
+    for (let k = 1; k <= bars; k++) out.push(from + ((to - from) * k) / bars);
+  }
+  return out;
 }
 
 /**

@@ -9,37 +9,10 @@ import { describe, expect, it } from 'bun:test';
 import { computeIndicators, type Ohlcv } from '../../../src/kernels/indicators';
 import { cupWithHandle, cupWithHandleDetector } from '../../../src/kernels/patterns/cup-with-handle';
 import type { PatternDetector } from '../../../src/kernels/patterns/types';
-import { createCsvProvider } from '../../../src/providers/csv';
-import type { BarSeries } from '../../../src/providers/types';
-import { sharedData } from '../../helpers/shared-data';
+import { barsFromCloses, history, straightLegs } from './builders';
+import { expectNoLookAheadOn, expectNoMatchBetween, firingRate, LARGE_CAPS, matchOn } from './real-data';
 
 // ---- hand-built bars ------------------------------------------------------
-
-/** Daily bars from closes: open = the previous close, high/low 0.5% beyond the body, volume 1M × `volumes[i]` (default 1). */
-function barsFrom(closes: number[], volumes: (i: number) => number = () => 1): Ohlcv {
-  const n = closes.length;
-  const b = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const c = closes[i]!, o = i > 0 ? closes[i - 1]! : c;
-    b.ts[i] = Date.UTC(2020, 0, 1) + i * 86_400_000;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) * 1.005;
-    b.low[i] = Math.min(o, c) * 0.995;
-    b.volume[i] = 1_000_000 * volumes(i);
-  }
-  return b;
-}
-
-/** Closes in straight legs: `path(60, [100, 100])` is 60, then 100 bars ending at 100. */
-function path(start: number, ...legs: [to: number, bars: number][]): number[] {
-  const out = [start];
-  for (const [to, bars] of legs) {
-    const from = out.at(-1)!;
-    for (let k = 1; k <= bars; k++) out.push(from + ((to - from) * k) / bars);
-  }
-  return out;
-}
 
 const detectAt = (bars: Ohlcv, asOf: number, detector: PatternDetector = cupWithHandle) => detector.detect({ bars, ind: computeIndicators(bars), asOf });
 
@@ -53,10 +26,10 @@ const CUP: [number, number][] = [[75, 25], [74, 10], [76, 10], [98, 25]];
 const HANDLE: [number, number][] = [[92, 7], [95, 5]];
 const volumeOf = (handleFrom: number, breakout: number) => (i: number) => (i === breakout ? 2.5 : i > handleFrom && i < breakout ? 0.6 : 1);
 function cupBars(prior = PRIOR, cup = CUP, handle = HANDLE, start = 60) {
-  const closes = path(start, ...prior, ...cup, ...handle);
+  const closes = straightLegs(start, ...prior, ...cup, ...handle);
   const rim = closes.length - 1 - handle.reduce((n, [, bars]) => n + bars, 0);
   const end = closes.length - 1;
-  return { bars: barsFrom([...closes, 101, 102, 103, 104, 105, 106], volumeOf(rim, end + 1)), end };
+  return { bars: barsFromCloses([...closes, 101, 102, 103, 104, 105, 106], volumeOf(rim, end + 1)), end };
 }
 
 describe('cup with handle on hand-built bars', () => {
@@ -145,41 +118,20 @@ describe('cup with handle on hand-built bars', () => {
 
 describe('cup with handle without look-ahead', () => {
   it('gives the same answer whatever the bars after asOf are', () => {
-    const closes = path(60, ...PRIOR, ...CUP, ...HANDLE, [101, 1], [106, 5]);
+    const closes = straightLegs(60, ...PRIOR, ...CUP, ...HANDLE, [101, 1], [106, 5]);
     const volumes = volumeOf(RIM, BREAKOUT);
     for (const asOf of [END - 2, END, BREAKOUT, BREAKOUT + 3]) {
-      const expected = detectAt(barsFrom(closes, volumes), asOf);
-      const cut = barsFrom(closes.slice(0, asOf + 1), volumes);
-      const crashed = barsFrom(closes.map((c, i) => (i > asOf ? c * 0.4 : c)), (i) => (i > asOf ? 40 : volumes(i)));
+      const expected = detectAt(barsFromCloses(closes, volumes), asOf);
+      const cut = barsFromCloses(closes.slice(0, asOf + 1), volumes);
+      const crashed = barsFromCloses(closes.map((c, i) => (i > asOf ? c * 0.4 : c)), (i) => (i > asOf ? 40 : volumes(i)));
       expect(detectAt(cut, asOf)).toEqual(expected);
       expect(detectAt(crashed, asOf)).toEqual(expected);
     }
-    expect(detectAt(barsFrom(closes, volumes), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
+    expect(detectAt(barsFromCloses(closes, volumes), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
   });
 });
 
 // ---- real history ---------------------------------------------------------
-
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-const providers = new Map<string, ReturnType<typeof createCsvProvider>>();
-async function history(folder: string, symbol: string) {
-  let provider = providers.get(folder);
-  if (!provider) providers.set(folder, (provider = createCsvProvider({ dir: sharedData(folder) })));
-  const bars = await provider.bars({ symbol, timeframe: 'daily' });
-  return { bars, ind: computeIndicators(bars) };
-}
-function indexOf(bars: BarSeries, iso: string): number {
-  const i = bars.ts.indexOf(day(iso));
-  if (i < 0) throw new Error(`no bar on ${iso}`);
-  return i;
-}
-async function matchOn(folder: string, symbol: string, iso: string, detector: PatternDetector = cupWithHandle) {
-  const { bars, ind } = await history(folder, symbol);
-  const m = detector.detect({ bars, ind, asOf: indexOf(bars, iso) });
-  const dates = m && { start: isoDay(bars.ts[m.geometry.start]!), end: isoDay(bars.ts[m.geometry.end]!), breakout: m.breakout.barIndex === null ? null : isoDay(bars.ts[m.breakout.barIndex]!) };
-  return { m, dates };
-}
 
 describe('cup with handle on real daily history', () => {
   // AVGO (daily_yf_dieperdev): from its 2019-05-01 high of 323.20 it fell 22.6%
@@ -188,26 +140,26 @@ describe('cup with handle on real daily history', () => {
   // three weeks to 303.13 (6.9%, on light volume), and closed at 327.80 on
   // 2019-12-12 on twice its average volume: O'Neil's picture, handle and all.
   it('AVGO broke out of a 7-month, 22.6% cup with a 3-week handle on 2019-12-12', async () => {
-    const { m, dates } = await matchOn('daily_yf_dieperdev', 'AVGO', '2019-12-12');
+    const { match, dates } = await matchOn(cupWithHandle, 'daily_yf_dieperdev', 'AVGO', '2019-12-12');
     expect(dates).toEqual({ start: '2019-05-01', end: '2019-12-11', breakout: '2019-12-12' });
-    expect(m!.pivot).toBeCloseTo(325.67, 2);
-    expect(m!.stopLoss).toBeCloseTo(303.13, 2);
-    expect(m!.target1).toBeCloseTo(325.67 + (325.67 - 250.09), 2);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(2.03, 1);
-    expect(m!.reasons[0]).toStartWith('cup 28 weeks, 22.6% deep');
-    expect(m!.reasons[1]).toStartWith('handle 3 weeks, 6.9% deep, in the upper half of the cup');
+    expect(match!.pivot).toBeCloseTo(325.67, 2);
+    expect(match!.stopLoss).toBeCloseTo(303.13, 2);
+    expect(match!.target1).toBeCloseTo(325.67 + (325.67 - 250.09), 2);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(2.03, 1);
+    expect(match!.reasons[0]).toStartWith('cup 28 weeks, 22.6% deep');
+    expect(match!.reasons[1]).toStartWith('handle 3 weeks, 6.9% deep, in the upper half of the cup');
   });
 
   // TSLA (daily_yf_dieperdev, split-adjusted): a 12-week, 20.7% cup from the
   // 2019-07-24 high of 17.74, a one-week handle from 17.65 (2019-10-17) down to
   // 16.68, and the Q3-earnings gap to 19.98 on 2019-10-24 on 4.4× volume.
   it('TSLA gapped out of a 12-week cup with a 1-week handle on 2019-10-24', async () => {
-    const { m, dates } = await matchOn('daily_yf_dieperdev', 'TSLA', '2019-10-24');
+    const { match, dates } = await matchOn(cupWithHandle, 'daily_yf_dieperdev', 'TSLA', '2019-10-24');
     expect(dates).toEqual({ start: '2019-07-24', end: '2019-10-23', breakout: '2019-10-24' });
-    expect(m!.pivot).toBeCloseTo(17.65, 2);
-    expect(m!.stopLoss).toBeCloseTo(16.68, 2);
-    expect(m!.breakout.volumeRatio!).toBeGreaterThan(4);
-    expect(m!.reasons[1]).toStartWith('handle 1 week, 5.5% deep');
+    expect(match!.pivot).toBeCloseTo(17.65, 2);
+    expect(match!.stopLoss).toBeCloseTo(16.68, 2);
+    expect(match!.breakout.volumeRatio!).toBeGreaterThan(4);
+    expect(match!.reasons[1]).toStartWith('handle 1 week, 5.5% deep');
   });
 
   // RTX (daily_marketlab, dividend-adjusted): a sharp drop from 204.51
@@ -215,11 +167,11 @@ describe('cup with handle on real daily history', () => {
   // climb back to 203.26 on 2026-07-01, a 3-week handle down to 189.39, and a
   // close of 212.09 on 2026-07-23 on 1.9× volume.
   it('RTX broke out of a 12-week U-shaped cup on 2026-07-23 (marketlab)', async () => {
-    const { m, dates } = await matchOn('daily_marketlab', 'RTX', '2026-07-23');
+    const { match, dates } = await matchOn(cupWithHandle, 'daily_marketlab', 'RTX', '2026-07-23');
     expect(dates).toEqual({ start: '2026-04-09', end: '2026-07-22', breakout: '2026-07-23' });
-    expect(m!.pivot).toBeCloseTo(203.26, 2);
-    expect(m!.stopLoss).toBeCloseTo(189.39, 2);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(1.91, 1);
+    expect(match!.pivot).toBeCloseTo(203.26, 2);
+    expect(match!.stopLoss).toBeCloseTo(189.39, 2);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(1.91, 1);
   });
 
   // ASML's February–April 2020 COVID crash was a V: 319 → 191 in five weeks
@@ -227,50 +179,26 @@ describe('cup with handle on real daily history', () => {
   // rule a "handle" in late April makes it break out on 2020-04-29; with it,
   // nothing fires all spring.
   it('rejects ASML’s 2020 V-shaped crash and recovery', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'ASML');
-    for (let i = indexOf(bars, '2020-04-01'); i <= indexOf(bars, '2020-06-30'); i++) expect(cupWithHandle.detect({ bars, ind, asOf: i })).toBeNull();
-    const noU = await matchOn('daily_yf_dieperdev', 'ASML', '2020-04-29', cupWithHandleDetector({ minBottomSpan: 0 }));
+    expectNoMatchBetween(cupWithHandle, await history('daily_yf_dieperdev', 'ASML'), '2020-04-01', '2020-06-30');
+    const noU = await matchOn(cupWithHandleDetector({ minBottomSpan: 0 }), 'daily_yf_dieperdev', 'ASML', '2020-04-29');
     expect(noU.dates).toEqual({ start: '2020-02-14', end: '2020-04-28', breakout: '2020-04-29' });
   });
 
   it('never fires while INTC falls through 2022', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'INTC');
-    for (let i = indexOf(bars, '2022-01-03'); i <= indexOf(bars, '2022-10-31'); i++) expect(cupWithHandle.detect({ bars, ind, asOf: i })).toBeNull();
+    expectNoMatchBetween(cupWithHandle, await history('daily_yf_dieperdev', 'INTC'), '2022-01-03', '2022-10-31');
   });
 
   it('reads no bar after asOf on real data: AVGO cut at each day gives the same match', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'AVGO');
-    for (const iso of ['2019-12-11', '2019-12-12', '2019-12-13']) {
-      const asOf = indexOf(bars, iso);
-      const cut = { ts: bars.ts.subarray(0, asOf + 1), open: bars.open.subarray(0, asOf + 1), high: bars.high.subarray(0, asOf + 1), low: bars.low.subarray(0, asOf + 1), close: bars.close.subarray(0, asOf + 1), volume: bars.volume.subarray(0, asOf + 1) };
-      expect(cupWithHandle.detect({ bars: cut, ind: computeIndicators(cut), asOf })).toEqual(cupWithHandle.detect({ bars, ind, asOf }));
-    }
+    expectNoLookAheadOn(cupWithHandle, await history('daily_yf_dieperdev', 'AVGO'), ['2019-12-11', '2019-12-12', '2019-12-13']);
   });
 
   // Firing rate on the 18 large caps dieperdev keeps as plain CSV, 2010 to
   // 2024-03-08: a proper cup with handle is an event of every few years.
   it('fires at a realistic rate across large caps', async () => {
-    const symbols = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'GOOG', 'TSLA', 'AMD', 'SMCI', 'AVGO', 'JPM', 'LLY', 'NFLX', 'COST', 'XOM', 'UNH', 'V'];
-    let years = 0, breakouts = 0, days = 0, withCup = 0;
-    for (const symbol of symbols) {
-      const { bars, ind } = await history('daily_yf_dieperdev', symbol);
-      const from = bars.ts.findIndex((t) => t >= day('2010-01-04'));
-      let last = -1;
-      for (let i = from; i < bars.ts.length; i++) {
-        const m = cupWithHandle.detect({ bars, ind, asOf: i });
-        days++;
-        if (!m) continue;
-        withCup++;
-        if (m.breakout.barIndex !== null && m.breakout.barIndex !== last) {
-          breakouts++;
-          last = m.breakout.barIndex;
-        }
-      }
-      years += (bars.ts.length - from) / 252;
-    }
-    expect(breakouts / years).toBeGreaterThan(0.05);
-    expect(breakouts / years).toBeLessThan(1);
-    expect(withCup / days).toBeGreaterThan(0.005);
-    expect(withCup / days).toBeLessThan(0.1);
+    const { breakoutsPerYear, shareOfDays } = await firingRate(cupWithHandle, LARGE_CAPS);
+    expect(breakoutsPerYear).toBeGreaterThan(0.05);
+    expect(breakoutsPerYear).toBeLessThan(1);
+    expect(shareOfDays).toBeGreaterThan(0.005);
+    expect(shareOfDays).toBeLessThan(0.1);
   });
 });

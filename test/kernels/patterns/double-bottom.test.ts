@@ -8,37 +8,10 @@
 import { describe, expect, it } from 'bun:test';
 import { computeIndicators, type Ohlcv } from '../../../src/kernels/indicators';
 import { doubleBottom, doubleBottomDetector } from '../../../src/kernels/patterns/double-bottom';
-import { createCsvProvider } from '../../../src/providers/csv';
-import type { BarSeries } from '../../../src/providers/types';
-import { sharedData } from '../../helpers/shared-data';
+import { barsFromCloses, history, straightLegs } from './builders';
+import { expectNoLookAheadOn, expectNoMatchBetween, firingRate, LARGE_CAPS, matchOn } from './real-data';
 
 // ---- hand-built bars ------------------------------------------------------
-
-/** Daily bars from closes: open = the previous close, high/low 0.5% beyond the body, volume 1M × `volumes(i)` (default 1). */
-function barsFrom(closes: number[], volumes: (i: number) => number = () => 1): Ohlcv {
-  const n = closes.length;
-  const b = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const c = closes[i]!, o = i > 0 ? closes[i - 1]! : c;
-    b.ts[i] = Date.UTC(2020, 0, 1) + i * 86_400_000;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) * 1.005;
-    b.low[i] = Math.min(o, c) * 0.995;
-    b.volume[i] = 1_000_000 * volumes(i);
-  }
-  return b;
-}
-
-/** Closes in straight legs: `path(60, [100, 100])` is 60, then 100 bars ending at 100. */
-function path(start: number, ...legs: [to: number, bars: number][]): number[] {
-  const out = [start];
-  for (const [to, bars] of legs) {
-    const from = out.at(-1)!;
-    for (let k = 1; k <= bars; k++) out.push(from + ((to - from) * k) / bars);
-  }
-  return out;
-}
 
 const detectAt = (bars: Ohlcv, asOf: number) => doubleBottom.detect({ bars, ind: computeIndicators(bars), asOf });
 
@@ -49,9 +22,9 @@ const LEFT = 130, END = 185, BREAKOUT = 186;
 const PRIOR: [number, number][] = [[60, 30], [100, 100]];
 const W: [number, number][] = [[80, 15], [93, 15], [78.5, 15], [92, 10]];
 function wBars(w = W, prior = PRIOR, start = 60) {
-  const closes = path(start, ...prior, ...w);
+  const closes = straightLegs(start, ...prior, ...w);
   const end = closes.length - 1;
-  return { bars: barsFrom([...closes, 95, 96, 97, 98, 99, 100], (i) => (i === end + 1 ? 2 : 1)), end };
+  return { bars: barsFromCloses([...closes, 95, 96, 97, 98, 99, 100], (i) => (i === end + 1 ? 2 : 1)), end };
 }
 
 describe('double bottom on hand-built bars', () => {
@@ -113,9 +86,9 @@ describe('double bottom on hand-built bars', () => {
   });
 
   it('does not call the W complete on the day of its second low', () => {
-    const closes = path(60, ...PRIOR, [80, 15], [93, 15], [79, 15]);
-    expect(detectAt(barsFrom(closes), closes.length - 1)).toBeNull();
-    expect(detectAt(barsFrom([...closes, 80, 81]), closes.length + 1)).not.toBeNull();
+    const closes = straightLegs(60, ...PRIOR, [80, 15], [93, 15], [79, 15]);
+    expect(detectAt(barsFromCloses(closes), closes.length - 1)).toBeNull();
+    expect(detectAt(barsFromCloses([...closes, 80, 81]), closes.length + 1)).not.toBeNull();
   });
 
   it('rejects an asOf outside the bars and bad options', () => {
@@ -127,41 +100,20 @@ describe('double bottom on hand-built bars', () => {
 
 describe('double bottom without look-ahead', () => {
   it('gives the same answer whatever the bars after asOf are', () => {
-    const closes = path(60, ...PRIOR, ...W, [95, 1], [100, 5]);
+    const closes = straightLegs(60, ...PRIOR, ...W, [95, 1], [100, 5]);
     const volumes = (i: number) => (i === BREAKOUT ? 2 : 1);
     for (const asOf of [END - 4, END, BREAKOUT, BREAKOUT + 4]) {
-      const expected = detectAt(barsFrom(closes, volumes), asOf);
-      const cut = barsFrom(closes.slice(0, asOf + 1), volumes);
-      const crashed = barsFrom(closes.map((c, i) => (i > asOf ? c * 0.5 : c)), (i) => (i > asOf ? 30 : volumes(i)));
+      const expected = detectAt(barsFromCloses(closes, volumes), asOf);
+      const cut = barsFromCloses(closes.slice(0, asOf + 1), volumes);
+      const crashed = barsFromCloses(closes.map((c, i) => (i > asOf ? c * 0.5 : c)), (i) => (i > asOf ? 30 : volumes(i)));
       expect(detectAt(cut, asOf)).toEqual(expected);
       expect(detectAt(crashed, asOf)).toEqual(expected);
     }
-    expect(detectAt(barsFrom(closes, volumes), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
+    expect(detectAt(barsFromCloses(closes, volumes), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
   });
 });
 
 // ---- real history ---------------------------------------------------------
-
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-const providers = new Map<string, ReturnType<typeof createCsvProvider>>();
-async function history(folder: string, symbol: string) {
-  let provider = providers.get(folder);
-  if (!provider) providers.set(folder, (provider = createCsvProvider({ dir: sharedData(folder) })));
-  const bars = await provider.bars({ symbol, timeframe: 'daily' });
-  return { bars, ind: computeIndicators(bars) };
-}
-function indexOf(bars: BarSeries, iso: string): number {
-  const i = bars.ts.indexOf(day(iso));
-  if (i < 0) throw new Error(`no bar on ${iso}`);
-  return i;
-}
-async function matchOn(folder: string, symbol: string, iso: string) {
-  const { bars, ind } = await history(folder, symbol);
-  const m = doubleBottom.detect({ bars, ind, asOf: indexOf(bars, iso) });
-  const dates = m && { start: isoDay(bars.ts[m.geometry.start]!), end: isoDay(bars.ts[m.geometry.end]!), breakout: m.breakout.barIndex === null ? null : isoDay(bars.ts[m.breakout.barIndex]!) };
-  return { m, dates, bars };
-}
 
 describe('double bottom on real daily history', () => {
   // NVDA (daily_yf_dieperdev): from 502.66 (2023-08-24) to 409.80
@@ -170,19 +122,19 @@ describe('double bottom on real daily history', () => {
   // above 476.09 intraday on 2023-11-09 without closing there, and closed at
   // 483.35 on 2023-11-10.
   it('NVDA broke out of an 11-week W on 2023-11-10 over its 476.09 middle peak', async () => {
-    const { m, dates, bars } = await matchOn('daily_yf_dieperdev', 'NVDA', '2023-11-10');
+    const { match, dates, bars, at } = await matchOn(doubleBottom, 'daily_yf_dieperdev', 'NVDA', '2023-11-10');
     expect(dates).toEqual({ start: '2023-08-24', end: '2023-11-09', breakout: '2023-11-10' });
-    expect(m!.pivot).toBe(bars.high[indexOf(bars, '2023-10-12')]!);
-    expect(m!.pivot).toBeCloseTo(476.09, 2);
-    expect(m!.geometry.depthPct).toBeCloseTo((100 * (502.66 - 392.3)) / 502.66, 2);
-    expect(m!.reasons[1]).toBe('second low 392.30 undercuts the first (409.80) by 4.3%');
-    expect(bars.low[indexOf(bars, '2023-09-21')]).toBeCloseTo(409.8, 2);
-    expect(bars.low[indexOf(bars, '2023-10-31')]).toBeCloseTo(392.3, 2);
-    expect(m!.stopLoss).toBeCloseTo(476.09 * 0.92, 2);
-    const before = await matchOn('daily_yf_dieperdev', 'NVDA', '2023-11-09');
-    expect(bars.high[indexOf(bars, '2023-11-09')]).toBeGreaterThan(476.09); // an intraday poke is no breakout
-    expect(before.m!.breakout.triggered).toBe(false);
-    expect(before.m!.pivot).toBeCloseTo(476.09, 2);
+    expect(match!.pivot).toBe(bars.high[at('2023-10-12')]!);
+    expect(match!.pivot).toBeCloseTo(476.09, 2);
+    expect(match!.geometry.depthPct).toBeCloseTo((100 * (502.66 - 392.3)) / 502.66, 2);
+    expect(match!.reasons[1]).toBe('second low 392.30 undercuts the first (409.80) by 4.3%');
+    expect(bars.low[at('2023-09-21')]).toBeCloseTo(409.8, 2);
+    expect(bars.low[at('2023-10-31')]).toBeCloseTo(392.3, 2);
+    expect(match!.stopLoss).toBeCloseTo(476.09 * 0.92, 2);
+    const before = await matchOn(doubleBottom, 'daily_yf_dieperdev', 'NVDA', '2023-11-09');
+    expect(bars.high[at('2023-11-09')]).toBeGreaterThan(476.09); // an intraday poke is no breakout
+    expect(before.match!.breakout.triggered).toBe(false);
+    expect(before.match!.pivot).toBeCloseTo(476.09, 2);
   });
 
   // NFLX (daily_yf_dieperdev): left high 251.99 (2022-08-15), first low 214.69
@@ -190,63 +142,39 @@ describe('double bottom on real daily history', () => {
   // (2022-10-13, a 1.4% undercut), then the Q3-earnings gap to 272.38 on
   // 2022-10-19 on 4.5× volume.
   it('NFLX gapped out of a 9-week W on 2022-10-19 on 4.5× volume', async () => {
-    const { m, dates } = await matchOn('daily_yf_dieperdev', 'NFLX', '2022-10-19');
+    const { match, dates } = await matchOn(doubleBottom, 'daily_yf_dieperdev', 'NFLX', '2022-10-19');
     expect(dates).toEqual({ start: '2022-08-15', end: '2022-10-18', breakout: '2022-10-19' });
-    expect(m!.pivot).toBeCloseTo(250.49, 2);
-    expect(m!.reasons[1]).toBe('second low 211.73 undercuts the first (214.69) by 1.4%');
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(4.54, 1);
-    expect(m!.target1).toBeCloseTo(250.49 + (251.99 - 211.73), 2);
+    expect(match!.pivot).toBeCloseTo(250.49, 2);
+    expect(match!.reasons[1]).toBe('second low 211.73 undercuts the first (214.69) by 1.4%');
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(4.54, 1);
+    expect(match!.target1).toBeCloseTo(250.49 + (251.99 - 211.73), 2);
   });
 
   // AVGO (daily_marketlab, dividend-adjusted): left high 359.91 (2026-01-02),
   // first low 294.68 (2026-02-04), middle peak 352.40 (2026-03-10), second low
   // 289.50 (2026-03-30, 1.8% under the first), close above 352.40 on 2026-04-09.
   it('AVGO broke out of a 13-week W on 2026-04-09 (marketlab)', async () => {
-    const { m, dates } = await matchOn('daily_marketlab', 'AVGO', '2026-04-09');
+    const { match, dates } = await matchOn(doubleBottom, 'daily_marketlab', 'AVGO', '2026-04-09');
     expect(dates).toEqual({ start: '2026-01-02', end: '2026-04-08', breakout: '2026-04-09' });
-    expect(m!.pivot).toBeCloseTo(352.4, 2);
-    expect(m!.reasons[1]).toBe('second low 289.50 undercuts the first (294.68) by 1.8%');
+    expect(match!.pivot).toBeCloseTo(352.4, 2);
+    expect(match!.reasons[1]).toBe('second low 289.50 undercuts the first (294.68) by 1.8%');
   });
 
   it('never fires while INTC falls through 2022, nor while Citigroup collapses in 2008', async () => {
-    for (const [folder, symbol, from, to] of [['daily_yf_dieperdev', 'INTC', '2022-01-03', '2022-10-31'], ['daily_marketlab', 'C', '2008-06-02', '2009-03-09']] as const) {
-      const { bars, ind } = await history(folder, symbol);
-      for (let i = indexOf(bars, from); i <= indexOf(bars, to); i++) expect(doubleBottom.detect({ bars, ind, asOf: i })).toBeNull();
-    }
+    expectNoMatchBetween(doubleBottom, await history('daily_yf_dieperdev', 'INTC'), '2022-01-03', '2022-10-31');
+    expectNoMatchBetween(doubleBottom, await history('daily_marketlab', 'C'), '2008-06-02', '2009-03-09');
   });
 
   it('reads no bar after asOf on real data: NVDA cut at each day gives the same match', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'NVDA');
-    for (const iso of ['2023-11-01', '2023-11-09', '2023-11-10', '2023-11-14']) {
-      const asOf = indexOf(bars, iso);
-      const cut = { ts: bars.ts.subarray(0, asOf + 1), open: bars.open.subarray(0, asOf + 1), high: bars.high.subarray(0, asOf + 1), low: bars.low.subarray(0, asOf + 1), close: bars.close.subarray(0, asOf + 1), volume: bars.volume.subarray(0, asOf + 1) };
-      expect(doubleBottom.detect({ bars: cut, ind: computeIndicators(cut), asOf })).toEqual(doubleBottom.detect({ bars, ind, asOf }));
-    }
+    expectNoLookAheadOn(doubleBottom, await history('daily_yf_dieperdev', 'NVDA'), ['2023-11-01', '2023-11-09', '2023-11-10', '2023-11-14']);
   });
 
   // Firing rate on the 18 large caps dieperdev keeps as plain CSV, 2010 to 2024-03-08.
   it('fires at a realistic rate across large caps', async () => {
-    const symbols = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'GOOG', 'TSLA', 'AMD', 'SMCI', 'AVGO', 'JPM', 'LLY', 'NFLX', 'COST', 'XOM', 'UNH', 'V'];
-    let years = 0, breakouts = 0, days = 0, withW = 0;
-    for (const symbol of symbols) {
-      const { bars, ind } = await history('daily_yf_dieperdev', symbol);
-      const from = bars.ts.findIndex((t) => t >= day('2010-01-04'));
-      let last = -1;
-      for (let i = from; i < bars.ts.length; i++) {
-        const m = doubleBottom.detect({ bars, ind, asOf: i });
-        days++;
-        if (!m) continue;
-        withW++;
-        if (m.breakout.barIndex !== null && m.breakout.barIndex !== last) {
-          breakouts++;
-          last = m.breakout.barIndex;
-        }
-      }
-      years += (bars.ts.length - from) / 252;
-    }
-    expect(breakouts / years).toBeGreaterThan(0.05);
-    expect(breakouts / years).toBeLessThan(1.5);
-    expect(withW / days).toBeGreaterThan(0.01);
-    expect(withW / days).toBeLessThan(0.2);
+    const { breakoutsPerYear, shareOfDays } = await firingRate(doubleBottom, LARGE_CAPS);
+    expect(breakoutsPerYear).toBeGreaterThan(0.05);
+    expect(breakoutsPerYear).toBeLessThan(1.5);
+    expect(shareOfDays).toBeGreaterThan(0.01);
+    expect(shareOfDays).toBeLessThan(0.2);
   });
 });

@@ -8,38 +8,14 @@
 import { describe, expect, it } from 'bun:test';
 import { computeIndicators, type Ohlcv } from '../../../src/kernels/indicators';
 import { flatBase, flatBaseDetector } from '../../../src/kernels/patterns/flat-base';
-import type { PatternDetector, PatternMatch } from '../../../src/kernels/patterns/types';
-import { createCsvProvider } from '../../../src/providers/csv';
-import type { BarSeries } from '../../../src/providers/types';
-import { sharedData } from '../../helpers/shared-data';
+import type { PatternDetector } from '../../../src/kernels/patterns/types';
+import { barsFromCloses, history, straightLegs } from './builders';
+import { expectNoLookAheadOn, expectNoMatchBetween, firingRate, LARGE_CAPS, matchOn } from './real-data';
 
 // ---- hand-built bars ------------------------------------------------------
 
-/** Daily bars from closes: open = the previous close, high/low 0.5% beyond the body, volume 1M × `volumes[i]` (default 1). */
-function barsFrom(closes: number[], volumes: Record<number, number> = {}): Ohlcv {
-  const n = closes.length;
-  const b = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const c = closes[i]!, o = i > 0 ? closes[i - 1]! : c;
-    b.ts[i] = Date.UTC(2020, 0, 1) + i * 86_400_000;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) * 1.005;
-    b.low[i] = Math.min(o, c) * 0.995;
-    b.volume[i] = 1_000_000 * (volumes[i] ?? 1);
-  }
-  return b;
-}
-
-/** Closes in straight legs: `path(60, [100, 110])` is 60, then 110 bars ending at 100. */
-function path(start: number, ...legs: [to: number, bars: number][]): number[] {
-  const out = [start];
-  for (const [to, bars] of legs) {
-    const from = out.at(-1)!;
-    for (let k = 1; k <= bars; k++) out.push(from + ((to - from) * k) / bars);
-  }
-  return out;
-}
+/** Volume multiples by bar (1 elsewhere): the later of two entries for one bar wins, as in an object literal. */
+const volumeMultiples = (multiples: Record<number, number>) => (i: number) => multiples[i] ?? 1;
 
 const detectAt = (bars: Ohlcv, asOf: number, detector: PatternDetector = flatBase) => detector.detect({ bars, ind: computeIndicators(bars), asOf });
 
@@ -48,8 +24,8 @@ const detectAt = (bars: Ohlcv, asOf: number, detector: PatternDetector = flatBas
 // closes at 102 on twice the volume.
 const PEAK = 135, BOTTOM = 145, END = 172, BREAKOUT = 173;
 const textbook = (base: [number, number][] = [[90, 10], [98, 15], [95, 6], [97, 6]], prior: [number, number][] = [[60, 25], [100, 110]]) =>
-  path(60, ...prior, ...base);
-const withBreakout = (closes: number[]) => barsFrom([...closes, 102, 103, 104, 105, 106, 107, 108], { [closes.length]: 2 });
+  straightLegs(60, ...prior, ...base);
+const withBreakout = (closes: number[]) => barsFromCloses([...closes, 102, 103, 104, 105, 106, 107, 108], volumeMultiples({ [closes.length]: 2 }));
 
 describe('flat base on hand-built bars', () => {
   const bars = withBreakout(textbook());
@@ -99,21 +75,21 @@ describe('flat base on hand-built bars', () => {
   });
 
   it('does not fire without a prior advance of 20%', () => {
-    const flat = withBreakout(path(90, [90, 25], [100, 110], [90, 10], [98, 15], [95, 6], [97, 6])); // a 12% rise into the base
+    const flat = withBreakout(straightLegs(90, [90, 25], [100, 110], [90, 10], [98, 15], [95, 6], [97, 6])); // a 12% rise into the base
     expect(detectAt(flat, END)).toBeNull();
     expect(detectAt(flat, BREAKOUT)).toBeNull();
   });
 
   it('does not start a base in the middle of a deeper decline', () => {
     // down 25% from 100 to 75, then a 15%-wide range: the range's first bar is no peak
-    const closes = path(60, [60, 25], [100, 110], [90, 10], [78, 10], [75, 5], [84, 15], [80, 6], [83, 6]);
+    const closes = straightLegs(60, [60, 25], [100, 110], [90, 10], [78, 10], [75, 5], [84, 15], [80, 6], [83, 6]);
     const decline = withBreakout(closes);
     for (let asOf = closes.length - 6; asOf <= closes.length; asOf++) expect(detectAt(decline, asOf)).toBeNull();
   });
 
   it('does not fire on a range inside a bear market, 32% under the 52-week high', () => {
     // 140 for 90 bars, a slide to 70, a 36% bounce to 95, then the same kind of range
-    const closes = path(140, [140, 90], [70, 100], [95, 30], [86, 10], [93, 15], [91, 6], [92, 6]);
+    const closes = straightLegs(140, [140, 90], [70, 100], [95, 30], [86, 10], [93, 15], [91, 6], [92, 6]);
     const bear = withBreakout(closes);
     expect(detectAt(bear, closes.length - 1)).toBeNull();
     // it is the 52-week-high rule that rejects it
@@ -136,8 +112,8 @@ describe('flat base without look-ahead', () => {
     for (const asOf of [END - 3, END, BREAKOUT, BREAKOUT + 2]) {
       const expected = detectAt(bars, asOf);
       // cut after asOf, and replace everything after asOf with a crash on huge volume
-      const cut = barsFrom(closes.concat([102, 103, 104, 105, 106, 107, 108]).slice(0, asOf + 1), { [BREAKOUT]: 2 });
-      const crashed = barsFrom([...closes, 102, 103, 104, 105, 106, 107, 108].map((c, i) => (i > asOf ? c * 0.3 : c)), { [BREAKOUT]: 2, [asOf + 1]: 50 });
+      const cut = barsFromCloses(closes.concat([102, 103, 104, 105, 106, 107, 108]).slice(0, asOf + 1), volumeMultiples({ [BREAKOUT]: 2 }));
+      const crashed = barsFromCloses([...closes, 102, 103, 104, 105, 106, 107, 108].map((c, i) => (i > asOf ? c * 0.3 : c)), volumeMultiples({ [BREAKOUT]: 2, [asOf + 1]: 50 }));
       expect(detectAt(cut, asOf)).toEqual(expected);
       expect(detectAt(crashed, asOf)).toEqual(expected);
     }
@@ -148,119 +124,72 @@ describe('flat base without look-ahead', () => {
 
 // ---- real history ---------------------------------------------------------
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-const providers = new Map<string, ReturnType<typeof createCsvProvider>>();
-async function history(folder: string, symbol: string) {
-  let provider = providers.get(folder);
-  if (!provider) providers.set(folder, (provider = createCsvProvider({ dir: sharedData(folder) })));
-  const bars = await provider.bars({ symbol, timeframe: 'daily' });
-  return { bars, ind: computeIndicators(bars) };
-}
-function indexOf(bars: BarSeries, iso: string): number {
-  const i = bars.ts.indexOf(day(iso));
-  if (i < 0) throw new Error(`no bar on ${iso}`);
-  return i;
-}
-/** The match at `iso`, with its bar indices as dates. */
-async function matchOn(folder: string, symbol: string, iso: string) {
-  const { bars, ind } = await history(folder, symbol);
-  const m = flatBase.detect({ bars, ind, asOf: indexOf(bars, iso) });
-  const dates = (x: PatternMatch) => ({ start: isoDay(bars.ts[x.geometry.start]!), end: isoDay(bars.ts[x.geometry.end]!), breakout: x.breakout.barIndex === null ? null : isoDay(bars.ts[x.breakout.barIndex]!) });
-  return { m, dates: m ? dates(m) : null, bars, ind };
-}
-
 describe('flat base on real daily history', () => {
   // NVDA (daily_yf_dieperdev, split-adjusted, pre-2024-split prices): after its
   // 2023 AI run (298 in May → 505.48 on 2023-11-20) it went sideways for six
   // weeks, at worst 450.10 on 2023-12-04 (11.0% off the high), then closed at
   // 522.53 on 2024-01-08 on 64.3M shares: a flat base as O'Neil draws one.
   it('NVDA broke out of a 6-week, 11.0% flat base on 2024-01-08 over 505.48', async () => {
-    const { m, dates, bars } = await matchOn('daily_yf_dieperdev', 'NVDA', '2024-01-08');
+    const { match, dates, bars, at } = await matchOn(flatBase, 'daily_yf_dieperdev', 'NVDA', '2024-01-08');
     expect(dates).toEqual({ start: '2023-11-20', end: '2024-01-05', breakout: '2024-01-08' });
-    expect(m!.pivot).toBeCloseTo(505.48, 2);
-    expect(m!.geometry.depthPct).toBeCloseTo((100 * (505.48 - 450.1)) / 505.48, 2);
-    expect(m!.geometry.lengthBars).toBe(32);
-    expect(m!.stopLoss).toBeCloseTo(473.2, 2); // the 2024-01-03 low, the lowest of the base's last two weeks
-    expect(m!.target1).toBeCloseTo(505.48 + (505.48 - 450.1), 2);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(1.58, 2);
-    expect(bars.close[indexOf(bars, '2024-01-08')]).toBeCloseTo(522.53, 2);
-    const before = await matchOn('daily_yf_dieperdev', 'NVDA', '2024-01-05');
-    expect(before.m!.breakout.triggered).toBe(false);
-    expect(before.m!.pivot).toBeCloseTo(505.48, 2);
+    expect(match!.pivot).toBeCloseTo(505.48, 2);
+    expect(match!.geometry.depthPct).toBeCloseTo((100 * (505.48 - 450.1)) / 505.48, 2);
+    expect(match!.geometry.lengthBars).toBe(32);
+    expect(match!.stopLoss).toBeCloseTo(473.2, 2); // the 2024-01-03 low, the lowest of the base's last two weeks
+    expect(match!.target1).toBeCloseTo(505.48 + (505.48 - 450.1), 2);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(1.58, 2);
+    expect(bars.close[at('2024-01-08')]).toBeCloseTo(522.53, 2);
+    const before = await matchOn(flatBase, 'daily_yf_dieperdev', 'NVDA', '2024-01-05');
+    expect(before.match!.breakout.triggered).toBe(false);
+    expect(before.match!.pivot).toBeCloseTo(505.48, 2);
   });
 
   // LLY (daily_yf_dieperdev): a tight five-week base under its 2023-06-30 high
   // of 469.87 (lowest low 434.34 on 2023-07-13, 7.6% down), broken by the
   // 2023-08-08 earnings gap to 521.60 on 15.1M shares, six times its average.
   it('LLY gapped out of a 5-week, 7.6% flat base on 2023-08-08 on 6× volume', async () => {
-    const { m, dates } = await matchOn('daily_yf_dieperdev', 'LLY', '2023-08-08');
+    const { match, dates } = await matchOn(flatBase, 'daily_yf_dieperdev', 'LLY', '2023-08-08');
     expect(dates).toEqual({ start: '2023-06-30', end: '2023-08-07', breakout: '2023-08-08' });
-    expect(m!.pivot).toBeCloseTo(469.87, 2);
-    expect(m!.geometry.depthPct).toBeCloseTo(7.56, 2);
-    expect(m!.breakout.volumeRatio!).toBeGreaterThan(5.9);
-    expect(m!.reasons[0]).toBe('base depth 7.6% over 5 weeks (26 bars)');
+    expect(match!.pivot).toBeCloseTo(469.87, 2);
+    expect(match!.geometry.depthPct).toBeCloseTo(7.56, 2);
+    expect(match!.breakout.volumeRatio!).toBeGreaterThan(5.9);
+    expect(match!.reasons[0]).toBe('base depth 7.6% over 5 weeks (26 bars)');
   });
 
   // CAT (daily_marketlab, dividend-adjusted): up 66% from the April 2025 low to
   // 438.03 on 2025-07-31, then seven weeks between 402.59 and 438 (8.1%), and a
   // close of 447.47 on 2025-09-17 on 1.6× average volume.
   it('CAT broke out of a 7-week, 8.1% flat base on 2025-09-17 (marketlab)', async () => {
-    const { m, dates } = await matchOn('daily_marketlab', 'CAT', '2025-09-17');
+    const { match, dates } = await matchOn(flatBase, 'daily_marketlab', 'CAT', '2025-09-17');
     expect(dates).toEqual({ start: '2025-07-31', end: '2025-09-16', breakout: '2025-09-17' });
-    expect(m!.pivot).toBeCloseTo(438.03, 2);
-    expect(m!.geometry.depthPct).toBeCloseTo(8.09, 1);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(1.62, 1);
+    expect(match!.pivot).toBeCloseTo(438.03, 2);
+    expect(match!.geometry.depthPct).toBeCloseTo(8.09, 1);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(1.62, 1);
   });
 
   // INTC fell from 53 to 28 between January and October 2022: every rally
   // failed below a falling high, so no base ever formed near a high.
   it('never fires while INTC falls through 2022', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'INTC');
-    for (let i = indexOf(bars, '2022-01-03'); i <= indexOf(bars, '2022-10-31'); i++) expect(flatBase.detect({ bars, ind, asOf: i })).toBeNull();
+    expectNoMatchBetween(flatBase, await history('daily_yf_dieperdev', 'INTC'), '2022-01-03', '2022-10-31');
   });
 
   // SPY spent February 2009 in a range after a 25% bounce off the November 2008
   // low — but 35% under its 52-week high, in a bear market: a pause, not a base.
   it('never fires inside the 2008–2009 bear market (SPY, marketlab)', async () => {
-    const { bars, ind } = await history('daily_marketlab', 'SPY');
-    for (let i = indexOf(bars, '2008-06-02'); i <= indexOf(bars, '2009-03-09'); i++) expect(flatBase.detect({ bars, ind, asOf: i })).toBeNull();
+    expectNoMatchBetween(flatBase, await history('daily_marketlab', 'SPY'), '2008-06-02', '2009-03-09');
   });
 
   it('reads no bar after asOf on real data: NVDA cut at the breakout gives the same match', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'NVDA');
-    for (const iso of ['2024-01-05', '2024-01-08', '2024-01-10']) {
-      const asOf = indexOf(bars, iso);
-      const cut = { ts: bars.ts.subarray(0, asOf + 1), open: bars.open.subarray(0, asOf + 1), high: bars.high.subarray(0, asOf + 1), low: bars.low.subarray(0, asOf + 1), close: bars.close.subarray(0, asOf + 1), volume: bars.volume.subarray(0, asOf + 1) };
-      expect(flatBase.detect({ bars: cut, ind: computeIndicators(cut), asOf })).toEqual(flatBase.detect({ bars, ind, asOf }));
-    }
+    expectNoLookAheadOn(flatBase, await history('daily_yf_dieperdev', 'NVDA'), ['2024-01-05', '2024-01-08', '2024-01-10']);
   });
 
   // Firing rate on the 18 large caps dieperdev keeps as plain CSV, 2010 to
   // 2024-03-08: a base is a few-times-a-year event, not a daily one.
   it('fires at a realistic rate across large caps (breakouts per symbol-year, share of days with a base)', async () => {
-    const symbols = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'GOOG', 'TSLA', 'AMD', 'SMCI', 'AVGO', 'JPM', 'LLY', 'NFLX', 'COST', 'XOM', 'UNH', 'V'];
-    let years = 0, breakouts = 0, days = 0, withBase = 0;
-    for (const symbol of symbols) {
-      const { bars, ind } = await history('daily_yf_dieperdev', symbol);
-      const from = bars.ts.findIndex((t) => t >= day('2010-01-04'));
-      let last = -1;
-      for (let i = from; i < bars.ts.length; i++) {
-        const m = flatBase.detect({ bars, ind, asOf: i });
-        days++;
-        if (!m) continue;
-        withBase++;
-        if (m.breakout.barIndex !== null && m.breakout.barIndex !== last) {
-          breakouts++;
-          last = m.breakout.barIndex;
-        }
-      }
-      years += (bars.ts.length - from) / 252;
-    }
-    const perYear = breakouts / years;
-    expect(perYear).toBeGreaterThan(0.2);
-    expect(perYear).toBeLessThan(2);
-    expect(withBase / days).toBeGreaterThan(0.03);
-    expect(withBase / days).toBeLessThan(0.3);
+    const { breakoutsPerYear, shareOfDays } = await firingRate(flatBase, LARGE_CAPS);
+    expect(breakoutsPerYear).toBeGreaterThan(0.2);
+    expect(breakoutsPerYear).toBeLessThan(2);
+    expect(shareOfDays).toBeGreaterThan(0.03);
+    expect(shareOfDays).toBeLessThan(0.3);
   });
 });

@@ -8,37 +8,10 @@
 import { describe, expect, it } from 'bun:test';
 import { computeIndicators, type Ohlcv } from '../../../src/kernels/indicators';
 import { vcp, vcpDetector } from '../../../src/kernels/patterns/vcp';
-import { createCsvProvider } from '../../../src/providers/csv';
-import type { BarSeries } from '../../../src/providers/types';
-import { sharedData } from '../../helpers/shared-data';
+import { barsFromCloses, history, straightLegs } from './builders';
+import { expectNoLookAheadOn, expectNoMatchBetween, firingRate, LARGE_CAPS, matchOn } from './real-data';
 
 // ---- hand-built bars ------------------------------------------------------
-
-/** Daily bars from closes: open = the previous close, high/low 0.5% beyond the body, volume 1M × `volumes(i)` (default 1). */
-function barsFrom(closes: number[], volumes: (i: number) => number = () => 1): Ohlcv {
-  const n = closes.length;
-  const b = { ts: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const c = closes[i]!, o = i > 0 ? closes[i - 1]! : c;
-    b.ts[i] = Date.UTC(2020, 0, 1) + i * 86_400_000;
-    b.open[i] = o;
-    b.close[i] = c;
-    b.high[i] = Math.max(o, c) * 1.005;
-    b.low[i] = Math.min(o, c) * 0.995;
-    b.volume[i] = 1_000_000 * volumes(i);
-  }
-  return b;
-}
-
-/** Closes in straight legs: `path(40, [100, 250])` is 40, then 250 bars ending at 100. */
-function path(start: number, ...legs: [to: number, bars: number][]): number[] {
-  const out = [start];
-  for (const [to, bars] of legs) {
-    const from = out.at(-1)!;
-    for (let k = 1; k <= bars; k++) out.push(from + ((to - from) * k) / bars);
-  }
-  return out;
-}
 
 const detectAt = (bars: Ohlcv, asOf: number) => vcp.detect({ bars, ind: computeIndicators(bars), asOf });
 
@@ -51,8 +24,8 @@ const UPTREND: [number, number][] = [[100, 250]];
 const BASE: [number, number][] = [[75, 15], [98, 15], [83.3, 8], [96, 8], [88.3, 5], [95, 5], [91.2, 3], [94, 4]];
 const dryingUp = (i: number) => (i === BREAKOUT ? 2 : i > TOP && i <= L1 ? 1.5 : i >= H4 ? 0.5 : 1);
 function vcpBars(base = BASE, prior = UPTREND, start = 40, volumes: (i: number) => number = dryingUp) {
-  const closes = path(start, ...prior, ...base);
-  return { bars: barsFrom([...closes, 97, 98, 99, 100, 101], volumes), end: closes.length - 1 };
+  const closes = straightLegs(start, ...prior, ...base);
+  return { bars: barsFromCloses([...closes, 97, 98, 99, 100, 101], volumes), end: closes.length - 1 };
 }
 
 describe('vcp on hand-built bars', () => {
@@ -122,40 +95,19 @@ describe('vcp on hand-built bars', () => {
 
 describe('vcp without look-ahead', () => {
   it('gives the same answer whatever the bars after asOf are', () => {
-    const closes = path(40, ...UPTREND, ...BASE, [97, 1], [101, 4]);
+    const closes = straightLegs(40, ...UPTREND, ...BASE, [97, 1], [101, 4]);
     for (const asOf of [END - 3, END, BREAKOUT, BREAKOUT + 3]) {
-      const expected = detectAt(barsFrom(closes, dryingUp), asOf);
-      const cut = barsFrom(closes.slice(0, asOf + 1), dryingUp);
-      const crashed = barsFrom(closes.map((c, i) => (i > asOf ? c * 0.5 : c)), (i) => (i > asOf ? 25 : dryingUp(i)));
+      const expected = detectAt(barsFromCloses(closes, dryingUp), asOf);
+      const cut = barsFromCloses(closes.slice(0, asOf + 1), dryingUp);
+      const crashed = barsFromCloses(closes.map((c, i) => (i > asOf ? c * 0.5 : c)), (i) => (i > asOf ? 25 : dryingUp(i)));
       expect(detectAt(cut, asOf)).toEqual(expected);
       expect(detectAt(crashed, asOf)).toEqual(expected);
     }
-    expect(detectAt(barsFrom(closes, dryingUp), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
+    expect(detectAt(barsFromCloses(closes, dryingUp), BREAKOUT)!.breakout.barIndex).toBe(BREAKOUT);
   });
 });
 
 // ---- real history ---------------------------------------------------------
-
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-const providers = new Map<string, ReturnType<typeof createCsvProvider>>();
-async function history(folder: string, symbol: string) {
-  let provider = providers.get(folder);
-  if (!provider) providers.set(folder, (provider = createCsvProvider({ dir: sharedData(folder) })));
-  const bars = await provider.bars({ symbol, timeframe: 'daily' });
-  return { bars, ind: computeIndicators(bars) };
-}
-function indexOf(bars: BarSeries, iso: string): number {
-  const i = bars.ts.indexOf(day(iso));
-  if (i < 0) throw new Error(`no bar on ${iso}`);
-  return i;
-}
-async function matchOn(folder: string, symbol: string, iso: string) {
-  const { bars, ind } = await history(folder, symbol);
-  const m = vcp.detect({ bars, ind, asOf: indexOf(bars, iso) });
-  const dates = m && { start: isoDay(bars.ts[m.geometry.start]!), end: isoDay(bars.ts[m.geometry.end]!), breakout: m.breakout.barIndex === null ? null : isoDay(bars.ts[m.breakout.barIndex]!) };
-  return { m, dates, bars, ind };
-}
 
 describe('vcp on real daily history', () => {
   // CRM (daily_yf_dieperdev), early 2015, well above rising 150- and 200-day
@@ -164,84 +116,60 @@ describe('vcp on real daily history', () => {
   // the first pullback's; on 2015-04-29 it closed at 73.36 on 6.7× volume
   // (reports that it was exploring a sale).
   it('CRM broke out of a 3-contraction VCP on 2015-04-29', async () => {
-    const { m, dates, bars } = await matchOn('daily_yf_dieperdev', 'CRM', '2015-04-29');
+    const { match, dates, bars, at } = await matchOn(vcp, 'daily_yf_dieperdev', 'CRM', '2015-04-29');
     expect(dates).toEqual({ start: '2015-02-26', end: '2015-04-28', breakout: '2015-04-29' });
-    expect(m!.reasons[0]).toBe('3 contractions: 10.4% → 7.3% → 3.6%');
-    expect(m!.geometry.contractions).toBe(3);
-    expect(m!.pivot).toBe(bars.high[indexOf(bars, '2015-04-23')]!);
-    expect(m!.pivot).toBeCloseTo(69.08, 2);
-    expect(m!.stopLoss).toBe(bars.low[indexOf(bars, '2015-04-28')]!); // 66.57, the last contraction's low
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(6.71, 1);
+    expect(match!.reasons[0]).toBe('3 contractions: 10.4% → 7.3% → 3.6%');
+    expect(match!.geometry.contractions).toBe(3);
+    expect(match!.pivot).toBe(bars.high[at('2015-04-23')]!);
+    expect(match!.pivot).toBeCloseTo(69.08, 2);
+    expect(match!.stopLoss).toBe(bars.low[at('2015-04-28')]!); // 66.57, the last contraction's low
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(6.71, 1);
   });
 
   // NVDA (daily_yf_dieperdev), spring 2017 in a strong Stage 2: 30.23
   // (2017-02-07) → 23.79 (21.3%), 27.50 → 23.87 (13.2%), 26.71 (2017-05-01) →
   // 25.58 (4.2%), then the Q1-earnings gap to 30.32 on 2017-05-10 on 3.9× volume.
   it('NVDA gapped out of a 3-contraction VCP on 2017-05-10', async () => {
-    const { m, dates } = await matchOn('daily_yf_dieperdev', 'NVDA', '2017-05-10');
+    const { match, dates } = await matchOn(vcp, 'daily_yf_dieperdev', 'NVDA', '2017-05-10');
     expect(dates).toEqual({ start: '2017-02-07', end: '2017-05-09', breakout: '2017-05-10' });
-    expect(m!.reasons[0]).toBe('3 contractions: 21.3% → 13.2% → 4.2%');
-    expect(m!.pivot).toBeCloseTo(26.71, 2);
-    expect(m!.stopLoss).toBeCloseTo(25.58, 2);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(3.88, 1);
+    expect(match!.reasons[0]).toBe('3 contractions: 21.3% → 13.2% → 4.2%');
+    expect(match!.pivot).toBeCloseTo(26.71, 2);
+    expect(match!.stopLoss).toBeCloseTo(25.58, 2);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(3.88, 1);
   });
 
   // ORCL (daily_marketlab, dividend-adjusted): after the March 2024 earnings
   // gap, 14.8%, 4.7% and 2.7% pullbacks with the last high 116.64 (2024-05-07)
   // and low 113.49 (2024-05-10), then a close of 118.35 on 2024-05-14 on 2.1× volume.
   it('ORCL broke out of a 3-contraction VCP on 2024-05-14 (marketlab)', async () => {
-    const { m, dates } = await matchOn('daily_marketlab', 'ORCL', '2024-05-14');
+    const { match, dates } = await matchOn(vcp, 'daily_marketlab', 'ORCL', '2024-05-14');
     expect(dates!.breakout).toBe('2024-05-14');
     expect(dates!.end).toBe('2024-05-13');
-    expect(m!.reasons[0]).toBe('3 contractions: 14.8% → 4.7% → 2.7%');
-    expect(m!.pivot).toBeCloseTo(116.64, 2);
-    expect(m!.stopLoss).toBeCloseTo(113.49, 2);
-    expect(m!.breakout.volumeRatio!).toBeCloseTo(2.14, 1);
+    expect(match!.reasons[0]).toBe('3 contractions: 14.8% → 4.7% → 2.7%');
+    expect(match!.pivot).toBeCloseTo(116.64, 2);
+    expect(match!.stopLoss).toBeCloseTo(113.49, 2);
+    expect(match!.breakout.volumeRatio!).toBeCloseTo(2.14, 1);
   });
 
   // No Stage 2, no VCP: INTC through 2022 and Citigroup through 2008 traded
   // under falling 200-day averages the whole time.
   it('never fires while INTC falls through 2022, nor while Citigroup collapses in 2008', async () => {
-    for (const [folder, symbol, from, to] of [['daily_yf_dieperdev', 'INTC', '2022-01-03', '2022-10-31'], ['daily_marketlab', 'C', '2008-06-02', '2009-03-09']] as const) {
-      const { bars, ind } = await history(folder, symbol);
-      for (let i = indexOf(bars, from); i <= indexOf(bars, to); i++) expect(vcp.detect({ bars, ind, asOf: i })).toBeNull();
-    }
+    expectNoMatchBetween(vcp, await history('daily_yf_dieperdev', 'INTC'), '2022-01-03', '2022-10-31');
+    expectNoMatchBetween(vcp, await history('daily_marketlab', 'C'), '2008-06-02', '2009-03-09');
   });
 
   it('reads no bar after asOf on real data: CRM cut at each day gives the same match', async () => {
-    const { bars, ind } = await history('daily_yf_dieperdev', 'CRM');
-    for (const iso of ['2015-04-23', '2015-04-28', '2015-04-29', '2015-05-01']) {
-      const asOf = indexOf(bars, iso);
-      const cut = { ts: bars.ts.subarray(0, asOf + 1), open: bars.open.subarray(0, asOf + 1), high: bars.high.subarray(0, asOf + 1), low: bars.low.subarray(0, asOf + 1), close: bars.close.subarray(0, asOf + 1), volume: bars.volume.subarray(0, asOf + 1) };
-      expect(vcp.detect({ bars: cut, ind: computeIndicators(cut), asOf })).toEqual(vcp.detect({ bars, ind, asOf }));
-    }
+    expectNoLookAheadOn(vcp, await history('daily_yf_dieperdev', 'CRM'), ['2015-04-23', '2015-04-28', '2015-04-29', '2015-05-01']);
   });
 
   // Firing rate on the 18 large caps dieperdev keeps as plain CSV, 2010 to
   // 2024-03-08 — leaders that spent much of the period in Stage 2, where
   // Minervini finds his setups.
   it('fires at a realistic rate across large caps', async () => {
-    const symbols = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'GOOG', 'TSLA', 'AMD', 'SMCI', 'AVGO', 'JPM', 'LLY', 'NFLX', 'COST', 'XOM', 'UNH', 'V'];
-    let years = 0, breakouts = 0, days = 0, withVcp = 0;
-    for (const symbol of symbols) {
-      const { bars, ind } = await history('daily_yf_dieperdev', symbol);
-      const from = bars.ts.findIndex((t) => t >= day('2010-01-04'));
-      let last = -1;
-      for (let i = from; i < bars.ts.length; i++) {
-        const m = vcp.detect({ bars, ind, asOf: i });
-        days++;
-        if (!m) continue;
-        withVcp++;
-        if (m.breakout.barIndex !== null && m.breakout.barIndex !== last) {
-          breakouts++;
-          last = m.breakout.barIndex;
-        }
-      }
-      years += (bars.ts.length - from) / 252;
-    }
-    expect(breakouts / years).toBeGreaterThan(0.2);
-    expect(breakouts / years).toBeLessThan(3);
-    expect(withVcp / days).toBeGreaterThan(0.02);
-    expect(withVcp / days).toBeLessThan(0.2);
+    const { breakoutsPerYear, shareOfDays } = await firingRate(vcp, LARGE_CAPS);
+    expect(breakoutsPerYear).toBeGreaterThan(0.2);
+    expect(breakoutsPerYear).toBeLessThan(3);
+    expect(shareOfDays).toBeGreaterThan(0.02);
+    expect(shareOfDays).toBeLessThan(0.2);
   });
 });

@@ -95,7 +95,9 @@ describe('intraday adds up to daily', () => {
       const h1 = await market.bars({ symbol, timeframe: '1h' });
       const h4 = await market.bars({ symbol, timeframe: '4h' });
       const days = new Map(Array.from(daily.ts, (t, i) => [isoDay(t), i]));
-      for (const date of new Set(Array.from(h1.ts, (t) => isoDay(t - 5 * HOUR)))) {
+      const sessions = new Set(Array.from(h1.ts, (t) => isoDay(t - 5 * HOUR)));
+      expect(sessions.size).toBeGreaterThan(0);
+      for (const date of sessions) {
         const d = days.get(date)!;
         for (const s of [h1, h4]) {
           const idx = sessionBars(s, date);
@@ -112,6 +114,7 @@ describe('intraday adds up to daily', () => {
   it('builds each 4h bar from its 1h bars', async () => {
     const h1 = await market.bars({ symbol: 'NVDA', timeframe: '1h' });
     const h4 = await market.bars({ symbol: 'NVDA', timeframe: '4h' });
+    expect(h4.ts.length).toBeGreaterThan(0);
     for (let k = 0; k < h4.ts.length; k++) {
       const end = k + 1 < h4.ts.length ? h4.ts[k + 1]! : Infinity;
       const idx = [];

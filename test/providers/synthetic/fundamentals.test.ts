@@ -126,6 +126,7 @@ describe('synthetic insiders, filings and social', () => {
   it('files an 8-K and a 10-Q or 10-K on each past report date, newest first', async () => {
     const filings = await market.filings('MSFT', { limit: 500 });
     const reports = market.earningsDates('MSFT').filter((d) => d <= TODAY).slice(-6);
+    expect(reports).toHaveLength(6);
     for (const date of reports) {
       const forms = filings.filter((f) => f.filedAt === date).map((f) => f.form);
       expect(forms).toContain('8-K');
@@ -161,9 +162,11 @@ describe('synthetic option chains', () => {
   it('prices every quote off Black–Scholes at its own IV on the listed strike grid', async () => {
     const chain = await market.optionChain('AAPL');
     const spot = chain.underlyingPrice;
+    expect(chain.expiries.length).toBeGreaterThan(0);
     expect(chain.expiries.every((e) => e > TODAY && isTradingDay(e))).toBe(true);
     expect(chain.expiries).not.toContain('2026-12-25'); // Christmas: the weekly expires on the 24th
     const step = strikeIncrement(spot);
+    expect(chain.contracts.length).toBeGreaterThan(0);
     for (const c of chain.contracts) {
       expect(Math.abs(c.strike / step - Math.round(c.strike / step))).toBeLessThan(1e-9);
       const years = (Date.parse(`${c.expiry}T00:00:00Z`) - Date.parse(`${TODAY}T00:00:00Z`)) / 86_400_000 / 365;

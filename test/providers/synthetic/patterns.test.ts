@@ -60,6 +60,7 @@ describe('how often patterns are injected', () => {
 
 describe('what the bars show', () => {
   it('orders the dates: prior move, pattern, pivot, trigger the session after the end, outcome', () => {
+    expect(resolved().length).toBeGreaterThan(0);
     for (const r of resolved()) {
       expect(r.trendStart <= r.start! && r.start! <= r.pivotDate! && r.pivotDate! <= r.end!).toBe(true);
       expect(at(r, r.triggerDate)).toBe(at(r, r.end) + 1);
@@ -68,6 +69,7 @@ describe('what the bars show', () => {
   });
 
   it('sets the pivot at a real high (low for shorts) that no close inside the pattern crosses', () => {
+    expect(resolved().length).toBeGreaterThan(0);
     for (const r of resolved()) {
       const s = bars.get(r.symbol)!;
       const long = r.direction === 'long';
@@ -94,7 +96,9 @@ describe('what the bars show', () => {
   });
 
   it('fails by closing back through the pattern', () => {
-    for (const r of resolved().filter((x) => x.outcome === 'failure')) {
+    const failures = resolved().filter((x) => x.outcome === 'failure');
+    expect(failures.length).toBeGreaterThan(0);
+    for (const r of failures) {
       const close = bars.get(r.symbol)!.close[at(r, r.outcomeDate)]!;
       expect(r.direction === 'long' ? close < r.invalidation! : close > r.invalidation!).toBe(true);
     }
