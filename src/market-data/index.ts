@@ -71,20 +71,21 @@ export class MarketData {
   }
 
   /**
-   * A serialised answer built from a series (`build` gets its bars), kept
-   * until the series is refreshed: a repeated read builds no objects and does
-   * no JSON work. Bounded: the whole map is dropped at `SERIALIZED_MAX` entries.
+   * A series with the serialised answer held for it under `key` (undefined
+   * until one is held, and again once the series is refreshed), and `hold` to
+   * keep a new one: a repeated read builds no objects and does no JSON work.
+   * Bounded: the whole map is dropped at `SERIALIZED_MAX` entries.
    */
-  async serialized(symbol: string, timeframe: Timeframe, key: string, build: (series: BarSeries) => string): Promise<string> {
+  async serialized(symbol: string, timeframe: Timeframe, key: string): Promise<{ series: BarSeries; body: string | undefined; hold: (body: string) => void }> {
     const series = await this.series(symbol, timeframe);
     const loadedAt = this.loadedAt(symbol, timeframe) ?? -1;
     const id = `${symbol}\u0000${timeframe}\u0000${key}`;
-    const hit = this.bodies.get(id);
-    if (hit && hit.loadedAt === loadedAt) return hit.body;
-    const body = build(series);
-    if (this.bodies.size >= SERIALIZED_MAX) this.bodies.clear();
-    this.bodies.set(id, { loadedAt, body });
-    return body;
+    const held = this.bodies.get(id);
+    const hold = (body: string) => {
+      if (this.bodies.size >= SERIALIZED_MAX) this.bodies.clear();
+      this.bodies.set(id, { loadedAt, body });
+    };
+    return { series, body: held?.loadedAt === loadedAt ? held.body : undefined, hold };
   }
 
   /**

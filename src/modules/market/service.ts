@@ -41,7 +41,11 @@ export async function dailyBarsJson(marketData: MarketData, symbol: string, requ
   // Under 1.0.0 the spec's default applies; from 1.1.0 the parameter is required (so no TypeBox default).
   const range = requested ?? '6mo';
   await marketData.instrument(symbol);
-  return marketData.serialized(symbol, 'daily', `bars:${range}`, (series) => JSON.stringify(dailyBars(series, symbol, range)));
+  const { series, body, hold } = await marketData.serialized(symbol, 'daily', `bars:${range}`);
+  if (body !== undefined) return body;
+  const fresh = JSON.stringify(dailyBars(series, symbol, range));
+  hold(fresh);
+  return fresh;
 }
 
 export async function snapshot(marketData: MarketData, symbol: string): Promise<SnapshotResponse> {
