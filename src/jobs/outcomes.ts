@@ -13,10 +13,25 @@
  *   at that bar's close; if it fails or expires before, it is a scratch that
  *   was never entered (R 0).
  * A `failed` or `expired` state after entry makes a scratch at that bar's close.
+ *
+ * An entry that is not strictly between the record's stop and target1 (a long
+ * entered at or above its target or at or below its stop; a record without a
+ * stop) left no trade to take: the setup had already ended when a follower
+ * could act. Such a record resolves at once as a scratch that was never
+ * entered, at its entry price and time, R 0, with a note naming the level it
+ * had passed. It counts in no hit rate or R figure (as a forming signal that
+ * expired before its trigger), and is neither a win credited with a move no
+ * follower could take nor a loss never risked. Issue 14 found 61 such records
+ * in a replay of 2022–24 (signals surfaced `triggered`/`confirmed` with the
+ * close already past target1); the scan no longer surfaces them (kernels/scan
+ * `stillATrade`), but a forming signal can still trigger on a close past its
+ * target, and ledgers written before keep theirs: the job appends their
+ * outcome the same way, never touching the record itself.
  */
 import type { LedgerEntry, LedgerRepository } from '../db/repositories/ledger';
 import { storedAs } from '../domain/check';
 import { SignalRecordSchema, type BreakoutState, type OutcomeItem, type SignalRecord } from '../domain/signal';
+import { insideLevels } from '../kernels/levels';
 import { round } from '../kernels/round';
 import { ledgerEntries, type LedgerEntryView } from '../ledger/serialize';
 import type { Logger } from '../log';
@@ -36,7 +51,7 @@ export interface OutcomeRun {
   checked: number;
   resolved: number;
   stillOpen: number;
-  /** Signals the kernel refused (e.g. an entry already beyond its target); left unresolved, named in the log. */
+  /** Signals whose bars could not be read (none for the symbol, or ending before the entry) or that the kernel refused; left unresolved, named in the log. */
   unresolvable: number;
 }
 
@@ -45,19 +60,29 @@ const iso = (ts: number) => new Date(ts).toISOString();
 const signalRecordOf = storedAs(SignalRecordSchema);
 const recordOf = (view: LedgerEntryView): SignalRecord => signalRecordOf(view.signal, `ledger record ${view.seq}`);
 
-/** The entry rule above: an item for the pool, a never-entered scratch, or null while still pending. */
-function plan(view: LedgerEntryView): { item: OutcomeItem } | { neverEntered: { at: string; state: string } } | null {
+/** A signal resolved without a trade: never entered, at `at`, at `price` (R 0). */
+interface NotEntered {
+  at: string;
+  price: number;
+  note: string;
+}
+
+/** The entry rule above: an item for the pool, a record that was never entered, or null while still pending. */
+function plan(view: LedgerEntryView): { item: OutcomeItem } | { notEntered: NotEntered } | null {
   const s = recordOf(view);
-  if (s.stopLoss === null) return null;
   const terminal = view.events.find((e) => TERMINAL_SCRATCH.has(e.to));
   let entry = s.priceAtDetection;
-  let entryTs = Date.parse(s.surfacedAt);
+  let entryAt = s.surfacedAt;
   if (s.state === 'forming') {
     const triggered = view.events.find((e) => e.to === 'triggered');
-    if (!triggered) return terminal ? { neverEntered: { at: terminal.at, state: terminal.to } } : null;
+    if (!triggered) {
+      return terminal ? { notEntered: { at: terminal.at, price: s.triggerPrice, note: `${terminal.to} before crossing its trigger: never entered` } } : null;
+    }
     entry = triggered.price;
-    entryTs = Date.parse(triggered.at);
+    entryAt = triggered.at;
   }
+  const stopLoss = s.stopLoss ?? Number.NaN;
+  if (!insideLevels(s.direction, entry, stopLoss, s.target1)) return { notEntered: { at: entryAt, price: entry, note: passedLevelNote(s, entry) } };
   return {
     item: {
       signalId: String(view.signal.id),
@@ -65,12 +90,21 @@ function plan(view: LedgerEntryView): { item: OutcomeItem } | { neverEntered: { 
       timeframe: s.timeframe,
       direction: s.direction,
       entry,
-      entryTs,
+      entryTs: Date.parse(entryAt),
       target1: s.target1,
-      stopLoss: s.stopLoss,
+      stopLoss,
       ...(terminal ? { state: terminal.to, stateTs: Date.parse(terminal.at) } : {}),
     },
   };
+}
+
+/** Why an entry outside the levels left no trade: "entry 55.97 already at or beyond target1 53.93: no trade to take". */
+function passedLevelNote(s: SignalRecord, entry: number): string {
+  if (s.stopLoss === null) return `no stop: no risk to measure R by`;
+  const long = s.direction === 'long';
+  const pastTarget = long ? entry >= s.target1 : entry <= s.target1;
+  const level = pastTarget ? `target1 ${s.target1}` : `its stop ${s.stopLoss}`;
+  return `entry ${round(entry, 4)} already at or ${pastTarget ? 'beyond' : 'through'} ${level}: the setup had ended, no trade to take`;
 }
 
 function outcomeEntry(view: LedgerEntryView, data: Record<string, unknown>): LedgerEntry {
@@ -103,16 +137,16 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
     const planned = plan(view);
     if (planned === null) {
       run.stillOpen++;
-    } else if ('neverEntered' in planned) {
-      const s = recordOf(view);
+    } else if ('notEntered' in planned) {
+      const { at, price, note } = planned.notEntered;
       appends.push(
         outcomeEntry(view, {
           outcome: 'scratch',
           entered: false,
-          note: `${planned.neverEntered.state} before crossing its trigger: never entered`,
-          entry: s.triggerPrice,
-          exitPrice: s.triggerPrice,
-          exitAt: planned.neverEntered.at,
+          note,
+          entry: price,
+          exitPrice: price,
+          exitAt: at,
           rMultiple: 0,
           mfeR: 0,
           maeR: 0,
