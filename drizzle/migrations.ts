@@ -42,5 +42,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795537994118,
     "breakpoints": true,
     "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"alerts\" jsonb;"
+  },
+  {
+    "tag": "0006_scan_run_stale_series",
+    "when": 1795541189246,
+    "breakpoints": true,
+    "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"stale_series\" jsonb;"
   }
 ];

@@ -17,6 +17,7 @@ import {
   RegimeReadingSchema,
   SignalGeometrySchema,
   SignalSchema,
+  StaleSeriesSchema,
   TERMINAL_STATES,
   type AlertVerdicts,
   type BreakoutState,
@@ -25,6 +26,7 @@ import {
   type ScanResult,
   type Signal,
   type SignalGeometry,
+  type StaleSeries,
   type Timeframe,
   TIMEFRAMES,
 } from '../../domain/signal';
@@ -32,9 +34,11 @@ import type { Db } from '../client';
 import type { LedgerEntry, LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
-/** A run without its findings, its timeframe checked. */
-export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe'> {
+/** A run without its findings, its timeframe and stale series checked. */
+export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe' | 'staleSeries'> {
   timeframe: Timeframe;
+  /** Series the run left out as stale; null on runs persisted before they were stored. */
+  staleSeries: StaleSeries[] | null;
 }
 
 /** A persisted run with its findings, regime and alert verdicts, typed. */
@@ -63,9 +67,11 @@ const geometryOf = storedAs(SignalGeometrySchema);
 const directionOf = storedAs(literalUnion(DIRECTIONS));
 const stateOf = storedAs(literalUnion(BREAKOUT_STATES));
 const timeframeOf = storedAs(literalUnion(TIMEFRAMES));
+const staleSeriesOf = storedAs(Type.Union([Type.Array(StaleSeriesSchema), Type.Null()]));
 
-function runSummary<R extends { id: string; timeframe: string }>(row: R): Omit<R, 'timeframe'> & { timeframe: Timeframe } {
-  return { ...row, timeframe: timeframeOf(row.timeframe, `scan run ${row.id} timeframe`) };
+function runSummary<R extends { id: string; timeframe: string; staleSeries: unknown }>(row: R): Omit<R, 'timeframe' | 'staleSeries'> & Pick<RunSummary, 'timeframe' | 'staleSeries'> {
+  const what = `scan run ${row.id}`;
+  return { ...row, timeframe: timeframeOf(row.timeframe, `${what} timeframe`), staleSeries: staleSeriesOf(row.staleSeries ?? null, `${what} stale series`) };
 }
 
 function persistedRun(row: ScanRunRow): PersistedRun {
@@ -98,6 +104,7 @@ const summaryColumns = {
   durationMs: scanRuns.durationMs,
   error: scanRuns.error,
   source: scanRuns.source,
+  staleSeries: scanRuns.staleSeries,
 };
 
 export class ScansRepository {
@@ -127,6 +134,7 @@ export class ScansRepository {
         regime: result.regime,
         findings: result.signals,
         alerts: verdicts,
+        staleSeries: result.staleSeries,
       });
       const ids = result.signals.map((s) => s.id);
       const known = new Map<string, BreakoutState>();

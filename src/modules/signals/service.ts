@@ -79,6 +79,7 @@ const summarize = (run: RunSummary) => ({
   signalsFound: run.signalsFound,
   status: run.status,
   source: run.source,
+  staleSeries: run.staleSeries,
 });
 
 /** The answer's shape: a page of the ranking, the alert lists and thresholds, the run history, the rollup. */
