@@ -127,6 +127,8 @@ const scanSeconds = (performance.now() - started) / 1000;
 const byBand = new Map<ScoreBand, Tally>();
 const byDirection = new Map<Direction, Tally>();
 const byBandDirection = new Map<string, Tally>();
+const byPattern = new Map<string, Tally>();
+let voidSurfacedForming = 0;
 const all = tally();
 const indicators = new Map<string, ReturnType<typeof computeIndicators>>();
 const indexAtOrBefore = (ts: Float64Array, t: number) => {
@@ -177,7 +179,8 @@ for (const { signal: s, surfacedTs } of ledger.values()) {
       r = o.rMultiple;
     }
   }
-  const groups = [all, group(byBand, s.scoreBand), group(byDirection, s.direction), group(byBandDirection, `${s.scoreBand} ${s.direction}`)];
+  if (outcome === 'unresolvable' && s.breakoutState === 'forming') voidSurfacedForming++;
+  const groups = [all, group(byBand, s.scoreBand), group(byDirection, s.direction), group(byBandDirection, `${s.scoreBand} ${s.direction}`), group(byPattern, s.patternType)];
   for (const t of groups) {
     t.records++;
     if (outcome === 'open') t.open++;
@@ -219,11 +222,13 @@ printTable(`bench/geometry-sweep — ${dates.length} scans (every ${EVERY} sessi
   { measure: '  of them forming range setups', count: defects.rangeFormingThroughStop },
   { measure: 'ledger records (distinct ids)', count: ledger.size },
   { measure: 'records whose entry is not between stop and target1', count: all.unresolvable },
+  { measure: '  of them surfaced forming (entered at a trigger close past a level)', count: voidSurfacedForming },
 ]);
 const BANDS: ScoreBand[] = ['elite', 'strong', 'watchlist', 'ignore'];
 const title = (by: string) => `bench/geometry-sweep — outcomes by ${by} (trades = entered and closed: win, loss or scratch; hit rate and mean R over trades)`;
 printTable(title('score band'), BANDS.filter((b) => byBand.has(b)).map((b) => row(b, byBand.get(b)!)));
 printTable(title('direction'), [...byDirection].map(([d, t]) => row(d, t)).concat([row('all', all)]));
+printTable(title('pattern'), [...byPattern].sort(([a], [b]) => a.localeCompare(b)).map(([p, t]) => row(p, t)));
 printTable(title('score band and direction'), BANDS.flatMap((b) => (['long', 'short'] as const).filter((d) => byBandDirection.has(`${b} ${d}`)).map((d) => row(`${b} ${d}`, byBandDirection.get(`${b} ${d}`)!))));
 
 await services.close();
