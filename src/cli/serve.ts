@@ -1,32 +1,55 @@
-/** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, graceful stop. */
-import { createApp } from '../app';
-import { TIMEFRAMES } from '../domain/signal';
-import { ScanScheduler } from '../jobs/scheduler';
-import { createServices } from '../services';
+/**
+ * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
+ * at once: cli/warming-listener), then warms up behind readiness, logging each
+ * step: the application's modules, database and migrations, services and worker threads, the app takes
+ * over the port, the first health round, the latest daily scan. Then the
+ * scheduler starts; SIGINT/SIGTERM stop it all gracefully.
+ */
+import { WarmUp } from '../jobs/health';
+import { createLogger } from '../log';
 import { configOrExit } from './config';
+import { listenWhileWarming } from './warming-listener';
+import pkg from '../../package.json' with { type: 'json' };
 
 export async function serve(): Promise<void> {
-  const bootStarted = performance.now();
+  const startedAt = Date.now();
   const config = configOrExit();
-  const services = await createServices(config, { warmPool: true });
-  const app = createApp(services).listen({ port: config.port, hostname: config.host });
+  const log = createLogger(config.logLevel);
+  const warmUp = new WarmUp(log);
+  const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
+  const url = `http://${config.host}:${early.port}`;
+  log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
+
+  // The app's modules load after the port is open, so liveness does not wait for them.
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal')]),
+  );
+  const services = await warmUp.run('opening the database (migrations), the market data provider and the worker pool', () =>
+    createServices(config, { warmPool: true, log, warmUp }),
+  );
+  const app = createApp(services).listen({ port: early.port, hostname: config.host });
+  early.stop();
   const scheduler =
     config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      ? new ScanScheduler({ deps: services, database: services.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
       : undefined;
-  scheduler?.start();
-  services.log.info('breakline listening', {
-    url: `http://${config.host}:${app.server?.port}`,
-    provider: services.marketData.provider.name,
-    database: services.database.kind,
-    bootMs: Math.round(performance.now() - bootStarted),
-  });
+  const warm = async () => {
+    try {
+      await services.warm();
+      log.info('breakline ready', { url, provider: services.marketData.provider.name, database: services.database.kind, readyMs: Date.now() - startedAt });
+      scheduler?.start();
+    } catch (error) {
+      log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
+      setTimeout(() => void warm(), 30_000);
+    }
+  };
+  await warm();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    services.log.info('shutting down', { signal });
+    log.info('shutting down', { signal });
     await app.stop();
     await scheduler?.stop();
     await services.close();
