@@ -96,10 +96,25 @@ describe('HTTP plumbing', () => {
       expect(Object.keys(bars.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
       expect(bars.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['symbol', 'range']));
     });
-    it('serves a docs UI', async () => {
+    it('serves a docs UI whose every asset comes from the server itself (it works offline)', async () => {
       const response = await ctx.request('/docs');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/html');
+      const html = await response.text();
+      const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBe(2); // Swagger UI's script and stylesheet
+      for (const url of assets) {
+        expect(url).toStartWith('/docs/assets/swagger-ui-'); // same origin, versioned: no CDN
+        const asset = await ctx.request(url);
+        expect(asset.status).toBe(200);
+        expect(asset.headers.get('cache-control')).toContain('immutable');
+        expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+      }
+      expect(html).not.toMatch(/https?:\/\/(?!localhost)/); // no other host named anywhere in the page
+      const spec = /"url":"([^"]+)"/.exec(html)![1]!;
+      const specPath = new URL(spec, 'http://localhost/docs').pathname;
+      expect(specPath).toBe('/openapi/json');
+      expect((await ctx.request(specPath)).status).toBe(200);
     });
   });
 });
