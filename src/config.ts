@@ -58,6 +58,9 @@ const schema = z.object({
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
 });
 
+/** Every environment variable the configuration reads (the help text lists them). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
 export interface Config {
   port: number;
   host: string;

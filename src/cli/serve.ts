@@ -8,6 +8,7 @@
 import { WarmUp } from '../jobs/health';
 import { createLogger } from '../log';
 import { configOrExit } from './config';
+import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -15,9 +16,15 @@ export async function serve(): Promise<void> {
   const startedAt = Date.now();
   const config = configOrExit();
   const log = createLogger(config.logLevel);
+  const holder = embeddedDatabaseHolder(config);
+  if (holder) {
+    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+    process.exit(75); // EX_TEMPFAIL
+  }
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
+  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
 
   // The app's modules load after the port is open, so liveness does not wait for them.
@@ -53,6 +60,7 @@ export async function serve(): Promise<void> {
     await app.stop();
     await scheduler?.stop();
     await services.close();
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
