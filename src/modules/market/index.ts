@@ -7,7 +7,7 @@ import { jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { dailyBarsJson, snapshot } from './service';
+import { barsJson, snapshot } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -15,7 +15,7 @@ export function marketModule(services: Services) {
   const { marketData } = services;
   return new Elysia({ name: 'breakline/market' })
     .use(versioning(services.config.apiDefaultVersion))
-    .get('/api/bars', async ({ query, apiVersion }) => jsonResponse(await dailyBarsJson(marketData, query.symbol, query.range, apiVersion)), {
+    .get('/api/bars', async ({ query, apiVersion }) => jsonResponse(await barsJson(marketData, query, apiVersion)), {
       query: BarsQuery,
       response: withErrors(BarsResponse, 400, 404, 429),
       detail: MARKET_DOCS.bars,
