@@ -44,7 +44,8 @@ export async function timeBoot(stateDir: string, binary?: string): Promise<BootT
   const command = binary ? [resolve(binary)] : [process.execPath, 'run', join(ROOT, 'src/index.ts')];
   const proc = Bun.spawn(command, {
     cwd: binary ? stateDir : ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'info', SCAN_INTERVAL_SECONDS: '300' },
+    // The embedded defaults, whatever this shell points at (CI runs the benches with DATABASE_URL set).
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'info', SCAN_INTERVAL_SECONDS: '300' },
     stdout: 'ignore',
     stderr: 'pipe',
   });

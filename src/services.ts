@@ -100,7 +100,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     bus,
     health,
     warmUp,
-    startedAt: Date.now(),
+    startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
     async warm() {
       await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));

@@ -13,7 +13,7 @@ import { listenWhileWarming } from './warming-listener';
 import pkg from '../../package.json' with { type: 'json' };
 
 export async function serve(): Promise<void> {
-  const startedAt = Date.now();
+  const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
   const config = configOrExit();
   const log = createLogger(config.logLevel);
   const holder = embeddedDatabaseHolder(config);
