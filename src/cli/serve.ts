@@ -27,42 +27,50 @@ export async function serve(): Promise<void> {
   const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
 
+  // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
+  let app: { stop(): Promise<unknown> } | undefined;
+  let services: { close(): Promise<void> } | undefined;
+  let scheduler: { stop(): Promise<void> } | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal, step: warmUp.step });
+    early.stop(true);
+    await app?.stop();
+    await scheduler?.stop(); // lets a running scan finish
+    await services?.close();
+    lock.release();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   // The app's modules load after the port is open, so liveness does not wait for them.
   const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal')]),
   );
-  const services = await warmUp.run('opening the database (migrations), the market data provider and the worker pool', () =>
+  const built = await warmUp.run('opening the database (migrations), the market data provider and the worker pool', () =>
     createServices(config, { warmPool: true, log, warmUp }),
   );
-  const app = createApp(services).listen({ port: early.port, hostname: config.host });
+  services = built;
+  app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
-  const scheduler =
+  const scans =
     config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: services, database: services.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
       : undefined;
+  scheduler = scans;
   const warm = async () => {
+    if (stopping) return;
     try {
-      await services.warm();
-      log.info('breakline ready', { url, provider: services.marketData.provider.name, database: services.database.kind, readyMs: Date.now() - startedAt });
-      scheduler?.start();
+      await built.warm();
+      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, readyMs: Date.now() - startedAt });
+      if (!stopping) scans?.start();
     } catch (error) {
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
       setTimeout(() => void warm(), 30_000);
     }
   };
   await warm();
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal });
-    await app.stop();
-    await scheduler?.stop();
-    await services.close();
-    lock.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
