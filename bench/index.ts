@@ -2,6 +2,7 @@
  * Runs every benchmark in turn; each prints its own table. `--smoke` shortens
  * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
  */
+import { benchBoot } from './boot';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
 import { benchForecast } from './forecast';
@@ -18,4 +19,5 @@ await benchScan();
 await benchOptions();
 await benchForecast();
 await benchLedger();
+await benchBoot();
 if (!(await benchDurability())) process.exitCode = 1;

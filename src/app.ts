@@ -13,6 +13,7 @@ import { optionsModule } from './modules/options';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
+import { docsAssets, DOCS_UI } from './plugins/docs-ui';
 import { errors } from './plugins/errors';
 import './plugins/formats';
 import { rateLimit } from './plugins/rate-limit';
@@ -49,6 +50,8 @@ export function createApp(services: Services) {
     .use(
       openapi({
         path: '/docs',
+        provider: 'swagger-ui',
+        swagger: DOCS_UI,
         specPath: '/openapi/json',
         documentation: {
           openapi: '3.1.0',
@@ -62,6 +65,7 @@ export function createApp(services: Services) {
         },
       }),
     )
+    .use(docsAssets)
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))

@@ -21,7 +21,7 @@ const onOff = z.enum(['on', 'off']);
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).default('127.0.0.1'),
   STATE_DIR: z.string().min(1).default('.breakline'),
   DATABASE_URL: z
     .string()
@@ -54,7 +54,12 @@ const schema = z.object({
   POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
   /** Seconds between scheduler passes; 0 turns the scheduler off. */
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Seconds between background health rounds (probes answer from the last one). */
+  HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
 });
+
+/** Every environment variable the configuration reads (the help text lists them). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 export interface Config {
   port: number;
@@ -78,6 +83,7 @@ export interface Config {
   barsCacheTtlSeconds: number;
   poolSize: number;
   scanIntervalSeconds: number;
+  healthCheckIntervalSeconds: number;
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -128,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
+    healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
   };
 }
 

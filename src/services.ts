@@ -11,6 +11,7 @@ import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
+import { HealthMonitor, WarmUp } from './jobs/health';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
 import { createPool, type KernelPool } from './pool';
@@ -37,7 +38,13 @@ export interface Services {
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** Background health rounds; probes and /api/health answer from the last one. */
+  health: HealthMonitor;
+  /** What the boot is doing and has done (readiness). */
+  warmUp: WarmUp;
   startedAt: number;
+  /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,11 +56,15 @@ export interface ServiceOverrides {
   rateLimitStore?: RateLimitStore;
   /** Start every worker thread at boot (the server) rather than on first use. */
   warmPool?: boolean;
+  /** The boot's warm-up tracker (the server passes the one its early listener reports). */
+  warmUp?: WarmUp;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
+  const warmUp = overrides.warmUp ?? new WarmUp();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) });
+  warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config);
   const barStore = new BarStore();
   const marketData = new MarketData({
@@ -72,6 +83,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const scans = new ScansRepository(database.db, ledger);
   const bus = new InProcessBus();
+  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
   return {
     config,
     log,
@@ -83,10 +96,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
-    runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
+    runs,
     bus,
-    startedAt: Date.now(),
+    health,
+    warmUp,
+    startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
+    async warm() {
+      await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
+      await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
+      warmUp.firstScanLoaded = true;
+      warmUp.done();
+    },
     async close() {
+      health.stop();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();

@@ -6,13 +6,14 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       stateDir: '.breakline',
       marketDataProvider: 'synthetic',
       apiDefaultVersion: '1.0.0',
       rateLimit: { quota: 120, windowSeconds: 60 },
       trustProxy: false,
       macroCalendar: true,
+      healthCheckIntervalSeconds: 10,
     });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
@@ -31,8 +32,10 @@ describe('config', () => {
       MACRO_CALENDAR: 'off',
       MARKET_DATA_PROVIDER: 'csv',
       CSV_DIR: '/data',
+      HOST: '0.0.0.0',
+      HEALTH_CHECK_INTERVAL_SECONDS: '30',
     });
-    expect(config).toMatchObject({ port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
+    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
   });
 
   it('fails naming each bad variable', () => {

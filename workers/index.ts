@@ -7,3 +7,8 @@ export { prepare, scan, regime, track } from './scan';
 export { confluence } from './confluence';
 export { outcomes } from './outcomes';
 export { optionGrid } from './options';
+
+/** The health check's round trip: a thread of the pool started, loaded this module and answers. */
+export function ping(): 'pong' {
+  return 'pong';
+}

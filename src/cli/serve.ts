@@ -1,37 +1,76 @@
-/** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, graceful stop. */
-import { createApp } from '../app';
-import { TIMEFRAMES } from '../domain/signal';
-import { ScanScheduler } from '../jobs/scheduler';
-import { createServices } from '../services';
+/**
+ * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
+ * at once: cli/warming-listener), then warms up behind readiness, logging each
+ * step: the application's modules, database and migrations, services and worker threads, the app takes
+ * over the port, the first health round, the latest daily scan. Then the
+ * scheduler starts; SIGINT/SIGTERM stop it all gracefully.
+ */
+import { WarmUp } from '../jobs/health';
+import { createLogger } from '../log';
 import { configOrExit } from './config';
+import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { listenWhileWarming } from './warming-listener';
+import pkg from '../../package.json' with { type: 'json' };
 
 export async function serve(): Promise<void> {
-  const bootStarted = performance.now();
+  const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
   const config = configOrExit();
-  const services = await createServices(config, { warmPool: true });
-  const app = createApp(services).listen({ port: config.port, hostname: config.host });
-  const scheduler =
-    config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
-      : undefined;
-  scheduler?.start();
-  services.log.info('breakline listening', {
-    url: `http://${config.host}:${app.server?.port}`,
-    provider: services.marketData.provider.name,
-    database: services.database.kind,
-    bootMs: Math.round(performance.now() - bootStarted),
-  });
+  const log = createLogger(config.logLevel);
+  const holder = embeddedDatabaseHolder(config);
+  if (holder) {
+    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+    process.exit(75); // EX_TEMPFAIL
+  }
+  const warmUp = new WarmUp(log);
+  const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
+  const url = `http://${config.host}:${early.port}`;
+  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
+  log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
 
+  // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
+  let app: { stop(): Promise<unknown> } | undefined;
+  let services: { close(): Promise<void> } | undefined;
+  let scheduler: { stop(): Promise<void> } | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    services.log.info('shutting down', { signal });
-    await app.stop();
-    await scheduler?.stop();
-    await services.close();
+    log.info('shutting down', { signal, step: warmUp.step });
+    early.stop(true);
+    await app?.stop();
+    await scheduler?.stop(); // lets a running scan finish
+    await services?.close();
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  // The app's modules load after the port is open, so liveness does not wait for them.
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal')]),
+  );
+  const built = await warmUp.run('opening the database (migrations), the market data provider and the worker pool', () =>
+    createServices(config, { warmPool: true, log, warmUp }),
+  );
+  services = built;
+  app = createApp(built).listen({ port: early.port, hostname: config.host });
+  early.stop();
+  const scans =
+    config.scanIntervalSeconds > 0
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      : undefined;
+  scheduler = scans;
+  const warm = async () => {
+    if (stopping) return;
+    try {
+      await built.warm();
+      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, readyMs: Date.now() - startedAt });
+      if (!stopping) scans?.start();
+    } catch (error) {
+      log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
+      setTimeout(() => void warm(), 30_000);
+    }
+  };
+  await warm();
 }

@@ -18,6 +18,8 @@ export interface RateLimitStore {
   readonly name: string;
   /** Counts one request. The in-process store answers synchronously (no await on the hot path). */
   hit(key: string, quota: number, windowMs: number, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
+  /** The window's standing without counting a request (what a probe reports in its headers). */
+  peek(key: string, quota: number, windowMs: number, now?: number): RateLimitDecision | Promise<RateLimitDecision>;
   /** Throws when the store cannot be reached (health `kv` check). */
   ping(): Promise<void>;
   close(): Promise<void>;

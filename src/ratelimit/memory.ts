@@ -28,6 +28,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return decide(counter.count, quota, resetMs);
   }
 
+  peek(key: string, quota: number, windowMs: number, now = Date.now()): RateLimitDecision {
+    const { start, resetMs } = windowOf(now, windowMs);
+    const counter = this.counters.get(key);
+    return decide(counter?.windowStart === start ? counter.count : 0, quota, resetMs);
+  }
+
   /** Drops counters of past windows, at most once per window, so memory stays bounded by active clients. */
   private sweep(currentStart: number): void {
     if (currentStart === this.lastSweep) return;

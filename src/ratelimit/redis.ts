@@ -33,6 +33,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     return decide(count, quota, resetMs);
   }
 
+  async peek(key: string, quota: number, windowMs: number, now = Date.now()): Promise<RateLimitDecision> {
+    const { start, resetMs } = windowOf(now, windowMs);
+    const count = Number((await this.redis.get(`${this.keyPrefix}${key}:${start}`)) ?? 0);
+    return decide(count, quota, resetMs);
+  }
+
   async ping(): Promise<void> {
     await this.redis.ping();
   }

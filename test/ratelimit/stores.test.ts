@@ -31,6 +31,14 @@ for (const [name, make] of stores) {
       expect((await store.hit('client-c', 1, 10_000, t0 + 10_000)).allowed).toBe(true);
     });
 
+    it('peeks at the window without counting', async () => {
+      const t0 = 2_000_000_000_000;
+      expect(await store.peek('client-d', 3, 60_000, t0)).toMatchObject({ allowed: true, limit: 3, remaining: 3 });
+      await store.hit('client-d', 3, 60_000, t0);
+      for (let i = 0; i < 5; i++) expect(await store.peek('client-d', 3, 60_000, t0 + 1)).toMatchObject({ remaining: 2 });
+      expect(await store.hit('client-d', 3, 60_000, t0 + 2)).toMatchObject({ allowed: true, remaining: 1 });
+    });
+
     it('answers ping', async () => {
       await store.ping();
     });

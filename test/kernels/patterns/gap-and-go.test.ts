@@ -4,6 +4,7 @@ import { gapAndGo } from '../../../src/kernels/patterns/gap-and-go';
 import { replayLifecycle } from '../../../src/kernels/scan';
 import { fixtureHistory } from '../../helpers/geometry-fixtures';
 import { BarBuilder, detectAt, detectOn, expectNoLookAhead, history } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // 60 quiet bars (highs 50.50, true range 1.0, so ATR ≈ 1.0), then bar 60.
 const gap = (open: number, high: number, low: number, close: number, volume = 3_000_000) => new BarBuilder().quiet(60, 50).bar(open, high, low, close, volume);
@@ -91,7 +92,7 @@ describe('gap and go on real daily history', () => {
   // volume, never came back to 400.50 (low 453.01) and closed at 474.99. The
   // trade is the gap day's range: above its 485.96 high, stopped below 453.01.
   it('META on 2024-02-02', async () => {
-    const meta = await history('daily_yf_dieperdev', 'META');
+    const meta = await history(DIEPERDEV, 'META');
     const match = detectOn(gapAndGo, meta, '2024-02-02')!;
     const day = meta.at('2024-02-02');
     expect(match.geometry.end).toBe(day);
@@ -107,13 +108,13 @@ describe('gap and go on real daily history', () => {
   // closed at 379.80 in a 366.35–394.80 range — 47% of the way up, the gap
   // faded rather than went.
   it('NVDA: the 2023-05-25 gap closed in the lower half of its range', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     expect(detectOn(gapAndGo, nvda, '2023-05-25')).toBeNull();
   });
 
   // A consumer staple without an earnings gap of 3% and 1 ATR in 2023.
   it('KO: no gap and go in 2023', async () => {
-    const ko = await history('daily_yf_dieperdev', 'KO');
+    const ko = await history(DIEPERDEV, 'KO');
     for (let i = ko.at('2023-01-03'); i <= ko.at('2023-12-29'); i++) expect(gapAndGo.detect({ bars: ko.bars, ind: ko.ind, asOf: i })).toBeNull();
   });
 });

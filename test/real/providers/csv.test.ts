@@ -6,9 +6,9 @@
  * csv-formats.test.ts.
  */
 import { describe, expect, it } from 'bun:test';
-import { createCsvProvider, parseOhlcvCsv } from '../../src/providers/csv';
-import { ProviderError, type BarSeries } from '../../src/providers/types';
-import { sharedData } from '../helpers/shared-data';
+import { createCsvProvider, parseOhlcvCsv } from '../../../src/providers/csv';
+import { ProviderError, type BarSeries } from '../../../src/providers/types';
+import { sharedData } from '../../helpers/shared-data';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);

@@ -7,11 +7,11 @@
  * leader after its May 2023 earnings gap) and in October 2022 (a Stage 4 decline).
  */
 import { describe, expect, it } from 'bun:test';
-import { computeIndicators } from '../../src/kernels/indicators';
-import { distributionDays, marketRegime } from '../../src/kernels/regime';
-import { trendRegime, trendTemplate } from '../../src/kernels/trend';
-import { createCsvProvider } from '../../src/providers/csv';
-import { sharedData } from '../helpers/shared-data';
+import { computeIndicators } from '../../../src/kernels/indicators';
+import { distributionDays, marketRegime } from '../../../src/kernels/regime';
+import { trendRegime, trendTemplate } from '../../../src/kernels/trend';
+import { createCsvProvider } from '../../../src/providers/csv';
+import { sharedData } from '../../helpers/shared-data';
 
 const provider = createCsvProvider({ dir: sharedData('daily_marketlab') });
 async function load(symbol: string) {

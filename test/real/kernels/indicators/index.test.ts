@@ -20,9 +20,9 @@ import {
   volumeLookback,
   type IndicatorSet,
   type Ohlcv,
-} from '../../../src/kernels/indicators';
-import { sharedData } from '../../helpers/shared-data';
-import { seededRandom } from '../../helpers/random';
+} from '../../../../src/kernels/indicators';
+import { sharedData } from '../../../helpers/shared-data';
+import { seededRandom } from '../../../helpers/random';
 
 /** Reads a daily_marketlab CSV (date,open,high,low,close,volume; adjusted prices) into columns. */
 function loadBars(symbol: string): { dates: string[]; bars: Ohlcv } {
