@@ -6,9 +6,11 @@
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
+import { createExplainer, type Explainer } from './ai';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
+import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
 import { SignalRuns } from './jobs/runs';
@@ -37,6 +39,8 @@ export interface Services {
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** Explanations by the configured language model, with their cache and circuit breaker (`status()` for health and metrics). */
+  explainer: Explainer;
   startedAt: number;
   close(): Promise<void>;
 }
@@ -85,6 +89,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledgerFigures: new LedgerFigures(ledger),
     runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
     bus,
+    explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     startedAt: Date.now(),
     async close() {
       await pool.destroy();

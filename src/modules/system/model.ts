@@ -12,7 +12,7 @@ export const HealthResponse = t.Object(
     timestamp: t.String({ format: 'date-time' }),
     details: t.Optional(
       t.Record(t.String(), t.Object({ status: CheckStatus, latencyMs: t.Number(), message: t.Optional(t.String()) }), {
-        description: 'Per-check latency and, when not ok, what failed (names the provider and symbol for dataAdapter)',
+        description: 'Per-check latency and, when not ok, what failed (names the provider and symbol for dataAdapter). `ai` (additive, not a check: it never makes the service degraded or 503) is the explanation model\'s circuit: ok (closed), degraded (open, half-open or held by Retry-After) or warn (no model configured).',
       }),
     ),
   },

@@ -1,8 +1,10 @@
 /**
  * @module modules/system/service
  * Health: real checks of every subsystem, each bounded by a timeout so a hung
- * dependency reads as `down` instead of hanging the probe.
+ * dependency reads as `down` instead of hanging the probe; the explanation
+ * model's circuit as an extra `details.ai` (never a reason for 503).
  */
+import type { AiStatus } from '../../ai';
 import type { Services } from '../../services';
 import type { CheckStatus, HealthResponse } from './model';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -33,6 +35,25 @@ async function timed(run: () => Promise<{ status: CheckStatus; message?: string 
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
+/**
+ * The explanation model's circuit, as a detail only: it is not one of the
+ * spec's `checks`, so a degraded or unconfigured model never turns the
+ * service's status (or the probe) down. No model call is made to check it.
+ */
+function aiCheck(ai: AiStatus): CheckResult {
+  const who = `${ai.provider}${ai.model ? ` ${ai.model}` : ''}`;
+  switch (ai.circuit) {
+    case 'disabled':
+      return { status: 'warn', latencyMs: 0, message: `/api/explain answers 503: ${ai.reason}` };
+    case 'closed':
+      return ai.heldUntil ? { status: 'degraded', latencyMs: 0, message: `${who}: calls held until ${ai.heldUntil} (Retry-After)` } : { status: 'ok', latencyMs: 0 };
+    case 'half_open':
+      return { status: 'degraded', latencyMs: 0, message: `${who}: circuit half-open, one probe request in flight` };
+    default:
+      return { status: 'degraded', latencyMs: 0, message: `${who}: circuit ${ai.circuit} since ${ai.openedAt ?? 'now'} after ${ai.consecutiveFailures} failed calls (last: ${ai.lastFailure ?? 'unknown'}); next probe at ${ai.probeAt ?? 'unknown'}` };
+  }
+}
+
 export async function health(services: Services): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
   const { database, marketData, rateLimitStore, config } = services;
   const [db, dataAdapter, kv] = await Promise.all([
@@ -55,7 +76,7 @@ export async function health(services: Services): Promise<{ body: HealthResponse
     version: pkg.version,
     uptime: Math.floor((Date.now() - services.startedAt) / 1000),
     timestamp: new Date().toISOString(),
-    details: { db, dataAdapter, env, kv },
+    details: { db, dataAdapter, env, kv, ai: aiCheck(services.explainer.status()) },
   };
   return { body, httpStatus: anyDown ? 503 : 200 };
 }

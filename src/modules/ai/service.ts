@@ -1,0 +1,125 @@
+/**
+ * @module modules/ai/service
+ * /api/explain: which signal (a persisted one by id, the symbol's best
+ * current one, or the one posted), the facts around it from the services
+ * that own them, and the explainer (src/ai), which answers from its cache or
+ * a grounded model answer.
+ *
+ * Facts and their sources: the signal's own fields (levels, geometry,
+ * volume, RS, score components, reasons); the market regime of the scan run
+ * that saw it (for a posted signal, the latest run of its timeframe); the
+ * sector from the provider's instruments; earnings proximity from the
+ * provider's calendar (market-data/earnings); the track record of the
+ * pattern, in its band and in every band, from the live ledger
+ * (ledger/performance, cached per ledger head).
+ */
+import { historyRecord, buildFacts, explainedId, type ExplainFacts, type HistoryRecord } from '../../ai/facts';
+import type { ExplainableSignal } from '../../domain/explanation';
+import type { EarningsProximity } from '../../domain/earnings';
+import type { RegimeReading } from '../../domain/signal';
+import { AppError } from '../../errors';
+import { ALERT_THRESHOLDS } from '../../jobs/alerts';
+import { byRank } from '../../jobs/runs';
+import { performance, tradesWhere } from '../../ledger/performance';
+import { earningsProximity } from '../../market-data/earnings';
+import { newYorkDate } from '../../providers/calendar';
+import { ProviderError } from '../../providers/types';
+import { SECTOR_ETFS } from '../../providers/universe';
+import { scoreBand } from '../../kernels/scoring';
+import { TIMEFRAMES } from '../../domain/signal';
+import type { Explanation } from '../../ai';
+import type { Services } from '../../services';
+import type { ExplainQuery, ExplainRequestBody, ExplainResponse } from './model';
+
+type Deps = Pick<Services, 'marketData' | 'runs' | 'scans' | 'ledgerFigures' | 'explainer' | 'log'>;
+
+/** 503 at once when no model is configured (before any lookup). */
+function requireModel(deps: Deps): void {
+  if (!deps.explainer.configured) throw new AppError('ai_unavailable', `AI explanations are unavailable: ${deps.explainer.status().reason}`);
+}
+
+/** GET /api/explain: the signal `signalId` of `symbol`, or the symbol's best current signal. */
+export async function explainSignal(deps: Deps, query: ExplainQuery): Promise<ExplainResponse> {
+  requireModel(deps);
+  const { symbol, signalId } = query;
+  await deps.marketData.instrument(symbol);
+  const found = signalId ? await deps.scans.findSignal(signalId) : await bestCurrentSignal(deps, symbol);
+  if (!found || found.signal.symbol !== symbol) {
+    throw new AppError('not_found', signalId ? `No signal ${signalId} of ${symbol}` : `${symbol} has no current signal in the latest scans`);
+  }
+  const facts = await factsOf(deps, found.signal, found.regime);
+  return respond(await deps.explainer.explain(facts.signal.id, facts));
+}
+
+/** POST /api/explain: a client's signal, with its news and sector context. */
+export async function explainPosted(deps: Deps, body: ExplainRequestBody): Promise<ExplainResponse> {
+  requireModel(deps);
+  const signal: ExplainableSignal = { ...body.signal, symbol: body.signal.symbol.toUpperCase() };
+  const latest = await deps.runs.latest(signal.timeframe);
+  const facts = await factsOf(deps, signal, latest?.view.regime ?? null, { news: body.news, sectorContext: body.sectorCtx });
+  return respond(await deps.explainer.explain(explainedId(signal), facts));
+}
+
+/** The highest-ranked signal of `symbol` across the latest run of each timeframe (a daily run is made when none exists). */
+async function bestCurrentSignal(deps: Deps, symbol: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null } | undefined> {
+  const runs = await Promise.all(TIMEFRAMES.map((tf) => (tf === 'daily' ? deps.runs.current(tf) : deps.runs.latest(tf))));
+  const candidates = runs.flatMap((run) => (run ? run.view.signals.filter((s) => s.symbol === symbol).map((signal) => ({ signal, regime: run.view.regime })) : []));
+  return candidates.sort((a, b) => byRank(a.signal, b.signal))[0];
+}
+
+async function factsOf(deps: Deps, signal: ExplainableSignal, regime: RegimeReading | null, client: { news?: Record<string, unknown>[]; sectorContext?: Record<string, unknown> } = {}): Promise<ExplainFacts> {
+  const instrument = (await deps.marketData.instruments()).get(signal.symbol) ?? null;
+  const [earnings, history] = await Promise.all([earningsOf(deps, signal.symbol, instrument !== null), historyOf(deps, signal.patternType, signal.scoreBand ?? scoreBand(signal.finalScore))]);
+  return buildFacts({
+    signal,
+    instrument,
+    sectorEtf: instrument?.sector ? (SECTOR_ETFS[instrument.sector] ?? null) : null,
+    sectorContext: client.sectorContext,
+    regime,
+    earnings,
+    history,
+    news: client.news,
+  });
+}
+
+/** Earnings proximity from the provider's calendar; null when it has none for the symbol (or cannot answer now). */
+async function earningsOf(deps: Deps, symbol: string, known: boolean): Promise<EarningsProximity | null> {
+  const { marketData } = deps;
+  if (!known || !marketData.provider.capabilities.has('earnings')) return null;
+  try {
+    const [reports, quote] = await Promise.all([marketData.capability('earnings')(symbol), marketData.snapshot(symbol)]);
+    return earningsProximity(reports, newYorkDate(Date.parse(quote.ts)), ALERT_THRESHOLDS.earningsWithinTradingDays);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    deps.log.warn('explain: earnings unavailable', { symbol, error: error.message });
+    return null;
+  }
+}
+
+/**
+ * The pattern's track record in the live ledger: in this band, and in every
+ * band. A replay ledger's records would be appended here with `source: 'replay'`.
+ */
+async function historyOf(deps: Deps, patternType: string, band: string): Promise<HistoryRecord[]> {
+  const { ledgerFigures } = deps;
+  const [inBand, allBands] = await Promise.all([
+    ledgerFigures.perHead(`explain:${patternType}:${band}`, async () => performance(await tradesWhere(ledgerFigures.ledger, { patternType, scoreBand: band }))),
+    ledgerFigures.perHead(`explain:${patternType}`, async () => performance(await tradesWhere(ledgerFigures.ledger, { patternType }))),
+  ]);
+  return [historyRecord('live', { patternType, scoreBand: band }, inBand), historyRecord('live', { patternType, scoreBand: null }, allBands)];
+}
+
+function respond(e: Explanation): ExplainResponse {
+  return {
+    symbol: e.symbol,
+    patternType: e.patternType,
+    bullets: e.bullets,
+    modelUsed: e.modelUsed,
+    ...(e.cacheHitRatio === null ? {} : { cacheHitRatio: e.cacheHitRatio }),
+    signalId: e.facts.signal.id,
+    facts: e.facts,
+    grounding: e.grounding,
+    cached: e.cached,
+    generatedAt: e.generatedAt,
+  };
+}
