@@ -89,6 +89,7 @@ export class ModelGateway {
     });
     this.breaker.onSuccess(() => {
       this.consecutiveFailures = 0;
+      this.heldUntil = 0; // the upstream answered: an earlier Retry-After is spent
       this.counters.successes++;
     });
     this.breaker.onBreak(() => {

@@ -25,7 +25,8 @@ export function aiModule(services: Services) {
       detail: AI_DOCS.get,
     })
     .post('/api/explain', ({ body }) => explainPosted(services, body), {
-      parse: jsonBodyWithin(config.explain.bodyLimitBytes),
+      // Our size-limited reader answers; 'application/json' only names the body's type in the OpenAPI document.
+      parse: [jsonBodyWithin(config.explain.bodyLimitBytes, ExplainRequestBody), 'application/json'],
       body: ExplainRequestBody,
       beforeHandle: explainQuota,
       response: withErrors(ExplainResponse, 400, 413, 429, 502, 503),

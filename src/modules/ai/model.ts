@@ -2,6 +2,7 @@
 import { t, type Static } from 'elysia';
 import { ExplainFactsSchema } from '../../ai/facts';
 import { BulletGroundingSchema, ExplainableSignalSchema } from '../../domain/explanation';
+import { BREAKOUT_STATES, DIRECTIONS, PATTERN_FAMILIES, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, TREND_REGIMES } from '../../domain/signal';
 import { SYMBOL_PATTERN, SymbolParam } from '../params';
 
 /** DESIGN §4's signal id: `SYMBOL-pattern-detectedAt`. */
@@ -23,22 +24,43 @@ export type ExplainQuery = Static<typeof ExplainQuery>;
 
 const MAX_NEWS = 20;
 
+/** A closed set of values of a posted signal's field, with the sentence a caller sees when it fails. */
+const choice = <const V extends string>(field: string, values: readonly V[]) =>
+  t.Union(
+    values.map((v) => t.Literal(v)),
+    { error: `Invalid body parameter 'signal.${field}': must be one of ${values.join(', ')}` },
+  );
+
+/** An open JSON object (not an array, not null). */
+const OpenObject = (description: string) => t.Object({}, { additionalProperties: true, description });
+
+const CHOICES = ['timeframe', 'patternType', 'direction', 'patternFamily', 'trendRegime', 'breakoutState', 'scoreBand'] as const;
+
 export const ExplainRequestBody = t.Object(
   {
     signal: t.Composite(
       [
-        t.Object({ symbol: t.String({ pattern: SYMBOL_PATTERN, description: 'Ticker, case-insensitive', error: `'signal.symbol' must be a symbol matching ${SYMBOL_PATTERN}` }) }),
-        t.Omit(ExplainableSignalSchema, ['symbol']),
+        t.Object({
+          symbol: t.String({ pattern: SYMBOL_PATTERN, description: 'Ticker, case-insensitive', error: `Invalid body parameter 'signal.symbol': must match ${SYMBOL_PATTERN}` }),
+          timeframe: choice('timeframe', TIMEFRAMES),
+          patternType: choice('patternType', PATTERN_TYPES),
+          direction: choice('direction', DIRECTIONS),
+          patternFamily: t.Optional(choice('patternFamily', PATTERN_FAMILIES)),
+          trendRegime: t.Optional(choice('trendRegime', TREND_REGIMES)),
+          breakoutState: t.Optional(choice('breakoutState', BREAKOUT_STATES)),
+          scoreBand: t.Optional(choice('scoreBand', SCORE_BANDS)),
+        }),
+        t.Omit(ExplainableSignalSchema, ['symbol', ...CHOICES]),
       ],
       { title: 'ExplainSignal', description: 'A BreakoutSignal: symbol, timeframe, patternType, direction and finalScore are required; every other field of /api/breakouts signals is optional and used when given' },
     ),
     news: t.Optional(
-      t.Array(t.Record(t.String(), t.Unknown()), {
+      t.Array(OpenObject('headline|title, source|publisher, publishedAt|date, summary|description'), {
         maxItems: MAX_NEWS,
-        description: `News items to mention (at most ${MAX_NEWS}; the first 10 are used): headline|title, source|publisher, publishedAt|date, summary|description`,
+        description: `News items to mention (at most ${MAX_NEWS}; the first 10 are used)`,
       }),
     ),
-    sectorCtx: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'Sector context to mention; its string, number and boolean members are given to the model' })),
+    sectorCtx: t.Optional(OpenObject('Sector context to mention; its string, number and boolean members are given to the model')),
   },
   { title: 'ExplainRequestBody' },
 );
