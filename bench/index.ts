@@ -4,6 +4,7 @@
  */
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
+import { benchExplain } from './explain';
 import { benchForecast } from './forecast';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
@@ -18,4 +19,5 @@ await benchScan();
 await benchOptions();
 await benchForecast();
 await benchLedger();
+await benchExplain();
 if (!(await benchDurability())) process.exitCode = 1;

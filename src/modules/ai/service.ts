@@ -43,7 +43,7 @@ export async function explainSignal(deps: Deps, query: ExplainQuery): Promise<Ex
   requireModel(deps);
   const { symbol, signalId } = query;
   await deps.marketData.instrument(symbol);
-  const found = signalId ? await deps.scans.findSignal(signalId) : await bestCurrentSignal(deps, symbol);
+  const found = signalId ? await persistedSignal(deps, signalId) : await bestCurrentSignal(deps, symbol);
   if (!found || found.signal.symbol !== symbol) {
     throw new AppError('not_found', signalId ? `No signal ${signalId} of ${symbol}` : `${symbol} has no current signal in the latest scans`);
   }
@@ -58,6 +58,16 @@ export async function explainPosted(deps: Deps, body: ExplainRequestBody): Promi
   const latest = await deps.runs.latest(signal.timeframe);
   const facts = await factsOf(deps, signal, latest?.view.regime ?? null, { news: body.news, sectorContext: body.sectorCtx });
   return respond(await deps.explainer.explain(explainedId(signal), facts));
+}
+
+/** A persisted signal by id: from the latest run that lists it (held in memory), else from the database. */
+async function persistedSignal(deps: Deps, id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null } | undefined> {
+  for (const timeframe of TIMEFRAMES) {
+    const run = await deps.runs.latest(timeframe);
+    const signal = run?.view.signals.find((s) => s.id === id);
+    if (signal) return { signal, regime: run!.view.regime };
+  }
+  return deps.scans.findSignal(id);
 }
 
 /** The highest-ranked signal of `symbol` across the latest run of each timeframe (a daily run is made when none exists). */
@@ -102,11 +112,13 @@ async function earningsOf(deps: Deps, symbol: string, known: boolean): Promise<E
  */
 async function historyOf(deps: Deps, patternType: string, band: string): Promise<HistoryRecord[]> {
   const { ledgerFigures } = deps;
-  const [inBand, allBands] = await Promise.all([
-    ledgerFigures.perHead(`explain:${patternType}:${band}`, async () => performance(await tradesWhere(ledgerFigures.ledger, { patternType, scoreBand: band }))),
-    ledgerFigures.perHead(`explain:${patternType}`, async () => performance(await tradesWhere(ledgerFigures.ledger, { patternType }))),
-  ]);
-  return [historyRecord('live', { patternType, scoreBand: band }, inBand), historyRecord('live', { patternType, scoreBand: null }, allBands)];
+  return ledgerFigures.perHead(`explain:${patternType}:${band}`, async () => {
+    const trades = await tradesWhere(ledgerFigures.ledger, { patternType });
+    return [
+      historyRecord('live', { patternType, scoreBand: band }, performance(trades.filter((t) => t.scoreBand === band))),
+      historyRecord('live', { patternType, scoreBand: null }, performance(trades)),
+    ];
+  });
 }
 
 function respond(e: Explanation): ExplainResponse {
