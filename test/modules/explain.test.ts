@@ -297,7 +297,12 @@ describe('the circuit breaker through the route', () => {
       for (let second = 0; second < 60; second++) {
         at(second);
         statuses.push((await ctx.request(explainPath(signals[10]!))).status);
-        if (second === 30) ({ status: healthStatus, body: health } = await ctx.json<HealthResponse>('/api/health'));
+        if (second === 30) {
+          ({ status: healthStatus, body: health } = await ctx.json<HealthResponse>('/api/health'));
+          const cached = await explain(signals[9]!); // answered before the outage: served from the cache while the circuit is open
+          expect(cached.status).toBe(200);
+          expect(cached.body.cached).toBe(true);
+        }
       }
       const upstream = fake.calls.slice(before).map((c) => Math.round((c.at - t0) / 1000));
       // 3 failures open the circuit (AI_BREAKER_FAILURES=3); then one probe every 10 s (AI_BREAKER_HALF_OPEN_SECONDS=10).
