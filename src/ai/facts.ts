@@ -63,6 +63,20 @@ export type HistoryRecord = Static<typeof HistoryRecordSchema>;
 export const NewsFactSchema = Type.Object({ headline: Str(), source: Str(), publishedAt: Str(), summary: Str() }, { title: 'NewsFact' });
 export type NewsFact = Static<typeof NewsFactSchema>;
 
+export const SectorRotationSchema = Type.Object(
+  {
+    benchmark: Type.String(),
+    asOf: Type.String({ description: 'Bar date of the reading' }),
+    quadrant: Type.String({ description: 'leading | weakening | lagging | improving' }),
+    rsRatio: Type.Number({ description: 'RS-Ratio, 100 = in line with the benchmark' }),
+    rsMomentum: Type.Number({ description: 'RS-Momentum, 100 = steady' }),
+    relative1mPct: Num('Sector fund return minus the benchmark’s over 21 sessions, points'),
+    relative3mPct: Num('The same over 63 sessions'),
+  },
+  { title: 'SectorRotation', description: "The sector fund's Relative Rotation Graph reading against the benchmark (kernels/rotation)" },
+);
+export type SectorRotation = Static<typeof SectorRotationSchema>;
+
 const ClientValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 
 /**
@@ -103,6 +117,7 @@ export const ExplainFactsSchema = Type.Object(
       finalScore: Type.Number(),
       confidencePct: Num(),
       detectedAt: Str(),
+      asOf: Str('Bar date the figures stand on (the scan that last saw the signal)'),
       price: Num('Close at the scan'),
       distancePct: Num('Distance of that close beyond the trigger in the setup’s direction, %'),
     }),
@@ -134,6 +149,7 @@ export const ExplainFactsSchema = Type.Object(
     sector: Type.Object({
       name: Str(),
       sectorEtf: Str(),
+      rotation: Type.Union([SectorRotationSchema, Type.Null()]),
       client: Type.Union([Type.Record(Type.String(), ClientValue), Type.Null()], { description: 'sectorCtx as the client sent it (primitive members only)' }),
     }),
     earnings: Type.Union([
@@ -161,8 +177,11 @@ export type ExplainFacts = Static<typeof ExplainFactsSchema>;
 /** What the facts are built from: the signal and what the services know around it. */
 export interface FactSources {
   signal: ExplainableSignal;
+  /** When the signal's figures were read (the scan's bar time), when known. */
+  asOf: string | null;
   instrument: { name: string; sector: string | null } | null;
   sectorEtf: string | null;
+  sectorRotation: SectorRotation | null;
   /** A client's `sectorCtx` (POST); only primitive members are kept. */
   sectorContext?: Record<string, unknown>;
   regime: RegimeReading | null;
@@ -206,6 +225,7 @@ export function buildFacts(sources: FactSources): ExplainFacts {
       finalScore: round(s.finalScore, 1),
       confidencePct: s.confidence === undefined ? null : round(s.confidence * 100, 0),
       detectedAt: s.detectedAt ?? null,
+      asOf: sources.asOf?.slice(0, 10) ?? null,
       price: roundOrNull(s.price ?? null, 2),
       distancePct: roundOrNull(s.distancePct ?? null, 2),
     },
@@ -236,7 +256,7 @@ export function buildFacts(sources: FactSources): ExplainFacts {
       symbolTrend: s.trendRegime ?? null,
       reasons: regime?.reasons ?? [],
     },
-    sector: { name: sources.instrument?.sector ?? null, sectorEtf: sources.sectorEtf, client: clientContext(sources.sectorContext) },
+    sector: { name: sources.instrument?.sector ?? null, sectorEtf: sources.sectorEtf, rotation: sources.sectorRotation, client: clientContext(sources.sectorContext) },
     earnings: sources.earnings
       ? {
           nextReport: sources.earnings.nextReport,

@@ -88,7 +88,7 @@ describe(`explanations and signal lookup (${usingPostgres ? 'PostgreSQL' : 'PGli
     await database.db.insert(scanRuns).values({ id: 'run_a', timeframe: 'daily', asOf: new Date('2026-11-18T21:00:00Z'), startedAt: new Date(), finishedAt: new Date(), status: 'ok', symbolsScanned: 1, signalsFound: 1, durationMs: 5, source: 'synthetic', regime, findings: [SIGNAL], alerts: null });
     await database.db.insert(signals).values(row('run_a', 'confirmed'));
     const found = await scans.findSignal(SIGNAL.id);
-    expect(found).toEqual({ signal: { ...SIGNAL, breakoutState: 'confirmed' }, regime });
+    expect(found).toEqual({ signal: { ...SIGNAL, breakoutState: 'confirmed' }, regime, asOf: '2026-11-18T21:00:00.000Z' });
     expect(await scans.findSignal('ACME-vcp-2026-11-18T21:00:00.000Z')).toBeUndefined();
   });
 
@@ -98,6 +98,7 @@ describe(`explanations and signal lookup (${usingPostgres ? 'PostgreSQL' : 'PGli
     await database.db.insert(signals).values(other);
     const found = await scans.findSignal(other.id);
     expect(found!.regime).toBeNull();
+    expect(found!.asOf).toBeNull();
     expect(found!.signal).toMatchObject({ id: other.id, patternType: 'vcp', breakoutState: 'triggered', triggerPrice: 50.1, stopLoss: 47.6, scoreBand: 'strong', detectedAt: SIGNAL.detectedAt });
     expect(found!.signal.price).toBeUndefined(); // what only a run knows is absent, not invented
   });

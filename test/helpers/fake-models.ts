@@ -162,6 +162,7 @@ export function writeBullets(facts: Facts): string[] {
       (r.breadthPct !== null ? ` with ${r.breadthPct}% of the universe above its 50-bar average` : '') +
       (r.symbolTrend ? `; the stock itself is ${r.symbolTrend === 'sideways' ? 'moving sideways' : `in ${r.symbolTrend === 'uptrend' ? 'an' : 'a'} ${r.symbolTrend}`}` : '') +
       (f.sector.name ? ` and belongs to ${f.sector.name}${f.sector.sectorEtf ? ` (${f.sector.sectorEtf})` : ''}` : '') +
+      (f.sector.rotation ? `, a sector ${f.sector.rotation.quadrant} the ${f.sector.rotation.benchmark}${f.sector.rotation.relative1mPct !== null ? ` (${f.sector.rotation.relative1mPct >= 0 ? 'ahead by' : 'behind by'} ${Math.abs(f.sector.rotation.relative1mPct)} points over a month)` : ''}` : '') +
       '.',
   );
   const e = f.earnings;

@@ -131,6 +131,12 @@ describe('GET /api/explain (Anthropic Messages API)', () => {
     expect(body.facts.regime.market).toBe(run.regime!.regime);
     expect(body.facts.regime.symbolTrend).toBe(s.trendRegime);
     expect(body.facts.sector.name).toBe(instrument.sector);
+    // The sector fund's rotation, as /api/sector-rotation reads it (the run stands on the latest bar).
+    const rotation = (await ctx.json<{ sectors: { symbol: string; quadrant: string; rsRatio: number; performance: { '1m': { relative: number } } }[] }>('/api/sector-rotation')).body.sectors.find((r) => r.symbol === body.facts.sector.sectorEtf)!;
+    expect(body.facts.sector.rotation).toMatchObject({ benchmark: 'SPY', quadrant: rotation.quadrant, asOf: run.asOf.slice(0, 10) });
+    expect(body.facts.sector.rotation!.rsRatio).toBeCloseTo(rotation.rsRatio, 1);
+    expect(body.facts.sector.rotation!.relative1mPct).toBeCloseTo(rotation.performance['1m'].relative, 2);
+    expect(body.facts.signal.asOf).toBe(run.asOf.slice(0, 10));
     expect(body.facts.earnings!.nextReport! >= '2026-11-20').toBe(true); // the fixed clock's today
     expect(body.facts.earnings!.tradingDaysUntil).toBeGreaterThanOrEqual(0);
     const live = signals.filter((x) => x.patternType === s.patternType && x.scoreBand === s.scoreBand).length;

@@ -262,10 +262,10 @@ export class ScansRepository {
 
   /**
    * A persisted signal by id: as the last run that listed it saw it (with its
-   * state now), and that run's market regime; from its own row when the run
-   * no longer holds it. Undefined when no such signal was ever surfaced.
+   * state now), with that run's market regime and bar time; from its own row
+   * when the run no longer holds it. Undefined when no such signal was ever surfaced.
    */
-  async findSignal(id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null } | undefined> {
+  async findSignal(id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
     const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
     if (!row) return undefined;
     const stored = storedSignal(row);
@@ -274,13 +274,15 @@ export class ScansRepository {
         // Only the one finding, not the run's whole list.
         finding: sql`(select f from jsonb_array_elements(${scanRuns.findings}) as f where f->>'id' = ${id} limit 1)`.mapWith(scanRuns.findings),
         regime: scanRuns.regime,
+        asOf: scanRuns.asOf,
       })
       .from(scanRuns)
       .where(eq(scanRuns.id, stored.lastSeenRunId))
       .limit(1);
     const what = `scan run ${stored.lastSeenRunId}`;
     const regime = seen ? regimeOf(seen.regime ?? null, `${what} regime`) : null;
-    if (seen?.finding) return { signal: { ...findingOf(seen.finding, `${what} finding ${id}`), breakoutState: stored.state }, regime };
+    const asOf = seen ? seen.asOf.toISOString() : null;
+    if (seen?.finding) return { signal: { ...findingOf(seen.finding, `${what} finding ${id}`), breakoutState: stored.state }, regime, asOf };
     const at = `signal ${id}`;
     const fromRow: ExplainableSignal = {
       id: stored.id,
@@ -301,7 +303,7 @@ export class ScansRepository {
       detectedAt: stored.detectedAt.toISOString(),
       geometry: stored.geometry,
     };
-    return { signal: fromRow, regime };
+    return { signal: fromRow, regime, asOf };
   }
 
   /** Signals of a timeframe not in a terminal state, except those listed. */
