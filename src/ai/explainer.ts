@@ -6,7 +6,7 @@
  * second failure is refused (502 `ai_refused`); nothing unverified is ever
  * returned or stored. Identical requests in flight share one model call.
  */
-import type { ExplanationsRepository, StoredExplanation } from '../db/repositories/explanations';
+import type { ExplanationKey, ExplanationsRepository, StoredExplanation } from '../db/repositories/explanations';
 import type { BulletGrounding } from '../domain/explanation';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
@@ -79,57 +79,59 @@ export class Explainer {
     return pending;
   }
 
-  private async generate(key: { signalId: string; factsHash: string; promptVersion: string }, facts: ExplainFacts): Promise<Explanation> {
-    const { gateway, repository, log, maxOutputTokens } = this.options;
+  private async generate(key: ExplanationKey, facts: ExplainFacts): Promise<Explanation> {
+    const { gateway, log, maxOutputTokens } = this.options;
     const usage: ModelUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
     let failures: string[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const reply = await gateway.call({
-        system: SYSTEM_PROMPT,
-        user: userMessage(facts, failures),
-        schema: ANSWER_JSON_SCHEMA,
-        schemaName: ANSWER_SCHEMA_NAME,
-        maxOutputTokens,
-      });
+      const reply = await gateway.call({ system: SYSTEM_PROMPT, user: userMessage(facts, failures), schema: ANSWER_JSON_SCHEMA, schemaName: ANSWER_SCHEMA_NAME, maxOutputTokens });
       usage.inputTokens += reply.usage.inputTokens;
       usage.cachedInputTokens += reply.usage.cachedInputTokens;
       usage.outputTokens += reply.usage.outputTokens;
       const read = readAnswer(reply.answer);
-      const checked = 'answer' in read ? groundBullets(read.answer.bullets, facts) : null;
-      failures = 'problem' in read ? [read.problem] : checked!.failures;
-      if ('answer' in read && failures.length === 0) {
-        const explanation: Explanation = {
-          symbol: facts.signal.symbol,
-          patternType: facts.signal.patternType,
-          bullets: read.answer.bullets,
-          modelUsed: reply.model,
-          cacheHitRatio: ratio(usage),
-          facts,
-          grounding: checked!.grounding,
-          cached: false,
-          generatedAt: new Date().toISOString(),
-        };
-        await repository
-          .save({
-            ...key,
-            symbol: explanation.symbol,
-            patternType: explanation.patternType,
-            provider: gateway.status().provider,
-            model: reply.model,
-            bullets: explanation.bullets,
-            grounding: explanation.grounding,
-            facts,
-            ...usage,
-            attempts: attempt,
-            createdAt: new Date(explanation.generatedAt),
-          })
-          .catch((error) => log.error('explanation not cached', { signalId: key.signalId, error: String(error) }));
-        log.info('explanation written', { signalId: key.signalId, model: reply.model, attempts: attempt, ...usage });
-        return explanation;
+      if ('answer' in read) {
+        const checked = groundBullets(read.answer.bullets, facts);
+        if (checked.failures.length === 0) return this.accept(key, facts, { bullets: read.answer.bullets, grounding: checked.grounding, model: reply.model, usage, attempts: attempt });
+        failures = checked.failures;
+      } else {
+        failures = [read.problem];
       }
       log.warn('model answer refused', { signalId: key.signalId, attempt, model: reply.model, failures });
     }
     throw new AppError('ai_refused', `The model's explanation was refused after ${MAX_ATTEMPTS} attempts, so none is shown: ${failures.join('; ')}`);
+  }
+
+  /** A grounded answer: stored once under its key (a storage failure is logged, the answer still returned). */
+  private async accept(key: ExplanationKey, facts: ExplainFacts, answer: { bullets: string[]; grounding: BulletGrounding[]; model: string; usage: ModelUsage; attempts: number }): Promise<Explanation> {
+    const { gateway, repository, log } = this.options;
+    const explanation: Explanation = {
+      symbol: facts.signal.symbol,
+      patternType: facts.signal.patternType,
+      bullets: answer.bullets,
+      modelUsed: answer.model,
+      cacheHitRatio: ratio(answer.usage),
+      facts,
+      grounding: answer.grounding,
+      cached: false,
+      generatedAt: new Date().toISOString(),
+    };
+    await repository
+      .save({
+        ...key,
+        symbol: explanation.symbol,
+        patternType: explanation.patternType,
+        provider: gateway.status().provider,
+        model: answer.model,
+        bullets: answer.bullets,
+        grounding: answer.grounding,
+        facts,
+        ...answer.usage,
+        attempts: answer.attempts,
+        createdAt: new Date(explanation.generatedAt),
+      })
+      .catch((error) => log.error('explanation not cached', { signalId: key.signalId, error: String(error) }));
+    log.info('explanation written', { signalId: key.signalId, model: answer.model, attempts: answer.attempts, ...answer.usage });
+    return explanation;
   }
 }
 

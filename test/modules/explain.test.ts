@@ -111,7 +111,7 @@ function expectGrounded(body: ExplainResponse): void {
 
 describe('GET /api/explain (Anthropic Messages API)', () => {
   it('explains a persisted signal by id: grounded bullets from facts gathered from the run, the provider and the ledger', async () => {
-    expect(signals.length).toBeGreaterThanOrEqual(16);
+    expect(signals.length).toBeGreaterThanOrEqual(17);
     const s = signals[0]!;
     const { status, headers, body } = await explain(s);
     expect(status).toBe(200);
@@ -159,6 +159,20 @@ describe('GET /api/explain (Anthropic Messages API)', () => {
     expect(first.cached).toBe(true);
     expect(fake.calls).toHaveLength(before);
     expect(first.bullets).toEqual(writeBullets(first.facts));
+  });
+
+  it('shares one model call among identical requests in flight', async () => {
+    const before = fake.calls.length;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    fake.script = () => ({ kind: 'answer', after: held }); // the answer waits until all three requests are in flight
+    const pending = Promise.all([explain(signals[16]!), explain(signals[16]!), explain(signals[16]!)]);
+    await Bun.sleep(300);
+    release();
+    const replies = await pending;
+    expect(replies.map((r) => [r.status, r.body.cached])).toEqual([[200, false], [200, false], [200, false]]);
+    expect(new Set(replies.map((r) => JSON.stringify(r.body.bullets))).size).toBe(1);
+    expect(fake.calls).toHaveLength(before + 1);
   });
 
   it('reports the prompt-cached share of input tokens (cache reads ÷ all input, as the API reports them) as cacheHitRatio', async () => {
