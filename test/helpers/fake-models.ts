@@ -12,7 +12,7 @@
  * with a given system prompt writes the cache, later ones read it.
  */
 import type { Server } from 'bun';
-import { ExplainFactsSchema, type ExplainFacts } from '../../src/ai/facts';
+import { ExplainFactsSchema, type ExplainFacts } from '../../src/ai/fact-schema';
 import { storedAs } from '../../src/domain/check';
 
 /** What the fake answers to one request. */

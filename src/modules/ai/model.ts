@@ -1,6 +1,6 @@
 /** @module modules/ai/model — schemas of the AI tag: GET/POST /api/explain. */
 import { t, type Static } from 'elysia';
-import { ExplainFactsSchema } from '../../ai/facts';
+import { ExplainFactsSchema } from '../../ai/fact-schema';
 import { BulletGroundingSchema, ExplainableSignalSchema } from '../../domain/explanation';
 import { BREAKOUT_STATES, DIRECTIONS, PATTERN_FAMILIES, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, TREND_REGIMES } from '../../domain/signal';
 import { SYMBOL_PATTERN, SymbolParam } from '../params';

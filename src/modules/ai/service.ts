@@ -16,7 +16,8 @@
  * (ledger/performance, cached per ledger head).
  */
 import type { Explanation } from '../../ai';
-import { buildFacts, explainedId, historyRecord, type ExplainFacts, type HistoryRecord, type SectorRotation } from '../../ai/facts';
+import type { ExplainFacts, HistoryRecord, SectorRotation } from '../../ai/fact-schema';
+import { buildFacts, explainedId, historyRecord } from '../../ai/facts';
 import type { EarningsProximity } from '../../domain/earnings';
 import type { ExplainableSignal } from '../../domain/explanation';
 import { TIMEFRAMES, type RegimeReading } from '../../domain/signal';
