@@ -139,9 +139,9 @@ describe('the explain quota', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await errorBody(refused)).toMatchObject({ code: 'rate_limited' });
       // Other routes still answer under the general limit.
-      const health = await strict.request('/api/health');
-      expect(health.status).toBe(200);
-      expect(health.headers.get('x-ratelimit-limit')).toBe('120');
+      const snapshot = await strict.request('/api/snapshot?symbol=AAPL');
+      expect(snapshot.status).toBe(200);
+      expect(snapshot.headers.get('x-ratelimit-limit')).toBe('120');
     } finally {
       await strict.close();
     }
