@@ -5,6 +5,7 @@
 import { benchBoot } from './boot';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
+import { benchExplain } from './explain';
 import { benchForecast } from './forecast';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
@@ -20,4 +21,5 @@ await benchOptions();
 await benchForecast();
 await benchLedger();
 await benchBoot();
+await benchExplain();
 if (!(await benchDurability())) process.exitCode = 1;

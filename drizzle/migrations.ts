@@ -48,5 +48,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795541189246,
     "breakpoints": true,
     "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"stale_series\" jsonb;"
+  },
+  {
+    "tag": "0007_explanations",
+    "when": 1795545636302,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"explanations\" (\n\t\"signal_id\" text NOT NULL,\n\t\"facts_hash\" text NOT NULL,\n\t\"prompt_version\" text NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"pattern_type\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"bullets\" jsonb NOT NULL,\n\t\"grounding\" jsonb NOT NULL,\n\t\"facts\" jsonb NOT NULL,\n\t\"input_tokens\" integer NOT NULL,\n\t\"cached_input_tokens\" integer NOT NULL,\n\t\"output_tokens\" integer NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"explanations_signal_id_facts_hash_prompt_version_pk\" PRIMARY KEY(\"signal_id\",\"facts_hash\",\"prompt_version\")\n);\n"
   }
 ];

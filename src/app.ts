@@ -6,6 +6,7 @@
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
+import { aiModule } from './modules/ai';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -21,7 +22,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (AI, Backtest, Realtime and GraphQL come with their modules). */
+/** The spec's tags that have routes today, in its order (Backtest, Realtime and GraphQL come with their modules). */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -30,6 +31,7 @@ const TAGS = [
   ['Fundamentals', 'Earnings and float'],
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
+  ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -72,7 +74,8 @@ export function createApp(services: Services) {
     .use(transparencyModule(services))
     .use(fundamentalsModule(services))
     .use(altdataModule(services))
-    .use(optionsModule(services));
+    .use(optionsModule(services))
+    .use(aiModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

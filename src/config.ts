@@ -18,6 +18,7 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
 const onOff = z.enum(['on', 'off']);
+const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -56,6 +57,28 @@ const schema = z.object({
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Seconds between background health rounds (probes answer from the last one). */
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */
+  AI_PROVIDER: z.enum(['anthropic', 'openai', 'off']).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: httpUrl.default('https://api.anthropic.com'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  /** An OpenAI-compatible chat-completions server (llama.cpp, vLLM, Ollama, OpenAI), up to and including `/v1`. */
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).optional(),
+  /** How the OpenAI-compatible server is asked for JSON: a JSON schema (structured output), JSON mode, or only the prompt. */
+  OPENAI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'off']).default('json_schema'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
+  AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(8192).default(700),
+  /** Consecutive failed or timed-out model calls that open the circuit. */
+  AI_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Seconds the circuit stays open before one probe request is let through. */
+  AI_BREAKER_HALF_OPEN_SECONDS: z.coerce.number().positive().max(86_400).default(30),
+  /** The explain endpoints' own, stricter quota per client and window (each explanation may cost a model call). */
+  EXPLAIN_RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(10),
+  EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Largest POST /api/explain body accepted, in bytes. */
+  EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
 });
 
 /** Every environment variable the configuration reads (the help text lists them). */
@@ -84,6 +107,23 @@ export interface Config {
   poolSize: number;
   scanIntervalSeconds: number;
   healthCheckIntervalSeconds: number;
+  ai: AiConfig;
+  /** The explain endpoints' own quota and body limit. */
+  explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
+}
+
+/** The language model behind /api/explain (src/ai). `model: null` means none is usable: the reason says why. */
+export interface AiConfig {
+  provider: 'anthropic' | 'openai' | 'off';
+  baseUrl: string;
+  apiKey?: string;
+  model: string | null;
+  /** Set when no model can be asked (explain answers 503 `ai_unavailable` with it). */
+  unavailableReason?: string;
+  responseFormat: 'json_schema' | 'json_object' | 'off';
+  timeoutMs: number;
+  maxOutputTokens: number;
+  breaker: { failures: number; halfOpenAfterMs: number };
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -135,7 +175,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
+    ai: aiConfig(e),
+    explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
   };
+}
+
+/**
+ * The model provider: explicit `AI_PROVIDER`, else whichever provider's
+ * variables are set. A provider chosen without its key or model is not an
+ * error at boot: /api/explain answers 503 naming the missing variable.
+ */
+function aiConfig(e: z.infer<typeof schema>): AiConfig {
+  const provider = e.AI_PROVIDER ?? (e.ANTHROPIC_API_KEY ? 'anthropic' : e.OPENAI_BASE_URL ? 'openai' : 'off');
+  const common = {
+    responseFormat: e.OPENAI_RESPONSE_FORMAT,
+    timeoutMs: e.AI_TIMEOUT_MS,
+    maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
+    breaker: { failures: e.AI_BREAKER_FAILURES, halfOpenAfterMs: Math.round(e.AI_BREAKER_HALF_OPEN_SECONDS * 1000) },
+  };
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  if (provider === 'anthropic') {
+    const missing = e.ANTHROPIC_API_KEY ? undefined : 'no model API key: set ANTHROPIC_API_KEY';
+    return { provider, baseUrl: trim(e.ANTHROPIC_BASE_URL), apiKey: e.ANTHROPIC_API_KEY, model: missing ? null : e.ANTHROPIC_MODEL, unavailableReason: missing, ...common };
+  }
+  if (provider === 'openai') {
+    const missing = !e.OPENAI_BASE_URL ? 'no model endpoint: set OPENAI_BASE_URL' : !e.OPENAI_MODEL ? 'no model named: set OPENAI_MODEL' : undefined;
+    return { provider, baseUrl: trim(e.OPENAI_BASE_URL ?? ''), apiKey: e.OPENAI_API_KEY, model: missing ? null : e.OPENAI_MODEL!, unavailableReason: missing, ...common };
+  }
+  return { provider, baseUrl: '', model: null, unavailableReason: 'no language model is configured (AI_PROVIDER=off): set ANTHROPIC_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL', ...common };
 }
 
 /** Where the embedded database lives under `STATE_DIR`. */

@@ -14,10 +14,13 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
   scan_failed: 500,
   upstream_error: 502,
+  /** The language model's answer failed validation or the grounding check twice (src/ai); it is never passed through. */
+  ai_refused: 502,
   unavailable: 503,
   ai_unavailable: 503,
 } as const;

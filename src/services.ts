@@ -6,9 +6,11 @@
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
+import { createExplainer, type Explainer } from './ai';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
+import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
 import { HealthMonitor, WarmUp } from './jobs/health';
@@ -42,6 +44,8 @@ export interface Services {
   health: HealthMonitor;
   /** What the boot is doing and has done (readiness). */
   warmUp: WarmUp;
+  /** Explanations by the configured language model, with their cache and circuit breaker (`status()` for health and metrics). */
+  explainer: Explainer;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -107,6 +111,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       warmUp.firstScanLoaded = true;
       warmUp.done();
     },
+    explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     async close() {
       health.stop();
       await pool.destroy();

@@ -28,7 +28,11 @@ export function errors(log: Logger) {
     else if (code === 'NOT_FOUND') {
       const { pathname } = new URL(request.url);
       appError = new AppError('not_found', `No route ${request.method} ${pathname}`);
-    } else if (code === 'PARSE') appError = new AppError('invalid_body', 'The request body is not valid JSON');
+    } else if (code === 'PARSE') {
+      // A route's own parser (e.g. plugins/json-body) throws its AppError; Elysia wraps it as the cause.
+      const cause = (error as Error).cause;
+      appError = cause instanceof AppError ? cause : new AppError('invalid_body', 'The request body is not valid JSON');
+    }
     else {
       log.error('unhandled error', { requestId, path: new URL(request.url).pathname, error: String(error), stack: (error as Error)?.stack });
       appError = new AppError('internal', 'Internal server error');

@@ -15,7 +15,7 @@ export const HealthResponse = t.Object(
     ageMs: t.Integer({ minimum: 0, description: 'Milliseconds between that round of checks and this answer' }),
     details: t.Optional(
       t.Record(t.String(), CheckResult, {
-        description: 'Per-check latency and, when not ok, what failed (names the provider and symbol for dataAdapter)',
+        description: 'Per-check latency and, when not ok, what failed (names the provider and symbol for dataAdapter). `ai` (additive, not a check: it never makes the service degraded or 503) is the explanation model\'s circuit: ok (closed), degraded (open, half-open or held by Retry-After) or warn (no model configured).',
       }),
     ),
   },

@@ -3,9 +3,12 @@
  * Health and readiness answered from the last background round of checks
  * (jobs/health): no request waits on a subsystem. Before the first round, or
  * when the rounds have stopped (a test context never starts them), one round
- * runs and is then reused.
+ * runs and is then reused. The explanation model's circuit is an extra
+ * `details.ai`, read live (never a reason for 503).
  */
 import { readiness } from '../../jobs/health';
+import type { AiStatus } from '../../ai';
+import type { CheckResult } from '../../domain/health';
 import type { Services } from '../../services';
 import type { HealthResponse, ReadinessResponse } from './model';
 import pkg from '../../../package.json' with { type: 'json' };
@@ -21,6 +24,25 @@ async function lastRound(services: Services) {
 
 const uptime = (services: Services) => Math.floor((Date.now() - services.startedAt) / 1000);
 
+/**
+ * The explanation model's circuit, as a detail only: it is not one of the
+ * spec's `checks`, so a degraded or unconfigured model never turns the
+ * service's status (or the probe) down. No model call is made to check it.
+ */
+function aiCheck(ai: AiStatus): CheckResult {
+  const who = `${ai.provider}${ai.model ? ` ${ai.model}` : ''}`;
+  switch (ai.circuit) {
+    case 'disabled':
+      return { status: 'warn', latencyMs: 0, message: `/api/explain answers 503: ${ai.reason}` };
+    case 'closed':
+      return ai.heldUntil ? { status: 'degraded', latencyMs: 0, message: `${who}: calls held until ${ai.heldUntil} (Retry-After)` } : { status: 'ok', latencyMs: 0 };
+    case 'half_open':
+      return { status: 'degraded', latencyMs: 0, message: `${who}: circuit half-open, one probe request in flight` };
+    default:
+      return { status: 'degraded', latencyMs: 0, message: `${who}: circuit ${ai.circuit} since ${ai.openedAt ?? 'now'} after ${ai.consecutiveFailures} failed calls (last: ${ai.lastFailure ?? 'unknown'}); next probe at ${ai.probeAt ?? 'unknown'}` };
+  }
+}
+
 export async function health(services: Services): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
   const { checks, details, checkedAt } = await lastRound(services);
   const statuses = Object.values(checks);
@@ -34,7 +56,7 @@ export async function health(services: Services): Promise<{ body: HealthResponse
     timestamp: new Date(now).toISOString(),
     checkedAt: new Date(checkedAt).toISOString(),
     ageMs: Math.max(0, now - checkedAt),
-    details,
+    details: { ...details, ai: aiCheck(services.explainer.status()) },
   };
   return { body, httpStatus: anyDown ? 503 : 200 };
 }
