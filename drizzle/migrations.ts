@@ -42,5 +42,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795537994118,
     "breakpoints": true,
     "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"alerts\" jsonb;"
+  },
+  {
+    "tag": "0006_api_keys",
+    "when": 1795540563657,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"api_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"prefix\" text NOT NULL,\n\t\"hash\" text NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\t\"last_used_at\" timestamp with time zone,\n\t\"revoked_at\" timestamp with time zone,\n\tCONSTRAINT \"api_keys_hash_is_sha256_hex\" CHECK (\"api_keys\".\"hash\" ~ '^[0-9a-f]{64}$'),\n\tCONSTRAINT \"api_keys_prefix_format\" CHECK (\"api_keys\".\"prefix\" ~ '^[0-9A-Za-z]{8}$'),\n\tCONSTRAINT \"api_keys_tier\" CHECK (\"api_keys\".\"tier\" in ('free', 'pro', 'enterprise'))\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX \"api_keys_prefix_idx\" ON \"api_keys\" USING btree (\"prefix\");--> statement-breakpoint\nCREATE INDEX \"api_keys_user_idx\" ON \"api_keys\" USING btree (\"user_id\",\"created_at\");"
   }
 ];

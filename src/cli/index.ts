@@ -5,7 +5,9 @@
  * name) that resolves to an exit code, or never returns (the server).
  */
 import { healthcheck } from './healthcheck';
+import { keysCommand } from './keys';
 import { serve } from './serve';
+import { tokenCommand } from './token';
 import { verifyLedgerCommand } from './verify-ledger';
 
 export interface Command {
@@ -18,6 +20,8 @@ export const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the HTTP service (the default)', run: serve },
   healthcheck: { summary: "ask a running server's /api/health on PORT; exit 0 when healthy", run: healthcheck },
   'verify-ledger': { summary: 'recompute the ledger hash chain in the configured database; exit 0 when it holds', run: verifyLedgerCommand },
+  token: { summary: 'token mint --user U [--tier pro] [--ttl 1h]: a local session token (only while no identity provider is configured)', run: tokenCommand },
+  keys: { summary: 'keys create --user U --name N [--tier pro] | list --user U | revoke KEY_ID: API keys in the configured database', run: keysCommand },
 };
 
 export async function main(argv: string[]): Promise<void> {

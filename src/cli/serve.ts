@@ -1,5 +1,7 @@
 /** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, graceful stop. */
 import { createApp } from '../app';
+import { LocalKeyError } from '../auth/local-key';
+import { SessionKeyError } from '../auth/session-keys';
 import { TIMEFRAMES } from '../domain/signal';
 import { ScanScheduler } from '../jobs/scheduler';
 import { createServices } from '../services';
@@ -8,17 +10,25 @@ import { configOrExit } from './config';
 export async function serve(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
-  const services = await createServices(config, { warmPool: true });
+  const services = await createServices(config, { warmPool: true }).catch((error: unknown) => {
+    if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  });
   const app = createApp(services).listen({ port: config.port, hostname: config.host });
   const scheduler =
     config.scanIntervalSeconds > 0
       ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
       : undefined;
   scheduler?.start();
+  services.log.info(`auth: ${services.auth.mode} mode`, services.auth.description);
   services.log.info('breakline listening', {
     url: `http://${config.host}:${app.server?.port}`,
     provider: services.marketData.provider.name,
     database: services.database.kind,
+    rateLimitStore: services.rateLimitStore.name,
     bootMs: Math.round(performance.now() - bootStarted),
   });
 

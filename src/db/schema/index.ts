@@ -5,3 +5,4 @@ export * from './scan-runs';
 export * from './signals';
 export * from './ledger';
 export * from './alerts';
+export * from './api-keys';

@@ -28,6 +28,6 @@ export const SYSTEM_DOCS = {
     tags: ['System'],
     summary: 'Service health',
     description:
-      'Checks the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data) and the rate-limit store. 503 with the same body when a subsystem is down.',
+      'Checks the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data) and the rate-limit store (`kv`: `degraded` while Redis cannot be reached and requests are limited in-process per instance). 503 with the same body when a subsystem is down.',
   },
 };

@@ -1,7 +1,8 @@
 /**
  * @module modules/system/service
  * Health: real checks of every subsystem, each bounded by a timeout so a hung
- * dependency reads as `down` instead of hanging the probe.
+ * dependency reads as `down` instead of hanging the probe. `kv` is `degraded`
+ * (200, not 503) while Redis is away and requests are limited in-process.
  */
 import type { Services } from '../../services';
 import type { CheckStatus, HealthResponse } from './model';
@@ -41,7 +42,11 @@ export async function health(services: Services): Promise<{ body: HealthResponse
       const check = await marketData.provider.selfCheck();
       return { status: check.status, message: check.message };
     }),
-    timed(() => rateLimitStore.ping()),
+    timed(async () => {
+      await rateLimitStore.ping();
+      const degradation = await rateLimitStore.degradation();
+      return degradation ? { status: 'degraded' as const, message: degradation } : undefined;
+    }),
   ]);
   const env: CheckResult = marketData.provider.synthetic
     ? { status: 'warn', latencyMs: 0, message: `serving synthetic market data (MARKET_DATA_PROVIDER=${config.marketDataProvider})` }
