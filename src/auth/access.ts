@@ -57,6 +57,11 @@ export function authorize(identity: Identity, need: AuthNeed, request: Request, 
   return principal;
 }
 
+/** A quoted-string's content as a header allows it: printable ASCII, no quote or backslash (RFC 9110 §5.6.4). */
+function headerSafe(text: string): string {
+  return text.replaceAll('…', '...').replaceAll('"', "'").replace(/[^\x20-\x7e]|\\/g, '');
+}
+
 function unauthorized(kinds: CredentialKind[], message: string, keyError?: string): AppError {
   const challenges = kinds.map((kind) => challenge(kind, kind === 'key' && keyError ? { error: 'invalid_token', error_description: keyError } : {}));
   return new AppError('unauthorized', message, { 'www-authenticate': challenges.join(', ') });
@@ -69,6 +74,6 @@ function unauthorized(kinds: CredentialKind[], message: string, keyError?: strin
  */
 function challenge(kind: CredentialKind, params: Record<string, string>): string {
   const base = kind === 'key' ? [`Bearer realm="${REALM}"`] : [`Cookie realm="${REALM}"`, `cookie-name="${SESSION_COOKIE}"`];
-  const extra = Object.entries(params).map(([name, value]) => `${name}="${value.replaceAll('\\', '').replaceAll('"', "'")}"`);
+  const extra = Object.entries(params).map(([name, value]) => `${name}="${headerSafe(value)}"`);
   return [...base, ...extra].join(', ');
 }

@@ -21,7 +21,10 @@
  * credential itself is resolved once per request by the Authenticator (the
  * rate limiter already asked it). The route's OpenAPI operation gets its
  * `security` requirement from the same option, naming the schemes of
- * `SECURITY_SCHEMES` (registered in app.ts).
+ * `SECURITY_SCHEMES` (registered in app.ts). Give such a route a fresh
+ * `detail` object (`detail: { ...DOCS.create }`): Elysia merges the macro's
+ * `security` into the route's `detail` in place, so a shared DOCS object
+ * would collect one more entry per app built.
  */
 import { Elysia } from 'elysia';
 import { acceptOf, SESSION_COOKIE, type AuthNeed, type Authenticator } from '../auth';

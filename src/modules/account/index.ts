@@ -18,17 +18,17 @@ export function accountModule(services: Services) {
         set.status = 201;
         return answer;
       },
-      { auth: 'session', body: CreateKeyBody, response: { 201: created, ...createErrors }, detail: ACCOUNT_DOCS.create },
+      { auth: 'session', body: CreateKeyBody, response: { 201: created, ...createErrors }, detail: { ...ACCOUNT_DOCS.create } },
     )
     .get('/api/keys', ({ principal }) => listKeys(keys, principal), {
       auth: 'session',
       response: withErrors(KeyListSchema, 401, 429),
-      detail: ACCOUNT_DOCS.list,
+      detail: { ...ACCOUNT_DOCS.list },
     })
     .delete('/api/keys/:id', ({ principal, params }) => revokeKey(keys, principal, params.id), {
       auth: 'session',
       params: KeyParams,
       response: withErrors(ApiKeySchema, 400, 401, 403, 404, 429),
-      detail: ACCOUNT_DOCS.revoke,
+      detail: { ...ACCOUNT_DOCS.revoke },
     });
 }
