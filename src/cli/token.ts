@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { SESSION_COOKIE } from '../auth';
-import { loadOrCreateLocalKey, mintLocalToken, parseTtl } from '../auth/local-key';
+import { loadOrCreateLocalKey, MAX_LOCAL_TTL_SECONDS, mintLocalToken, parseTtl } from '../auth/local-key';
 import { isTier, TIERS } from '../domain/tiers';
 import { configOrExit } from './config';
 
@@ -35,6 +35,7 @@ export async function tokenCommand(args: string[]): Promise<number> {
   } catch (error) {
     return usage(`--ttl: ${(error as Error).message}`);
   }
+  if (ttlSeconds < 1 || ttlSeconds > MAX_LOCAL_TTL_SECONDS) return usage(`--ttl must be from 1s to ${MAX_LOCAL_TTL_SECONDS / 86400}d`);
   const config = configOrExit();
   if (config.auth.provider) {
     process.stderr.write(`An identity provider is configured (AUTH_ISSUER=${config.auth.provider.issuer}): the server trusts its tokens only, not locally minted ones.\n`);
