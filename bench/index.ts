@@ -2,6 +2,7 @@
  * Runs every benchmark in turn; each prints its own table. `--smoke` shortens
  * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
  */
+import { benchAuth } from './auth';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
 import { benchForecast } from './forecast';
@@ -14,6 +15,7 @@ import { benchSynthetic } from './synthetic';
 await benchSynthetic();
 await benchKernels();
 await benchHttp();
+await benchAuth();
 await benchScan();
 await benchOptions();
 await benchForecast();

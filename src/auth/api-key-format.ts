@@ -61,5 +61,9 @@ export const SHA256_HASHING: KeyHashing = {
   equal: (a, b) => a.length === b.length && timingSafeEqual(a, b),
 };
 
-/** Compared against when the prefix matches no key, so that path does the same hashing and comparing as a wrong secret. */
-export const DUMMY_DIGEST = Buffer.alloc(32, 0x5a);
+/**
+ * Stands in for the stored hash when the prefix matches no key, so that path
+ * does the same work as a wrong secret: decode 64 hex characters, hash the
+ * presented key, compare 32 bytes in constant time.
+ */
+export const DUMMY_HASH_HEX = '5a'.repeat(32);

@@ -14,7 +14,7 @@ import { ApiKeysRepository } from '../db/repositories/api-keys';
 import { openDatabase } from '../db/client';
 import { isTier, TIERS } from '../domain/tiers';
 import { createLogger } from '../log';
-import { configOrExit } from './config';
+import { configOrExit, usageError } from './config';
 
 const USAGE = `usage: breakline keys create --user USER_ID --name NAME [--tier ${TIERS.join('|')}]
        breakline keys list --user USER_ID
@@ -90,7 +90,4 @@ function line(row: ApiKeyInfo): string {
   return [row.id, `bk_${row.prefix}…`, row.tier, row.name, at(row.createdAt), at(row.lastUsedAt), at(row.revokedAt)].join('\t');
 }
 
-function usage(problem: string): number {
-  process.stderr.write(`${problem}\n${USAGE}\n`);
-  return 64; // EX_USAGE
-}
+const usage = (problem: string) => usageError(problem, USAGE);

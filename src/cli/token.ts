@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { SESSION_COOKIE } from '../auth';
 import { loadOrCreateLocalKey, MAX_LOCAL_TTL_SECONDS, mintLocalToken, parseTtl } from '../auth/local-key';
 import { isTier, TIERS } from '../domain/tiers';
-import { configOrExit } from './config';
+import { configOrExit, usageError } from './config';
 
 const USAGE = `usage: breakline token mint --user USER_ID [--tier ${TIERS.join('|')}] [--ttl 1h]`;
 
@@ -48,7 +48,4 @@ export async function tokenCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-function usage(problem: string): number {
-  process.stderr.write(`${problem}\n${USAGE}\n`);
-  return 64; // EX_USAGE
-}
+const usage = (problem: string) => usageError(problem, USAGE);
