@@ -118,9 +118,10 @@ export function isApiPath(url: string): boolean {
   return pathStart >= 0 && url.startsWith('/api/', pathStart);
 }
 
-/** The path of a request URL, without its query. */
+/** The path of a request URL, without its query (Bun gives an HTTP/1.0 request without Host a bare path as its url). */
 export function pathOf(url: string): string {
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
+  const pathStart = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
+  if (pathStart < 0) return '/';
   const queryStart = url.indexOf('?', pathStart);
   return url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
 }

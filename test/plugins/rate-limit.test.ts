@@ -67,5 +67,7 @@ describe('buckets', () => {
   it('takes the path without the query', () => {
     expect(pathOf('http://localhost:3000/api/bars?symbol=AAPL')).toBe('/api/bars');
     expect(pathOf('http://localhost/api/keys/key_1')).toBe('/api/keys/key_1');
+    expect(pathOf('/api/health?x=1')).toBe('/api/health'); // HTTP/1.0 without Host
+    expect(pathOf('http://localhost')).toBe('/');
   });
 });
