@@ -36,10 +36,6 @@ export class Authenticator {
 
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  get keys(): ApiKeys {
-    return this.options.keys;
-  }
-
   /** Who the request acts for; a credential is checked at most once per request. */
   identify(request: Request): Identity | Promise<Identity> {
     const authorization = request.headers.get('authorization');

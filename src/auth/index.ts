@@ -14,7 +14,7 @@ import { ApiKeys } from './api-keys';
 import { Authenticator } from './authenticator';
 import { createSessionSetup, type SessionSetupOptions } from './session-keys';
 
-export { acceptOf, authorize, SESSION_COOKIE, tierOf, type Accept, type AuthNeed } from './access';
+export { acceptOf, SESSION_COOKIE, type Accept, type AuthNeed } from './access';
 export { ApiKeys, MAX_KEY_NAME_LENGTH, MAX_USER_ID_LENGTH, type ApiKeyInfo, type KeyVerification } from './api-keys';
 export { Authenticator } from './authenticator';
 export type { CredentialKind, Identity, Principal } from './principal';

@@ -2,7 +2,8 @@
  * @module ratelimit/failover
  * A shared store (Redis) with an in-process store behind it. While the shared
  * one answers, every hit is counted there (exact across instances). When it
- * fails or takes longer than `timeoutMs`, a cockatiel circuit breaker opens:
+ * fails (the Redis store fails at once while its connection is down) or hangs
+ * longer than `timeoutMs`, a cockatiel circuit breaker opens:
  * hits are counted by the in-process store instead — still limited, per
  * instance — with no wait on the dead connection; after `halfOpenAfterMs` one
  * hit tries the shared store again and, if it answers, closes the breaker.
@@ -19,7 +20,12 @@ import { MemoryRateLimitStore } from './memory';
 
 export interface FailoverOptions {
   log: Logger;
-  /** How long the shared store may take to count one hit. */
+  /**
+   * How long the shared store may take to count one hit before it counts as
+   * hung (2 s). Generous on purpose: in a CPU-starved process timers fire late
+   * and before pending socket reads, so a short limit would send healthy
+   * traffic to the in-process store and lose exactness across instances.
+   */
   timeoutMs?: number;
   /** How long after a failure the shared store is tried again. */
   halfOpenAfterMs?: number;
@@ -41,7 +47,7 @@ export class FailoverRateLimitStore implements RateLimitStore {
     this.name = `${shared.name}+${local.name}`;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 1000;
     this.breaker = circuitBreaker(handleAll, { halfOpenAfter: options.halfOpenAfterMs ?? 1000, breaker: new ConsecutiveBreaker(1) });
-    this.policy = wrap(this.breaker, timeout(options.timeoutMs ?? 250, TimeoutStrategy.Aggressive));
+    this.policy = wrap(this.breaker, timeout(options.timeoutMs ?? 2000, TimeoutStrategy.Aggressive));
     const { log } = options;
     this.breaker.onBreak((reason) =>
       log.warn('rate-limit store unreachable; counting in-process per instance until it answers again', {

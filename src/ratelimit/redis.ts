@@ -18,14 +18,28 @@ return n`;
 export class RedisRateLimitStore implements RateLimitStore {
   readonly name = 'redis';
   private readonly redis: Redis;
+  private wasReady = false;
 
   /** `keyPrefix` namespaces the counters (REDIS_KEY_PREFIX + `rl:`). */
   constructor(url: string, private readonly keyPrefix = 'breakline:rl:') {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
     this.redis.on('error', () => {}); // surfaced through ping() and hit() rejections
+    this.redis.on('ready', () => {
+      this.wasReady = true;
+    });
+  }
+
+  /**
+   * Refuses at once while a connection that was up is down (ioredis reconnecting):
+   * no request waits on it. Before the first connection, commands queue as usual,
+   * so the first requests after boot are still counted in Redis.
+   */
+  private assertConnected(): void {
+    if (this.wasReady && this.redis.status !== 'ready') throw new Error(`Redis connection ${this.redis.status}`);
   }
 
   async hit(key: string, quota: number, windowMs: number, options?: HitOptions): Promise<RateLimitDecision> {
+    this.assertConnected();
     const { start, resetMs } = windowOf(options?.now ?? Date.now(), windowMs);
     const count = (await this.redis.eval(
       INCR_WITH_EXPIRY,
@@ -38,6 +52,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async ping(): Promise<void> {
+    this.assertConnected();
     await this.redis.ping();
   }
 

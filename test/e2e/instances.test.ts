@@ -20,6 +20,8 @@ const WINDOW_SECONDS = 600;
 const IP_QUOTA = 40;
 const FREE_QUOTA = 30;
 const REQUESTS = 100;
+/** A public read answered from memory (not /api/health, whose own 2 s checks may say 503 on a starved machine). */
+const TARGET = '/api/macro/calendar';
 
 const title = shared
   ? 'two server processes sharing PostgreSQL and Redis'
@@ -64,9 +66,11 @@ describe(title, () => {
   }
 
   async function expectExactly(responses: Response[], quota: number): Promise<void> {
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(quota);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(REQUESTS - quota);
+    // Had an instance fallen back to counting in-process, or failed a key lookup, exactness would not hold: say so first.
+    expect(servers.flatMap((s) => s.logs.filter((l) => l.level === 'warn' || l.level === 'error'))).toEqual([]);
+    // Every answer from the one bucket (a 429 with another limit would be a request counted elsewhere).
+    const byOutcome = Object.groupBy(responses, (r) => `${r.status} limit ${r.headers.get('x-ratelimit-limit')}`);
+    expect(Object.entries(byOutcome).map(([k, v]) => `${k}: ${v!.length}`).sort()).toEqual([`200 limit ${quota}: ${quota}`, `429 limit ${quota}: ${REQUESTS - quota}`].sort());
     for (const refused of responses.filter((r) => r.status === 429)) {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
@@ -85,7 +89,7 @@ describe(title, () => {
 
   it(`admits exactly ${IP_QUOTA} of ${REQUESTS} concurrent requests from one IP`, async () => {
     await earlyInWindow();
-    await expectExactly(await spread('/api/health'), IP_QUOTA);
+    await expectExactly(await spread(TARGET), IP_QUOTA);
   }, 120_000);
 
   it(`admits exactly ${FREE_QUOTA} of ${REQUESTS} concurrent requests with one free API key`, async () => {
@@ -99,7 +103,7 @@ describe(title, () => {
     expect(created.status).toBe(201);
     const { key } = (await created.json()) as { key: string };
     await earlyInWindow();
-    await expectExactly(await spread('/api/health', { authorization: `Bearer ${key}` }), FREE_QUOTA);
+    await expectExactly(await spread(TARGET, { authorization: `Bearer ${key}` }), FREE_QUOTA);
   }, 120_000);
 
   it('refuses a key revoked on one instance on every instance at once', async () => {
