@@ -16,6 +16,7 @@
  *   bun run bench/auth.ts            # 20,000 rounds / 1,000 requests
  *   bun run bench/auth.ts --smoke
  */
+import { rmSync } from 'node:fs';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createApp } from '../src/app';
 import { generateApiKey } from '../src/auth/api-key-format';
@@ -119,6 +120,7 @@ export async function benchAuth(): Promise<void> {
     http.map((r) => ({ credential: r.name, 'p50 µs': us(r.p50), 'p90 µs': us(r.p90), 'p50 − anonymous µs': us(r.p50 - anonymous) })),
   );
   await services.close();
+  rmSync(config.stateDir, { recursive: true, force: true });
 }
 
 if (import.meta.main) await benchAuth();
