@@ -211,10 +211,10 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
   it('serves public routes to a stale cookie or a bad key as anonymous', async () => {
     const key = await loadOrCreateLocalKey(ctx.config.stateDir);
     const { token } = await mintLocalToken(key, { userId: 'hal', tier: 'pro', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
-    const stale = await request('/api/health', { headers: { cookie: `__session=${token}` } });
+    const stale = await request('/api/macro/calendar', { headers: { cookie: `__session=${token}` } });
     expect(stale.status).toBe(200);
     expect(stale.headers.get('x-ratelimit-limit')).toBe(String(ctx.config.rateLimit.quota));
-    expect((await request('/api/health', bearer('bk_nonsense'))).status).toBe(200);
+    expect((await request('/api/macro/calendar', bearer('bk_nonsense'))).status).toBe(200);
   });
 });
 
@@ -227,7 +227,9 @@ describe('rate limits per principal and tier', () => {
   });
   afterAll(() => ctx.close());
 
-  const fire = (n: number, init: RequestInit) => Promise.all(Array.from({ length: n }, () => request('/api/health', init)));
+  // A counted public read (main's /api/health is a probe that is not counted).
+  const COUNTED = '/api/macro/calendar';
+  const fire = (n: number, init: RequestInit) => Promise.all(Array.from({ length: n }, () => request(COUNTED, init)));
   const admitted = (responses: Response[]) => responses.filter((r) => r.status === 200).length;
 
   it('counts each key apart at its tier’s quota, exactly under concurrency', async () => {
@@ -239,13 +241,13 @@ describe('rate limits per principal and tier', () => {
       expect(responses.filter((r) => r.status === 429).every((r) => r.headers.get('retry-after') !== null)).toBe(true);
     }
     // The shared IP was never charged for the keyed requests.
-    const anonymous = await request('/api/health', { headers: { 'x-forwarded-for': '198.51.100.7' } });
+    const anonymous = await request(COUNTED, { headers: { 'x-forwarded-for': '198.51.100.7' } });
     expect(anonymous.headers.get('x-ratelimit-remaining')).toBe('4');
   });
 
   it('counts a session per user, whatever the IP, at the session’s tier', async () => {
     const cookie = await session(ctx, 'jack', 'pro');
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => request('/api/health', { headers: { cookie, 'x-forwarded-for': `203.0.113.${i}` } })));
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => request(COUNTED, { headers: { cookie, 'x-forwarded-for': `203.0.113.${i}` } })));
     expect(admitted(responses)).toBe(11);
   });
 
@@ -296,7 +298,7 @@ describe('no plaintext API key anywhere in the database', () => {
     }
     plaintexts.push((await ctx.services.auth.keys.create({ userId: 'ops', name: 'cli', tier: 'enterprise' })).key);
     // Use them (last-use bookkeeping is written), revoke one.
-    for (const key of plaintexts) expect((await ctx.request('/api/health', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    for (const key of plaintexts) expect((await ctx.request('/api/macro/calendar', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     await ctx.services.auth.keys.flush();
     const [first] = await ctx.services.auth.keys.list('kim');
     await ctx.services.auth.keys.revoke(first!.id, 'kim');

@@ -60,7 +60,7 @@ describe('failover rate-limit store', () => {
 
   it('answers health 200 with kv degraded, and serves, while the shared store is down', async () => {
     const shared = new SwitchableStore();
-    const ctx = await createTestContext({ rateLimitStore: new FailoverRateLimitStore(shared, new MemoryRateLimitStore(), { log }), env: { RATE_LIMIT_QUOTA: '4' } });
+    const ctx = await createTestContext({ rateLimitStore: new FailoverRateLimitStore(shared, new MemoryRateLimitStore(), { log }), env: { RATE_LIMIT_QUOTA: '4', TRUST_PROXY: 'true' } });
     try {
       shared.up = false;
       const { status, body } = await ctx.json<HealthResponse>('/api/health');
@@ -68,8 +68,8 @@ describe('failover rate-limit store', () => {
       expect(body.status).toBe('degraded');
       expect(body.checks.kv).toBe('degraded');
       expect(body.details!.kv!.message).toContain('in-process');
-      const more = await Promise.all(Array.from({ length: 6 }, () => ctx.request('/api/health')));
-      expect(more.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+      const more = await Promise.all(Array.from({ length: 8 }, () => ctx.request('/api/macro/calendar', { headers: { 'x-forwarded-for': '198.51.100.4' } })));
+      expect(more.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
     } finally {
       await ctx.close();
     }
@@ -86,9 +86,12 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
     const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const prefix = `breakline:test:${crypto.randomUUID()}:`;
     const store = createRateLimitStore({ redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix, log });
-    const ctx = await createTestContext({ rateLimitStore: store, env: { RATE_LIMIT_QUOTA: '1000' } });
+    const ctx = await createTestContext({ rateLimitStore: store, env: { RATE_LIMIT_QUOTA: '1000', TRUST_PROXY: 'true' } });
+    // Counted requests come from one client address; health checks from the socket's (counted or not, they stay apart).
+    const client = { headers: { 'x-forwarded-for': '198.51.100.9' } };
+    const counted = () => ctx.request('/api/macro/calendar', client);
     const countInRedis = async () => {
-      const keys = await direct.keys(`${prefix}rl:ip:*`);
+      const keys = await direct.keys(`${prefix}rl:ip:198.51.100.9:*`);
       expect(keys.length).toBeLessThanOrEqual(2); // one window (two at a boundary)
       let total = 0;
       for (const key of keys) total += Number(await direct.get(key));
@@ -97,11 +100,11 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
     try {
       const healthy = await ctx.json<HealthResponse>('/api/health');
       expect(healthy.body.checks.kv).toBe('ok');
-      await Promise.all(Array.from({ length: 5 }, () => ctx.request('/api/health')));
+      await Promise.all(Array.from({ length: 6 }, counted));
       expect(await countInRedis()).toBe(6);
 
       await proxy.stop();
-      const during = await Promise.all(Array.from({ length: 20 }, () => ctx.request('/api/health')));
+      const during = await Promise.all(Array.from({ length: 20 }, counted));
       expect(during.every((r) => r.status === 200)).toBe(true);
       expect(during.every((r) => r.headers.get('x-ratelimit-limit') === '1000')).toBe(true);
       const degraded = await ctx.json<HealthResponse>('/api/health');
@@ -119,7 +122,7 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
       // Counting is shared again: the next requests reach Redis (after the breaker's half-open probe).
       const before = await countInRedis();
       await Bun.sleep(1100);
-      for (let i = 0; i < 5; i++) expect((await ctx.request('/api/health')).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await counted()).status).toBe(200);
       expect(await countInRedis()).toBe(before + 5);
     } finally {
       await ctx.close();
