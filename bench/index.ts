@@ -3,6 +3,7 @@
  * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
  */
 import { benchBoot } from './boot';
+import { benchAuth } from './auth';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
 import { benchExplain } from './explain';
@@ -16,6 +17,7 @@ import { benchSynthetic } from './synthetic';
 await benchSynthetic();
 await benchKernels();
 await benchHttp();
+await benchAuth();
 await benchScan();
 await benchOptions();
 await benchForecast();

@@ -54,5 +54,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795545636302,
     "breakpoints": true,
     "sql": "CREATE TABLE \"explanations\" (\n\t\"signal_id\" text NOT NULL,\n\t\"facts_hash\" text NOT NULL,\n\t\"prompt_version\" text NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"pattern_type\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"bullets\" jsonb NOT NULL,\n\t\"grounding\" jsonb NOT NULL,\n\t\"facts\" jsonb NOT NULL,\n\t\"input_tokens\" integer NOT NULL,\n\t\"cached_input_tokens\" integer NOT NULL,\n\t\"output_tokens\" integer NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"explanations_signal_id_facts_hash_prompt_version_pk\" PRIMARY KEY(\"signal_id\",\"facts_hash\",\"prompt_version\")\n);\n"
+  },
+  {
+    "tag": "0008_api_keys",
+    "when": 1795546071765,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"api_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"prefix\" text NOT NULL,\n\t\"hash\" text NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\t\"last_used_at\" timestamp with time zone,\n\t\"revoked_at\" timestamp with time zone,\n\tCONSTRAINT \"api_keys_hash_is_sha256_hex\" CHECK (\"api_keys\".\"hash\" ~ '^[0-9a-f]{64}$'),\n\tCONSTRAINT \"api_keys_prefix_format\" CHECK (\"api_keys\".\"prefix\" ~ '^[0-9A-Za-z]{8}$'),\n\tCONSTRAINT \"api_keys_tier\" CHECK (\"api_keys\".\"tier\" in ('free', 'pro', 'enterprise'))\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX \"api_keys_prefix_idx\" ON \"api_keys\" USING btree (\"prefix\");--> statement-breakpoint\nCREATE INDEX \"api_keys_user_idx\" ON \"api_keys\" USING btree (\"user_id\",\"created_at\");"
   }
 ];

@@ -7,6 +7,7 @@ import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
 import { aiModule } from './modules/ai';
+import { accountModule } from './modules/account';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -17,12 +18,13 @@ import { systemModule } from './modules/system';
 import { docsAssets, DOCS_UI } from './plugins/docs-ui';
 import { errors } from './plugins/errors';
 import './plugins/formats';
+import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit } from './plugins/rate-limit';
 import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (Backtest, Realtime and GraphQL come with their modules). */
+/** The spec's tags that have routes today, in its order (Backtest, Realtime and GraphQL come with their modules), then ours. */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -32,6 +34,7 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
+  ['Account', 'Your API keys (needs a session)'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -45,8 +48,11 @@ export function createApp(services: Services) {
         store: services.rateLimitStore,
         quota: config.rateLimit.quota,
         windowSeconds: config.rateLimit.windowSeconds,
+        tierQuotas: config.rateLimit.tierQuotas,
         trustProxy: config.trustProxy,
         log,
+        principalOf: (request) => services.auth.authenticator.principalOf(request),
+        exempt: ['/api/health'],
       }),
     )
     .use(
@@ -64,6 +70,7 @@ export function createApp(services: Services) {
               'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
           },
           tags: TAGS.map(([name, description]) => ({ name, description })),
+          components: { securitySchemes: SECURITY_SCHEMES },
         },
       }),
     )
@@ -75,7 +82,8 @@ export function createApp(services: Services) {
     .use(fundamentalsModule(services))
     .use(altdataModule(services))
     .use(optionsModule(services))
-    .use(aiModule(services));
+    .use(aiModule(services))
+    .use(accountModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -9,6 +9,7 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TIERS, type Tier } from './domain/tiers';
 
 export const API_VERSIONS = ['1.0.0', '1.1.0'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -19,6 +20,34 @@ const bool = z
 
 const onOff = z.enum(['on', 'off']);
 const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
+
+/** A comma-separated list (blank items dropped). */
+const list = z.string().transform((v) => v.split(',').map((item) => item.trim()).filter(Boolean));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** JWKS are fetched over https only (keys from a tampered fetch would sign anything), plain http only on loopback (tests, sidecars). */
+const jwksUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  } catch {
+    return false;
+  }
+}, 'must be an https:// URL (http:// only on loopback)');
+
+/** Origins `scheme://host[:port]`, normalised as the browser sends them in `Origin`. */
+const origins = list.pipe(
+  z.array(
+    z.string().transform((value, ctx) => {
+      try {
+        const origin = new URL(value).origin;
+        if (origin !== 'null') return origin;
+      } catch {}
+      ctx.addIssue({ code: 'custom', message: `'${value}' is not an origin like https://app.example.com` });
+      return z.NEVER;
+    }),
+  ),
+);
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -45,6 +74,24 @@ const schema = z.object({
   FINRA_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://cdn.finra.org'),
   API_DEFAULT_VERSION: z.enum(API_VERSIONS).default('1.0.0'),
   RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_FREE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_PRO: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_QUOTA_ENTERPRISE: z.coerce.number().int().min(1).default(3000),
+  /** Namespace of every key Breakline writes to Redis (deployments or test runs sharing one Redis stay apart). */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('breakline:'),
+  /** The identity provider: its issuer and one source of its public keys. Unset → local mode (`breakline token mint`). */
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_JWKS_URL: jwksUrl.optional(),
+  AUTH_JWKS_FILE: z.string().min(1).optional(),
+  AUTH_PUBLIC_KEY: z
+    .string()
+    .transform((pem) => pem.replaceAll('\\n', '\n').trim())
+    .refine((pem) => /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(pem), 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)')
+    .optional(),
+  AUTH_AUDIENCE: list.optional(),
+  AUTH_AUTHORIZED_PARTIES: list.optional(),
+  AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
+  AUTH_ALLOWED_ORIGINS: origins.optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -99,7 +146,16 @@ export interface Config {
   /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
   finra: { baseUrl: string } | null;
   apiDefaultVersion: ApiVersion;
-  rateLimit: { quota: number; windowSeconds: number };
+  rateLimit: {
+    /** Requests per window for a client without credentials, counted per IP. */
+    quota: number;
+    windowSeconds: number;
+    /** Requests per window for an authenticated user or API key, by tier. */
+    tierQuotas: Record<Tier, number>;
+  };
+  /** Prefix of every Redis key. */
+  redisKeyPrefix: string;
+  auth: AuthConfig;
   trustProxy: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   macroCalendar: boolean;
@@ -124,6 +180,28 @@ export interface AiConfig {
   timeoutMs: number;
   maxOutputTokens: number;
   breaker: { failures: number; halfOpenAfterMs: number };
+}
+
+/** Where an identity provider's public keys come from: verification never calls the provider per request. */
+export type ProviderKeys = { source: 'jwks-url'; url: string } | { source: 'jwks-file'; path: string } | { source: 'pem'; pem: string };
+
+export interface IdentityProviderConfig {
+  /** The required `iss` claim. */
+  issuer: string;
+  keys: ProviderKeys;
+  /** Accepted `aud` values; empty → `aud` is not checked. */
+  audience: string[];
+  /** Accepted `azp` values (Clerk: your front ends' origins; Auth0: client ids); empty → `azp` is not checked. */
+  authorizedParties: string[];
+}
+
+export interface AuthConfig {
+  /** Null → local mode: only tokens minted by `breakline token mint` with the key in STATE_DIR are trusted. */
+  provider: IdentityProviderConfig | null;
+  /** The session-token claim that carries the tier (absent or unknown → free). */
+  tierClaim: string;
+  /** Origins besides the server's own that may send cookie-authenticated writes (CSRF rule). */
+  allowedOrigins: string[];
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -154,6 +232,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MARKET_DATA_PROVIDER === 'csv' && !e.CSV_DIR) {
     throw new ConfigError(['CSV_DIR: required when MARKET_DATA_PROVIDER=csv']);
   }
+  const tierQuotas: Record<Tier, number> = { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE };
+  for (const [lower, higher] of [[TIERS[0], TIERS[1]], [TIERS[1], TIERS[2]]] as const) {
+    if (tierQuotas[higher] < tierQuotas[lower]) {
+      throw new ConfigError([`RATE_LIMIT_QUOTA_${higher.toUpperCase()}: must not be below RATE_LIMIT_QUOTA_${lower.toUpperCase()} (${tierQuotas[lower]})`]);
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -167,7 +251,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    auth: {
+      provider: identityProvider(e),
+      tierClaim: e.AUTH_TIER_CLAIM,
+      allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
+    },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     macroCalendar: e.MACRO_CALENDAR === 'on',
@@ -203,6 +293,22 @@ function aiConfig(e: z.infer<typeof schema>): AiConfig {
     return { provider, baseUrl: trim(e.OPENAI_BASE_URL ?? ''), apiKey: e.OPENAI_API_KEY, model: missing ? null : e.OPENAI_MODEL!, unavailableReason: missing, ...common };
   }
   return { provider, baseUrl: '', model: null, unavailableReason: 'no language model is configured (AI_PROVIDER=off): set ANTHROPIC_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL', ...common };
+}
+
+/** The identity provider named by the AUTH_* variables: an issuer and exactly one key source, or neither. */
+function identityProvider(e: z.infer<typeof schema>): IdentityProviderConfig | null {
+  const sources: ProviderKeys[] = [];
+  if (e.AUTH_JWKS_URL) sources.push({ source: 'jwks-url', url: e.AUTH_JWKS_URL });
+  if (e.AUTH_JWKS_FILE) sources.push({ source: 'jwks-file', path: e.AUTH_JWKS_FILE });
+  if (e.AUTH_PUBLIC_KEY) sources.push({ source: 'pem', pem: e.AUTH_PUBLIC_KEY });
+  if (sources.length > 1) throw new ConfigError(['AUTH_JWKS_URL, AUTH_JWKS_FILE, AUTH_PUBLIC_KEY: set exactly one source of the provider\'s keys']);
+  const [keys] = sources;
+  if (!keys) {
+    if (e.AUTH_ISSUER) throw new ConfigError(['AUTH_ISSUER: needs the provider\'s keys (AUTH_JWKS_URL, AUTH_JWKS_FILE or AUTH_PUBLIC_KEY)']);
+    return null;
+  }
+  if (!e.AUTH_ISSUER) throw new ConfigError([`AUTH_ISSUER: required with ${keys.source === 'jwks-url' ? 'AUTH_JWKS_URL' : keys.source === 'jwks-file' ? 'AUTH_JWKS_FILE' : 'AUTH_PUBLIC_KEY'} (the provider's iss, e.g. https://clerk.your-app.com)`]);
+  return { issuer: e.AUTH_ISSUER, keys, audience: e.AUTH_AUDIENCE ?? [], authorizedParties: e.AUTH_AUTHORIZED_PARTIES ?? [] };
 }
 
 /** Where the embedded database lives under `STATE_DIR`. */

@@ -2,11 +2,13 @@
  * @module services
  * Everything a request handler may use, built once from the config: the
  * database, the market data behind its caches, the scan runs, the ledger and
- * its figures, the rate-limit store and the logger. Every cache lives on one
+ * its figures, identity and access (sessions, API keys), the rate-limit store
+ * and the logger. Every cache lives on one
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
 import { createExplainer, type Explainer } from './ai';
+import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
@@ -31,6 +33,8 @@ export interface Services {
   database: Database;
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
+  /** Sessions, API keys and the authenticator that resolves a request's principal. */
+  auth: Auth;
   barStore: BarStore;
   pool: KernelPool;
   scans: ScansRepository;
@@ -58,6 +62,8 @@ export interface ServiceOverrides {
   /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
   pgliteDir?: string;
   rateLimitStore?: RateLimitStore;
+  /** Clock and schedules of the auth layer (tests). */
+  auth?: AuthOverrides;
   /** Start every worker thread at boot (the server) rather than on first use. */
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
@@ -78,7 +84,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ttlMs: config.barsCacheTtlSeconds * 1000,
     log,
   });
-  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
+  const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
   const pool = createPool({
     threads: config.poolSize,
@@ -95,6 +102,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     marketData,
     rateLimitStore,
+    auth,
     barStore,
     pool,
     scans,
@@ -117,6 +125,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
+      await auth.close();
       await database.close();
     },
   };

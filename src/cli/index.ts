@@ -23,6 +23,8 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'recompute the ledger hash chain in the configured database; exit 0 when it holds (refuses while a server uses the embedded database)',
     run: () => import('./verify-ledger').then((m) => m.verifyLedgerCommand()),
   },
+  token: { summary: 'token mint --user U [--tier pro] [--ttl 1h]: a local session token (only while no identity provider is configured)', run: (args) => import('./token').then((m) => m.tokenCommand(args)) },
+  keys: { summary: 'keys create --user U --name N [--tier pro] | list --user U | revoke KEY_ID: API keys in the configured database', run: (args) => import('./keys').then((m) => m.keysCommand(args)) },
 };
 
 const HELP_FLAGS = new Set(['-h', '--help', 'help']);

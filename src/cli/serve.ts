@@ -7,6 +7,8 @@
  */
 import { WarmUp } from '../jobs/health';
 import { createLogger } from '../log';
+import { LocalKeyError } from '../auth/local-key';
+import { SessionKeyError } from '../auth/session-keys';
 import { configOrExit } from './config';
 import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
@@ -50,10 +52,17 @@ export async function serve(): Promise<void> {
   const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal')]),
   );
-  const built = await warmUp.run('opening the database (migrations), the market data provider and the worker pool', () =>
-    createServices(config, { warmPool: true, log, warmUp }),
-  );
+  const built = await warmUp
+    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { warmPool: true, log, warmUp }))
+    .catch((error: unknown) => {
+      if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
+        process.stderr.write(`${error.message}\n`);
+        process.exit(78); // EX_CONFIG
+      }
+      throw error;
+    });
   services = built;
+  log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
   const scans =

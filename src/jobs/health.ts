@@ -84,7 +84,12 @@ export class HealthMonitor {
         const check = await provider.selfCheck();
         return { status: check.status, message: check.message };
       }),
-      timed(timeoutMs, () => rateLimitStore.ping()),
+      timed(timeoutMs, async () => {
+        await rateLimitStore.ping();
+        // Redis away and requests limited in-process per instance: degraded (200), not down.
+        const degradation = await rateLimitStore.degradation();
+        return degradation ? { status: 'degraded' as const, message: degradation } : undefined;
+      }),
       timed(timeoutMs, () => pool.ping()),
     ]);
     const env: CheckResult = provider.synthetic

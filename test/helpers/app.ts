@@ -2,13 +2,19 @@
  * Test composition: a real app over a throwaway database. Without DATABASE_URL
  * the database is an in-memory PGlite; with it (CI's second run) every call gets
  * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
- * switches the rate-limit store to Redis, with a per-app key prefix.
+ * switches the rate-limit store to Redis (backed in-process, as the server
+ * does), with a per-app key prefix. Each context has its own STATE_DIR (its
+ * local session key lives there), removed by `close()`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/log';
 import type { MarketDataProvider } from '../../src/providers/types';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import type { AuthOverrides } from '../../src/auth';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
 import { freshDatabaseUrl } from './db';
@@ -58,25 +64,25 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-test-'));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    STATE_DIR: '/tmp/breakline-test',
+    STATE_DIR: stateDir,
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
+  const log = createLogger('silent');
   const rateLimitStore =
-    options.rateLimitStore ??
-    (process.env.REDIS_URL
-      ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
-      : new MemoryRateLimitStore());
+    options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
-    log: createLogger('silent'),
+    log,
     pgliteDir: ':memory:',
     rateLimitStore,
+    auth: options.auth,
   });
   const app = createApp(services);
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
@@ -92,6 +98,7 @@ export async function createTestContext(
     close: async () => {
       await services.close();
       await database?.drop();
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

@@ -6,3 +6,4 @@ export * from './signals';
 export * from './ledger';
 export * from './alerts';
 export * from './explanations';
+export * from './api-keys';

@@ -51,7 +51,7 @@ export const SYSTEM_DOCS = {
     tags: ['System'],
     summary: 'Service health',
     description:
-      'The last background round of checks (every HEALTH_CHECK_INTERVAL_SECONDS): the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data), the rate-limit store and the worker pool (a task through a worker thread), with when they ran. 503 with the same body when a subsystem is down. Does not count against the rate limit.',
+      'The last background round of checks (every HEALTH_CHECK_INTERVAL_SECONDS): the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data), the rate-limit store (`kv`: `degraded` while Redis cannot be reached and requests are limited in-process per instance) and the worker pool (a task through a worker thread), with when they ran. 503 with the same body when a subsystem is down. Does not count against the rate limit.',
   },
   livez: {
     tags: ['System'],

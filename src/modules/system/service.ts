@@ -5,6 +5,8 @@
  * when the rounds have stopped (a test context never starts them), one round
  * runs and is then reused. The explanation model's circuit is an extra
  * `details.ai`, read live (never a reason for 503).
+ * `kv` is `degraded` (200, not 503) while Redis is away and requests are
+ * limited in-process.
  */
 import { readiness } from '../../jobs/health';
 import type { AiStatus } from '../../ai';
