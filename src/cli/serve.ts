@@ -74,7 +74,7 @@ export async function serve(): Promise<void> {
     if (stopping) return;
     try {
       await built.warm();
-      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, readyMs: Date.now() - startedAt });
+      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
       if (!stopping) scans?.start();
     } catch (error) {
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
