@@ -15,7 +15,7 @@ import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
 import { errors } from './plugins/errors';
 import './plugins/formats';
-import { rateLimit } from './plugins/rate-limit';
+import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
 import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
@@ -37,15 +37,7 @@ export function createApp(services: Services) {
     .use(requestId)
     .use(errors(log))
     .use(versioning(config.apiDefaultVersion))
-    .use(
-      rateLimit({
-        store: services.rateLimitStore,
-        quota: config.rateLimit.quota,
-        windowSeconds: config.rateLimit.windowSeconds,
-        trustProxy: config.trustProxy,
-        log,
-      }),
-    )
+    .use(rateLimit(rateLimitOptions(services)))
     .use(
       openapi({
         path: '/docs',

@@ -45,6 +45,8 @@ const schema = z.object({
   API_DEFAULT_VERSION: z.enum(API_VERSIONS).default('1.0.0'),
   RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(120),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
+  RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MACRO_CALENDAR: onOff.default('on'),
@@ -71,7 +73,7 @@ export interface Config {
   /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
   finra: { baseUrl: string } | null;
   apiDefaultVersion: ApiVersion;
-  rateLimit: { quota: number; windowSeconds: number };
+  rateLimit: { quota: number; costlyQuota: number; windowSeconds: number };
   trustProxy: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   macroCalendar: boolean;
@@ -121,7 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, costlyQuota: e.RATE_LIMIT_COSTLY_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     macroCalendar: e.MACRO_CALENDAR === 'on',

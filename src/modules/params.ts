@@ -21,9 +21,32 @@ export const SymbolParam = t
   .Decode((value) => value.toUpperCase())
   .Encode((value) => value);
 
-/** A calendar date `YYYY-MM-DD` query parameter (a real day: domain/formats), with the sentence a caller sees when it fails. */
+/**
+ * The calendar every date parameter lives in: 1900-01-01 to 2199-12-31. Wide
+ * enough for any market history, and every day of it is a valid PostgreSQL
+ * date and timestamp and a JavaScript Date (year 0000 is neither).
+ */
+export const DATE_PARAM_RANGE = { from: '1900-01-01', to: '2199-12-31' } as const;
+/** Years 1900–2199: the range above, as the pattern the published schema carries beside `format: date`. */
+const DATE_PARAM_PATTERN = '^(19|20|21)\\d{2}-\\d{2}-\\d{2}$';
+const MONTH_PARAM_PATTERN = '^(19|20|21)\\d{2}-(0[1-9]|1[0-2])$';
+
+/**
+ * A calendar date `YYYY-MM-DD` query parameter: a real day (the strict checker
+ * of domain/formats) within DATE_PARAM_RANGE, with the sentence a caller sees
+ * when it fails. Every date parameter is declared with it.
+ */
 export const DateParam = (name: string, description: string) =>
-  t.String({ format: 'date', description, error: `Query parameter '${name}' must be a calendar date YYYY-MM-DD` });
+  t.String({
+    format: 'date',
+    pattern: DATE_PARAM_PATTERN,
+    description: `${description} (YYYY-MM-DD, ${DATE_PARAM_RANGE.from} to ${DATE_PARAM_RANGE.to})`,
+    error: `Query parameter '${name}' must be a calendar date YYYY-MM-DD from ${DATE_PARAM_RANGE.from} to ${DATE_PARAM_RANGE.to}`,
+  });
+
+/** A month `YYYY-MM` query parameter (01–12, years as DATE_PARAM_RANGE). */
+export const MonthParam = (name: string, description: string) =>
+  t.String({ pattern: MONTH_PARAM_PATTERN, description: `${description} (YYYY-MM, 1900-01 to 2199-12)`, error: `Query parameter '${name}' is required: a month YYYY-MM (01–12) from 1900-01 to 2199-12` });
 
 /** A bounded integer query parameter with its default (TypeBox `default`: the handler always sees a value). */
 export function intParam(name: string, min: number, max: number, fallback: number, description: string) {

@@ -7,10 +7,11 @@
  * answered 500 without a stack trace.
  */
 import { Elysia, ValidationError } from 'elysia';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import { AppError, echoed, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
+import { requestPath } from './request-path';
 
 export interface ErrorBody {
   error: string;
@@ -26,11 +27,10 @@ export function errors(log: Logger) {
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {
-      const { pathname } = new URL(request.url);
-      appError = new AppError('not_found', `No route ${request.method} ${pathname}`);
+      appError = new AppError('not_found', `No route ${echoed(request.method, 16)} ${echoed(requestPath(request.url), 256)}`);
     } else if (code === 'PARSE') appError = new AppError('invalid_body', 'The request body is not valid JSON');
     else {
-      log.error('unhandled error', { requestId, path: new URL(request.url).pathname, error: String(error), stack: (error as Error)?.stack });
+      log.error('unhandled error', { requestId, path: echoed(requestPath(request.url), 256), error: String(error), stack: (error as Error)?.stack });
       appError = new AppError('internal', 'Internal server error');
     }
     set.status = appError.status;

@@ -6,7 +6,7 @@
  */
 import { Elysia } from 'elysia';
 import { API_VERSIONS, type ApiVersion } from '../config';
-import { AppError } from '../errors';
+import { AppError, echoed } from '../errors';
 
 export const API_VERSION_HEADER = 'api-version';
 
@@ -16,7 +16,7 @@ export function versioning(defaultVersion: ApiVersion) {
       const asked = request.headers.get(API_VERSION_HEADER)?.trim();
       if (asked && !(API_VERSIONS as readonly string[]).includes(asked)) {
         set.headers[API_VERSION_HEADER] = defaultVersion;
-        throw new AppError('invalid_parameter', `Unsupported API-Version '${asked}'; supported: ${API_VERSIONS.join(', ')}`);
+        throw new AppError('invalid_parameter', `Unsupported API-Version '${echoed(asked)}'; supported: ${API_VERSIONS.join(', ')}`);
       }
       set.headers[API_VERSION_HEADER] = asked || defaultVersion;
     })

@@ -1,5 +1,6 @@
 /** @module modules/transparency — the Transparency tag: the public ledger, its rollups, scorecard and verification. */
 import { Elysia } from 'elysia';
+import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
 import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
@@ -15,12 +16,13 @@ const CSV_HEADERS = {
 export function transparencyModule(services: Services) {
   const { ledger, ledgerFigures } = services;
   return new Elysia({ name: 'breakline/transparency' })
+    .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', ({ query }) => ledgerPage(ledger, query), {
       query: LedgerQuery,
       response: withErrors(LedgerResponse, 400, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
-    .get('/api/transparency/ledger.csv', () => new Response(ledgerCsv(ledger), { headers: CSV_HEADERS }), { detail: TRANSPARENCY_DOCS.ledgerCsv })
+    .get('/api/transparency/ledger.csv', () => new Response(ledgerCsv(ledger), { headers: CSV_HEADERS }), { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv })
     .get('/api/transparency/monthly', ({ query }) => monthly(ledgerFigures, query.month), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 429),
@@ -31,6 +33,7 @@ export function transparencyModule(services: Services) {
       detail: TRANSPARENCY_DOCS.scorecard,
     })
     .get('/api/transparency/verify', () => verification(ledger), {
+      costly: true,
       response: withErrors(VerifyResponse, 429),
       detail: TRANSPARENCY_DOCS.verify,
     })

@@ -1,6 +1,7 @@
 /** @module modules/transparency/model — schemas of the Transparency tag. */
 import { t, type Static } from 'elysia';
-import { DateParam, oneOf, PerformanceSchema } from '../params';
+import { PAGE_OFFSET_MAX } from '../../pagination';
+import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
 
 /** The most records one ledger page returns (the spec leaves the cap open). */
 export const LEDGER_LIMIT_MAX = 1000;
@@ -18,7 +19,7 @@ export const LedgerQuery = t.Object({
     description: `Records per page; default ${LEDGER_LIMIT_DEFAULT}, at most ${LEDGER_LIMIT_MAX}`,
     error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}`,
   }),
-  offset: t.Integer({ minimum: 0, default: 0, description: 'Records to skip; default 0', error: "Query parameter 'offset' must be an integer ≥ 0" }),
+  offset: t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Records to skip; default 0', error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
 });
 
 const LedgerRecord = t.Object(
@@ -79,7 +80,7 @@ export type VerifyResponse = Static<typeof VerifyResponse>;
 export type CheckpointsResponse = Static<typeof CheckpointsResponse>;
 
 export const MonthlyQuery = t.Object({
-  month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The month YYYY-MM (by signal detection time, UTC)', error: "Query parameter 'month' is required: a month YYYY-MM (01–12)" }),
+  month: MonthParam('month', 'The month (by signal detection time, UTC)'),
 });
 
 const Groups = t.Record(t.String(), PerformanceSchema);
