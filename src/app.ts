@@ -13,6 +13,7 @@ import { optionsModule } from './modules/options';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
+import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import './plugins/formats';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
@@ -33,9 +34,12 @@ const TAGS = [
 
 export function createApp(services: Services) {
   const { config, log } = services;
-  return new Elysia({ name: 'breakline' })
+  // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
+  // failure of the error renderer itself is a bare 500, never a source page.
+  return new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
     .use(requestId)
     .use(errors(log))
+    .use(bodyLimit)
     .use(versioning(config.apiDefaultVersion))
     .use(rateLimit(rateLimitOptions(services)))
     .use(

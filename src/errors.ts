@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
   scan_failed: 500,

@@ -24,6 +24,8 @@ export function errors(log: Logger) {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
     if (error instanceof AppError) appError = error;
+    // A body parser's own refusal (plugins/body-limit) arrives wrapped in Elysia's ParseError.
+    else if (code === 'PARSE' && error.cause instanceof AppError) appError = error.cause;
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {
