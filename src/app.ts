@@ -3,9 +3,8 @@
  * Composes the cross-cutting plugins and the feature modules into one Elysia
  * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
  */
-import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
-import pkg from '../package.json' with { type: 'json' };
+import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -15,6 +14,7 @@ import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
 import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
+import { apiDocs } from './plugins/openapi';
 import './plugins/formats';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
 import { requestId } from './plugins/request-id';
@@ -43,16 +43,15 @@ export function createApp(services: Services) {
     .use(versioning(config.apiDefaultVersion))
     .use(rateLimit(rateLimitOptions(services)))
     .use(
-      openapi({
-        path: '/docs',
-        specPath: '/openapi/json',
+      apiDocs({
+        apiVersions: API_VERSIONS,
         documentation: {
-          openapi: '3.1.0',
           info: {
             title: 'Breakline',
-            version: pkg.version,
+            // The interface version the spec declares (1.1.0 is chosen per request with API-Version).
+            version: API_VERSIONS[0],
             description:
-              'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
+              'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response. Under 1.1.0, `range` is required on /api/bars.',
           },
           tags: TAGS.map(([name, description]) => ({ name, description })),
         },

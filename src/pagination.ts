@@ -73,17 +73,20 @@ export const PageQuery = {
     t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Items to skip; default 0 (ignored when cursor is given)', examples: [0], error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
   ),
   cursor: t.Optional(t.String({ description: 'Opaque pagination.nextCursor of an earlier page; malformed → first page' })),
-  order: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')], { default: 'desc', description: 'Sort direction; default desc', error: "Query parameter 'order' must be asc or desc" })),
+  order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction; default desc', error: "Query parameter 'order' must be asc or desc" })),
 };
 
-export const PageMetaSchema = t.Object({
-  nextCursor: t.Union([t.String(), t.Null()]),
-  hasMore: t.Boolean(),
-  total: t.Optional(t.Integer()),
-  limit: t.Integer(),
-  offset: t.Integer(),
-  order: t.Union([t.Literal('asc'), t.Literal('desc')]),
-});
+export const PageMetaSchema = t.Object(
+  {
+    nextCursor: t.Union([t.String(), t.Null()], { description: 'Opaque cursor of the next page; null on the last page' }),
+    hasMore: t.Boolean(),
+    total: t.Optional(t.Integer({ description: 'Items in all pages, where cheap to count' })),
+    limit: t.Integer({ description: 'The effective page size' }),
+    offset: t.Integer(),
+    order: t.Union([t.Literal('asc'), t.Literal('desc')]),
+  },
+  { title: 'PageMeta' },
+);
 
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify({ v: 1, o: cursor.order, p: cursor.offset, k: cursor.after })).toString('base64url');

@@ -13,6 +13,7 @@ import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
+import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { MarketData } from './market-data';
@@ -34,6 +35,8 @@ export interface Services {
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
+  /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
+  ledgerVerifier: LedgerVerifier;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
@@ -83,6 +86,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
+    ledgerVerifier: new LedgerVerifier(ledger),
     runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
     bus,
     startedAt: Date.now(),

@@ -4,6 +4,7 @@
  * caller sees when it fails (rendered by plugins/errors as a 400), the Error
  * shape, and the track-record figures of ledger/performance.
  */
+import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
 
 export const SYMBOL_PATTERN = '^[A-Za-z][A-Za-z0-9.-]{0,9}$';
@@ -60,14 +61,32 @@ export function numberParam(name: string, range: { minimum?: number; maximum?: n
 }
 
 /**
- * A closed set of string values (TypeBox literals); with `fallback`, the
- * value the handler sees when the parameter is absent.
+ * The kind of `oneOf`: a string from a closed list, checked by `enum`
+ * (TypeBox's documented custom-kind pattern). A union of literals would check
+ * the same, but Elysia's document generator rewrites such a union to a bare
+ * enum and drops its description and default; this kind is published as
+ * declared.
  */
-export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string, fallback?: NoInfer<V>) {
-  return t.Union(
-    values.map((v) => t.Literal(v)),
-    { description, error: `Query parameter '${name}' must be one of: ${values.join(', ')}`, ...(fallback === undefined ? {} : { default: fallback }) },
-  );
+const STRING_ENUM = 'StringEnum';
+if (!TypeRegistry.Has(STRING_ENUM)) {
+  TypeRegistry.Set<{ enum: readonly string[] }>(STRING_ENUM, (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+}
+
+/**
+ * A closed set of string values; with `fallback`, the value the handler sees
+ * when the parameter is absent (published as its default). `extensions` are
+ * `x-…` facts the OpenAPI document puts on the parameter.
+ */
+export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string, fallback?: NoInfer<V>, extensions: Record<`x-${string}`, string> = {}) {
+  return Type.Unsafe<V>({
+    [Kind]: STRING_ENUM,
+    type: 'string',
+    enum: [...values],
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    error: `Query parameter '${name}' must be one of: ${values.join(', ')}`,
+    ...extensions,
+  });
 }
 
 /** A symbol query parameter other than `symbol` (a benchmark, say), upper-cased, with its default. */

@@ -10,7 +10,11 @@ export const RANGE_BARS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 6
 
 export const BarsQuery = t.Object({
   symbol: SymbolParam,
-  range: t.Optional(oneOf('range', RANGES, 'Window of daily bars: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126 (default 6mo; required from API-Version 1.1.0)')),
+  range: t.Optional(
+    oneOf('range', RANGES, 'Window of daily bars: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126. Under API-Version 1.0.0 optional, default 6mo; required from API-Version 1.1.0 (400 without it)', undefined, {
+      'x-required-from-api-version': '1.1.0',
+    }),
+  ),
 });
 
 export const PriceBar = t.Object(

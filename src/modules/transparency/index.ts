@@ -22,7 +22,14 @@ export function transparencyModule(services: Services) {
       response: withErrors(LedgerResponse, 400, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
-    .get('/api/transparency/ledger.csv', () => new Response(ledgerCsv(ledger), { headers: CSV_HEADERS }), { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv })
+    .get(
+      '/api/transparency/ledger.csv',
+      async ({ request }) => {
+        const csv = await ledgerCsv(ledger, request.headers.get('if-none-match'));
+        return new Response(csv.stream, { status: csv.stream ? 200 : 304, headers: { ...CSV_HEADERS, etag: csv.etag } });
+      },
+      { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },
+    )
     .get('/api/transparency/monthly', ({ query }) => monthly(ledgerFigures, query.month), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 429),
@@ -32,7 +39,7 @@ export function transparencyModule(services: Services) {
       response: withErrors(ScorecardResponse, 429),
       detail: TRANSPARENCY_DOCS.scorecard,
     })
-    .get('/api/transparency/verify', () => verification(ledger), {
+    .get('/api/transparency/verify', () => verification(services.ledgerVerifier), {
       costly: true,
       response: withErrors(VerifyResponse, 429),
       detail: TRANSPARENCY_DOCS.verify,

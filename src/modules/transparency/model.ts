@@ -63,6 +63,9 @@ export const VerifyResponse = t.Object(
     firstBadSeq: t.Union([t.Integer(), t.Null()]),
     reason: t.Union([t.String(), t.Null()]),
     checkpoints: t.Object({ count: t.Integer(), verified: t.Integer(), firstBadSeq: t.Union([t.Integer(), t.Null()]) }),
+    scope: t.Union([t.Literal('full'), t.Literal('incremental')], { description: 'full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before' }),
+    fromSeq: t.Integer({ description: 'The records after this seq were recomputed by this pass (0: all)' }),
+    verifiedAt: t.String({ format: 'date-time', description: 'When the pass ran; the report is reused while the ledger head is unchanged' }),
     durationMs: t.Integer(),
     method: t.String(),
   },
@@ -100,7 +103,7 @@ export const MonthlyResponse = t.Object(
     signals: t.Array(t.Record(t.String(), t.Any())),
     method: t.Record(t.String(), t.String()),
   },
-  { additionalProperties: true },
+  { title: 'MonthlyResponse', additionalProperties: true },
 );
 
 export const ScorecardResponse = t.Object(
@@ -113,12 +116,12 @@ export const ScorecardResponse = t.Object(
     higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
     method: t.Record(t.String(), t.String()),
   },
-  { additionalProperties: true },
+  { title: 'ScorecardResponse', additionalProperties: true },
 );
 
 /** How the verifier checks the chain, in words (served with every verification). */
 export const VERIFY_METHOD =
-  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain.';
+  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain. The server recomputes the whole chain at least every 10 minutes; in between it reuses the report while the head is unchanged and, when records were appended, checks that the verified head is unchanged and recomputes the records after it. `breakline verify-ledger` always recomputes everything.';
 
 /** OpenAPI text of the Transparency routes. */
 export const TRANSPARENCY_DOCS = {
@@ -131,7 +134,15 @@ export const TRANSPARENCY_DOCS = {
   ledgerCsv: {
     tags: ['Transparency'],
     summary: 'The whole ledger as CSV',
-    description: 'All signal records with their current state and outcome, one row each (RFC 4180). Public and cacheable for a minute. Additive.',
+    description: 'All signal records with their current state and outcome, one row each (RFC 4180), streamed. Public and cacheable for a minute. Additive.',
+    responses: {
+      200: {
+        description: 'The ledger as CSV: a header row, then one row per signal record in chain order (CRLF line ends), as of the head named by the ETag',
+        headers: { ETag: { description: 'The ledger head hash, quoted', schema: { type: 'string' as const } } },
+        content: { 'text/csv': { schema: { type: 'string' as const } } },
+      },
+      304: { description: 'Not modified: If-None-Match names the current head' },
+    },
   },
   monthly: {
     tags: ['Transparency'],

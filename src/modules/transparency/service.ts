@@ -1,11 +1,11 @@
 /**
  * @module modules/transparency/service
  * Reads of the public ledger: filtered pages, the whole ledger as CSV (streamed
- * page by page), verification and checkpoints.
+ * in small chunks, ETag per head), verification and checkpoints.
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
-import { verifyLedger } from '../../ledger/verify';
+import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 
@@ -26,29 +26,43 @@ export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): 
   };
 }
 
-/** The whole ledger as CSV, read and written 2,000 signals at a time. */
-export function ledgerCsv(ledger: LedgerRepository): ReadableStream<Uint8Array> {
+/** Signals per CSV chunk: small enough that other requests are served between chunks. */
+const CSV_CHUNK = 250;
+
+/**
+ * The whole ledger as CSV, consistent with the head it starts from: keyset
+ * pages of CSV_CHUNK signal records (and their follow-ups up to that head),
+ * each encoded and sent before the next is read. The ETag is the head's hash,
+ * so a client that has this head already gets `stream: null` (304) without a
+ * read.
+ */
+export async function ledgerCsv(ledger: LedgerRepository, ifNoneMatch: string | null): Promise<{ etag: string; stream: ReadableStream<Uint8Array> | null }> {
+  const head = await ledger.head();
+  const etag = `"${head.hash}"`;
+  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
   const encoder = new TextEncoder();
-  let offset = 0;
+  let after = 0;
   let started = false;
-  return new ReadableStream({
+  const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (!started) {
         started = true;
         controller.enqueue(encoder.encode(csvHeader()));
         return;
       }
-      const { rows } = await ledger.signalRecords({}, 2000, offset);
+      const rows = await ledger.signalPage(after, head.seq, CSV_CHUNK);
       if (rows.length === 0) return controller.close();
-      offset += rows.length;
-      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))))));
+      after = rows[rows.length - 1]!.seq;
+      const followUps = await ledger.followUps(rows.map((r) => r.signalId), head.seq);
+      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, followUps))));
     },
   });
+  return { etag, stream };
 }
 
-/** The whole chain recomputed (ledger/verify), with the method in words. */
-export async function verification(ledger: LedgerRepository): Promise<VerifyResponse> {
-  return { ...(await verifyLedger(ledger)), method: VERIFY_METHOD };
+/** The chain verified by the server's verifier (reused per head, extended incrementally), with the method in words. */
+export async function verification(verifier: LedgerVerifier): Promise<VerifyResponse> {
+  return { ...(await verifier.verify()), method: VERIFY_METHOD };
 }
 
 export async function checkpoints(ledger: LedgerRepository): Promise<CheckpointsResponse> {
