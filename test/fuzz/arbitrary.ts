@@ -33,7 +33,7 @@ const dates = fc.oneof(
   { arbitrary: fc.constantFrom('1900-01-01', '2199-12-31', '2024-02-29', '2000-02-29'), weight: 1 },
 );
 
-function numberBetween(schema: Schema, integer: boolean): fc.Arbitrary<number> {
+function numberBetween(schema: Schema, integer: boolean, examplesWeight: number): fc.Arbitrary<number> {
   const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
   const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
   const min = typeof schema.minimum === 'number' ? schema.minimum : exclusiveMin ?? -1_000_000;
@@ -44,10 +44,15 @@ function numberBetween(schema: Schema, integer: boolean): fc.Arbitrary<number> {
     return fc.oneof({ arbitrary: fc.integer({ min: lo, max: hi }), weight: 4 }, { arbitrary: fc.constantFrom(lo, hi), weight: 1 });
   }
   const inner = fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: exclusiveMin !== undefined, maxExcluded: exclusiveMax !== undefined });
-  return fc.oneof({ arbitrary: inner, weight: 4 }, { arbitrary: fc.constantFrom(min, max).filter((v) => v !== exclusiveMin && v !== exclusiveMax), weight: 1 });
+  const examples = Array.isArray(schema.examples) ? schema.examples.filter((e): e is number => typeof e === 'number') : [];
+  return fc.oneof(
+    { arbitrary: inner, weight: 4 },
+    { arbitrary: fc.constantFrom(min, max).filter((v) => v !== exclusiveMin && v !== exclusiveMax), weight: 1 },
+    ...(examples.length ? [{ arbitrary: fc.constantFrom(...examples), weight: examplesWeight }] : []),
+  );
 }
 
-function stringOf(schema: Schema): fc.Arbitrary<string> {
+function stringOf(schema: Schema, examplesWeight: number): fc.Arbitrary<string> {
   if (schema.format === 'date') return dates;
   if (schema.format === 'date-time') return dates.map((d) => `${d}T12:00:00.000Z`);
   const examples = Array.isArray(schema.examples) ? schema.examples.filter((e): e is string => typeof e === 'string') : [];
@@ -55,34 +60,39 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
     typeof schema.pattern === 'string'
       ? fc.stringMatching(new RegExp(schema.pattern))
       : fc.string({ minLength: typeof schema.minLength === 'number' ? schema.minLength : 0, maxLength: typeof schema.maxLength === 'number' ? schema.maxLength : 40 });
-  return examples.length ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: 3 }, { arbitrary: base, weight: 2 }) : base;
+  return examples.length ? fc.oneof({ arbitrary: fc.constantFrom(...examples), weight: examplesWeight }, { arbitrary: base, weight: 2 }) : base;
 }
 
-/** A JSON value that satisfies `schema` (as far as the generator can tell; the server is the judge). */
-export function valueOf(schema: unknown, resolve: Resolve, depth = 0): fc.Arbitrary<unknown> {
+/**
+ * A JSON value that satisfies `schema` (as far as the generator can tell; the
+ * server is the judge). `examplesWeight` is how strongly declared examples are
+ * preferred (against 2 for anything the schema allows).
+ */
+export function valueOf(schema: unknown, resolve: Resolve, examplesWeight = 3, depth = 0): fc.Arbitrary<unknown> {
   const s = resolve(schema);
+  const sub = (child: unknown) => valueOf(child, resolve, examplesWeight, depth + 1);
   if (Array.isArray(s.enum) && s.enum.length) return fc.constantFrom(...s.enum);
   if ('const' in s) return fc.constant(s.const);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = s[key];
-    if (Array.isArray(options) && options.length) return fc.oneof(...options.map((o) => valueOf(o, resolve, depth + 1)));
+    if (Array.isArray(options) && options.length) return fc.oneof(...options.map((o) => sub(o)));
   }
-  if (Array.isArray(s.allOf) && s.allOf.length) return valueOf(Object.assign({}, ...s.allOf.map((p) => resolve(p))), resolve, depth + 1);
+  if (Array.isArray(s.allOf) && s.allOf.length) return sub(Object.assign({}, ...s.allOf.map((p) => resolve(p))));
   const types = Array.isArray(s.type) ? s.type : [s.type];
-  if (types.length > 1) return fc.oneof(...types.map((type) => valueOf({ ...s, type }, resolve, depth + 1)));
+  if (types.length > 1) return fc.oneof(...types.map((type) => sub({ ...s, type })));
   switch (types[0]) {
     case 'string':
-      return stringOf(s);
+      return stringOf(s, examplesWeight);
     case 'integer':
-      return numberBetween(s, true);
+      return numberBetween(s, true, examplesWeight);
     case 'number':
-      return numberBetween(s, false);
+      return numberBetween(s, false, examplesWeight);
     case 'boolean':
       return fc.boolean();
     case 'null':
       return fc.constant(null);
     case 'array': {
-      const items = depth > 4 ? fc.constant(null) : valueOf(s.items ?? {}, resolve, depth + 1);
+      const items = depth > 4 ? fc.constant(null) : sub(s.items ?? {});
       return fc.array(items, { minLength: typeof s.minItems === 'number' ? s.minItems : 0, maxLength: typeof s.maxItems === 'number' ? s.maxItems : 3 });
     }
     case 'object':
@@ -91,7 +101,7 @@ export function valueOf(schema: unknown, resolve: Resolve, depth = 0): fc.Arbitr
       const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
       if (depth > 4 || Object.keys(properties).length === 0) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
       return fc.record(
-        Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, valueOf(sub, resolve, depth + 1)])),
+        Object.fromEntries(Object.entries(properties).map(([name, child]) => [name, sub(child)])),
         { requiredKeys: [...required].filter((name) => name in properties) },
       );
     }
@@ -99,8 +109,8 @@ export function valueOf(schema: unknown, resolve: Resolve, depth = 0): fc.Arbitr
 }
 
 /** The string a well-behaved client sends for a parameter of `schema`. */
-export function wireValue(schema: unknown, resolve: Resolve): fc.Arbitrary<string> {
-  return valueOf(schema, resolve).map((value) => (typeof value === 'number' ? decimal(value) : String(value)));
+export function wireValue(schema: unknown, resolve: Resolve, examplesWeight = 3): fc.Arbitrary<string> {
+  return valueOf(schema, resolve, examplesWeight).map((value) => (typeof value === 'number' ? decimal(value) : String(value)));
 }
 
 /** Strings a careless or hostile client sends: every grammar edge the issue lists, and random text. */

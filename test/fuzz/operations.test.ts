@@ -20,32 +20,15 @@
 import { afterAll, describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { isDecimalInteger, isDecimalNumber } from '../../src/domain/formats';
-import type { Instrument, MarketDataProvider } from '../../src/providers/types';
-import { createTestContext, syntheticMarket } from '../helpers/app';
+import { createTestContext, smallSyntheticMarket } from '../helpers/app';
 import { DocumentValidator, operations, resolve, servedDocument, type Operation, type Parameter, type Schema } from '../helpers/openapi';
 import { hostileBody, hostileValue, valueOf, wireValue } from './arbitrary';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 1212);
 
-/**
- * The synthetic market over a small universe (the ETFs and 40 stocks): the
- * same provider and code paths, but a universe scan or replay costs a tenth
- * of a second instead of seconds, so hundreds of them fit in a CI run.
- */
-function smallMarket(): MarketDataProvider {
-  const real = syntheticMarket();
-  const universe = async (): Promise<Instrument[]> => {
-    const all = await real.universe();
-    const stocks = all.filter((i) => i.indices.includes('sp500') || i.indices.includes('nasdaq100'));
-    const keep = new Set([...stocks.slice(0, 37).map((i) => i.symbol), 'AAPL', 'MSFT', 'NVDA']);
-    return all.filter((i) => keep.has(i.symbol) || !(i.indices.includes('sp500') || i.indices.includes('nasdaq100')));
-  };
-  return Object.assign(Object.create(Object.getPrototypeOf(real)), real, { universe });
-}
-
 const ctx = await createTestContext({
-  provider: smallMarket(),
+  provider: smallSyntheticMarket(),
   env: { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000' },
 });
 const doc = await servedDocument(ctx.request);
@@ -57,6 +40,8 @@ await (await ctx.request('/api/breakouts')).arrayBuffer();
 
 let sent = 0;
 const statuses = new Map<number, number>();
+/** Statuses each operation answered (every one validated against the document). */
+const answered = new Map<string, Set<number>>();
 
 interface FuzzRequest {
   path: string;
@@ -94,32 +79,42 @@ function percentEncode(value: string): string {
 /** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
 const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
 
-function presence(parameter: Parameter): fc.Arbitrary<Presence> {
-  const valid = wireValue(parameter.schema, (s) => resolve<Schema>(doc, s));
+/** A parameter of a clean request (declared values only, required ones present) or of a mixed one (anything goes). */
+function presence(parameter: Parameter, clean: boolean): fc.Arbitrary<Presence> {
+  // A clean request uses the documented examples mostly, like a developer trying the API.
+  const valid = wireValue(parameter.schema, (s) => resolve<Schema>(doc, s), clean ? 12 : 3);
   const one = (value: fc.Arbitrary<string>) => value.map((v): Presence => ({ kind: 'one', value: wellFormed(v) }));
+  const absent = fc.constant<Presence>({ kind: 'absent' });
+  if (clean) return parameter.required ? one(valid) : fc.oneof({ weight: 1, arbitrary: absent }, { weight: 2, arbitrary: one(valid) });
   return fc.oneof(
-    { weight: parameter.required ? 1 : 5, arbitrary: fc.constant<Presence>({ kind: 'absent' }) },
+    { weight: parameter.required ? 1 : 5, arbitrary: absent },
     { weight: 12, arbitrary: one(valid) },
     { weight: 3, arbitrary: one(hostileValue) },
     { weight: 1, arbitrary: fc.tuple(valid, fc.oneof(valid, hostileValue)).map(([a, b]): Presence => ({ kind: 'repeated', values: [wellFormed(a), wellFormed(b)] })) },
   );
 }
 
-function requestOf(op: Operation): fc.Arbitrary<{ presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body'] }> {
+type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body'] };
+
+/**
+ * A third of the requests are clean (every value as declared), so the
+ * success paths are walked too; the rest mix in hostile values, repeated and
+ * missing parameters, bad versions and bad bodies.
+ */
+function requestOf(op: Operation): fc.Arbitrary<Generated> {
   const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
-  const version = fc.oneof(
-    { weight: 6, arbitrary: fc.constant(undefined) },
-    { weight: 3, arbitrary: fc.constantFrom(...API_VERSIONS) },
-    { weight: 1, arbitrary: hostileValue.map(headerSafe) },
-  );
   const json = op.requestBody?.content['application/json']?.schema;
-  const body: fc.Arbitrary<FuzzRequest['body']> = json
-    ? fc.oneof(
-        { weight: 3, arbitrary: valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) },
-        { weight: 2, arbitrary: hostileBody },
-      )
-    : fc.constant(undefined);
-  return fc.record({ presences: fc.tuple(...declared.map(presence)), version, extra: fc.boolean(), body });
+  const validBody = json ? valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) : undefined;
+  const build = (clean: boolean): fc.Arbitrary<Generated> =>
+    fc.record({
+      presences: fc.tuple(...declared.map((p) => presence(p, clean))),
+      version: clean
+        ? fc.option(fc.constantFrom(...API_VERSIONS), { nil: undefined })
+        : fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constantFrom(...API_VERSIONS) }, { weight: 1, arbitrary: hostileValue.map(headerSafe) }),
+      extra: fc.boolean(),
+      body: !validBody ? fc.constant(undefined) : clean ? validBody : fc.oneof({ weight: 3, arbitrary: validBody }, { weight: 2, arbitrary: hostileBody }),
+    });
+  return fc.oneof({ weight: 1, arbitrary: build(true) }, { weight: 2, arbitrary: build(false) });
 }
 
 function build(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): FuzzRequest {
@@ -179,6 +174,7 @@ async function send(op: Operation, request: FuzzRequest): Promise<{ status: numb
   const response = await ctx.request(`${request.path}${qs ? `?${qs}` : ''}`, { method: op.method.toUpperCase(), headers, body: request.body?.text });
   sent++;
   statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+  answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
   return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
 }
 
@@ -228,6 +224,9 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
         fc.asyncProperty(requestOf(op), ({ presences, version, extra, body }) => check(op, presences, version, extra, body)),
         { seed: SEED, numRuns: RUNS, endOnFailure: false },
       );
+      // Both kinds of body were seen and validated: a success and an error.
+      const seen = [...(answered.get(op.operationId) ?? [])];
+      expect({ op: op.operationId, success: seen.some((s) => s >= 200 && s < 300), error: seen.some((s) => s >= 400 && s < 500) }).toEqual({ op: op.operationId, success: true, error: true });
     }, 600_000);
   }
 });
