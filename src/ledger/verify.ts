@@ -18,6 +18,7 @@
  * const report = await verifyLedger(repository);
  * report.ok; // => true, or false with report.firstBadSeq and report.reason
  */
+import { yieldToEventLoop } from '../db/client';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import { chainHash, GENESIS_HASH } from './chain';
 
@@ -37,8 +38,8 @@ export interface VerifyReport {
   durationMs: number;
 }
 
-/** Records read per query: small enough that other requests run between pages. */
-const PAGE = 2_000;
+/** Records read per query by default (PostgreSQL; the server passes less for PGlite, which runs in its thread). */
+const PAGE = 20_000;
 
 /** Whether a hashed body names the same seq, kind and signal as its row's columns. */
 function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: string }): boolean {
@@ -50,7 +51,7 @@ function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: s
  * Verifies the chain; with `from` (a head an earlier pass verified), only the
  * records after it.
  */
-export async function verifyLedger(ledger: LedgerRepository, from?: { seq: number; hash: string }): Promise<VerifyReport> {
+export async function verifyLedger(ledger: LedgerRepository, from?: { seq: number; hash: string }, pageSize = PAGE): Promise<VerifyReport> {
   const started = performance.now();
   const checkpoints = await ledger.checkpoints();
   const wanted = new Map(checkpoints.map((c) => [c.seq, c.headHash]));
@@ -76,7 +77,7 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
 
   let after = start.seq;
   while (!bad) {
-    const rows = await ledger.page(after, PAGE);
+    const rows = await ledger.page(after, pageSize);
     if (rows.length === 0) break;
     for (const row of rows) {
       if (row.seq !== expected) bad = { seq: row.seq, reason: `expected seq ${expected}, found ${row.seq} (a record is missing or out of order)` };
@@ -94,6 +95,7 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
       count++;
     }
     after = rows[rows.length - 1]!.seq;
+    await yieldToEventLoop();
   }
   // A checkpoint past the end of the chain means records were removed.
   for (const c of checkpoints) if (c.seq > count && !bad) firstBadCheckpoint ??= c.seq;
@@ -119,7 +121,7 @@ export class LedgerVerifier {
 
   constructor(
     private readonly ledger: LedgerRepository,
-    private readonly options: { fullEveryMs: number; now?: () => number } = { fullEveryMs: 10 * 60_000 },
+    private readonly options: { fullEveryMs: number; pageSize?: number; now?: () => number } = { fullEveryMs: 10 * 60_000 },
   ) {}
 
   /** The report for the current head: reused, extended, or recomputed; one pass at a time. */
@@ -135,7 +137,7 @@ export class LedgerVerifier {
     const fresh = last !== undefined && last.report.ok && now - last.fullAt < this.options.fullEveryMs;
     if (fresh && head.seq === last.report.head.seq && head.hash === last.report.head.hash) return last.report;
     const extend = fresh && head.seq > last.report.head.seq;
-    const report = await verifyLedger(this.ledger, extend ? last.report.head : undefined);
+    const report = await verifyLedger(this.ledger, extend ? last.report.head : undefined, this.options.pageSize);
     this.last = { report, fullAt: extend ? last.fullAt : now };
     return report;
   }

@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { withErrors } from '../params';
 import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { monthly, scorecard } from './performance';
-import { checkpoints, ledgerCsv, ledgerPage, verification } from './service';
+import { checkpoints, ledgerPage, verification } from './service';
 
 const CSV_HEADERS = {
   'content-type': 'text/csv; charset=utf-8',
@@ -25,7 +25,7 @@ export function transparencyModule(services: Services) {
     .get(
       '/api/transparency/ledger.csv',
       async ({ request }) => {
-        const csv = await ledgerCsv(ledger, request.headers.get('if-none-match'));
+        const csv = await services.ledgerCsv.open(request.headers.get('if-none-match'));
         return new Response(csv.stream, { status: csv.stream ? 200 : 304, headers: { ...CSV_HEADERS, etag: csv.etag } });
       },
       { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },

@@ -1,10 +1,10 @@
 /**
  * @module modules/transparency/service
- * Reads of the public ledger: filtered pages, the whole ledger as CSV (streamed
- * in small chunks, ETag per head), verification and checkpoints.
+ * Reads of the public ledger: filtered pages, verification and checkpoints
+ * (the CSV file is ledger/csv's, rendered once per head).
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
-import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
+import { ledgerEntries } from '../../ledger/serialize';
 import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
@@ -24,40 +24,6 @@ export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): 
     records: ledgerEntries(rows, followUps),
     head: { seq: head.seq, hash: head.hash },
   };
-}
-
-/** Signals per CSV chunk: small enough that other requests are served between chunks. */
-const CSV_CHUNK = 250;
-
-/**
- * The whole ledger as CSV, consistent with the head it starts from: keyset
- * pages of CSV_CHUNK signal records (and their follow-ups up to that head),
- * each encoded and sent before the next is read. The ETag is the head's hash,
- * so a client that has this head already gets `stream: null` (304) without a
- * read.
- */
-export async function ledgerCsv(ledger: LedgerRepository, ifNoneMatch: string | null): Promise<{ etag: string; stream: ReadableStream<Uint8Array> | null }> {
-  const head = await ledger.head();
-  const etag = `"${head.hash}"`;
-  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
-  const encoder = new TextEncoder();
-  let after = 0;
-  let started = false;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(csvHeader()));
-        return;
-      }
-      const rows = await ledger.signalPage(after, head.seq, CSV_CHUNK);
-      if (rows.length === 0) return controller.close();
-      after = rows[rows.length - 1]!.seq;
-      const followUps = await ledger.followUps(rows.map((r) => r.signalId), head.seq);
-      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, followUps))));
-    },
-  });
-  return { etag, stream };
 }
 
 /** The chain verified by the server's verifier (reused per head, extended incrementally), with the method in words. */
