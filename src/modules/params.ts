@@ -1,11 +1,13 @@
 /**
  * @module modules/params
  * Schemas shared by every module: query parameters, each with the sentence a
- * caller sees when it fails (rendered by plugins/errors as a 400), the Error
- * shape, and the track-record figures of ledger/performance.
+ * caller sees when it fails (rendered by plugins/errors as a 400), error
+ * responses (plugins/errors' Error shape), and the track-record figures of
+ * ledger/performance.
  */
 import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
+import { ErrorSchema } from '../plugins/errors';
 
 export const SYMBOL_PATTERN = '^[A-Za-z][A-Za-z0-9.-]{0,9}$';
 
@@ -96,16 +98,6 @@ export function symbolParam(name: string, fallback: string, description: string)
     .Decode((value) => value.toUpperCase())
     .Encode((value) => value);
 }
-
-/** The spec's Error shape (with our stable machine `code`), for response documentation. */
-export const ErrorSchema = t.Object(
-  {
-    error: t.String({ description: 'Human-readable message' }),
-    requestId: t.Optional(t.String()),
-    code: t.Optional(t.String({ description: 'Stable snake_case machine code, e.g. invalid_parameter' })),
-  },
-  { title: 'Error' },
-);
 
 const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
 const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });

@@ -6,18 +6,24 @@
  * 404 in the same shape; unexpected errors are logged with the request id and
  * answered 500 without a stack trace.
  */
-import { Elysia, ValidationError } from 'elysia';
+import { Elysia, t, ValidationError, type Static } from 'elysia';
 import { AppError, echoed, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
 import { requestPath } from './request-path';
 
-export interface ErrorBody {
-  error: string;
-  requestId?: string;
-  code: ErrorCode;
-}
+/** The spec's Error shape with our stable machine `code` (one of errors.ts's closed set): every error body, and its OpenAPI schema. */
+export const ErrorSchema = t.Object(
+  {
+    error: t.String({ description: 'Human-readable message' }),
+    requestId: t.Optional(t.String({ description: 'The request id (also in X-Request-Id)' })),
+    code: t.String({ enum: Object.keys(ERROR_STATUS), description: 'Stable snake_case machine code' }),
+  },
+  { title: 'Error' },
+);
+
+export type ErrorBody = Static<typeof ErrorSchema> & { code: ErrorCode };
 
 export function errors(log: Logger) {
   return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {

@@ -19,10 +19,9 @@
  */
 import { afterAll, describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { isDecimalInteger, isDecimalNumber } from '../../src/domain/formats';
 import { createTestContext, smallSyntheticMarket } from '../helpers/app';
-import { DocumentValidator, operations, resolve, servedDocument, type Operation, type Parameter, type Schema } from '../helpers/openapi';
-import { hostileBody, hostileValue, valueOf, wireValue } from './arbitrary';
+import { servedDocument } from '../helpers/openapi';
+import { createFuzzer } from './harness';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 1212);
@@ -31,201 +30,26 @@ const ctx = await createTestContext({
   provider: smallSyntheticMarket(),
   env: { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000' },
 });
-const doc = await servedDocument(ctx.request);
-const validator = new DocumentValidator(doc);
-const OPERATIONS = operations(doc);
-const API_VERSIONS = (resolve<Parameter>(doc, doc.components.parameters?.ApiVersion).schema.enum ?? []) as string[];
+const fuzzer = createFuzzer(await servedDocument(ctx.request), ctx.request);
 // Give the ledger, the history and the breakouts something to show: one persisted daily run.
 await (await ctx.request('/api/breakouts')).arrayBuffer();
 
-let sent = 0;
-const statuses = new Map<number, number>();
-/** Statuses each operation answered (every one validated against the document). */
-const answered = new Map<string, Set<number>>();
-
-interface FuzzRequest {
-  path: string;
-  query: [string, string][];
-  headers: Record<string, string>;
-  body?: { text: string; contentType: string };
-}
-
-/** How a parameter appears in a generated request. */
-type Presence = { kind: 'absent' } | { kind: 'one'; value: string } | { kind: 'repeated'; values: string[] };
-
-/** What the client sent for a parameter, as the server reads it (lone surrogates become U+FFFD on the wire). */
-const wellFormed = (value: string) => value.toWellFormed();
-
-/** Whether a string the server received conforms to a parameter's declared schema. */
-function conforms(schema: Schema, value: string): boolean {
-  const s = resolve<Schema>(doc, schema);
-  const types = Array.isArray(s.type) ? s.type : [s.type];
-  if (types.includes('integer')) return isDecimalInteger(value) && validator.compile(s)(Number(value));
-  if (types.includes('number')) return isDecimalNumber(value) && validator.compile(s)(Number(value));
-  if (types.includes('boolean')) return (value === 'true' || value === 'false') && validator.compile(s)(value === 'true');
-  return validator.compile(s)(value);
-}
-
-/** Percent-encodes UTF-8 bytes (every byte but the unreserved set). */
-function percentEncode(value: string): string {
-  let out = '';
-  for (const byte of new TextEncoder().encode(value)) {
-    const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9\-._~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
-/** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
-const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
-
-/** A parameter of a clean request (declared values only, required ones present) or of a mixed one (anything goes). */
-function presence(parameter: Parameter, clean: boolean): fc.Arbitrary<Presence> {
-  // A clean request uses the documented examples mostly, like a developer trying the API.
-  const valid = wireValue(parameter.schema, (s) => resolve<Schema>(doc, s), clean ? 12 : 3);
-  const one = (value: fc.Arbitrary<string>) => value.map((v): Presence => ({ kind: 'one', value: wellFormed(v) }));
-  const absent = fc.constant<Presence>({ kind: 'absent' });
-  if (clean) return parameter.required ? one(valid) : fc.oneof({ weight: 1, arbitrary: absent }, { weight: 2, arbitrary: one(valid) });
-  return fc.oneof(
-    { weight: parameter.required ? 1 : 5, arbitrary: absent },
-    { weight: 12, arbitrary: one(valid) },
-    { weight: 3, arbitrary: one(hostileValue) },
-    { weight: 1, arbitrary: fc.tuple(valid, fc.oneof(valid, hostileValue)).map(([a, b]): Presence => ({ kind: 'repeated', values: [wellFormed(a), wellFormed(b)] })) },
-  );
-}
-
-type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body'] };
-
-/**
- * A third of the requests are clean (every value as declared), so the
- * success paths are walked too; the rest mix in hostile values, repeated and
- * missing parameters, bad versions and bad bodies.
- */
-function requestOf(op: Operation): fc.Arbitrary<Generated> {
-  const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
-  const json = op.requestBody?.content['application/json']?.schema;
-  const validBody = json ? valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) : undefined;
-  const build = (clean: boolean): fc.Arbitrary<Generated> =>
-    fc.record({
-      presences: fc.tuple(...declared.map((p) => presence(p, clean))),
-      version: clean
-        ? fc.option(fc.constantFrom(...API_VERSIONS), { nil: undefined })
-        : fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constantFrom(...API_VERSIONS) }, { weight: 1, arbitrary: hostileValue.map(headerSafe) }),
-      extra: fc.boolean(),
-      body: !validBody ? fc.constant(undefined) : clean ? validBody : fc.oneof({ weight: 3, arbitrary: validBody }, { weight: 2, arbitrary: hostileBody }),
-    });
-  return fc.oneof({ weight: 1, arbitrary: build(true) }, { weight: 2, arbitrary: build(false) });
-}
-
-function build(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): FuzzRequest {
-  const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
-  let path = op.path;
-  const query: [string, string][] = [];
-  const headers: Record<string, string> = {};
-  declared.forEach((parameter, i) => {
-    const p = presences[i]!;
-    const values = p.kind === 'absent' ? [] : p.kind === 'one' ? [p.value] : p.values;
-    if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, percentEncode(values[0] ?? ''));
-    else if (parameter.in === 'query') for (const v of values) query.push([parameter.name, v]);
-    else if (parameter.in === 'header' && values[0] !== undefined) headers[parameter.name] = headerSafe(values[0]);
-  });
-  if (version !== undefined) headers['API-Version'] = version;
-  if (extra) query.push(['utm_source', 'fuzz']);
-  return { path, query, headers, body };
-}
-
-/** The first way `request` violates what `op` declares, or null (then no particular status is owed). */
-function violation(op: Operation, request: FuzzRequest, presences: Presence[]): string | null {
-  const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
-  const version = request.headers['API-Version'];
-  if (version !== undefined && !API_VERSIONS.includes(version.trim())) return `API-Version '${version}'`;
-  const effective = version?.trim() || API_VERSIONS[0]!;
-  for (const [i, parameter] of declared.entries()) {
-    const p = presences[i]!;
-    const requiredFrom = (op.raw.parameters as Schema[]).find((r) => r.name === parameter.name)?.['x-required-from-api-version'];
-    const required = parameter.required || (typeof requiredFrom === 'string' && effective >= requiredFrom);
-    if (p.kind === 'absent') {
-      // Without its path segment the request names another route (404).
-      if (parameter.in === 'path') return null;
-      if (required) return `${parameter.name} is missing`;
-      continue;
-    }
-    // A repeated scalar has no declared meaning; an empty or dot path segment is another route.
-    if (p.kind === 'repeated') continue;
-    if (parameter.in === 'path' && ['', '.', '..'].includes(p.value)) return null;
-    if (!conforms(parameter.schema, p.value)) return `${parameter.name}=${JSON.stringify(p.value.slice(0, 60))} does not conform`;
-  }
-  return null;
-}
-
-function curl(op: Operation, request: FuzzRequest): string {
-  const qs = request.query.map(([k, v]) => `${k}=${percentEncode(v)}`).join('&');
-  const url = `http://localhost:3000${request.path}${qs ? `?${qs}` : ''}`;
-  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const parts = ['curl -sS -i', `-X ${op.method.toUpperCase()}`, quote(url), ...Object.entries(request.headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`)];
-  if (request.body) parts.push(`-H ${quote(`Content-Type: ${request.body.contentType}`)}`, `--data-binary ${quote(request.body.text.length > 2000 ? `<${request.body.text.length} bytes>` : request.body.text)}`);
-  return parts.join(' ');
-}
-
-async function send(op: Operation, request: FuzzRequest): Promise<{ status: number; contentType: string | null; text: string; headers: Headers }> {
-  const qs = request.query.map(([k, v]) => `${k}=${percentEncode(v)}`).join('&');
-  const headers = new Headers(request.headers);
-  if (request.body) headers.set('content-type', request.body.contentType);
-  const response = await ctx.request(`${request.path}${qs ? `?${qs}` : ''}`, { method: op.method.toUpperCase(), headers, body: request.body?.text });
-  sent++;
-  statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-  answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
-  return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
-}
-
-async function check(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): Promise<void> {
-  const request = build(op, presences, version, extra, body);
-  const reply = await send(op, request);
-  const fail = (why: string) => {
-    throw new Error(`${op.method.toUpperCase()} ${op.path}: ${why}\n  reproduce: ${curl(op, request)}\n  answered ${reply.status}: ${reply.text.slice(0, 300)}`);
-  };
-  if (reply.status >= 500) fail(`status ${reply.status}`);
-  if (!reply.headers.get('x-request-id')) fail('no X-Request-Id');
-  const json = (reply.contentType ?? '').startsWith('application/json');
-  let parsed: unknown = reply.text;
-  if (json) {
-    try {
-      parsed = JSON.parse(reply.text);
-    } catch {
-      fail('a JSON content type with a body that is not JSON');
-    }
-  } else if (reply.status >= 400) fail(`an error that is not JSON (${reply.contentType})`);
-  const invalid = validator.validateResponse(op, reply.status, reply.contentType, parsed);
-  if (invalid) fail(`the body does not match the declared ${reply.status} response: ${invalid}`);
-  const secured = op.security.length > 0 && (reply.status === 401 || reply.status === 403);
-  const declaredLimit = op.raw['x-max-body-bytes'];
-  if (request.body && typeof declaredLimit === 'number' && new TextEncoder().encode(request.body.text).byteLength > declaredLimit) {
-    if (reply.status !== 413 && !secured) fail(`a body over the declared ${declaredLimit} bytes was not refused 413`);
-    return;
-  }
-  const violated = violation(op, request, presences);
-  if (violated && reply.status !== 400 && !secured) fail(`${violated}, yet the answer is not 400`);
-}
-
 describe('fuzzing every operation of the served OpenAPI document', () => {
   afterAll(async () => {
-    const byStatus = [...statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-    console.log(`fuzz: ${sent} requests over ${OPERATIONS.length} operations (seed ${SEED}, ${RUNS} runs each): ${byStatus}`);
+    const byStatus = [...fuzzer.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+    console.log(`fuzz: ${fuzzer.sent()} requests over ${fuzzer.operations.length} operations (seed ${SEED}, ${RUNS} runs each): ${byStatus}`);
     await ctx.close();
   });
 
   it('finds the operations in the document', () => {
-    expect(OPERATIONS.length).toBeGreaterThan(20);
+    expect(fuzzer.operations.length).toBeGreaterThan(20);
   });
 
-  for (const op of OPERATIONS) {
+  for (const op of fuzzer.operations) {
     it(`${op.method.toUpperCase()} ${op.path}`, async () => {
-      await fc.assert(
-        fc.asyncProperty(requestOf(op), ({ presences, version, extra, body }) => check(op, presences, version, extra, body)),
-        { seed: SEED, numRuns: RUNS, endOnFailure: false },
-      );
+      await fc.assert(fuzzer.property(op), { seed: SEED, numRuns: RUNS, endOnFailure: false });
       // Both kinds of body were seen and validated: a success and an error.
-      const seen = [...(answered.get(op.operationId) ?? [])];
+      const seen = [...(fuzzer.answered.get(op.operationId) ?? [])];
       expect({ op: op.operationId, success: seen.some((s) => s >= 200 && s < 300), error: seen.some((s) => s >= 400 && s < 500) }).toEqual({ op: op.operationId, success: true, error: true });
     }, 600_000);
   }

@@ -8,6 +8,7 @@
  */
 import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
+import { ErrorSchema } from '../errors';
 import { publishDocument, type OpenApiDocument } from './publish';
 
 export const OPENAPI_PATH = '/openapi/json';
@@ -26,7 +27,7 @@ export function apiDocs({ documentation, apiVersions }: ApiDocsOptions) {
       if (cache?.generated !== responseValue) {
         // The generator's own document object (typed by openapi-types): read here as the JSON it is.
         const generated = responseValue as OpenApiDocument;
-        cache = { generated: responseValue, body: JSON.stringify(publishDocument(generated, { apiVersions })) };
+        cache = { generated: responseValue, body: JSON.stringify(publishDocument(generated, { apiVersions, errorSchema: ErrorSchema })) };
       }
       return new Response(cache.body, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     })

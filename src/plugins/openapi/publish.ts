@@ -35,6 +35,8 @@ export interface OpenApiDocument {
 export interface PublishOptions {
   /** The versions the `API-Version` header accepts; the first is the default one. */
   apiVersions: readonly string[];
+  /** The Error shape every error response has (plugins/errors). */
+  errorSchema: unknown;
 }
 
 const isObject = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -118,10 +120,9 @@ function publishResponses(raw: Record<string, unknown> | undefined, components: 
 
 /** The request body: JSON only (plugins/body-limit reads nothing else), its schema cleaned and named. */
 function publishRequestBody(raw: unknown, components: SchemaComponents): JsonSchema | undefined {
-  if (!isObject(raw) || !isObject(raw.content)) return undefined;
-  const json = raw.content['application/json'];
-  if (!isObject(json)) return undefined;
-  return { ...raw, content: { 'application/json': { schema: components.hoist(cleanSchema(json.schema)) } } };
+  const schema = isObject(raw) && isObject(raw.content) && isObject(raw.content['application/json']) ? raw.content['application/json'].schema : undefined;
+  if (schema === undefined) return undefined;
+  return { ...(isObject(raw) ? raw : {}), required: true, content: { 'application/json': { schema: components.hoist(cleanSchema(schema)) } } };
 }
 
 /** A sentence on the operation's rate-limit class and body limit, from the facts its route declared. */
@@ -139,7 +140,8 @@ function limitsInWords(operation: Operation): string {
 
 export function publishDocument(generated: OpenApiDocument, options: PublishOptions): OpenApiDocument {
   const components = new SchemaComponents();
-  // Error first, so every error response references the same component.
+  // Error first: every error response references it, whether or not a route declared one.
+  components.hoist(cleanSchema(JSON.parse(JSON.stringify(options.errorSchema))));
   const rawSchemas = isObject(generated.components?.schemas) ? generated.components.schemas : {};
   for (const schema of Object.values(rawSchemas)) components.hoist(cleanSchema(schema));
 
@@ -167,7 +169,6 @@ export function publishDocument(generated: OpenApiDocument, options: PublishOpti
       paths[path]![method] = operation;
     }
   }
-  if (!components.schemas.Error) throw new Error('OpenAPI: no Error schema was published');
 
   const [declared] = options.apiVersions;
   return {
