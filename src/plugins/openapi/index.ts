@@ -13,13 +13,17 @@ import { publishDocument, type OpenApiDocument } from './publish';
 
 export const OPENAPI_PATH = '/openapi/json';
 
+type OpenApiOptions = NonNullable<Parameters<typeof openapi>[0]>;
+
 export interface ApiDocsOptions {
   /** What the generator starts from: info, tags. */
-  documentation: NonNullable<NonNullable<Parameters<typeof openapi>[0]>['documentation']>;
+  documentation: NonNullable<OpenApiOptions['documentation']>;
   apiVersions: readonly string[];
+  /** The docs UI at /docs (@elysiajs/openapi's provider and its options); Scalar by default. */
+  ui?: Pick<OpenApiOptions, 'provider' | 'swagger' | 'scalar'>;
 }
 
-export function apiDocs({ documentation, apiVersions }: ApiDocsOptions) {
+export function apiDocs({ documentation, apiVersions, ui = {} }: ApiDocsOptions) {
   let cache: { generated: unknown; body: string } | undefined;
   return new Elysia({ name: 'breakline/openapi' })
     .mapResponse(({ path, responseValue }) => {
@@ -33,6 +37,7 @@ export function apiDocs({ documentation, apiVersions }: ApiDocsOptions) {
     })
     .use(
       openapi({
+        ...ui,
         path: '/docs',
         specPath: OPENAPI_PATH,
         // The ledger's CSV has a dot in its path; it is an operation, not a static file.
