@@ -9,6 +9,9 @@ import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
 import { ErrorSchema } from '../plugins/errors';
 
+/** The Error shape of every error response (declared with plugins/errors, which renders it). */
+export { ErrorSchema };
+
 export const SYMBOL_PATTERN = '^[A-Za-z][A-Za-z0-9.-]{0,9}$';
 
 /** A ticker as the spec defines it: case-insensitive, normalised to upper case. */
