@@ -174,7 +174,9 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     const fail = (why: string) => {
       throw new Error(`${op.method.toUpperCase()} ${op.path}: ${why}\n  reproduce: ${curl(op, request)}\n  answered ${reply.status}: ${reply.text.slice(0, 300)}`);
     };
-    if (reply.status >= 500) fail(`status ${reply.status}`);
+    // A 5xx is a failure, unless the operation declares that status as a state report of its own (a readiness
+    // probe's 503 "starting", the health check's 503 "degraded"): not an error, and its body is validated below.
+    if (reply.status >= 500 && !isStateReport(op, reply.status)) fail(`status ${reply.status}`);
     if (!reply.headers.get('x-request-id')) fail('no X-Request-Id');
     const json = (reply.contentType ?? '').startsWith('application/json');
     let parsed: unknown = reply.text;
@@ -196,6 +198,12 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     const violated = violation(op, request, presences) ?? (oversized ? null : bodyViolation(op, request));
     if (violated) owed.set(400, violated);
     if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);
+  }
+
+  /** Whether `status` is declared by `op` with a body of its own (not the Error shape). */
+  function isStateReport(op: Operation, status: number): boolean {
+    const declared = op.responses[String(status)];
+    return declared !== undefined && Object.keys(declared).length > 0 && !JSON.stringify(declared).includes('#/components/schemas/Error');
   }
 
   /** How a request's body misses what the operation declares (JSON of its schema), or null. */

@@ -5,7 +5,9 @@
  * parameters; bad API-Version headers; malformed, wrong and oversized bodies).
  * Properties, checked on every answer:
  *
- * 1. the status is below 500;
+ * 1. the status is below 500 (an operation may declare a 5xx as a state report
+ *    of its own, e.g. a readiness probe's 503 "starting": then it is validated
+ *    like any answer, never an Error body);
  * 2. a 2xx body validates against the operation's declared response schema
  *    (ajv, strict mode), and every error body against the declared error
  *    schema of its status (or `default`): the Error shape;
