@@ -12,6 +12,7 @@ import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchOptions } from './options';
 import { benchScan } from './scan';
+import { benchStall } from './stall';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
@@ -24,4 +25,5 @@ await benchForecast();
 await benchLedger();
 await benchBoot();
 await benchExplain();
+await benchStall();
 if (!(await benchDurability())) process.exitCode = 1;

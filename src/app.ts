@@ -3,11 +3,10 @@
  * Composes the cross-cutting plugins and the feature modules into one Elysia
  * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
  */
-import { openapi } from '@elysiajs/openapi';
 import { Elysia } from 'elysia';
-import pkg from '../package.json' with { type: 'json' };
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
+import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -16,10 +15,12 @@ import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
 import { docsAssets, DOCS_UI } from './plugins/docs-ui';
+import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
+import { apiDocs } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
-import { rateLimit } from './plugins/rate-limit';
+import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
 import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
@@ -39,35 +40,25 @@ const TAGS = [
 
 export function createApp(services: Services) {
   const { config, log } = services;
-  return new Elysia({ name: 'breakline' })
+  // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
+  // failure of the error renderer itself is a bare 500, never a source page.
+  return new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
     .use(requestId)
     .use(errors(log))
+    .use(bodyLimit)
     .use(versioning(config.apiDefaultVersion))
+    .use(rateLimit(rateLimitOptions(services)))
     .use(
-      rateLimit({
-        store: services.rateLimitStore,
-        quota: config.rateLimit.quota,
-        windowSeconds: config.rateLimit.windowSeconds,
-        tierQuotas: config.rateLimit.tierQuotas,
-        trustProxy: config.trustProxy,
-        log,
-        principalOf: (request) => services.auth.authenticator.principalOf(request),
-        exempt: ['/api/health'],
-      }),
-    )
-    .use(
-      openapi({
-        path: '/docs',
-        provider: 'swagger-ui',
-        swagger: DOCS_UI,
-        specPath: '/openapi/json',
+      apiDocs({
+        apiVersions: API_VERSIONS,
+        ui: { provider: 'swagger-ui', swagger: DOCS_UI },
         documentation: {
-          openapi: '3.1.0',
           info: {
             title: 'Breakline',
-            version: pkg.version,
+            // The interface version the spec declares (1.1.0 is chosen per request with API-Version).
+            version: API_VERSIONS[0],
             description:
-              'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response.',
+              'Breakout signals, market, fundamental, alternative and options data, and a tamper-evident signal ledger. Send `API-Version: 1.0.0 | 1.1.0` to choose the contract (default from server config); it is echoed on every response. Under 1.1.0, `range` is required on /api/bars.',
           },
           tags: TAGS.map(([name, description]) => ({ name, description })),
           components: { securitySchemes: SECURITY_SCHEMES },

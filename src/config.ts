@@ -93,6 +93,8 @@ const schema = z.object({
   AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
   AUTH_ALLOWED_ORIGINS: origins.optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
+  RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MACRO_CALENDAR: onOff.default('on'),
@@ -149,6 +151,8 @@ export interface Config {
   rateLimit: {
     /** Requests per window for a client without credentials, counted per IP. */
     quota: number;
+    /** Requests per window of the costly class (replays, universe scans, the whole ledger), on top of the quota. */
+    costlyQuota: number;
     windowSeconds: number;
     /** Requests per window for an authenticated user or API key, by tier. */
     tierQuotas: Record<Tier, number>;
@@ -251,7 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, costlyQuota: e.RATE_LIMIT_COSTLY_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     auth: {
       provider: identityProvider(e),

@@ -18,6 +18,8 @@ import { ScansRepository } from './db/repositories/scans';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
+import { LedgerCsv } from './ledger/csv';
+import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { MarketData } from './market-data';
@@ -41,6 +43,10 @@ export interface Services {
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
+  /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
+  ledgerVerifier: LedgerVerifier;
+  /** The ledger as CSV, rendered once per head. */
+  ledgerCsv: LedgerCsv;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
@@ -108,6 +114,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
+    // PGlite runs queries in the server's own thread: read it in small pieces so other requests go between them.
+    ledgerVerifier: new LedgerVerifier(ledger, { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 }),
+    ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     bus,
     health,

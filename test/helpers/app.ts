@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/log';
-import type { MarketDataProvider } from '../../src/providers/types';
+import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import type { AuthOverrides } from '../../src/auth';
 import { createServices, type Services } from '../../src/services';
@@ -29,6 +29,23 @@ export const FIXED_TODAY = '2026-11-20';
 /** The market a test context serves unless told otherwise: the synthetic one, seed 42, on the fixed clock. */
 export function syntheticMarket(): SyntheticProvider {
   return createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+}
+
+/**
+ * The synthetic market over a small universe (the ETFs and 40 index stocks,
+ * AAPL, MSFT and NVDA among them): the same provider and code paths, but a
+ * universe scan or replay costs a tenth of a second instead of seconds — for
+ * suites that send hundreds of scanning requests (the fuzz suite).
+ */
+export function smallSyntheticMarket(): MarketDataProvider {
+  const real = syntheticMarket();
+  const inIndex = (i: Instrument) => i.indices.includes('sp500') || i.indices.includes('nasdaq100');
+  const universe = async (): Promise<Instrument[]> => {
+    const all = await real.universe();
+    const keep = new Set([...all.filter(inIndex).slice(0, 37).map((i) => i.symbol), 'AAPL', 'MSFT', 'NVDA']);
+    return all.filter((i) => keep.has(i.symbol) || !inIndex(i));
+  };
+  return Object.assign(Object.create(Object.getPrototypeOf(real)), real, { universe });
 }
 
 /** The spec's Error shape, as `errorBody` checks it. */
