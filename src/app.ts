@@ -10,6 +10,7 @@ import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
+import { realtimeModule } from './modules/realtime';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
@@ -20,7 +21,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (AI, Backtest, Realtime and GraphQL come with their modules). */
+/** The spec's tags that have routes today, in its order (AI, Backtest and GraphQL come with their modules). */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -29,6 +30,7 @@ const TAGS = [
   ['Fundamentals', 'Earnings and float'],
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
+  ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts and quotes, resumable with Last-Event-ID'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -68,7 +70,8 @@ export function createApp(services: Services) {
     .use(transparencyModule(services))
     .use(fundamentalsModule(services))
     .use(altdataModule(services))
-    .use(optionsModule(services));
+    .use(optionsModule(services))
+    .use(realtimeModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -2,7 +2,7 @@
  * @module config
  * Every environment variable Breakline reads, parsed once with zod. Nothing else
  * reads `process.env`. Defaults run fully offline: PGlite under `STATE_DIR`,
- * the synthetic market, the in-process bus and rate limiter.
+ * the synthetic market, the in-process event bus and rate limiter.
  *
  * @example
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
@@ -54,6 +54,17 @@ const schema = z.object({
   POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
   /** Seconds between scheduler passes; 0 turns the scheduler off. */
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
+  SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
+  SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
+  SSE_REPLAY_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  SSE_REPLAY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  SSE_QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
+  SSE_QUOTE_POLL_SECONDS: z.coerce.number().int().min(1).default(5),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  SSE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(32),
+  SSE_MAX_SYMBOLS: z.coerce.number().int().min(1).max(500).default(50),
+  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(256),
 });
 
 export interface Config {
@@ -78,6 +89,24 @@ export interface Config {
   barsCacheTtlSeconds: number;
   poolSize: number;
   scanIntervalSeconds: number;
+  stream: {
+    /** Between `: ping` comments; 0 sends none. */
+    pingMs: number;
+    /** The reconnection delay a client is told (`retry:` in hello). */
+    retryMs: number;
+    replaySize: number;
+    replayMaxAgeSeconds: number;
+    /** Quote tick: at most one quote per symbol per client per interval. */
+    quoteIntervalMs: number;
+    /** How often a remote provider is polled per subscribed symbol. */
+    quotePollSeconds: number;
+    maxConnections: number;
+    /** Open streams per client IP (or per user when signed in). */
+    maxConnectionsPerClient: number;
+    maxSymbols: number;
+    /** Bytes a client may leave unread before it is dropped. */
+    queueBytes: number;
+  };
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -128,6 +157,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
+    stream: {
+      pingMs: e.SSE_PING_MS,
+      retryMs: e.SSE_RETRY_MS,
+      replaySize: e.SSE_REPLAY_SIZE,
+      replayMaxAgeSeconds: e.SSE_REPLAY_MAX_AGE_SECONDS,
+      quoteIntervalMs: e.SSE_QUOTE_INTERVAL_MS,
+      quotePollSeconds: e.SSE_QUOTE_POLL_SECONDS,
+      maxConnections: e.SSE_MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.SSE_MAX_CONNECTIONS_PER_CLIENT,
+      maxSymbols: e.SSE_MAX_SYMBOLS,
+      queueBytes: e.SSE_QUEUE_KB * 1024,
+    },
   };
 }
 

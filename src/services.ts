@@ -2,7 +2,7 @@
  * @module services
  * Everything a request handler may use, built once from the config: the
  * database, the market data behind its caches, the scan runs, the ledger and
- * its figures, the rate-limit store and the logger. Every cache lives on one
+ * its figures, the rate-limit store, the event bus and the SSE hub, and the logger. Every cache lives on one
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
@@ -20,7 +20,8 @@ import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
-import { InProcessBus, type EventBus } from './stream/bus';
+import { createEventBus, type EventBus } from './stream/bus';
+import { StreamHub } from './stream/hub';
 
 export interface Services {
   config: Config;
@@ -37,6 +38,8 @@ export interface Services {
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
+  hub: StreamHub;
   startedAt: number;
   close(): Promise<void>;
 }
@@ -49,6 +52,8 @@ export interface ServiceOverrides {
   rateLimitStore?: RateLimitStore;
   /** Start every worker thread at boot (the server) rather than on first use. */
   warmPool?: boolean;
+  /** The event bus (tests give each context a Redis stream of its own). */
+  bus?: EventBus;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -71,7 +76,22 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const scans = new ScansRepository(database.db, ledger);
-  const bus = new InProcessBus();
+  const { stream } = config;
+  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
+  const hub = new StreamHub({
+    bus,
+    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
+    log,
+    pingMs: stream.pingMs,
+    retryMs: stream.retryMs,
+    replay: { size: stream.replaySize, maxAgeMs: stream.replayMaxAgeSeconds * 1000 },
+    quoteIntervalMs: stream.quoteIntervalMs,
+    quotePollMs: stream.quotePollSeconds * 1000,
+    maxConnections: stream.maxConnections,
+    maxConnectionsPerKey: stream.maxConnectionsPerClient,
+    queueBytes: stream.queueBytes,
+    retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
+  });
   return {
     config,
     log,
@@ -85,8 +105,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledgerFigures: new LedgerFigures(ledger),
     runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
     bus,
+    hub,
     startedAt: Date.now(),
     async close() {
+      await hub.close();
+      await bus.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();

@@ -9,6 +9,7 @@ export async function serve(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
   const services = await createServices(config, { warmPool: true });
+  await services.hub.start(); // the replay buffer fills from boot
   const app = createApp(services).listen({ port: config.port, hostname: config.host });
   const scheduler =
     config.scanIntervalSeconds > 0
@@ -27,6 +28,7 @@ export async function serve(): Promise<void> {
     if (stopping) return;
     stopping = true;
     services.log.info('shutting down', { signal });
+    await services.hub.close(); // streams end in order; clients resume elsewhere with Last-Event-ID
     await app.stop();
     await scheduler?.stop();
     await services.close();

@@ -2,7 +2,8 @@
  * Test composition: a real app over a throwaway database. Without DATABASE_URL
  * the database is an in-memory PGlite; with it (CI's second run) every call gets
  * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
- * switches the rate-limit store to Redis, with a per-app key prefix.
+ * switches the rate-limit store and the event bus to Redis, with a per-app key
+ * prefix and stream (or a `busKey` shared by contexts that play instances).
  */
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -11,6 +12,7 @@ import type { MarketDataProvider } from '../../src/providers/types';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
+import { RedisEventBus } from '../../src/stream/bus';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
@@ -58,7 +60,7 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; busKey?: string } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
   const config = loadConfig({
@@ -72,11 +74,16 @@ export async function createTestContext(
     (process.env.REDIS_URL
       ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
       : new MemoryRateLimitStore());
+  const log = createLogger('silent');
+  const bus = process.env.REDIS_URL
+    ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.busKey ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
+    : undefined;
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
-    log: createLogger('silent'),
+    log,
     pgliteDir: ':memory:',
     rateLimitStore,
+    bus,
   });
   const app = createApp(services);
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
@@ -90,6 +97,7 @@ export async function createTestContext(
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
     close: async () => {
+      if (bus && !options.busKey) await bus.drop();
       await services.close();
       await database?.drop();
     },

@@ -1,0 +1,332 @@
+/**
+ * @module stream/hub
+ * The SSE hub of one instance: it reads every bus event once, encodes its
+ * frame once, keeps it in the replay buffer and queues the same bytes to each
+ * subscriber of its channel; it sends `: ping` to all every `pingMs`; and it
+ * turns the quote feed's ticks into `quote` events for the subscribers of each
+ * symbol. A reconnecting client is replayed what it missed from the buffer —
+ * paced by its socket, in id order, before anything live — or told `reset`
+ * when its id is older than the buffer. Mercure's hub has the same duties
+ * (spec/mercure.md § Reconciliation, § Active Subscriptions).
+ *
+ * Memory is bounded by the caps: `maxConnections` subscribers, each with at
+ * most `queueBytes` queued (then it is dropped), and the buffer's
+ * `replay.size` events.
+ *
+ * @example
+ * const hub = new StreamHub({ bus, quotes, log, ...limits });
+ * await hub.start();
+ * const stream = await hub.open({ channels, symbols, principal: null, key: 'ip:127.0.0.1', lastEventId: null });
+ */
+import type { QuoteEvent } from '../domain/events';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import type { Logger } from '../log';
+import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
+import { busPosition, compareEventIds, formatEventId, parseEventId, type EventId } from './event-id';
+import { encodeFrame, PING_FRAME } from './frames';
+import { QuoteFeed, type QuoteSource } from './quotes';
+import { ReplayBuffer, type ReplayEntry } from './replay';
+import { Subscriber } from './subscriber';
+import { ownerAlert, publicAlert, type StreamPrincipal } from './visibility';
+
+export interface HubOptions {
+  bus: EventBus;
+  quotes: QuoteSource;
+  log: Logger;
+  pingMs: number;
+  /** The `retry:` a client is told in `hello` (its reconnection delay). */
+  retryMs: number;
+  replay: { size: number; maxAgeMs: number };
+  quoteIntervalMs: number;
+  quotePollMs: number;
+  maxConnections: number;
+  maxConnectionsPerKey: number;
+  queueBytes: number;
+  /** Seconds a refused client is told to wait (`Retry-After`). */
+  retryAfterSeconds: number;
+  /** How long a resume id ahead of this instance waits for the shared bus to catch up. */
+  catchUpMs?: number;
+  now?: () => number;
+}
+
+export interface OpenRequest {
+  channels: readonly Channel[];
+  symbols: readonly string[];
+  principal: StreamPrincipal;
+  key: string;
+  /** `Last-Event-ID` (or `lastEventId`), as sent. */
+  lastEventId: string | null;
+  onDrop?: () => void;
+}
+
+export interface HubStats {
+  connections: number;
+  dropped: number;
+  /** Most bytes any subscriber ever had waiting. */
+  peakQueuedBytes: number;
+  replayed: number;
+  buffered: number;
+  head: string;
+  watchedSymbols: number;
+}
+
+/** Frames a replaying client is handed per pull of its socket. */
+const REPLAY_BATCH = 256;
+
+export class StreamHub {
+  private readonly live = new Map<Channel, Set<Subscriber>>(CHANNELS.map((c) => [c, new Set()]));
+  private readonly bySymbol = new Map<string, Set<Subscriber>>();
+  /** Subscribers waiting for their first quote of a symbol. */
+  private readonly firstQuote = new Map<string, Set<Subscriber>>();
+  private readonly all = new Set<Subscriber>();
+  private readonly perKey = new Map<string, number>();
+  private readonly quoteFeed: QuoteFeed;
+  private readonly waiters = new Set<() => void>();
+  private buffer!: ReplayBuffer;
+  private head!: EventId;
+  private ownSeq = 0;
+  private starting?: Promise<void>;
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private unsubscribe: (() => void)[] = [];
+  private counts = { dropped: 0, peakQueued: 0, replayed: 0 };
+  private readonly now: () => number;
+
+  constructor(private readonly options: HubOptions) {
+    this.now = options.now ?? Date.now;
+    this.quoteFeed = new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now });
+  }
+
+  /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      const { bus, replay, pingMs, quoteIntervalMs } = this.options;
+      const held: BusEvent[] = [];
+      this.unsubscribe = CHANNELS.map((channel) => bus.subscribe(channel, (_payload, event) => (this.buffer ? this.receive(event) : held.push(event))));
+      const { position, history } = await bus.open(replay.size, replay.maxAgeMs);
+      const start = parseEventId(position) ?? { ms: this.now(), seq: 0, sub: 0 };
+      this.head = start;
+      this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, history.length > 0 ? parseEventId(history[0]!.id) ?? start : start);
+      for (const event of history) this.receive(event, parseEventId(event.id)!.ms);
+      for (const event of held) this.receive(event);
+      if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
+      this.timers.push(setInterval(() => this.tickQuotes(), quoteIntervalMs));
+    })();
+    return this.starting;
+  }
+
+  /**
+   * Admits a connection (503 past the instance's cap, 429 past the key's) and
+   * returns its event stream: `hello`, then a replay or a `reset` when the
+   * request resumes, then live events.
+   */
+  async open(request: OpenRequest): Promise<ReadableStream<Uint8Array>> {
+    await this.start();
+    const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
+    if (resumeFrom && this.options.bus.shared && compareEventIds(busPosition(resumeFrom), this.head) > 0) await this.catchUp(resumeFrom);
+    const { maxConnections, maxConnectionsPerKey, retryAfterSeconds, queueBytes } = this.options;
+    const retry = { 'retry-after': String(retryAfterSeconds) };
+    if (this.all.size >= maxConnections) throw new AppError('unavailable', `This instance holds its maximum of ${maxConnections} streams; retry in ${retryAfterSeconds}s`, retry);
+    if ((this.perKey.get(request.key) ?? 0) >= maxConnectionsPerKey) {
+      throw new AppError('rate_limited', `At most ${maxConnectionsPerKey} open streams per client; close one or retry in ${retryAfterSeconds}s`, retry);
+    }
+    const subscriber = new Subscriber({
+      connectionId: newId('sse'),
+      channels: new Set(request.channels),
+      symbols: request.symbols,
+      principal: request.principal,
+      key: request.key,
+      queueBytes,
+      onDrop: request.onDrop,
+    });
+    this.all.add(subscriber);
+    this.perKey.set(request.key, (this.perKey.get(request.key) ?? 0) + 1);
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          subscriber.controller = controller;
+          this.greet(subscriber, request.lastEventId, resumeFrom);
+        },
+        pull: () => this.pump(subscriber),
+        cancel: () => this.detach(subscriber),
+      },
+      { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
+    );
+  }
+
+  stats(): HubStats {
+    let peak = this.counts.peakQueued;
+    for (const s of this.all) peak = Math.max(peak, s.peakQueued);
+    return {
+      connections: this.all.size,
+      dropped: this.counts.dropped,
+      peakQueuedBytes: peak,
+      replayed: this.counts.replayed,
+      buffered: this.buffer?.size ?? 0,
+      head: this.head ? formatEventId(this.head) : '',
+      watchedSymbols: this.quoteFeed.watched,
+    };
+  }
+
+  /** Ends every stream in order (clients reconnect elsewhere with their last id) and stops. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    for (const off of this.unsubscribe) off();
+    for (const subscriber of [...this.all]) {
+      subscriber.end();
+      this.detach(subscriber);
+    }
+  }
+
+  /** `hello` (with `retry:`), then where the client stands: caught up, replaying, or reset. */
+  private greet(subscriber: Subscriber, asked: string | null, resumeFrom: EventId | null): void {
+    const covered = resumeFrom !== null && compareEventIds(busPosition(resumeFrom), this.head) <= 0 && this.buffer.covers(busPosition(resumeFrom));
+    // A resumed client's ids go on from its own: the next after the one it sent.
+    const helloId = covered ? { ...resumeFrom, sub: resumeFrom.sub + 1 } : this.ownId();
+    const hello = { connectionId: subscriber.connectionId, channels: [...subscriber.channels], symbols: [...subscriber.symbols], serverTime: new Date(this.now()).toISOString() };
+    subscriber.send(encodeFrame({ id: formatEventId(helloId), event: 'hello', data: hello, retry: this.options.retryMs }));
+    if (asked !== null && !covered) {
+      const reason = resumeFrom && compareEventIds(busPosition(resumeFrom), this.buffer.floor) < 0 ? 'too_old' : 'unknown_id';
+      const reset = { reason, lastEventId: asked, resumeFrom: formatEventId(this.head) };
+      subscriber.send(encodeFrame({ id: formatEventId(this.ownId()), event: 'reset', data: reset }));
+    }
+    if (covered) {
+      subscriber.skipThrough = helloId;
+      subscriber.cursor = this.buffer.seek(busPosition(resumeFrom));
+      this.pump(subscriber);
+    } else this.goLive(subscriber);
+  }
+
+  /** Hands a replaying subscriber its next batch from the buffer; live once caught up. */
+  private pump(subscriber: Subscriber): void {
+    if (subscriber.state !== 'replay') return;
+    if (this.buffer.lost(subscriber.cursor)) return this.dropSlow(subscriber, 'fell behind the whole replay buffer');
+    for (let n = 0; n < REPLAY_BATCH && subscriber.cursor < this.buffer.end; n++) {
+      const entry = this.buffer.at(subscriber.cursor++)!;
+      if (!subscriber.channels.has(entry.channel)) continue;
+      if (!subscriber.send(this.frameFor(entry, subscriber.principal))) return this.dropSlow(subscriber, 'replay does not fit its queue');
+      this.counts.replayed++;
+    }
+    if (subscriber.cursor >= this.buffer.end) this.goLive(subscriber);
+  }
+
+  private goLive(subscriber: Subscriber): void {
+    subscriber.state = 'live';
+    for (const channel of subscriber.channels) this.live.get(channel)!.add(subscriber);
+    for (const symbol of subscriber.symbols) {
+      this.quoteFeed.add(symbol);
+      setOf(this.bySymbol, symbol).add(subscriber);
+      setOf(this.firstQuote, symbol).add(subscriber);
+    }
+  }
+
+  private detach(subscriber: Subscriber): void {
+    if (!this.all.delete(subscriber)) return;
+    subscriber.state = 'closed';
+    this.counts.peakQueued = Math.max(this.counts.peakQueued, subscriber.peakQueued);
+    const left = (this.perKey.get(subscriber.key) ?? 1) - 1;
+    if (left > 0) this.perKey.set(subscriber.key, left);
+    else this.perKey.delete(subscriber.key);
+    for (const channel of subscriber.channels) this.live.get(channel)!.delete(subscriber);
+    for (const symbol of subscriber.symbols) {
+      const subscribers = this.bySymbol.get(symbol);
+      if (!subscribers?.delete(subscriber)) continue; // never went live
+      this.firstQuote.get(symbol)?.delete(subscriber);
+      if (subscribers.size === 0) {
+        this.bySymbol.delete(symbol);
+        this.firstQuote.delete(symbol);
+      }
+      this.quoteFeed.remove(symbol);
+    }
+  }
+
+  private dropSlow(subscriber: Subscriber, reason: string): void {
+    this.counts.dropped++;
+    this.options.log.warn('stream: dropped a client that stopped reading', { connectionId: subscriber.connectionId, reason, queuedBytes: subscriber.queued });
+    subscriber.drop(reason);
+    this.detach(subscriber);
+  }
+
+  /** One bus event: into the buffer, then to every live subscriber of its channel. */
+  private receive(event: BusEvent, receivedAt = this.now()): void {
+    const id = parseEventId(event.id);
+    if (!id || compareEventIds(id, this.head) <= 0) return; // already held (history overlapping live delivery)
+    this.head = id;
+    this.ownSeq = 0;
+    const entry: ReplayEntry = { id, channel: event.channel, frame: new Uint8Array(0), receivedAt };
+    if (event.channel === 'alerts.dispatched') {
+      const { payload } = event;
+      entry.frame = encodeFrame({ id: event.id, event: event.channel, data: publicAlert(payload) });
+      if (payload.userId !== undefined) entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerAlert(payload) }) };
+    } else entry.frame = encodeFrame({ id: event.id, event: event.channel, data: event.payload });
+    this.buffer.expire(receivedAt);
+    this.buffer.push(entry);
+    for (const subscriber of this.live.get(event.channel)!) this.deliver(subscriber, id, this.frameFor(entry, subscriber.principal));
+    for (const wake of this.waiters) wake();
+  }
+
+  private deliver(subscriber: Subscriber, id: EventId, frame: Uint8Array): void {
+    if (subscriber.skipThrough) {
+      if (compareEventIds(id, subscriber.skipThrough) <= 0) return;
+      subscriber.skipThrough = null;
+    }
+    if (!subscriber.send(frame)) this.dropSlow(subscriber, 'queue full');
+  }
+
+  private frameFor(entry: ReplayEntry, principal: StreamPrincipal): Uint8Array {
+    return entry.owner && principal?.userId === entry.owner.userId ? entry.owner.frame : entry.frame;
+  }
+
+  /** The id of an event the hub makes itself: after the last bus event (stream/event-id). */
+  private ownId(): EventId {
+    return { ms: this.head.ms, seq: this.head.seq, sub: ++this.ownSeq };
+  }
+
+  private ping(): void {
+    this.buffer.expire(this.now());
+    for (const subscriber of this.all) if (!subscriber.send(PING_FRAME)) this.dropSlow(subscriber, 'queue full');
+  }
+
+  /** Changed quotes to their symbols' subscribers; the current one to those still waiting for their first. */
+  private tickQuotes(): void {
+    const changed = this.quoteFeed.tick();
+    for (const [symbol, waiting] of this.firstQuote) {
+      const quote = changed.get(symbol) ?? this.quoteFeed.latest(symbol);
+      if (!quote || waiting.size === 0) continue;
+      const recipients = changed.has(symbol) ? this.bySymbol.get(symbol)! : waiting;
+      this.sendQuote(quote, recipients);
+      waiting.clear();
+      changed.delete(symbol);
+    }
+    for (const [symbol, quote] of changed) this.sendQuote(quote, this.bySymbol.get(symbol) ?? new Set());
+  }
+
+  private sendQuote(quote: QuoteEvent, recipients: Iterable<Subscriber>): void {
+    const id = this.ownId();
+    const frame = encodeFrame({ id: formatEventId(id), event: 'quote', data: quote });
+    for (const subscriber of recipients) this.deliver(subscriber, id, frame);
+  }
+
+  /** Waits (bounded) until the shared bus has delivered up to `id` here too. */
+  private catchUp(id: EventId): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (compareEventIds(busPosition(id), this.head) <= 0) done();
+      };
+      const timer = setTimeout(done, this.options.catchUpMs ?? 2000);
+      this.waiters.add(check);
+    });
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}
