@@ -23,7 +23,7 @@ import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
-import { busPosition, compareEventIds, formatEventId, parseEventId, type EventId } from './event-id';
+import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME } from './frames';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
@@ -105,9 +105,12 @@ export class StreamHub {
       this.unsubscribe = CHANNELS.map((channel) => bus.subscribe(channel, (_payload, event) => (this.buffer ? this.receive(event) : held.push(event))));
       const { position, history } = await bus.open(replay.size, replay.maxAgeMs);
       const start = parseEventId(position) ?? { ms: this.now(), seq: 0, sub: 0 };
-      this.head = start;
-      this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, history.length > 0 ? parseEventId(history[0]!.id) ?? start : start);
+      const oldest = history.length > 0 ? parseEventId(history[0]!.id) : null;
+      // Every event after the floor is held: the history's first, or (without history) where live delivery starts.
+      this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, oldest ?? start);
+      this.head = ZERO_ID;
       for (const event of history) this.receive(event, parseEventId(event.id)!.ms);
+      if (compareEventIds(this.head, start) < 0) this.head = start;
       for (const event of held) this.receive(event);
       if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
       this.timers.push(setInterval(() => this.tickQuotes(), quoteIntervalMs));
@@ -244,7 +247,7 @@ export class StreamHub {
   private dropSlow(subscriber: Subscriber, reason: string): void {
     this.counts.dropped++;
     this.options.log.warn('stream: dropped a client that stopped reading', { connectionId: subscriber.connectionId, reason, queuedBytes: subscriber.queued });
-    subscriber.drop(reason);
+    subscriber.drop();
     this.detach(subscriber);
   }
 

@@ -83,13 +83,14 @@ export class Subscriber {
     }
   }
 
-  /** Cuts a client that stopped reading: the queue is discarded now, the socket closed. */
-  drop(reason: string): void {
+  /** Cuts a client that stopped reading: the queue is discarded now, the socket closed (the hub logs why). */
+  drop(): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.onDrop?.();
     try {
-      this.controller?.error(new Error(reason));
+      // No reason object: Bun prints an errored response body's reason like an uncaught error, once per drop.
+      this.controller?.error();
     } catch {
       // already closed by the client
     }

@@ -2,8 +2,9 @@
  * Test composition: a real app over a throwaway database. Without DATABASE_URL
  * the database is an in-memory PGlite; with it (CI's second run) every call gets
  * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
- * switches the rate-limit store and the event bus to Redis, with a per-app key
- * prefix and stream (or a `busKey` shared by contexts that play instances).
+ * switches the rate-limit store to Redis, with a per-app key prefix, and — for
+ * the contexts that ask with `redisBus` — the event bus, on a stream of their
+ * own or on the `key` that contexts playing several instances share.
  */
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
@@ -60,7 +61,7 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; busKey?: string } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; redisBus?: { key?: string } } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
   const config = loadConfig({
@@ -75,9 +76,10 @@ export async function createTestContext(
       ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
       : new MemoryRateLimitStore());
   const log = createLogger('silent');
-  const bus = process.env.REDIS_URL
-    ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.busKey ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
-    : undefined;
+  const bus =
+    process.env.REDIS_URL && options.redisBus
+      ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.redisBus.key ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
+      : undefined;
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
     log,
@@ -97,7 +99,7 @@ export async function createTestContext(
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
     close: async () => {
-      if (bus && !options.busKey) await bus.drop();
+      if (bus && !options.redisBus?.key) await bus.drop();
       await services.close();
       await database?.drop();
     },

@@ -8,6 +8,7 @@
 import type { Socket, TCPSocketListener } from 'bun';
 import { EventSource } from 'eventsource';
 import { createApp } from '../../src/app';
+import type { Signal } from '../../src/domain/signal';
 import type { TestContext } from './app';
 
 export const STREAM_EVENTS = ['hello', 'reset', 'quote', 'breakouts.new', 'breakouts.state_change', 'alerts.dispatched'] as const;
@@ -112,14 +113,16 @@ export function cuttingProxy(targetPort: number, cutAfter: () => number) {
 
 /** A client that sends the request and then never reads (its socket paused): TCP back-pressure reaches the server. */
 export async function nonReadingClient(port: number, path: string) {
+  let closed!: () => void;
+  const done = new Promise<void>((resolve) => (closed = resolve));
   const socket = await Bun.connect({
     hostname: '127.0.0.1',
     port,
-    socket: { data() {}, error() {}, close() {} },
+    socket: { data() {}, error() {}, close: () => closed() },
   });
   socket.pause();
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-  return { close: () => socket.end() };
+  return { resume: () => socket.resume(), closed: done };
 }
 
 /** Reads SSE events from a hub stream opened directly (comments skipped); `cancel` is the client going away. */
@@ -163,5 +166,35 @@ export function frameReader(stream: ReadableStream<Uint8Array>) {
       return pings;
     },
     cancel: () => reader.cancel(),
+  };
+}
+
+/** A well-formed breakout signal for publishing on the bus (`padding` makes its frame bigger). */
+export function sampleSignal(n: number, padding = ''): Signal {
+  const detectedAt = new Date(Date.UTC(2026, 10, 20, 18, 0) + n * 60_000).toISOString();
+  return {
+    id: `AAPL-range_breakout-${detectedAt}`,
+    symbol: 'AAPL',
+    timeframe: 'daily',
+    patternFamily: 'range',
+    patternType: 'range_breakout',
+    direction: 'long',
+    trendRegime: 'uptrend',
+    breakoutState: 'triggered',
+    triggerPrice: 100,
+    target1: 112,
+    stopLoss: 94,
+    finalScore: 78,
+    confidence: 0.8,
+    scoreBand: 'strong',
+    reasons: padding ? [`close above the range high (${n})`, padding] : [`close above the range high (${n})`],
+    detectedAt,
+    price: 101,
+    distancePct: 1,
+    breakoutVolumeRatio: 1.8,
+    rsRank: 90,
+    avgDollarVolume: 500_000_000,
+    geometry: { start: '2026-10-01T00:00:00.000Z', end: '2026-11-19T00:00:00.000Z', depthPct: 10, lengthBars: 34, contractions: 0 },
+    components: { patternQuality: 0.7, breakoutVolume: 0.5, rsRank: 0.9, trendTemplate: 1, proximity: 0.8, tightness: 0.6, regime: 1 },
   };
 }

@@ -83,13 +83,6 @@ export class RedisEventBus implements EventBus {
       .catch((error: unknown) => this.options.log.error('event bus: publish failed; the event is lost', { channel, error: String(error) }));
   }
 
-  /** Like `publish`, resolving to the event's id once Redis has it (tests, benchmarks). */
-  async publishAndWait<C extends Channel>(channel: C, payload: BusEvents[C]): Promise<string> {
-    const id = await this.writer.xadd(this.key, 'MAXLEN', '~', String(this.options.maxLength), '*', 'channel', channel, 'payload', JSON.stringify(payload));
-    if (!id) throw new Error('XADD returned no id');
-    return id;
-  }
-
   subscribe<C extends Channel>(channel: C, listener: (payload: BusEvents[C], event: BusEvent<C>) => void): () => void {
     let set = this.listeners.get(channel);
     if (!set) this.listeners.set(channel, (set = new Set()));
@@ -102,7 +95,8 @@ export class RedisEventBus implements EventBus {
   async open(limit: number, maxAgeMs: number): Promise<BusOpening> {
     const position = await this.start();
     if (limit <= 0 || position === '0-0') return { position, history: [] };
-    const reply = await this.reader.call('XREVRANGE', this.key, position, '-', 'COUNT', String(limit));
+    // On the writer: the reader connection is blocked in XREAD.
+    const reply = await this.writer.call('XREVRANGE', this.key, position, '-', 'COUNT', String(limit));
     const oldest = Date.now() - maxAgeMs;
     const history = entriesOf(reply)
       .reverse()
@@ -126,7 +120,7 @@ export class RedisEventBus implements EventBus {
   private start(): Promise<string> {
     if (!this.opening) {
       this.opening = (async () => {
-        const last = entriesOf(await this.reader.call('XREVRANGE', this.key, '+', '-', 'COUNT', '1'))[0]?.[0] ?? '0-0';
+        const last = entriesOf(await this.writer.call('XREVRANGE', this.key, '+', '-', 'COUNT', '1'))[0]?.[0] ?? '0-0';
         void this.readFrom(last);
         return last;
       })();
