@@ -57,14 +57,15 @@ const schema = z.object({
   /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
   SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
   SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
-  SSE_REPLAY_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(10_000),
+  SSE_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   SSE_REPLAY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(3_600),
   SSE_QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
   SSE_QUOTE_POLL_SECONDS: z.coerce.number().int().min(1).default(5),
   SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
   SSE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(32),
   SSE_MAX_SYMBOLS: z.coerce.number().int().min(1).max(500).default(50),
-  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(256),
+  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(64),
+  SSE_STALL_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 
 export interface Config {
@@ -104,8 +105,10 @@ export interface Config {
     /** Open streams per client IP (or per user when signed in). */
     maxConnectionsPerClient: number;
     maxSymbols: number;
-    /** Bytes a client may leave unread before it is dropped. */
+    /** Bytes handed to a client's socket at a time; its further events wait in the replay buffer. */
     queueBytes: number;
+    /** A client with events waiting that takes nothing for this long is dropped. */
+    stallSeconds: number;
   };
 }
 
@@ -168,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConnectionsPerClient: e.SSE_MAX_CONNECTIONS_PER_CLIENT,
       maxSymbols: e.SSE_MAX_SYMBOLS,
       queueBytes: e.SSE_QUEUE_KB * 1024,
+      stallSeconds: e.SSE_STALL_SECONDS,
     },
   };
 }

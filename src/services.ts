@@ -90,6 +90,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     maxConnections: stream.maxConnections,
     maxConnectionsPerKey: stream.maxConnectionsPerClient,
     queueBytes: stream.queueBytes,
+    stallMs: stream.stallSeconds * 1000,
     retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
   });
   return {

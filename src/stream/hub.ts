@@ -9,9 +9,12 @@
  * when its id is older than the buffer. Mercure's hub has the same duties
  * (spec/mercure.md § Reconciliation, § Active Subscriptions).
  *
- * Memory is bounded by the caps: `maxConnections` subscribers, each with at
- * most `queueBytes` queued (then it is dropped), and the buffer's
- * `replay.size` events.
+ * A subscriber's queue is its place in that buffer (stream/subscriber): it is
+ * handed at most `queueBytes` at a time and takes more as its socket drains.
+ * One that falls behind the whole buffer, or takes nothing for `stallMs` while
+ * events wait for it, has stopped reading: it is dropped. Memory is bounded by
+ * the caps: `replay.size` shared frames, and per subscriber a cursor and at
+ * most `queueBytes` (plus one frame) handed to its socket.
  *
  * @example
  * const hub = new StreamHub({ bus, quotes, log, ...limits });
@@ -27,7 +30,7 @@ import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, typ
 import { encodeFrame, PING_FRAME } from './frames';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
-import { Subscriber } from './subscriber';
+import { CAUGHT_UP, Subscriber } from './subscriber';
 import { ownerAlert, publicAlert, type StreamPrincipal } from './visibility';
 
 export interface HubOptions {
@@ -43,6 +46,8 @@ export interface HubOptions {
   maxConnections: number;
   maxConnectionsPerKey: number;
   queueBytes: number;
+  /** A subscriber with events waiting that takes nothing for this long is dropped. */
+  stallMs: number;
   /** Seconds a refused client is told to wait (`Retry-After`). */
   retryAfterSeconds: number;
   /** How long a resume id ahead of this instance waits for the shared bus to catch up. */
@@ -65,14 +70,15 @@ export interface HubStats {
   dropped: number;
   /** Most bytes any subscriber ever had waiting. */
   peakQueuedBytes: number;
+  /** Events sent from the buffer (a resume's replay, or catching up after a burst). */
   replayed: number;
+  /** Subscribers with events waiting for them in the buffer. */
+  lagging: number;
   buffered: number;
   head: string;
   watchedSymbols: number;
 }
 
-/** Frames a replaying client is handed per pull of its socket. */
-const REPLAY_BATCH = 256;
 
 export class StreamHub {
   private readonly live = new Map<Channel, Set<Subscriber>>(CHANNELS.map((c) => [c, new Set()]));
@@ -80,6 +86,8 @@ export class StreamHub {
   /** Subscribers waiting for their first quote of a symbol. */
   private readonly firstQuote = new Map<string, Set<Subscriber>>();
   private readonly all = new Set<Subscriber>();
+  /** Subscribers whose cursor is in the buffer (not caught up). */
+  private readonly lagging = new Set<Subscriber>();
   private readonly perKey = new Map<string, number>();
   private readonly quoteFeed: QuoteFeed;
   private readonly waiters = new Set<() => void>();
@@ -114,6 +122,7 @@ export class StreamHub {
       for (const event of held) this.receive(event);
       if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
       this.timers.push(setInterval(() => this.tickQuotes(), quoteIntervalMs));
+      this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.options.stallMs / 2))));
     })();
     return this.starting;
   }
@@ -140,6 +149,7 @@ export class StreamHub {
       principal: request.principal,
       key: request.key,
       queueBytes,
+      now: this.now(),
       onDrop: request.onDrop,
     });
     this.all.add(subscriber);
@@ -165,6 +175,7 @@ export class StreamHub {
       dropped: this.counts.dropped,
       peakQueuedBytes: peak,
       replayed: this.counts.replayed,
+      lagging: this.lagging.size,
       buffered: this.buffer?.size ?? 0,
       head: this.head ? formatEventId(this.head) : '',
       watchedSymbols: this.quoteFeed.watched,
@@ -182,7 +193,7 @@ export class StreamHub {
     }
   }
 
-  /** `hello` (with `retry:`), then where the client stands: caught up, replaying, or reset. */
+  /** `hello` (with `retry:`), then where the client stands: caught up, behind (replayed from the buffer), or reset. */
   private greet(subscriber: Subscriber, asked: string | null, resumeFrom: EventId | null): void {
     const covered = resumeFrom !== null && compareEventIds(busPosition(resumeFrom), this.head) <= 0 && this.buffer.covers(busPosition(resumeFrom));
     // A resumed client's ids go on from its own: the next after the one it sent.
@@ -194,39 +205,52 @@ export class StreamHub {
       const reset = { reason, lastEventId: asked, resumeFrom: formatEventId(this.head) };
       subscriber.send(encodeFrame({ id: formatEventId(this.ownId()), event: 'reset', data: reset }));
     }
-    if (covered) {
-      subscriber.skipThrough = helloId;
-      subscriber.cursor = this.buffer.seek(busPosition(resumeFrom));
-      this.pump(subscriber);
-    } else this.goLive(subscriber);
-  }
-
-  /** Hands a replaying subscriber its next batch from the buffer; live once caught up. */
-  private pump(subscriber: Subscriber): void {
-    if (subscriber.state !== 'replay') return;
-    if (this.buffer.lost(subscriber.cursor)) return this.dropSlow(subscriber, 'fell behind the whole replay buffer');
-    for (let n = 0; n < REPLAY_BATCH && subscriber.cursor < this.buffer.end; n++) {
-      const entry = this.buffer.at(subscriber.cursor++)!;
-      if (!subscriber.channels.has(entry.channel)) continue;
-      if (!subscriber.send(this.frameFor(entry, subscriber.principal))) return this.dropSlow(subscriber, 'replay does not fit its queue');
-      this.counts.replayed++;
-    }
-    if (subscriber.cursor >= this.buffer.end) this.goLive(subscriber);
-  }
-
-  private goLive(subscriber: Subscriber): void {
-    subscriber.state = 'live';
     for (const channel of subscriber.channels) this.live.get(channel)!.add(subscriber);
     for (const symbol of subscriber.symbols) {
       this.quoteFeed.add(symbol);
       setOf(this.bySymbol, symbol).add(subscriber);
       setOf(this.firstQuote, symbol).add(subscriber);
     }
+    if (covered) {
+      subscriber.skipThrough = helloId;
+      const from = this.buffer.seek(busPosition(resumeFrom));
+      if (from < this.buffer.end) this.fallBehind(subscriber, from);
+      this.pump(subscriber);
+    }
+  }
+
+  /** Its next events wait in the buffer from `index` on. */
+  private fallBehind(subscriber: Subscriber, index: number): void {
+    subscriber.cursor = index;
+    this.lagging.add(subscriber);
+  }
+
+  /** Hands a subscriber that is behind what fits its socket queue from the buffer; caught up at the end. */
+  private pump(subscriber: Subscriber): void {
+    if (subscriber.cursor === CAUGHT_UP || subscriber.closed) return;
+    if (this.buffer.lost(subscriber.cursor)) return this.dropSlow(subscriber, 'fell behind the whole replay buffer');
+    const { buffer } = this;
+    let sent = false;
+    while (subscriber.cursor < buffer.end && subscriber.hasRoom) {
+      const entry = buffer.at(subscriber.cursor++)!;
+      if (!subscriber.channels.has(entry.channel)) continue;
+      if (this.deliver(subscriber, entry.id, this.frameFor(entry, subscriber.principal))) {
+        sent = true;
+        this.counts.replayed++;
+      }
+    }
+    if (sent) subscriber.progressAt = this.now();
+    if (subscriber.cursor >= buffer.end) {
+      subscriber.cursor = CAUGHT_UP;
+      this.lagging.delete(subscriber);
+      for (const symbol of subscriber.symbols) setOf(this.firstQuote, symbol).add(subscriber); // the current quote, skipped while behind
+    }
   }
 
   private detach(subscriber: Subscriber): void {
     if (!this.all.delete(subscriber)) return;
-    subscriber.state = 'closed';
+    subscriber.closed = true;
+    this.lagging.delete(subscriber);
     this.counts.peakQueued = Math.max(this.counts.peakQueued, subscriber.peakQueued);
     const left = (this.perKey.get(subscriber.key) ?? 1) - 1;
     if (left > 0) this.perKey.set(subscriber.key, left);
@@ -234,7 +258,7 @@ export class StreamHub {
     for (const channel of subscriber.channels) this.live.get(channel)!.delete(subscriber);
     for (const symbol of subscriber.symbols) {
       const subscribers = this.bySymbol.get(symbol);
-      if (!subscribers?.delete(subscriber)) continue; // never went live
+      if (!subscribers?.delete(subscriber)) continue;
       this.firstQuote.get(symbol)?.delete(subscriber);
       if (subscribers.size === 0) {
         this.bySymbol.delete(symbol);
@@ -265,16 +289,26 @@ export class StreamHub {
     } else entry.frame = encodeFrame({ id: event.id, event: event.channel, data: event.payload });
     this.buffer.expire(receivedAt);
     this.buffer.push(entry);
-    for (const subscriber of this.live.get(event.channel)!) this.deliver(subscriber, id, this.frameFor(entry, subscriber.principal));
+    const index = this.buffer.end - 1;
+    for (const subscriber of this.live.get(event.channel)!) {
+      if (subscriber.cursor !== CAUGHT_UP) continue; // behind: it takes this one from the buffer in turn
+      if (subscriber.hasRoom) {
+        this.deliver(subscriber, id, this.frameFor(entry, subscriber.principal));
+        subscriber.progressAt = receivedAt;
+      } else this.fallBehind(subscriber, index);
+    }
+    for (const subscriber of this.lagging) if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
     for (const wake of this.waiters) wake();
   }
 
-  private deliver(subscriber: Subscriber, id: EventId, frame: Uint8Array): void {
+  /** Sends unless a resume already covered it; whether it sent. */
+  private deliver(subscriber: Subscriber, id: EventId, frame: Uint8Array): boolean {
     if (subscriber.skipThrough) {
-      if (compareEventIds(id, subscriber.skipThrough) <= 0) return;
+      if (compareEventIds(id, subscriber.skipThrough) <= 0) return false;
       subscriber.skipThrough = null;
     }
-    if (!subscriber.send(frame)) this.dropSlow(subscriber, 'queue full');
+    subscriber.send(frame);
+    return true;
   }
 
   private frameFor(entry: ReplayEntry, principal: StreamPrincipal): Uint8Array {
@@ -287,8 +321,17 @@ export class StreamHub {
   }
 
   private ping(): void {
-    this.buffer.expire(this.now());
-    for (const subscriber of this.all) if (!subscriber.send(PING_FRAME)) this.dropSlow(subscriber, 'queue full');
+    for (const subscriber of this.all) if (subscriber.hasRoom) subscriber.send(PING_FRAME);
+  }
+
+  /** Ages the buffer out, and drops whoever is behind and has taken nothing for `stallMs`. */
+  private sweep(): void {
+    const now = this.now();
+    this.buffer.expire(now);
+    for (const subscriber of this.lagging) {
+      if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
+      else if (now - subscriber.progressAt > this.options.stallMs) this.dropSlow(subscriber, `took nothing for ${this.options.stallMs} ms`);
+    }
   }
 
   /** Changed quotes to their symbols' subscribers; the current one to those still waiting for their first. */
@@ -297,18 +340,22 @@ export class StreamHub {
     for (const [symbol, waiting] of this.firstQuote) {
       const quote = changed.get(symbol) ?? this.quoteFeed.latest(symbol);
       if (!quote || waiting.size === 0) continue;
-      const recipients = changed.has(symbol) ? this.bySymbol.get(symbol)! : waiting;
-      this.sendQuote(quote, recipients);
+      const owed = [...waiting];
       waiting.clear();
+      this.sendQuote(quote, changed.has(symbol) ? this.bySymbol.get(symbol)! : owed);
       changed.delete(symbol);
     }
-    for (const [symbol, quote] of changed) this.sendQuote(quote, this.bySymbol.get(symbol) ?? new Set());
+    for (const [symbol, quote] of changed) this.sendQuote(quote, this.bySymbol.get(symbol) ?? []);
   }
 
+  /** One quote event to those caught up with room; the others are owed the then-current quote at a later tick. */
   private sendQuote(quote: QuoteEvent, recipients: Iterable<Subscriber>): void {
     const id = this.ownId();
     const frame = encodeFrame({ id: formatEventId(id), event: 'quote', data: quote });
-    for (const subscriber of recipients) this.deliver(subscriber, id, frame);
+    for (const subscriber of recipients) {
+      if (subscriber.cursor === CAUGHT_UP && subscriber.hasRoom) this.deliver(subscriber, id, frame);
+      else setOf(this.firstQuote, quote.symbol).add(subscriber);
+    }
   }
 
   /** Waits (bounded) until the shared bus has delivered up to `id` here too. */

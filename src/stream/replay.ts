@@ -36,7 +36,8 @@ export class ReplayBuffer {
     /** Every event after this id is held (at the start: the bus position the buffer starts from). */
     floor: EventId,
   ) {
-    this.slots = new Array(Math.max(1, capacity));
+    if (capacity < 1) throw new RangeError('a replay buffer holds at least one event');
+    this.slots = new Array(capacity);
     this.floorId = floor;
   }
 
@@ -54,10 +55,6 @@ export class ReplayBuffer {
   }
 
   push(entry: ReplayEntry): void {
-    if (this.capacity <= 0) {
-      this.floorId = entry.id;
-      return;
-    }
     if (this.size === this.capacity) this.evictOldest();
     this.slots[this.next % this.capacity] = entry;
     this.next++;

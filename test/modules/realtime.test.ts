@@ -188,8 +188,8 @@ describe('GET /api/stream: the long runs, side by side', () => {
   let ctx: TestContext;
   let server: ReturnType<typeof serve>;
   beforeAll(async () => {
-    // No pings: nothing at all crosses the wire while a stream is idle. A 64 KiB queue per client.
-    ctx = await createTestContext({ env: { SSE_PING_MS: '0', SSE_RETRY_MS: '20', SSE_QUEUE_KB: '64', RATE_LIMIT_QUOTA: '100000' }, redisBus });
+    // No pings: nothing at all crosses the wire while a stream is idle.
+    ctx = await createTestContext({ env: { SSE_PING_MS: '0', SSE_RETRY_MS: '20', RATE_LIMIT_QUOTA: '100000' }, redisBus });
     server = serve(ctx, { idleTimeout: 1 });
   });
   afterAll(async () => {
@@ -239,8 +239,22 @@ describe('GET /api/stream: the long runs, side by side', () => {
     expect(ctx.services.hub.stats().replayed - replayedBefore).toBeGreaterThan(0);
     expectIncreasingIds(client.events);
   }, 90_000);
+});
 
-  test.concurrent('is dropped once its queue is full; memory stays bounded and the others keep receiving', async () => {
+describe('GET /api/stream: a client that stops reading', () => {
+  let ctx: TestContext;
+  let server: ReturnType<typeof serve>;
+  beforeAll(async () => {
+    // 64 KiB at a time to a socket; 500 events of replay.
+    ctx = await createTestContext({ env: { SSE_PING_MS: '0', SSE_RETRY_MS: '20', SSE_QUEUE_KB: '64', SSE_REPLAY_SIZE: '500' }, redisBus });
+    server = serve(ctx);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await ctx.close();
+  });
+
+  it('is dropped once it falls behind the replay buffer; memory stays bounded and the others keep receiving', async () => {
     const { hub, bus } = ctx.services;
     const droppedBefore = hub.stats().dropped;
     const stalled = await nonReadingClient(server.port, '/api/stream?channels=breakouts.new');
@@ -250,7 +264,8 @@ describe('GET /api/stream: the long runs, side by side', () => {
     Bun.gc(true);
     const rssBefore = process.memoryUsage().rss;
     let published = 0;
-    // 2 KB events, each distinct: a queue that kept them all would hold every byte published.
+    // 2 KB events, each distinct: a queue that kept them all would hold every byte published. The stalled
+    // client fills the kernel's socket buffers (a few MB), then its 64 KiB, then falls 500 events behind.
     while (hub.stats().dropped === droppedBefore && published < 30_000) {
       for (let k = 0; k < 8; k++) bus.publish('breakouts.new', { signal: sampleSignal(published++, `${published}`.padEnd(2000, '.')) });
       await Bun.sleep(1);
@@ -261,9 +276,10 @@ describe('GET /api/stream: the long runs, side by side', () => {
     Bun.gc(true);
     const grewMb = (process.memoryUsage().rss - rssBefore) / 1e6;
     const publishedMb = (published * 2.5e3) / 1e6;
-    expect(hub.stats().peakQueuedBytes).toBeLessThanOrEqual(64 * 1024);
+    expect(hub.stats().peakQueuedBytes).toBeLessThan(64 * 1024 + 4096); // the socket queue bound plus at most one frame
+    expect(hub.stats().buffered).toBeLessThanOrEqual(500);
     expect(reading.of('breakouts.new').map((e) => (e.data.signal as { detectedAt: string }).detectedAt)).toEqual(Array.from({ length: published }, (_, n) => sampleSignal(n).detectedAt));
-    expect(grewMb).toBeLessThan(Math.max(64, publishedMb / 2)); // far from holding what was published
+    // Reported, not asserted (the reading client in this process keeps every event it parsed): RSS is noisy.
     console.log(`non-reading client: dropped after ${published - 10} events (~${publishedMb.toFixed(0)} MB published), RSS grew ${grewMb.toFixed(1)} MB`);
     reading.close();
     stalled.resume(); // what the server had sent, then the end: the server closed the socket

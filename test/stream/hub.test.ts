@@ -6,7 +6,7 @@ import { InProcessBus, type Channel } from '../../src/stream/bus';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
-import { frameReader, until } from '../helpers/sse';
+import { frameReader, sampleSignal, until } from '../helpers/sse';
 
 const ALL: Channel[] = ['breakouts.new', 'breakouts.state_change', 'alerts.dispatched'];
 
@@ -42,6 +42,7 @@ function makeHub(overrides: Partial<HubOptions> = {}) {
     maxConnections: 100,
     maxConnectionsPerKey: 100,
     queueBytes: 64 * 1024,
+    stallMs: 30_000,
     retryAfterSeconds: 2,
     ...overrides,
   });
@@ -179,9 +180,9 @@ describe('stream hub', () => {
     await reader.cancel();
   });
 
-  it('drops a client that stops reading once its queue is full; the queue never passes the bound and others keep receiving', async () => {
+  it('drops a client that stops reading once it falls behind the whole buffer; its socket queue never passes the bound and others keep receiving', async () => {
     const queueBytes = 16 * 1024;
-    const { bus, open, hub } = makeHub({ queueBytes });
+    const { bus, open, hub } = makeHub({ queueBytes, replay: { size: 100, maxAgeMs: 60_000 } });
     const stalled = await open({ channels: ['breakouts.state_change'] }); // never read
     const reading = frameReader(await open({ channels: ['breakouts.state_change'] }));
     await reading.read(1);
@@ -193,9 +194,30 @@ describe('stream hub', () => {
     expect(received).toBe(500);
     expect(hub.stats().dropped).toBe(1);
     expect(hub.stats().connections).toBe(1);
-    expect(hub.stats().peakQueuedBytes).toBeLessThanOrEqual(queueBytes);
+    expect(hub.stats().peakQueuedBytes).toBeLessThan(queueBytes + 512); // the bound plus at most one frame
     expect(await stalled.getReader().read().then(() => 'read', () => 'errored')).toBe('errored'); // its queue was discarded
     await reading.cancel();
+  });
+
+  it('drops a client that is behind and takes nothing for stallMs, even in a quiet stream', async () => {
+    const { bus, open, hub } = makeHub({ queueBytes: 1024, stallMs: 40 });
+    await open({ channels: ['breakouts.state_change'] }); // never read
+    for (let n = 0; n < 20; n++) bus.publish('breakouts.state_change', stateChange(n)); // > 1 KiB: the rest waits in the buffer
+    expect(hub.stats().lagging).toBe(1);
+    await until('the stalled client to be dropped', () => hub.stats().dropped === 1);
+    expect(hub.stats().connections).toBe(0);
+  });
+
+  it('lets a reading client take a burst far larger than its socket queue, in order, without dropping it', async () => {
+    const { bus, open, hub } = makeHub({ queueBytes: 4 * 1024, replay: { size: 5000, maxAgeMs: 60_000 } });
+    const reader = frameReader(await open({ channels: ['breakouts.new'] }));
+    await reader.read(1);
+    for (let n = 0; n < 2000; n++) bus.publish('breakouts.new', { signal: sampleSignal(n, 'x'.repeat(1000)) }); // ~3 MB at once
+    const events = await reader.read(2000);
+    expect(events.map((e) => (e.data.signal as { detectedAt: string }).detectedAt)).toEqual(Array.from({ length: 2000 }, (_, n) => sampleSignal(n).detectedAt));
+    expect(hub.stats().dropped).toBe(0);
+    expect(hub.stats().replayed).toBeGreaterThan(1900); // all but the first few waited in the buffer
+    await reader.cancel();
   });
 
   it('sends quotes only for the symbols asked, at most one per symbol per tick, the latest', async () => {
@@ -226,7 +248,7 @@ describe('stream hub', () => {
   it('polls a remote source every pollMs, only for subscribed symbols, and stops when no one listens', async () => {
     const bus = new InProcessBus();
     const quotes = new TestQuotes(true);
-    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, maxConnections: 10, maxConnectionsPerKey: 10, queueBytes: 65536, retryAfterSeconds: 1 });
+    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, maxConnections: 10, maxConnectionsPerKey: 10, queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
     hubs.push(hub);
     const reader = frameReader(await hub.open({ channels: [], symbols: ['NVDA'], principal: null, key: 'k', lastEventId: null }));
     const [, quote] = await reader.read(2);
