@@ -9,6 +9,7 @@ import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchOptions } from './options';
 import { benchScan } from './scan';
+import { benchSse } from './sse';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
@@ -18,4 +19,5 @@ await benchScan();
 await benchOptions();
 await benchForecast();
 await benchLedger();
+await benchSse();
 if (!(await benchDurability())) process.exitCode = 1;

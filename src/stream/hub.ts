@@ -22,12 +22,13 @@
  * const stream = await hub.open({ channels, symbols, principal: null, key: 'ip:127.0.0.1', lastEventId: null });
  */
 import type { QuoteEvent } from '../domain/events';
-import { AppError } from '../errors';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
+import { ConnectionCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME } from './frames';
+import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
 import { CAUGHT_UP, Subscriber } from './subscriber';
@@ -79,17 +80,13 @@ export interface HubStats {
   watchedSymbols: number;
 }
 
-
 export class StreamHub {
   private readonly live = new Map<Channel, Set<Subscriber>>(CHANNELS.map((c) => [c, new Set()]));
-  private readonly bySymbol = new Map<string, Set<Subscriber>>();
-  /** Subscribers waiting for their first quote of a symbol. */
-  private readonly firstQuote = new Map<string, Set<Subscriber>>();
   private readonly all = new Set<Subscriber>();
   /** Subscribers whose cursor is in the buffer (not caught up). */
   private readonly lagging = new Set<Subscriber>();
-  private readonly perKey = new Map<string, number>();
-  private readonly quoteFeed: QuoteFeed;
+  private readonly caps: ConnectionCaps;
+  private readonly quotes: QuoteRoutes;
   private readonly waiters = new Set<() => void>();
   private buffer!: ReplayBuffer;
   private head!: EventId;
@@ -102,7 +99,8 @@ export class StreamHub {
 
   constructor(private readonly options: HubOptions) {
     this.now = options.now ?? Date.now;
-    this.quoteFeed = new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now });
+    this.caps = new ConnectionCaps({ max: options.maxConnections, perKey: options.maxConnectionsPerKey, retryAfterSeconds: options.retryAfterSeconds });
+    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now }));
   }
 
   /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
@@ -121,7 +119,7 @@ export class StreamHub {
       if (compareEventIds(this.head, start) < 0) this.head = start;
       for (const event of held) this.receive(event);
       if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
-      this.timers.push(setInterval(() => this.tickQuotes(), quoteIntervalMs));
+      this.timers.push(setInterval(() => this.quotes.tick((quote, recipients) => this.sendQuote(quote, recipients)), quoteIntervalMs));
       this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.options.stallMs / 2))));
     })();
     return this.starting;
@@ -136,24 +134,18 @@ export class StreamHub {
     await this.start();
     const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
     if (resumeFrom && this.options.bus.shared && compareEventIds(busPosition(resumeFrom), this.head) > 0) await this.catchUp(resumeFrom);
-    const { maxConnections, maxConnectionsPerKey, retryAfterSeconds, queueBytes } = this.options;
-    const retry = { 'retry-after': String(retryAfterSeconds) };
-    if (this.all.size >= maxConnections) throw new AppError('unavailable', `This instance holds its maximum of ${maxConnections} streams; retry in ${retryAfterSeconds}s`, retry);
-    if ((this.perKey.get(request.key) ?? 0) >= maxConnectionsPerKey) {
-      throw new AppError('rate_limited', `At most ${maxConnectionsPerKey} open streams per client; close one or retry in ${retryAfterSeconds}s`, retry);
-    }
+    this.caps.admit(request.key);
     const subscriber = new Subscriber({
       connectionId: newId('sse'),
       channels: new Set(request.channels),
       symbols: request.symbols,
       principal: request.principal,
       key: request.key,
-      queueBytes,
+      queueBytes: this.options.queueBytes,
       now: this.now(),
       onDrop: request.onDrop,
     });
     this.all.add(subscriber);
-    this.perKey.set(request.key, (this.perKey.get(request.key) ?? 0) + 1);
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -178,7 +170,7 @@ export class StreamHub {
       lagging: this.lagging.size,
       buffered: this.buffer?.size ?? 0,
       head: this.head ? formatEventId(this.head) : '',
-      watchedSymbols: this.quoteFeed.watched,
+      watchedSymbols: this.quotes.watched,
     };
   }
 
@@ -206,11 +198,7 @@ export class StreamHub {
       subscriber.send(encodeFrame({ id: formatEventId(this.ownId()), event: 'reset', data: reset }));
     }
     for (const channel of subscriber.channels) this.live.get(channel)!.add(subscriber);
-    for (const symbol of subscriber.symbols) {
-      this.quoteFeed.add(symbol);
-      setOf(this.bySymbol, symbol).add(subscriber);
-      setOf(this.firstQuote, symbol).add(subscriber);
-    }
+    this.quotes.add(subscriber);
     if (covered) {
       subscriber.skipThrough = helloId;
       const from = this.buffer.seek(busPosition(resumeFrom));
@@ -243,7 +231,7 @@ export class StreamHub {
     if (subscriber.cursor >= buffer.end) {
       subscriber.cursor = CAUGHT_UP;
       this.lagging.delete(subscriber);
-      for (const symbol of subscriber.symbols) setOf(this.firstQuote, symbol).add(subscriber); // the current quote, skipped while behind
+      this.quotes.owe(subscriber); // the current quotes, skipped while it was behind
     }
   }
 
@@ -252,20 +240,9 @@ export class StreamHub {
     subscriber.closed = true;
     this.lagging.delete(subscriber);
     this.counts.peakQueued = Math.max(this.counts.peakQueued, subscriber.peakQueued);
-    const left = (this.perKey.get(subscriber.key) ?? 1) - 1;
-    if (left > 0) this.perKey.set(subscriber.key, left);
-    else this.perKey.delete(subscriber.key);
+    this.caps.release(subscriber.key);
     for (const channel of subscriber.channels) this.live.get(channel)!.delete(subscriber);
-    for (const symbol of subscriber.symbols) {
-      const subscribers = this.bySymbol.get(symbol);
-      if (!subscribers?.delete(subscriber)) continue;
-      this.firstQuote.get(symbol)?.delete(subscriber);
-      if (subscribers.size === 0) {
-        this.bySymbol.delete(symbol);
-        this.firstQuote.delete(symbol);
-      }
-      this.quoteFeed.remove(symbol);
-    }
+    this.quotes.remove(subscriber);
   }
 
   private dropSlow(subscriber: Subscriber, reason: string): void {
@@ -334,27 +311,13 @@ export class StreamHub {
     }
   }
 
-  /** Changed quotes to their symbols' subscribers; the current one to those still waiting for their first. */
-  private tickQuotes(): void {
-    const changed = this.quoteFeed.tick();
-    for (const [symbol, waiting] of this.firstQuote) {
-      const quote = changed.get(symbol) ?? this.quoteFeed.latest(symbol);
-      if (!quote || waiting.size === 0) continue;
-      const owed = [...waiting];
-      waiting.clear();
-      this.sendQuote(quote, changed.has(symbol) ? this.bySymbol.get(symbol)! : owed);
-      changed.delete(symbol);
-    }
-    for (const [symbol, quote] of changed) this.sendQuote(quote, this.bySymbol.get(symbol) ?? []);
-  }
-
   /** One quote event to those caught up with room; the others are owed the then-current quote at a later tick. */
   private sendQuote(quote: QuoteEvent, recipients: Iterable<Subscriber>): void {
     const id = this.ownId();
     const frame = encodeFrame({ id: formatEventId(id), event: 'quote', data: quote });
     for (const subscriber of recipients) {
       if (subscriber.cursor === CAUGHT_UP && subscriber.hasRoom) this.deliver(subscriber, id, frame);
-      else setOf(this.firstQuote, quote.symbol).add(subscriber);
+      else this.quotes.owe(subscriber, quote.symbol);
     }
   }
 
@@ -373,10 +336,4 @@ export class StreamHub {
       this.waiters.add(check);
     });
   }
-}
-
-function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  return set;
 }

@@ -25,6 +25,7 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
   beforeAll(async () => {
     ctx = await createTestContext({
       env: { SSE_MAX_SYMBOLS: '3', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', TRUST_PROXY: 'true', SSE_RETRY_MS: '4000', SSE_REPLAY_SIZE: '5' },
+      redisBus,
     });
   });
   afterAll(() => ctx.close());
@@ -95,6 +96,18 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
     expect(compareEventIds(parseEventId(reset!.id)!, parseEventId(next!.id)!)).toBeLessThan(0);
     await again.cancel();
   });
+
+  it('streams the new signals of a persisted scan run as breakouts.new, as the scan job publishes them', async () => {
+    const stream = frameReader((await ctx.request('/api/stream?channels=breakouts.new')).body!);
+    await stream.read(1);
+    await ctx.services.runs.persist('daily');
+    const run = (await ctx.services.scans.latestRun('daily'))!;
+    expect(run.signals.length).toBeGreaterThan(0);
+    const events = await stream.read(run.signals.length);
+    expect(events.map((e) => e.event)).toEqual(run.signals.map(() => 'breakouts.new'));
+    expect(new Set(events.map((e) => (e.data.signal as { id: string }).id))).toEqual(new Set(run.signals.map((s) => s.id)));
+    await stream.cancel();
+  }, 120_000);
 
   it('is documented as a text/event-stream under the Realtime tag', async () => {
     const { body } = await ctx.json<{ tags: { name: string }[]; paths: Record<string, { get: { tags: string[]; parameters: { name: string; in: string }[]; responses: Record<string, { content: Record<string, unknown> }> } }> }>('/openapi/json');
