@@ -28,6 +28,7 @@ const decoder = new TextDecoder();
 type Conn = { text: string; greeted: boolean };
 
 const PRICE = '"price":';
+const EVENT = 'event: breakouts.state_change';
 
 /** Splits frames off the connection's text; reads the publish time without a JSON parse (the client must stay cheap: it shares the CPUs with the server). */
 function take(conn: Conn, chunk: Uint8Array): void {
@@ -41,8 +42,10 @@ function take(conn: Conn, chunk: Uint8Array): void {
         if (++ready === count) console.log(JSON.stringify({ ready }));
       }
     } else {
+      // (Raw HTTP/1.1: chunk-size lines sit between frames, so look inside the block.)
       const at = conn.text.indexOf(PRICE, start);
-      if (at >= 0 && at < end && conn.text.startsWith('event: breakouts.state_change', conn.text.indexOf('\n', start) + 1)) {
+      const named = conn.text.indexOf(EVENT, start);
+      if (at >= 0 && at < end && named >= 0 && named < end) {
         received++;
         latencies.push(Math.round((clock() - parseFloat(conn.text.slice(at + PRICE.length, at + PRICE.length + 24))) * 1000));
       }

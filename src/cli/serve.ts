@@ -9,7 +9,8 @@ export async function serve(): Promise<void> {
   const bootStarted = performance.now();
   const config = configOrExit();
   const services = await createServices(config, { warmPool: true });
-  await services.hub.start(); // the replay buffer fills from boot
+  // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
+  await services.hub.start().catch((error: unknown) => services.log.error('realtime: the event bus cannot be read yet', { error: String(error) }));
   const app = createApp(services).listen({ port: config.port, hostname: config.host });
   const scheduler =
     config.scanIntervalSeconds > 0

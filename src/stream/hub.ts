@@ -24,6 +24,7 @@
 import type { QuoteEvent } from '../domain/events';
 import { newId } from '../ids';
 import type { Logger } from '../log';
+import { AppError } from '../errors';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
 import { ConnectionCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
@@ -105,24 +106,30 @@ export class StreamHub {
 
   /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
   start(): Promise<void> {
-    this.starting ??= (async () => {
-      const { bus, replay, pingMs, quoteIntervalMs } = this.options;
-      const held: BusEvent[] = [];
-      this.unsubscribe = CHANNELS.map((channel) => bus.subscribe(channel, (_payload, event) => (this.buffer ? this.receive(event) : held.push(event))));
-      const { position, history } = await bus.open(replay.size, replay.maxAgeMs);
-      const start = parseEventId(position) ?? { ms: this.now(), seq: 0, sub: 0 };
-      const oldest = history.length > 0 ? parseEventId(history[0]!.id) : null;
-      // Every event after the floor is held: the history's first, or (without history) where live delivery starts.
-      this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, oldest ?? start);
-      this.head = ZERO_ID;
-      for (const event of history) this.receive(event, parseEventId(event.id)!.ms);
-      if (compareEventIds(this.head, start) < 0) this.head = start;
-      for (const event of held) this.receive(event);
-      if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
-      this.timers.push(setInterval(() => this.quotes.tick((quote, recipients) => this.sendQuote(quote, recipients)), quoteIntervalMs));
-      this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.options.stallMs / 2))));
-    })();
+    this.starting ??= this.subscribe().catch((error: unknown) => {
+      this.starting = undefined; // asked again by the next stream
+      throw error;
+    });
     return this.starting;
+  }
+
+  private async subscribe(): Promise<void> {
+    for (const off of this.unsubscribe) off(); // a failed earlier start
+    const { bus, replay, pingMs, quoteIntervalMs } = this.options;
+    const held: BusEvent[] = [];
+    this.unsubscribe = CHANNELS.map((channel) => bus.subscribe(channel, (_payload, event) => (this.buffer ? this.receive(event) : held.push(event))));
+    const { position, history } = await bus.open(replay.size, replay.maxAgeMs);
+    const start = parseEventId(position) ?? { ms: this.now(), seq: 0, sub: 0 };
+    const oldest = history.length > 0 ? parseEventId(history[0]!.id) : null;
+    // Every event after the floor is held: the history's first, or (without history) where live delivery starts.
+    this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, oldest ?? start);
+    this.head = ZERO_ID;
+    for (const event of history) this.receive(event, parseEventId(event.id)!.ms);
+    if (compareEventIds(this.head, start) < 0) this.head = start;
+    for (const event of held) this.receive(event);
+    if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
+    this.timers.push(setInterval(() => this.quotes.tick((quote, recipients) => this.sendQuote(quote, recipients)), quoteIntervalMs));
+    this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.options.stallMs / 2))));
   }
 
   /**
@@ -131,7 +138,10 @@ export class StreamHub {
    * request resumes, then live events.
    */
   async open(request: OpenRequest): Promise<ReadableStream<Uint8Array>> {
-    await this.start();
+    await this.start().catch((error: unknown) => {
+      this.options.log.error('stream: the event bus cannot be read', { error: String(error) });
+      throw new AppError('unavailable', 'The event stream is unavailable: its event bus cannot be reached; retry later', { 'retry-after': String(this.options.retryAfterSeconds) });
+    });
     const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
     if (resumeFrom && this.options.bus.shared && compareEventIds(busPosition(resumeFrom), this.head) > 0) await this.catchUp(resumeFrom);
     this.caps.admit(request.key);
@@ -264,8 +274,8 @@ export class StreamHub {
       entry.frame = encodeFrame({ id: event.id, event: event.channel, data: publicAlert(payload) });
       if (payload.userId !== undefined) entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerAlert(payload) }) };
     } else entry.frame = encodeFrame({ id: event.id, event: event.channel, data: event.payload });
-    this.buffer.expire(receivedAt);
-    this.buffer.push(entry);
+    const expired = this.buffer.expire(receivedAt);
+    const evicted = this.buffer.push(entry) || expired;
     const index = this.buffer.end - 1;
     for (const subscriber of this.live.get(event.channel)!) {
       if (subscriber.cursor !== CAUGHT_UP) continue; // behind: it takes this one from the buffer in turn
@@ -274,7 +284,7 @@ export class StreamHub {
         subscriber.progressAt = receivedAt;
       } else this.fallBehind(subscriber, index);
     }
-    for (const subscriber of this.lagging) if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
+    if (evicted) for (const subscriber of this.lagging) if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
     for (const wake of this.waiters) wake();
   }
 

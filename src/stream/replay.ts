@@ -54,16 +54,21 @@ export class ReplayBuffer {
     return this.next - this.first;
   }
 
-  push(entry: ReplayEntry): void {
-    if (this.size === this.capacity) this.evictOldest();
+  /** Appends an event; whether the oldest had to go to make room. */
+  push(entry: ReplayEntry): boolean {
+    const full = this.size === this.capacity;
+    if (full) this.evictOldest();
     this.slots[this.next % this.capacity] = entry;
     this.next++;
+    return full;
   }
 
-  /** Drops entries older than the age bound (the floor moves up past them). */
-  expire(now: number): void {
+  /** Drops entries older than the age bound (the floor moves up past them); whether any went. */
+  expire(now: number): boolean {
     const oldest = now - this.maxAgeMs;
+    const before = this.first;
     while (this.size > 0 && this.slots[this.first % this.capacity]!.receivedAt < oldest) this.evictOldest();
+    return this.first !== before;
   }
 
   /** Whether every event after `id` is held (no gap between the id and the buffer). */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test';
 import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/log';
 import type { Snapshot } from '../../src/providers/types';
-import { InProcessBus, type Channel } from '../../src/stream/bus';
+import { InProcessBus, RedisEventBus, type Channel } from '../../src/stream/bus';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
@@ -259,4 +259,16 @@ describe('stream hub', () => {
     await reader.cancel();
     await until('the symbol to be forgotten', () => hub.stats().watchedSymbols === 0);
   });
+
+  it('answers 503 with Retry-After while the event bus cannot be reached, and asks again next time', async () => {
+    const bus = new RedisEventBus({ url: 'redis://127.0.0.1:1', maxLength: 10, log: createLogger('silent') }); // nothing listens there
+    const { open } = makeHub({ bus });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refusal = await open().catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(AppError);
+      expect((refusal as AppError).status).toBe(503);
+      expect((refusal as AppError).headers['retry-after']).toBe('2');
+    }
+    await bus.close();
+  }, 30_000);
 });

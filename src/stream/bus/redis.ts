@@ -123,7 +123,10 @@ export class RedisEventBus implements EventBus {
         const last = entriesOf(await this.writer.call('XREVRANGE', this.key, '+', '-', 'COUNT', '1'))[0]?.[0] ?? '0-0';
         void this.readFrom(last);
         return last;
-      })();
+      })().catch((error: unknown) => {
+        this.opening = undefined; // Redis was unreachable: asked again next time
+        throw error;
+      });
     }
     return this.opening;
   }
