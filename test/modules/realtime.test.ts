@@ -24,7 +24,7 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext({
-      env: { SSE_MAX_SYMBOLS: '3', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', TRUST_PROXY: 'true', SSE_RETRY_MS: '4000', SSE_REPLAY_SIZE: '5' },
+      env: { SSE_MAX_SYMBOLS: '3', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', TRUST_PROXY: 'true', SSE_RETRY_MS: '4000', SSE_REPLAY_MAX_AGE_SECONDS: '1' },
       redisBus,
     });
   });
@@ -82,11 +82,13 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
     await Promise.all([second.body!.cancel(), third.body!.cancel()]);
   });
 
-  it('says reset (too_old) to a client whose id fell out of the buffer, then goes on live', async () => {
+  it('says reset (too_old) to a client whose id fell out of the buffer (older than its 1 s), then goes on live', async () => {
     const first = frameReader((await ctx.request('/api/stream?channels=breakouts.state_change')).body!);
     const [hello] = await first.read(1);
     await first.cancel();
+    const headBefore = ctx.services.hub.stats().head;
     for (let n = 0; n < 20; n++) ctx.services.bus.publish('breakouts.state_change', STATE(n));
+    await until('the events to arrive and age out', () => ctx.services.hub.stats().head !== headBefore && ctx.services.hub.stats().buffered === 0);
     const again = frameReader((await ctx.request('/api/stream?channels=breakouts.state_change', { headers: { 'last-event-id': hello!.id } })).body!);
     const [, reset] = await again.read(2);
     expect(reset).toMatchObject({ event: 'reset', data: { reason: 'too_old', lastEventId: hello!.id } });
@@ -96,18 +98,6 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
     expect(compareEventIds(parseEventId(reset!.id)!, parseEventId(next!.id)!)).toBeLessThan(0);
     await again.cancel();
   });
-
-  it('streams the new signals of a persisted scan run as breakouts.new, as the scan job publishes them', async () => {
-    const stream = frameReader((await ctx.request('/api/stream?channels=breakouts.new')).body!);
-    await stream.read(1);
-    await ctx.services.runs.persist('daily');
-    const run = (await ctx.services.scans.latestRun('daily'))!;
-    expect(run.signals.length).toBeGreaterThan(0);
-    const events = await stream.read(run.signals.length);
-    expect(events.map((e) => e.event)).toEqual(run.signals.map(() => 'breakouts.new'));
-    expect(new Set(events.map((e) => (e.data.signal as { id: string }).id))).toEqual(new Set(run.signals.map((s) => s.id)));
-    await stream.cancel();
-  }, 120_000);
 
   it('is documented as a text/event-stream under the Realtime tag', async () => {
     const { body } = await ctx.json<{ tags: { name: string }[]; paths: Record<string, { get: { tags: string[]; parameters: { name: string; in: string }[]; responses: Record<string, { content: Record<string, unknown> }> } }> }>('/openapi/json');
@@ -254,7 +244,7 @@ describe('GET /api/stream: the long runs, side by side', () => {
   }, 90_000);
 });
 
-describe('GET /api/stream: a client that stops reading', () => {
+describe('GET /api/stream: a scan run’s burst, and a client that stops reading', () => {
   let ctx: TestContext;
   let server: ReturnType<typeof serve>;
   beforeAll(async () => {
@@ -266,6 +256,23 @@ describe('GET /api/stream: a client that stops reading', () => {
     await server.stop();
     await ctx.close();
   });
+
+  it('streams the new signals of a persisted scan run as breakouts.new, as the scan job publishes them', async () => {
+    const stream = frameReader((await ctx.request('/api/stream?channels=breakouts.new')).body!);
+    await stream.read(1);
+    const events: Received[] = [];
+    const reading = (async () => {
+      for (let batch = await stream.read(1); batch.length > 0; batch = await stream.read(1)) events.push(...batch);
+    })();
+    await ctx.services.runs.persist('daily');
+    const run = (await ctx.services.scans.latestRun('daily'))!;
+    expect(run.signals.length).toBeGreaterThan(0);
+    await until('every new signal', () => events.length === run.signals.length);
+    await stream.cancel();
+    await reading;
+    expect(events.map((e) => e.event)).toEqual(run.signals.map(() => 'breakouts.new'));
+    expect(new Set(events.map((e) => (e.data.signal as { id: string }).id))).toEqual(new Set(run.signals.map((s) => s.id)));
+  }, 120_000);
 
   it('is dropped once it falls behind the replay buffer; memory stays bounded and the others keep receiving', async () => {
     const { hub, bus } = ctx.services;
