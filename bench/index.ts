@@ -13,6 +13,7 @@ import { benchLedger } from './ledger';
 import { benchOptions } from './options';
 import { benchScan } from './scan';
 import { benchStall } from './stall';
+import { benchSse } from './sse';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
@@ -26,4 +27,5 @@ await benchLedger();
 await benchBoot();
 await benchExplain();
 await benchStall();
+await benchSse();
 if (!(await benchDurability())) process.exitCode = 1;

@@ -11,6 +11,7 @@ import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
+import { realtimeModule } from './modules/realtime';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
@@ -25,7 +26,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (Backtest, Realtime and GraphQL come with their modules), then ours. */
+/** The spec's tags that have routes today, in its order (Backtest and GraphQL come with their modules), then ours. */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -35,6 +36,7 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
+  ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts and quotes, resumable with Last-Event-ID'],
   ['Account', 'Your API keys (needs a session)'],
 ] as const;
 
@@ -74,6 +76,7 @@ export function createApp(services: Services) {
     .use(altdataModule(services))
     .use(optionsModule(services))
     .use(aiModule(services))
+    .use(realtimeModule(services))
     .use(accountModule(services));
 }
 

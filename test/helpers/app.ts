@@ -4,7 +4,9 @@
  * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
  * switches the rate-limit store to Redis (backed in-process, as the server
  * does), with a per-app key prefix. Each context has its own STATE_DIR (its
- * local session key lives there), removed by `close()`.
+ * local session key lives there), removed by `close()`. Contexts that ask with
+ * `redisBus` get the event bus on Redis too, on a stream of their own or on the
+ * `key` that contexts playing several instances share.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import type { AuthOverrides } from '../../src/auth';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
+import { RedisEventBus } from '../../src/stream/bus';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
@@ -81,7 +84,7 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides; redisBus?: { key?: string } } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-test-'));
@@ -94,12 +97,17 @@ export async function createTestContext(
   const log = createLogger('silent');
   const rateLimitStore =
     options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
+  const bus =
+    process.env.REDIS_URL && options.redisBus
+      ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.redisBus.key ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
+      : undefined;
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
     log,
     pgliteDir: ':memory:',
     rateLimitStore,
     auth: options.auth,
+    bus,
   });
   const app = createApp(services);
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
@@ -113,6 +121,7 @@ export async function createTestContext(
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
     close: async () => {
+      if (bus && !options.redisBus?.key) await bus.drop();
       await services.close();
       await database?.drop();
       rmSync(stateDir, { recursive: true, force: true });
