@@ -123,8 +123,12 @@ const schema = z.object({
   AI_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   /** Seconds the circuit stays open before one probe request is let through. */
   AI_BREAKER_HALF_OPEN_SECONDS: z.coerce.number().positive().max(86_400).default(30),
-  /** The explain endpoints' own, stricter quota per client and window (each explanation may cost a model call). */
+  /** The explain endpoints' own, stricter quota per client IP and window (each explanation may cost a model call)… */
   EXPLAIN_RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(10),
+  /** …and per user or API key of each tier. */
+  EXPLAIN_RATE_LIMIT_QUOTA_FREE: z.coerce.number().int().min(1).default(10),
+  EXPLAIN_RATE_LIMIT_QUOTA_PRO: z.coerce.number().int().min(1).default(60),
+  EXPLAIN_RATE_LIMIT_QUOTA_ENTERPRISE: z.coerce.number().int().min(1).default(300),
   EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Largest POST /api/explain body accepted, in bytes. */
   EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
@@ -181,7 +185,7 @@ export interface Config {
   healthCheckIntervalSeconds: number;
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
-  explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
+  explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
   stream: {
     /** Between `: ping` comments; 0 sends none. */
     pingMs: number;
@@ -252,6 +256,16 @@ export class ConfigError extends Error {
  * Parses the environment (blank values count as unset).
  * @throws {ConfigError} naming each variable that is invalid.
  */
+/** Quotas by tier, each at least the one under it (`<name>_FREE` ≤ `<name>_PRO` ≤ `<name>_ENTERPRISE`). */
+function byTier(name: string, quotas: Record<Tier, number>): Record<Tier, number> {
+  for (const [lower, higher] of [[TIERS[0], TIERS[1]], [TIERS[1], TIERS[2]]] as const) {
+    if (quotas[higher] < quotas[lower]) {
+      throw new ConfigError([`${name}_${higher.toUpperCase()}: must not be below ${name}_${lower.toUpperCase()} (${quotas[lower]})`]);
+    }
+  }
+  return quotas;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
     Object.keys(schema.shape)
@@ -268,12 +282,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MARKET_DATA_PROVIDER === 'csv' && !e.CSV_DIR) {
     throw new ConfigError(['CSV_DIR: required when MARKET_DATA_PROVIDER=csv']);
   }
-  const tierQuotas: Record<Tier, number> = { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE };
-  for (const [lower, higher] of [[TIERS[0], TIERS[1]], [TIERS[1], TIERS[2]]] as const) {
-    if (tierQuotas[higher] < tierQuotas[lower]) {
-      throw new ConfigError([`RATE_LIMIT_QUOTA_${higher.toUpperCase()}: must not be below RATE_LIMIT_QUOTA_${lower.toUpperCase()} (${tierQuotas[lower]})`]);
-    }
-  }
+  const tierQuotas = byTier('RATE_LIMIT_QUOTA', { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE });
+  const explainTierQuotas = byTier('EXPLAIN_RATE_LIMIT_QUOTA', {
+    free: e.EXPLAIN_RATE_LIMIT_QUOTA_FREE,
+    pro: e.EXPLAIN_RATE_LIMIT_QUOTA_PRO,
+    enterprise: e.EXPLAIN_RATE_LIMIT_QUOTA_ENTERPRISE,
+  });
   return {
     port: e.PORT,
     host: e.HOST,
@@ -302,7 +316,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
     ai: aiConfig(e),
-    explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
+    explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
     stream: {
       pingMs: e.SSE_PING_MS,
       retryMs: e.SSE_RETRY_MS,

@@ -14,13 +14,16 @@
  * `exempt` paths (probes such as `/api/health`) report the caller's standing
  * in the headers but are never counted, so they never answer 429.
  *
- * Cost class: a route whose answer is expensive (a replay, a universe scan,
- * the whole ledger) declares `costly` in its options, and each such request
- * also counts against a second, stricter quota of the same window
- * (`RATE_LIMIT_COSTLY_QUOTA`) in the same principal's costly bucket, so one
- * client cannot spend the server's time on it with the ordinary quota. The
- * headers of a costly answer describe the costly quota; the operation says
- * `x-rate-limit-class: costly` in the OpenAPI document.
+ * Quota classes: a route whose answer is expensive declares its class in the
+ * `costly` option, and each such request that passed validation also counts
+ * against that class's stricter quota, in the same principal's bucket of the
+ * class, so one client cannot spend the server's time (or money) with the
+ * ordinary quota. Two classes: `costly` (a replay, a universe scan, the whole
+ * ledger: `RATE_LIMIT_COSTLY_QUOTA` per window) and `explain` (each may call a
+ * paid language model: `EXPLAIN_RATE_LIMIT_QUOTA*`, per tier when
+ * authenticated, in its own window). The headers of such an answer describe the
+ * class's quota; the operation says `x-rate-limit-class: <class>` in the
+ * OpenAPI document.
  *
  * Every answer carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (whole seconds until the window resets); a refusal is
@@ -30,6 +33,7 @@
  * @example
  * new Elysia().use(rateLimit(options)).get('/api/universe/scan', scan, { costly: true });
  * new Elysia().use(rateLimit(options)).get('/api/breakouts', list, { costly: { query: 'asOf' } });
+ * new Elysia().use(rateLimit(options)).get('/api/explain', explain, { costly: { class: 'explain' } });
  */
 import { Elysia } from 'elysia';
 import type { Principal } from '../auth';
@@ -39,13 +43,25 @@ import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
 import { isApiPath, requestPath } from './request-path';
 
+/** A stricter quota, counted on top of the ordinary one, for the routes that declare the class. */
+export interface QuotaClass {
+  /** Requests per window for a client without a valid credential, per IP. */
+  quota: number;
+  /** Requests per window for an authenticated user or key, by tier. */
+  tierQuotas: Readonly<Record<Tier, number>>;
+  windowSeconds: number;
+}
+
+export const QUOTA_CLASSES = ['costly', 'explain'] as const;
+export type QuotaClassName = (typeof QUOTA_CLASSES)[number];
+
 export interface RateLimitOptions {
   store: RateLimitStore;
   /** Requests per window for a client without a valid credential, per IP. */
   quota: number;
-  /** Requests per window of the costly class (counted on top of the ordinary quota). */
-  costlyQuota: number;
   windowSeconds: number;
+  /** The quota classes routes may declare. */
+  classes: Readonly<Record<QuotaClassName, QuotaClass>>;
   /** Requests per window for an authenticated user or key, by tier. */
   tierQuotas: Readonly<Record<Tier, number>>;
   trustProxy: boolean;
@@ -56,8 +72,8 @@ export interface RateLimitOptions {
   exempt?: readonly string[];
 }
 
-/** When a route is costly: always, or when the named query parameter is given. */
-export type CostlyWhen = boolean | { query: string };
+/** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
+export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
 
 type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
 type HeaderSet = { headers: Record<string, unknown> };
@@ -82,13 +98,26 @@ export function bucketOf(principal: Principal | null, ip: () => string, quota: n
 /** The options from the composition root: config, store, logger and the authenticator that names the principal. */
 export function rateLimitOptions(services: {
   rateLimitStore: RateLimitStore;
-  config: { rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> }; trustProxy: boolean };
+  config: {
+    rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> };
+    explain: { quota: number; tierQuotas: Readonly<Record<Tier, number>>; windowSeconds: number };
+    trustProxy: boolean;
+  };
   log: Logger;
   auth: { authenticator: { principalOf(request: Request): Principal | null | Promise<Principal | null> } };
 }): RateLimitOptions {
+  const { quota, costlyQuota, windowSeconds, tierQuotas } = services.config.rateLimit;
+  const { explain } = services.config;
   return {
     store: services.rateLimitStore,
-    ...services.config.rateLimit,
+    quota,
+    windowSeconds,
+    tierQuotas,
+    classes: {
+      // A replay or a full ledger costs the same whoever asks: one quota for every tier.
+      costly: { quota: costlyQuota, tierQuotas: { free: costlyQuota, pro: costlyQuota, enterprise: costlyQuota }, windowSeconds },
+      explain: { quota: explain.quota, tierQuotas: explain.tierQuotas, windowSeconds: explain.windowSeconds },
+    },
     trustProxy: services.config.trustProxy,
     log: services.log,
     principalOf: (request) => services.auth.authenticator.principalOf(request),
@@ -98,17 +127,16 @@ export function rateLimitOptions(services: {
 }
 
 export function rateLimit(options: RateLimitOptions) {
-  const { store, quota, costlyQuota, windowSeconds, tierQuotas, trustProxy, log, principalOf } = options;
-  const windowMs = windowSeconds * 1000;
+  const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf } = options;
   const exempt = new Set(options.exempt ?? []);
 
-  const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, what: string) => {
+  const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, what: string, window: number) => {
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     set.headers['x-ratelimit-limit'] = String(decision.limit);
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
     set.headers['x-ratelimit-reset'] = String(resetSeconds);
     if (counted && !decision.allowed) {
-      throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${windowSeconds}s exceeded; retry in ${resetSeconds}s`, {
+      throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${window}s exceeded; retry in ${resetSeconds}s`, {
         'retry-after': String(resetSeconds),
       });
     }
@@ -116,25 +144,31 @@ export function rateLimit(options: RateLimitOptions) {
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
   /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
-  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, what: string): void | Promise<void> => {
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, what: string, window = windowSeconds): void | Promise<void> => {
     let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
-      decision = counted ? store.hit(key, limit, windowMs) : store.peek(key, limit, windowMs);
+      decision = counted ? store.hit(key, limit, window * 1000) : store.peek(key, limit, window * 1000);
     } catch (error) {
       storeDown(error);
       return;
     }
-    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, what), storeDown);
-    apply(decision, set, counted, what);
+    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, what, window), storeDown);
+    apply(decision, set, counted, what, window);
   };
 
   /** Resolves the request's bucket (awaiting the principal only when the authenticator must). */
-  const withBucket = (request: Request, server: SocketInfo, then: (bucket: { key: string; quota: number }) => void | Promise<void>): void | Promise<void> => {
+  const withBucket = (
+    request: Request,
+    server: SocketInfo,
+    quotas: { quota: number; tierQuotas: Readonly<Record<Tier, number>> },
+    then: (bucket: { key: string; quota: number }) => void | Promise<void>,
+  ): void | Promise<void> => {
     const ip = () => clientIp(request, server, trustProxy);
     const principal = principalOf ? principalOf(request) : null;
-    if (principal instanceof Promise) return principal.then((p) => then(bucketOf(p, ip, quota, tierQuotas)));
-    return then(bucketOf(principal, ip, quota, tierQuotas));
+    if (principal instanceof Promise) return principal.then((p) => then(bucketOf(p, ip, quotas.quota, quotas.tierQuotas)));
+    return then(bucketOf(principal, ip, quotas.quota, quotas.tierQuotas));
   };
+  const ordinary = { quota, tierQuotas };
 
   // Not async functions: for an anonymous client and the in-process store the
   // whole check runs synchronously; only a credential check or a remote
@@ -143,18 +177,23 @@ export function rateLimit(options: RateLimitOptions) {
     .onRequest(({ request, set, server }) => {
       if (!isApiPath(request.url)) return;
       const counted = exempt.size === 0 || !exempt.has(requestPath(request.url));
-      return withBucket(request, server as SocketInfo, (bucket) => count(bucket.key, bucket.quota, set, counted, 'requests'));
+      return withBucket(request, server as SocketInfo, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'requests'));
     })
     .macro({
       costly: (when: CostlyWhen) => {
         if (when === false) return;
-        const detail: Record<string, string> = { 'x-rate-limit-class': 'costly' };
-        if (when !== true) detail['x-rate-limit-class-when-present'] = when.query;
+        const name: QuotaClassName = when === true ? 'costly' : (when.class ?? 'costly');
+        const quotaClass = classes[name];
+        const onlyWith = when === true ? undefined : when.query;
+        const detail: Record<string, string> = { 'x-rate-limit-class': name };
+        if (onlyWith !== undefined) detail['x-rate-limit-class-when-present'] = onlyWith;
         return {
           detail,
           beforeHandle({ request, set, server, query }) {
-            if (when !== true && (query as Record<string, unknown>)[when.query] === undefined) return;
-            return withBucket(request, server as SocketInfo, (bucket) => count(`costly:${bucket.key}`, costlyQuota, set, true, 'costly requests'));
+            if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
+            return withBucket(request, server as SocketInfo, quotaClass, (bucket) =>
+              count(`${name}:${bucket.key}`, bucket.quota, set, true, `${name} requests`, quotaClass.windowSeconds),
+            );
           },
         };
       },

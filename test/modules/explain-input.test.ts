@@ -154,11 +154,12 @@ describe('the OpenAPI document', () => {
     expect(body.tags.map((t) => t.name)).toContain('AI');
     const { get, post: postOp } = body.paths['/api/explain']!;
     expect(get!.tags).toEqual(['AI']);
-    expect(get!.parameters!.map((p) => p.name).sort()).toEqual(['signalId', 'symbol']);
-    expect(Object.keys(get!.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502', '503']);
+    // Beside its own, every operation takes the shared API-Version header (by reference) and declares a default error.
+    expect(get!.parameters!.flatMap((p) => p.name ?? []).sort()).toEqual(['signalId', 'symbol']);
+    expect(Object.keys(get!.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502', '503', 'default']);
     const schema = postOp!.requestBody!.content['application/json']!.schema;
     expect(Object.keys(schema.properties!).sort()).toEqual(['news', 'sectorCtx', 'signal']);
     expect(schema.required).toEqual(['signal']);
-    expect(Object.keys(postOp!.responses).sort()).toEqual(['200', '400', '413', '429', '502', '503']);
+    expect(Object.keys(postOp!.responses).sort()).toEqual(['200', '400', '413', '429', '502', '503', 'default']);
   });
 });

@@ -10,16 +10,21 @@ import { MemoryRateLimitStore } from '../../src/ratelimit';
 
 const log = createLogger('silent');
 const TIERS = { free: 10, pro: 50, enterprise: 100 };
+const CLASSES = {
+  costly: { quota: 2, tierQuotas: { free: 2, pro: 2, enterprise: 2 }, windowSeconds: 60 },
+  explain: { quota: 3, tierQuotas: { free: 3, pro: 5, enterprise: 8 }, windowSeconds: 3600 },
+};
 
 function app(options: { exempt?: string[]; principalOf?: (r: Request) => Principal | null | Promise<Principal | null> } = {}) {
   const store = new MemoryRateLimitStore();
   const server = new Elysia()
     .use(requestId)
     .use(errors(log))
-    .use(rateLimit({ store, quota: 10, costlyQuota: 2, windowSeconds: 60, tierQuotas: TIERS, trustProxy: false, log, ...options }))
+    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log, ...options }))
     .get('/api/cheap', () => ({ ok: true }))
     .get('/api/livez', () => ({ ok: true }))
-    .get('/api/expensive', () => ({ ok: true }), { costly: true });
+    .get('/api/expensive', () => ({ ok: true }), { costly: true })
+    .get('/api/model', () => ({ ok: true }), { costly: { class: 'explain' } });
   return { store, request: (path: string, init?: RequestInit) => server.handle(new Request(`http://localhost${path}`, init)) };
 }
 
@@ -59,6 +64,24 @@ describe('rate-limit route rules', () => {
     expect((await request('/api/expensive')).status).toBe(429);
     who = pro;
     expect((await request('/api/expensive')).status).toBe(200);
+  });
+
+  it('counts a named class in its own buckets, at its own quota per tier and window, apart from the costly class', async () => {
+    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'session' };
+    let who: Principal | null = null;
+    const { request } = app({ principalOf: () => who });
+    const anonymous = [];
+    for (let i = 0; i < 4; i++) anonymous.push(await request('/api/model'));
+    expect(anonymous.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(anonymous[0]!.headers.get('x-ratelimit-limit')).toBe('3');
+    // The class's own window: the retry is up to an hour away, not the ordinary minute.
+    expect(Number(anonymous[3]!.headers.get('retry-after'))).toBeGreaterThan(60);
+    // The costly class is untouched by it.
+    expect((await request('/api/expensive')).status).toBe(200);
+    who = pro;
+    const signedIn = [];
+    for (let i = 0; i < 6; i++) signedIn.push((await request('/api/model')).status);
+    expect(signedIn).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it('counts an authenticated principal in its own bucket at its tier, whether resolved now or awaited', async () => {
