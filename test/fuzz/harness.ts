@@ -36,7 +36,11 @@ interface FuzzRequest {
 /** How a parameter appears in a generated request. */
 type Presence = { kind: 'absent' } | { kind: 'one'; value: string } | { kind: 'repeated'; values: string[] };
 
-type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body'] };
+/** Which of the operation's security schemes a request signs in with, or none (`undefined`). */
+type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body']; scheme: string | undefined };
+
+/** The headers that sign a request in under each security scheme of the document (e.g. `{ SessionCookie: { cookie: '__session=…' } }`). */
+export type Credentials = Record<string, Record<string, string>>;
 
 /** What the client sent for a parameter, as the server reads it (lone surrogates become U+FFFD on the wire). */
 const wellFormed = (value: string) => value.toWellFormed();
@@ -54,7 +58,13 @@ function percentEncode(value: string): string {
 /** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
 const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
 
-export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>): Fuzzer {
+/**
+ * An operation that declares `security` is fuzzed signed in (under each scheme
+ * it accepts that `credentials` holds) and, in some requests, with no
+ * credential at all: those must be refused 401.
+ */
+export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>, options: { credentials?: Credentials } = {}): Fuzzer {
+  const credentials = options.credentials ?? {};
   const validator = new DocumentValidator(doc);
   const API_VERSIONS = (resolve<Parameter>(doc, doc.components.parameters?.ApiVersion).schema.enum ?? []) as string[];
   let sent = 0;
@@ -95,8 +105,11 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
     const json = op.requestBody?.content['application/json']?.schema;
     const validBody = json ? valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) : undefined;
+    const schemes = op.security.flatMap((requirement) => Object.keys(requirement as object)).filter((name) => credentials[name]);
+    const signedIn = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
     const build = (clean: boolean): fc.Arbitrary<Generated> =>
       fc.record({
+        scheme: clean || op.security.length === 0 ? signedIn : fc.oneof({ weight: 6, arbitrary: signedIn }, { weight: 1, arbitrary: fc.constant(undefined) }),
         presences: fc.tuple(...declared.map((p) => presence(p, clean))),
         version: clean
           ? fc.option(fc.constantFrom(...API_VERSIONS), { nil: undefined })
@@ -107,7 +120,7 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     return fc.oneof({ weight: 1, arbitrary: build(true) }, { weight: 2, arbitrary: build(false) });
   }
 
-  function build(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): FuzzRequest {
+  function build(op: Operation, { presences, version, extra, body, scheme }: Generated): FuzzRequest {
     const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
     let path = op.path;
     const query: [string, string][] = [];
@@ -120,6 +133,7 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
       else if (parameter.in === 'header' && values[0] !== undefined) headers[parameter.name] = headerSafe(values[0]);
     });
     if (version !== undefined) headers['API-Version'] = version;
+    if (scheme !== undefined) Object.assign(headers, credentials[scheme]);
     if (extra) query.push(['utm_source', 'fuzz']);
     return { path, query, headers, body };
   }
@@ -168,8 +182,9 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
   }
 
-  async function check(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): Promise<void> {
-    const request = build(op, presences, version, extra, body);
+  async function check(op: Operation, generated: Generated): Promise<void> {
+    const { presences, scheme } = generated;
+    const request = build(op, generated);
     const reply = await send(op, request);
     const fail = (why: string) => {
       throw new Error(`${op.method.toUpperCase()} ${op.path}: ${why}\n  reproduce: ${curl(op, request)}\n  answered ${reply.status}: ${reply.text.slice(0, 300)}`);
@@ -189,7 +204,8 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     } else if (reply.status >= 400) fail(`an error that is not JSON (${reply.contentType})`);
     const invalid = validator.validateResponse(op, reply.status, reply.contentType, parsed);
     if (invalid) fail(`the body does not match the declared ${reply.status} response: ${invalid}`);
-    const secured = op.security.length > 0 && (reply.status === 401 || reply.status === 403);
+    // Signed in with a valid credential, a secured operation may still refuse (403: another user's object, a higher tier).
+    const secured = op.security.length > 0 && reply.status === 403;
     // What the request owes: 400 for a parameter or body that misses its declaration, 413 for a body over the limit (either, when both).
     const owed = new Map<number, string>();
     const declaredLimit = op.raw['x-max-body-bytes'];
@@ -197,6 +213,13 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     if (oversized) owed.set(413, `a body over the declared ${declaredLimit} bytes`);
     const violated = violation(op, request, presences) ?? (oversized ? null : bodyViolation(op, request));
     if (violated) owed.set(400, violated);
+    // A secured operation checks the credential before the input: without one the answer is 401 (or what the
+    // envelope owes first: a bad API-Version, a body over the limit).
+    if (op.security.length > 0 && scheme === undefined) {
+      const envelope = oversized || (request.headers['API-Version'] !== undefined && !API_VERSIONS.includes(request.headers['API-Version'].trim()));
+      if (reply.status !== 401 && !(envelope && owed.has(reply.status))) fail('no credential, yet the answer is not 401');
+      return;
+    }
     if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);
   }
 
@@ -223,7 +246,7 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
 
   return {
     operations: operations(doc),
-    property: (op) => fc.asyncProperty(requestOf(op), ({ presences, version, extra, body }) => check(op, presences, version, extra, body)),
+    property: (op) => fc.asyncProperty(requestOf(op), (generated) => check(op, generated)),
     statuses,
     answered,
     sent: () => sent,

@@ -17,6 +17,8 @@ import { createLogger } from '../../src/log';
 import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import type { AuthOverrides } from '../../src/auth';
+import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
+import type { Tier } from '../../src/domain/tiers';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
 import { RedisEventBus } from '../../src/stream/bus';
@@ -80,6 +82,10 @@ export interface TestContext {
    * const { status, body } = await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo');
    */
   json<T = unknown>(path: string, init?: RequestInit): Promise<JsonReply<T>>;
+  /** A `Cookie` header value (`__session=…`) for `userId` at `tier`, minted with the context's local key. */
+  sessionCookie(userId: string, tier?: Tier, ttlSeconds?: number): Promise<string>;
+  /** A fresh API key (`bk_…`) of `userId` at `tier`, created through the service (as POST /api/keys does). */
+  apiKey(userId: string, tier?: Tier): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -120,6 +126,12 @@ export async function createTestContext(
       const response = await request(path, init);
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
+    sessionCookie: async (userId, tier = 'free', ttlSeconds = 600) => {
+      const key = await loadOrCreateLocalKey(config.stateDir);
+      const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: config.auth.tierClaim });
+      return `__session=${token}`;
+    },
+    apiKey: async (userId, tier = 'free') => (await services.auth.keys.create({ userId, name: 'test', tier })).key,
     close: async () => {
       if (bus && !options.redisBus?.key) await bus.drop();
       await services.close();

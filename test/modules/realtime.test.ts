@@ -101,14 +101,15 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
   });
 
   it('is documented as a text/event-stream under the Realtime tag', async () => {
-    const { body } = await ctx.json<{ tags: { name: string }[]; paths: Record<string, { get: { tags: string[]; parameters: { name: string; in: string }[]; responses: Record<string, { content: Record<string, unknown> }> } }> }>('/openapi/json');
+    const { body } = await ctx.json<{ tags: { name: string }[]; paths: Record<string, { get: { tags: string[]; parameters: { name?: string; in?: string; $ref?: string }[]; responses: Record<string, { content: Record<string, unknown> }> } }> }>('/openapi/json');
     expect(body.tags.map((t) => t.name)).toContain('Realtime');
     const op = body.paths['/api/stream']!.get;
     expect(op.tags).toEqual(['Realtime']);
     expect(Object.keys(op.responses['200']!.content)).toEqual(['text/event-stream']);
     // The published document adds a `default` error response to every operation (plugins/openapi).
     expect(Object.keys(op.responses).sort()).toEqual(['200', '400', '429', '503', 'default']);
-    expect(op.parameters.map((p) => `${p.in}:${p.name}`).sort()).toEqual(['header:last-event-id', 'query:channels', 'query:lastEventId', 'query:symbols']);
+    // …and the shared API-Version header parameter, by reference.
+    expect(op.parameters.map((p) => p.$ref ?? `${p.in}:${p.name}`).sort()).toEqual(['#/components/parameters/ApiVersion', 'header:last-event-id', 'query:channels', 'query:lastEventId', 'query:symbols']);
   });
 });
 
