@@ -8,6 +8,7 @@ import { Elysia } from 'elysia';
 import pkg from '../package.json' with { type: 'json' };
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
+import { watchlistsModule } from './modules/watchlists';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -35,6 +36,12 @@ const TAGS = [
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
   ['Account', 'Your API keys (needs a session)'],
+  ['Watchlists', 'Your watchlists, each symbol with its newest signal'],
+  ['Alerts', 'Your alert rules, fired by every persisted scan: in-app notifications and signed webhooks'],
+  ['Notifications', 'Your in-app notifications, and breakout events on your watchlists'],
+  ['Journal', 'Your trade journal: P&L, R from the linked signal’s stop, holding time, and a summary like the scorecard'],
+  ['Exports', 'CSV or JSON files of a ledger slice or your journal, made in the background (pro tier)'],
+  ['Community', 'The public feed of posts; posting needs a session'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -83,7 +90,8 @@ export function createApp(services: Services) {
     .use(altdataModule(services))
     .use(optionsModule(services))
     .use(aiModule(services))
-    .use(accountModule(services));
+    .use(accountModule(services))
+    .use(watchlistsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -10,7 +10,12 @@ import { EventEmitter } from 'node:events';
 export interface BusEvents {
   'breakouts.new': { signal: unknown };
   'breakouts.state_change': { signalId: string; symbol: string; from: string | null; to: string; price: number; at: string };
-  'alerts.dispatched': { alertId: string; signalId: string; symbol: string; ruleId?: string; at: string };
+  /**
+   * DESIGN §4's payload, plus two fields for its owner only: `userId`, whose
+   * rule fired, and `rule` ({id, name}). A stream shows a dispatch to its owner
+   * and must not pass those two fields to anyone else.
+   */
+  'alerts.dispatched': { alertId: string; signalId: string; symbol: string; ruleId?: string; at: string; userId: string; rule: { id: string; name: string } };
 }
 export type Channel = keyof BusEvents;
 

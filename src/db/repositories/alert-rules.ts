@@ -92,6 +92,12 @@ export class AlertRulesRepository {
     return row && storedRule(row);
   }
 
+  /** The webhook signing secret of a rule (the sender reads it per attempt, so a rotated secret signs the next one). */
+  async secretOf(id: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ secret: alertRules.webhookSecret }).from(alertRules).where(eq(alertRules.id, id)).limit(1);
+    return row?.secret ?? undefined;
+  }
+
   /** Every user's enabled rules of a timeframe (the scan job evaluates them). */
   async enabledFor(timeframe: Timeframe): Promise<StoredAlertRule[]> {
     const rows = await this.db.select().from(alertRules).where(and(eq(alertRules.timeframe, timeframe), eq(alertRules.enabled, true)));

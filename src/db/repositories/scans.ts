@@ -335,6 +335,13 @@ export class ScansRepository {
     return row && storedSignal(row);
   }
 
+  /** The stop of each of the given signals that exists (null when it had none). */
+  async stopsOf(ids: readonly string[]): Promise<Map<string, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.select({ id: signals.id, stopLoss: signals.stopLoss }).from(signals).where(inArray(signals.id, [...ids]));
+    return new Map(rows.map((r) => [r.id, Number.isFinite(r.stopLoss) ? r.stopLoss : null]));
+  }
+
   /** Each symbol's newest signal (by detectedAt, then id), any timeframe and state. */
   async latestSignalsOf(symbols: readonly string[]): Promise<Map<string, StoredSignal>> {
     if (symbols.length === 0) return new Map();
