@@ -9,6 +9,8 @@ import pkg from '../package.json' with { type: 'json' };
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
 import { watchlistsModule } from './modules/watchlists';
+import { alertsModule } from './modules/alerts';
+import { notificationsModule } from './modules/notifications';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -91,7 +93,9 @@ export function createApp(services: Services) {
     .use(optionsModule(services))
     .use(aiModule(services))
     .use(accountModule(services))
-    .use(watchlistsModule(services));
+    .use(watchlistsModule(services))
+    .use(alertsModule(services))
+    .use(notificationsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

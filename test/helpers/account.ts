@@ -55,11 +55,11 @@ export async function allPages<T>(ctx: TestContext, path: string, init: RequestI
   let pages = 0;
   let cursor: string | null = null;
   do {
-    const url = `${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const reply = await ctx.json<Envelope<T>>(url, init);
+    const url: string = `${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const reply: { status: number; body: Envelope<T> } = await ctx.json<Envelope<T>>(url, init);
     expect(reply.status).toBe(200);
     pages++;
-    const { pagination } = reply.body;
+    const pagination: Envelope<T>['pagination'] = reply.body.pagination;
     expect(pagination.limit).toBe(limit);
     if (cursor) expect(reply.body.items.length).toBeGreaterThan(0);
     items.push(...reply.body.items);
