@@ -11,6 +11,7 @@ import { accountModule } from './modules/account';
 import { watchlistsModule } from './modules/watchlists';
 import { alertsModule } from './modules/alerts';
 import { notificationsModule } from './modules/notifications';
+import { journalModule } from './modules/journal';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -95,7 +96,8 @@ export function createApp(services: Services) {
     .use(accountModule(services))
     .use(watchlistsModule(services))
     .use(alertsModule(services))
-    .use(notificationsModule(services));
+    .use(notificationsModule(services))
+    .use(journalModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;
