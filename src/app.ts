@@ -12,6 +12,7 @@ import { watchlistsModule } from './modules/watchlists';
 import { alertsModule } from './modules/alerts';
 import { notificationsModule } from './modules/notifications';
 import { journalModule } from './modules/journal';
+import { exportsModule } from './modules/exports';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -97,7 +98,8 @@ export function createApp(services: Services) {
     .use(watchlistsModule(services))
     .use(alertsModule(services))
     .use(notificationsModule(services))
-    .use(journalModule(services));
+    .use(journalModule(services))
+    .use(exportsModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

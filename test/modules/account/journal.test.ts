@@ -115,8 +115,8 @@ describe('/api/journal/entries', () => {
     for (let day = 1; day <= 5; day++) ids.push((await record(carol, trade({ entryAt: `2026-10-0${day}T15:00:00Z`, tags: day % 2 ? ['odd'] : [], symbol: day === 3 ? 'MSFT' : 'AAPL' }))).body.id);
     expect((await allPages<EntrySchema>(ctx, '/api/journal/entries', as(carol), 2)).items.map((e) => e.id)).toEqual([...ids].reverse());
     expect((await allPages<EntrySchema>(ctx, '/api/journal/entries?order=asc', as(carol), 3)).items.map((e) => e.id)).toEqual(ids);
-    expect((await ctx.json<EntryPage>('/api/journal/entries?tag=odd&order=asc', as(carol))).body.items.map((e) => e.id)).toEqual([ids[0], ids[2], ids[4]]);
-    expect((await ctx.json<EntryPage>('/api/journal/entries?symbol=msft', as(carol))).body.items.map((e) => e.id)).toEqual([ids[2]]);
+    expect((await ctx.json<EntryPage>('/api/journal/entries?tag=odd&order=asc', as(carol))).body.items.map((e) => e.id)).toEqual(ids.filter((_, i) => i % 2 === 0));
+    expect((await ctx.json<EntryPage>('/api/journal/entries?symbol=msft', as(carol))).body.items.map((e) => e.id)).toEqual(ids.slice(2, 3));
   });
 });
 
