@@ -13,6 +13,7 @@ import { alertsModule } from './modules/alerts';
 import { notificationsModule } from './modules/notifications';
 import { journalModule } from './modules/journal';
 import { exportsModule } from './modules/exports';
+import { communityModule } from './modules/community';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
@@ -99,7 +100,8 @@ export function createApp(services: Services) {
     .use(alertsModule(services))
     .use(notificationsModule(services))
     .use(journalModule(services))
-    .use(exportsModule(services));
+    .use(exportsModule(services))
+    .use(communityModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

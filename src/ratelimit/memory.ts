@@ -8,8 +8,13 @@ import { decide, windowOf, type HitOptions, type RateLimitDecision, type RateLim
 
 interface Counter {
   windowStart: number;
+  /** When the window ends (buckets of different window lengths share the map). */
+  windowEnd: number;
   count: number;
 }
+
+/** How often past windows are dropped, at most. */
+const SWEEP_EVERY_MS = 1000;
 
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly name = 'memory';
@@ -17,11 +22,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private lastSweep = 0;
 
   hit(key: string, quota: number, windowMs: number, options?: HitOptions): RateLimitDecision {
-    const { start, resetMs } = windowOf(options?.now ?? Date.now(), windowMs);
-    this.sweep(start);
+    const now = options?.now ?? Date.now();
+    const { start, resetMs } = windowOf(now, windowMs);
+    this.sweep(now);
     let counter = this.counters.get(key);
     if (!counter || counter.windowStart !== start) {
-      counter = { windowStart: start, count: 0 };
+      counter = { windowStart: start, windowEnd: start + windowMs, count: 0 };
       this.counters.set(key, counter);
     }
     counter.count += options?.cost ?? 1;
@@ -34,12 +40,17 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return decide(counter?.windowStart === start ? counter.count : 0, quota, resetMs);
   }
 
-  /** Drops counters of past windows, at most once per window, so memory stays bounded by active clients. */
-  private sweep(currentStart: number): void {
-    if (currentStart === this.lastSweep) return;
-    this.lastSweep = currentStart;
+  /**
+   * Drops counters whose window has ended, at most once a second, so memory
+   * stays bounded by active clients. Each counter keeps its own window's end:
+   * buckets with longer windows (a posting rate per hour) live beside the
+   * per-minute ones and are not dropped with them.
+   */
+  private sweep(now: number): void {
+    if (Math.abs(now - this.lastSweep) < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
     for (const [key, counter] of this.counters) {
-      if (counter.windowStart < currentStart) this.counters.delete(key);
+      if (counter.windowEnd <= now) this.counters.delete(key);
     }
   }
 
