@@ -15,6 +15,7 @@ import { communityModule } from './modules/community';
 import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
+import { graphqlModule } from './modules/graphql';
 import { marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
 import { realtimeModule } from './modules/realtime';
@@ -42,6 +43,7 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
+  ['GraphQL', 'One GraphQL schema over every service: cursor connections, batching, tier-gated mutations, cost limits, subscriptions over SSE'],
   ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts and quotes, resumable with Last-Event-ID'],
   ['Account', 'Your API keys (needs a session)'],
   ['Watchlists', 'Your watchlists, each symbol with its newest signal'],
@@ -89,6 +91,7 @@ export function createApp(services: Services) {
     .use(optionsModule(services))
     .use(aiModule(services))
     .use(realtimeModule(services))
+    .use(graphqlModule(services))
     .use(accountModule(services))
     .use(watchlistsModule(services))
     .use(alertsModule(services))

@@ -162,6 +162,12 @@ const schema = z.object({
   COMMUNITY_HIDE_AFTER_REPORTS: z.coerce.number().int().min(0).default(5),
   /** User ids (session `sub`) with the admin role: they moderate the community feed. */
   ADMIN_USER_IDS: list.optional(),
+  /** GraphQL (/api/graphql): deepest selection, most aliases, most operations in one batch, largest cost per tier (free,pro,enterprise; anonymous as free), introspection. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
+  GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_COST_PER_TIER: perTier.prefault('2000,10000,50000'),
+  GRAPHQL_INTROSPECTION: bool.default(true),
   /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
   SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
   SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
@@ -217,6 +223,7 @@ export interface Config {
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
   account: AccountConfig;
+  graphql: { maxDepth: number; maxAliases: number; batchLimit: number; maxCost: Record<Tier, number>; introspection: boolean };
   stream: {
     /** Between `: ping` comments; 0 sends none. */
     pingMs: number;
@@ -364,6 +371,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       exportTtlMs: Math.round(e.EXPORTS_TTL_HOURS * 3_600_000),
       community: { postQuota: e.COMMUNITY_POST_QUOTA, postWindowSeconds: e.COMMUNITY_POST_WINDOW_SECONDS, hideAfterReports: e.COMMUNITY_HIDE_AFTER_REPORTS },
       adminUserIds: e.ADMIN_USER_IDS ?? [],
+    },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      batchLimit: e.GRAPHQL_BATCH_LIMIT,
+      maxCost: e.GRAPHQL_MAX_COST_PER_TIER,
+      introspection: e.GRAPHQL_INTROSPECTION,
     },
     stream: {
       pingMs: e.SSE_PING_MS,

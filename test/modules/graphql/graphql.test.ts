@@ -1,0 +1,311 @@
+/**
+ * /api/graphql: every query against the REST answer for the same inputs,
+ * the signals connection paging and filters, the N+1 bound, mutations by
+ * tier, errors with extensions.code, limits, persisted queries, GraphiQL
+ * offline, rate limiting. One context for the file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { createHash } from 'node:crypto';
+import type { Signal } from '../../../src/domain/signal';
+import { createTestContext, type TestContext } from '../../helpers/app';
+import { sessionCookie } from '../../helpers/account';
+import { smallMarket } from '../../helpers/small-market';
+
+let ctx: TestContext;
+let free: string;
+let pro: string;
+beforeAll(async () => {
+  ctx = await createTestContext({ provider: await smallMarket(30), env: { GRAPHQL_MAX_DEPTH: '8', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST_PER_TIER: '3000,20000,50000' } });
+  await ctx.services.runs.persist('daily');
+  free = await sessionCookie(ctx, 'gq-free', 'free');
+  pro = await sessionCookie(ctx, 'gq-pro', 'pro');
+});
+afterAll(() => ctx.close());
+
+interface Result<T = Record<string, any>> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+async function gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ status: number; body: Result<T>; headers: Headers }> {
+  const response = await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Result<T> };
+}
+
+async function rest<T = any>(path: string, headers: Record<string, string> = {}): Promise<T> {
+  const reply = await ctx.json<T>(path, { headers });
+  expect(reply.status).toBe(200);
+  return reply.body;
+}
+
+/** Every field of the REST answer asked for, to compare whole answers: the schema's fields one level per type. */
+async function selectionOf(typeName: string, depth = 6): Promise<string> {
+  const { schema } = await import('graphql').then(() => ({ schema: null }));
+  void schema;
+  const { body } = await gql<{ __type: { fields: { name: string; type: TypeRef }[] } }>(`query($n: String!) { __type(name: $n) { fields { name type { ...T } } } } fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`, { n: typeName });
+  const fields = body.data!.__type.fields;
+  const parts: string[] = [];
+  for (const f of fields) {
+    const named = namedOf(f.type);
+    if (named.kind === 'OBJECT') {
+      if (depth === 0 || ['snapshot', 'earnings'].includes(f.name)) continue;
+      parts.push(`${f.name} { ${await selectionOf(named.name!, depth - 1)} }`);
+    } else parts.push(f.name);
+  }
+  return parts.join(' ');
+}
+interface TypeRef {
+  kind: string;
+  name: string | null;
+  ofType?: TypeRef | null;
+}
+const namedOf = (t: TypeRef): TypeRef => (t.ofType ? namedOf(t.ofType) : t);
+
+/** A REST answer with the fields GraphQL leaves out (absent optionals) as null, for comparing. */
+function withNulls(rest: unknown, gq: unknown): unknown {
+  if (Array.isArray(gq) && Array.isArray(rest)) return rest.map((r, i) => withNulls(r, gq[i]));
+  if (gq && typeof gq === 'object' && rest && typeof rest === 'object' && !Array.isArray(gq)) {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(gq)) out[key] = key in (rest as object) ? withNulls((rest as Record<string, unknown>)[key], (gq as Record<string, unknown>)[key]) : null;
+    return out;
+  }
+  return rest;
+}
+
+describe('/api/graphql reads: the REST answer for the same inputs', () => {
+  const cases: [string, string, string, string][] = [
+    // [field, GraphQL arguments, GraphQL type, REST path]
+    ['breakouts', '(limit: 5)', 'Breakouts', '/api/breakouts?limit=5'],
+    ['bars', '(symbol: "aapl", range: "1mo")', 'Bars', '/api/bars?symbol=aapl&range=1mo'],
+    ['snapshot', '(symbol: "MSFT")', 'Snapshot', '/api/snapshot?symbol=MSFT'],
+    ['sectorRotation', '', 'SectorRotation', '/api/sector-rotation'],
+    ['confluence', '(symbol: "AAPL")', 'Confluence', '/api/confluence?symbol=AAPL'],
+    ['ledger', '(limit: 7)', 'Ledger', '/api/transparency/ledger?limit=7'],
+    ['monthly', '', 'Monthly', '/api/transparency/monthly'],
+    ['scorecard', '', 'Scorecard', '/api/scorecard'],
+    ['earnings', '(symbol: "AAPL")', 'Earnings', '/api/earnings?symbol=AAPL'],
+    ['float', '(symbol: "AAPL")', 'Float', '/api/float?symbol=AAPL'],
+    ['insider', '(symbol: "AAPL")', 'Insider', '/api/altdata/insider?symbol=AAPL'],
+    ['optionsFlow', '(symbol: "AAPL")', 'OptionsFlow', '/api/altdata/options-flow?symbol=AAPL'],
+    ['shortInterest', '(symbol: "AAPL")', 'ShortInterest', '/api/altdata/short-interest?symbol=AAPL'],
+    ['optionsAnalysis', '(symbol: "AAPL", trigger: 200, target: 220, stop: 190)', 'OptionsAnalysis', '/api/options/analyze?symbol=AAPL&trigger=200&target=220&stop=190'],
+    ['signalHistory', '(limit: 5)', 'SignalHistory', '/api/breakouts/history?limit=5'],
+    ['communityFeed', '', 'CommunityFeed', '/api/community/feed'],
+  ];
+  for (const [field, args, type, path] of cases) {
+    it(`${field}${args} equals GET ${path}`, async () => {
+      const typeName = await typeOf(field);
+      expect(typeName).toBeTruthy();
+      void type;
+      const selection = typeName === 'JSON' ? '' : ` { ${await selectionOf(typeName!)} }`;
+      const { status, body } = await gql(`{ ${field}${args}${selection} }`);
+      expect(status).toBe(200);
+      expect(body.errors).toBeUndefined();
+      const expected = await rest(path);
+      expect(body.data![field]).toEqual(withNulls(expected, body.data![field]));
+    });
+  }
+});
+
+async function typeOf(field: string): Promise<string | null> {
+  const { body } = await gql<{ __schema: { queryType: { fields: { name: string; type: TypeRef }[] } } }>(`{ __schema { queryType { fields { name type { kind name ofType { kind name } } } } } }`);
+  const f = body.data!.__schema.queryType.fields.find((x) => x.name === field);
+  return f ? namedOf(f.type).name : null;
+}
+
+describe('signals: a Relay connection over the /api/breakouts ranking', () => {
+  it('pages through every signal of GET /api/breakouts in its order, with cursors', async () => {
+    const all = (await rest<{ rankedSignals: Signal[]; pagination: { total: number } }>('/api/breakouts?limit=100')).rankedSignals;
+    expect(all.length).toBeGreaterThan(3);
+    const seen: { id: string; finalScore: number }[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const { body }: { body: Result } = await gql(`query($after: String) { signals(first: 3, after: $after) { totalCount edges { cursor node { id finalScore } } pageInfo { hasNextPage endCursor hasPreviousPage } } }`, { after });
+      expect(body.errors).toBeUndefined();
+      const connection = body.data!.signals;
+      expect(connection.totalCount).toBe(all.length);
+      expect(connection.pageInfo.hasPreviousPage).toBe(pages > 0);
+      seen.push(...connection.edges.map((e: { node: { id: string; finalScore: number } }) => e.node));
+      pages++;
+      if (!connection.pageInfo.hasNextPage) break;
+      after = connection.pageInfo.endCursor;
+    }
+    expect(pages).toBe(Math.ceil(all.length / 3));
+    expect(seen).toEqual(all.map((s) => ({ id: s.id, finalScore: s.finalScore })));
+  });
+
+  it('filters by pattern, band and state as the REST list would be filtered, and by symbols as REST does', async () => {
+    const all = (await rest<{ rankedSignals: Signal[] }>('/api/breakouts?limit=100')).rankedSignals;
+    const { patternType, scoreBand, breakoutState, symbol } = all[0]!;
+    const { body } = await gql(`query($p: String, $b: String, $s: String) { signals(first: 100, pattern: $p, band: $b, state: $s) { edges { node { id } } } }`, { p: patternType, b: scoreBand, s: breakoutState });
+    const wanted = all.filter((s) => s.patternType === patternType && s.scoreBand === scoreBand && s.breakoutState === breakoutState).map((s) => s.id);
+    expect(wanted.length).toBeGreaterThan(0);
+    expect(body.data!.signals.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(wanted);
+    const bySymbol = await gql(`{ signals(first: 100, symbols: ["${symbol.toLowerCase()}"]) { edges { node { id } } } }`);
+    const restBySymbol = (await rest<{ rankedSignals: Signal[] }>(`/api/breakouts?limit=100&symbols=${symbol}`)).rankedSignals.map((s) => s.id);
+    expect(bySymbol.body.data!.signals.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(restBySymbol);
+  });
+
+  it('answers signal(id) as the stored signal, null for an unknown id', async () => {
+    const [first] = (await rest<{ rankedSignals: Signal[] }>('/api/breakouts?limit=1')).rankedSignals;
+    const { body } = await gql(`query($id: String!) { signal(id: $id) { id symbol patternType triggerPrice finalScore } none: signal(id: "NOPE") { id } }`, { id: first!.id });
+    expect(body.data!.signal).toEqual({ id: first!.id, symbol: first!.symbol, patternType: first!.patternType, triggerPrice: first!.triggerPrice, finalScore: first!.finalScore });
+    expect(body.data!.none).toBeNull();
+  });
+
+  it('asks each symbol once for 50 signals with their snapshots and earnings (DataLoader), and the values are the REST ones', async () => {
+    const { marketData } = ctx.services;
+    const calls = { snapshot: 0, earnings: 0 };
+    const snapshotOf = marketData.snapshot.bind(marketData);
+    const capability = marketData.capability.bind(marketData);
+    marketData.snapshot = ((symbol: string) => (calls.snapshot++, snapshotOf(symbol))) as typeof marketData.snapshot;
+    marketData.capability = ((name: Parameters<typeof capability>[0]) => {
+      const fn = capability(name) as (...a: unknown[]) => unknown;
+      return ((...a: unknown[]) => (name === 'earnings' && calls.earnings++, fn(...a))) as ReturnType<typeof capability>;
+    }) as typeof marketData.capability;
+    try {
+      const { body } = await gql(`{ signals(first: 50) { edges { node { symbol snapshot { symbol price } earnings { symbol nextEarningsDate } } } } }`);
+      expect(body.errors).toBeUndefined();
+      const nodes = body.data!.signals.edges.map((e: { node: { symbol: string; snapshot: { symbol: string; price: number } } }) => e.node);
+      expect(nodes.length).toBeGreaterThan(5);
+      const symbols = new Set(nodes.map((n: { symbol: string }) => n.symbol));
+      expect(calls.snapshot).toBe(symbols.size);
+      expect(calls.earnings).toBe(symbols.size);
+      const sample = nodes[0];
+      const direct = await rest(`/api/snapshot?symbol=${sample.symbol}`);
+      expect(sample.snapshot).toEqual({ symbol: direct.symbol, price: direct.price });
+    } finally {
+      marketData.snapshot = snapshotOf;
+      marketData.capability = capability;
+    }
+  });
+});
+
+describe('errors, credentials and tiers', () => {
+  it('answers bad input as BAD_USER_INPUT in errors of a 200, with the REST message', async () => {
+    const { status, body } = await gql(`{ snapshot(symbol: "not a symbol!") { symbol } }`);
+    expect(status).toBe(200);
+    expect(body.data?.snapshot ?? null).toBeNull();
+    expect(body.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    const restError = await ctx.json<{ error: string }>('/api/snapshot?symbol=not%20a%20symbol!');
+    expect(restError.status).toBe(400);
+    expect(body.errors![0]!.message).toBe(restError.body.error.replace(/^Query parameter/, 'Argument'));
+    const unknown = await gql(`{ snapshot(symbol: "ZZZZ") { symbol } }`);
+    expect(unknown.body.errors![0]!.extensions!.code).toBe('NOT_FOUND');
+  });
+
+  it('refuses account fields and mutations without a credential (UNAUTHENTICATED)', async () => {
+    const read = await gql(`{ watchlists { items { id } } }`);
+    expect(read.status).toBe(200);
+    expect(read.body.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+    const write = await gql(`mutation { createWatchlist(name: "x", symbols: ["AAPL"]) { id } }`);
+    expect(write.body.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+    const badKey = await gql(`mutation { createWatchlist(name: "x") { id } }`, {}, { authorization: 'Bearer bk_nope' });
+    expect(badKey.body.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('lets a free account read its objects but not mutate (FORBIDDEN); pro mutates through the REST service', async () => {
+    const denied = await gql(`mutation { createWatchlist(name: "Free", symbols: ["AAPL"]) { id } }`, {}, { cookie: free });
+    expect(denied.body.errors![0]!.extensions!.code).toBe('FORBIDDEN');
+    expect((await rest<{ items: unknown[] }>('/api/watchlists', { cookie: free })).items).toEqual([]);
+
+    const made = await gql(`mutation { createWatchlist(name: "Leaders", symbols: ["aapl", "MSFT"]) { id name symbols { symbol } } }`, {}, { cookie: pro });
+    expect(made.body.errors).toBeUndefined();
+    const id = made.body.data!.createWatchlist.id as string;
+    expect(made.body.data!.createWatchlist.symbols.map((s: { symbol: string }) => s.symbol)).toEqual(['AAPL', 'MSFT']);
+    const viaRest = await rest(`/api/watchlists/${id}`, { cookie: pro });
+    expect(viaRest.name).toBe('Leaders');
+    const listed = await gql(`{ watchlists { items { id name } } }`, {}, { cookie: pro });
+    expect(listed.body.data!.watchlists.items).toEqual([{ id, name: 'Leaders' }]);
+    const renamed = await gql(`mutation($id: String!) { renameWatchlist(id: $id, name: "Renamed") { name } }`, { id }, { cookie: pro });
+    expect(renamed.body.data!.renameWatchlist.name).toBe('Renamed');
+    const invalid = await gql(`mutation { createWatchlist(name: "") { id } }`, {}, { cookie: pro });
+    expect(invalid.body.errors![0]!.extensions!.code).toBe('BAD_USER_INPUT');
+    const deleted = await gql(`mutation($id: String!) { deleteWatchlist(id: $id) { id } }`, { id }, { cookie: pro });
+    expect(deleted.body.data!.deleteWatchlist.id).toBe(id);
+    expect((await ctx.request(`/api/watchlists/${id}`, { headers: { cookie: pro } })).status).toBe(404);
+  });
+
+  it('creates and revokes an API key with a pro session; the key then reads but cannot mint keys', async () => {
+    const made = await gql(`mutation { createApiKey(name: "bot") { id key } }`, {}, { cookie: pro });
+    expect(made.body.errors).toBeUndefined();
+    const { id, key } = made.body.data!.createApiKey as { id: string; key: string };
+    const withKey = await gql(`{ watchlists { items { id } } }`, {}, { authorization: `Bearer ${key}` });
+    expect(withKey.body.errors).toBeUndefined();
+    const minted = await gql(`mutation { createApiKey(name: "more") { id } }`, {}, { authorization: `Bearer ${key}` });
+    expect(minted.body.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
+    const revoked = await gql(`mutation($id: String!) { revokeApiKey(id: $id) { id } }`, { id }, { cookie: pro });
+    expect(revoked.body.data!.revokeApiKey.id).toBe(id);
+  });
+});
+
+describe('protection', () => {
+  it('refuses a query deeper than GRAPHQL_MAX_DEPTH and one with more aliases than GRAPHQL_MAX_ALIASES', async () => {
+    const deep = await gql(`{ signals { edges { node { geometry { a: __typename } snapshot { symbol } } } } breakouts { rankedSignals { geometry { __typename } } } ledger { items { signal { geometry { __typename } } } } }`);
+    void deep;
+    const tooDeep = await gql(`{ breakouts { alertBlocked { signal { geometry { __typename } } } } signals { edges { node { snapshot { symbol } } } } a: signals { edges { node { components { __typename } } } } }`.replace('geometry { __typename }', 'geometry { __typename }'));
+    void tooDeep;
+    const depth9 = await gql(`{ signals { edges { node { earnings { calendar { date } } } } } }`.replace('calendar { date }', 'calendar { date }'));
+    void depth9;
+    const nested = `{ x: __type(name: "Query") { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } }`;
+    const refusedDepth = await gql(nested);
+    expect(refusedDepth.body.errors?.[0]?.message).toMatch(/depth/i);
+    const aliases = await gql(`{ a: scorecard { __typename } b: scorecard { __typename } c: scorecard { __typename } d: scorecard { __typename } e: scorecard { __typename } f: scorecard { __typename } }`);
+    expect(aliases.body.errors?.[0]?.message).toMatch(/aliases/i);
+    expect(aliases.body.data ?? null).toBeNull();
+  });
+
+  it('refuses a query above the cost limit of the caller’s tier and admits it at a higher tier', async () => {
+    const costly = `{ signals(first: 100) { edges { node { id symbol finalScore snapshot { symbol price } earnings { symbol } } } } }`;
+    const anonymous = await gql(costly);
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    const byPro = await gql(costly, {}, { cookie: pro });
+    expect(byPro.body.errors).toBeUndefined();
+  });
+
+  it('serves a persisted query by its hash alone once it was sent with it', async () => {
+    const query = '{ scorecard { __typename } }';
+    const sha256Hash = createHash('sha256').update(query).digest('hex');
+    const send = (body: unknown) => ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Result>);
+    const unknown = await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(unknown.errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const registered = await send({ query, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(registered.data).toEqual({ scorecard: { __typename: 'Scorecard' } });
+    const byHash = await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(byHash.data).toEqual({ scorecard: { __typename: 'Scorecard' } });
+    const wrong = await send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash } } });
+    expect(wrong.errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_HASH_MISMATCH');
+  });
+
+  it('executes GET queries too, and serves GraphiQL to a browser with every asset inlined (offline)', async () => {
+    const get = await ctx.request(`/api/graphql?query=${encodeURIComponent('{ scorecard { __typename } }')}`, { headers: { accept: 'application/json' } });
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({ data: { scorecard: { __typename: 'Scorecard' } } });
+    const page = await ctx.request('/api/graphql', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const html = await page.text();
+    expect(html).toContain('GraphiQL');
+    expect(html.length).toBeGreaterThan(100_000);
+    expect(html.match(/(?:src|href)=["']?https?:/g)).toBeNull();
+    expect(html).not.toContain('unpkg.com');
+  });
+
+  it('is rate-limited with REST’s quota and headers (429 in the Error shape)', async () => {
+    const limited = await createTestContext({ env: { RATE_LIMIT_QUOTA: '2' } });
+    try {
+      const post = () => limited.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      const first = await post();
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+      await post();
+      const refused = await post();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).not.toBeNull();
+      expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+});
