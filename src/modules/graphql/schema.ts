@@ -28,6 +28,8 @@ import { tierAtLeast } from '../../domain/tiers';
 import { AlertDispatchedEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
 import { SignalSchema, type Signal } from '../../domain/signal';
 import { AppError } from '../../errors';
+import { fromProvider } from '../../plugins/errors';
+import { ProviderError } from '../../providers/types';
 import { readPage } from '../../pagination';
 import type { Services } from '../../services';
 import { ownerAlert } from '../../stream/visibility';
@@ -74,8 +76,9 @@ const CODES: Partial<Record<AppError['code'], string>> = {
   forbidden: 'FORBIDDEN',
 };
 
-/** An AppError as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
-export function graphQLError(error: unknown): unknown {
+/** An AppError (or a provider failure, as plugins/errors maps it) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
+export function graphQLError(thrown: unknown): unknown {
+  const error = thrown instanceof ProviderError ? fromProvider(thrown) : thrown;
   if (!(error instanceof AppError)) return error;
   return new GraphQLError(error.message, { extensions: { code: CODES[error.code] ?? error.code.toUpperCase(), status: error.status } });
 }

@@ -16,9 +16,8 @@ import {
   Kind,
   NoSchemaIntrospectionCustomRule,
   type FragmentDefinitionNode,
+  type DocumentNode,
   type SelectionSetNode,
-  type ValidationContext,
-  type ASTVisitor,
 } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
@@ -61,15 +60,17 @@ export function operationCost(selectionSet: SelectionSetNode, fragments: (name: 
   return cost;
 }
 
-function costRule(limit: number, tier: Tier | 'anonymous') {
-  return (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node) {
-      const cost = operationCost(node.selectionSet, (name) => context.getFragment(name));
-      if (cost > limit) {
-        context.reportError(new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, limit } }));
-      }
-    },
-  });
+/** The cost error of a document over `limit`, or undefined. */
+function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  for (const node of document.definitions) {
+    if (node.kind !== Kind.OPERATION_DEFINITION) continue;
+    const cost = operationCost(node.selectionSet, (name) => fragments.get(name));
+    if (cost > limit) {
+      return new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, limit } });
+    }
+  }
+  return undefined;
 }
 
 /** Automatic persisted queries: a bounded store of queries by their sha256, filled by clients that send both. */
@@ -117,10 +118,20 @@ export function createGraphQL(services: Services) {
   const persisted = new PersistedQueries();
   let graphiqlPage: Promise<string> | undefined;
   const guard: Plugin<ServerContext> = {
-    onValidate({ addValidationRule, context }) {
-      const tier = context.caller?.tier;
-      addValidationRule(costRule(limits.maxCost[tier ?? 'free'], tier ?? 'anonymous'));
+    // The same for every caller, so yoga may cache the validation.
+    onValidate({ addValidationRule }) {
       if (!limits.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+    // Per caller (the tier's limit): checked before each execution, never cached.
+    onExecute({ args, setResultAndStopExecution }) {
+      const tier = (args.contextValue as ServerContext).caller?.tier;
+      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const tier = (args.contextValue as ServerContext).caller?.tier;
+      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
+      if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({

@@ -121,10 +121,10 @@ function shape(deps: Deps, view: SignalView, history: RunSummary[], query: Break
 /** The ranking /api/breakouts pages through: best first. */
 const ranking = (view: SignalView): Signal[] => [...view.signals].reverse();
 
-/** The signals of /api/breakouts for `query` (symbols, timeframe, asOf), in its ranking, unpaged (GraphQL's connection pages them). */
+/** The signals of /api/breakouts for `query` (symbols, timeframe, asOf) in the order its default page lists them (best first), unpaged (GraphQL's connection pages them). */
 export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'symbols' | 'timeframe' | 'asOf'>): Promise<Signal[]> {
   const { view } = await signalsFor(deps, query, await requestedSymbols(deps, query));
-  return ranking(view);
+  return paginateList(ranking(view), { limit: Math.max(1, view.signals.length), offset: 0, order: 'desc' }).items;
 }
 
 /** /api/breakouts serialised; an answer drawn from the persisted run alone is held with that run. */
