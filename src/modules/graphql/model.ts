@@ -9,7 +9,7 @@ export const GraphQLResult = t.Object(
   },
   {
     title: 'GraphQLResult',
-    description: 'A GraphQL result: `data` (object or null) and `errors` (each with `message`, `path`, `extensions.code`: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, QUERY_TOO_COSTLY, PERSISTED_QUERY_NOT_FOUND, …)',
+    description: 'A GraphQL result: `data` (object or null) and `errors` (each with `message`, `path`, `extensions.code`: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, QUERY_TOO_COSTLY, PERSISTED_QUERY_NOT_FOUND, INTERNAL_SERVER_ERROR). A request that is not GraphQL over HTTP (no query, unreadable JSON, a persisted hash that does not match its query) is 400 in the Error shape',
   },
 );
 
@@ -34,7 +34,7 @@ const TEXT = [
 /** The answers (yoga writes them; a browser GET gets the GraphiQL page as text/html, a subscription an event stream). */
 export const GRAPHQL_RESPONSES = {
   200: GraphQLResult,
-  400: GraphQLResult,
+  400: ErrorSchema,
   401: ErrorSchema,
   403: ErrorSchema,
   404: ErrorSchema,

@@ -23,6 +23,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
+import { AppError } from '../../errors';
 import type { Services } from '../../services';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
@@ -117,7 +118,13 @@ export function createGraphQL(services: Services) {
   const schema = buildSchema();
   const persisted = new PersistedQueries();
   let graphiqlPage: Promise<string> | undefined;
+  /** Requests yoga refused before execution (not GraphQL over HTTP); the key goes with the request. */
+  const badRequests = new WeakSet<Request>();
   const guard: Plugin<ServerContext> = {
+    onResultProcess({ request, result }) {
+      const errors = Array.isArray(result) ? [] : (result as { errors?: readonly GraphQLError[]; data?: unknown }).errors;
+      if (!Array.isArray(result) && !('data' in (result as object)) && errors?.some((e) => e.extensions?.code === 'BAD_REQUEST')) badRequests.add(request);
+    },
     // The same for every caller, so yoga may cache the validation.
     onValidate({ addValidationRule }) {
       if (!limits.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
@@ -161,7 +168,19 @@ export function createGraphQL(services: Services) {
     async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
-      return yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
+      if (response.status < 400 && !badRequests.has(request)) return response;
+      const text = await response.text();
+      // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
+      let message = 'Not a GraphQL request';
+      try {
+        message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
+      } catch {
+        // a body that is not JSON keeps the general message
+      }
+      if (response.status >= 500) throw new AppError('internal', message);
+      throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
     },
   };
 }

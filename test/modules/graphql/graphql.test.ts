@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createHash } from 'node:crypto';
 import type { Signal } from '../../../src/domain/signal';
 import { createTestContext, type TestContext } from '../../helpers/app';
-import { sessionCookie } from '../../helpers/account';
+import { expectError, sessionCookie } from '../../helpers/account';
 import { smallMarket } from '../../helpers/small-market';
 
 let ctx: TestContext;
@@ -290,8 +290,15 @@ describe('protection', () => {
     expect(registered.data).toEqual({ scorecard: { __typename: 'ScorecardResponse' } });
     const byHash = await send({ extensions: { persistedQuery: { version: 1, sha256Hash } } });
     expect(byHash.data).toEqual({ scorecard: { __typename: 'ScorecardResponse' } });
-    const wrong = await send({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash } } });
-    expect(wrong.errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_HASH_MISMATCH');
+    const wrong = await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash } } }) });
+    const refused = await expectError(wrong, 400, 'invalid_body');
+    expect(refused.error).toContain('not the sha256 of the query');
+  });
+
+  it('answers a request that is not GraphQL over HTTP with 400 in the Error shape', async () => {
+    await expectError(await ctx.request('/api/graphql', { headers: { accept: 'application/json' } }), 400, 'invalid_parameter');
+    await expectError(await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' }), 400, 'invalid_body');
+    await expectError(await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"variables": {}}' }), 400, 'invalid_body');
   });
 
   it('executes GET queries too, and serves GraphiQL to a browser with every asset inlined (offline)', async () => {
