@@ -7,7 +7,7 @@
 import { Elysia } from 'elysia';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
-import { GRAPHQL_DOCS, GRAPHQL_RESPONSES } from './model';
+import { GRAPHQL_DOCS, GRAPHQL_RESPONSES, GraphQLGetQuery } from './model';
 import { createGraphQL, GRAPHQL_PATH } from './service';
 
 type ServerLike = { timeout?(request: Request, seconds: number): void } | null;
@@ -20,6 +20,6 @@ export function graphqlModule(services: Services) {
   };
   return new Elysia({ name: 'breakline/graphql' })
     .use(versioning(services.config.apiDefaultVersion))
-    .get(GRAPHQL_PATH, handle, { response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })
+    .get(GRAPHQL_PATH, handle, { query: GraphQLGetQuery, response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })
     .post(GRAPHQL_PATH, handle, { parse: 'none', response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.post } });
 }

@@ -2,6 +2,16 @@
 import { t } from 'elysia';
 import { ErrorSchema } from '../params';
 
+const QUERY_EXAMPLES = ['{ scorecard { count winRate } }', '{ signals(first: 2) { totalCount edges { cursor node { id symbol finalScore } } } }', '{ __typename }'];
+
+/** GET's parameters: GraphQL over HTTP's, each a string (variables and extensions as JSON text). */
+export const GraphQLGetQuery = t.Object({
+  query: t.Optional(t.String({ description: 'The GraphQL document (a query; mutations need POST)', examples: QUERY_EXAMPLES })),
+  variables: t.Optional(t.String({ description: 'The variables as JSON text' })),
+  operationName: t.Optional(t.String()),
+  extensions: t.Optional(t.String({ description: 'Extensions as JSON text (persistedQuery)' })),
+});
+
 export const GraphQLResult = t.Object(
   {
     data: t.Optional(t.Union([t.Record(t.String(), t.Unknown()), t.Null()])),
@@ -15,7 +25,7 @@ export const GraphQLResult = t.Object(
 
 const GraphQLRequest = t.Object(
   {
-    query: t.Optional(t.String({ description: 'The GraphQL document (may be left out when extensions.persistedQuery names a query sent before)' })),
+    query: t.Optional(t.String({ description: 'The GraphQL document (may be left out when extensions.persistedQuery names a query sent before)', examples: QUERY_EXAMPLES })),
     variables: t.Optional(t.Record(t.String(), t.Unknown())),
     operationName: t.Optional(t.String()),
     extensions: t.Optional(t.Record(t.String(), t.Unknown(), { description: '`persistedQuery: {version: 1, sha256Hash}`: automatic persisted queries' })),
@@ -33,7 +43,7 @@ const TEXT = [
 
 /** The answers (yoga writes them; a browser GET gets the GraphiQL page as text/html, a subscription an event stream). */
 export const GRAPHQL_RESPONSES = {
-  200: GraphQLResult,
+  200: t.Union([GraphQLResult, t.Array(GraphQLResult, { description: 'A batch: one result per operation sent' })]),
   400: ErrorSchema,
   401: ErrorSchema,
   403: ErrorSchema,

@@ -7,8 +7,11 @@
  * and automatic persisted queries (a client may send only the sha256 of a
  * query it sent once). Subscriptions are answered over SSE by yoga itself
  * (`Accept: text/event-stream`, the graphql-sse "distinct connections" mode).
+ * Execution is compiled per document by graphql-jit (bench/graphql: a page of
+ * 50 signals executes several times faster than graphql-js interprets it).
  */
 import { createHash } from 'node:crypto';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
@@ -122,8 +125,9 @@ export function createGraphQL(services: Services) {
   const badRequests = new WeakSet<Request>();
   const guard: Plugin<ServerContext> = {
     onResultProcess({ request, result }) {
-      const errors = Array.isArray(result) ? [] : (result as { errors?: readonly GraphQLError[]; data?: unknown }).errors;
-      if (!Array.isArray(result) && !('data' in (result as object)) && errors?.some((e) => e.extensions?.code === 'BAD_REQUEST')) badRequests.add(request);
+      // A batch with one such entry is refused whole: its body is not a list of GraphQL requests.
+      const refused = (one: unknown) => !('data' in (one as object)) && ((one as { errors?: readonly GraphQLError[] }).errors ?? []).some((e) => e.extensions?.code === 'BAD_REQUEST');
+      if (Array.isArray(result) ? result.some(refused) : refused(result)) badRequests.add(request);
     },
     // The same for every caller, so yoga may cache the validation.
     onValidate({ addValidationRule }) {
@@ -160,7 +164,7 @@ export function createGraphQL(services: Services) {
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit(), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   return {
     schema,
