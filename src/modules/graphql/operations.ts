@@ -67,6 +67,8 @@ export interface Operation {
   /** The REST route's credential rule; absent → public. */
   need?: AuthNeed;
   run(ctx: OperationContext, args: Args, principal: Principal): Promise<unknown> | unknown;
+  /** The service answers JSON text (parsed here): the value is plain JSON already. */
+  plain?: true;
 }
 
 const NONE = Type.Object({});
@@ -81,9 +83,10 @@ export const QUERIES: Record<string, Operation> = {
     args: BreakoutsQuery,
     result: BreakoutsResponse,
     run: ({ services }, q) => parsed(breakoutsJson(services, q)),
+    plain: true,
   },
   signalHistory: { description: 'GET /api/breakouts/history', args: HistoryQuery, result: HistoryResponse, run: ({ services }, q) => signalHistory(services.scans, q) },
-  bars: { description: 'GET /api/bars (API-Version applies as in REST)', args: BarsQuery, result: BarsResponse, run: ({ services, apiVersion }, q) => parsed(barsJson(services.marketData, q, apiVersion)) },
+  bars: { description: 'GET /api/bars (API-Version applies as in REST)', args: BarsQuery, result: BarsResponse, run: ({ services, apiVersion }, q) => parsed(barsJson(services.marketData, q, apiVersion)), plain: true },
   snapshot: { description: 'GET /api/snapshot', args: SnapshotQuery, result: SnapshotResponse, run: ({ services }, q) => snapshot(services.marketData, q.symbol) },
   sectorRotation: { description: 'GET /api/sector-rotation', args: NONE, result: SectorRotationResponse, run: ({ services }) => sectorRotation(services.marketData) },
   macroCalendar: { description: 'GET /api/macro/calendar', args: MacroCalendarQuery, result: MacroCalendarResponse, run: ({ services }, q) => macroCalendar(services.config.macroCalendar, q) },

@@ -116,7 +116,7 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
     }
     const result = await op.run(ctx, args, principal!);
     // The REST answer as its JSON: dates as strings, nothing the route would not send.
-    return JSON.parse(JSON.stringify(result));
+    return op.plain ? result : JSON.parse(JSON.stringify(result));
   } catch (error) {
     throw graphQLError(error);
   }

@@ -37,7 +37,7 @@ export const GraphQLJSON = new GraphQLScalarType({
   description: 'A JSON value, as the REST answer carries it (records, unions of objects)',
   serialize: (value) => value,
   parseValue: (value) => value,
-  parseLiteral: function literal(node: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  parseLiteral: function literal(node: ValueNode): unknown {
     switch (node.kind) {
       case AstKind.STRING:
       case AstKind.BOOLEAN:
@@ -46,11 +46,9 @@ export const GraphQLJSON = new GraphQLScalarType({
       case AstKind.FLOAT:
         return Number(node.value);
       case AstKind.OBJECT:
-        return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, variables)]));
+        return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value)]));
       case AstKind.LIST:
-        return node.values.map((v) => literal(v, variables));
-      case AstKind.VARIABLE:
-        return variables?.[node.name.value];
+        return node.values.map((v) => literal(v));
       default:
         return null;
     }
