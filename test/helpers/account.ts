@@ -5,7 +5,7 @@
  */
 import { expect } from 'bun:test';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
-import { alertRules, communityPosts, exports, journalEntries, notifications, watchlists, watchlistSymbols } from '../../src/db/schema';
+import { alertRules, apiKeys, communityPosts, exports, journalEntries, notifications, watchlists, watchlistSymbols } from '../../src/db/schema';
 import type { Tier } from '../../src/domain/tiers';
 import { errorBody, type ErrorBody, type TestContext } from './app';
 
@@ -75,7 +75,7 @@ export const exampleId = (prefix: string) => `${prefix}_8k2qd0xw5n3c7v1b9m4f`;
 
 /**
  * Makes sure `userId` owns an object under each documented example id (taken
- * over from whoever had it before; a
+ * over from whoever had it before; an API key, a
  * watchlist, an alert rule, a notification, a journal entry, a done export, a
  * community post, by `postAuthor` when given: one reports others' posts),
  * putting back whichever a DELETE removed: a client that tries the
@@ -102,6 +102,11 @@ export async function seedDocumentedExamples(ctx: TestContext, userId: string, o
     .onConflictDoUpdate({ target: journalEntries.id, set: { userId } });
   await db.insert(exports).values({ id: exampleId('exp'), userId, dataset: 'journal', format: 'csv', filters: {}, status: 'queued', createdAt: new Date() }).onConflictDoUpdate({ target: exports.id, set: { userId } });
   await ctx.services.account.exportJobs.kick();
+  // An API key row (not a usable key: its hash is of nothing anyone holds).
+  await db
+    .insert(apiKeys)
+    .values({ id: exampleId('key'), userId, name: 'trading bot', prefix: 'examplek', hash: '0'.repeat(64), tier: 'free', createdAt: at, lastUsedAt: null, revokedAt: null })
+    .onConflictDoUpdate({ target: apiKeys.id, set: { userId, revokedAt: null } });
   const author = options.postAuthor ?? userId;
   await db
     .insert(communityPosts)
