@@ -171,7 +171,16 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     sent++;
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
-    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
+    const contentType = response.headers.get('content-type');
+    return { status: response.status, contentType, text: contentType?.startsWith('text/event-stream') ? await opening(response) : await response.text(), headers: response.headers };
+  }
+
+  /** The first chunk of an event stream (it stays open: reading to its end would never return), then the stream closed. */
+  async function opening(response: Response): Promise<string> {
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    await reader.cancel();
+    return new TextDecoder().decode(value);
   }
 
   async function check(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): Promise<void> {
