@@ -222,7 +222,6 @@ export interface Config {
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
-  account: AccountConfig;
   graphql: { maxDepth: number; maxAliases: number; batchLimit: number; maxCost: Record<Tier, number>; introspection: boolean };
   stream: {
     /** Between `: ping` comments; 0 sends none. */
@@ -244,6 +243,7 @@ export interface Config {
     /** A client with events waiting that takes nothing for this long is dropped. */
     stallSeconds: number;
   };
+  account: AccountConfig;
 }
 
 /** Account features: watchlists, alert rules and their webhooks, exports, the community feed. */

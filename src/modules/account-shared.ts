@@ -50,6 +50,11 @@ export function jsonBody<S extends TSchema>(limitBytes: number, schema: S) {
   return { parse, body: schema };
 }
 
+/** A JSON-body route's limit in its OpenAPI operation (`x-max-body-bytes`, as plugins/body-limit publishes it): a body past it is 413. */
+export function maxBodyDetail(limitBytes: number): { 'x-max-body-bytes': number } {
+  return { 'x-max-body-bytes': limitBytes };
+}
+
 /** `withErrors` for a route that answers 201 Created. */
 export function createdWithErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
   const { 200: created, ...errors } = withErrors(ok, ...statuses);

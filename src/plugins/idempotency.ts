@@ -44,8 +44,8 @@ export const IdempotencyHeaders = t.Object({
   [IDEMPOTENCY_HEADER]: t.Optional(
     t.String({
       pattern: KEY_PATTERN,
-      description: 'Optional: a retry of this POST with the same key and body answers the first response (Idempotent-Replayed: true) instead of running again; another body → 409. Kept 24 h by default.',
-      examples: ['5f0c7f3e-8d0e-4b55-9d7a-1c1b1d5ab2f0'],
+      // No example value: a key is the client's own, new for each request (a copied example would collide with every other copy).
+      description: 'Optional: a key of your own, new for each request (a random UUID, say). A retry of this POST with the same key and body answers the first response (Idempotent-Replayed: true) instead of running again; another body → 409. Kept 24 h by default.',
       error: `Header 'Idempotency-Key' must be 1–255 printable ASCII characters without spaces`,
     }),
   ),

@@ -54,7 +54,12 @@ function percentEncode(value: string): string {
 /** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
 const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
 
-export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>): Fuzzer {
+export interface FuzzerOptions {
+  /** Headers that sign a request in (a session cookie, an API key): sent with every operation that declares a security requirement, so its success paths are fuzzed too. */
+  credentials?: Record<string, string>;
+}
+
+export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>, options: FuzzerOptions = {}): Fuzzer {
   const validator = new DocumentValidator(doc);
   const API_VERSIONS = (resolve<Parameter>(doc, doc.components.parameters?.ApiVersion).schema.enum ?? []) as string[];
   let sent = 0;
@@ -120,6 +125,7 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
       else if (parameter.in === 'header' && values[0] !== undefined) headers[parameter.name] = headerSafe(values[0]);
     });
     if (version !== undefined) headers['API-Version'] = version;
+    if (op.security.length > 0) Object.assign(headers, options.credentials);
     if (extra) query.push(['utm_source', 'fuzz']);
     return { path, query, headers, body };
   }
@@ -165,7 +171,16 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     sent++;
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
-    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
+    const contentType = response.headers.get('content-type');
+    return { status: response.status, contentType, text: contentType?.startsWith('text/event-stream') ? await opening(response) : await response.text(), headers: response.headers };
+  }
+
+  /** The first chunk of an event stream (it stays open: reading to its end would never return), then the stream closed. */
+  async function opening(response: Response): Promise<string> {
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    await reader.cancel();
+    return new TextDecoder().decode(value);
   }
 
   async function check(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): Promise<void> {
@@ -187,6 +202,8 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
         fail('a JSON content type with a body that is not JSON');
       }
     } else if (reply.status >= 400) fail(`an error that is not JSON (${reply.contentType})`);
+    // An empty or dot path segment names another route (`/api/watchlists/` is the list): its answer is not this operation's.
+    if (namesAnotherRoute(op, presences)) return;
     const invalid = validator.validateResponse(op, reply.status, reply.contentType, parsed);
     if (invalid) fail(`the body does not match the declared ${reply.status} response: ${invalid}`);
     const secured = op.security.length > 0 && (reply.status === 401 || reply.status === 403);
@@ -198,6 +215,17 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     const violated = violation(op, request, presences) ?? (oversized ? null : bodyViolation(op, request));
     if (violated) owed.set(400, violated);
     if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);
+  }
+
+  /** Whether a path parameter is absent, empty or a dot segment: then the request names another route (or none). */
+  function namesAnotherRoute(op: Operation, presences: Presence[]): boolean {
+    const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
+    return declared.some((parameter, i) => {
+      if (parameter.in !== 'path') return false;
+      const p = presences[i]!;
+      const value = p.kind === 'absent' ? '' : p.kind === 'one' ? p.value : p.values[0]!;
+      return ['', '.', '..'].includes(value);
+    });
   }
 
   /** Whether `status` is declared by `op` with a body of its own (not the Error shape). */

@@ -21,6 +21,7 @@
  */
 import { afterAll, describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
+import { sessionCookie, seedDocumentedExamples } from '../helpers/account';
 import { createTestContext, smallSyntheticMarket } from '../helpers/app';
 import { servedDocument } from '../helpers/openapi';
 import { createFuzzer } from './harness';
@@ -28,11 +29,16 @@ import { createFuzzer } from './harness';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 1212);
 
+// Secured operations are fuzzed signed in, each by a user of its own at the enterprise tier (every tiered route
+// open), so one operation's Idempotency-Keys and objects never meet another's; the moderation routes by the admin.
+const FUZZ_ADMIN = 'usr_fuzz_admin';
+const userOf = (op: { operationId: string; path: string }) => (op.path.includes('moderation') ? FUZZ_ADMIN : `usr_fuzz_${op.operationId}`);
 const ctx = await createTestContext({
   provider: smallSyntheticMarket(),
-  env: { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000' },
+  env: { RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_QUOTA_FREE: '1000000000', RATE_LIMIT_QUOTA_PRO: '1000000000', RATE_LIMIT_QUOTA_ENTERPRISE: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000', ADMIN_USER_IDS: FUZZ_ADMIN, COMMUNITY_POST_QUOTA: '1000000000' },
 });
-const fuzzer = createFuzzer(await servedDocument(ctx.request), ctx.request);
+const credentials: Record<string, string> = {};
+const fuzzer = createFuzzer(await servedDocument(ctx.request), ctx.request, { credentials });
 // Give the ledger, the history and the breakouts something to show: one persisted daily run.
 await (await ctx.request('/api/breakouts')).arrayBuffer();
 
@@ -49,6 +55,12 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
 
   for (const op of fuzzer.operations) {
     it(`${op.method.toUpperCase()} ${op.path}`, async () => {
+      if (op.security.length > 0) {
+        const user = userOf(op);
+        credentials.cookie = await sessionCookie(ctx, user, 'enterprise');
+        // The documented example ids name objects of the user's; one reports someone else's post, so that one is another user's there.
+        await seedDocumentedExamples(ctx, user, { postAuthor: op.path.endsWith('/report') ? 'usr_fuzz_other' : user });
+      }
       await fc.assert(fuzzer.property(op), { seed: SEED, numRuns: RUNS, endOnFailure: false });
       // Both kinds of body were seen and validated: a success and an error.
       const seen = [...(fuzzer.answered.get(op.operationId) ?? [])];

@@ -5,6 +5,7 @@
  */
 import { expect } from 'bun:test';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
+import { alertRules, apiKeys, communityPosts, exports, journalEntries, notifications, watchlists, watchlistSymbols } from '../../src/db/schema';
 import type { Tier } from '../../src/domain/tiers';
 import { errorBody, type ErrorBody, type TestContext } from './app';
 
@@ -67,4 +68,48 @@ export async function allPages<T>(ctx: TestContext, path: string, init: RequestI
     cursor = pagination.nextCursor;
   } while (cursor);
   return { items, pages };
+}
+
+/** The id every account path parameter documents as its example (modules/account-shared `idParam`). */
+export const exampleId = (prefix: string) => `${prefix}_8k2qd0xw5n3c7v1b9m4f`;
+
+/**
+ * Makes sure `userId` owns an object under each documented example id (taken
+ * over from whoever had it before; an API key, a
+ * watchlist, an alert rule, a notification, a journal entry, a done export, a
+ * community post, by `postAuthor` when given: one reports others' posts),
+ * putting back whichever a DELETE removed: a client that tries the
+ * documented examples (the fuzz suite) then reaches the success paths of the
+ * routes on owned objects too.
+ */
+export async function seedDocumentedExamples(ctx: TestContext, userId: string, options: { postAuthor?: string } = {}): Promise<void> {
+  const { db } = ctx.services.database;
+  const at = new Date('2026-11-20T21:05:00.000Z');
+  await db.insert(watchlists).values({ id: exampleId('wl'), userId, name: 'Semis', createdAt: at, updatedAt: at }).onConflictDoUpdate({ target: watchlists.id, set: { userId } });
+  // AAPL, and AMD: the example of DELETE …/symbols/{symbol}.
+  await db.insert(watchlistSymbols).values([{ watchlistId: exampleId('wl'), symbol: 'AAPL', addedAt: at }, { watchlistId: exampleId('wl'), symbol: 'AMD', addedAt: at }]).onConflictDoNothing();
+  await db
+    .insert(alertRules)
+    .values({ id: exampleId('rul'), userId, name: 'AAPL triggers', symbols: ['AAPL'], watchlistId: null, patternTypes: null, minBand: null, minScore: null, timeframe: 'daily', direction: 'any', states: ['triggered'], cooldownMinutes: 60, inApp: true, webhookUrl: null, webhookSecret: null, enabled: true, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({ target: alertRules.id, set: { userId } });
+  await db
+    .insert(notifications)
+    .values({ id: exampleId('ntf'), userId, kind: 'alert', title: 'AAPL bull_flag triggered', alertId: exampleId('alr'), ruleId: exampleId('rul'), ruleName: 'AAPL triggers', signalId: 'sig_example', symbol: 'AAPL', timeframe: 'daily', patternType: 'bull_flag', state: 'triggered', finalScore: 88, scoreBand: 'elite', createdAt: at, readAt: null })
+    .onConflictDoUpdate({ target: notifications.id, set: { userId } });
+  await db
+    .insert(journalEntries)
+    .values({ id: exampleId('jrn'), userId, symbol: 'AAPL', side: 'long', entryPrice: 151.4, entryAt: at, exitPrice: null, exitAt: null, size: 100, fees: 1, notes: '', tags: ['breakout'], signalId: null, createdAt: at, updatedAt: at })
+    .onConflictDoUpdate({ target: journalEntries.id, set: { userId } });
+  await db.insert(exports).values({ id: exampleId('exp'), userId, dataset: 'journal', format: 'csv', filters: {}, status: 'queued', createdAt: new Date() }).onConflictDoUpdate({ target: exports.id, set: { userId } });
+  await ctx.services.account.exportJobs.kick();
+  // An API key row (not a usable key: its hash is of nothing anyone holds).
+  await db
+    .insert(apiKeys)
+    .values({ id: exampleId('key'), userId, name: 'trading bot', prefix: 'examplek', hash: '0'.repeat(64), tier: 'free', createdAt: at, lastUsedAt: null, revokedAt: null })
+    .onConflictDoUpdate({ target: apiKeys.id, set: { userId, revokedAt: null } });
+  const author = options.postAuthor ?? userId;
+  await db
+    .insert(communityPosts)
+    .values({ id: exampleId('pst'), userId: author, body: 'AAPL flag triggered on volume', signalId: null, symbols: ['AAPL'], hidden: false, reportCount: 0, createdAt: at })
+    .onConflictDoUpdate({ target: communityPosts.id, set: { userId: author } });
 }

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { createdWithErrors, jsonBody } from '../account-shared';
+import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
 import { withErrors } from '../params';
 import { ALERT_DOCS, CreateRuleBody, DeliveryPage, RulePage, RuleParams, RuleQuery, RuleSchema, UpdateRuleBody } from './model';
 import { createRule, deleteRule, getRule, listDeliveries, listRules, updateRule } from './service';
@@ -25,7 +25,7 @@ export function alertsModule(services: Services) {
         set.status = 201;
         return createRule(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create } },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create, ...maxBodyDetail(limit) } },
     )
     .get('/api/alerts/v2/:id', ({ principal, params }) => getRule(services, principal, params.id), {
       auth: 'session-or-key',
@@ -38,7 +38,7 @@ export function alertsModule(services: Services) {
       params: RuleParams,
       ...jsonBody(limit, UpdateRuleBody),
       response: withErrors(RuleSchema, 400, 401, 403, 404, 413, 429),
-      detail: { ...ALERT_DOCS.update },
+      detail: { ...ALERT_DOCS.update, ...maxBodyDetail(limit) },
     })
     .delete('/api/alerts/v2/:id', ({ principal, params }) => deleteRule(services, principal, params.id), {
       auth: 'session',

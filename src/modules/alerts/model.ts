@@ -36,7 +36,7 @@ const ruleFields = {
   watchlistId: idParam('wl', 'watchlist'),
   patternTypes: listOf('patternTypes', literalUnion(PATTERN_TYPES), PATTERN_TYPES, 'Pattern types that fire; absent → any'),
   minBand: { ...literalUnion(SCORE_BANDS), description: 'Lowest score band that fires (elite > strong > watchlist > ignore)', error: `Body field 'minBand' must be one of: ${SCORE_BANDS.join(', ')}` },
-  minScore: t.Number({ minimum: 0, maximum: 100, description: 'Lowest finalScore that fires', error: "Body field 'minScore' must be a number from 0 to 100" }),
+  minScore: t.Number({ minimum: 0, maximum: 100, description: 'Lowest finalScore that fires (kept to 0.01)', error: "Body field 'minScore' must be a number from 0 to 100" }),
   timeframe: { ...literalUnion(TIMEFRAMES), description: 'The scan the rule watches; default daily', error: `Body field 'timeframe' must be one of: ${TIMEFRAMES.join(', ')}` },
   direction: { ...literalUnion(RULE_DIRECTIONS), description: 'long, short or any (default)', error: `Body field 'direction' must be one of: ${RULE_DIRECTIONS.join(', ')}` },
   states: listOf('states', literalUnion(BREAKOUT_STATES), BREAKOUT_STATES, 'Breakout states in which a signal fires the rule; default [triggered]'),

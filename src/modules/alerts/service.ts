@@ -15,10 +15,14 @@ import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { checkWebhookUrl } from '../../jobs/webhook-address';
 import { newWebhookSecret } from '../../jobs/webhooks';
+import { round } from '../../kernels/round';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
 import { checkedSymbols, notYours } from '../account-shared';
 import type { CreateRuleBody, DeliveryPage, RulePage, RuleQuery, RuleSchema, UpdateRuleBody } from './model';
+
+/** A minimum score as stored: to 0.01 (scores are given to two decimals; the column is a 4-byte float, where 1e-190 underflows). */
+const storedScore = (score: number): number => round(score, 2);
 
 export type AlertDeps = Pick<Services, 'account' | 'marketData' | 'config'>;
 
@@ -103,7 +107,7 @@ export async function createRule(deps: AlertDeps, principal: Principal, body: Cr
       watchlistId,
       patternTypes: body.patternTypes ?? null,
       minBand: body.minBand ?? null,
-      minScore: body.minScore ?? null,
+      minScore: body.minScore === undefined ? null : storedScore(body.minScore),
       timeframe: body.timeframe ?? DEFAULTS.timeframe,
       direction: body.direction ?? DEFAULTS.direction,
       states: body.states ?? [...DEFAULTS.states],
@@ -128,7 +132,7 @@ export async function updateRule(deps: AlertDeps, principal: Principal, id: stri
   const changes: AlertRuleChanges = { updatedAt: new Date() };
   if (body.symbols !== undefined || body.watchlistId !== undefined) Object.assign(changes, await target(deps, principal, body));
   for (const field of ['name', 'patternTypes', 'minBand', 'minScore', 'timeframe', 'direction', 'states', 'cooldownMinutes', 'enabled'] as const) {
-    if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
+    if (body[field] !== undefined) Object.assign(changes, { [field]: field === 'minScore' && typeof body.minScore === 'number' ? storedScore(body.minScore) : body[field] });
   }
   let newSecret: string | undefined;
   const webhook = body.channels?.webhook;

@@ -89,5 +89,26 @@ export const EXPORT_DOCS = {
     tags: TAGS,
     summary: 'Download an export',
     description: `The file, streamed (text/csv or application/json, as an attachment). Not done yet or failed: 409; expired: 410; another user’s: 404. ${TIER} A session or an API key.`,
+    responses: {
+      200: {
+        description: 'The file as an attachment: CSV (a header row, then a row per record, CRLF line ends) or JSON (the job’s dataset, format, filters and generatedAt, then its records)',
+        content: {
+          'text/csv': { schema: { type: 'string' as const } },
+          'application/json': {
+            schema: {
+              type: 'object' as const,
+              required: ['dataset', 'format', 'filters', 'generatedAt', 'records'],
+              properties: {
+                dataset: { type: 'string' as const, enum: ['ledger', 'journal'] },
+                format: { type: 'string' as const, enum: ['json'] },
+                filters: { type: 'object' as const },
+                generatedAt: { type: 'string' as const, format: 'date-time' },
+                records: { type: 'array' as const, items: { type: 'object' as const }, description: 'Ledger records as GET /api/transparency/ledger gives them, or journal entries as GET /api/journal/entries' },
+              },
+            },
+          },
+        },
+      },
+    },
   },
 };
