@@ -2,7 +2,7 @@
 import { t } from 'elysia';
 import { ErrorSchema } from '../params';
 
-const QUERY_EXAMPLES = ['{ scorecard { count winRate } }', '{ signals(first: 2) { totalCount edges { cursor node { id symbol finalScore } } } }', '{ __typename }'];
+const QUERY_EXAMPLES = ['{ scorecard { generatedAt ledgerHead { seq hash } } }', '{ signals(first: 2) { totalCount edges { cursor node { id symbol finalScore } } } }', '{ __typename }'];
 
 /** GET's parameters: GraphQL over HTTP's, each a string (variables and extensions as JSON text). */
 export const GraphQLGetQuery = t.Object({

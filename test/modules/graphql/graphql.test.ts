@@ -12,7 +12,7 @@ import { expectError, sessionCookie } from '../../helpers/account';
 import { smallMarket } from '../../helpers/small-market';
 
 let ctx: TestContext;
-/** Small limits: depth 5, 5 aliases, cost 500 for free and anonymous callers. */
+/** Small limits: depth 5, 5 aliases, cost 500 for free and anonymous callers, batches of 3, no introspection. */
 let limits: TestContext;
 let free: string;
 let pro: string;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   await ctx.services.runs.persist('daily');
   free = await sessionCookie(ctx, 'gq-free', 'free');
   pro = await sessionCookie(ctx, 'gq-pro', 'pro');
-  limits = await createTestContext({ provider: await smallMarket(30), env: { GRAPHQL_MAX_DEPTH: '5', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST_PER_TIER: '500,20000,50000' } });
+  limits = await createTestContext({ provider: await smallMarket(30), env: { GRAPHQL_MAX_DEPTH: '5', GRAPHQL_MAX_ALIASES: '5', GRAPHQL_MAX_COST_PER_TIER: '500,20000,50000', GRAPHQL_BATCH_LIMIT: '3', GRAPHQL_INTROSPECTION: 'false' } });
   await limits.services.runs.persist('daily');
 });
 afterAll(async () => {
@@ -268,6 +268,22 @@ describe('protection', () => {
     const aliases = await gql(`{ a: scorecard { __typename } b: scorecard { __typename } c: scorecard { __typename } d: scorecard { __typename } e: scorecard { __typename } f: scorecard { __typename } }`, {}, {}, limits);
     expect(aliases.body.errors![0]!.message).toMatch(/aliases/i);
     expect(aliases.body.data ?? null).toBeNull();
+  });
+
+  it('answers a batch up to GRAPHQL_BATCH_LIMIT operations and refuses a larger one; refuses introspection when GRAPHQL_INTROSPECTION=false', async () => {
+    const batch = (n: number) =>
+      limits.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Array.from({ length: n }, () => ({ query: '{ scorecard { ledgerHead { seq } } }' }))) });
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    const answers = (await three.json()) as Result[];
+    expect(answers).toHaveLength(3);
+    expect(answers.map((a) => a.errors ?? typeof a.data?.scorecard)).toEqual(["object", "object", "object"]);
+    const refused = await expectError(await batch(4), 400, 'invalid_body');
+    expect(refused.error).toMatch(/batch/i);
+    const introspection = await gql('{ __schema { queryType { name } } }', {}, {}, limits);
+    expect(introspection.body.data ?? null).toBeNull();
+    expect(introspection.body.errors![0]!.message).toMatch(/introspection/i);
+    expect((await gql('{ __schema { queryType { name } } }')).body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
   });
 
   it('refuses a query above the cost limit of the caller’s tier and admits it at a higher tier', async () => {
