@@ -344,8 +344,8 @@ describe('OpenAPI security', () => {
       expect(op.security).toEqual([{ SessionCookie: [] }]);
       expect(Object.keys(op.responses)).toContain('401');
     }
-    // The account features (test/modules/account/openapi.test.ts checks theirs) aside, the rest is public.
-    const accountPaths = /^\/api\/(keys|watchlists|alerts\/v2|notifications|breakouts\/notifications|journal|exports|community)\b/;
+    // The account features (test/modules/account/openapi.test.ts checks theirs) and GraphQL (credentials optional: test/modules/graphql) aside, the rest is public.
+    const accountPaths = /^\/api\/(keys|watchlists|alerts\/v2|notifications|breakouts\/notifications|journal|exports|community|graphql)\b/;
     const publicOps = Object.entries(doc.paths).filter(([path]) => !accountPaths.test(path)).flatMap(([, ops]) => Object.values(ops));
     expect(publicOps.length).toBeGreaterThan(20);
     // plugins/openapi publishes a public operation's security as [] (no requirement).

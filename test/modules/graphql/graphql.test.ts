@@ -317,6 +317,17 @@ describe('protection', () => {
     await expectError(await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"variables": {}}' }), 400, 'invalid_body');
   });
 
+  it('is documented under the GraphQL tag with optional credentials (public fields need none; the cookie or an API key make it the caller’s)', async () => {
+    const doc = (await (await ctx.request('/openapi/json')).json()) as { paths: Record<string, Record<string, { tags: string[]; security: unknown[]; responses: Record<string, unknown> }>> };
+    const ops = doc.paths['/api/graphql']!;
+    expect(Object.keys(ops).sort()).toEqual(['get', 'post']);
+    for (const op of Object.values(ops)) {
+      expect(op.tags).toEqual(['GraphQL']);
+      expect(op.security).toEqual([{}, { SessionCookie: [] }, { ApiKey: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
+    }
+  });
+
   it('executes GET queries too, and serves GraphiQL to a browser with every asset inlined (offline)', async () => {
     const get = await ctx.request(`/api/graphql?query=${encodeURIComponent('{ scorecard { __typename } }')}`, { headers: { accept: 'application/json' } });
     expect(get.status).toBe(200);
