@@ -6,9 +6,16 @@
 import { Elysia } from 'elysia';
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
+import { watchlistsModule } from './modules/watchlists';
+import { alertsModule } from './modules/alerts';
+import { notificationsModule } from './modules/notifications';
+import { journalModule } from './modules/journal';
+import { exportsModule } from './modules/exports';
+import { communityModule } from './modules/community';
 import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
 import { fundamentalsModule } from './modules/fundamentals';
+import { graphqlModule } from './modules/graphql';
 import { marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
 import { realtimeModule } from './modules/realtime';
@@ -37,7 +44,14 @@ const TAGS = [
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
   ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts and quotes, resumable with Last-Event-ID'],
+  ['GraphQL', 'One GraphQL schema over every service: cursor connections, batching, tier-gated mutations, cost limits, subscriptions over SSE'],
   ['Account', 'Your API keys (needs a session)'],
+  ['Watchlists', 'Your watchlists, each symbol with its newest signal'],
+  ['Alerts', 'Your alert rules, fired by every persisted scan: in-app notifications and signed webhooks'],
+  ['Notifications', 'Your in-app notifications, and breakout events on your watchlists'],
+  ['Journal', 'Your trade journal: P&L, R from the linked signal’s stop, holding time, and a summary like the scorecard'],
+  ['Exports', 'CSV or JSON files of a ledger slice or your journal, made in the background (pro tier)'],
+  ['Community', 'The public feed of posts; posting needs a session'],
 ] as const;
 
 export function createApp(services: Services) {
@@ -77,7 +91,14 @@ export function createApp(services: Services) {
     .use(optionsModule(services))
     .use(aiModule(services))
     .use(realtimeModule(services))
-    .use(accountModule(services));
+    .use(graphqlModule(services))
+    .use(accountModule(services))
+    .use(watchlistsModule(services))
+    .use(alertsModule(services))
+    .use(notificationsModule(services))
+    .use(journalModule(services))
+    .use(exportsModule(services))
+    .use(communityModule(services));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -35,6 +35,14 @@ const jwksUrl = z.string().refine((value) => {
   }
 }, 'must be an https:// URL (http:// only on loopback)');
 
+/** Three comma-separated counts, for the tiers free, pro and enterprise, each at least the one before. */
+const perTier = z
+  .string()
+  .regex(/^\s*\d+\s*,\s*\d+\s*,\s*\d+\s*$/, 'must be three counts for free,pro,enterprise, e.g. 3,20,100')
+  .transform((v) => v.split(',').map((n) => Number(n.trim())))
+  .refine(([free, pro, enterprise]) => free! >= 1 && free! <= pro! && pro! <= enterprise!, 'each count must be ≥ 1 and not below the one before (free ≤ pro ≤ enterprise)')
+  .transform(([free, pro, enterprise]): Record<Tier, number> => ({ free: free!, pro: pro!, enterprise: enterprise! }));
+
 /** Origins `scheme://host[:port]`, normalised as the browser sends them in `Origin`. */
 const origins = list.pipe(
   z.array(
@@ -132,6 +140,38 @@ const schema = z.object({
   EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Largest POST /api/explain body accepted, in bytes. */
   EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Account features (issue 17): caps per tier (free,pro,enterprise). */
+  WATCHLISTS_PER_TIER: perTier.prefault('3,20,100'),
+  WATCHLIST_SYMBOLS_PER_TIER: perTier.prefault('25,100,500'),
+  ALERT_RULES_PER_TIER: perTier.prefault('5,50,500'),
+  /** Largest JSON body of an account write (watchlists, alert rules, journal, exports, community), in bytes. */
+  ACCOUNT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
+  /** How long a stored `Idempotency-Key` answer is kept. */
+  IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().positive().max(720).default(24),
+  /** Webhook addresses that resolve to loopback, private, link-local (or other non-public) ranges are refused unless this is set (tests, sidecars). */
+  ALERT_WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** PEM file of extra CA certificates webhook receivers may be signed by (an internal CA), besides the public roots. */
+  ALERT_WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Attempts per delivery before it is given up as failed. */
+  ALERT_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Delay before the second attempt; each later one waits twice the one before. */
+  ALERT_WEBHOOK_BACKOFF_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** How long a done export can be downloaded. */
+  EXPORTS_TTL_HOURS: z.coerce.number().positive().max(8760).default(24),
+  /** Community posts a user may publish per window. */
+  COMMUNITY_POST_QUOTA: z.coerce.number().int().min(1).default(10),
+  COMMUNITY_POST_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Reports from different users that hide a post until an admin looks; 0 → never hidden by reports. */
+  COMMUNITY_HIDE_AFTER_REPORTS: z.coerce.number().int().min(0).default(5),
+  /** User ids (session `sub`) with the admin role: they moderate the community feed. */
+  ADMIN_USER_IDS: list.optional(),
+  /** GraphQL (/api/graphql): deepest selection, most aliases, most operations in one batch, largest cost per tier (free,pro,enterprise; anonymous as free), introspection. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
+  GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_COST_PER_TIER: perTier.prefault('2000,10000,50000'),
+  GRAPHQL_INTROSPECTION: bool.default(true),
   /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
   SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
   SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
@@ -186,6 +226,7 @@ export interface Config {
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
+  graphql: { maxDepth: number; maxAliases: number; batchLimit: number; maxCost: Record<Tier, number>; introspection: boolean };
   stream: {
     /** Between `: ping` comments; 0 sends none. */
     pingMs: number;
@@ -206,6 +247,19 @@ export interface Config {
     /** A client with events waiting that takes nothing for this long is dropped. */
     stallSeconds: number;
   };
+  account: AccountConfig;
+}
+
+/** Account features: watchlists, alert rules and their webhooks, exports, the community feed. */
+export interface AccountConfig {
+  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number> };
+  bodyLimitBytes: number;
+  idempotencyTtlMs: number;
+  webhooks: { allowPrivate: boolean; caFile?: string; timeoutMs: number; maxAttempts: number; backoffMs: number };
+  exportTtlMs: number;
+  community: { postQuota: number; postWindowSeconds: number; hideAfterReports: number };
+  /** User ids with the admin role. */
+  adminUserIds: string[];
 }
 
 /** The language model behind /api/explain (src/ai). `model: null` means none is usable: the reason says why. */
@@ -317,6 +371,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
+    account: {
+      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER },
+      bodyLimitBytes: e.ACCOUNT_BODY_LIMIT_BYTES,
+      idempotencyTtlMs: Math.round(e.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000),
+      webhooks: {
+        allowPrivate: e.ALERT_WEBHOOK_ALLOW_PRIVATE,
+        caFile: e.ALERT_WEBHOOK_CA_FILE,
+        timeoutMs: e.ALERT_WEBHOOK_TIMEOUT_MS,
+        maxAttempts: e.ALERT_WEBHOOK_MAX_ATTEMPTS,
+        backoffMs: Math.round(e.ALERT_WEBHOOK_BACKOFF_SECONDS * 1000),
+      },
+      exportTtlMs: Math.round(e.EXPORTS_TTL_HOURS * 3_600_000),
+      community: { postQuota: e.COMMUNITY_POST_QUOTA, postWindowSeconds: e.COMMUNITY_POST_WINDOW_SECONDS, hideAfterReports: e.COMMUNITY_HIDE_AFTER_REPORTS },
+      adminUserIds: e.ADMIN_USER_IDS ?? [],
+    },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      batchLimit: e.GRAPHQL_BATCH_LIMIT,
+      maxCost: e.GRAPHQL_MAX_COST_PER_TIER,
+      introspection: e.GRAPHQL_INTROSPECTION,
+    },
     stream: {
       pingMs: e.SSE_PING_MS,
       retryMs: e.SSE_RETRY_MS,

@@ -14,6 +14,10 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  /** The request conflicts with the resource's state: an Idempotency-Key reused with another body, a watchlist a rule still watches, an export not yet done. */
+  conflict: 409,
+  /** The resource existed and is gone for good (an expired export). */
+  gone: 410,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

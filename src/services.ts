@@ -7,6 +7,8 @@
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
+import { readFileSync } from 'node:fs';
+import pkg from '../package.json' with { type: 'json' };
 import { createExplainer, type Explainer } from './ai';
 import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
@@ -15,7 +17,19 @@ import { BarsRepository } from './db/repositories/bars';
 import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
+import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
+import { AlertRulesRepository } from './db/repositories/alert-rules';
+import { CommunityRepository } from './db/repositories/community';
+import { ExportsRepository } from './db/repositories/exports';
+import { IdempotencyRepository } from './db/repositories/idempotency';
+import { JournalRepository } from './db/repositories/journal';
+import { NotificationsRepository } from './db/repositories/notifications';
+import { WatchlistsRepository } from './db/repositories/watchlists';
+import { WebhooksRepository } from './db/repositories/webhooks';
+import { AlertRuleDispatcher } from './jobs/alert-rules';
+import { ExportJobs } from './jobs/exports';
 import { HealthMonitor, WarmUp } from './jobs/health';
+import { WebhookSender } from './jobs/webhooks';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
 import { LedgerCsv } from './ledger/csv';
@@ -55,6 +69,8 @@ export interface Services {
   health: HealthMonitor;
   /** What the boot is doing and has done (readiness). */
   warmUp: WarmUp;
+  /** Account features: a user's watchlists, alert rules and their dispatch, notifications, journal, exports, community posts. */
+  account: Account;
   /** Explanations by the configured language model, with their cache and circuit breaker (`status()` for health and metrics). */
   explainer: Explainer;
   /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
@@ -63,6 +79,23 @@ export interface Services {
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface Account {
+  watchlists: WatchlistsRepository;
+  alertRules: AlertRulesRepository;
+  notifications: NotificationsRepository;
+  journal: JournalRepository;
+  exports: ExportsRepository;
+  community: CommunityRepository;
+  idempotency: IdempotencyRepository;
+  webhookLog: WebhooksRepository;
+  /** Fires alert rules after every persisted run (SignalRuns calls it). */
+  dispatcher: AlertRuleDispatcher;
+  /** Sends webhook deliveries in the background, with retries. */
+  webhooks: WebhookSender;
+  /** Makes and expires export files in the background. */
+  exportJobs: ExportJobs;
 }
 
 export interface ServiceOverrides {
@@ -122,7 +155,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
   });
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
-  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
+  const account = createAccount(config, database.db, { scans, ledger, bus, log });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, alertRules: account.dispatcher });
   return {
     config,
     log,
@@ -140,6 +174,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     bus,
+    account,
     hub,
     health,
     warmUp,
@@ -150,11 +185,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
       warmUp.firstScanLoaded = true;
+      account.webhooks.start();
+      account.exportJobs.start();
       warmUp.done();
     },
     explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     async close() {
       health.stop();
+      await account.webhooks.stop();
+      await account.exportJobs.stop();
       await hub.close();
       await bus.close();
       await pool.destroy();
@@ -163,5 +202,38 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await auth.close();
       await database.close();
     },
+  };
+}
+
+function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; bus: EventBus; log: Logger }): Account {
+  const { webhooks: hooks, exportTtlMs } = config.account;
+  const watchlists = new WatchlistsRepository(db);
+  const alertRules = new AlertRulesRepository(db);
+  const journal = new JournalRepository(db);
+  const exports = new ExportsRepository(db);
+  const webhookLog = new WebhooksRepository(db);
+  const webhooks = new WebhookSender({
+    repository: webhookLog,
+    secretOf: (ruleId) => alertRules.secretOf(ruleId),
+    allowPrivate: hooks.allowPrivate,
+    extraCa: hooks.caFile ? readFileSync(hooks.caFile, 'utf8') : undefined,
+    timeoutMs: hooks.timeoutMs,
+    maxAttempts: hooks.maxAttempts,
+    backoffMs: hooks.backoffMs,
+    userAgent: `Breakline-Webhooks/${pkg.version}`,
+    log: deps.log,
+  });
+  return {
+    watchlists,
+    alertRules,
+    notifications: new NotificationsRepository(db),
+    journal,
+    exports,
+    community: new CommunityRepository(db),
+    idempotency: new IdempotencyRepository(db),
+    webhookLog,
+    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db), bus: deps.bus, webhooks, log: deps.log }),
+    webhooks,
+    exportJobs: new ExportJobs({ exports, ledger: deps.ledger, journal, scans: deps.scans, log: deps.log, ttlMs: exportTtlMs }),
   };
 }

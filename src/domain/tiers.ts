@@ -24,3 +24,13 @@ export function tierAtLeast(tier: Tier, minimum: Tier): boolean {
 export function isTier(value: unknown): value is Tier {
   return TIERS.some((tier) => tier === value);
 }
+
+/**
+ * The lowest tier of each paid account feature (issue 17): an alert rule's
+ * webhook channel, and exports. Caps that only grow with the tier (watchlists,
+ * symbols per watchlist, alert rules) are counts in the config instead.
+ */
+export const FEATURE_TIERS = {
+  webhooks: 'pro',
+  exports: 'pro',
+} as const satisfies Record<string, Tier>;

@@ -9,7 +9,8 @@
  *
  * `persist` runs a scan, evaluates the alert policy, stores the run with its
  * signals, verdicts and ledger records in one transaction, announces new
- * signals and state changes on the bus, tracks signals that left the live
+ * signals and state changes on the bus, fires users' alert rules
+ * (jobs/alert-rules; their webhooks are sent in the background), tracks signals that left the live
  * window, resolves outcomes and checkpoints the ledger. One run per timeframe
  * at a time: a second caller shares the run in progress.
  */
@@ -22,6 +23,7 @@ import type { MarketData } from '../market-data';
 import { batches, type KernelPool } from '../pool';
 import type { BarStore } from '../store';
 import type { EventBus } from '../stream/bus';
+import type { AlertRuleDispatcher } from './alert-rules';
 import { alertsAt, evaluationOf, verdictsOf, type AlertEvaluation } from './alerts';
 import { resolveOutcomes } from './outcomes';
 import { runScan } from './scan';
@@ -34,6 +36,8 @@ export interface RunsDeps {
   ledger: LedgerRepository;
   bus: EventBus;
   log: Logger;
+  /** Users' alert rules, evaluated against every persisted run. */
+  alertRules?: Pick<AlertRuleDispatcher, 'evaluate'>;
 }
 
 /** Signals as one scan saw them, ranked, with the alert policy's evaluation. */
@@ -139,6 +143,8 @@ export class SignalRuns {
     for (const { signal, from, to } of changes) {
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
     }
+    // The run is persisted: users' alert rules fire now; a failure is logged and the rules see these signals again next run.
+    await deps.alertRules?.evaluate(runId, result).catch((error) => deps.log.error('alert rules failed', { runId, error: String(error) }));
     await this.trackOpenSignals(runId, result);
     // The run is persisted: a failure to resolve outcomes is logged and retried after the next run.
     await resolveOutcomes(deps).catch((error) => deps.log.error('outcome resolution failed', { error: String(error) }));

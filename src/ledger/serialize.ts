@@ -69,8 +69,13 @@ function field(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function csvHeader(): string {
-  return `${LEDGER_CSV_COLUMNS.join(',')}\r\n`;
+/** One CSV record of any values (null and undefined are empty fields), with its CRLF. */
+export function csvLine(values: readonly unknown[]): string {
+  return `${values.map(field).join(',')}\r\n`;
+}
+
+export function csvHeader(columns: readonly string[] = LEDGER_CSV_COLUMNS): string {
+  return csvLine(columns);
 }
 
 export function csvRows(entries: LedgerEntryView[]): string {
@@ -78,11 +83,11 @@ export function csvRows(entries: LedgerEntryView[]): string {
   for (const e of entries) {
     const s = e.signal;
     const o = e.outcome;
-    out += [
+    out += csvLine([
       e.seq, s.id, s.symbol, s.timeframe, s.patternType, s.direction, s.detectedAt, s.triggerPrice, s.target1, s.stopLoss,
       s.finalScore, s.scoreBand, s.confidence, s.regime, s.priceAtDetection, e.state, o.outcome, o.rMultiple, o.exitPrice, o.exitAt,
       e.recordedAt, e.hash,
-    ].map(field).join(',') + '\r\n';
+    ]);
   }
   return out;
 }

@@ -55,6 +55,21 @@ export class MarketData {
     return found;
   }
 
+  /**
+   * Whether the provider knows a symbol: a member of its universe, or one it
+   * has daily bars for (a provider such as Yahoo answers symbols outside its
+   * index lists). A provider that cannot be asked right now throws.
+   */
+  async known(symbol: string): Promise<boolean> {
+    if ((await this.instruments()).has(symbol)) return true;
+    try {
+      return (await this.bars(symbol, 'daily')).ts.length > 0;
+    } catch (error) {
+      if (error instanceof ProviderError && error.code === 'unknown_symbol') return false;
+      throw error;
+    }
+  }
+
   /** Bars oldest first, bounded inclusively by `from`/`to` (epoch ms); never a bar after `to`. */
   async bars(symbol: string, timeframe: Timeframe, bounds: { from?: number; to?: number } = {}): Promise<BarSeries> {
     const series = await this.series(symbol, timeframe);

@@ -54,7 +54,7 @@ export function errors(log: Logger) {
 }
 
 /** A provider failure, still naming the provider and the symbol. */
-function fromProvider(error: ProviderError): AppError {
+export function fromProvider(error: ProviderError): AppError {
   switch (error.code) {
     case 'unknown_symbol':
       return new AppError('not_found', `Unknown symbol: ${error.message}`);

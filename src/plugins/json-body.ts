@@ -43,7 +43,13 @@ export function jsonBodyWithin(limitBytes: number, schema: TSchema): (context: {
       }
       chunks.push(value);
     }
-    const text = new TextDecoder().decode(Buffer.concat(chunks));
+    // Strict UTF-8, and a byte-order mark is kept (so refused by JSON.parse): RFC 8259 §8.1 forbids one.
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
+    } catch {
+      throw new AppError('invalid_body', 'The request body is not valid UTF-8');
+    }
     if (text.trim() === '') throw new AppError('invalid_body', 'The request body is required');
     let value: unknown;
     try {

@@ -93,7 +93,9 @@ export function valueOf(schema: unknown, resolve: Resolve, examplesWeight = 3, d
       return fc.constant(null);
     case 'array': {
       const items = depth > 4 ? fc.constant(null) : sub(s.items ?? {});
-      return fc.array(items, { minLength: typeof s.minItems === 'number' ? s.minItems : 0, maxLength: typeof s.maxItems === 'number' ? s.maxItems : 3 });
+      const lengths = { minLength: typeof s.minItems === 'number' ? s.minItems : 0, maxLength: typeof s.maxItems === 'number' ? s.maxItems : 3 };
+      // uniqueItems: no two items equal as JSON (ajv's deep equality).
+      return s.uniqueItems === true ? fc.uniqueArray(items, { ...lengths, selector: (item) => JSON.stringify(item) }) : fc.array(items, lengths);
     }
     case 'object':
     default: {

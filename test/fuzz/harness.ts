@@ -39,9 +39,6 @@ type Presence = { kind: 'absent' } | { kind: 'one'; value: string } | { kind: 'r
 /** Which of the operation's security schemes a request signs in with, or none (`undefined`). */
 type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body']; scheme: string | undefined };
 
-/** The headers that sign a request in under each security scheme of the document (e.g. `{ SessionCookie: { cookie: '__session=…' } }`). */
-export type Credentials = Record<string, Record<string, string>>;
-
 /** What the client sent for a parameter, as the server reads it (lone surrogates become U+FFFD on the wire). */
 const wellFormed = (value: string) => value.toWellFormed();
 
@@ -58,13 +55,22 @@ function percentEncode(value: string): string {
 /** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
 const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
 
-/**
- * An operation that declares `security` is fuzzed signed in (under each scheme
- * it accepts that `credentials` holds) and, in some requests, with no
- * credential at all: those must be refused 401.
- */
-export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>, options: { credentials?: Credentials } = {}): Fuzzer {
-  const credentials = options.credentials ?? {};
+export interface FuzzerOptions {
+  /**
+   * The headers that sign a request in under each security scheme of the
+   * document (`{ SessionCookie: { cookie: '__session=…' }, ApiKey: { authorization: 'Bearer bk_…' } }`),
+   * read at each request (a suite may change them between operations). An
+   * operation that declares security is fuzzed signed in under each scheme it
+   * accepts, so its success paths are walked too; one that requires a
+   * credential also gets requests without one, which it must refuse 401.
+   */
+  credentials?: Record<string, Record<string, string>>;
+}
+
+/** Whether an operation requires a credential (a `{}` requirement makes it optional). */
+const requiresCredential = (op: Operation) => op.security.length > 0 && !op.security.some((r) => Object.keys(r as object).length === 0);
+
+export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>, options: FuzzerOptions = {}): Fuzzer {
   const validator = new DocumentValidator(doc);
   const API_VERSIONS = (resolve<Parameter>(doc, doc.components.parameters?.ApiVersion).schema.enum ?? []) as string[];
   let sent = 0;
@@ -105,11 +111,13 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
     const json = op.requestBody?.content['application/json']?.schema;
     const validBody = json ? valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) : undefined;
+    const credentials = options.credentials ?? {};
     const schemes = op.security.flatMap((requirement) => Object.keys(requirement as object)).filter((name) => credentials[name]);
     const signedIn = schemes.length > 0 ? fc.constantFrom(...schemes) : fc.constant(undefined);
+    const anonymous = fc.constant(undefined);
     const build = (clean: boolean): fc.Arbitrary<Generated> =>
       fc.record({
-        scheme: clean || op.security.length === 0 ? signedIn : fc.oneof({ weight: 6, arbitrary: signedIn }, { weight: 1, arbitrary: fc.constant(undefined) }),
+        scheme: op.security.length === 0 ? anonymous : clean ? signedIn : fc.oneof({ weight: 6, arbitrary: signedIn }, { weight: 1, arbitrary: anonymous }),
         presences: fc.tuple(...declared.map((p) => presence(p, clean))),
         version: clean
           ? fc.option(fc.constantFrom(...API_VERSIONS), { nil: undefined })
@@ -133,7 +141,7 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
       else if (parameter.in === 'header' && values[0] !== undefined) headers[parameter.name] = headerSafe(values[0]);
     });
     if (version !== undefined) headers['API-Version'] = version;
-    if (scheme !== undefined) Object.assign(headers, credentials[scheme]);
+    if (scheme !== undefined) Object.assign(headers, options.credentials?.[scheme]);
     if (extra) query.push(['utm_source', 'fuzz']);
     return { path, query, headers, body };
   }
@@ -179,7 +187,16 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     sent++;
     statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
-    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
+    const contentType = response.headers.get('content-type');
+    return { status: response.status, contentType, text: contentType?.startsWith('text/event-stream') ? await opening(response) : await response.text(), headers: response.headers };
+  }
+
+  /** The first chunk of an event stream (it stays open: reading to its end would never return), then the stream closed. */
+  async function opening(response: Response): Promise<string> {
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    await reader.cancel();
+    return new TextDecoder().decode(value);
   }
 
   async function check(op: Operation, generated: Generated): Promise<void> {
@@ -202,6 +219,8 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
         fail('a JSON content type with a body that is not JSON');
       }
     } else if (reply.status >= 400) fail(`an error that is not JSON (${reply.contentType})`);
+    // An empty or dot path segment names another route (`/api/watchlists/` is the list): its answer is not this operation's.
+    if (namesAnotherRoute(op, presences)) return;
     const invalid = validator.validateResponse(op, reply.status, reply.contentType, parsed);
     if (invalid) fail(`the body does not match the declared ${reply.status} response: ${invalid}`);
     // Signed in with a valid credential, a secured operation may still refuse (403: another user's object, a higher tier).
@@ -213,14 +232,25 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     if (oversized) owed.set(413, `a body over the declared ${declaredLimit} bytes`);
     const violated = violation(op, request, presences) ?? (oversized ? null : bodyViolation(op, request));
     if (violated) owed.set(400, violated);
-    // A secured operation checks the credential before the input: without one the answer is 401 (or what the
-    // envelope owes first: a bad API-Version, a body over the limit).
-    if (op.security.length > 0 && scheme === undefined) {
+    // An operation that requires a credential checks it before the input: without one the answer is 401 (or what
+    // the envelope owes first: a bad API-Version, a body over the limit).
+    if (requiresCredential(op) && scheme === undefined) {
       const envelope = oversized || (request.headers['API-Version'] !== undefined && !API_VERSIONS.includes(request.headers['API-Version'].trim()));
       if (reply.status !== 401 && !(envelope && owed.has(reply.status))) fail('no credential, yet the answer is not 401');
       return;
     }
     if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);
+  }
+
+  /** Whether a path parameter is absent, empty or a dot segment: then the request names another route (or none). */
+  function namesAnotherRoute(op: Operation, presences: Presence[]): boolean {
+    const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
+    return declared.some((parameter, i) => {
+      if (parameter.in !== 'path') return false;
+      const p = presences[i]!;
+      const value = p.kind === 'absent' ? '' : p.kind === 'one' ? p.value : p.values[0]!;
+      return ['', '.', '..'].includes(value);
+    });
   }
 
   /** Whether `status` is declared by `op` with a body of its own (not the Error shape). */

@@ -12,12 +12,12 @@
  *    (ajv, strict mode), and every error body against the declared error
  *    schema of its status (or `default`): the Error shape;
  * 3. a request that violates a declared parameter schema (or the declared
- *    body limit) is refused 400 (413) in the Error shape — except that an
- *    operation which requires credentials may answer 403 first;
- * 4. an operation that declares `security` is fuzzed signed in (session
- *    cookie and API key, enterprise tier) and, in a seventh of the mutated
- *    requests, with no credential: that is refused 401 before the input is
- *    looked at.
+ *    body limit) is refused 400 (413) in the Error shape — except that a
+ *    secured operation may answer 403 first (another user's object);
+ * 4. a secured operation is fuzzed signed in, by session cookie and by API
+ *    key where it takes one (a user of its own, enterprise tier); one that
+ *    requires a credential gets a seventh of its mutated requests without
+ *    one, and must refuse them 401 before looking at the input.
  *
  * A fixed seed and `FUZZ_RUNS` (default 200) cases per operation;
  * `FUZZ_RUNS=2000 npm run test:fuzz` for a long run (FUZZ_SEED to vary it). A
@@ -25,6 +25,7 @@
  */
 import { afterAll, describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
+import { seedDocumentedExamples } from '../helpers/account';
 import { createTestContext, smallSyntheticMarket } from '../helpers/app';
 import { fakeAnthropic } from '../helpers/fake-models';
 import { servedDocument } from '../helpers/openapi';
@@ -33,24 +34,26 @@ import { createFuzzer } from './harness';
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 1212);
 
+// Secured operations are fuzzed signed in, each by a user of its own at the enterprise tier (every tiered route
+// open), so one operation's Idempotency-Keys and objects never meet another's; the moderation routes by the admin.
+const FUZZ_ADMIN = 'usr_fuzz_admin';
+const userOf = (op: { operationId: string; path: string }) => (op.path.includes('moderation') ? FUZZ_ADMIN : `usr_fuzz_${op.operationId}`);
 // A language model that answers (a local server speaking Anthropic's wire format), so explain's success path is fuzzed too.
 const model = fakeAnthropic();
 const unlimited = '1000000000';
 const ctx = await createTestContext({
   provider: smallSyntheticMarket(),
   env: {
-    RATE_LIMIT_QUOTA: unlimited,
-    RATE_LIMIT_COSTLY_QUOTA: unlimited,
     ...Object.fromEntries(['RATE_LIMIT_QUOTA', 'EXPLAIN_RATE_LIMIT_QUOTA'].flatMap((name) => ['', '_FREE', '_PRO', '_ENTERPRISE'].map((tier) => [`${name}${tier}`, unlimited]))),
+    RATE_LIMIT_COSTLY_QUOTA: unlimited,
+    COMMUNITY_POST_QUOTA: unlimited,
+    ADMIN_USER_IDS: FUZZ_ADMIN,
     ANTHROPIC_API_KEY: 'sk-ant-fuzz',
     ANTHROPIC_BASE_URL: model.url,
   },
 });
-// Secured operations are fuzzed signed in, as an enterprise user (every tier gate open), by cookie and by key.
-const credentials = {
-  SessionCookie: { cookie: await ctx.sessionCookie('fuzz-user', 'enterprise', 3600) },
-  ApiKey: { authorization: `Bearer ${await ctx.apiKey('fuzz-user', 'enterprise')}` },
-};
+/** The operation's user's credentials, by security scheme (set before each secured operation). */
+const credentials: Record<string, Record<string, string>> = {};
 const fuzzer = createFuzzer(await servedDocument(ctx.request), ctx.request, { credentials });
 // Give the ledger, the history and the breakouts something to show: one persisted daily run.
 await (await ctx.request('/api/breakouts')).arrayBuffer();
@@ -69,6 +72,13 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
 
   for (const op of fuzzer.operations) {
     it(`${op.method.toUpperCase()} ${op.path}`, async () => {
+      if (op.security.length > 0) {
+        const user = userOf(op);
+        credentials.SessionCookie = { cookie: await ctx.sessionCookie(user, 'enterprise', 3600) };
+        credentials.ApiKey = { authorization: `Bearer ${await ctx.apiKey(user, 'enterprise')}` };
+        // The documented example ids name objects of the user's; one reports someone else's post, so that one is another user's there.
+        await seedDocumentedExamples(ctx, user, { postAuthor: op.path.endsWith('/report') ? 'usr_fuzz_other' : user });
+      }
       await fc.assert(fuzzer.property(op), { seed: SEED, numRuns: RUNS, endOnFailure: false });
       // Both kinds of body were seen and validated: a success and an error.
       const seen = [...(fuzzer.answered.get(op.operationId) ?? [])];

@@ -31,6 +31,15 @@ for (const [name, make] of stores) {
       expect((await store.hit('client-c', 1, 10_000, { now: t0 + 10_000 })).allowed).toBe(true);
     });
 
+    it('keeps a long window’s count while shorter windows come and go', async () => {
+      const t0 = 3_000_000_000_000; // a boundary of both 1 min and 1 h windows
+      expect((await store.hit('hourly', 2, 3_600_000, { now: t0 })).remaining).toBe(1);
+      // Other clients' minute windows start and end meanwhile.
+      for (let minute = 1; minute <= 3; minute++) await store.hit(`minutely-${minute}`, 5, 60_000, { now: t0 + minute * 60_000 });
+      expect(await store.hit('hourly', 2, 3_600_000, { now: t0 + 4 * 60_000 })).toMatchObject({ allowed: true, remaining: 0 });
+      expect((await store.hit('hourly', 2, 3_600_000, { now: t0 + 5 * 60_000 })).allowed).toBe(false);
+    });
+
     it('peeks at the window without counting', async () => {
       const t0 = 2_000_000_000_000;
       expect(await store.peek('client-d', 3, 60_000, t0)).toMatchObject({ allowed: true, limit: 3, remaining: 3 });

@@ -7,7 +7,7 @@
  * (domain/check): stored JSON is validated, never cast.
  */
 import { Type } from '@sinclair/typebox';
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import { storedAs } from '../../domain/check';
 import type { ExplainableSignal } from '../../domain/explanation';
 import {
@@ -35,7 +35,9 @@ import {
   TIMEFRAMES,
   TREND_REGIMES,
 } from '../../domain/signal';
+import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
+import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerEntry, LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
@@ -244,27 +246,20 @@ export class ScansRepository {
    * `after` is the last row of the previous page; without it `offset` applies.
    * Fetches `limit + 1` rows so the caller can tell whether more exist.
    */
-  async signalHistory(filter: SignalFilter, page: { limit: number; offset: number; order: 'asc' | 'desc'; after?: [string | number, string] }): Promise<{ rows: StoredSignal[]; total: number }> {
+  async signalHistory(filter: SignalFilter, page: PageRequest): Promise<{ rows: StoredSignal[]; total: number }> {
     const conditions: SQL[] = [];
     if (filter.symbol) conditions.push(eq(signals.symbol, filter.symbol));
     if (filter.patternType) conditions.push(eq(signals.patternType, filter.patternType));
     if (filter.timeframe) conditions.push(eq(signals.timeframe, filter.timeframe));
     const where = conditions.length ? and(...conditions) : undefined;
-    const keyset: SQL[] = [...conditions];
-    if (page.after) {
-      const at = new Date(page.after[0]);
-      const id = page.after[1];
-      const beyond = page.order === 'desc' ? or(lt(signals.detectedAt, at), and(eq(signals.detectedAt, at), lt(signals.id, id))) : or(gt(signals.detectedAt, at), and(eq(signals.detectedAt, at), gt(signals.id, id)));
-      keyset.push(beyond!);
-    }
-    const direction = page.order === 'desc' ? desc : asc;
     const query = this.db
       .select()
       .from(signals)
-      .where(keyset.length ? and(...keyset) : undefined)
-      .orderBy(direction(signals.detectedAt), direction(signals.id))
-      .limit(page.limit + 1);
-    const [rows, totals] = await Promise.all([page.after ? query : query.offset(page.offset), this.db.select({ n: count() }).from(signals).where(where)]);
+      .where(and(where, beyondCursor(signals.detectedAt, signals.id, page)))
+      .orderBy(...pageOrder(signals.detectedAt, signals.id, page.order))
+      .limit(page.limit + 1)
+      .offset(pageOffset(page));
+    const [rows, totals] = await Promise.all([query, this.db.select({ n: count() }).from(signals).where(where)]);
     return { rows: rows.map(storedSignal), total: Number(totals[0]?.n ?? 0) };
   }
 
@@ -332,6 +327,51 @@ export class ScansRepository {
       }
       await this.ledger.appendIn(tx, changes.map((c) => eventEntry(c.signalId, runId, c.from, c.to, c.price, c.at.toISOString())));
     });
+  }
+
+  /** A stored signal by id, or undefined when none was ever surfaced (links from journals and posts are checked with it). */
+  async signalById(id: string): Promise<StoredSignal | undefined> {
+    const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
+    return row && storedSignal(row);
+  }
+
+  /** The stop of each of the given signals that exists (null when it had none). */
+  async stopsOf(ids: readonly string[]): Promise<Map<string, number | null>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.select({ id: signals.id, stopLoss: signals.stopLoss }).from(signals).where(inArray(signals.id, [...ids]));
+    return new Map(rows.map((r) => [r.id, Number.isFinite(r.stopLoss) ? r.stopLoss : null]));
+  }
+
+  /** Each symbol's newest signal (by detectedAt, then id), any timeframe and state. */
+  async latestSignalsOf(symbols: readonly string[]): Promise<Map<string, StoredSignal>> {
+    if (symbols.length === 0) return new Map();
+    const rows = await this.db
+      .selectDistinctOn([signals.symbol])
+      .from(signals)
+      .where(inArray(signals.symbol, [...symbols]))
+      .orderBy(signals.symbol, desc(signals.detectedAt), desc(signals.id));
+    return new Map(rows.map((r) => [r.symbol, storedSignal(r)]));
+  }
+
+  /**
+   * State changes (a new signal's first state included) of signals of the
+   * given symbols, by event id (the order they were recorded), keyset-paged.
+   */
+  async eventsOfSymbols(symbols: readonly string[], filter: { timeframe?: string }, page: PageRequest): Promise<{ rows: { event: SignalEventRow; signal: StoredSignal }[]; total: number }> {
+    if (symbols.length === 0) return { rows: [], total: 0 };
+    const scope = and(inArray(signals.symbol, [...symbols]), filter.timeframe ? eq(signals.timeframe, filter.timeframe) : undefined);
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select({ event: signalEvents, signal: signals })
+        .from(signalEvents)
+        .innerJoin(signals, eq(signals.id, signalEvents.signalId))
+        .where(and(scope, beyondCursor(signalEvents.id, null, page, 'number')))
+        .orderBy(page.order === 'desc' ? desc(signalEvents.id) : asc(signalEvents.id))
+        .limit(page.limit + 1)
+        .offset(pageOffset(page)),
+      this.db.select({ n: count() }).from(signalEvents).innerJoin(signals, eq(signals.id, signalEvents.signalId)).where(scope),
+    ]);
+    return { rows: rows.map((r) => ({ event: r.event, signal: storedSignal(r.signal) })), total: Number(totals[0]?.n ?? 0) };
   }
 
   /** Every recorded state change of the given signals, oldest first. */

@@ -11,7 +11,7 @@ export type CreateKeyBody = Static<typeof CreateKeyBody>;
 
 const KEY_ID_PATTERN = '^key_[0-9a-z]{20}$';
 export const KeyParams = t.Object({
-  id: t.String({ pattern: KEY_ID_PATTERN, description: 'The key id (key_…)', error: `Path parameter 'id' must be a key id matching ${KEY_ID_PATTERN}` }),
+  id: t.String({ pattern: KEY_ID_PATTERN, description: 'The key id (key_…)', examples: ['key_8k2qd0xw5n3c7v1b9m4f'], error: `Path parameter 'id' must be a key id matching ${KEY_ID_PATTERN}` }),
 });
 
 const Timestamp = (description: string) => t.String({ format: 'date-time', description });

@@ -33,7 +33,7 @@ async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<
 }
 
 /** The requested symbols, upper-cased and de-duplicated; each must be known (unknown → 404). */
-async function requestedSymbols(deps: Deps, query: BreakoutsQuery): Promise<string[] | undefined> {
+async function requestedSymbols(deps: Deps, query: Pick<BreakoutsQuery, 'symbols'>): Promise<string[] | undefined> {
   if (!query.symbols) return undefined;
   const requested = [...new Set(query.symbols.split(',').map((s) => s.toUpperCase()))];
   await Promise.all(requested.map((s) => deps.marketData.instrument(s)));
@@ -45,7 +45,7 @@ async function requestedSymbols(deps: Deps, query: BreakoutsQuery): Promise<stri
  * on-demand scan of requested symbols outside the universe. `answers` is the
  * persisted run's answer store when the view comes from that run alone.
  */
-async function signalsFor(deps: Deps, query: BreakoutsQuery, requested: string[] | undefined): Promise<{ view: SignalView; history: RunSummary[]; answers?: Map<string, string> }> {
+async function signalsFor(deps: Deps, query: Pick<BreakoutsQuery, 'timeframe' | 'asOf'>, requested: string[] | undefined): Promise<{ view: SignalView; history: RunSummary[]; answers?: Map<string, string> }> {
   const { timeframe } = query;
   if (query.asOf) {
     const view = await scanOrFail(() => deps.runs.replay(timeframe, Date.parse(`${query.asOf}T23:59:59.999Z`)), deps.log);
@@ -85,7 +85,7 @@ const summarize = (run: RunSummary) => ({
 /** The answer's shape: a page of the ranking, the alert lists and thresholds, the run history, the rollup. */
 function shape(deps: Deps, view: SignalView, history: RunSummary[], query: BreakoutsQuery): BreakoutsResponse {
   const { provider } = deps.marketData;
-  const page = paginateList([...view.signals].reverse(), readPage(query));
+  const page = paginateList(ranking(view), readPage(query));
   const response: BreakoutsResponse = {
     generatedAt: view.generatedAt,
     asOf: view.asOf,
@@ -116,6 +116,15 @@ function shape(deps: Deps, view: SignalView, history: RunSummary[], query: Break
     }));
   }
   return response;
+}
+
+/** The ranking /api/breakouts pages through: best first. */
+const ranking = (view: SignalView): Signal[] => [...view.signals].reverse();
+
+/** The signals of /api/breakouts for `query` (symbols, timeframe, asOf) in the order its default page lists them (best first), unpaged (GraphQL's connection pages them). */
+export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'symbols' | 'timeframe' | 'asOf'>): Promise<Signal[]> {
+  const { view } = await signalsFor(deps, query, await requestedSymbols(deps, query));
+  return paginateList(ranking(view), { limit: Math.max(1, view.signals.length), offset: 0, order: 'desc' }).items;
 }
 
 /** /api/breakouts serialised; an answer drawn from the persisted run alone is held with that run. */

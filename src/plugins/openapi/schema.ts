@@ -10,7 +10,8 @@
  *   refuse unknown keywords); `x-…` extensions are removed from schemas (the
  *   caller lifts the ones it knows to where OpenAPI allows them).
  * - An `enum` whose values are not all strings gets the type of its values
- *   (Elysia writes `type: string` over a union of number literals).
+ *   (Elysia writes `type: string` over a union of number literals); one Elysia
+ *   folded from `literals | null` keeps null (type and enum).
  * - Every schema with a `title` is a named component, referenced by `$ref`;
  *   two different schemas with one title are a bug and throw.
  */
@@ -73,9 +74,13 @@ export function cleanSchema(schema: unknown): JsonSchema {
     const { error: _error, ...rest } = collapsed;
     for (const key of Object.keys(rest)) if (key.startsWith('x-')) delete rest[key];
     if (Array.isArray(rest.enum)) {
-      const type = enumType(rest.enum);
-      if (type) rest.type = type;
+      // Elysia folds `literals | null` into one enum node typed [string, null]: null stays allowed.
+      const nullable = Array.isArray(rest.type) && rest.type.includes('null');
+      const values = rest.enum.filter((v) => v !== null);
+      const type = enumType(values);
+      if (type) rest.type = nullable ? [type, 'null'] : type;
       else delete rest.type;
+      if (nullable && !rest.enum.includes(null)) rest.enum = [...rest.enum, null];
     }
     return rest;
   });

@@ -1,0 +1,56 @@
+/** @module modules/alerts — /api/alerts/v2: a user's alert rules and their webhook delivery log (reads: session or API key; writes: session). */
+import { Elysia } from 'elysia';
+import { auth } from '../../plugins/auth';
+import { idempotency } from '../../plugins/idempotency';
+import type { Services } from '../../services';
+import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { withErrors } from '../params';
+import { ALERT_DOCS, CreateRuleBody, DeliveryPage, RulePage, RuleParams, RuleQuery, RuleSchema, UpdateRuleBody } from './model';
+import { createRule, deleteRule, getRule, listDeliveries, listRules, updateRule } from './service';
+
+export function alertsModule(services: Services) {
+  const limit = services.config.account.bodyLimitBytes;
+  return new Elysia({ name: 'breakline/alerts' })
+    .use(auth(services.auth.authenticator))
+    .use(idempotency(services))
+    .get('/api/alerts/v2', ({ principal, query }) => listRules(services, principal, query), {
+      auth: 'session-or-key',
+      query: RuleQuery,
+      response: withErrors(RulePage, 400, 401, 429),
+      detail: { ...ALERT_DOCS.list },
+    })
+    .post(
+      '/api/alerts/v2',
+      async ({ principal, body, set }) => {
+        set.status = 201;
+        return createRule(services, principal, body);
+      },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create, ...maxBodyDetail(limit) } },
+    )
+    .get('/api/alerts/v2/:id', ({ principal, params }) => getRule(services, principal, params.id), {
+      auth: 'session-or-key',
+      params: RuleParams,
+      response: withErrors(RuleSchema, 400, 401, 404, 429),
+      detail: { ...ALERT_DOCS.get },
+    })
+    .patch('/api/alerts/v2/:id', ({ principal, params, body }) => updateRule(services, principal, params.id, body), {
+      auth: 'session',
+      params: RuleParams,
+      ...jsonBody(limit, UpdateRuleBody),
+      response: withErrors(RuleSchema, 400, 401, 403, 404, 413, 429),
+      detail: { ...ALERT_DOCS.update, ...maxBodyDetail(limit) },
+    })
+    .delete('/api/alerts/v2/:id', ({ principal, params }) => deleteRule(services, principal, params.id), {
+      auth: 'session',
+      params: RuleParams,
+      response: withErrors(RuleSchema, 400, 401, 403, 404, 429),
+      detail: { ...ALERT_DOCS.delete },
+    })
+    .get('/api/alerts/v2/:id/deliveries', ({ principal, params, query }) => listDeliveries(services, principal, params.id, query), {
+      auth: 'session-or-key',
+      params: RuleParams,
+      query: RuleQuery,
+      response: withErrors(DeliveryPage, 400, 401, 404, 429),
+      detail: { ...ALERT_DOCS.deliveries },
+    });
+}

@@ -1,0 +1,46 @@
+/** @module modules/exports — /api/exports: ledger slices and journals as CSV or JSON files, made in the background (pro tier; reads: session or API key; writes: session). */
+import { Elysia } from 'elysia';
+import { FEATURE_TIERS } from '../../domain/tiers';
+import { auth } from '../../plugins/auth';
+import { idempotency } from '../../plugins/idempotency';
+import type { Services } from '../../services';
+import { jsonBody, maxBodyDetail } from '../account-shared';
+import { ErrorSchema, withErrors } from '../params';
+import { CreateExportBody, EXPORT_DOCS, ExportPage, ExportParams, ExportQuery, ExportSchema } from './model';
+import { createExport, downloadExport, getExport, listExports } from './service';
+
+export function exportsModule(services: Services) {
+  const read = { accept: 'session-or-key', tier: FEATURE_TIERS.exports } as const;
+  const write = { accept: 'session', tier: FEATURE_TIERS.exports } as const;
+  const { 200: accepted, ...createErrors } = withErrors(ExportSchema, 400, 401, 403, 409, 413, 429);
+  const downloadErrors = Object.fromEntries([400, 401, 403, 404, 409, 410, 429].map((status) => [status, { description: `Response for status ${status}`, content: { 'application/json': { schema: ErrorSchema } } }]));
+  return new Elysia({ name: 'breakline/exports' })
+    .use(auth(services.auth.authenticator))
+    .use(idempotency(services))
+    .post(
+      '/api/exports',
+      async ({ principal, body, set }) => {
+        set.status = 202;
+        return createExport(services, principal, body);
+      },
+      { auth: write, idempotent: true, ...jsonBody(services.config.account.bodyLimitBytes, CreateExportBody), response: { 202: accepted, ...createErrors }, detail: { ...EXPORT_DOCS.create, ...maxBodyDetail(services.config.account.bodyLimitBytes) } },
+    )
+    .get('/api/exports', ({ principal, query }) => listExports(services, principal, query), {
+      auth: read,
+      query: ExportQuery,
+      response: withErrors(ExportPage, 400, 401, 403, 429),
+      detail: { ...EXPORT_DOCS.list },
+    })
+    .get('/api/exports/:id', ({ principal, params }) => getExport(services, principal, params.id), {
+      auth: read,
+      params: ExportParams,
+      response: withErrors(ExportSchema, 400, 401, 403, 404, 429),
+      detail: { ...EXPORT_DOCS.get },
+    })
+    .get('/api/exports/:id/download', ({ principal, params }) => downloadExport(services, principal, params.id), {
+      auth: read,
+      params: ExportParams,
+      // A streamed file (CSV or JSON): its answers are documented in the detail (Elysia's `response` would replace them and declare text/plain).
+      detail: { ...EXPORT_DOCS.download, responses: { ...EXPORT_DOCS.download.responses, ...downloadErrors } },
+    });
+}

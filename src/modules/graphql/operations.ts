@@ -1,0 +1,144 @@
+/**
+ * @module modules/graphql/operations
+ * Every GraphQL field over a REST operation: its arguments (the REST route's
+ * query, path and body schemas, checked by them with their defaults and
+ * messages), its result (the REST response schema, typed by
+ * graphql/types) and the very service function the REST route calls. A field
+ * that acts for a user names the REST route's credential rule; a mutation
+ * also needs the pro tier (free is read-only).
+ */
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { AuthNeed, Principal } from '../../auth';
+import type { ApiVersion } from '../../config';
+import { FEATURE_TIERS } from '../../domain/tiers';
+import { readPage } from '../../pagination';
+import type { Services } from '../../services';
+import { createKey, listKeys, revokeKey } from '../account/service';
+import { ApiKeySchema, CreatedKeySchema, CreateKeyBody, KeyListSchema, KeyParams } from '../account/model';
+import { CreateRuleBody, RulePage, RuleParams, RuleQuery, RuleSchema, UpdateRuleBody } from '../alerts/model';
+import { createRule, deleteRule, getRule, listRules, updateRule } from '../alerts/service';
+import { insiderActivity } from '../altdata/insider';
+import { FlowQuery, InsiderQuery, InsiderResponse, OptionsFlowResponse, ShortInterestResponse } from '../altdata/model';
+import { optionsFlowOf } from '../altdata/service';
+import { latestShortInterest } from '../altdata/short-interest';
+import { CreatePostBody, EditPostBody, FeedPage, FeedQuery, PostParams, PostSchema } from '../community/model';
+import { createPost, deletePost, editPost, feed, getPost } from '../community/service';
+import { CreateExportBody, ExportPage, ExportParams, ExportQuery, ExportSchema } from '../exports/model';
+import { createExport, getExport, listExports } from '../exports/service';
+import { EarningsQuery, EarningsResponse, FloatQuery, FloatResponse } from '../fundamentals/model';
+import { earnings, floatOf } from '../fundamentals/service';
+import { CreateEntryBody, EntryPage, EntryParams, EntryQuery, EntrySchema, SummaryQuery, SummarySchema, UpdateEntryBody } from '../journal/model';
+import { createEntry, deleteEntry, getEntry, listEntries, summarize, updateEntry } from '../journal/service';
+import { macroCalendar } from '../market/macro';
+import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, SectorRotationResponse, SnapshotQuery, SnapshotResponse } from '../market/model';
+import { sectorRotation } from '../market/rotation';
+import { barsJson, snapshot } from '../market/service';
+import { NotificationPage, NotificationParams, NotificationQuery, NotificationSchema, ReadAllResponse } from '../notifications/model';
+import { listNotifications, markAllRead, markRead } from '../notifications/service';
+import { AnalyzeQuery, AnalyzeResponse } from '../options/model';
+import { analyzeOptions } from '../options/service';
+import { confluenceOf } from '../signals/confluence';
+import { forecastOf } from '../signals/forecast';
+import { signalHistory } from '../signals/history';
+import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from '../signals/model';
+import { breakoutsJson } from '../signals/service';
+import { scanUniverse } from '../signals/universe';
+import { LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, CheckpointsResponse, VerifyResponse } from '../transparency/model';
+import { monthly, scorecard } from '../transparency/performance';
+import { checkpoints, ledgerPage, verification } from '../transparency/service';
+import { AddSymbolsBody, CreateWatchlistBody, RenameWatchlistBody, WatchlistPage, WatchlistParams, WatchlistQuery, WatchlistSchema, WatchlistSymbolParams } from '../watchlists/model';
+import { addSymbols, createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, removeSymbol, renameWatchlist } from '../watchlists/service';
+
+/** What a resolver gets besides its checked arguments. */
+export interface OperationContext {
+  services: Services;
+  apiVersion: ApiVersion;
+}
+
+// Each operation's arguments are decoded by its own schema, so `args` is typed loosely here and exactly by that schema at run time.
+type Args = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export interface Operation {
+  description: string;
+  /** The arguments: the REST route's query, path and body properties, in one object schema. */
+  args: TObject;
+  /** The REST route's 200 (or 201/202) schema. */
+  result: TSchema;
+  /** The REST route's credential rule; absent → public. */
+  need?: AuthNeed;
+  run(ctx: OperationContext, args: Args, principal: Principal): Promise<unknown> | unknown;
+  /** The service answers JSON text (parsed here): the value is plain JSON already. */
+  plain?: true;
+}
+
+const NONE = Type.Object({});
+/** One argument object from the REST route's path, query and body schemas. */
+const join = (...schemas: TObject[]): TObject => Type.Composite(schemas) as TObject;
+/** JSON text a REST service already serialised, as the value it stands for. */
+const parsed = async (json: Promise<string>): Promise<unknown> => JSON.parse(await json);
+
+export const QUERIES: Record<string, Operation> = {
+  breakouts: {
+    description: 'GET /api/breakouts: the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them',
+    args: BreakoutsQuery,
+    result: BreakoutsResponse,
+    run: ({ services }, q) => parsed(breakoutsJson(services, q)),
+    plain: true,
+  },
+  signalHistory: { description: 'GET /api/breakouts/history', args: HistoryQuery, result: HistoryResponse, run: ({ services }, q) => signalHistory(services.scans, q) },
+  bars: { description: 'GET /api/bars (API-Version applies as in REST)', args: BarsQuery, result: BarsResponse, run: ({ services, apiVersion }, q) => parsed(barsJson(services.marketData, q, apiVersion)), plain: true },
+  snapshot: { description: 'GET /api/snapshot', args: SnapshotQuery, result: SnapshotResponse, run: ({ services }, q) => snapshot(services.marketData, q.symbol) },
+  sectorRotation: { description: 'GET /api/sector-rotation', args: NONE, result: SectorRotationResponse, run: ({ services }) => sectorRotation(services.marketData) },
+  macroCalendar: { description: 'GET /api/macro/calendar', args: MacroCalendarQuery, result: MacroCalendarResponse, run: ({ services }, q) => macroCalendar(services.config.macroCalendar, q) },
+  confluence: { description: 'GET /api/confluence', args: ConfluenceQuery, result: ConfluenceResponse, run: ({ services }, q) => confluenceOf(services, q) },
+  forecast: { description: 'GET /api/forecast', args: ForecastQuery, result: ForecastResponse, run: ({ services }, q) => forecastOf(services, q) },
+  universeScan: { description: 'GET /api/universe/scan', args: UniverseScanQuery, result: UniverseScanResponse, run: ({ services }, q) => scanUniverse(services, q) },
+  ledger: { description: 'GET /api/transparency/ledger', args: LedgerQuery, result: LedgerResponse, run: ({ services }, q) => ledgerPage(services.ledger, q) },
+  monthly: { description: 'GET /api/transparency/monthly', args: MonthlyQuery, result: MonthlyResponse, run: ({ services }, q) => monthly(services.ledgerFigures, q.month) },
+  scorecard: { description: 'GET /api/scorecard', args: NONE, result: ScorecardResponse, run: ({ services }) => scorecard(services.ledgerFigures) },
+  ledgerVerification: { description: 'GET /api/transparency/verify', args: NONE, result: VerifyResponse, run: ({ services }) => verification(services.ledgerVerifier) },
+  ledgerCheckpoints: { description: 'GET /api/transparency/checkpoints', args: NONE, result: CheckpointsResponse, run: ({ services }) => checkpoints(services.ledger) },
+  earnings: { description: 'GET /api/earnings', args: EarningsQuery, result: EarningsResponse, run: ({ services }, q) => earnings(services.marketData, q.symbol, readPage(q)) },
+  float: { description: 'GET /api/float', args: FloatQuery, result: FloatResponse, run: ({ services }, q) => floatOf(services.marketData, q.symbol) },
+  insider: { description: 'GET /api/altdata/insider', args: InsiderQuery, result: InsiderResponse, run: ({ services }, q) => insiderActivity(services.marketData, q.symbol, q.windowDays) },
+  optionsFlow: { description: 'GET /api/altdata/options-flow', args: FlowQuery, result: OptionsFlowResponse, run: ({ services }, q) => optionsFlowOf(services.marketData, q.symbol) },
+  shortInterest: { description: 'GET /api/altdata/short-interest', args: FlowQuery, result: ShortInterestResponse, run: ({ services }, q) => latestShortInterest(services.marketData, q.symbol) },
+  optionsAnalysis: { description: 'GET /api/options/analyze', args: AnalyzeQuery, result: AnalyzeResponse, run: ({ services }, q) => analyzeOptions(services.marketData, services.pool, q) },
+  communityFeed: { description: 'GET /api/community/feed', args: FeedQuery, result: FeedPage, run: ({ services }, q) => feed(services, q) },
+  communityPost: { description: 'GET /api/community/feed/:id', args: PostParams, result: PostSchema, run: ({ services }, q) => getPost(services, q.id) },
+  // The signed-in user's own objects.
+  watchlists: { description: 'GET /api/watchlists', args: WatchlistQuery, result: WatchlistPage, need: 'session-or-key', run: ({ services }, q, p) => listWatchlists(services, p, q) },
+  watchlist: { description: 'GET /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session-or-key', run: ({ services }, q, p) => getWatchlist(services, p, q.id) },
+  alertRules: { description: 'GET /api/alerts/v2', args: RuleQuery, result: RulePage, need: 'session-or-key', run: ({ services }, q, p) => listRules(services, p, q) },
+  alertRule: { description: 'GET /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session-or-key', run: ({ services }, q, p) => getRule(services, p, q.id) },
+  notifications: { description: 'GET /api/notifications', args: NotificationQuery, result: NotificationPage, need: 'session-or-key', run: ({ services }, q, p) => listNotifications(services, p, q) },
+  journalEntries: { description: 'GET /api/journal/entries', args: EntryQuery, result: EntryPage, need: 'session-or-key', run: ({ services }, q, p) => listEntries(services, p, q) },
+  journalEntry: { description: 'GET /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session-or-key', run: ({ services }, q, p) => getEntry(services, p, q.id) },
+  journalSummary: { description: 'GET /api/journal/summary', args: SummaryQuery, result: SummarySchema, need: 'session-or-key', run: ({ services }, q, p) => summarize(services, p, q) },
+  exports: { description: 'GET /api/exports', args: ExportQuery, result: ExportPage, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => listExports(services, p, q) },
+  export: { description: 'GET /api/exports/:id', args: ExportParams, result: ExportSchema, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => getExport(services, p, q.id) },
+  apiKeys: { description: 'GET /api/keys', args: NONE, result: KeyListSchema, need: 'session', run: ({ services }, _q, p) => listKeys(services.auth.keys, p) },
+};
+
+/** Mutations: the REST write's credential rule, at the pro tier at least (free is read-only). */
+export const MUTATIONS: Record<string, Operation> = {
+  createWatchlist: { description: 'POST /api/watchlists', args: CreateWatchlistBody, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => createWatchlist(services, p, a) },
+  renameWatchlist: { description: 'PATCH /api/watchlists/:id', args: join(WatchlistParams, RenameWatchlistBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => renameWatchlist(services, p, id, body) },
+  deleteWatchlist: { description: 'DELETE /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => deleteWatchlist(services, p, a.id) },
+  addWatchlistSymbols: { description: 'POST /api/watchlists/:id/symbols', args: join(WatchlistParams, AddSymbolsBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => addSymbols(services, p, id, body) },
+  removeWatchlistSymbol: { description: 'DELETE /api/watchlists/:id/symbols/:symbol', args: WatchlistSymbolParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => removeSymbol(services, p, a.id, a.symbol) },
+  createAlertRule: { description: 'POST /api/alerts/v2', args: CreateRuleBody, result: RuleSchema, need: 'session', run: ({ services }, a, p) => createRule(services, p, a) },
+  updateAlertRule: { description: 'PATCH /api/alerts/v2/:id', args: join(RuleParams, UpdateRuleBody), result: RuleSchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateRule(services, p, id, body) },
+  deleteAlertRule: { description: 'DELETE /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session', run: ({ services }, a, p) => deleteRule(services, p, a.id) },
+  markNotificationRead: { description: 'POST /api/notifications/:id/read', args: NotificationParams, result: NotificationSchema, need: 'session', run: ({ services }, a, p) => markRead(services, p, a.id) },
+  markAllNotificationsRead: { description: 'POST /api/notifications/read-all', args: NONE, result: ReadAllResponse, need: 'session', run: ({ services }, _a, p) => markAllRead(services, p) },
+  createJournalEntry: { description: 'POST /api/journal/entries', args: CreateEntryBody, result: EntrySchema, need: 'session', run: ({ services }, a, p) => createEntry(services, p, a) },
+  updateJournalEntry: { description: 'PATCH /api/journal/entries/:id', args: join(EntryParams, UpdateEntryBody), result: EntrySchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateEntry(services, p, id, body) },
+  deleteJournalEntry: { description: 'DELETE /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session', run: ({ services }, a, p) => deleteEntry(services, p, a.id) },
+  createExport: { description: 'POST /api/exports', args: CreateExportBody, result: ExportSchema, need: { accept: 'session', tier: FEATURE_TIERS.exports }, run: ({ services }, a, p) => createExport(services, p, a) },
+  createCommunityPost: { description: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, need: 'session', run: ({ services }, a, p) => createPost(services, p, a) },
+  editCommunityPost: { description: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, need: 'session', run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
+  deleteCommunityPost: { description: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, need: 'session', run: ({ services }, a, p) => deletePost(services, p, a.id) },
+  createApiKey: { description: 'POST /api/keys (a session only: a key cannot mint keys)', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a) },
+  revokeApiKey: { description: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, need: 'session', run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
+};

@@ -1,0 +1,190 @@
+/**
+ * @module modules/graphql/service
+ * The yoga server behind /api/graphql: the schema (graphql/schema), the
+ * request's context (services, API version, the caller from the one
+ * Authenticator, DataLoaders), and the protections: depth and alias limits
+ * (graphql-armor), a cost limit per tier, batch limit, introspection switch,
+ * and automatic persisted queries (a client may send only the sha256 of a
+ * query it sent once). Subscriptions are answered over SSE by yoga itself
+ * (`Accept: text/event-stream`, the graphql-sse "distinct connections" mode).
+ * Execution is compiled per document by graphql-jit (bench/graphql: a page of
+ * 50 signals executes several times faster than graphql-js interprets it).
+ */
+import { createHash } from 'node:crypto';
+import { useGraphQlJit } from '@envelop/graphql-jit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import {
+  GraphQLError,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  type FragmentDefinitionNode,
+  type DocumentNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Principal } from '../../auth';
+import type { ApiVersion } from '../../config';
+import type { Tier } from '../../domain/tiers';
+import { AppError } from '../../errors';
+import type { Services } from '../../services';
+import { buildSchema, createLoaders, type GraphQLContext } from './schema';
+
+export const GRAPHQL_PATH = '/api/graphql';
+
+/** What a list field costs per item when it names no size (`first`/`limit`), and the most it may name. */
+const DEFAULT_LIST_SIZE = 20;
+const MAX_LIST_SIZE = 100;
+/** A root field calls a service (a database read, a scan): it weighs more than a field of its answer. */
+const ROOT_FIELD_COST = 10;
+
+/**
+ * The cost of an operation: each field 1, times the sizes of the lists around
+ * it (a field's `first` or `limit` argument; a variable counts as the
+ * largest size), each root field ROOT_FIELD_COST more.
+ */
+export function operationCost(selectionSet: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, depth = 0, seen = new Set<string>()): number {
+  let cost = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value.startsWith('__')) continue;
+      const sizeArg = selection.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'limit');
+      const size = !sizeArg ? (selection.name.value === 'signals' ? DEFAULT_LIST_SIZE : 1) : sizeArg.value.kind === Kind.INT ? Math.min(Number(sizeArg.value.value), MAX_LIST_SIZE) : MAX_LIST_SIZE;
+      const inner = selection.selectionSet ? operationCost(selection.selectionSet, fragments, depth + 1, seen) : 0;
+      cost += (depth === 0 ? ROOT_FIELD_COST : 1) + Math.max(size, 1) * inner;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      cost += operationCost(selection.selectionSet, fragments, depth, seen);
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments(name);
+      if (!fragment || seen.has(name)) continue;
+      cost += operationCost(fragment.selectionSet, fragments, depth, new Set([...seen, name]));
+    }
+  }
+  return cost;
+}
+
+/** The cost error of a document over `limit`, or undefined. */
+function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  for (const node of document.definitions) {
+    if (node.kind !== Kind.OPERATION_DEFINITION) continue;
+    const cost = operationCost(node.selectionSet, (name) => fragments.get(name));
+    if (cost > limit) {
+      return new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, limit } });
+    }
+  }
+  return undefined;
+}
+
+/** Automatic persisted queries: a bounded store of queries by their sha256, filled by clients that send both. */
+export class PersistedQueries {
+  private readonly queries = new Map<string, string>();
+  constructor(private readonly max = 1000) {}
+
+  plugin(): Plugin {
+    return {
+      onParams: ({ params, setParams }) => {
+        const persisted = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
+        const hash = persisted?.sha256Hash;
+        if (typeof hash !== 'string') return;
+        if (typeof params.query === 'string') {
+          if (createHash('sha256').update(params.query).digest('hex') !== hash) {
+            throw new GraphQLError('The persisted query hash is not the sha256 of the query sent', { extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } } });
+          }
+          if (!this.queries.has(hash)) {
+            if (this.queries.size >= this.max) this.queries.delete(this.queries.keys().next().value!);
+            this.queries.set(hash, params.query);
+          }
+          return;
+        }
+        const query = this.queries.get(hash);
+        // Apollo's message: clients retry with the query on it.
+        if (query === undefined) throw new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 200 } } });
+        setParams({ ...params, query });
+      },
+    };
+  }
+}
+
+/** The per-request part of the context, handed to yoga by the route. */
+export interface ServerContext {
+  services: Services;
+  apiVersion: ApiVersion;
+  caller: Principal | null;
+  principal: GraphQLContext['principal'];
+}
+
+export function createGraphQL(services: Services) {
+  const { config, log } = services;
+  const limits = config.graphql;
+  const schema = buildSchema();
+  const persisted = new PersistedQueries();
+  let graphiqlPage: Promise<string> | undefined;
+  /** Requests yoga refused before execution (not GraphQL over HTTP); the key goes with the request. */
+  const badRequests = new WeakSet<Request>();
+  const guard: Plugin<ServerContext> = {
+    onResultProcess({ request, result }) {
+      // A batch with one such entry is refused whole: its body is not a list of GraphQL requests.
+      const refused = (one: unknown) => !('data' in (one as object)) && ((one as { errors?: readonly GraphQLError[] }).errors ?? []).some((e) => e.extensions?.code === 'BAD_REQUEST');
+      if (Array.isArray(result) ? result.some(refused) : refused(result)) badRequests.add(request);
+    },
+    // The same for every caller, so yoga may cache the validation.
+    onValidate({ addValidationRule }) {
+      if (!limits.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+    // Per caller (the tier's limit): checked before each execution, never cached.
+    onExecute({ args, setResultAndStopExecution }) {
+      const tier = (args.contextValue as ServerContext).caller?.tier;
+      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const tier = (args.contextValue as ServerContext).caller?.tier;
+      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
+  const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    landingPage: false,
+    cors: false,
+    logging: false,
+    batching: { limit: limits.batchLimit },
+    graphiql: { title: 'Breakline GraphQL', defaultQuery: '{ signals(first: 5) { totalCount edges { node { symbol patternType finalScore scoreBand } } } }' },
+    // The whole GraphiQL (scripts, styles, workers) inlined from @graphql-yoga/render-graphiql: no CDN, it works offline. Rendered once.
+    renderGraphiQL: (options) => (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options))),
+    context: ({ request }) => ({ request, loaders: createLoaders(services) }),
+    maskedErrors: {
+      maskError(error, message) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        log.error('graphql resolver failed', { error: String(original), stack: original instanceof Error ? original.stack : undefined });
+        return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
+      },
+    },
+    plugins: [useGraphQlJit(), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+  });
+  return {
+    schema,
+    /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream). */
+    async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
+      const { authenticator } = services.auth;
+      const caller = await authenticator.principalOf(request);
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
+      if (response.status < 400 && !badRequests.has(request)) return response;
+      const text = await response.text();
+      // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
+      let message = 'Not a GraphQL request';
+      try {
+        message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
+      } catch {
+        // a body that is not JSON keeps the general message
+      }
+      if (response.status >= 500) throw new AppError('internal', message);
+      throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
+    },
+  };
+}

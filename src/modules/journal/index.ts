@@ -1,0 +1,55 @@
+/** @module modules/journal — /api/journal: a user's trade journal and its summary (reads: session or API key; writes: session). */
+import { Elysia } from 'elysia';
+import { auth } from '../../plugins/auth';
+import { idempotency } from '../../plugins/idempotency';
+import type { Services } from '../../services';
+import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { withErrors } from '../params';
+import { CreateEntryBody, EntryPage, EntryParams, EntryQuery, EntrySchema, JOURNAL_DOCS, SummaryQuery, SummarySchema, UpdateEntryBody } from './model';
+import { createEntry, deleteEntry, getEntry, listEntries, summarize, updateEntry } from './service';
+
+export function journalModule(services: Services) {
+  const limit = services.config.account.bodyLimitBytes;
+  return new Elysia({ name: 'breakline/journal' })
+    .use(auth(services.auth.authenticator))
+    .use(idempotency(services))
+    .get('/api/journal/entries', ({ principal, query }) => listEntries(services, principal, query), {
+      auth: 'session-or-key',
+      query: EntryQuery,
+      response: withErrors(EntryPage, 400, 401, 429),
+      detail: { ...JOURNAL_DOCS.list },
+    })
+    .post(
+      '/api/journal/entries',
+      async ({ principal, body, set }) => {
+        set.status = 201;
+        return createEntry(services, principal, body);
+      },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateEntryBody), response: createdWithErrors(EntrySchema, 400, 401, 403, 409, 413, 429), detail: { ...JOURNAL_DOCS.create, ...maxBodyDetail(limit) } },
+    )
+    .get('/api/journal/entries/:id', ({ principal, params }) => getEntry(services, principal, params.id), {
+      auth: 'session-or-key',
+      params: EntryParams,
+      response: withErrors(EntrySchema, 400, 401, 404, 429),
+      detail: { ...JOURNAL_DOCS.get },
+    })
+    .patch('/api/journal/entries/:id', ({ principal, params, body }) => updateEntry(services, principal, params.id, body), {
+      auth: 'session',
+      params: EntryParams,
+      ...jsonBody(limit, UpdateEntryBody),
+      response: withErrors(EntrySchema, 400, 401, 403, 404, 413, 429),
+      detail: { ...JOURNAL_DOCS.update, ...maxBodyDetail(limit) },
+    })
+    .delete('/api/journal/entries/:id', ({ principal, params }) => deleteEntry(services, principal, params.id), {
+      auth: 'session',
+      params: EntryParams,
+      response: withErrors(EntrySchema, 400, 401, 403, 404, 429),
+      detail: { ...JOURNAL_DOCS.delete },
+    })
+    .get('/api/journal/summary', ({ principal, query }) => summarize(services, principal, query), {
+      auth: 'session-or-key',
+      query: SummaryQuery,
+      response: withErrors(SummarySchema, 400, 401, 429),
+      detail: { ...JOURNAL_DOCS.summary },
+    });
+}
