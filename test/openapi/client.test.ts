@@ -18,12 +18,14 @@ import { listenTestServer, type TestServer } from '../helpers/server';
 const CLIENT = `
 import type { components, paths } from './api';
 
-type Json<P extends keyof paths, S extends number = 200> = paths[P]['get']['responses'] extends Record<S, { content: { 'application/json': infer T } }> ? T : never;
-type Params<P extends keyof paths> = paths[P]['get']['parameters'];
-type Query<P extends keyof paths> = 'query' extends keyof Params<P> ? Params<P>['query' & keyof Params<P>] : Record<string, never>;
+/** The paths with a GET operation (some have only POST, PATCH or DELETE). */
+type GetPath = { [P in keyof paths]: paths[P] extends { get: unknown } ? P : never }[keyof paths];
+type Json<P extends GetPath, S extends number = 200> = paths[P]['get']['responses'] extends Record<S, { content: { 'application/json': infer T } }> ? T : never;
+type Params<P extends GetPath> = paths[P]['get']['parameters'];
+type Query<P extends GetPath> = 'query' extends keyof Params<P> ? Params<P>['query' & keyof Params<P>] : Record<string, never>;
 type ApiVersion = components['parameters']['ApiVersion'];
 
-async function get<P extends keyof paths>(base: string, path: P, query: Query<P>, version?: ApiVersion): Promise<Json<P>> {
+async function get<P extends GetPath>(base: string, path: P, query: Query<P>, version?: ApiVersion): Promise<Json<P>> {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, string | number | undefined>)) if (value !== undefined) search.set(key, String(value));
   const response = await fetch(base + path + '?' + search.toString(), { headers: version ? { 'API-Version': version } : {} });
