@@ -18,8 +18,8 @@ import { listenTestServer, type TestServer } from '../helpers/server';
 const CLIENT = `
 import type { components, paths } from './api';
 
-/** The paths that answer GET (some take only POST or DELETE). */
-type GetPath = { [P in keyof paths]: paths[P] extends { get: { responses: unknown; parameters: unknown } } ? P : never }[keyof paths];
+/** The paths with a GET operation (some have only POST, PATCH or DELETE). */
+type GetPath = { [P in keyof paths]: paths[P] extends { get: unknown } ? P : never }[keyof paths];
 type Json<P extends GetPath, S extends number = 200> = paths[P]['get']['responses'] extends Record<S, { content: { 'application/json': infer T } }> ? T : never;
 type Params<P extends GetPath> = paths[P]['get']['parameters'];
 type Query<P extends GetPath> = 'query' extends keyof Params<P> ? Params<P>['query' & keyof Params<P>] : Record<string, never>;

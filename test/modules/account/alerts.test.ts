@@ -8,13 +8,18 @@ let ctx: TestContext;
 let alice: string;
 let bob: string;
 let freeUser: string;
+/** A server with the default address rule (no private webhook addresses), made beside the main one. */
+let strict: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext({ env: { ALERT_WEBHOOK_ALLOW_PRIVATE: 'true', ALERT_WEBHOOK_CA_FILE: TEST_CA_FILE, ALERT_RULES_PER_TIER: '2,4,8' } });
+  [ctx, strict] = await Promise.all([
+    createTestContext({ env: { ALERT_WEBHOOK_ALLOW_PRIVATE: 'true', ALERT_WEBHOOK_CA_FILE: TEST_CA_FILE, ALERT_RULES_PER_TIER: '2,4,8' } }),
+    createTestContext({ env: { ALERT_WEBHOOK_ALLOW_PRIVATE: 'false' } }),
+  ]);
   alice = await sessionCookie(ctx, 'alice', 'pro');
   bob = await sessionCookie(ctx, 'bob', 'pro');
   freeUser = await sessionCookie(ctx, 'fred', 'free');
 });
-afterAll(() => ctx.close());
+afterAll(() => Promise.all([ctx.close(), strict.close()]));
 
 const create = (cookie: string, body: unknown) => ctx.json<RuleSchema>('/api/alerts/v2', send('POST', body, { cookie }));
 const HOOK = 'https://127.0.0.1:9/hook';
@@ -102,22 +107,17 @@ describe('/api/alerts/v2', () => {
   });
 
   it('refuses webhook addresses in private, loopback and link-local ranges unless the flag allows them', async () => {
-    const strict = await createTestContext({ env: { ALERT_WEBHOOK_ALLOW_PRIVATE: 'false' } });
-    try {
-      const cookie = await sessionCookie(strict, 'sam', 'pro');
-      for (const url of ['https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://172.16.5.4/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://[fe80::1]/hook', 'https://[::ffff:10.0.0.1]/hook', 'https://0.0.0.0/hook']) {
-        const refused = await strict.request('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url } } }, { cookie }));
-        const error = await expectError(refused, 400, 'invalid_body');
-        expect(error.error).toContain('channels.webhook.url');
-        expect(error.error).toMatch(/range/);
-      }
-      const publicHost = await strict.json<RuleSchema>('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url: 'https://203.0.113.7/hook' } } }, { cookie }));
-      expect(publicHost.status).toBe(400); // TEST-NET-3 is documentation space: not public unicast either
-      const ok = await strict.json<RuleSchema>('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url: 'https://8.8.8.8/hook' } } }, { cookie }));
-      expect(ok.status).toBe(201); // written, never sent in this test
-    } finally {
-      await strict.close();
+    const cookie = await sessionCookie(strict, 'sam', 'pro');
+    for (const url of ['https://127.0.0.1/hook', 'https://localhost/hook', 'https://10.1.2.3/hook', 'https://192.168.0.10/hook', 'https://172.16.5.4/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://[fe80::1]/hook', 'https://[::ffff:10.0.0.1]/hook', 'https://0.0.0.0/hook']) {
+      const refused = await strict.request('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url } } }, { cookie }));
+      const error = await expectError(refused, 400, 'invalid_body');
+      expect(error.error).toContain('channels.webhook.url');
+      expect(error.error).toMatch(/range/);
     }
+    const publicHost = await strict.json<RuleSchema>('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url: 'https://203.0.113.7/hook' } } }, { cookie }));
+    expect(publicHost.status).toBe(400); // TEST-NET-3 is documentation space: not public unicast either
+    const ok = await strict.json<RuleSchema>('/api/alerts/v2', send('POST', { name: 'x', symbols: ['AAPL'], channels: { webhook: { url: 'https://8.8.8.8/hook' } } }, { cookie }));
+    expect(ok.status).toBe(201); // written, never sent in this test
   });
 
   it('answers 401 without a credential on every route', async () => {
