@@ -60,5 +60,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795546071765,
     "breakpoints": true,
     "sql": "CREATE TABLE \"api_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"prefix\" text NOT NULL,\n\t\"hash\" text NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\t\"last_used_at\" timestamp with time zone,\n\t\"revoked_at\" timestamp with time zone,\n\tCONSTRAINT \"api_keys_hash_is_sha256_hex\" CHECK (\"api_keys\".\"hash\" ~ '^[0-9a-f]{64}$'),\n\tCONSTRAINT \"api_keys_prefix_format\" CHECK (\"api_keys\".\"prefix\" ~ '^[0-9A-Za-z]{8}$'),\n\tCONSTRAINT \"api_keys_tier\" CHECK (\"api_keys\".\"tier\" in ('free', 'pro', 'enterprise'))\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX \"api_keys_prefix_idx\" ON \"api_keys\" USING btree (\"prefix\");--> statement-breakpoint\nCREATE INDEX \"api_keys_user_idx\" ON \"api_keys\" USING btree (\"user_id\",\"created_at\");"
+  },
+  {
+    "tag": "0009_backtest_jobs",
+    "when": 1795546981281,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"backtest_jobs\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"request\" jsonb NOT NULL,\n\t\"progress\" jsonb NOT NULL,\n\t\"result\" jsonb,\n\t\"error\" text,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\t\"started_at\" timestamp with time zone,\n\t\"heartbeat_at\" timestamp with time zone,\n\t\"finished_at\" timestamp with time zone,\n\tCONSTRAINT \"backtest_jobs_status\" CHECK (\"backtest_jobs\".\"status\" in ('queued', 'running', 'succeeded', 'failed'))\n);\n--> statement-breakpoint\nCREATE INDEX \"backtest_jobs_user_idx\" ON \"backtest_jobs\" USING btree (\"user_id\",\"created_at\");"
   }
 ];

@@ -9,6 +9,7 @@ import pkg from '../package.json' with { type: 'json' };
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
 import { altdataModule } from './modules/altdata';
+import { backtestModule } from './modules/backtest';
 import { fundamentalsModule } from './modules/fundamentals';
 import { marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
@@ -24,7 +25,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (Backtest, Realtime and GraphQL come with their modules), then ours. */
+/** The spec's tags that have routes today, in its order (Realtime and GraphQL come with their modules), then ours. */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -34,6 +35,7 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
+  ['Backtest', 'Purged walk-forward backtests of the live detectors, one symbol at once or a universe as a job (needs a session)'],
   ['Account', 'Your API keys (needs a session)'],
 ] as const;
 
@@ -83,6 +85,7 @@ export function createApp(services: Services) {
     .use(altdataModule(services))
     .use(optionsModule(services))
     .use(aiModule(services))
+    .use(backtestModule(services))
     .use(accountModule(services));
 }
 

@@ -11,10 +11,12 @@ import { createExplainer, type Explainer } from './ai';
 import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
+import { BacktestJobsRepository } from './db/repositories/backtest-jobs';
 import { BarsRepository } from './db/repositories/bars';
 import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository } from './db/repositories/ledger';
 import { ScansRepository } from './db/repositories/scans';
+import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
@@ -44,6 +46,8 @@ export interface Services {
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** Walk-forward backtests: single-symbol runs and universe jobs (their queue and heartbeats). */
+  backtests: BacktestJobs;
   /** Background health rounds; probes and /api/health answer from the last one. */
   health: HealthMonitor;
   /** What the boot is doing and has done (readiness). */
@@ -96,6 +100,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const bus = new InProcessBus();
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
+  const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   return {
     config,
     log,
@@ -110,6 +115,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledgerFigures: new LedgerFigures(ledger),
     runs,
     bus,
+    backtests,
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
@@ -122,6 +128,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     async close() {
       health.stop();
+      await backtests.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();

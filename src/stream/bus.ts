@@ -11,6 +11,11 @@ export interface BusEvents {
   'breakouts.new': { signal: unknown };
   'breakouts.state_change': { signalId: string; symbol: string; from: string | null; to: string; price: number; at: string };
   'alerts.dispatched': { alertId: string; signalId: string; symbol: string; ruleId?: string; at: string };
+  /**
+   * A universe backtest job moved (jobs/backtest): for its owner only. The
+   * stream must deliver it solely to connections authenticated as `userId`.
+   */
+  'backtest.progress': { jobId: string; userId: string; status: 'queued' | 'running' | 'succeeded' | 'failed'; phase: string; done: number; total: number; at: string };
 }
 export type Channel = keyof BusEvents;
 

@@ -7,3 +7,4 @@ export * from './ledger';
 export * from './alerts';
 export * from './explanations';
 export * from './api-keys';
+export * from './backtest-jobs';
