@@ -123,14 +123,15 @@ export interface WindowTrade extends CandidateTrade {
 
 /**
  * The candidate cut at the end of a test window: unchanged when it exits by
- * `windowEndTs`, else sold (bought back) at the close of its last bar at or
+ * `windowEndTs` (an `end_of_data` exit on that bar becomes `window_end`), else sold (bought back) at the close of its last bar at or
  * before it with slippage, `window_end`. Equals `simulateExit` with
  * `lastIndex` at the window's end, because the natural exit came later.
  * @throws {RangeError} a window that ends before the entry.
  */
 export function capAt(c: CandidateTrade, windowEndTs: number, costs: Costs): WindowTrade {
   if (windowEndTs < c.entryTs) throw new RangeError(`capAt: the window ends before the entry of ${c.key}`);
-  if (c.exitTs <= windowEndTs) return { ...c, barsHeld: c.pathTs.length - 1 };
+  // An exit at the window's last bar only because the data ended there is the window's end too.
+  if (c.exitTs < windowEndTs || (c.exitTs === windowEndTs && c.exitReason !== 'end_of_data')) return { ...c, barsHeld: c.pathTs.length - 1 };
   let j = c.pathTs.length - 1;
   while (c.pathTs[j]! > windowEndTs) j--;
   const exitPrice = slipped(c.pathClose[j]!, c.direction === 'long' ? 'sell' : 'buy', costs.slippageBps);

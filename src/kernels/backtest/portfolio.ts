@@ -6,7 +6,7 @@
  * ```
  * at each calendar bar d, in order:
  *   entries dated d (earlier unprocessed ones first), by finalScore, then key:
- *     refused when maxPositions are open, or the symbol is already held
+ *     refused when the symbol is already held, or maxPositions are open
  *     shares = ⌊ (equity at the previous close / maxPositions) / entry price ⌋  (refused at 0)
  *     cash  −= sign·shares·entry + commission·shares
  *   exits dated d or earlier:  cash += sign·shares·exit − commission·shares
@@ -89,8 +89,8 @@ export function tradePortfolio(calendar: readonly number[], trades: readonly Win
   calendar.forEach((d, k) => {
     for (; next < queue.length && queue[next]!.entryTs <= d; next++) {
       const trade = queue[next]!;
-      if (open.length >= maxPositions) refused.position_limit++;
-      else if (open.some((p) => p.trade.symbol === trade.symbol)) refused.symbol_held++;
+      if (open.some((p) => p.trade.symbol === trade.symbol)) refused.symbol_held++;
+      else if (open.length >= maxPositions) refused.position_limit++;
       else {
         const shares = Math.floor(previous / maxPositions / trade.entryPrice);
         if (shares < 1) refused.too_small++;
