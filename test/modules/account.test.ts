@@ -344,7 +344,11 @@ describe('OpenAPI security', () => {
       expect(op.security).toEqual([{ SessionCookie: [] }]);
       expect(Object.keys(op.responses)).toContain('401');
     }
-    const publicOps = Object.entries(doc.paths).filter(([path]) => !path.startsWith('/api/keys')).flatMap(([, ops]) => Object.values(ops));
+    const protectedPaths = ['/api/keys', '/api/backtest/'];
+    const backtestOps = Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/backtest/')).flatMap(([, ops]) => Object.values(ops));
+    expect(backtestOps.length).toBe(3);
+    for (const op of backtestOps) expect(op.security).toEqual([{ SessionCookie: [] }]);
+    const publicOps = Object.entries(doc.paths).filter(([path]) => !protectedPaths.some((p) => path.startsWith(p))).flatMap(([, ops]) => Object.values(ops));
     expect(publicOps.length).toBeGreaterThan(20);
     expect(publicOps.filter((op) => op.security !== undefined)).toEqual([]);
   });
