@@ -12,6 +12,8 @@ import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchOptions } from './options';
 import { benchScan } from './scan';
+import { benchStall } from './stall';
+import { benchSse } from './sse';
 import { benchSynthetic } from './synthetic';
 
 await benchSynthetic();
@@ -24,4 +26,6 @@ await benchForecast();
 await benchLedger();
 await benchBoot();
 await benchExplain();
+await benchStall();
+await benchSse();
 if (!(await benchDurability())) process.exitCode = 1;

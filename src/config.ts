@@ -2,7 +2,7 @@
  * @module config
  * Every environment variable Breakline reads, parsed once with zod. Nothing else
  * reads `process.env`. Defaults run fully offline: PGlite under `STATE_DIR`,
- * the synthetic market, the in-process bus and rate limiter.
+ * the synthetic market, the in-process event bus and rate limiter.
  *
  * @example
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
@@ -93,6 +93,8 @@ const schema = z.object({
   AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
   AUTH_ALLOWED_ORIGINS: origins.optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
+  RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MACRO_CALENDAR: onOff.default('on'),
@@ -126,6 +128,18 @@ const schema = z.object({
   EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Largest POST /api/explain body accepted, in bytes. */
   EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
+  SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
+  SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
+  SSE_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SSE_REPLAY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  SSE_QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
+  SSE_QUOTE_POLL_SECONDS: z.coerce.number().int().min(1).default(5),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  SSE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(32),
+  SSE_MAX_SYMBOLS: z.coerce.number().int().min(1).max(500).default(50),
+  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(64),
+  SSE_STALL_SECONDS: z.coerce.number().int().min(1).default(30),
 });
 
 /** Every environment variable the configuration reads (the help text lists them). */
@@ -149,6 +163,8 @@ export interface Config {
   rateLimit: {
     /** Requests per window for a client without credentials, counted per IP. */
     quota: number;
+    /** Requests per window of the costly class (replays, universe scans, the whole ledger), on top of the quota. */
+    costlyQuota: number;
     windowSeconds: number;
     /** Requests per window for an authenticated user or API key, by tier. */
     tierQuotas: Record<Tier, number>;
@@ -166,6 +182,26 @@ export interface Config {
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
+  stream: {
+    /** Between `: ping` comments; 0 sends none. */
+    pingMs: number;
+    /** The reconnection delay a client is told (`retry:` in hello). */
+    retryMs: number;
+    replaySize: number;
+    replayMaxAgeSeconds: number;
+    /** Quote tick: at most one quote per symbol per client per interval. */
+    quoteIntervalMs: number;
+    /** How often a remote provider is polled per subscribed symbol. */
+    quotePollSeconds: number;
+    maxConnections: number;
+    /** Open streams per client IP (or per user when signed in). */
+    maxConnectionsPerClient: number;
+    maxSymbols: number;
+    /** Bytes handed to a client's socket at a time; its further events wait in the replay buffer. */
+    queueBytes: number;
+    /** A client with events waiting that takes nothing for this long is dropped. */
+    stallSeconds: number;
+  };
 }
 
 /** The language model behind /api/explain (src/ai). `model: null` means none is usable: the reason says why. */
@@ -251,7 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, costlyQuota: e.RATE_LIMIT_COSTLY_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     auth: {
       provider: identityProvider(e),
@@ -267,6 +303,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
+    stream: {
+      pingMs: e.SSE_PING_MS,
+      retryMs: e.SSE_RETRY_MS,
+      replaySize: e.SSE_REPLAY_SIZE,
+      replayMaxAgeSeconds: e.SSE_REPLAY_MAX_AGE_SECONDS,
+      quoteIntervalMs: e.SSE_QUOTE_INTERVAL_MS,
+      quotePollSeconds: e.SSE_QUOTE_POLL_SECONDS,
+      maxConnections: e.SSE_MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.SSE_MAX_CONNECTIONS_PER_CLIENT,
+      maxSymbols: e.SSE_MAX_SYMBOLS,
+      queueBytes: e.SSE_QUEUE_KB * 1024,
+      stallSeconds: e.SSE_STALL_SECONDS,
+    },
   };
 }
 

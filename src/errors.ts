@@ -42,3 +42,18 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** How much of a caller's own input an error message repeats. */
+export const ECHO_MAX = 64;
+
+/**
+ * A caller's input as an error message may repeat it: at most `ECHO_MAX`
+ * characters, then `…` and the full length, so a 5,000-character header is
+ * never sent back whole.
+ *
+ * @example
+ * echoed('x'.repeat(5000)); // => 'xxx…xxx… (5000 characters)'
+ */
+export function echoed(input: string, max = ECHO_MAX): string {
+  return input.length <= max ? input : `${input.slice(0, max)}… (${input.length} characters)`;
+}

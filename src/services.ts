@@ -2,8 +2,8 @@
  * @module services
  * Everything a request handler may use, built once from the config: the
  * database, the market data behind its caches, the scan runs, the ledger and
- * its figures, identity and access (sessions, API keys), the rate-limit store
- * and the logger. Every cache lives on one
+ * its figures, identity and access (sessions, API keys), the rate-limit store,
+ * the event bus and the SSE hub, and the logger. Every cache lives on one
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
@@ -20,6 +20,8 @@ import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
+import { LedgerCsv } from './ledger/csv';
+import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { MarketData } from './market-data';
@@ -27,7 +29,8 @@ import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
-import { InProcessBus, type EventBus } from './stream/bus';
+import { createEventBus, type EventBus } from './stream/bus';
+import { StreamHub } from './stream/hub';
 
 export interface Services {
   config: Config;
@@ -43,6 +46,10 @@ export interface Services {
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
+  /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
+  ledgerVerifier: LedgerVerifier;
+  /** The ledger as CSV, rendered once per head. */
+  ledgerCsv: LedgerCsv;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
@@ -54,6 +61,8 @@ export interface Services {
   warmUp: WarmUp;
   /** Explanations by the configured language model, with their cache and circuit breaker (`status()` for health and metrics). */
   explainer: Explainer;
+  /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
+  hub: StreamHub;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -72,6 +81,8 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
+  /** The event bus (tests give each context a Redis stream of its own). */
+  bus?: EventBus;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -97,7 +108,23 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const scans = new ScansRepository(database.db, ledger);
-  const bus = new InProcessBus();
+  const { stream } = config;
+  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
+  const hub = new StreamHub({
+    bus,
+    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
+    log,
+    pingMs: stream.pingMs,
+    retryMs: stream.retryMs,
+    replay: { size: stream.replaySize, maxAgeMs: stream.replayMaxAgeSeconds * 1000 },
+    quoteIntervalMs: stream.quoteIntervalMs,
+    quotePollMs: stream.quotePollSeconds * 1000,
+    maxConnections: stream.maxConnections,
+    maxConnectionsPerKey: stream.maxConnectionsPerClient,
+    queueBytes: stream.queueBytes,
+    stallMs: stream.stallSeconds * 1000,
+    retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
+  });
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
@@ -113,13 +140,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
+    // PGlite runs queries in the server's own thread: read it in small pieces so other requests go between them.
+    ledgerVerifier: new LedgerVerifier(ledger, { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 }),
+    ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     bus,
     backtests,
+    hub,
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
     async warm() {
+      // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
+      await warmUp.run('reading the event bus into the replay buffer', () => hub.start().catch((error: unknown) => log.error('realtime: the event bus cannot be read yet', { error: String(error) })));
       await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
       warmUp.firstScanLoaded = true;
@@ -129,6 +162,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async close() {
       health.stop();
       await backtests.close();
+      await hub.close();
+      await bus.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();

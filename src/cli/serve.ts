@@ -31,7 +31,7 @@ export async function serve(): Promise<void> {
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
   let app: { stop(): Promise<unknown> } | undefined;
-  let services: { close(): Promise<void> } | undefined;
+  let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
   let scheduler: { stop(): Promise<void> } | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,6 +39,7 @@ export async function serve(): Promise<void> {
     stopping = true;
     log.info('shutting down', { signal, step: warmUp.step });
     early.stop(true);
+    await services?.hub.close(); // streams end in order; clients resume elsewhere with Last-Event-ID
     await app?.stop();
     await scheduler?.stop(); // lets a running scan finish
     await services?.close();
@@ -74,7 +75,7 @@ export async function serve(): Promise<void> {
     if (stopping) return;
     try {
       await built.warm();
-      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, readyMs: Date.now() - startedAt });
+      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
       if (!stopping) scans?.start();
     } catch (error) {
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });

@@ -8,17 +8,28 @@
  * against its client IP at the public quota. The client IP is the socket
  * address, or with `TRUST_PROXY` the first `X-Forwarded-For` hop. The
  * principal comes from `principalOf` (the auth layer resolves it once per
- * request; the route's own auth check reuses it).
+ * request; the route's own auth check reuses it). The path is read by
+ * plugins/request-path, so a host-less HTTP/1.0 request is counted too.
  *
- * Route rules, by exact path: `exempt` paths (probes such as `/api/health`)
- * report the caller's standing in the headers but are never counted, so they
- * never answer 429; `costs` gives expensive paths a cost class, the units one
- * request counts for (default 1), so a quota of 120 allows 24 requests of cost 5.
+ * `exempt` paths (probes such as `/api/health`) report the caller's standing
+ * in the headers but are never counted, so they never answer 429.
+ *
+ * Cost class: a route whose answer is expensive (a replay, a universe scan,
+ * the whole ledger) declares `costly` in its options, and each such request
+ * also counts against a second, stricter quota of the same window
+ * (`RATE_LIMIT_COSTLY_QUOTA`) in the same principal's costly bucket, so one
+ * client cannot spend the server's time on it with the ordinary quota. The
+ * headers of a costly answer describe the costly quota; the operation says
+ * `x-rate-limit-class: costly` in the OpenAPI document.
  *
  * Every answer carries `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
  * `X-RateLimit-Reset` (whole seconds until the window resets); a refusal is
  * 429 `rate_limited` with `Retry-After`. When the store throws (it should not:
  * services.ts backs Redis with an in-process store) the request is admitted.
+ *
+ * @example
+ * new Elysia().use(rateLimit(options)).get('/api/universe/scan', scan, { costly: true });
+ * new Elysia().use(rateLimit(options)).get('/api/breakouts', list, { costly: { query: 'asOf' } });
  */
 import { Elysia } from 'elysia';
 import type { Principal } from '../auth';
@@ -26,11 +37,14 @@ import type { Tier } from '../domain/tiers';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
+import { isApiPath, requestPath } from './request-path';
 
 export interface RateLimitOptions {
   store: RateLimitStore;
   /** Requests per window for a client without a valid credential, per IP. */
   quota: number;
+  /** Requests per window of the costly class (counted on top of the ordinary quota). */
+  costlyQuota: number;
   windowSeconds: number;
   /** Requests per window for an authenticated user or key, by tier. */
   tierQuotas: Readonly<Record<Tier, number>>;
@@ -40,11 +54,13 @@ export interface RateLimitOptions {
   principalOf?: (request: Request) => Principal | null | Promise<Principal | null>;
   /** Paths never counted: they report the caller's standing in the headers (probes). */
   exempt?: readonly string[];
-  /** Paths whose requests count for more than one unit. */
-  costs?: Readonly<Record<string, number>>;
 }
 
+/** When a route is costly: always, or when the named query parameter is given. */
+export type CostlyWhen = boolean | { query: string };
+
 type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
+type HeaderSet = { headers: Record<string, unknown> };
 
 export function clientIp(request: Request, server: SocketInfo, trustProxy: boolean): string {
   if (trustProxy) {
@@ -63,67 +79,84 @@ export function bucketOf(principal: Principal | null, ip: () => string, quota: n
   return { key, quota: tierQuotas[principal.tier] };
 }
 
+/** The options from the composition root: config, store, logger and the authenticator that names the principal. */
+export function rateLimitOptions(services: {
+  rateLimitStore: RateLimitStore;
+  config: { rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> }; trustProxy: boolean };
+  log: Logger;
+  auth: { authenticator: { principalOf(request: Request): Principal | null | Promise<Principal | null> } };
+}): RateLimitOptions {
+  return {
+    store: services.rateLimitStore,
+    ...services.config.rateLimit,
+    trustProxy: services.config.trustProxy,
+    log: services.log,
+    principalOf: (request) => services.auth.authenticator.principalOf(request),
+    // Probes: they report the caller's standing but never spend it (/livez and /readyz live outside /api).
+    exempt: ['/api/health'],
+  };
+}
+
 export function rateLimit(options: RateLimitOptions) {
-  const { store, quota, windowSeconds, tierQuotas, trustProxy, log, principalOf } = options;
+  const { store, quota, costlyQuota, windowSeconds, tierQuotas, trustProxy, log, principalOf } = options;
   const windowMs = windowSeconds * 1000;
   const exempt = new Set(options.exempt ?? []);
-  const costs = new Map(Object.entries(options.costs ?? {}));
-  const routeRules = exempt.size > 0 || costs.size > 0;
 
-  const apply = (decision: RateLimitDecision, set: { headers: Record<string, unknown> }, counted: boolean) => {
+  const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, what: string) => {
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     set.headers['x-ratelimit-limit'] = String(decision.limit);
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
     set.headers['x-ratelimit-reset'] = String(resetSeconds);
     if (counted && !decision.allowed) {
-      throw new AppError('rate_limited', `Rate limit of ${decision.limit} requests per ${windowSeconds}s exceeded; retry in ${resetSeconds}s`, {
+      throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${windowSeconds}s exceeded; retry in ${resetSeconds}s`, {
         'retry-after': String(resetSeconds),
       });
     }
   };
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
-  /** Counts the request in its bucket (`cost` units), or with `cost` 0 only reads the bucket's standing. */
-  const count = (principal: Principal | null, request: Request, server: SocketInfo, cost: number, set: { headers: Record<string, unknown> }) => {
-    const bucket = bucketOf(principal, () => clientIp(request, server, trustProxy), quota, tierQuotas);
-    const counted = cost > 0;
+  /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, what: string): void | Promise<void> => {
     let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
-      decision = counted ? store.hit(bucket.key, bucket.quota, windowMs, cost === 1 ? undefined : { cost }) : store.peek(bucket.key, bucket.quota, windowMs);
+      decision = counted ? store.hit(key, limit, windowMs) : store.peek(key, limit, windowMs);
     } catch (error) {
       storeDown(error);
       return;
     }
-    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted), storeDown);
-    apply(decision, set, counted);
+    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, what), storeDown);
+    apply(decision, set, counted, what);
   };
 
-  // Not an async function: for an anonymous client and the in-process store
-  // the whole check runs synchronously; only a credential check or a remote
-  // store's answer is awaited.
-  return new Elysia({ name: 'breakline/rate-limit' }).onRequest(({ request, set, server }) => {
-    if (!isApiPath(request.url)) return;
-    let cost = 1;
-    if (routeRules) {
-      const path = pathOf(request.url);
-      cost = exempt.has(path) ? 0 : (costs.get(path) ?? 1);
-    }
+  /** Resolves the request's bucket (awaiting the principal only when the authenticator must). */
+  const withBucket = (request: Request, server: SocketInfo, then: (bucket: { key: string; quota: number }) => void | Promise<void>): void | Promise<void> => {
+    const ip = () => clientIp(request, server, trustProxy);
     const principal = principalOf ? principalOf(request) : null;
-    if (principal instanceof Promise) return principal.then((p) => count(p, request, server as SocketInfo, cost, set));
-    return count(principal, request, server as SocketInfo, cost, set);
-  });
-}
+    if (principal instanceof Promise) return principal.then((p) => then(bucketOf(p, ip, quota, tierQuotas)));
+    return then(bucketOf(principal, ip, quota, tierQuotas));
+  };
 
-/** Whether a request URL's path starts with `/api/` (without building a URL object). */
-export function isApiPath(url: string): boolean {
-  const pathStart = url.indexOf('/', url.indexOf('//') + 2);
-  return pathStart >= 0 && url.startsWith('/api/', pathStart);
-}
-
-/** The path of a request URL, without its query (Bun gives an HTTP/1.0 request without Host a bare path as its url). */
-export function pathOf(url: string): string {
-  const pathStart = url.startsWith('/') ? 0 : url.indexOf('/', url.indexOf('//') + 2);
-  if (pathStart < 0) return '/';
-  const queryStart = url.indexOf('?', pathStart);
-  return url.slice(pathStart, queryStart < 0 ? undefined : queryStart);
+  // Not async functions: for an anonymous client and the in-process store the
+  // whole check runs synchronously; only a credential check or a remote
+  // store's answer is awaited.
+  return new Elysia({ name: 'breakline/rate-limit' })
+    .onRequest(({ request, set, server }) => {
+      if (!isApiPath(request.url)) return;
+      const counted = exempt.size === 0 || !exempt.has(requestPath(request.url));
+      return withBucket(request, server as SocketInfo, (bucket) => count(bucket.key, bucket.quota, set, counted, 'requests'));
+    })
+    .macro({
+      costly: (when: CostlyWhen) => {
+        if (when === false) return;
+        const detail: Record<string, string> = { 'x-rate-limit-class': 'costly' };
+        if (when !== true) detail['x-rate-limit-class-when-present'] = when.query;
+        return {
+          detail,
+          beforeHandle({ request, set, server, query }) {
+            if (when !== true && (query as Record<string, unknown>)[when.query] === undefined) return;
+            return withBucket(request, server as SocketInfo, (bucket) => count(`costly:${bucket.key}`, costlyQuota, set, true, 'costly requests'));
+          },
+        };
+      },
+    });
 }

@@ -80,7 +80,7 @@ describe(title, () => {
 
   it(`runs ${INSTANCES} instance(s) on ${shared ? 'the shared stores' : 'embedded stores'}`, () => {
     expect(servers).toHaveLength(INSTANCES);
-    const booted = servers.map((s) => s.logs.find((l) => l.msg === 'breakline listening'));
+    const booted = servers.map((s) => s.logs.find((l) => l.msg === 'breakline ready'));
     expect(booted.map((l) => l?.rateLimitStore)).toEqual(Array(INSTANCES).fill(shared ? 'redis+memory' : 'memory'));
     expect(booted.map((l) => l?.database)).toEqual(Array(INSTANCES).fill(shared ? 'postgres' : 'pglite'));
     // The boot log says which session tokens are trusted.

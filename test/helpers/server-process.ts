@@ -29,7 +29,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
     const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
     if (!exited) proc.kill('SIGKILL');
   };
-  // Read stderr to its end (a full pipe would stall the server); resolve once it says it listens.
+  // Read stderr to its end (a full pipe would stall the server); resolve once it says it is ready (warm-up done).
   const { promise: listening, resolve, reject } = Promise.withResolvers<string>();
   void (async () => {
     const decoder = new TextDecoder();
@@ -43,7 +43,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
-          if (entry.msg === 'breakline listening' && typeof entry.url === 'string') resolve(entry.url);
+          if (entry.msg === 'breakline ready' && typeof entry.url === 'string') resolve(entry.url);
         } catch {
           logs.push({ msg: line });
         }

@@ -3,47 +3,62 @@ import { Elysia } from 'elysia';
 import type { Principal } from '../../src/auth';
 import { createLogger } from '../../src/log';
 import { errors } from '../../src/plugins/errors';
-import { bucketOf, pathOf, rateLimit } from '../../src/plugins/rate-limit';
+import { bucketOf, rateLimit } from '../../src/plugins/rate-limit';
+import { requestPath } from '../../src/plugins/request-path';
 import { requestId } from '../../src/plugins/request-id';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
 
 const log = createLogger('silent');
 const TIERS = { free: 10, pro: 50, enterprise: 100 };
 
-function app(options: { exempt?: string[]; costs?: Record<string, number>; principalOf?: (r: Request) => Principal | null | Promise<Principal | null> } = {}) {
+function app(options: { exempt?: string[]; principalOf?: (r: Request) => Principal | null | Promise<Principal | null> } = {}) {
   const store = new MemoryRateLimitStore();
   const server = new Elysia()
     .use(requestId)
     .use(errors(log))
-    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, trustProxy: false, log, ...options }))
+    .use(rateLimit({ store, quota: 10, costlyQuota: 2, windowSeconds: 60, tierQuotas: TIERS, trustProxy: false, log, ...options }))
     .get('/api/cheap', () => ({ ok: true }))
     .get('/api/livez', () => ({ ok: true }))
-    .get('/api/expensive', () => ({ ok: true }));
+    .get('/api/expensive', () => ({ ok: true }), { costly: true });
   return { store, request: (path: string, init?: RequestInit) => server.handle(new Request(`http://localhost${path}`, init)) };
 }
 
 describe('rate-limit route rules', () => {
-  it('never counts an exempt path, and says nothing about limits there', async () => {
+  it('never counts an exempt path, and reports the standing there without spending it', async () => {
     const { request } = app({ exempt: ['/api/livez'] });
     const probes = await Promise.all(Array.from({ length: 30 }, () => request('/api/livez')));
-    expect(probes.every((r) => r.status === 200 && r.headers.get('x-ratelimit-limit') === null)).toBe(true);
+    // Every 200 JSON answer carries the rate-limit headers (spec §4); a probe reports them but never counts.
+    expect(probes.every((r) => r.status === 200 && r.headers.get('x-ratelimit-limit') === '10' && r.headers.get('x-ratelimit-remaining') === '10')).toBe(true);
     const after = await request('/api/cheap');
     expect(after.headers.get('x-ratelimit-remaining')).toBe('9');
   });
 
-  it('charges a path of a cost class its units: cost 4 under a quota of 10 admits 2 of 5', async () => {
-    const { request } = app({ costs: { '/api/expensive': 4 } });
+  it('counts a costly route against the stricter quota as well: 2 of 5 under a costly quota of 2', async () => {
+    const { request } = app();
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await request('/api/expensive?x=1')).status);
     expect(statuses).toEqual([200, 200, 429, 429, 429]);
-    // The window is spent for cheap requests too (every hit counts).
-    expect((await request('/api/cheap')).status).toBe(429);
+    // The ordinary quota has units left: cheap requests still pass (5 of 10 spent).
+    const cheap = await request('/api/cheap');
+    expect(cheap.status).toBe(200);
+    expect(cheap.headers.get('x-ratelimit-remaining')).toBe('4');
   });
 
-  it('reports the remaining units after a costly request', async () => {
-    const { request } = app({ costs: { '/api/expensive': 3 } });
-    expect((await request('/api/expensive')).headers.get('x-ratelimit-remaining')).toBe('7');
-    expect((await request('/api/cheap')).headers.get('x-ratelimit-remaining')).toBe('6');
+  it('describes the costly quota in the headers of a costly answer', async () => {
+    const { request } = app();
+    const first = await request('/api/expensive');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+  });
+
+  it('gives each principal its own costly bucket', async () => {
+    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'key', keyId: 'key_1' };
+    let who: Principal | null = null;
+    const { request } = app({ principalOf: () => who });
+    for (let i = 0; i < 2; i++) expect((await request('/api/expensive')).status).toBe(200);
+    expect((await request('/api/expensive')).status).toBe(429);
+    who = pro;
+    expect((await request('/api/expensive')).status).toBe(200);
   });
 
   it('counts an authenticated principal in its own bucket at its tier, whether resolved now or awaited', async () => {
@@ -65,9 +80,9 @@ describe('buckets', () => {
     expect(bucketOf(null, ip, 5, TIERS)).toEqual({ key: 'ip:203.0.113.9', quota: 5 });
   });
   it('takes the path without the query', () => {
-    expect(pathOf('http://localhost:3000/api/bars?symbol=AAPL')).toBe('/api/bars');
-    expect(pathOf('http://localhost/api/keys/key_1')).toBe('/api/keys/key_1');
-    expect(pathOf('/api/health?x=1')).toBe('/api/health'); // HTTP/1.0 without Host
-    expect(pathOf('http://localhost')).toBe('/');
+    expect(requestPath('http://localhost:3000/api/bars?symbol=AAPL')).toBe('/api/bars');
+    expect(requestPath('http://localhost/api/keys/key_1')).toBe('/api/keys/key_1');
+    expect(requestPath('/api/health?x=1')).toBe('/api/health'); // HTTP/1.0 without Host
+    expect(requestPath('http://localhost')).toBe('/');
   });
 });

@@ -149,6 +149,13 @@ export class LedgerRepository {
     return inserted[0];
   }
 
+  /** The hash of each record at the given seqs (for checking checkpoints inside an already verified prefix). */
+  async hashesAt(seqs: number[]): Promise<Map<number, string>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.db.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).where(inArray(ledgerRecords.seq, seqs));
+    return new Map(rows.map((r) => [r.seq, r.hash]));
+  }
+
   checkpoints(): Promise<LedgerCheckpointRow[]> {
     return this.db.select().from(ledgerCheckpoints).orderBy(asc(ledgerCheckpoints.seq));
   }
@@ -168,13 +175,25 @@ export class LedgerRepository {
     return { rows, total: Number(totals[0]?.n ?? 0) };
   }
 
-  /** Event and outcome records of the given signals, in chain order. */
-  followUps(signalIds: string[]): Promise<LedgerRecordRow[]> {
-    if (signalIds.length === 0) return Promise.resolve([]);
+  /** Signal records with `afterSeq < seq ≤ throughSeq`, in chain order: keyset pages of a read consistent with one head. */
+  signalPage(afterSeq: number, throughSeq: number, limit: number): Promise<LedgerRecordRow[]> {
     return this.db
       .select()
       .from(ledgerRecords)
-      .where(and(inArray(ledgerRecords.signalId, signalIds), inArray(ledgerRecords.kind, ['event', 'outcome'])))
+      .where(and(eq(ledgerRecords.kind, 'signal'), gt(ledgerRecords.seq, afterSeq), lte(ledgerRecords.seq, throughSeq)))
+      .orderBy(asc(ledgerRecords.seq))
+      .limit(limit);
+  }
+
+  /** Event and outcome records of the given signals, in chain order (up to `throughSeq` when given). */
+  followUps(signalIds: string[], throughSeq?: number): Promise<LedgerRecordRow[]> {
+    if (signalIds.length === 0) return Promise.resolve([]);
+    const conditions = [inArray(ledgerRecords.signalId, signalIds), inArray(ledgerRecords.kind, ['event', 'outcome'])];
+    if (throughSeq !== undefined) conditions.push(lte(ledgerRecords.seq, throughSeq));
+    return this.db
+      .select()
+      .from(ledgerRecords)
+      .where(and(...conditions))
       .orderBy(asc(ledgerRecords.seq));
   }
 

@@ -12,7 +12,9 @@ export const RANGE_SESSIONS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo
 export const BarsQuery = t.Object({
   symbol: SymbolParam,
   range: t.Optional(
-    oneOf('range', RANGES, 'The last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window (default 6mo; required from API-Version 1.1.0)'),
+    oneOf('range', RANGES, 'The last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window. Under API-Version 1.0.0 optional, default 6mo; required from API-Version 1.1.0 (400 without it)', undefined, {
+      'x-required-from-api-version': '1.1.0',
+    }),
   ),
   timeframe: oneOf('timeframe', TIMEFRAMES, 'Bar timeframe (additive): daily bars, 4h blocks (09:30–13:30 and 13:30–close) or hourly bars; default daily', 'daily'),
   from: t.Optional(DateParam('from', 'First session date of the window, inclusive (additive)')),

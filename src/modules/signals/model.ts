@@ -214,7 +214,7 @@ export const ConfluenceResponse = t.Object(
     factors: t.Array(ConfluenceFactor),
     method: t.Record(t.String(), t.Unknown()),
   },
-  { additionalProperties: true },
+  { title: 'ConfluenceResponse', additionalProperties: true },
 );
 export type ConfluenceResponse = Static<typeof ConfluenceResponse>;
 

@@ -1,11 +1,11 @@
 /**
  * @module modules/transparency/service
- * Reads of the public ledger: filtered pages, the whole ledger as CSV (streamed
- * page by page), verification and checkpoints.
+ * Reads of the public ledger: filtered pages, verification and checkpoints
+ * (the CSV file is ledger/csv's, rendered once per head).
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
-import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
-import { verifyLedger } from '../../ledger/verify';
+import { ledgerEntries } from '../../ledger/serialize';
+import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 
@@ -26,29 +26,9 @@ export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): 
   };
 }
 
-/** The whole ledger as CSV, read and written 2,000 signals at a time. */
-export function ledgerCsv(ledger: LedgerRepository): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let offset = 0;
-  let started = false;
-  return new ReadableStream({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(csvHeader()));
-        return;
-      }
-      const { rows } = await ledger.signalRecords({}, 2000, offset);
-      if (rows.length === 0) return controller.close();
-      offset += rows.length;
-      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))))));
-    },
-  });
-}
-
-/** The whole chain recomputed (ledger/verify), with the method in words. */
-export async function verification(ledger: LedgerRepository): Promise<VerifyResponse> {
-  return { ...(await verifyLedger(ledger)), method: VERIFY_METHOD };
+/** The chain verified by the server's verifier (reused per head, extended incrementally), with the method in words. */
+export async function verification(verifier: LedgerVerifier): Promise<VerifyResponse> {
+  return { ...(await verifier.verify()), method: VERIFY_METHOD };
 }
 
 export async function checkpoints(ledger: LedgerRepository): Promise<CheckpointsResponse> {
