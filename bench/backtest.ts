@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { createApp } from '../src/app';
 import { loadOrCreateLocalKey, mintLocalToken } from '../src/auth/local-key';
 import { loadConfig } from '../src/config';
-import type { BacktestConfig } from '../src/domain/backtest';
+import type { BacktestConfig, WalkForwardResponse } from '../src/domain/backtest';
 import { paramsOf } from '../src/jobs/backtest-request';
 import { runUniverse } from '../src/jobs/backtest-universe';
 import { createLogger } from '../src/log';
@@ -72,6 +72,7 @@ async function single(services: Services, runs: number, source: string): Promise
   const { token } = await mintLocalToken(key, { userId: 'bench', tier: 'pro', ttlSeconds: 3600, tierClaim: services.config.auth.tierClaim });
   const app = createApp(services);
   const rows = [];
+  const results: ReturnType<typeof resultRow>[] = [];
   for (const symbol of ['AAPL', 'NVDA', 'JPM', 'XOM']) {
     const { bars } = await marketData.completeDaily(symbol);
     await marketData.completeDaily('SPY');
@@ -87,7 +88,8 @@ async function single(services: Services, runs: number, source: string): Promise
     const call = () => app.handle(new Request(`http://localhost${path}`, { headers: { cookie: `__session=${token}` } }));
     const first = await call();
     if (first.status !== 200) throw new Error(`${path} answered ${first.status}: ${await first.text()}`);
-    const body = (await first.json()) as { tradeCount: number; folds: unknown[] };
+    const body = (await first.json()) as WalkForwardResponse;
+    results.push(resultRow(symbol, body));
     const http: number[] = [];
     for (let r = 0; r < runs; r++) {
       const t = performance.now();
@@ -97,6 +99,31 @@ async function single(services: Services, runs: number, source: string): Promise
     rows.push({ symbol, bars: bars.ts.length, folds: body.folds.length, trades: body.tradeCount, 'worker task ms (1 thread)': median(kernel), 'request ms (app.handle, pool)': median(http), goal: '≤ 50' });
   }
   printTable(`bench/backtest — single symbol, 6 months, defaults; ${source}; median of ${runs}`, rows);
+  printTable(`bench/backtest — single-symbol results (test windows only, net of costs; buy-and-hold over the same bars)`, results);
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(2)}%`);
+const num = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+/** What a run found: the figures a reader judges it by. */
+function resultRow(name: string, body: WalkForwardResponse) {
+  const { metrics, benchmarks } = body;
+  return {
+    run: name,
+    period: `${body.period.from}…${body.period.to}`,
+    folds: body.folds.length,
+    trades: body.tradeCount,
+    return: pct(metrics.totalReturn),
+    sharpe: num(metrics.sharpe),
+    'max DD': pct(metrics.maxDrawdown),
+    'win rate': pct(metrics.winRate),
+    'exp. R': num(metrics.expectancyR),
+    exposure: pct(metrics.exposure),
+    PSR: num(metrics.psr, 3),
+    'DSR (N)': metrics.deflatedSharpe ? `${num(metrics.deflatedSharpe.value, 3)} (${metrics.deflatedSharpe.trials})` : '—',
+    'B&H symbol': pct(benchmarks.symbol?.totalReturn ?? benchmarks.universeEqualWeight?.totalReturn),
+    'B&H SPY': pct(benchmarks.benchmark.totalReturn),
+  };
 }
 
 async function universe(services: Services, runs: number, source: string): Promise<void> {
@@ -105,6 +132,7 @@ async function universe(services: Services, runs: number, source: string): Promi
   if (smoke) symbols = symbols.slice(0, 20);
   const request = { symbol: 'AAPL', benchmark: 'SPY', config: { ...CONFIG, maxPositions: 10 }, symbols, universe: null };
   const rows = [];
+  let last: WalkForwardResponse | null = null;
   for (let r = 0; r <= runs; r++) {
     const phases: Record<string, number> = {};
     let phase = '';
@@ -118,6 +146,7 @@ async function universe(services: Services, runs: number, source: string): Promi
       since = now;
     };
     const result = await runUniverse(services, request, progress, () => false);
+    last = result;
     const end = performance.now();
     phases[phase] = (phases[phase] ?? 0) + end - since;
     rows.push({
@@ -134,6 +163,7 @@ async function universe(services: Services, runs: number, source: string): Promi
   }
   const warm = rows.slice(1).map((row) => row['total ms']);
   printTable(`bench/backtest — universe, 6 months, defaults, 2-thread pool; ${source}; warm median ${median(warm)} ms`, rows);
+  if (last) printTable('bench/backtest — universe results (one account, 10 positions; B&H symbol column: the equal-weight universe)', [resultRow(`${symbols.length} symbols`, last)]);
 }
 
 if (import.meta.main) await benchBacktest();
