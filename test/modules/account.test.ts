@@ -350,7 +350,7 @@ describe('OpenAPI security', () => {
     for (const op of backtestOps) expect(op.security).toEqual([{ SessionCookie: [] }]);
     const publicOps = Object.entries(doc.paths).filter(([path]) => !protectedPaths.some((p) => path.startsWith(p))).flatMap(([, ops]) => Object.values(ops));
     expect(publicOps.length).toBeGreaterThan(20);
-    expect(publicOps.filter((op) => op.security !== undefined)).toEqual([]);
+    expect(publicOps.filter((op) => (op.security ?? []).length > 0)).toEqual([]); // the published document says `security: []` on them
   });
 });
 
