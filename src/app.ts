@@ -14,6 +14,7 @@ import { exportsModule } from './modules/exports';
 import { communityModule } from './modules/community';
 import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
+import { backtestModule } from './modules/backtest';
 import { fundamentalsModule } from './modules/fundamentals';
 import { graphqlModule } from './modules/graphql';
 import { marketModule } from './modules/market';
@@ -33,7 +34,7 @@ import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
-/** The spec's tags that have routes today, in its order (Backtest and GraphQL come with their modules), then ours. */
+/** The spec's tags that have routes today, in its order (GraphQL comes with its module), then ours. */
 const TAGS = [
   ['System', 'Health and service metadata'],
   ['Market Data', 'Bars, quote snapshots, sector rotation and the macro calendar'],
@@ -43,7 +44,8 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
-  ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts and quotes, resumable with Last-Event-ID'],
+  ['Backtest', 'Purged walk-forward backtests of the live detectors, one symbol at once or a universe as a job (needs a session)'],
+  ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts, your backtest jobs\' progress and quotes, resumable with Last-Event-ID'],
   ['GraphQL', 'One GraphQL schema over every service: cursor connections, batching, tier-gated mutations, cost limits, subscriptions over SSE'],
   ['Account', 'Your API keys (needs a session)'],
   ['Watchlists', 'Your watchlists, each symbol with its newest signal'],
@@ -90,6 +92,7 @@ export function createApp(services: Services) {
     .use(altdataModule(services))
     .use(optionsModule(services))
     .use(aiModule(services))
+    .use(backtestModule(services))
     .use(realtimeModule(services))
     .use(graphqlModule(services))
     .use(accountModule(services))

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   scan_failed: 500,
+  /** A walk-forward backtest could not be run (the spec's 500 "backtest execution failed"). */
+  backtest_failed: 500,
   upstream_error: 502,
   /** The language model's answer failed validation or the grounding check twice (src/ai); it is never passed through. */
   ai_refused: 502,

@@ -13,6 +13,7 @@ import { createExplainer, type Explainer } from './ai';
 import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
+import { BacktestJobsRepository } from './db/repositories/backtest-jobs';
 import { BarsRepository } from './db/repositories/bars';
 import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository } from './db/repositories/ledger';
@@ -28,6 +29,7 @@ import { WatchlistsRepository } from './db/repositories/watchlists';
 import { WebhooksRepository } from './db/repositories/webhooks';
 import { AlertRuleDispatcher } from './jobs/alert-rules';
 import { ExportJobs } from './jobs/exports';
+import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { WebhookSender } from './jobs/webhooks';
 import { SignalRuns } from './jobs/runs';
@@ -65,6 +67,8 @@ export interface Services {
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** Walk-forward backtests: single-symbol runs and universe jobs (their queue and heartbeats). */
+  backtests: BacktestJobs;
   /** Background health rounds; probes and /api/health answer from the last one. */
   health: HealthMonitor;
   /** What the boot is doing and has done (readiness). */
@@ -157,6 +161,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, alertRules: account.dispatcher });
+  const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   return {
     config,
     log,
@@ -175,6 +180,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     runs,
     bus,
     account,
+    backtests,
     hub,
     health,
     warmUp,
@@ -194,6 +200,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       health.stop();
       await account.webhooks.stop();
       await account.exportJobs.stop();
+      await backtests.close();
       await hub.close();
       await bus.close();
       await pool.destroy();

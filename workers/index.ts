@@ -1,12 +1,13 @@
 /**
  * The worker pool's module (src/pool): every task a worker thread runs, by
  * name. Scans live in scan.ts, confluence in confluence.ts, outcome resolution in outcomes.ts,
- * option grids in options.ts.
+ * option grids in options.ts, walk-forward backtests in backtest.ts.
  */
 export { prepare, scan, regime, track } from './scan';
 export { confluence } from './confluence';
 export { outcomes } from './outcomes';
 export { optionGrid } from './options';
+export { walkForward, backtestCrossSection, backtestRegimes, backtestCandidates, backtestEvaluate } from './backtest';
 
 /** The health check's round trip: a thread of the pool started, loaded this module and answers. */
 export function ping(): 'pong' {

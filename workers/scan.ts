@@ -23,28 +23,32 @@ export interface PrepareInput {
   asOfTs: number;
 }
 
+/** A symbol's cross-sectional inputs at bar `i` of its series (none when there is no series or bar). */
+export function symbolStats(symbol: string, series: Ohlcv | undefined, i: number): SymbolStats {
+  if (!series || i < 0) return { symbol, barTs: null, rsScore: NaN, aboveSma50: null, avgDollarVolume50: NaN, close: NaN };
+  let sum = 0;
+  let dollars = 0;
+  const n = Math.min(50, i + 1);
+  for (let k = i - n + 1; k <= i; k++) {
+    sum += series.close[k]!;
+    dollars += series.close[k]! * series.volume[k]!;
+  }
+  return {
+    symbol,
+    barTs: series.ts[i]!,
+    rsScore: rsScore(series.close, i),
+    aboveSma50: n < 50 ? null : series.close[i]! > sum / n,
+    avgDollarVolume50: dollars / n,
+    close: series.close[i]!,
+  };
+}
+
 /** Per-symbol inputs of the cross-sectional figures (RS ranks, breadth, liquidity). */
 export function prepare({ handle, symbols, timeframe, asOfTs }: PrepareInput): SymbolStats[] {
   const s = store(handle);
   return symbols.map((symbol) => {
     const series = s.get(symbol, timeframe);
-    const i = series ? indexAtOrBefore(series.ts, asOfTs) : -1;
-    if (!series || i < 0) return { symbol, barTs: null, rsScore: NaN, aboveSma50: null, avgDollarVolume50: NaN, close: NaN };
-    let sum = 0;
-    let dollars = 0;
-    const n = Math.min(50, i + 1);
-    for (let k = i - n + 1; k <= i; k++) {
-      sum += series.close[k]!;
-      dollars += series.close[k]! * series.volume[k]!;
-    }
-    return {
-      symbol,
-      barTs: series.ts[i]!,
-      rsScore: rsScore(series.close, i),
-      aboveSma50: n < 50 ? null : series.close[i]! > sum / n,
-      avgDollarVolume50: dollars / n,
-      close: series.close[i]!,
-    };
+    return symbolStats(symbol, series, series ? indexAtOrBefore(series.ts, asOfTs) : -1);
   });
 }
 

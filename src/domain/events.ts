@@ -6,6 +6,7 @@
  * take them from here, and the Redis bus checks what it reads back against them.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { JOB_STATUSES } from './backtest';
 import { BREAKOUT_STATES, literalUnion, SignalSchema } from './signal';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -51,6 +52,21 @@ export const AlertDispatchedEvent = Type.Object(
   { title: 'AlertDispatchedEvent' },
 );
 
+const backtestProgressFields = {
+  jobId: Type.String({ description: 'btj_…: GET /api/backtest/jobs/{jobId}' }),
+  status: literalUnion(JOB_STATUSES),
+  phase: Type.String({ description: 'What the job is doing (e.g. loading, backtesting, portfolio, done)' }),
+  done: Type.Integer({ minimum: 0 }),
+  total: Type.Integer({ minimum: 0 }),
+  at: DateTime(),
+};
+
+/** What a universe backtest job publishes: `userId` is its owner, the only one whose stream receives it. */
+export const BacktestProgressBusEvent = Type.Object({ ...backtestProgressFields, userId: Type.String() }, { title: 'BacktestProgressBusEvent' });
+
+/** `backtest.progress` as the owner's stream sends it (the owner's id is never sent). */
+export const BacktestProgressEvent = Type.Object(backtestProgressFields, { title: 'BacktestProgressEvent' });
+
 export const QuoteEvent = Type.Object(
   {
     symbol: Type.String(),
@@ -87,6 +103,8 @@ export type BreakoutNewEvent = Static<typeof BreakoutNewEvent>;
 export type StateChangeEvent = Static<typeof StateChangeEvent>;
 export type AlertDispatchedBusEvent = Static<typeof AlertDispatchedBusEvent>;
 export type AlertDispatchedEvent = Static<typeof AlertDispatchedEvent>;
+export type BacktestProgressBusEvent = Static<typeof BacktestProgressBusEvent>;
+export type BacktestProgressEvent = Static<typeof BacktestProgressEvent>;
 export type QuoteEvent = Static<typeof QuoteEvent>;
 export type HelloEvent = Static<typeof HelloEvent>;
 export type ResetEvent = Static<typeof ResetEvent>;

@@ -9,12 +9,18 @@
  */
 import { Type, type Static, type TLiteral, type TUnion } from '@sinclair/typebox';
 
-/** A closed set of string literals as a TypeBox union (its static type is the union of the values). */
-export function literalUnion<const V extends string | number>(values: readonly V[], options: { description?: string; title?: string } = {}): TUnion<TLiteral<V>[]> {
-  return Type.Union(
-    values.map((v) => Type.Literal(v)),
-    options,
-  );
+/** One `TLiteral` per value of a tuple, as a tuple. */
+type Literals<V extends readonly (string | number)[]> = { -readonly [K in keyof V]: TLiteral<V[K]> };
+
+/**
+ * A closed set of string (or number) literals as a TypeBox union; its static
+ * type is the union of the values. Typed as a tuple of literals, as TypeBox
+ * builds it, so Elysia's response typing (which does not resolve a union over
+ * an array of literals) sees the values too.
+ */
+export function literalUnion<const V extends readonly (string | number)[]>(values: V, options: { description?: string; title?: string } = {}): TUnion<Literals<V>> {
+  const members: TLiteral[] = values.map((v) => Type.Literal(v));
+  return Type.Union(members, options) as unknown as TUnion<Literals<V>>;
 }
 
 /** Bar interval; names follow the public spec. */

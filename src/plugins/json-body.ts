@@ -66,3 +66,18 @@ export function jsonBodyWithin(limitBytes: number, schema: TSchema): (context: {
     return value;
   };
 }
+
+/**
+ * As {@link jsonBodyWithin} for a route whose body is optional (its fields can
+ * come as query parameters instead): a request without a body (none, or
+ * `Content-Length: 0`) parses as `{}`; one with a body is held to the same
+ * rules.
+ */
+export function optionalJsonBodyWithin(limitBytes: number, schema: TSchema): (context: { request: Request }) => Promise<unknown> {
+  const parse = jsonBodyWithin(limitBytes, schema);
+  return async (context) => {
+    const { request } = context;
+    if (request.body === null || request.headers.get('content-length') === '0') return {};
+    return parse(context);
+  };
+}

@@ -20,6 +20,11 @@ type Tasks = {
   confluence: typeof Worker.confluence;
   outcomes: typeof Worker.outcomes;
   optionGrid: typeof Worker.optionGrid;
+  walkForward: typeof Worker.walkForward;
+  backtestCrossSection: typeof Worker.backtestCrossSection;
+  backtestRegimes: typeof Worker.backtestRegimes;
+  backtestCandidates: typeof Worker.backtestCandidates;
+  backtestEvaluate: typeof Worker.backtestEvaluate;
   ping: typeof Worker.ping;
 };
 export type TaskName = keyof Tasks;

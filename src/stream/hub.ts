@@ -33,7 +33,7 @@ import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
 import { CAUGHT_UP, Subscriber } from './subscriber';
-import { ownerAlert, publicAlert, type StreamPrincipal } from './visibility';
+import { ownerAlert, ownerProgress, publicAlert, type StreamPrincipal } from './visibility';
 
 export interface HubOptions {
   bus: EventBus;
@@ -231,8 +231,9 @@ export class StreamHub {
     let sent = false;
     while (subscriber.cursor < buffer.end && subscriber.hasRoom) {
       const entry = buffer.at(subscriber.cursor++)!;
-      if (!subscriber.channels.has(entry.channel)) continue;
-      if (this.deliver(subscriber, entry.id, this.frameFor(entry, subscriber.principal))) {
+      const frame = subscriber.channels.has(entry.channel) ? this.frameFor(entry, subscriber.principal) : null;
+      if (frame === null) continue;
+      if (this.deliver(subscriber, entry.id, frame)) {
         sent = true;
         this.counts.replayed++;
       }
@@ -268,19 +269,24 @@ export class StreamHub {
     if (!id || compareEventIds(id, this.head) <= 0) return; // already held (history overlapping live delivery)
     this.head = id;
     this.ownSeq = 0;
-    const entry: ReplayEntry = { id, channel: event.channel, frame: new Uint8Array(0), receivedAt };
+    const entry: ReplayEntry = { id, channel: event.channel, frame: null, receivedAt };
     if (event.channel === 'alerts.dispatched') {
       const { payload } = event;
       entry.frame = encodeFrame({ id: event.id, event: event.channel, data: publicAlert(payload) });
       if (payload.userId !== undefined) entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerAlert(payload) }) };
+    } else if (event.channel === 'backtest.progress') {
+      const { payload } = event;
+      entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerProgress(payload) }) };
     } else entry.frame = encodeFrame({ id: event.id, event: event.channel, data: event.payload });
     const expired = this.buffer.expire(receivedAt);
     const evicted = this.buffer.push(entry) || expired;
     const index = this.buffer.end - 1;
     for (const subscriber of this.live.get(event.channel)!) {
       if (subscriber.cursor !== CAUGHT_UP) continue; // behind: it takes this one from the buffer in turn
+      const frame = this.frameFor(entry, subscriber.principal);
+      if (frame === null) continue; // someone else's
       if (subscriber.hasRoom) {
-        this.deliver(subscriber, id, this.frameFor(entry, subscriber.principal));
+        this.deliver(subscriber, id, frame);
         subscriber.progressAt = receivedAt;
       } else this.fallBehind(subscriber, index);
     }
@@ -298,7 +304,8 @@ export class StreamHub {
     return true;
   }
 
-  private frameFor(entry: ReplayEntry, principal: StreamPrincipal): Uint8Array {
+  /** What this subscriber receives of the event: the owner's frame, the public one, or nothing (null). */
+  private frameFor(entry: ReplayEntry, principal: StreamPrincipal): Uint8Array | null {
     return entry.owner && principal?.userId === entry.owner.userId ? entry.owner.frame : entry.frame;
   }
 

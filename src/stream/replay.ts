@@ -14,8 +14,8 @@ import { compareEventIds, type EventId } from './event-id';
 export interface ReplayEntry {
   id: EventId;
   channel: Channel;
-  /** The frame everyone receives. */
-  frame: Uint8Array;
+  /** The frame everyone receives; null when only the owner receives this event. */
+  frame: Uint8Array | null;
   /** For an event of a user's own rule: that user, and the frame only they receive. */
   owner?: { userId: string; frame: Uint8Array };
   /** When this instance received it (epoch ms): the age bound counts from here. */

@@ -4,9 +4,10 @@
  * of a user's own rule carries the rule (`ruleId`, `rule`) only on that user's
  * streams; everyone else sees that the alert went out (the signal is public)
  * but not whose rule or what it says. The service's own alerts (no owner) keep
- * their `ruleId` for all. The owner's id itself is never sent.
+ * their `ruleId` for all. A `backtest.progress` is its job owner's alone: no
+ * other stream receives it. The owner's id itself is never sent.
  */
-import type { AlertDispatchedBusEvent, AlertDispatchedEvent } from '../domain/events';
+import type { AlertDispatchedBusEvent, AlertDispatchedEvent, BacktestProgressBusEvent, BacktestProgressEvent } from '../domain/events';
 
 /**
  * Who holds a stream: a signed-in user (session or API key, resolved by the
@@ -22,6 +23,11 @@ export function publicAlert({ alertId, signalId, symbol, ruleId, at, userId }: A
 /** The payload the owner of the rule receives (with the rule's details). */
 export function ownerAlert({ alertId, signalId, symbol, ruleId, rule, at }: AlertDispatchedBusEvent): AlertDispatchedEvent {
   return { alertId, signalId, symbol, ...(ruleId === undefined ? {} : { ruleId }), ...(rule === undefined ? {} : { rule }), at };
+}
+
+/** A backtest job's progress as its owner receives it (without the owner's id). */
+export function ownerProgress({ userId, ...progress }: BacktestProgressBusEvent): BacktestProgressEvent {
+  return progress;
 }
 
 /**

@@ -11,7 +11,7 @@ import { createApp } from '../../src/app';
 import type { Signal } from '../../src/domain/signal';
 import type { TestContext } from './app';
 
-export const STREAM_EVENTS = ['hello', 'reset', 'quote', 'breakouts.new', 'breakouts.state_change', 'alerts.dispatched'] as const;
+export const STREAM_EVENTS = ['hello', 'reset', 'quote', 'breakouts.new', 'breakouts.state_change', 'alerts.dispatched', 'backtest.progress'] as const;
 
 export interface Received {
   event: string;

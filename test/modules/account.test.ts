@@ -345,11 +345,14 @@ describe('OpenAPI security', () => {
       expect(Object.keys(op.responses)).toContain('401');
     }
     // The account features (test/modules/account/openapi.test.ts checks theirs) and GraphQL (credentials optional: test/modules/graphql) aside, the rest is public.
-    const accountPaths = /^\/api\/(keys|watchlists|alerts\/v2|notifications|breakouts\/notifications|journal|exports|community|graphql)\b/;
+    const accountPaths = /^\/api\/(keys|watchlists|alerts\/v2|notifications|breakouts\/notifications|journal|exports|community|graphql|backtest)\b/;
     const publicOps = Object.entries(doc.paths).filter(([path]) => !accountPaths.test(path)).flatMap(([, ops]) => Object.values(ops));
     expect(publicOps.length).toBeGreaterThan(20);
     // plugins/openapi publishes a public operation's security as [] (no requirement).
     expect(publicOps.filter((op) => !(Array.isArray(op.security) && op.security.length === 0))).toEqual([]);
+    const backtestOps = Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/backtest/')).flatMap(([, ops]) => Object.values(ops));
+    expect(backtestOps.length).toBe(3);
+    for (const op of backtestOps) expect(op.security).toEqual([{ SessionCookie: [] }]);
   });
 });
 

@@ -84,8 +84,8 @@ describe('HTTP plumbing', () => {
       expect(response.status).toBe(200);
       const doc = (await response.json()) as { openapi: string; tags: { name: string }[]; paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; parameters?: { name: string }[] }>> };
       expect(doc.openapi).toStartWith('3.1');
-      // The spec's tags in its order, those with routes so far (Backtest arrives with its module), then ours.
-      expect(doc.tags.map((t) => t.name)).toEqual(['System', 'Market Data', 'Signals', 'Transparency', 'Fundamentals', 'AltData', 'Options', 'AI', 'Realtime', 'GraphQL', 'Account', 'Watchlists', 'Alerts', 'Notifications', 'Journal', 'Exports', 'Community']);
+      // The spec's tags in its order, then ours.
+      expect(doc.tags.map((t) => t.name)).toEqual(['System', 'Market Data', 'Signals', 'Transparency', 'Fundamentals', 'AltData', 'Options', 'AI', 'Backtest', 'Realtime', 'GraphQL', 'Account', 'Watchlists', 'Alerts', 'Notifications', 'Journal', 'Exports', 'Community']);
       const used = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])));
       for (const tag of doc.tags) expect(used.has(tag.name)).toBe(true);
       for (const path of ['/api/health', '/api/bars', '/api/snapshot', '/api/sector-rotation', '/api/sector-rotation/v2', '/api/macro/calendar']) {

@@ -108,6 +108,34 @@ describe('stream hub', () => {
     for (const r of [owner, other, anonymous]) await r.cancel();
   });
 
+  it('sends a backtest job’s progress only to its owner’s streams, live and replayed, without the owner’s id', async () => {
+    const { bus, open } = makeHub();
+    const channels: Channel[] = ['backtest.progress', 'breakouts.state_change'];
+    const owner = frameReader(await open({ channels, principal: { userId: 'usr_a' }, key: 'user:usr_a' }));
+    const other = frameReader(await open({ channels, principal: { userId: 'usr_b' }, key: 'user:usr_b' }));
+    const anonymous = frameReader(await open({ channels }));
+    const [hello] = await owner.read(1);
+    for (const r of [other, anonymous]) await r.read(1);
+    const progress = { jobId: 'btj_1', status: 'running' as const, phase: 'backtesting', done: 3, total: 10, at: '2026-11-20T18:00:00.000Z' };
+    bus.publish('backtest.progress', { ...progress, userId: 'usr_a' });
+    bus.publish('breakouts.state_change', stateChange(1)); // public: everyone's next event
+    const [ownerSees, ownerNext] = await owner.read(2);
+    expect(ownerSees!.event).toBe('backtest.progress');
+    expect(ownerSees!.data).toEqual(progress);
+    expect(ownerNext!.event).toBe('breakouts.state_change');
+    for (const r of [other, anonymous]) {
+      const [next] = await r.read(1);
+      expect(next!.event).toBe('breakouts.state_change');
+      expect(next!.id).toBe(ownerNext!.id);
+    }
+    // A resume from hello replays the owner's progress to the owner, and skips it for anyone else.
+    const ownerAgain = frameReader(await open({ channels, principal: { userId: 'usr_a' }, key: 'user:usr_a', lastEventId: hello!.id }));
+    const otherAgain = frameReader(await open({ channels, principal: { userId: 'usr_b' }, key: 'user:usr_b', lastEventId: hello!.id }));
+    expect((await ownerAgain.read(3)).map((e) => e.event)).toEqual(['hello', 'backtest.progress', 'breakouts.state_change']);
+    expect((await otherAgain.read(2)).map((e) => e.event)).toEqual(['hello', 'breakouts.state_change']);
+    for (const r of [owner, other, anonymous, ownerAgain, otherAgain]) await r.cancel();
+  });
+
   it('replays what a client missed after its last id, in order, then goes on live', async () => {
     const { bus, open, hub } = makeHub();
     const first = frameReader(await open({ channels: ['breakouts.state_change'] }));

@@ -20,3 +20,4 @@ export * from './export-chunks';
 export * from './community-posts';
 export * from './community-reports';
 export * from './idempotency-keys';
+export * from './backtest-jobs';

@@ -44,6 +44,7 @@ const EVENTS_TEXT = [
   '- `breakouts.new` `{signal}` (a BreakoutSignal);',
   '- `breakouts.state_change` `{signalId, symbol, from, to, price, at}`;',
   '- `alerts.dispatched` `{alertId, signalId, symbol, ruleId?, at}` (a signed-in owner of the rule also gets `ruleId` and `rule`);',
+  '- `backtest.progress` `{jobId, status, phase, done, total, at}` of your own universe backtest jobs, on signed-in streams only (no one else receives them);',
   '- `quote` `{symbol, price, volume, ts, source}` for the `symbols` asked, at most one per symbol per quote interval;',
   '- `reset` `{reason, lastEventId, resumeFrom}` when a resume id is older than the replay buffer (`too_old`) or not one of ours (`unknown_id`): refetch state, the stream goes on from `resumeFrom`.',
   'Comments `: ping` every 15 s (SSE_PING_MS) keep proxies open.',
@@ -55,7 +56,7 @@ export const REALTIME_DOCS = {
     tags: ['Realtime'],
     summary: 'Server-Sent Events stream',
     description: [
-      'Breakouts, state changes, dispatched alerts and per-symbol quotes as they happen. The response never ends on its own: read it incrementally and cancel the body when done.',
+      'Breakouts, state changes, dispatched alerts, your backtest jobs\' progress and per-symbol quotes as they happen. The response never ends on its own: read it incrementally and cancel the body when done.',
       '',
       EVENTS_TEXT,
       '',

@@ -6,7 +6,7 @@
  * id). Payloads are DESIGN §4's SSE payloads; ids are stream/event-id's.
  */
 
-import { AlertDispatchedBusEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
+import { AlertDispatchedBusEvent, BacktestProgressBusEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
 
 /** Each channel's payload schema (domain/events); `BusEvents` is their static types. */
 export const BUS_SCHEMAS = {
@@ -18,17 +18,20 @@ export const BUS_SCHEMAS = {
    * `rule` (stream/visibility).
    */
   'alerts.dispatched': AlertDispatchedBusEvent,
+  /** A universe backtest job moved (jobs/backtest): only its owner's (`userId`) signed-in streams receive it. */
+  'backtest.progress': BacktestProgressBusEvent,
 } as const;
 
 export interface BusEvents {
   'breakouts.new': BreakoutNewEvent;
   'breakouts.state_change': StateChangeEvent;
   'alerts.dispatched': AlertDispatchedBusEvent;
+  'backtest.progress': BacktestProgressBusEvent;
 }
 export type Channel = keyof BusEvents;
 
 /** Every channel, in the order the docs list them. */
-export const CHANNELS = ['breakouts.new', 'breakouts.state_change', 'alerts.dispatched'] as const satisfies readonly Channel[];
+export const CHANNELS = ['breakouts.new', 'breakouts.state_change', 'alerts.dispatched', 'backtest.progress'] as const satisfies readonly Channel[];
 
 export function isChannel(name: string): name is Channel {
   return (CHANNELS as readonly string[]).includes(name);

@@ -40,6 +40,7 @@ const CHECKED: { [C in Channel]: Checker<C> } = {
   'breakouts.new': storedAs(BUS_SCHEMAS['breakouts.new']),
   'breakouts.state_change': storedAs(BUS_SCHEMAS['breakouts.state_change']),
   'alerts.dispatched': storedAs(BUS_SCHEMAS['alerts.dispatched']),
+  'backtest.progress': storedAs(BUS_SCHEMAS['backtest.progress']),
 };
 
 /** The checked event of a stream entry; throws (StoredDataError, SyntaxError) when it is not one of ours. */

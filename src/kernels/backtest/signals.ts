@@ -1,0 +1,98 @@
+/**
+ * @module kernels/backtest/signals
+ * A symbol's signals at each bar, point in time: for every bar `asOf` in
+ * `[from, to]`, what the live daily scan (kernels/scan `scanWithIndicators`:
+ * every detector, the lifecycle replay, trend and scoring) lists when it
+ * stands on that bar. This is the one place the backtest asks "what did the
+ * service show then?"; it switches to the incremental replay engine (issue
+ * 14: indicators and detector state advancing bar by bar, the same
+ * detectors, scoring and lifecycle) when that lands, and nothing else in the
+ * backtest changes.
+ *
+ * Point in time: indicators are computed once over `bars[0..to]` (a value at
+ * bar i reads bars 0..i only: kernels/indicators/set), and each scan gets
+ * views that end at `asOf` (bars and indicators), so no detector can read a
+ * later bar. The score's cross-sectional inputs come from `context`: the RS
+ * rank (a universe run ranks every symbol at every bar) and the market regime
+ * (from the benchmark, with the universe's breadth when there is one);
+ * absent, they count as missing, as in /api/forecast.
+ *
+ * @example
+ * const perBar = signalsAtEachBar(bars, 300, 420, { regimeAt: (i) => readings[i] ?? null });
+ * perBar[0]; // => the setups the scan listed at bar 300, each with its state, levels and score
+ */
+import type { BreakoutState, Direction, PatternFamily, PatternType, RegimeReading, ScoreBand } from '../../domain/signal';
+import { computeIndicators } from '../indicators';
+import type { IndicatorSet } from '../indicators/set';
+import { headBars, type Ohlcv } from '../ohlcv';
+import { scanWithIndicators } from '../scan';
+
+/** One live setup as the scan listed it at bar `asOf`. */
+export interface BarSignal {
+  asOf: number;
+  patternType: PatternType;
+  patternFamily: PatternFamily;
+  direction: Direction;
+  state: BreakoutState;
+  pivot: number;
+  target1: number;
+  stopLoss: number;
+  finalScore: number;
+  band: ScoreBand;
+  /** First bar that closed beyond the pivot, or null while forming. */
+  breakoutIndex: number | null;
+  /** The pattern's first and last bar. */
+  patternStart: number;
+  patternEnd: number;
+}
+
+export interface PointInTimeContext {
+  /** RS rank 1–99 of the symbol in its universe at bar i, or null. */
+  rsRankAt?: (i: number) => number | null;
+  /** The market regime at bar i, or null. */
+  regimeAt?: (i: number) => RegimeReading | null;
+}
+
+/** The indicator arrays up to bar n − 1, as views. */
+function headIndicators(ind: IndicatorSet, n: number): IndicatorSet {
+  const out = {} as IndicatorSet;
+  for (const name of Object.keys(ind) as (keyof IndicatorSet)[]) out[name] = ind[name].subarray(0, n);
+  return out;
+}
+
+/**
+ * The signals the scan lists at each bar of `[from, to]`: element k holds
+ * those of bar `from + k`. Reads no bar after `to`.
+ * @throws {RangeError} `from` or `to` outside the bars, or `from > to`.
+ */
+export function signalsAtEachBar(bars: Ohlcv, from: number, to: number, context: PointInTimeContext = {}): BarSignal[][] {
+  const n = bars.close.length;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to >= n || from > to) {
+    throw new RangeError(`signalsAtEachBar: need integers 0 ≤ from ≤ to < ${n}, got from ${from}, to ${to}`);
+  }
+  const upTo = headBars(bars, to + 1);
+  const ind = computeIndicators(upTo);
+  const out: BarSignal[][] = [];
+  for (let asOf = from; asOf <= to; asOf++) {
+    const view = headBars(upTo, asOf + 1);
+    const ctx = { asOf, rsRank: context.rsRankAt?.(asOf) ?? null, regime: context.regimeAt?.(asOf) ?? null };
+    out.push(
+      scanWithIndicators(view, headIndicators(ind, asOf + 1), ctx).map(({ match, state, score }) => ({
+        asOf,
+        patternType: match.patternType,
+        patternFamily: match.patternFamily,
+        direction: match.direction,
+        state,
+        pivot: match.pivot,
+        target1: match.target1,
+        stopLoss: match.stopLoss,
+        finalScore: score.finalScore,
+        band: score.band,
+        breakoutIndex: match.breakout.barIndex,
+        patternStart: match.geometry.start,
+        patternEnd: match.geometry.end,
+      })),
+    );
+  }
+  return out;
+}
