@@ -22,6 +22,7 @@ import { apiDocs } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
+import { observe } from './plugins/observe';
 import { requestId } from './plugins/request-id';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
@@ -44,7 +45,12 @@ export function createApp(services: Services) {
   const { config, log } = services;
   // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
   // failure of the error renderer itself is a bare 500, never a source page.
-  return new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+  // Static route paths, read once the app is composed (the access log and metrics label refusals before routing with them).
+  let routes: () => readonly { path: string }[] = () => [];
+  let staticRoutes: Set<string> | undefined;
+  const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
+  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+    .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))
     .use(bodyLimit)
@@ -78,6 +84,8 @@ export function createApp(services: Services) {
     .use(aiModule(services))
     .use(realtimeModule(services))
     .use(accountModule(services));
+  routes = () => app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

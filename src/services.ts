@@ -22,6 +22,7 @@ import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
+import { Metrics } from './metrics';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
@@ -59,6 +60,8 @@ export interface Services {
   explainer: Explainer;
   /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
   hub: StreamHub;
+  /** Prometheus metrics (GET /metrics): requests, scans, pool, ledger, database, rate-limit refusals. */
+  metrics: Metrics;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -122,7 +125,17 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
   });
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
-  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
+  const metrics = new Metrics();
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics });
+  metrics.watch({
+    pool: () => ({ threads: pool.threads, ...pool.stats() }),
+    ledger: () => ledger.headAndCheckpoint(),
+    database: () => {
+      const db = health.last?.details.db;
+      return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
+    },
+    health: () => health.last?.checks,
+  });
   return {
     config,
     log,
@@ -141,6 +154,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     runs,
     bus,
     hub,
+    metrics,
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too

@@ -32,6 +32,8 @@ export interface Database {
   db: Db;
   /** `pglite` or `postgres`. */
   kind: 'pglite' | 'postgres';
+  /** Connections the client may open (PGlite: one, in process). */
+  maxConnections: number;
   /** A trivial round trip, for the health check. */
   ping(): Promise<void>;
   /**
@@ -57,12 +59,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 function openPostgres(url: string): Database {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const maxConnections = 10;
+  const client = postgres(url, { max: maxConnections, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
   let leaderConnection: postgres.ReservedSql | undefined;
   return {
     db,
     kind: 'postgres',
+    maxConnections,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -104,6 +108,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    maxConnections: 1,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -54,6 +54,8 @@ export interface RateLimitOptions {
   principalOf?: (request: Request) => Principal | null | Promise<Principal | null>;
   /** Paths never counted: they report the caller's standing in the headers (probes). */
   exempt?: readonly string[];
+  /** Told of every refusal (the metrics count them by quota class). */
+  onRefused?: (quotaClass: 'general' | 'costly') => void;
 }
 
 /** When a route is costly: always, or when the named query parameter is given. */
@@ -84,6 +86,7 @@ export function rateLimitOptions(services: {
   rateLimitStore: RateLimitStore;
   config: { rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> }; trustProxy: boolean };
   log: Logger;
+  metrics?: { rateLimited(quotaClass: 'general' | 'costly'): void };
   auth: { authenticator: { principalOf(request: Request): Principal | null | Promise<Principal | null> } };
 }): RateLimitOptions {
   return {
@@ -92,13 +95,14 @@ export function rateLimitOptions(services: {
     trustProxy: services.config.trustProxy,
     log: services.log,
     principalOf: (request) => services.auth.authenticator.principalOf(request),
-    // Probes: they report the caller's standing but never spend it (/livez and /readyz live outside /api).
+    // Probes: they report the caller's standing but never spend it (/livez, /readyz and /metrics live outside /api).
     exempt: ['/api/health'],
+    onRefused: services.metrics ? (quotaClass) => services.metrics?.rateLimited(quotaClass) : undefined,
   };
 }
 
 export function rateLimit(options: RateLimitOptions) {
-  const { store, quota, costlyQuota, windowSeconds, tierQuotas, trustProxy, log, principalOf } = options;
+  const { store, quota, costlyQuota, windowSeconds, tierQuotas, trustProxy, log, principalOf, onRefused } = options;
   const windowMs = windowSeconds * 1000;
   const exempt = new Set(options.exempt ?? []);
 
@@ -108,6 +112,7 @@ export function rateLimit(options: RateLimitOptions) {
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
     set.headers['x-ratelimit-reset'] = String(resetSeconds);
     if (counted && !decision.allowed) {
+      onRefused?.(what === 'requests' ? 'general' : 'costly');
       throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${windowSeconds}s exceeded; retry in ${resetSeconds}s`, {
         'retry-after': String(resetSeconds),
       });

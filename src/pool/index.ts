@@ -29,8 +29,8 @@ export type TaskOutput<K extends TaskName> = ReturnType<Tasks[K]>;
 export interface KernelPool {
   readonly threads: number;
   run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>>;
-  /** Tasks waiting plus running, and completed so far (for health and benches). */
-  stats(): { queued: number; completed: number };
+  /** Tasks waiting, completed so far, and the share of thread time spent on tasks since start (0–1) (for health, metrics and benches). */
+  stats(): { queued: number; completed: number; utilization: number };
   /** A task through a worker thread: resolves when one answers, rejects naming why not (the health check). */
   ping(): Promise<void>;
   destroy(): Promise<void>;
@@ -69,7 +69,7 @@ export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onEr
       broken
         ? Promise.reject(new Error(`worker pool unavailable: ${broken.message}`))
         : piscina.run(input, { name: task, signal: AbortSignal.timeout(taskTimeoutMs) }),
-    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed, utilization: piscina.utilization }),
     async ping() {
       if (broken) throw new Error(`worker pool unavailable: ${broken.message}`);
       const answer = await piscina.run({}, { name: 'ping', signal: AbortSignal.timeout(taskTimeoutMs) });
