@@ -15,15 +15,16 @@ import { realtimeModule } from './modules/realtime';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
-import { docsAssets, DOCS_UI } from './plugins/docs-ui';
+import { docsUi } from './plugins/docs-ui';
 import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
-import { apiDocs } from './plugins/openapi';
+import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
 import { observe } from './plugins/observe';
 import { requestId } from './plugins/request-id';
+import { security } from './plugins/security';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
@@ -53,13 +54,14 @@ export function createApp(services: Services) {
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))
-    .use(bodyLimit)
     .use(versioning(config.apiDefaultVersion))
+    .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
+    .use(bodyLimit)
     .use(rateLimit(rateLimitOptions(services)))
     .use(
       apiDocs({
         apiVersions: API_VERSIONS,
-        ui: { provider: 'swagger-ui', swagger: DOCS_UI },
+        ui: { provider: null }, // the page is plugins/docs-ui's (offline, with its CSP)
         documentation: {
           info: {
             title: 'Breakline',
@@ -73,7 +75,7 @@ export function createApp(services: Services) {
         },
       }),
     )
-    .use(docsAssets)
+    .use(docsUi({ title: 'Breakline', specUrl: OPENAPI_PATH }))
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))

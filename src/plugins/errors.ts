@@ -48,6 +48,7 @@ export function errors(log: Logger) {
     set.status = appError.status;
     Object.assign(set.headers, appError.headers);
     set.headers['content-type'] = 'application/json; charset=utf-8';
+    set.headers['x-content-type-options'] = 'nosniff'; // also when a plugin before plugins/security refused the request
     const body: ErrorBody = { error: appError.message, requestId, code: appError.code };
     return body;
   });
