@@ -23,6 +23,7 @@ import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
 import { observe } from './plugins/observe';
+import { representation } from './plugins/representation';
 import { requestId } from './plugins/request-id';
 import { security } from './plugins/security';
 import { versioning } from './plugins/versioning';
@@ -75,6 +76,8 @@ export function createApp(services: Services) {
         },
       }),
     )
+    // After apiDocs: its own hook publishes the OpenAPI document before this one sees any answer.
+    .use(representation(services.compressedBodies))
     .use(docsUi({ title: 'Breakline', specUrl: OPENAPI_PATH }))
     .use(systemModule(services))
     .use(marketModule(services))

@@ -23,6 +23,7 @@ import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { Metrics } from './metrics';
+import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
@@ -62,6 +63,8 @@ export interface Services {
   hub: StreamHub;
   /** Prometheus metrics (GET /metrics): requests, scans, pool, ledger, database, rate-limit refusals. */
   metrics: Metrics;
+  /** Compressed JSON answers by ETag and encoding (plugins/representation). */
+  compressedBodies: CompressedBodies;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -83,6 +86,9 @@ export interface ServiceOverrides {
   /** The event bus (tests give each context a Redis stream of its own). */
   bus?: EventBus;
 }
+
+/** Budget of the compressed-answer cache: the breakouts of three timeframes and a few hundred symbols' bars, in both encodings. */
+const COMPRESSED_BODIES_BYTES = 32 * 2 ** 20;
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
@@ -155,6 +161,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     bus,
     hub,
     metrics,
+    compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
