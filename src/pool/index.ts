@@ -52,10 +52,14 @@ export interface PoolOptions {
   /** A task still unanswered after this long fails (a stuck or dead worker never hangs a request). Default 30 s. */
   taskTimeoutMs?: number;
   onError?: (error: unknown) => void;
+  /** The worker module's URL (tests: a module whose task crashes its thread). Default: workers/index.ts. */
+  worker?: string;
 }
 
-export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError }: PoolOptions): KernelPool {
-  const piscina = new Piscina({ filename: WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
+export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError, worker = WORKER }: PoolOptions): KernelPool {
+  // A thread that dies mid-task fails that task ("worker exited with code …"; a 500 to its request) and
+  // piscina starts another in its place: the pool stays up.
+  const piscina = new Piscina({ filename: worker, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
   // A worker that cannot start must not take the server down: the error is
   // reported, and later tasks fail at once instead of waiting on a dead pool.
   let broken: Error | undefined;
