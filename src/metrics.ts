@@ -47,6 +47,8 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly refusals = new Counter({ name: 'breakline_rate_limit_refusals_total', help: 'Requests refused with 429, by quota class', labelNames: ['class'] as const, registers: [this.registry] });
+  /** Children of the request metrics by method, status and route (a closed set: routes are patterns or `unmatched`). */
+  private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private lastLedger = { headSeq: 0, checkpointSeq: 0 };
   private watching = false;
 
@@ -55,10 +57,17 @@ export class Metrics {
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'breakline_' });
   }
 
-  /** One answered request. */
+  /** One answered request (the labelled children are looked up once per method, route and status). */
   http(method: string, route: string, status: number, seconds: number): void {
-    this.requests.labels(method, route, String(status)).inc();
-    this.latency.labels(method, route, String(status)).observe(seconds);
+    const key = `${method} ${status} ${route}`;
+    let child = this.httpChildren.get(key);
+    if (!child) {
+      const labels = [method, route, String(status)] as const;
+      child = { count: this.requests.labels(...labels), latency: this.latency.labels(...labels) };
+      this.httpChildren.set(key, child);
+    }
+    child.count.inc();
+    child.latency.observe(seconds);
   }
 
   scanSeconds(timeframe: string, seconds: number): void {

@@ -131,6 +131,8 @@ export function representation(compressed: CompressedBodies) {
     headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as Record<string, string> });
     const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
+    // A pre-serialised answer goes out as it is (Elysia adds the headers set here): no second Response per request.
+    if (!encoding && responseValue instanceof JsonResponse) return;
     if (!encoding) return new Response(text, { headers: headers as Record<string, string> });
     headers['content-encoding'] = encoding;
     return new Response(compressed.get(etag, encoding, text), { headers: headers as Record<string, string> });
