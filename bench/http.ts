@@ -1,58 +1,151 @@
 /**
- * bench/http: throughput and latency of /api/bars and /api/snapshot next to a
- * bare `Bun.serve` handler that returns the very same JSON bytes, in one run, on
- * loopback with wrk (1 thread, 64 connections). The ratio is Breakline's
- * requests/s over the bare handler's. Goal: ≥ 0.7.
+ * bench/http: throughput and latency of the hot paths of a real server process
+ * (`bun run src/index.ts`, embedded PGlite, synthetic market, warmed up) next
+ * to a bare `Bun.serve` handler that returns the very same bytes with the same
+ * content type, with wrk on loopback at 64 and 256 connections. The ratio is
+ * the server's requests/s over the bare handler's, measured back to back.
+ * Goals (issue 13): ≥ 0.70 for bars, snapshot and cached breakouts, ≥ 0.50 for
+ * health; p99 ≤ 5 ms at 256 connections where the bare handler manages it.
+ * Also the server's RSS once ready (the daily boot scan), and after the 4h and
+ * 1h scans too.
  *
- *   bun run bench/http.ts            # 10 s per target
- *   bun run bench/http.ts --smoke    # 2 s per target
+ * `--tree name=dir` (repeatable) measures other checkouts in the same run, e.g.
+ * main exported with `git archive main | tar -x -C /tmp/main` (it uses this
+ * worktree's node_modules through a symlink), for a before/after table on one
+ * noisy machine. `--runs N` repeats each measurement and reports medians.
+ *
+ *   bun run bench/http.ts                                   # this tree, 5 s per measurement
+ *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
+ *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
  */
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import { createLogger } from '../src/log';
-import { createServices } from '../src/services';
-import { haveWrk, printTable, smoke, wrk } from './lib';
+import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { haveWrk, printTable, smoke, wrk, type LoadResult } from './lib';
+
+const TARGETS = [
+  ['/api/bars', '/api/bars?symbol=AAPL&range=6mo'],
+  ['/api/snapshot', '/api/snapshot?symbol=AAPL'],
+  ['cached /api/breakouts', '/api/breakouts'],
+  ['/api/health', '/api/health'],
+] as const;
+
+function flag(name: string): string[] {
+  const values: string[] = [];
+  process.argv.forEach((arg, i) => {
+    if (arg === name && process.argv[i + 1]) values.push(process.argv[i + 1]!);
+  });
+  return values;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/** A server process from `root`, warmed up (ready), on a port of its own. */
+async function startServer(root: string) {
+  if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(import.meta.dir, '../node_modules'), join(root, 'node_modules'));
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-http-'));
+  const port = await freePort();
+  const started = performance.now();
+  const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'warn', RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', DATABASE_URL: '', REDIS_URL: '' },
+    stdout: 'ignore',
+    stderr: 'ignore',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}`);
+    const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) break;
+    await Bun.sleep(200);
+  }
+  const readyMs = Math.round(performance.now() - started);
+  const rssReady = rssMb(proc.pid);
+  for (const timeframe of ['4h', '1h']) {
+    const answer = await fetch(`${base}/api/breakouts?timeframe=${timeframe}`);
+    if (answer.status !== 200) throw new Error(`${root}: /api/breakouts?timeframe=${timeframe} answered ${answer.status}`);
+  }
+  const rssScans = rssMb(proc.pid);
+  return {
+    base,
+    readyMs,
+    rssReady,
+    rssScans,
+    async stop() {
+      proc.kill('SIGTERM');
+      await proc.exited;
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Cell {
+  bare: LoadResult[];
+  app: LoadResult[];
+}
 
 export async function benchHttp(): Promise<void> {
   if (!haveWrk()) {
     console.log('bench/http: wrk not found (apt-get install -y wrk); skipped');
     return;
   }
-  const seconds = smoke ? 2 : 10;
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', PORT: '0', HOST: '127.0.0.1' });
-  const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent') });
-  const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
-  const base = `http://127.0.0.1:${app.server!.port}`;
+  const seconds = smoke ? 1 : Number(flag('--seconds')[0] ?? 5);
+  const runs = smoke ? 1 : Number(flag('--runs')[0] ?? 1);
+  const connections = smoke ? [64] : [64, 256];
+  const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
 
-  const targets = ['/api/bars?symbol=AAPL&range=6mo', '/api/snapshot?symbol=AAPL'];
-  const rows = [];
-  for (const path of targets) {
-    const warm = await fetch(base + path);
-    if (warm.status !== 200) throw new Error(`${path} answered ${warm.status}`);
-    const payload = await warm.text();
-    const bare = Bun.serve({
-      port: 0,
-      hostname: '127.0.0.1',
-      fetch: () => new Response(payload, { headers: { 'content-type': 'application/json;charset=utf-8' } }),
-    });
-    const bareResult = await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: 64 });
-    bare.stop(true);
-    const appResult = await wrk(base + path, { seconds, connections: 64 });
-    rows.push(
-      { target: `bare Bun.serve ${path.split('?')[0]}`, 'req/s': Math.round(bareResult.requestsPerSec), 'p50 ms': bareResult.p50Ms, 'p99 ms': bareResult.p99Ms, ratio: '1.00', 'non-2xx': bareResult.non2xx },
-      {
-        target: `breakline ${path.split('?')[0]}`,
-        'req/s': Math.round(appResult.requestsPerSec),
-        'p50 ms': appResult.p50Ms,
-        'p99 ms': appResult.p99Ms,
-        ratio: (appResult.requestsPerSec / bareResult.requestsPerSec).toFixed(2),
-        'non-2xx': appResult.non2xx,
-      },
-    );
+  const rows: Record<string, string | number>[] = [];
+  const memory: Record<string, string | number>[] = [];
+  for (const [name, root] of trees) {
+    const server = await startServer(root);
+    memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
+    try {
+      for (const [label, path] of TARGETS) {
+        const warm = await fetch(server.base + path);
+        if (warm.status !== 200) throw new Error(`${name}: ${path} answered ${warm.status}`);
+        const payload = await warm.arrayBuffer();
+        const type = warm.headers.get('content-type') ?? 'application/json';
+        const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
+        for (const c of connections) {
+          const cell: Cell = { bare: [], app: [] };
+          for (let run = 0; run < runs; run++) {
+            cell.bare.push(await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: c }));
+            cell.app.push(await wrk(server.base + path, { seconds, connections: c }));
+          }
+          const bareRps = median(cell.bare.map((r) => r.requestsPerSec));
+          const appRps = median(cell.app.map((r) => r.requestsPerSec));
+          rows.push({
+            tree: name,
+            target: label,
+            conns: c,
+            'bare req/s': Math.round(bareRps),
+            'req/s': Math.round(appRps),
+            ratio: (appRps / bareRps).toFixed(2),
+            'bare p50/p99 ms': `${median(cell.bare.map((r) => r.p50Ms)).toFixed(2)} / ${median(cell.bare.map((r) => r.p99Ms)).toFixed(2)}`,
+            'p50/p99 ms': `${median(cell.app.map((r) => r.p50Ms)).toFixed(2)} / ${median(cell.app.map((r) => r.p99Ms)).toFixed(2)}`,
+            'non-2xx': cell.app.reduce((n, r) => n + r.non2xx, 0),
+          });
+        }
+        bare.stop(true);
+      }
+    } finally {
+      await server.stop();
+    }
   }
-  printTable(`bench/http — wrk -t1 -c64 -d${seconds}s, payload identical, same process (goal ratio ≥ 0.70)`, rows);
-  await app.stop();
-  await services.close();
+  printTable(`bench/http — wrk -t1 -d${seconds}s, ${runs} run(s) (medians), same bytes from a bare Bun.serve (goals: ratio ≥ 0.70 bars/snapshot/breakouts, ≥ 0.50 health)`, rows);
+  printTable('bench/http — server process memory (embedded PGlite, synthetic market)', memory);
 }
 
 if (import.meta.main) await benchHttp();

@@ -23,14 +23,17 @@ import { realtimeModule } from './modules/realtime';
 import { signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemModule } from './modules/system';
-import { docsAssets, DOCS_UI } from './plugins/docs-ui';
+import { docsUi } from './plugins/docs-ui';
 import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
-import { apiDocs } from './plugins/openapi';
+import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
+import { observe } from './plugins/observe';
+import { representation } from './plugins/representation';
 import { requestId } from './plugins/request-id';
+import { security } from './plugins/security';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
@@ -60,16 +63,22 @@ export function createApp(services: Services) {
   const { config, log } = services;
   // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
   // failure of the error renderer itself is a bare 500, never a source page.
-  return new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+  // Static route paths, read once the app is composed (the access log and metrics label refusals before routing with them).
+  let routes: () => readonly { path: string }[] = () => [];
+  let staticRoutes: Set<string> | undefined;
+  const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
+  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+    .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))
-    .use(bodyLimit)
     .use(versioning(config.apiDefaultVersion))
+    .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
+    .use(bodyLimit)
     .use(rateLimit(rateLimitOptions(services)))
     .use(
       apiDocs({
         apiVersions: API_VERSIONS,
-        ui: { provider: 'swagger-ui', swagger: DOCS_UI },
+        ui: { provider: null }, // the page is plugins/docs-ui's (offline, with its CSP)
         documentation: {
           info: {
             title: 'Breakline',
@@ -83,7 +92,9 @@ export function createApp(services: Services) {
         },
       }),
     )
-    .use(docsAssets)
+    // After apiDocs: its own hook publishes the OpenAPI document before this one sees any answer.
+    .use(representation(services.compressedBodies))
+    .use(docsUi({ title: 'Breakline', specUrl: OPENAPI_PATH }))
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))
@@ -102,6 +113,8 @@ export function createApp(services: Services) {
     .use(journalModule(services))
     .use(exportsModule(services))
     .use(communityModule(services));
+  routes = () => app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -100,6 +100,8 @@ const schema = z.object({
   AUTH_AUTHORIZED_PARTIES: list.optional(),
   AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
   AUTH_ALLOWED_ORIGINS: origins.optional(),
+  /** Origins a browser may call the API from (CORS): `*`, or a comma-separated list; unset → same origin only. */
+  CORS_ORIGINS: z.union([z.string().trim().pipe(z.literal('*')), origins]).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
   RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
@@ -217,6 +219,8 @@ export interface Config {
   redisKeyPrefix: string;
   auth: AuthConfig;
   trustProxy: boolean;
+  /** CORS: `*`, the allowed origins, or undefined (same origin only). */
+  corsOrigins: '*' | string[] | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   macroCalendar: boolean;
   barsCacheTtlSeconds: number;
@@ -363,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
     },
     trustProxy: e.TRUST_PROXY,
+    corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     macroCalendar: e.MACRO_CALENDAR === 'on',
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,

@@ -38,6 +38,8 @@ import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
+import { Metrics } from './metrics';
+import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
@@ -79,6 +81,10 @@ export interface Services {
   explainer: Explainer;
   /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
   hub: StreamHub;
+  /** Prometheus metrics (GET /metrics): requests, scans, pool, ledger, database, rate-limit refusals. */
+  metrics: Metrics;
+  /** Compressed JSON answers by ETag and encoding (plugins/representation). */
+  compressedBodies: CompressedBodies;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -117,6 +123,9 @@ export interface ServiceOverrides {
   /** The event bus (tests give each context a Redis stream of its own). */
   bus?: EventBus;
 }
+
+/** Budget of the compressed-answer cache: the breakouts of three timeframes and a few hundred symbols' bars, in both encodings. */
+const COMPRESSED_BODIES_BYTES = 32 * 2 ** 20;
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
@@ -159,9 +168,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
   });
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const metrics = new Metrics();
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
-  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, alertRules: account.dispatcher });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
+  metrics.watch({
+    pool: () => ({ threads: pool.threads, ...pool.stats() }),
+    ledger: () => ledger.headAndCheckpoint(),
+    database: () => {
+      const db = health.last?.details.db;
+      return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
+    },
+    health: () => health.last?.checks,
+  });
   return {
     config,
     log,
@@ -182,6 +201,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     account,
     backtests,
     hub,
+    metrics,
+    compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too

@@ -32,6 +32,8 @@ export interface Database {
   db: Db;
   /** `pglite` or `postgres`. */
   kind: 'pglite' | 'postgres';
+  /** Connections the client may open (PGlite: one, in process). */
+  maxConnections: number;
   /** A trivial round trip, for the health check. */
   ping(): Promise<void>;
   /**
@@ -57,12 +59,14 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 function openPostgres(url: string): Database {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const maxConnections = 10;
+  const client = postgres(url, { max: maxConnections, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
   let leaderConnection: postgres.ReservedSql | undefined;
   return {
     db,
     kind: 'postgres',
+    maxConnections,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -104,6 +108,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    maxConnections: 1,
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -140,4 +145,22 @@ async function migrate(db: Db): Promise<void> {
  */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Socket-level failures of postgres.js and the OS: the database cannot be reached right now. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT']);
+
+/**
+ * Whether an error (or one of its causes: drizzle wraps the driver's) says the
+ * database cannot be reached — a socket failure, or SQLSTATE class 08
+ * (connection exception) or 57P01–57P03 (the server shutting down or starting)
+ * — rather than that a query was wrong. Such a request is answered 503.
+ */
+export function databaseUnreachable(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
+    const code = (at as { code?: unknown }).code;
+    if (typeof code !== 'string') continue;
+    if (UNREACHABLE_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  }
+  return false;
 }

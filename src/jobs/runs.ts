@@ -19,6 +19,7 @@ import type { PersistedRun, RunSummary, ScansRepository } from '../db/repositori
 import type { BreakoutState, OpenSetup, RegimeReading, ScanResult, Signal, Timeframe } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
 import type { MarketData } from '../market-data';
 import { batches, type KernelPool } from '../pool';
 import type { BarStore } from '../store';
@@ -38,6 +39,8 @@ export interface RunsDeps {
   log: Logger;
   /** Users' alert rules, evaluated against every persisted run. */
   alertRules?: Pick<AlertRuleDispatcher, 'evaluate'>;
+  /** Where each persisted scan's duration is recorded (src/metrics). */
+  metrics?: Pick<Metrics, 'scanSeconds'>;
 }
 
 /** Signals as one scan saw them, ranked, with the alert policy's evaluation. */
@@ -134,6 +137,7 @@ export class SignalRuns {
 
   private async scanAndPersist(timeframe: Timeframe): Promise<string> {
     const { deps } = this;
+    const started = performance.now();
     const result = await runScan(deps, { timeframe });
     const runId = newId('run');
     const alerts = await this.alerts(result);
@@ -149,6 +153,7 @@ export class SignalRuns {
     // The run is persisted: a failure to resolve outcomes is logged and retried after the next run.
     await resolveOutcomes(deps).catch((error) => deps.log.error('outcome resolution failed', { error: String(error) }));
     await deps.ledger.checkpoint(); // a published head after every run
+    deps.metrics?.scanSeconds(timeframe, (performance.now() - started) / 1000);
     return runId;
   }
 

@@ -5,6 +5,7 @@
  * responses (plugins/errors' Error shape), and the track-record figures of
  * ledger/performance.
  */
+import { JsonResponse } from '../plugins/representation';
 import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
 import { ErrorSchema } from '../plugins/errors';
@@ -132,12 +133,11 @@ export function withErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
   return response as { 200: S } & Record<number, TSchema>;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
-
 /**
  * A 200 JSON response from an already serialised body (the hot read paths
  * cache their JSON); the route's `response` schema still documents its shape.
+ * plugins/representation gives it its ETag and compression without re-reading it.
  */
 export function jsonResponse(body: string): Response {
-  return new Response(body, { headers: JSON_HEADERS });
+  return new JsonResponse(body);
 }

@@ -3,12 +3,14 @@
  * The one place failures become HTTP responses: `{ error, requestId, code }`
  * with the status from `ERROR_STATUS`. Validation failures are 400 (the spec's
  * status, not Elysia's default 422) and name the parameter; unknown routes are
- * 404 in the same shape; unexpected errors are logged with the request id and
+ * 404 in the same shape; a database that cannot be reached is 503
+ * `unavailable` with `Retry-After`; unexpected errors are logged with the request id and
  * answered 500 without a stack trace.
  */
 import { Elysia, t, ValidationError, type Static } from 'elysia';
 import { AppError, echoed, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
+import { databaseUnreachable } from '../db/client';
 import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
 import { requestPath } from './request-path';
@@ -33,6 +35,10 @@ export function errors(log: Logger) {
     // A body parser's own refusal (plugins/body-limit) arrives wrapped in Elysia's ParseError.
     else if (code === 'PARSE' && error.cause instanceof AppError) appError = error.cause;
     else if (error instanceof ProviderError) appError = fromProvider(error);
+    else if (databaseUnreachable(error)) {
+      log.warn('database unreachable; answered 503', { requestId, path: echoed(requestPath(request.url), 256), error: String(error) });
+      appError = new AppError('unavailable', 'The database cannot be reached right now; retry shortly', { 'retry-after': '5' });
+    }
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {
       appError = new AppError('not_found', `No route ${echoed(request.method, 16)} ${echoed(requestPath(request.url), 256)}`);
@@ -48,6 +54,7 @@ export function errors(log: Logger) {
     set.status = appError.status;
     Object.assign(set.headers, appError.headers);
     set.headers['content-type'] = 'application/json; charset=utf-8';
+    set.headers['x-content-type-options'] = 'nosniff'; // also when a plugin before plugins/security refused the request
     const body: ErrorBody = { error: appError.message, requestId, code: appError.code };
     return body;
   });

@@ -70,6 +70,8 @@ export interface RateLimitOptions {
   principalOf?: (request: Request) => Principal | null | Promise<Principal | null>;
   /** Paths never counted: they report the caller's standing in the headers (probes). */
   exempt?: readonly string[];
+  /** Told of every refusal (the metrics count them by quota class). */
+  onRefused?: (quotaClass: 'general' | QuotaClassName) => void;
 }
 
 /** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
@@ -104,6 +106,7 @@ export function rateLimitOptions(services: {
     trustProxy: boolean;
   };
   log: Logger;
+  metrics?: { rateLimited(quotaClass: 'general' | QuotaClassName): void };
   auth: { authenticator: { principalOf(request: Request): Principal | null | Promise<Principal | null> } };
 }): RateLimitOptions {
   const { quota, costlyQuota, windowSeconds, tierQuotas } = services.config.rateLimit;
@@ -121,21 +124,24 @@ export function rateLimitOptions(services: {
     trustProxy: services.config.trustProxy,
     log: services.log,
     principalOf: (request) => services.auth.authenticator.principalOf(request),
-    // Probes: they report the caller's standing but never spend it (/livez and /readyz live outside /api).
+    // Probes: they report the caller's standing but never spend it (/livez, /readyz and /metrics live outside /api).
     exempt: ['/api/health'],
+    onRefused: services.metrics ? (quotaClass) => services.metrics?.rateLimited(quotaClass) : undefined,
   };
 }
 
 export function rateLimit(options: RateLimitOptions) {
-  const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf } = options;
+  const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
 
-  const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, what: string, window: number) => {
+  const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number) => {
+    const what = quotaClass === 'general' ? 'requests' : `${quotaClass} requests`;
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     set.headers['x-ratelimit-limit'] = String(decision.limit);
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
     set.headers['x-ratelimit-reset'] = String(resetSeconds);
     if (counted && !decision.allowed) {
+      onRefused?.(quotaClass);
       throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${window}s exceeded; retry in ${resetSeconds}s`, {
         'retry-after': String(resetSeconds),
       });
@@ -144,7 +150,7 @@ export function rateLimit(options: RateLimitOptions) {
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
   /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
-  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, what: string, window = windowSeconds): void | Promise<void> => {
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window = windowSeconds): void | Promise<void> => {
     let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
       decision = counted ? store.hit(key, limit, window * 1000) : store.peek(key, limit, window * 1000);
@@ -152,8 +158,8 @@ export function rateLimit(options: RateLimitOptions) {
       storeDown(error);
       return;
     }
-    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, what, window), storeDown);
-    apply(decision, set, counted, what, window);
+    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, quotaClass, window), storeDown);
+    apply(decision, set, counted, quotaClass, window);
   };
 
   /** Resolves the request's bucket (awaiting the principal only when the authenticator must). */
@@ -177,7 +183,7 @@ export function rateLimit(options: RateLimitOptions) {
     .onRequest(({ request, set, server }) => {
       if (!isApiPath(request.url)) return;
       const counted = exempt.size === 0 || !exempt.has(requestPath(request.url));
-      return withBucket(request, server as SocketInfo, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'requests'));
+      return withBucket(request, server as SocketInfo, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'general'));
     })
     .macro({
       costly: (when: CostlyWhen) => {
@@ -192,7 +198,7 @@ export function rateLimit(options: RateLimitOptions) {
           beforeHandle({ request, set, server, query }) {
             if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
             return withBucket(request, server as SocketInfo, quotaClass, (bucket) =>
-              count(`${name}:${bucket.key}`, bucket.quota, set, true, `${name} requests`, quotaClass.windowSeconds),
+              count(`${name}:${bucket.key}`, bucket.quota, set, true, name, quotaClass.windowSeconds),
             );
           },
         };

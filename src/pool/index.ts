@@ -34,8 +34,8 @@ export type TaskOutput<K extends TaskName> = ReturnType<Tasks[K]>;
 export interface KernelPool {
   readonly threads: number;
   run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>>;
-  /** Tasks waiting plus running, and completed so far (for health and benches). */
-  stats(): { queued: number; completed: number };
+  /** Tasks waiting, completed so far, and the share of thread time spent on tasks since start (0–1) (for health, metrics and benches). */
+  stats(): { queued: number; completed: number; utilization: number };
   /** A task through a worker thread: resolves when one answers, rejects naming why not (the health check). */
   ping(): Promise<void>;
   destroy(): Promise<void>;
@@ -57,10 +57,14 @@ export interface PoolOptions {
   /** A task still unanswered after this long fails (a stuck or dead worker never hangs a request). Default 30 s. */
   taskTimeoutMs?: number;
   onError?: (error: unknown) => void;
+  /** The worker module's URL (tests: a module whose task crashes its thread). Default: workers/index.ts. */
+  worker?: string;
 }
 
-export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError }: PoolOptions): KernelPool {
-  const piscina = new Piscina({ filename: WORKER, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
+export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onError, worker = WORKER }: PoolOptions): KernelPool {
+  // A thread that dies mid-task fails that task ("worker exited with code …"; a 500 to its request) and
+  // piscina starts another in its place: the pool stays up.
+  const piscina = new Piscina({ filename: worker, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
   // A worker that cannot start must not take the server down: the error is
   // reported, and later tasks fail at once instead of waiting on a dead pool.
   let broken: Error | undefined;
@@ -74,7 +78,7 @@ export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onEr
       broken
         ? Promise.reject(new Error(`worker pool unavailable: ${broken.message}`))
         : piscina.run(input, { name: task, signal: AbortSignal.timeout(taskTimeoutMs) }),
-    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed, utilization: piscina.utilization }),
     async ping() {
       if (broken) throw new Error(`worker pool unavailable: ${broken.message}`);
       const answer = await piscina.run({}, { name: 'ping', signal: AbortSignal.timeout(taskTimeoutMs) });

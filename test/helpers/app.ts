@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/log';
 import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
 import type { AuthOverrides } from '../../src/auth';
@@ -90,7 +90,7 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides; redisBus?: { key?: string } } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides; redisBus?: { key?: string }; log?: Logger } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-test-'));
@@ -100,7 +100,7 @@ export async function createTestContext(
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
-  const log = createLogger('silent');
+  const log = options.log ?? createLogger('silent');
   const rateLimitStore =
     options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
   const bus =

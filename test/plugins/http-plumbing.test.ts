@@ -102,16 +102,18 @@ describe('HTTP plumbing', () => {
       expect(response.headers.get('content-type')).toContain('text/html');
       const html = await response.text();
       const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-      expect(assets.length).toBe(2); // Swagger UI's script and stylesheet
-      for (const url of assets) {
+      expect(assets.length).toBe(3); // Swagger UI's script and stylesheet, and our init.js
+      for (const url of assets.filter((u) => u !== '/docs/init.js')) {
         expect(url).toStartWith('/docs/assets/swagger-ui-'); // same origin, versioned: no CDN
         const asset = await ctx.request(url);
         expect(asset.status).toBe(200);
         expect(asset.headers.get('cache-control')).toContain('immutable');
         expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
       }
-      expect(html).not.toMatch(/https?:\/\/(?!localhost)/); // no other host named anywhere in the page
-      const spec = /"url":"([^"]+)"/.exec(html)![1]!;
+      expect(assets).toContain('/docs/init.js');
+      const init = await (await ctx.request('/docs/init.js')).text();
+      expect(html + init).not.toMatch(/https?:\/\/(?!localhost)/); // no other host named anywhere in the page
+      const spec = /"url":"([^"]+)"/.exec(init)![1]!;
       const specPath = new URL(spec, 'http://localhost/docs').pathname;
       expect(specPath).toBe('/openapi/json');
       expect((await ctx.request(specPath)).status).toBe(200);

@@ -6,7 +6,7 @@
  * written once — a duplicate is skipped under the lock, and unique indexes
  * back that up.
  */
-import { and, asc, count, desc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../ledger/canonical';
 import { chainHash, GENESIS_HASH } from '../../ledger/chain';
 import type { Db } from '../client';
@@ -154,6 +154,15 @@ export class LedgerRepository {
     if (seqs.length === 0) return new Map();
     const rows = await this.db.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).where(inArray(ledgerRecords.seq, seqs));
     return new Map(rows.map((r) => [r.seq, r.hash]));
+  }
+
+  /** The head's seq and the last published checkpoint's seq (metrics: head and lag). */
+  async headAndCheckpoint(): Promise<{ headSeq: number; checkpointSeq: number }> {
+    const [[head], [checkpoint]] = await Promise.all([
+      this.db.select({ seq: max(ledgerRecords.seq) }).from(ledgerRecords),
+      this.db.select({ seq: max(ledgerCheckpoints.seq) }).from(ledgerCheckpoints),
+    ]);
+    return { headSeq: Number(head?.seq ?? 0), checkpointSeq: Number(checkpoint?.seq ?? 0) };
   }
 
   checkpoints(): Promise<LedgerCheckpointRow[]> {

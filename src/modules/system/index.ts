@@ -1,4 +1,4 @@
-/** @module modules/system — GET /api/health, and the probes GET /livez and GET /readyz (outside /api: never rate limited). */
+/** @module modules/system — GET /api/health, the probes GET /livez and GET /readyz, and GET /metrics (outside /api: never rate limited). */
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
@@ -25,5 +25,10 @@ export function systemModule(services: Services) {
         return body;
       },
       { response: { 200: ReadinessResponse, 503: ReadinessResponse }, detail: SYSTEM_DOCS.readyz },
-    );
+    )
+    // Prometheus text for the operator's scraper: outside /api (never rate limited) and outside the
+    // published API document (not part of the interface; its format is Prometheus's, not JSON).
+    .get('/metrics', async () => new Response(await services.metrics.text(), { headers: { 'content-type': services.metrics.contentType } }), {
+      detail: { hide: true },
+    });
 }

@@ -1,0 +1,49 @@
+/**
+ * @module plugins/observe
+ * One access-log line and one metrics observation per answered request:
+ * method, route (the matched route's pattern, `unmatched` for a 404 without a
+ * route, so labels stay a closed set; a static route's path when the request
+ * was answered before routing, e.g. refused by the rate limit), status, duration and request id. The
+ * clock starts when the request reaches the app, before every other plugin.
+ *
+ * @example
+ * new Elysia().use(observe({ log, metrics })); // log line: {"level":"info","msg":"request","method":"GET","route":"/api/bars","status":200,"durationMs":0.84,"requestId":"req_…"}
+ */
+import { Elysia } from 'elysia';
+import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
+import { REQUEST_ID_HEADER } from './request-id';
+import { requestPath } from './request-path';
+
+export interface ObserveOptions {
+  log: Logger;
+  metrics: Pick<Metrics, 'http'>;
+  /**
+   * Whether a path is a route's own (static) pattern: a request refused before
+   * routing (a 429 in onRequest) is labelled with it rather than `unmatched`.
+   */
+  isRoute?: (path: string) => boolean;
+}
+
+export function observe({ log, metrics, isRoute }: ObserveOptions) {
+  const logging = log.enabled('info');
+  const routeOf = (route: string, url: string) => {
+    if (route) return route;
+    const path = requestPath(url);
+    return isRoute?.(path) ? path : 'unmatched';
+  };
+  return new Elysia({ name: 'breakline/observe' })
+    .decorate('receivedAt', 0)
+    .onRequest((context) => {
+      context.receivedAt = performance.now();
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, route, set, receivedAt }) => {
+      const seconds = (performance.now() - receivedAt) / 1000;
+      const status = typeof set.status === 'number' ? set.status : 200;
+      const matched = routeOf(route, request.url);
+      metrics.http(request.method, matched, status, seconds);
+      if (logging) {
+        log.info('request', { method: request.method, route: matched, status, durationMs: Math.round(seconds * 1e5) / 100, requestId: set.headers[REQUEST_ID_HEADER] });
+      }
+    });
+}

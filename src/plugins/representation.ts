@@ -1,0 +1,140 @@
+/**
+ * @module plugins/representation
+ * How a successful JSON answer goes on the wire: an `ETag` on every 200 GET
+ * (a 64-bit wyhash of the body, quoted), `304 Not Modified` when
+ * `If-None-Match` names it, and the body compressed by `Accept-Encoding`
+ * (brotli, else gzip; bodies under 1 KiB as they are), with
+ * `Vary: Accept-Encoding`. Compressed bodies are kept in `CompressedBodies`
+ * (services.ts builds it), keyed by ETag and encoding, so a cached answer
+ * (the breakouts of the latest run, a symbol's bars) is compressed once, not
+ * per request.
+ *
+ * Routes that keep their JSON serialised answer `JsonResponse` (its text is
+ * read as is, never re-parsed); plain objects are serialised here. Other
+ * responses (streams, CSV, HTML, errors) pass through untouched.
+ *
+ * @example
+ * new Elysia().use(representation(new CompressedBodies(32 * 2 ** 20))).get('/x', () => new JsonResponse('{"a":1}'));
+ */
+import { Elysia, StatusMap } from 'elysia';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A 200 JSON answer from an already serialised body; `serialized` is read back by this plugin. */
+export class JsonResponse extends Response {
+  constructor(readonly serialized: string) {
+    super(serialized, { headers: { 'content-type': JSON_TYPE } });
+  }
+}
+
+/** Bodies shorter than this are sent as they are (compression would not pay for its headers and CPU). */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+export type Encoding = 'br' | 'gzip';
+
+/** Compressed bodies by ETag and encoding, least recently used out past a byte budget. */
+export class CompressedBodies {
+  private readonly bodies = new Map<string, Uint8Array<ArrayBuffer>>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(etag: string, encoding: Encoding, text: string): Uint8Array<ArrayBuffer> {
+    const key = `${encoding}${etag}`;
+    const held = this.bodies.get(key);
+    if (held) {
+      this.bodies.delete(key);
+      this.bodies.set(key, held); // most recently used last
+      return held;
+    }
+    const body = compress(text, encoding);
+    if (body.byteLength <= this.maxBytes) {
+      this.bodies.set(key, body);
+      this.bytes += body.byteLength;
+      for (const [oldKey, old] of this.bodies) {
+        if (this.bytes <= this.maxBytes) break;
+        this.bodies.delete(oldKey);
+        this.bytes -= old.byteLength;
+      }
+    }
+    return body;
+  }
+}
+
+function compress(text: string, encoding: Encoding): Uint8Array<ArrayBuffer> {
+  // Brotli at quality 5: about gzip's speed at a better ratio (11, the default, costs ~50× the time).
+  if (encoding === 'br') return brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: text.length } });
+  return Bun.gzipSync(text, { level: 6 });
+}
+
+/** The encoding to answer in: brotli, else gzip, when the client accepts it (q=0 refuses). */
+export function negotiate(acceptEncoding: string | null): Encoding | null {
+  if (!acceptEncoding) return null;
+  let gzip = false;
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const refused = params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p));
+    if (refused) continue;
+    if (name === 'br') return 'br';
+    if (name === 'gzip' || name === '*') gzip = true;
+  }
+  return gzip ? 'gzip' : null;
+}
+
+/** The strong ETag of a body. */
+export function etagOf(text: string): string {
+  return `"${Bun.hash(text).toString(36)}"`;
+}
+
+/** Whether `If-None-Match` names `etag` (or `*`); weak comparison, as RFC 9110 §13.1.2 asks for GET. */
+export function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  for (const tag of ifNoneMatch.split(',')) {
+    const t = tag.trim();
+    if (t === '*' || t === etag || t === `W/${etag}`) return true;
+  }
+  return false;
+}
+
+type HeaderRecord = Record<string, string | number | undefined>;
+
+/** A non-200 answer unchanged: a Response as it is, an object as JSON, anything else as text. */
+function asIs(value: unknown, status: number, headers: HeaderRecord): Response {
+  if (value instanceof Response) return value;
+  const init = { status, headers: headers as Record<string, string> };
+  if (value === undefined || value === null) return new Response(null, init);
+  if (typeof value === 'object' && !(value instanceof Uint8Array)) {
+    headers['content-type'] ??= JSON_TYPE;
+    return new Response(JSON.stringify(value), init);
+  }
+  return new Response(value as string | Uint8Array<ArrayBuffer>, init);
+}
+
+export function representation(compressed: CompressedBodies) {
+  return new Elysia({ name: 'breakline/representation' }).mapResponse({ as: 'global' }, ({ request, responseValue, set }) => {
+    const status = typeof set.status === 'number' ? set.status : set.status ? StatusMap[set.status] : 200;
+    // Any other status is answered as it is, but as a Response: in Elysia's error path (1.4) a mapResponse
+    // hook that returns nothing empties the body.
+    if (status !== 200) return asIs(responseValue, status, set.headers as HeaderRecord);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    let text: string;
+    if (responseValue instanceof JsonResponse) text = responseValue.serialized;
+    else if (responseValue instanceof Response || responseValue === null || typeof responseValue !== 'object' || responseValue instanceof Uint8Array) return;
+    else text = JSON.stringify(responseValue);
+
+    const headers = set.headers as HeaderRecord;
+    const etag = etagOf(text);
+    headers.etag = etag;
+    headers['content-type'] = JSON_TYPE;
+    const vary = headers.vary;
+    headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as Record<string, string> });
+    const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
+    // A pre-serialised answer goes out as it is (Elysia adds the headers set here): no second Response per request.
+    if (!encoding && responseValue instanceof JsonResponse) return;
+    if (!encoding) return new Response(text, { headers: headers as Record<string, string> });
+    headers['content-encoding'] = encoding;
+    return new Response(compressed.get(etag, encoding, text), { headers: headers as Record<string, string> });
+  });
+}
