@@ -11,9 +11,8 @@
  * lifecycle) replayed over the bars after the pattern, so a replay as of any
  * date gives the state that date would have shown.
  */
-import { computeIndicators } from './indicators';
+import { computeScanIndicators, type ScanIndicatorSet } from './indicators/scan-set';
 import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
-import type { IndicatorSet } from './indicators/set';
 import { headBars, type Ohlcv } from './ohlcv';
 import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
@@ -55,7 +54,7 @@ export interface SetupFinding {
 }
 
 /** The bars after `from` up to `to` as lifecycle input (volume against the 50-bar average of the bar before). */
-function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number): LifecycleBar[] {
+function lifecycleBars(bars: Ohlcv, ind: ScanIndicatorSet, from: number, to: number): LifecycleBar[] {
   const out: LifecycleBar[] = [];
   for (let i = from; i <= to; i++) {
     const avg = i > 0 ? ind.avgVolume50[i - 1]! : NaN;
@@ -70,7 +69,7 @@ function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number)
  */
 export function replayLifecycle(
   bars: Ohlcv,
-  ind: IndicatorSet,
+  ind: ScanIndicatorSet,
   setup: { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number },
   from: number,
   asOf: number,
@@ -83,12 +82,12 @@ export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly Patt
   if (asOf < 0 || asOf >= bars.ts.length) return [];
   // Indicators over the bars up to asOf only: a view, so nothing later is read.
   const view = headBars(bars, asOf + 1);
-  const ind = computeIndicators(view);
+  const ind = computeScanIndicators(view);
   return scanWithIndicators(view, ind, ctx, detectors, options);
 }
 
 /** As `scanBars`, with the indicators already computed over `bars[0..asOf]`. */
-export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
+export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
   const { asOf } = ctx;
   const close = bars.close[asOf]!;
   const trend = trendRegime(bars.close, ind, asOf);

@@ -16,6 +16,7 @@ import {
   HEADER_INTS,
   LAYOUT_VERSION,
   LENGTH,
+  REVISION,
   SEQ,
   seriesKey,
   type SegmentHandle,
@@ -68,6 +69,19 @@ export class BarStoreReader {
   /** The distinct symbols held, in the order they were first stored. */
   symbols(): string[] {
     return [...new Set([...this.entries.values()].map((e) => e.symbol))];
+  }
+
+  /** The slot's revision (layout.ts: moves when stored bars other than the last change); `undefined` for a series not held. */
+  revision(symbol: string, timeframe: Timeframe): number | undefined {
+    const entry = this.entries.get(seriesKey(symbol, timeframe));
+    if (!entry) return undefined;
+    return Atomics.load(this.segments[entry.segment]!.headers, entry.slot * HEADER_INTS + REVISION);
+  }
+
+  /** The segment and slot of a series (store/scan-state reads the slot's scan state through it); `undefined` when not held. */
+  slotOf(symbol: string, timeframe: Timeframe): { segment: MappedSegment; slot: number } | undefined {
+    const entry = this.entries.get(seriesKey(symbol, timeframe));
+    return entry && { segment: this.segments[entry.segment]!, slot: entry.slot };
   }
 
   /** The slot's current seq (even when stable); `undefined` for a series not held. */

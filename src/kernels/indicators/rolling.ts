@@ -59,7 +59,8 @@ export function rollingLookback(options: RollingOptions): number {
 /**
  * Writes the rolling maximum of `values` into `out` (which must not be `values`).
  * `scratch` holds the deque; pass an `Int32Array` of at least `values.length`
- * to allocate nothing (one scratch serves any number of calls). With `from`,
+ * (`values.length − from + period` when resuming) to allocate nothing (one
+ * scratch serves any number of calls). With `from`,
  * only outputs `from..` are written (streaming: see the module comment).
  * @throws {RangeError} on a bad period, short output or scratch, or `from` past the input.
  */
@@ -85,13 +86,14 @@ function rollingExtreme1d(
   const n = values.length;
   if (out.length < n) throw new RangeError(`rolling: output holds ${out.length} values, input has ${n}`);
   if (!Number.isInteger(from) || from < 0 || from > n) throw new RangeError(`rolling: from must be a bar index in 0..${n}, got ${from}`);
-  const deque = scratch ?? new Int32Array(n);
-  if (deque.length < n) throw new RangeError(`rolling: scratch holds ${deque.length} indices, input has ${n}`);
+  const first = Math.max(0, from - period); // the earliest bar the deque can hold
+  const deque = scratch ?? new Int32Array(n - first);
+  if (deque.length < n - first) throw new RangeError(`rolling: scratch holds ${deque.length} indices, ${n - first} bars pass through it`);
   let head = 0;
   let tail = 0;
   let lastMissing = -period - 1;
   // Resuming: the bars still in the window at `from` rebuild the deque (no outputs written).
-  for (let i = Math.max(0, from - period); i < from; i++) {
+  for (let i = first; i < from; i++) {
     const x = values[i]!;
     if (x - x === 0) {
       const key = sign * x;

@@ -130,19 +130,23 @@ export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndic
   return out;
 }
 
+/** The longest rolling window of the set (the 52-week high and low). */
+const LONGEST_WINDOW = 252;
+
 /**
  * Computes every member for bars `state.next .. bars.close.length − 1` and
- * moves the state there. The arrays of `set` must hold at least that many
- * bars; `scratch` (an `Int32Array` as long as the bars) holds the rolling
- * extremes' deque.
+ * moves the state there: O(new bars), plus O(252) to rebuild the rolling
+ * extremes' deques. The arrays of `set` must hold at least that many bars;
+ * `scratch` holds the deques (allocated when not given: new bars + 252 indices).
  * @throws {RangeError} when the state is past the bars, or from the kernels (short outputs, unequal columns).
  */
-export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, scratch: Int32Array = new Int32Array(bars.close.length)): void {
+export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, scratch?: Int32Array): void {
   const { high, low, close, volume } = bars;
   const n = close.length;
   const from = state.next;
   if (from > n) throw new RangeError(`scan indicators: state is at bar ${from}, the bars end at ${n}`);
   if (from === n) return;
+  scratch ??= new Int32Array(n - Math.max(0, from - LONGEST_WINDOW));
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
@@ -163,6 +167,6 @@ export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: 
 export function computeScanIndicators(bars: Ohlcv): ScanIndicatorSet {
   const n = bars.close.length;
   const set = allocateScanIndicators(n);
-  extendScanIndicators(bars, set, scanIndicatorState(), new Int32Array(n));
+  extendScanIndicators(bars, set, scanIndicatorState());
   return set;
 }

@@ -6,14 +6,14 @@
  * geometry is complete by then, or `null`.
  */
 import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
-import type { IndicatorSet } from '../indicators/set';
+import type { ScanIndicatorSet } from '../indicators/scan-set';
 import type { Ohlcv } from '../ohlcv';
 
 
 export interface PatternInput {
   bars: Ohlcv;
-  /** Indicators over the same bars (kernels/indicators `computeIndicators`). */
-  ind: IndicatorSet;
+  /** Indicators over the same bars (kernels/indicators: the scan's set, `computeIndicators` or kept incrementally). */
+  ind: ScanIndicatorSet;
   /** Index of the bar the scan stands on; bars after it must not be read. */
   asOf: number;
 }
