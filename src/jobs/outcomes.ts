@@ -3,21 +3,14 @@
  * The outcome resolution job: every ledger signal without an outcome record is
  * resolved in the worker pool against the bars after its entry
  * (kernels/outcome), and each final outcome (`win`, `loss`, `scratch`) is
- * appended to the ledger once. `open` ones are left for a later run.
- *
- * Entry (our rule, so the track record only counts what a follower could have
- * done after reading the signal):
- * - a signal surfaced `triggered` or `confirmed` is entered at the close of the
- *   bar it was surfaced on (`priceAtDetection`), resolution from the next bar;
- * - one surfaced `forming` is entered when its lifecycle records `triggered`,
- *   at that bar's close; if it fails or expires before, it is a scratch that
- *   was never entered (R 0).
- * A `failed` or `expired` state after entry makes a scratch at that bar's close.
+ * appended to the ledger once. `open` ones are left for a later run. The entry
+ * rule and the record's fields are ledger/outcome-plan's (the replay applies
+ * the same).
  */
 import type { LedgerEntry, LedgerRepository } from '../db/repositories/ledger';
 import { storedAs } from '../domain/check';
-import { SignalRecordSchema, type BreakoutState, type OutcomeItem, type SignalRecord } from '../domain/signal';
-import { round } from '../kernels/round';
+import { SignalRecordSchema, type OutcomeItem, type SignalRecord } from '../domain/signal';
+import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../ledger/outcome-plan';
 import { ledgerEntries, type LedgerEntryView } from '../ledger/serialize';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
@@ -40,38 +33,11 @@ export interface OutcomeRun {
   unresolvable: number;
 }
 
-const TERMINAL_SCRATCH: ReadonlySet<BreakoutState> = new Set(['failed', 'expired']);
-const iso = (ts: number) => new Date(ts).toISOString();
 const signalRecordOf = storedAs(SignalRecordSchema);
 const recordOf = (view: LedgerEntryView): SignalRecord => signalRecordOf(view.signal, `ledger record ${view.seq}`);
 
-/** The entry rule above: an item for the pool, a never-entered scratch, or null while still pending. */
-function plan(view: LedgerEntryView): { item: OutcomeItem } | { neverEntered: { at: string; state: string } } | null {
-  const s = recordOf(view);
-  if (s.stopLoss === null) return null;
-  const terminal = view.events.find((e) => TERMINAL_SCRATCH.has(e.to));
-  let entry = s.priceAtDetection;
-  let entryTs = Date.parse(s.surfacedAt);
-  if (s.state === 'forming') {
-    const triggered = view.events.find((e) => e.to === 'triggered');
-    if (!triggered) return terminal ? { neverEntered: { at: terminal.at, state: terminal.to } } : null;
-    entry = triggered.price;
-    entryTs = Date.parse(triggered.at);
-  }
-  return {
-    item: {
-      signalId: String(view.signal.id),
-      symbol: s.symbol,
-      timeframe: s.timeframe,
-      direction: s.direction,
-      entry,
-      entryTs,
-      target1: s.target1,
-      stopLoss: s.stopLoss,
-      ...(terminal ? { state: terminal.to, stateTs: Date.parse(terminal.at) } : {}),
-    },
-  };
-}
+/** The entry rule (ledger/outcome-plan) for a ledger entry. */
+const plan = (view: LedgerEntryView) => planOutcome(recordOf(view), view.events);
 
 function outcomeEntry(view: LedgerEntryView, data: Record<string, unknown>): LedgerEntry {
   const s = recordOf(view);
@@ -104,24 +70,7 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
     if (planned === null) {
       run.stillOpen++;
     } else if ('neverEntered' in planned) {
-      const s = recordOf(view);
-      appends.push(
-        outcomeEntry(view, {
-          outcome: 'scratch',
-          entered: false,
-          note: `${planned.neverEntered.state} before crossing its trigger: never entered`,
-          entry: s.triggerPrice,
-          exitPrice: s.triggerPrice,
-          exitAt: planned.neverEntered.at,
-          rMultiple: 0,
-          mfeR: 0,
-          maeR: 0,
-          mfePct: 0,
-          maePct: 0,
-          barsHeld: 0,
-          daysHeld: 0,
-        }),
-      );
+      appends.push(outcomeEntry(view, neverEnteredOutcome(recordOf(view), planned.neverEntered.at, planned.neverEntered.state)));
     } else items.push(planned.item);
   }
 
@@ -144,23 +93,7 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
       continue;
     }
     const item = itemsById.get(r.signalId)!;
-    appends.push(
-      outcomeEntry(byId.get(r.signalId)!, {
-        outcome: o.outcome,
-        entered: true,
-        entry: item.entry,
-        entryAt: iso(item.entryTs),
-        exitPrice: round(o.exitPrice, 4),
-        exitAt: iso(o.exitTs),
-        rMultiple: round(o.rMultiple, 4),
-        mfeR: round(o.mfeR, 4),
-        maeR: round(o.maeR, 4),
-        mfePct: round(o.mfePct, 4),
-        maePct: round(o.maePct, 4),
-        barsHeld: o.barsHeld,
-        daysHeld: o.daysHeld,
-      }),
-    );
+    appends.push(outcomeEntry(byId.get(r.signalId)!, enteredOutcome(item, o)));
   }
   if (appends.length > 0) run.resolved = (await deps.ledger.append(appends)).length;
   return run;

@@ -9,9 +9,9 @@
  * Point in time: with `asOfTs` the scan stands on the last bar at or before it
  * for every symbol, so a replay sees exactly what a scan on that date saw.
  */
-import { signalId, type ScanFinding, type ScanResult, type Signal, type Timeframe } from '../domain/signal';
+import type { ScanResult, Timeframe } from '../domain/signal';
 import { percentileRanks } from '../kernels/rs-rank';
-import { round } from '../kernels/round';
+import { toSignal } from '../kernels/signal';
 import type { MarketData } from '../market-data';
 import type { KernelPool } from '../pool';
 import { batches } from '../pool';
@@ -85,40 +85,5 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
     breadth,
     signals,
     stats: stats.map((s) => ({ ...s, rsRank: rsRanks[s.symbol] ?? null, profile: profiles.get(s.symbol) ?? null })),
-  };
-}
-
-function toSignal(f: ScanFinding, timeframe: Timeframe, rsRank: number | null, avgDollarVolume: number | null): Signal {
-  const detectedAt = iso(f.detectedTs);
-  return {
-    id: signalId(f.symbol, f.patternType, detectedAt),
-    symbol: f.symbol,
-    timeframe,
-    patternFamily: f.patternFamily,
-    patternType: f.patternType,
-    direction: f.direction,
-    trendRegime: f.trendRegime,
-    breakoutState: f.state,
-    triggerPrice: round(f.pivot, 4),
-    target1: round(f.target1, 4),
-    stopLoss: Number.isFinite(f.stopLoss) ? round(f.stopLoss, 4) : null,
-    finalScore: f.finalScore,
-    confidence: f.confidence,
-    scoreBand: f.band,
-    reasons: f.reasons,
-    detectedAt,
-    price: f.close,
-    distancePct: round(f.distancePct, 2),
-    breakoutVolumeRatio: f.breakoutVolumeRatio === null ? null : round(f.breakoutVolumeRatio, 2),
-    rsRank,
-    avgDollarVolume: avgDollarVolume !== null && Number.isFinite(avgDollarVolume) ? Math.round(avgDollarVolume) : null,
-    geometry: {
-      start: iso(f.geometry.startTs),
-      end: iso(f.geometry.endTs),
-      depthPct: round(f.geometry.depthPct, 2),
-      lengthBars: f.geometry.lengthBars,
-      contractions: f.geometry.contractions,
-    },
-    components: f.components,
   };
 }
