@@ -59,7 +59,7 @@ export class BarStore extends BarStoreReader {
 
   constructor(options: BarStoreOptions = {}) {
     const control = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    super({ layoutVersion: LAYOUT_VERSION, control, generation: 0, segments: [], series: [] });
+    super({ layoutVersion: LAYOUT_VERSION, storeId: crypto.randomUUID(), control, generation: 0, segments: [], series: [] });
     this.capacity = { ...DEFAULT_CAPACITY };
     for (const [timeframe, capacity] of Object.entries(options.capacityPerSeries ?? {})) {
       this.capacity[timeframe as Timeframe] = positiveInteger(capacity, `capacityPerSeries.${timeframe}`);
@@ -135,6 +135,7 @@ export class BarStore extends BarStoreReader {
   handle(): StoreHandle {
     return {
       layoutVersion: LAYOUT_VERSION,
+      storeId: this.storeId,
       control: this.control.buffer as SharedArrayBuffer,
       generation: this.generation,
       segments: this.segments.map(({ buffer, scanState, timeframe, capacity, slots }) => ({ buffer, scanState, timeframe, capacity, slots })),

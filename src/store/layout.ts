@@ -114,6 +114,8 @@ export interface SeriesEntry {
  */
 export interface StoreHandle {
   layoutVersion: number;
+  /** Which store this is (random, per `BarStore`): two stores in one process have generations that look alike. */
+  storeId: string;
   /** Int32[0]: directory generation. */
   control: SharedArrayBuffer;
   /** The generation this handle's `series` list describes. */

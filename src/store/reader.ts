@@ -44,6 +44,8 @@ export class BarStoreReader {
   protected readonly entries = new Map<string, SeriesEntry>();
   protected readonly control: Int32Array;
   protected generation: number;
+  /** The store's id (`StoreHandle.storeId`). */
+  readonly storeId: string;
 
   constructor(handle: StoreHandle) {
     if (handle.layoutVersion !== LAYOUT_VERSION) {
@@ -51,6 +53,7 @@ export class BarStoreReader {
     }
     this.control = new Int32Array(handle.control);
     this.generation = handle.generation;
+    this.storeId = handle.storeId;
     this.segments = handle.segments.map(mapSegment);
     for (const entry of handle.series) this.entries.set(seriesKey(entry.symbol, entry.timeframe), entry);
   }

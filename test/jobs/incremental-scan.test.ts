@@ -35,6 +35,26 @@ function deps(barStore: BarStore) {
 /** The scan without its wall-clock fields. */
 const comparable = (r: ScanResult) => ({ ...r, startedAt: 0, finishedAt: 0, durationMs: 0 });
 
+describe('the worker pool and two stores', () => {
+  it('reads each store through its own handle, even when their generations are equal', async () => {
+    const series = (close: number) => {
+      const n = 60;
+      const col = (v: number) => new Float64Array(n).fill(v);
+      return { symbol: 'TWIN', timeframe: 'daily' as const, ts: Float64Array.from({ length: n }, (_, i) => Date.UTC(2024, 0, 1) + i * 86_400_000), open: col(close), high: col(close + 1), low: col(close - 1), close: col(close), volume: col(1000), source: 'test' };
+    };
+    const a = new BarStore();
+    const b = new BarStore();
+    a.put(series(10));
+    b.put(series(20));
+    expect(a.handle().generation).toBe(b.handle().generation);
+    const asOfTs = Date.UTC(2025, 0, 1);
+    const [fromA] = await pool.run('prepare', { handle: a.handle(), symbols: ['TWIN'], timeframe: 'daily', asOfTs });
+    const [fromB] = await pool.run('prepare', { handle: b.handle(), symbols: ['TWIN'], timeframe: 'daily', asOfTs });
+    const [againA] = await pool.run('prepare', { handle: a.handle(), symbols: ['TWIN'], timeframe: 'daily', asOfTs });
+    expect([fromA!.close, fromB!.close, againA!.close]).toEqual([10, 20, 10]);
+  });
+});
+
 describe('the live scan on incremental state', () => {
   it('equals a scan from scratch after every move of the clock', async () => {
     const live = deps(new BarStore());
