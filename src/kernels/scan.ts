@@ -54,7 +54,7 @@ export interface SetupFinding {
 }
 
 /** The bars after `from` up to `to` as lifecycle input (volume against the 50-bar average of the bar before). */
-function lifecycleBars(bars: Ohlcv, ind: ScanIndicatorSet, from: number, to: number): LifecycleBar[] {
+export function lifecycleBars(bars: Ohlcv, ind: ScanIndicatorSet, from: number, to: number): LifecycleBar[] {
   const out: LifecycleBar[] = [];
   for (let i = from; i <= to; i++) {
     const avg = i > 0 ? ind.avgVolume50[i - 1]! : NaN;

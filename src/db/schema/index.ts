@@ -5,3 +5,5 @@ export * from './scan-runs';
 export * from './signals';
 export * from './ledger';
 export * from './alerts';
+export * from './replay-ledger';
+export * from './replay-runs';
