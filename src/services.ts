@@ -9,7 +9,8 @@
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
-import { LedgerRepository } from './db/repositories/ledger';
+import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
+import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
@@ -34,6 +35,11 @@ export interface Services {
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
+  /** The replay ledger (its own chain; jobs/replay writes it) and its figures. */
+  replayLedger: LedgerRepository;
+  replayFigures: LedgerFigures;
+  /** Replay runs: parameters, progress, resume state. */
+  replays: ReplayRunsRepository;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
@@ -71,6 +77,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const scans = new ScansRepository(database.db, ledger);
+  const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   const bus = new InProcessBus();
   return {
     config,
@@ -83,6 +90,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
+    replayLedger,
+    replayFigures: new LedgerFigures(replayLedger),
+    replays: new ReplayRunsRepository(database.db, replayLedger),
     runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
     bus,
     startedAt: Date.now(),
