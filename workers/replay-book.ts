@@ -32,6 +32,7 @@ import { evaluateAlerts, ALERT_THRESHOLDS, type AlertEvaluation } from '../src/k
 import type { ScanIndicatorSet } from '../src/kernels/indicators';
 import { advance, initialSnapshot } from '../src/kernels/lifecycle';
 import type { Ohlcv } from '../src/kernels/ohlcv';
+import type { FitMemo } from '../src/kernels/patterns/types';
 import { DEFAULT_SCAN, lifecycleBars } from '../src/kernels/scan';
 import { toSignal } from '../src/kernels/signal';
 import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../src/ledger/outcome-plan';
@@ -76,6 +77,8 @@ export interface BookContext {
   source: string;
   /** Report dates of the symbol (YYYY-MM-DD, ascending), when the provider knows them. */
   earnings: readonly string[] | null;
+  /** The detectors' fits kept from session to session (the same bars, one more each session). */
+  memo?: FitMemo;
 }
 
 /** Counts of what the session did, for the replay's summary. */
@@ -100,7 +103,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   let listed: Signal[] = [];
   if (at.inUniverse) {
     tally.scanned++;
-    const findings = findingsAt(ctx.symbol, bars, ind, asOf, { rsRank: at.rsRank, regime: at.regime });
+    const findings = findingsAt(ctx.symbol, bars, ind, asOf, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo });
     if (findings.length > 0) {
       const liquidity = symbolStats(ctx.symbol, bars, asOf).avgDollarVolume50;
       listed = findings.map((f) => toSignal(f, ctx.timeframe, at.rsRank, liquidity)).sort(byRank);

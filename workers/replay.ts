@@ -17,6 +17,7 @@
  * worker functions over the same state: `test/jobs/replay.test.ts`).
  */
 import type { RegimeReading, Signal, Timeframe } from '../src/domain/signal';
+import { FitMemo } from '../src/kernels/patterns/types';
 import { marketRegime } from '../src/kernels/regime';
 import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
@@ -172,7 +173,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
-    const ctx: BookContext = { symbol, timeframe, source, earnings };
+    const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo() };
     withScanInputs(s, symbol, timeframe, (bars, ind) => {
       for (let k = from; k < to; k++) {
         const at = column * m.sessions + k;

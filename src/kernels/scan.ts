@@ -16,7 +16,7 @@ import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegi
 import { headBars, type Ohlcv } from './ohlcv';
 import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
-import type { PatternDetector, PatternMatch } from './patterns/types';
+import type { FitMemo, PatternDetector, PatternMatch } from './patterns/types';
 import { proximityComponent, score, tightnessComponent, volumeComponent, type Score } from './scoring';
 import { trendRegime, trendTemplate } from './trend';
 
@@ -38,6 +38,8 @@ export interface ScanContext {
   rsRank: number | null;
   /** The market regime as of the same date, or null. */
   regime: RegimeReading | null;
+  /** Fits kept between scans of these bars at successive bars (the replay; patterns/types `FitMemo`). */
+  memo?: FitMemo;
 }
 
 export interface SetupFinding {
@@ -95,7 +97,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
   const findings: SetupFinding[] = [];
   for (const detector of detectors) {
     if (asOf < detector.lookback) continue;
-    const match = detector.detect({ bars, ind, asOf });
+    const match = detector.detect({ bars, ind, asOf, memo: ctx.memo });
     if (!match) continue;
     const { breakout, geometry, direction, pivot } = match;
     const long = direction === 'long';

@@ -72,7 +72,11 @@ export function instanceEnd(
 export interface ShapeSpec<F> extends DetectorSpec {
   /** The earliest bar that can break out; with `asOf` before `firstBar − 1` nothing is reported. */
   firstBar: number;
-  /** The pattern ending at bar `end`, or null when the bars there are not one (it may hand back one reused scratch object). */
+  /**
+   * The pattern ending at bar `end`, or null when the bars there are not one
+   * (it may hand back one reused scratch object). It must read no bar after
+   * `end`: a scan at a later `asOf` reuses it (`FitMemo`).
+   */
   fit(input: PatternInput, end: number): F | null;
   /**
    * Optional: false when bar `b` cannot break out of a pattern ending at
@@ -95,7 +99,18 @@ export interface ShapeSpec<F> extends DetectorSpec {
  * @throws RangeError from `detect` when `asOf` is not a bar's index.
  */
 export function shapeDetector<F>(spec: ShapeSpec<F>): PatternDetector {
-  const { type, firstBar, fit, mayBreakOut, breaksOut, instanceKey, build } = spec;
+  const { type, firstBar, mayBreakOut, breaksOut, instanceKey, build } = spec;
+  // With a memo, each end bar is fitted once per series (a copy is kept: the fit may be a reused scratch object).
+  const fit = (input: PatternInput, end: number): F | null => {
+    const memo = input.memo?.of<F>(spec);
+    if (!memo) return spec.fit(input, end);
+    const held = memo.get(end);
+    if (held !== undefined) return held;
+    const found = spec.fit(input, end);
+    const kept = found === null ? null : structuredClone(found);
+    memo.set(end, kept);
+    return kept;
+  };
   const breakoutKey = (input: PatternInput, b: number): number => {
     if (mayBreakOut && !mayBreakOut(input, b)) return -1;
     const broken = fit(input, b - 1);

@@ -16,6 +16,28 @@ export interface PatternInput {
   ind: ScanIndicatorSet;
   /** Index of the bar the scan stands on; bars after it must not be read. */
   asOf: number;
+  /** Measurements kept between scans of the same series at successive bars (the replay); see `FitMemo`. */
+  memo?: FitMemo;
+}
+
+/**
+ * What detectors measured on one series, by the bar a measurement ends at: a
+ * caller that scans the same bars at successive `asOf`s (the replay, session
+ * after session) passes one, so a pattern ending at bar `e` is fitted once,
+ * not again at each later bar that looks back at it. A fit reads bars up to
+ * its end only (`ShapeSpec.fit`), so it is the same at every later `asOf`;
+ * the memo must be dropped when the bars change.
+ */
+export class FitMemo {
+  private readonly byDetector = new Map<object, Map<number, unknown>>();
+
+  /** The fits of one detector (`owner`: its spec), by end bar; `null` is a measured non-pattern. */
+  of<F>(owner: object): Map<number, F | null> {
+    let fits = this.byDetector.get(owner);
+    if (!fits) this.byDetector.set(owner, (fits = new Map()));
+    // One detector writes and reads its own map, always with its own fit type.
+    return fits as Map<number, F | null>;
+  }
 }
 
 export interface PatternGeometry {
