@@ -54,6 +54,8 @@ const schema = z.object({
   POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
   /** Seconds between scheduler passes; 0 turns the scheduler off. */
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
+  REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
 });
 
 export interface Config {
@@ -78,6 +80,8 @@ export interface Config {
   barsCacheTtlSeconds: number;
   poolSize: number;
   scanIntervalSeconds: number;
+  /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
+  replayOnBoot: boolean;
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -128,6 +132,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
+    replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
   };
 }
 

@@ -5,6 +5,7 @@
  * name) that resolves to an exit code, or never returns (the server).
  */
 import { healthcheck } from './healthcheck';
+import { replayCommand } from './replay';
 import { serve } from './serve';
 import { verifyLedgerCommand } from './verify-ledger';
 
@@ -17,6 +18,7 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the HTTP service (the default)', run: serve },
   healthcheck: { summary: "ask a running server's /api/health on PORT; exit 0 when healthy", run: healthcheck },
+  replay: { summary: 'replay history point in time into the replay ledger (--from --to --symbols|--universe --timeframe); resumable', run: replayCommand },
   'verify-ledger': { summary: 'recompute the ledger hash chain in the configured database; exit 0 when it holds', run: verifyLedgerCommand },
 };
 

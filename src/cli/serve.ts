@@ -1,6 +1,7 @@
-/** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, graceful stop. */
+/** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, the boot replay (REPLAY_ON_BOOT), graceful stop. */
 import { createApp } from '../app';
 import { TIMEFRAMES } from '../domain/signal';
+import { bootReplay } from '../jobs/replay/boot';
 import { ScanScheduler } from '../jobs/scheduler';
 import { createServices } from '../services';
 import { configOrExit } from './config';
@@ -15,6 +16,8 @@ export async function serve(): Promise<void> {
       ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
       : undefined;
   scheduler?.start();
+  const replayStop = new AbortController();
+  const replay = config.replayOnBoot ? bootReplay(services, replayStop.signal) : undefined;
   services.log.info('breakline listening', {
     url: `http://${config.host}:${app.server?.port}`,
     provider: services.marketData.provider.name,
@@ -28,7 +31,9 @@ export async function serve(): Promise<void> {
     stopping = true;
     services.log.info('shutting down', { signal });
     await app.stop();
+    replayStop.abort(); // the replay commits its chunk in progress and resumes at the next start
     await scheduler?.stop();
+    await replay;
     await services.close();
     process.exit(0);
   };

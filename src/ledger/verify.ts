@@ -79,3 +79,20 @@ export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyRepo
     durationMs: Math.round(performance.now() - started),
   };
 }
+
+/** Both chains verified, each on its own (the live ledger and the replay ledger). */
+export interface ChainsReport {
+  ok: boolean;
+  live: VerifyReport;
+  replay: VerifyReport;
+}
+
+/**
+ * Verifies the live chain and the replay chain; `ok` only when both hold.
+ * @example
+ * const { ok, live, replay } = await verifyLedgers({ live: services.ledger, replay: services.replayLedger });
+ */
+export async function verifyLedgers(chains: { live: LedgerRepository; replay: LedgerRepository }): Promise<ChainsReport> {
+  const [live, replay] = await Promise.all([verifyLedger(chains.live), verifyLedger(chains.replay)]);
+  return { ok: live.ok && replay.ok, live, replay };
+}

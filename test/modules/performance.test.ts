@@ -117,7 +117,7 @@ describe('GET /api/scorecard', () => {
   });
 
   it('counts trailing windows by detection date', async () => {
-    const card = await scorecard(ctx.services.ledgerFigures, Date.parse('2025-04-20T12:00:00Z'));
+    const card = await scorecard(ctx.services, { source: 'live' }, Date.parse('2025-04-20T12:00:00Z'));
     // Since 2025-03-21: D, E, F, G, H → closed D, E, H.
     expect(card.trailing['30d']).toMatchObject({ signals: 5, closed: 3, wins: 1 });
     expect(card.trailing['30d']!.totalR).toBeCloseTo(1.4, 10);

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
-import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
+import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { monthly, scorecard } from './performance';
 import { checkpoints, ledgerCsv, ledgerPage, verification } from './service';
 
@@ -13,24 +13,25 @@ const CSV_HEADERS = {
 };
 
 export function transparencyModule(services: Services) {
-  const { ledger, ledgerFigures } = services;
+  const { ledger } = services;
   return new Elysia({ name: 'breakline/transparency' })
-    .get('/api/transparency/ledger', ({ query }) => ledgerPage(ledger, query), {
+    .get('/api/transparency/ledger', ({ query }) => ledgerPage(services, query), {
       query: LedgerQuery,
-      response: withErrors(LedgerResponse, 400, 429),
+      response: withErrors(LedgerResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
     .get('/api/transparency/ledger.csv', () => new Response(ledgerCsv(ledger), { headers: CSV_HEADERS }), { detail: TRANSPARENCY_DOCS.ledgerCsv })
-    .get('/api/transparency/monthly', ({ query }) => monthly(ledgerFigures, query.month), {
+    .get('/api/transparency/monthly', ({ query }) => monthly(services, query), {
       query: MonthlyQuery,
-      response: withErrors(MonthlyResponse, 400, 429),
+      response: withErrors(MonthlyResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.monthly,
     })
-    .get('/api/scorecard', () => scorecard(ledgerFigures), {
-      response: withErrors(ScorecardResponse, 429),
+    .get('/api/scorecard', ({ query }) => scorecard(services, query), {
+      query: ScorecardQuery,
+      response: withErrors(ScorecardResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.scorecard,
     })
-    .get('/api/transparency/verify', () => verification(ledger), {
+    .get('/api/transparency/verify', () => verification(services), {
       response: withErrors(VerifyResponse, 429),
       detail: TRANSPARENCY_DOCS.verify,
     })

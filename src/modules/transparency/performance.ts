@@ -1,13 +1,21 @@
 /**
  * @module modules/transparency/performance
- * The monthly rollup and the scorecard, computed from the ledger only
- * (ledger/performance holds the definitions). Both are cached per ledger head:
- * nothing is recomputed until a record is appended.
+ * The monthly rollup and the scorecard, computed from a ledger only — the live
+ * one or a replay's (sources.ts; ledger/performance holds the definitions).
+ * Both are cached per ledger head: nothing is recomputed until a record is
+ * appended. Each says which ledger it shows and, for the scorecard, whether
+ * its universe carries survivorship bias.
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
 import { scoreBandMonotonicity } from '../../kernels/stats';
-import { performance, performanceBy, tradesWhere, type LedgerFigures } from '../../ledger/performance';
+import { performance, performanceBy, tradesWhere } from '../../ledger/performance';
+import type { LedgerSource } from './model';
+import { ledgerView, type LedgerSources } from './sources';
+
+/** The live ledger's survivorship statement: its signals were recorded as they were surfaced. */
+const LIVE_SURVIVORSHIP =
+  'No survivorship bias: live signals were recorded when they were surfaced, over the universe of that day, and stay in the ledger whatever became of the company.';
 
 /** Score bands low → high (DESIGN §4). */
 const BANDS = ['ignore', 'watchlist', 'strong', 'elite'] as const;
@@ -39,10 +47,12 @@ export function monthRange(month: string | undefined): { from: Date; to: Date } 
   return { from: new Date(Date.UTC(y, m - 1, 1)), to: new Date(Date.UTC(y, m, 1) - 1) };
 }
 
-export function monthly(figures: LedgerFigures, month: string | undefined) {
-  const { ledger } = figures;
+export async function monthly(sources: LedgerSources, query: { month?: string; source: LedgerSource; replayId?: string }) {
+  const { month } = query;
   const { from, to } = monthRange(month);
-  return figures.perHead(`monthly:${month}`, async () => {
+  const view = await ledgerView(sources, query);
+  const { ledger, figures } = view;
+  return figures.perHead(`${view.key}:monthly:${month}`, async () => {
     const trades = await tradesWhere(ledger, { since: from, until: to });
     return {
       month: month!,
@@ -57,14 +67,17 @@ export function monthly(figures: LedgerFigures, month: string | undefined) {
       byDirection: performanceBy(trades, (t) => t.direction),
       signals: trades.map((t) => ({ id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple })),
       method: PERFORMANCE_METHOD,
+      source: view.source,
+      replay: view.replay,
     };
   });
 }
 
-export function scorecard(figures: LedgerFigures, now = Date.now()) {
-  const { ledger } = figures;
+export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
+  const view = await ledgerView(sources, query);
+  const { ledger, figures } = view;
   const today = new Date(now).toISOString().slice(0, 10);
-  return figures.perHead(`scorecard:${today}`, async () => {
+  return figures.perHead(`${view.key}:scorecard:${today}`, async () => {
     const trades = await tradesWhere(ledger, {});
     const trailing = Object.fromEntries(
       TRAILING_DAYS.map((days) => {
@@ -100,6 +113,10 @@ export function scorecard(figures: LedgerFigures, now = Date.now()) {
         steps: monotonicity.steps,
       },
       method: PERFORMANCE_METHOD,
+      source: view.source,
+      replay: view.replay,
+      survivorshipBias: view.replay?.universe.survivorshipBias ?? false,
+      survivorshipNote: view.replay?.universe.survivorshipNote ?? LIVE_SURVIVORSHIP,
     };
   });
 }
