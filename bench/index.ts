@@ -8,6 +8,7 @@ import { benchForecast } from './forecast';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchOptions } from './options';
+import { benchReplay } from './replay';
 import { benchScan } from './scan';
 import { benchSynthetic } from './synthetic';
 
@@ -15,6 +16,7 @@ await benchSynthetic();
 await benchKernels();
 await benchHttp();
 await benchScan();
+await benchReplay();
 await benchOptions();
 await benchForecast();
 await benchLedger();
