@@ -14,16 +14,14 @@ import type { MarketData } from '../../market-data';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import { runReplay, type ReplayJobDeps } from './run';
 
-const DAY_MS = 86_400_000;
-
-/** The last `years` of sessions up to the benchmark's latest bar, as dates. */
+/** The last `years` calendar years of sessions up to the benchmark's latest bar, as dates. */
 export async function recentRange(marketData: MarketData, timeframe: Timeframe, years: number, benchmark = DEFAULT_BENCHMARK): Promise<{ from: string; to: string }> {
   const bars = await marketData.bars(benchmark, timeframe);
   const last = bars.ts[bars.ts.length - 1];
   if (last === undefined) throw new RangeError(`replay: ${benchmark} has no ${timeframe} bars`);
-  const to = new Date(last).toISOString().slice(0, 10);
-  const from = new Date(last - Math.round(years * 365.25 * DAY_MS)).toISOString().slice(0, 10);
-  return { from, to };
+  const start = new Date(last);
+  start.setUTCFullYear(start.getUTCFullYear() - years);
+  return { from: start.toISOString().slice(0, 10), to: new Date(last).toISOString().slice(0, 10) };
 }
 
 /** The boot replay's parameters over the configured source. */

@@ -92,20 +92,10 @@ function rollingExtreme1d(
   let head = 0;
   let tail = 0;
   let lastMissing = -period - 1;
-  // Resuming: the bars still in the window at `from` rebuild the deque (no outputs written).
-  for (let i = first; i < from; i++) {
-    const x = values[i]!;
-    if (x - x === 0) {
-      const key = sign * x;
-      while (tail > head && sign * values[deque[tail - 1]!]! <= key) tail--;
-      deque[tail++] = i;
-    } else {
-      lastMissing = i;
-    }
-  }
-  for (let i = from; i < n; i++) {
+  // Resuming, the bars still in the window at `from` rebuild the deque first (no outputs written).
+  for (let i = first; i < n; i++) {
     // Before bar i joins, the deque covers bars i − period .. i − 1.
-    if (excludeCurrent) out[i] = i >= period && i - lastMissing > period ? values[deque[head]!]! : NaN;
+    if (excludeCurrent && i >= from) out[i] = i >= period && i - lastMissing > period ? values[deque[head]!]! : NaN;
     const x = values[i]!;
     if (x - x === 0) {
       const key = sign * x;
@@ -115,6 +105,6 @@ function rollingExtreme1d(
       lastMissing = i;
     }
     if (tail > head && deque[head] === i - period) head++;
-    if (!excludeCurrent) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
+    if (!excludeCurrent && i >= from) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
   }
 }
