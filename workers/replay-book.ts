@@ -100,12 +100,14 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   const asOf = indexAtOrBefore(bars.ts, at.ts);
   if (asOf < 0) return [];
   const surfacedAt = iso(at.ts);
+  // What this session may read: the bars and indicators up to its bar, nothing later.
+  const view = standingOn(bars, ind, asOf);
   let listed: Signal[] = [];
   if (at.inUniverse) {
     tally.scanned++;
-    const findings = findingsAt(ctx.symbol, bars, ind, asOf, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo });
+    const findings = findingsAt(ctx.symbol, view, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo });
     if (findings.length > 0) {
-      const liquidity = symbolStats(ctx.symbol, bars, asOf).avgDollarVolume50;
+      const liquidity = symbolStats(ctx.symbol, view.bars, asOf).avgDollarVolume50;
       listed = findings.map((f) => toSignal(f, ctx.timeframe, at.rsRank, liquidity)).sort(byRank);
     }
   }
@@ -136,7 +138,6 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
 
   // 3. tracked (jobs/runs trackOpenSignals)
   const listedIds = new Set(listed.map((s) => s.id));
-  const view = standingOn(bars, ind, asOf);
   for (const b of book.signals) {
     if (listedIds.has(b.record.id) || TERMINAL_STATES.has(b.state)) continue;
     const t = track(b, view.bars, view.ind, asOf);
@@ -173,7 +174,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
       out.push({ kind: 'outcome', session: at.session, signalId: s.id, surfacedAt: s.surfacedAt, patternType: s.patternType, scoreBand: s.scoreBand, finalScore: s.finalScore, detectedAt: s.detectedAt, data });
     }
   }
-  prune(book, at.ts, bars, asOf);
+  prune(book, at.ts, view.bars, asOf);
   return listed;
 }
 

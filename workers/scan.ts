@@ -65,11 +65,13 @@ export interface ScanInput extends PrepareInput {
 }
 
 /**
- * One symbol's live setups standing on bar `asOf` of `series` (with `ind`
- * over the same bars), as findings with bar indices turned into times.
+ * One symbol's live setups standing on the last bar of `view` (bars and
+ * indicators that end at the scan's bar, `standingOn`), as findings with bar
+ * indices turned into times.
  */
-export function findingsAt(symbol: string, series: Ohlcv, ind: ScanIndicatorSet, asOf: number, ctx: Omit<ScanContext, 'asOf'>): ScanFinding[] {
-  const view = standingOn(series, ind, asOf);
+export function findingsAt(symbol: string, view: { bars: Ohlcv; ind: ScanIndicatorSet }, ctx: Omit<ScanContext, 'asOf'>): ScanFinding[] {
+  const series = view.bars;
+  const asOf = series.ts.length - 1;
   return scanWithIndicators(view.bars, view.ind, { ...ctx, asOf }).map((f): ScanFinding => {
     const { match } = f;
     return {
@@ -120,7 +122,7 @@ export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: Sc
       const rank = rsRanks[symbol];
       const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
       profiles.push(profileAt(symbol, series, ind, asOf, rsRank));
-      out.push(...findingsAt(symbol, series, ind, asOf, { rsRank, regime }));
+      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime }));
     });
   }
   return { findings: out, profiles };
