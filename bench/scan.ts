@@ -108,7 +108,7 @@ async function scanRows(services: Services, timeframes: Timeframe[], runs: numbe
  * The synthetic clock moves one session on; the incremental store advances
  * one bar per symbol, a fresh store computes everything from scratch.
  */
-async function newBarRows(runs: number) {
+export async function newBarRows(runs: number) {
   const pool = createPool({ threads: 2, warm: true });
   const database = await openDatabase({ dataDir: ':memory:' });
   let clock = Date.UTC(2026, 5, 1, 21, 0);
@@ -116,18 +116,20 @@ async function newBarRows(runs: number) {
   const deps = (barStore: BarStore) => ({ barStore, pool, marketData: new MarketData({ provider, repository: new BarsRepository(database.db), store: barStore, ttlMs: 1e12, log: createLogger('silent') }) });
   const incremental = deps(new BarStore());
   const symbols = await defaultUniverse(incremental.marketData);
-  const load = async (barStore: BarStore) => {
-    for (const symbol of [DEFAULT_BENCHMARK, ...symbols]) barStore.put(await provider.bars({ symbol, timeframe: 'daily', to: clock }));
+  // The new session's bars go straight into the store (as a refresh by the market-data layer puts them).
+  const load = async (d: ReturnType<typeof deps>) => {
+    for (const symbol of [DEFAULT_BENCHMARK, ...symbols]) d.barStore.put(await provider.bars({ symbol, timeframe: 'daily', to: clock }));
+    await Promise.all([DEFAULT_BENCHMARK, ...symbols].map((symbol) => d.marketData.bars(symbol, 'daily'))); // held: runScan reads the store
   };
-  await load(incremental.barStore);
+  await load(incremental);
   await runScan(incremental, { timeframe: 'daily', symbols });
   const times = { incremental: [] as number[], scratch: [] as number[] };
   let bars = 0;
   for (let r = 0; r < runs; r++) {
     clock += (new Date(clock).getUTCDay() === 5 ? 3 : 1) * 86_400_000;
-    await load(incremental.barStore);
+    await load(incremental);
     const scratch = deps(new BarStore());
-    await load(scratch.barStore);
+    await load(scratch);
     times.incremental.push((await runScan(incremental, { timeframe: 'daily', symbols })).durationMs);
     times.scratch.push((await runScan(scratch, { timeframe: 'daily', symbols })).durationMs);
     bars = incremental.barStore.get('AAPL', 'daily')!.ts.length;

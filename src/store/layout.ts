@@ -62,7 +62,7 @@
  *   header[4s + 0]  lock      0 free, else the holder's lease (seconds clock, see scan-state)
  *   header[4s + 1]  revision  the bars' revision the state was built on
  *   header[4s + 2]  committed bars the state has consumed (never the last stored bar)
- *   header[4s + 3]  reserved  0
+ *   header[4s + 3]  provisional  the bars' seq when the last bar's values were computed
  * byte 16·slots               states: SCAN_STATE_WORDS Float64 per slot
  * then                        values: SCAN_INDICATORS.length × capacity Float64 per slot,
  *                             slot-major, one column per indicator

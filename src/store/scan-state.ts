@@ -12,7 +12,7 @@
  *    the state over the new bars but the last; else rebuild it from bar 0;
  * 3. compute the last stored bar on a copy of the state: a bar still forming
  *    (today's partial session) is revised by the next write, so it is never
- *    committed;
+ *    committed (nor recomputed while no write happened);
  * 4. hand the bars and the indicators (views, as long as the bars) to the
  *    caller, then check no write overlapped the read (the bars' seq); if one
  *    did, the state is dropped and the caller's work is redone over a
@@ -50,6 +50,8 @@ import type { BarStoreReader, StoredSeries } from './reader';
 const LOCK = 0;
 const BUILT_ON = 1;
 const COMMITTED = 2;
+/** The bars' seq when the last bar's values were computed (they hold until the next write). */
+const PROVISIONAL = 3;
 
 /** A lease older than this is a holder that died; it is taken over. */
 export const LEASE_SECONDS = 30;
@@ -105,6 +107,7 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       state = unpackScanState(words);
     } else {
       Atomics.store(headers, base + COMMITTED, 0);
+      Atomics.store(headers, base + PROVISIONAL, -1);
       state = scanIndicatorState();
     }
     const set = scanIndicatorViews(values, segment.capacity);
@@ -114,11 +117,15 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       Atomics.store(headers, base + BUILT_ON, revision);
       Atomics.store(headers, base + COMMITTED, state.next);
     }
-    if (n > 0) extendScanIndicators(bars, set, copyScanIndicatorState(state));
+    if (n > 0 && Atomics.load(headers, base + PROVISIONAL) !== bars.version) {
+      extendScanIndicators(bars, set, copyScanIndicatorState(state));
+      Atomics.store(headers, base + PROVISIONAL, bars.version);
+    }
     const result = use(bars, scanIndicatorViews(values, segment.capacity, n));
     if (store.version(symbol, timeframe) === bars.version) return result;
     // A write overlapped: what was read may mix old and new bars.
     Atomics.store(headers, base + COMMITTED, 0);
+    Atomics.store(headers, base + PROVISIONAL, -1);
     return privately();
   } finally {
     release(headers, base + LOCK, lease);
