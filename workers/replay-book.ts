@@ -26,7 +26,7 @@
  * machine is a fold over bars, so both give the same states and transitions).
  */
 import type { BookSignal, SymbolBook } from '../src/domain/replay';
-import type { BreakoutState, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
+import type { BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
 import { TERMINAL_STATES } from '../src/domain/signal';
 import { evaluateAlerts, ALERT_THRESHOLDS, type AlertEvaluation } from '../src/kernels/alert-policy';
 import type { ScanIndicatorSet } from '../src/kernels/indicators';
@@ -35,13 +35,14 @@ import type { Ohlcv } from '../src/kernels/ohlcv';
 import type { FitMemo } from '../src/kernels/patterns/types';
 import { DEFAULT_SCAN, lifecycleBars } from '../src/kernels/scan';
 import { toSignal } from '../src/kernels/signal';
-import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../src/ledger/outcome-plan';
+import { enteredOutcome, neverEnteredOutcome, planOutcome, type OutcomePlan } from '../src/ledger/outcome-plan';
 import { tradingDaysToNext } from '../src/providers/calendar';
 import { resolveItem } from './outcomes';
-import { findingsAt, standingOn, symbolStats } from './scan';
+import { dollarVolume50, findingsAt, standingOn } from './scan';
 import { indexAtOrBefore } from './store';
 
 const iso = (ts: number) => new Date(ts).toISOString();
+const NO_ALERTS: AlertEvaluation = { candidates: [], blocked: [], summary: { eligible: 0, candidates: 0, blocked: 0, byReason: {} } };
 const COOLDOWN_MS = ALERT_THRESHOLDS.cooldownHours * 3_600_000;
 
 export type { BookSignal, SymbolBook };
@@ -79,7 +80,18 @@ export interface BookContext {
   earnings: readonly string[] | null;
   /** The detectors' fits kept from session to session (the same bars, one more each session). */
   memo?: FitMemo;
+  /** Outcome plans kept from session to session (`plans`). */
+  plans?: OutcomePlans;
 }
+
+/**
+ * Each followed signal's outcome plan, kept while its recorded events are
+ * unchanged (the plan reads the record and the events only), and for an
+ * entered one the bar its resolution was last found open at: it stays open
+ * until a later bar reaches the stop or target1, so only the new bars are
+ * looked at until one does (then it is resolved in full, as the job would).
+ */
+export type OutcomePlans = WeakMap<BookSignal, { events: number; planned: OutcomePlan; openThrough: number }>;
 
 /** Counts of what the session did, for the replay's summary. */
 export interface SessionTally {
@@ -107,7 +119,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
     tally.scanned++;
     const findings = findingsAt(ctx.symbol, view, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo });
     if (findings.length > 0) {
-      const liquidity = symbolStats(ctx.symbol, view.bars, asOf).avgDollarVolume50;
+      const liquidity = dollarVolume50(view.bars, asOf);
       listed = findings.map((f) => toSignal(f, ctx.timeframe, at.rsRank, liquidity)).sort(byRank);
     }
   }
@@ -118,14 +130,14 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   for (const b of alerts.blocked) verdicts.set(b.signal.id, { verdict: 'blocked', codes: b.codes });
 
   // 2. surfaced and moved (jobs/runs → ScansRepository.saveRun)
-  const known = new Map(book.signals.map((b) => [b.record.id, b]));
+  const known = listed.length ? new Map(book.signals.map((b) => [b.record.id, b])) : undefined;
   const moves: BookRecord[] = [];
   for (const s of listed) {
-    const held = known.get(s.id);
+    const held = known!.get(s.id);
     if (!held) {
       const entry = surfacedEntry(s, ctx, surfacedAt, at.regime);
       book.signals.push(entry);
-      known.set(s.id, entry);
+      known!.set(s.id, entry);
       out.push({ kind: 'signal', session: at.session, signal: s, surfacedAt, regime: at.regime?.regime ?? null, alert: verdicts.get(s.id) ?? { verdict: 'not_eligible', codes: [] } });
     } else if (held.state !== s.breakoutState) {
       moves.push({ kind: 'event', session: at.session, phase: 'listed', signalId: s.id, rankScore: s.finalScore, from: held.state, to: s.breakoutState, price: s.price, at: surfacedAt });
@@ -137,9 +149,9 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   for (const s of alerts.candidates) if (!book.alerts.some((a) => a.id === s.id)) book.alerts.push({ id: s.id, ts: at.ts });
 
   // 3. tracked (jobs/runs trackOpenSignals)
-  const listedIds = new Set(listed.map((s) => s.id));
+  const listedIds = listed.length ? new Set(listed.map((s) => s.id)) : undefined;
   for (const b of book.signals) {
-    if (listedIds.has(b.record.id) || TERMINAL_STATES.has(b.state)) continue;
+    if (TERMINAL_STATES.has(b.state) || listedIds?.has(b.record.id)) continue;
     const t = track(b, view.bars, view.ind, asOf);
     if (!t) continue;
     const from = t.transitions.findIndex((x) => x.from === b.state);
@@ -154,11 +166,18 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   // 4. outcomes (jobs/outcomes resolveOutcomes)
   for (const b of book.signals) {
     if (b.outcome !== 'pending') continue;
-    const planned = planOutcome(b.record, b.events);
+    let plan = ctx.plans?.get(b);
+    if (!plan || plan.events !== b.events.length) {
+      plan = { events: b.events.length, planned: planOutcome(b.record, b.events), openThrough: -1 };
+      ctx.plans?.set(b, plan);
+    }
+    const { planned } = plan;
     if (planned === null) continue;
     let data: Record<string, unknown> | null = null;
     if ('neverEntered' in planned) {
       data = neverEnteredOutcome(b.record, planned.neverEntered.at, planned.neverEntered.state);
+    } else if (plan.openThrough >= 0 && plan.openThrough <= asOf && !mayEnd(planned.item, view.bars, plan.openThrough + 1, asOf)) {
+      plan.openThrough = asOf;
     } else {
       const r = resolveItem(planned.item, view.bars, asOf);
       if ('error' in r) {
@@ -166,6 +185,8 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
         tally.unresolvable++;
       } else if (r.result.outcome !== 'open') {
         data = enteredOutcome(planned.item, r.result);
+      } else {
+        plan.openThrough = asOf;
       }
     }
     if (data) {
@@ -174,12 +195,31 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
       out.push({ kind: 'outcome', session: at.session, signalId: s.id, surfacedAt: s.surfacedAt, patternType: s.patternType, scoreBand: s.scoreBand, finalScore: s.finalScore, detectedAt: s.detectedAt, data });
     }
   }
-  prune(book, at.ts, view.bars, asOf);
   return listed;
+}
+
+/**
+ * Whether a bar in [from, to] could end an open trade: its range reaches the
+ * stop or target1 (kernels/outcome's test; a gap through a level is within the
+ * range too), or it has a missing price (the kernel refuses those). Only a
+ * price-resolved item asks: a failed or expired state resolves it at once.
+ */
+function mayEnd(item: OutcomeItem, bars: Ohlcv, from: number, to: number): boolean {
+  const long = item.direction === 'long';
+  for (let i = from; i <= to; i++) {
+    const o = bars.open[i]!;
+    const h = bars.high[i]!;
+    const l = bars.low[i]!;
+    const c = bars.close[i]!;
+    if (!Number.isFinite(o) || !Number.isFinite(h) || !Number.isFinite(l) || !Number.isFinite(c)) return true;
+    if (long ? l <= item.stopLoss || h >= item.target1 : h >= item.stopLoss || l <= item.target1) return true;
+  }
+  return false;
 }
 
 /** The alert policy over the symbol's ranked listing, the cooldown from the book's alert log (jobs/alerts alertsAt). */
 function alertsOf(book: SymbolBook, ctx: BookContext, listed: Signal[], at: SessionInputs): AlertEvaluation {
+  if (listed.length === 0) return NO_ALERTS;
   const recent = new Set(book.alerts.filter((a) => a.ts >= at.ts - COOLDOWN_MS && a.ts <= at.ts).map((a) => a.id));
   const today = iso(at.ts).slice(0, 10);
   const earnings = ctx.earnings;
@@ -230,7 +270,7 @@ function track(b: BookSignal, bars: Ohlcv, ind: ScanIndicatorSet, asOf: number):
     if (bars.ts[through] === b.track.through && through <= asOf) {
       if (through < asOf) {
         const more = advance(b.track.snapshot, lifecycleBars(bars, ind, through + 1, asOf));
-        b.track = { snapshot: more.snapshot, transitions: [...b.track.transitions, ...more.transitions], through: bars.ts[asOf]! };
+        b.track = { snapshot: more.snapshot, transitions: more.transitions.length ? [...b.track.transitions, ...more.transitions] : b.track.transitions, through: bars.ts[asOf]! };
       }
       return b.track;
     }
@@ -244,13 +284,14 @@ function track(b: BookSignal, bars: Ohlcv, ind: ScanIndicatorSet, asOf: number):
 }
 
 /**
- * Forgets what can no longer matter: a signal in a terminal state with its
+ * Forgets what can no longer matter (after a chunk of sessions; nothing a
+ * session does reads what it drops): a signal in a terminal state with its
  * outcome settled, detected long enough ago that no scan can list it again (a
  * listed setup broke out, or its pattern ended, within `freshBars` bars), and
  * alerts older than the cooldown whose signal is forgotten too (the alert log
  * keeps a signal's first alert, so one listed again must still find it).
  */
-function prune(book: SymbolBook, ts: number, bars: Ohlcv, asOf: number): void {
+export function prune(book: SymbolBook, ts: number, bars: Ohlcv, asOf: number): void {
   const relistable = bars.ts[Math.max(0, asOf - DEFAULT_SCAN.freshBars)]!;
   book.signals = book.signals.filter((b) => !(TERMINAL_STATES.has(b.state) && b.outcome !== 'pending' && b.detectedTs < relistable));
   const followed = new Set(book.signals.map((b) => b.record.id));

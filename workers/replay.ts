@@ -21,7 +21,7 @@ import { FitMemo } from '../src/kernels/patterns/types';
 import { marketRegime } from '../src/kernels/regime';
 import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
-import { emptyBook, runSession, type BookContext, type BookRecord, type SessionTally, type SymbolBook } from './replay-book';
+import { emptyBook, prune, runSession, type BookContext, type BookRecord, type SessionTally, type SymbolBook } from './replay-book';
 import { standingOn, symbolStats } from './scan';
 import { indexAtOrBefore, store } from './store';
 
@@ -173,7 +173,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
-    const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo() };
+    const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo(), plans: new WeakMap() };
     withScanInputs(s, symbol, timeframe, (bars, ind) => {
       for (let k = from; k < to; k++) {
         const at = column * m.sessions + k;
@@ -181,6 +181,8 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
         const listed = runSession(book, ctx, bars, ind, { session: k, ts: sessionTs[k]!, inUniverse: universe[at] === 1, rsRank: rank === 0 ? null : rank, regime: regimes[k - from] ?? null }, records, tally);
         listings?.push(listed);
       }
+      const last = indexAtOrBefore(bars.ts, sessionTs[to - 1]!);
+      if (last >= 0) prune(book, sessionTs[to - 1]!, bars, last);
     });
     return { symbol, book, records, tally, ...(listings ? { listings } : {}) };
   });

@@ -30,22 +30,26 @@ export interface PrepareInput {
   asOfTs: number;
 }
 
+/** Average close × volume over the 50 bars up to bar `i` (fewer at the series' start). */
+export function dollarVolume50(series: Ohlcv, i: number): number {
+  const n = Math.min(50, i + 1);
+  let dollars = 0;
+  for (let k = i - n + 1; k <= i; k++) dollars += series.close[k]! * series.volume[k]!;
+  return dollars / n;
+}
+
 /** A symbol's cross-sectional inputs standing on bar `i` of `series` (RS score, above its 50-bar average, liquidity); empty without a bar. */
 export function symbolStats(symbol: string, series: Ohlcv | undefined, i: number): SymbolStats {
   if (!series || i < 0) return { symbol, barTs: null, rsScore: NaN, aboveSma50: null, avgDollarVolume50: NaN, close: NaN };
   let sum = 0;
-  let dollars = 0;
   const n = Math.min(50, i + 1);
-  for (let k = i - n + 1; k <= i; k++) {
-    sum += series.close[k]!;
-    dollars += series.close[k]! * series.volume[k]!;
-  }
+  for (let k = i - n + 1; k <= i; k++) sum += series.close[k]!;
   return {
     symbol,
     barTs: series.ts[i]!,
     rsScore: rsScore(series.close, i),
     aboveSma50: n < 50 ? null : series.close[i]! > sum / n,
-    avgDollarVolume50: dollars / n,
+    avgDollarVolume50: dollarVolume50(series, i),
     close: series.close[i]!,
   };
 }

@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { LedgerRepository } from '../../src/db/repositories/ledger';
 import type { ReplayParams } from '../../src/domain/replay';
 import { runReplay, type ReplayProgress } from '../../src/jobs/replay/run';
+import { storedAs } from '../../src/domain/check';
+import { SignalRecordSchema } from '../../src/domain/signal';
+import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../../src/ledger/outcome-plan';
 import { ledgerEntries } from '../../src/ledger/serialize';
+import { resolveItem } from '../../workers/outcomes';
 import { verifyLedger } from '../../src/ledger/verify';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
@@ -26,6 +30,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const deps = () => ({ ...ctx.services });
+const signalRecordOf = storedAs(SignalRecordSchema);
 
 /** Every record of a replay, oldest first, as (kind, signal, body data without what names the run). */
 async function contents(ledger: LedgerRepository, replayId: string, params: ReplayParams = PARAMS) {
@@ -77,6 +82,33 @@ describe('replays in the replay ledger', () => {
     expect(start.universe).toMatchObject({ kind: 'symbols', survivorshipBias: true });
     // The same request again finds the finished run.
     expect((await runReplay(deps(), PARAMS, { origin: 'test' })).id).toBe(run.id);
+  });
+
+  it('records every outcome as the outcome job computes it from scratch, from the ledger as it stood at the exit', async () => {
+    const run = await runReplay(deps(), PARAMS, { origin: 'test' }); // the run of the test before (or a new one when run alone)
+    const ledger = ctx.services.replayLedger.forReplay(run.id);
+    const { rows } = await ledger.signalRecords({}, 100_000, 0);
+    const views = ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId)));
+    let checked = 0;
+    for (const view of views) {
+      if (!view.outcomeRecord) continue;
+      const { mode, replay, ...outcome } = view.outcome;
+      const recorded: Record<string, unknown> = outcome;
+      const record = signalRecordOf(view.signal, 'replayed signal');
+      const exitAt = String(recorded.exitAt);
+      const planned = planOutcome(record, view.events.filter((e) => e.at <= exitAt));
+      expect(planned).not.toBeNull();
+      if ('neverEntered' in planned!) {
+        expect(recorded).toEqual(neverEnteredOutcome(record, planned.neverEntered.at, planned.neverEntered.state));
+      } else {
+        const bars = await ctx.services.marketData.bars(record.symbol, 'daily');
+        const resolved = resolveItem(planned!.item, bars, bars.ts.findLastIndex((ts) => ts <= Date.parse(exitAt)));
+        expect('result' in resolved && resolved.result.outcome).not.toBe('open');
+        if ('result' in resolved) expect(recorded).toEqual(enteredOutcome(planned!.item, resolved.result));
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 
   it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {
