@@ -21,7 +21,7 @@
  * highTightFlag.detect({ bars, ind: computeIndicators(bars), asOf }); // => the flag that broke out last, or the one forming, or null
  */
 import { checkAsOf } from './common';
-import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import { memoFit, type PatternDetector, type PatternInput, type PatternMatch } from './types';
 import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
 
 /** What both specs below give: the detector's own fields (`PatternDetector` less `detect`, one side) and how long an instance stays reported. */
@@ -100,17 +100,8 @@ export interface ShapeSpec<F> extends DetectorSpec {
  */
 export function shapeDetector<F>(spec: ShapeSpec<F>): PatternDetector {
   const { type, firstBar, mayBreakOut, breaksOut, instanceKey, build } = spec;
-  // With a memo, each end bar is fitted once per series (a copy is kept: the fit may be a reused scratch object).
-  const fit = (input: PatternInput, end: number): F | null => {
-    const memo = input.memo?.of<F>(spec);
-    if (!memo) return spec.fit(input, end);
-    const held = memo.get(end);
-    if (held !== undefined) return held;
-    const found = spec.fit(input, end);
-    const kept = found === null ? null : structuredClone(found);
-    memo.set(end, kept);
-    return kept;
-  };
+  // With a memo, each end bar is fitted once per series.
+  const fit = (input: PatternInput, end: number): F | null => memoFit(input, spec, end, () => spec.fit(input, end));
   const breakoutKey = (input: PatternInput, b: number): number => {
     if (mayBreakOut && !mayBreakOut(input, b)) return -1;
     const broken = fit(input, b - 1);

@@ -31,13 +31,28 @@ export interface PatternInput {
 export class FitMemo {
   private readonly byDetector = new Map<object, Map<number, unknown>>();
 
-  /** The fits of one detector (`owner`: its spec), by end bar; `null` is a measured non-pattern. */
-  of<F>(owner: object): Map<number, F | null> {
+  /**
+   * The fit of `owner` (a detector's own object) ending at bar `end`: kept, or
+   * measured now by `measure` and kept as a copy (a fit may be a reused
+   * scratch object); `null` is a measured non-pattern.
+   */
+  fit<F>(owner: object, end: number, measure: () => F | null): F | null {
     let fits = this.byDetector.get(owner);
     if (!fits) this.byDetector.set(owner, (fits = new Map()));
-    // One detector writes and reads its own map, always with its own fit type.
-    return fits as Map<number, F | null>;
+    if (fits.has(end)) {
+      // One owner keeps one fit type: what it stored under `end` is an F or null.
+      return fits.get(end) as F | null;
+    }
+    const found = measure();
+    const kept = found === null ? null : structuredClone(found);
+    fits.set(end, kept);
+    return kept;
   }
+}
+
+/** The fit ending at `end`, through the input's memo when it has one (see `FitMemo`). */
+export function memoFit<F>(input: PatternInput, owner: object, end: number, measure: () => F | null): F | null {
+  return input.memo ? input.memo.fit(owner, end, measure) : measure();
 }
 
 export interface PatternGeometry {
