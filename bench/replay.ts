@@ -7,7 +7,9 @@
  * Table 1, the engine: loading and preparing (bars, sessions, RS ranks,
  * breadth and regime per session), then every session of every symbol (scan,
  * alerts, surfacing, tracking, outcomes), without writing a ledger;
- * symbol-sessions/s. Table 2, the replay ledger: a shorter range written
+ * symbol-sessions/s, and the CPU time of all threads (on a machine shared with
+ * other work the wall time says little; CPU time ÷ 2 is what 2 idle cores
+ * would take, the serial parts aside). Table 2, the replay ledger: a shorter range written
  * through `runReplay` (canonical JSON, SHA-256 chain, one transaction per
  * chunk) into an in-memory PGlite, records/s.
  *
@@ -47,6 +49,7 @@ export async function benchReplay(): Promise<void> {
   const marketData = new MarketData({ provider, repository: new BarsRepository(database.db), store: barStore, ttlMs: 1e12, log: createLogger('silent') });
   const deps = { marketData, barStore, pool };
 
+  const cpuStarted = process.cpuUsage();
   const started = performance.now();
   const prepared = await prepareReplay(deps, full);
   const preparedAt = performance.now();
@@ -59,6 +62,7 @@ export async function benchReplay(): Promise<void> {
     records += chunk.records.length;
   }
   const done = performance.now();
+  const cpu = process.cpuUsage(cpuStarted);
   printTable(`bench/replay — the engine over ${real ? `the real daily history (${real.files} csv files + SPY)` : 'the synthetic market (smoke)'}, pool of 2 threads, no ledger`, [
     {
       range: `${prepared.dates[0]} .. ${prepared.dates.at(-1)}`,
@@ -67,6 +71,7 @@ export async function benchReplay(): Promise<void> {
       'load + prepare s': seconds(preparedAt - started),
       'sessions s': seconds(done - preparedAt),
       'total s': seconds(done - started),
+      'CPU s (all threads)': seconds((cpu.user + cpu.system) / 1000),
       'symbol-sessions': symbolSessions,
       'symbol-sessions/s': Math.round(symbolSessions / ((done - preparedAt) / 1000)),
       signals,

@@ -33,7 +33,6 @@ import {
   SCAN_INDICATORS,
   SCAN_STATE_WORDS,
   computeScanIndicators,
-  copyScanIndicatorState,
   extendScanIndicators,
   packScanState,
   scanIndicatorState,
@@ -42,7 +41,6 @@ import {
   type ScanIndicatorSet,
   type ScanIndicatorState,
 } from '../kernels/indicators/scan-set';
-import { headBars } from '../kernels/ohlcv';
 import { HEADER_INTS, scanStateOffset, scanValuesOffset } from './layout';
 import type { BarStoreReader, StoredSeries } from './reader';
 
@@ -110,15 +108,14 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       Atomics.store(headers, base + PROVISIONAL, -1);
       state = scanIndicatorState();
     }
-    const set = scanIndicatorViews(values, segment.capacity);
-    if (state.next < n - 1) {
-      extendScanIndicators(headBars(bars, n - 1), set, state);
-      packScanState(state, words);
-      Atomics.store(headers, base + BUILT_ON, revision);
-      Atomics.store(headers, base + COMMITTED, state.next);
-    }
-    if (n > 0 && Atomics.load(headers, base + PROVISIONAL) !== bars.version) {
-      extendScanIndicators(bars, set, copyScanIndicatorState(state));
+    if (n > 0 && (state.next < n - 1 || Atomics.load(headers, base + PROVISIONAL) !== bars.version)) {
+      const committedBefore = state.next;
+      extendScanIndicators(bars, scanIndicatorViews(values, segment.capacity), state, n - 1);
+      if (state.next !== committedBefore) {
+        packScanState(state, words);
+        Atomics.store(headers, base + BUILT_ON, revision);
+        Atomics.store(headers, base + COMMITTED, state.next);
+      }
       Atomics.store(headers, base + PROVISIONAL, bars.version);
     }
     const result = use(bars, scanIndicatorViews(values, segment.capacity, n));

@@ -22,7 +22,7 @@
  */
 import { atr1d, atrState, type AtrState } from './atr';
 import { bollingerState, bollingerWidth1d, percentileRank1d, type BollingerState } from './bollinger';
-import type { Ohlcv } from '../ohlcv';
+import { headBars, type Ohlcv } from '../ohlcv';
 import { rollingMax1d, rollingMin1d } from './rolling';
 import type { IndicatorSet } from './set';
 import { sma1d, smaState, type SmaState } from './sma';
@@ -133,34 +133,44 @@ export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndic
 /** The longest rolling window of the set (the 52-week high and low). */
 const LONGEST_WINDOW = 252;
 
-/**
- * Computes every member for bars `state.next .. bars.close.length − 1` and
- * moves the state there: O(new bars), plus O(252) to rebuild the rolling
- * extremes' deques. The arrays of `set` must hold at least that many bars;
- * `scratch` holds the deques (allocated when not given: new bars + 252 indices).
- * @throws {RangeError} when the state is past the bars, or from the kernels (short outputs, unequal columns).
- */
-export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, scratch?: Int32Array): void {
+/** The kernels that carry a running state, over `bars` from where `state` stopped. */
+function advanceStateful(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState): void {
   const { high, low, close, volume } = bars;
-  const n = close.length;
-  const from = state.next;
-  if (from > n) throw new RangeError(`scan indicators: state is at bar ${from}, the bars end at ${n}`);
-  if (from === n) return;
-  scratch ??= new Int32Array(n - Math.max(0, from - LONGEST_WINDOW));
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
   atr1d(high, low, close, set.atr14, { period: 14 }, state.atr14);
   bollingerWidth1d(close, set.bbWidth20, BOLLINGER, state.bbWidth20);
-  percentileRank1d(set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
   averageVolume1d(volume, set.avgVolume50, { period: 50 }, state.avgVolume50);
+  state.next = close.length;
+}
+
+/**
+ * Computes every member for bars `state.next .. bars.close.length − 1` and
+ * moves the state over the first `commit` bars (default all): O(new bars),
+ * plus O(252) to rebuild the rolling extremes' deques. Bars past `commit` (a
+ * forming bar a later write may revise) get their values from a copy of the
+ * state, which stays where the committed bars end. The arrays of `set` must
+ * hold at least `bars.close.length` values.
+ * @throws {RangeError} when the state is past `commit` or `commit` past the bars, or from the kernels (short outputs, unequal columns).
+ */
+export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
+  const { high, low } = bars;
+  const n = bars.close.length;
+  const from = state.next;
+  if (!(Number.isInteger(commit) && from <= commit && commit <= n)) throw new RangeError(`scan indicators: state at bar ${from} cannot commit through ${commit} of ${n} bars`);
+  if (from === n) return;
+  advanceStateful(commit < n ? headBars(bars, commit) : bars, set, state);
+  if (commit < n) advanceStateful(bars, set, copyScanIndicatorState(state));
+  // The rest are read back from the bars and the band width, from `from` on.
+  percentileRank1d(set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
+  const scratch = new Int32Array(n - Math.max(0, from - LONGEST_WINDOW));
   rollingMax1d(high, set.high252, { period: 252 }, scratch, from);
   rollingMin1d(low, set.low252, { period: 252 }, scratch, from);
   rollingMax1d(high, set.donchianHigh55, { period: 55, excludeCurrent: true }, scratch, from);
   rollingMin1d(low, set.donchianLow55, { period: 55, excludeCurrent: true }, scratch, from);
   rollingMax1d(high, set.donchianHigh20, { period: 20, excludeCurrent: true }, scratch, from);
   rollingMin1d(low, set.donchianLow20, { period: 20, excludeCurrent: true }, scratch, from);
-  state.next = n;
 }
 
 /** The whole set over `bars`, computed at once (what the incremental form must equal). */

@@ -160,8 +160,7 @@ describe('the scan indicator set, kept incrementally', () => {
       const batch = computeIndicators(b);
       const set = allocateScanIndicators(n + 10);
       const state = scanIndicatorState();
-      const scratch = new Int32Array(n);
-      for (const end of cuts(seededRandom(seed), n)) extendScanIndicators(headBars(b, end), set, state, scratch);
+      for (const end of cuts(seededRandom(seed), n)) extendScanIndicators(headBars(b, end), set, state);
       expect(state.next).toBe(n);
       const held = headIndicators(set, n);
       for (const name of SCAN_INDICATORS) expectSameBits(held[name], batch[name], `${name}, seed ${seed}`);
@@ -199,16 +198,21 @@ describe('the scan indicator set, kept incrementally', () => {
     const n = b.close.length;
     const set = allocateScanIndicators(n);
     const state = scanIndicatorState();
-    extendScanIndicators(headBars(b, n - 1), set, state);
-    // the last bar as it looked mid-session, then as it closed
+    extendScanIndicators(headBars(b, n - 30), set, state);
+    // the last bar as it looked mid-session: committed through n − 1, the last one on a copy
     const early: Ohlcv = { ...b, close: b.close.slice(), high: b.high.slice() };
     early.close[n - 1] = early.close[n - 1]! * 1.07;
     early.high[n - 1] = Math.max(early.high[n - 1]!, early.close[n - 1]!);
-    extendScanIndicators(early, set, copyScanIndicatorState(state));
+    extendScanIndicators(early, set, state, n - 1);
     expect(state.next).toBe(n - 1);
+    const atEarly = computeScanIndicators(early);
+    for (const name of SCAN_INDICATORS) expectSameBits(set[name], atEarly[name], `${name} with the forming bar`);
+    // as it closed: only the last bar is computed again
     extendScanIndicators(b, set, state);
+    expect(state.next).toBe(n);
     const batch = computeScanIndicators(b);
     for (const name of SCAN_INDICATORS) expectSameBits(set[name], batch[name], name);
+    expect(copyScanIndicatorState(state)).toEqual(state);
   });
 
   it('refuses a state that is past the bars', () => {
