@@ -44,14 +44,32 @@ export const migrations: EmbeddedMigration[] = [
     "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"alerts\" jsonb;"
   },
   {
-    "tag": "0006_replay_ledger",
-    "when": 1795542231444,
+    "tag": "0006_scan_run_stale_series",
+    "when": 1795541189246,
+    "breakpoints": true,
+    "sql": "ALTER TABLE \"scan_runs\" ADD COLUMN \"stale_series\" jsonb;"
+  },
+  {
+    "tag": "0007_explanations",
+    "when": 1795545636302,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"explanations\" (\n\t\"signal_id\" text NOT NULL,\n\t\"facts_hash\" text NOT NULL,\n\t\"prompt_version\" text NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"pattern_type\" text NOT NULL,\n\t\"provider\" text NOT NULL,\n\t\"model\" text NOT NULL,\n\t\"bullets\" jsonb NOT NULL,\n\t\"grounding\" jsonb NOT NULL,\n\t\"facts\" jsonb NOT NULL,\n\t\"input_tokens\" integer NOT NULL,\n\t\"cached_input_tokens\" integer NOT NULL,\n\t\"output_tokens\" integer NOT NULL,\n\t\"attempts\" integer NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"explanations_signal_id_facts_hash_prompt_version_pk\" PRIMARY KEY(\"signal_id\",\"facts_hash\",\"prompt_version\")\n);\n"
+  },
+  {
+    "tag": "0008_api_keys",
+    "when": 1795546071765,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"api_keys\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"user_id\" text NOT NULL,\n\t\"name\" text NOT NULL,\n\t\"prefix\" text NOT NULL,\n\t\"hash\" text NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL,\n\t\"last_used_at\" timestamp with time zone,\n\t\"revoked_at\" timestamp with time zone,\n\tCONSTRAINT \"api_keys_hash_is_sha256_hex\" CHECK (\"api_keys\".\"hash\" ~ '^[0-9a-f]{64}$'),\n\tCONSTRAINT \"api_keys_prefix_format\" CHECK (\"api_keys\".\"prefix\" ~ '^[0-9A-Za-z]{8}$'),\n\tCONSTRAINT \"api_keys_tier\" CHECK (\"api_keys\".\"tier\" in ('free', 'pro', 'enterprise'))\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX \"api_keys_prefix_idx\" ON \"api_keys\" USING btree (\"prefix\");--> statement-breakpoint\nCREATE INDEX \"api_keys_user_idx\" ON \"api_keys\" USING btree (\"user_id\",\"created_at\");"
+  },
+  {
+    "tag": "0009_replay_ledger",
+    "when": 1795551280583,
     "breakpoints": true,
     "sql": "CREATE TABLE \"replay_ledger_checkpoints\" (\n\t\"seq\" bigint PRIMARY KEY NOT NULL,\n\t\"head_hash\" text NOT NULL,\n\t\"count\" bigint NOT NULL,\n\t\"created_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE \"replay_ledger_records\" (\n\t\"seq\" bigint PRIMARY KEY NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"signal_id\" text NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL,\n\t\"body\" text NOT NULL,\n\t\"prev_hash\" text NOT NULL,\n\t\"hash\" text NOT NULL,\n\t\"pattern_type\" text,\n\t\"score_band\" text,\n\t\"final_score\" real,\n\t\"detected_at\" timestamp with time zone,\n\t\"replay_id\" text\n);\n--> statement-breakpoint\nCREATE TABLE \"replay_runs\" (\n\t\"id\" text PRIMARY KEY NOT NULL,\n\t\"key\" text NOT NULL,\n\t\"timeframe\" text NOT NULL,\n\t\"from_date\" text NOT NULL,\n\t\"to_date\" text NOT NULL,\n\t\"source\" text NOT NULL,\n\t\"origin\" text NOT NULL,\n\t\"params\" jsonb NOT NULL,\n\t\"universe\" jsonb NOT NULL,\n\t\"status\" text NOT NULL,\n\t\"sessions_total\" integer NOT NULL,\n\t\"sessions_done\" integer NOT NULL,\n\t\"signals\" integer NOT NULL,\n\t\"records\" integer NOT NULL,\n\t\"books\" jsonb,\n\t\"error\" text,\n\t\"started_at\" timestamp with time zone NOT NULL,\n\t\"updated_at\" timestamp with time zone NOT NULL,\n\t\"finished_at\" timestamp with time zone\n);\n--> statement-breakpoint\nALTER TABLE \"ledger_records\" ADD COLUMN \"replay_id\" text;--> statement-breakpoint\nCREATE UNIQUE INDEX \"replay_ledger_records_hash_idx\" ON \"replay_ledger_records\" USING btree (\"hash\");--> statement-breakpoint\nCREATE UNIQUE INDEX \"replay_ledger_records_signal_once_idx\" ON \"replay_ledger_records\" USING btree (\"replay_id\",\"signal_id\") WHERE kind = 'signal';--> statement-breakpoint\nCREATE UNIQUE INDEX \"replay_ledger_records_outcome_once_idx\" ON \"replay_ledger_records\" USING btree (\"replay_id\",\"signal_id\") WHERE kind = 'outcome';--> statement-breakpoint\nCREATE INDEX \"replay_ledger_records_signal_idx\" ON \"replay_ledger_records\" USING btree (\"signal_id\",\"seq\");--> statement-breakpoint\nCREATE INDEX \"replay_ledger_records_detected_idx\" ON \"replay_ledger_records\" USING btree (\"detected_at\");--> statement-breakpoint\nCREATE INDEX \"replay_ledger_records_replay_idx\" ON \"replay_ledger_records\" USING btree (\"replay_id\",\"seq\");--> statement-breakpoint\nCREATE INDEX \"replay_runs_key_idx\" ON \"replay_runs\" USING btree (\"key\");--> statement-breakpoint\nCREATE INDEX \"replay_runs_updated_idx\" ON \"replay_runs\" USING btree (\"updated_at\");"
   },
   {
-    "tag": "0007_replay_ledger_append_only",
-    "when": 1795542235382,
+    "tag": "0010_replay_ledger_append_only",
+    "when": 1795551283044,
     "breakpoints": true,
     "sql": "-- The replay ledger is append-only like the live one (migration 0003, same\n-- function): UPDATE and DELETE are refused row by row, TRUNCATE by a\n-- statement trigger.\nCREATE TRIGGER replay_ledger_records_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_records\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_records_no_truncate BEFORE TRUNCATE ON \"replay_ledger_records\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_checkpoints\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_truncate BEFORE TRUNCATE ON \"replay_ledger_checkpoints\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n"
   }

@@ -2,13 +2,14 @@
  * @module config
  * Every environment variable Breakline reads, parsed once with zod. Nothing else
  * reads `process.env`. Defaults run fully offline: PGlite under `STATE_DIR`,
- * the synthetic market, the in-process bus and rate limiter.
+ * the synthetic market, the in-process event bus and rate limiter.
  *
  * @example
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
  */
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TIERS, type Tier } from './domain/tiers';
 
 export const API_VERSIONS = ['1.0.0', '1.1.0'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
@@ -18,10 +19,39 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
 
 const onOff = z.enum(['on', 'off']);
+const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
+
+/** A comma-separated list (blank items dropped). */
+const list = z.string().transform((v) => v.split(',').map((item) => item.trim()).filter(Boolean));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** JWKS are fetched over https only (keys from a tampered fetch would sign anything), plain http only on loopback (tests, sidecars). */
+const jwksUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  } catch {
+    return false;
+  }
+}, 'must be an https:// URL (http:// only on loopback)');
+
+/** Origins `scheme://host[:port]`, normalised as the browser sends them in `Origin`. */
+const origins = list.pipe(
+  z.array(
+    z.string().transform((value, ctx) => {
+      try {
+        const origin = new URL(value).origin;
+        if (origin !== 'null') return origin;
+      } catch {}
+      ctx.addIssue({ code: 'custom', message: `'${value}' is not an origin like https://app.example.com` });
+      return z.NEVER;
+    }),
+  ),
+);
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).default('127.0.0.1'),
   STATE_DIR: z.string().min(1).default('.breakline'),
   DATABASE_URL: z
     .string()
@@ -44,7 +74,27 @@ const schema = z.object({
   FINRA_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://cdn.finra.org'),
   API_DEFAULT_VERSION: z.enum(API_VERSIONS).default('1.0.0'),
   RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_FREE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_PRO: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_QUOTA_ENTERPRISE: z.coerce.number().int().min(1).default(3000),
+  /** Namespace of every key Breakline writes to Redis (deployments or test runs sharing one Redis stay apart). */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('breakline:'),
+  /** The identity provider: its issuer and one source of its public keys. Unset → local mode (`breakline token mint`). */
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_JWKS_URL: jwksUrl.optional(),
+  AUTH_JWKS_FILE: z.string().min(1).optional(),
+  AUTH_PUBLIC_KEY: z
+    .string()
+    .transform((pem) => pem.replaceAll('\\n', '\n').trim())
+    .refine((pem) => /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(pem), 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)')
+    .optional(),
+  AUTH_AUDIENCE: list.optional(),
+  AUTH_AUTHORIZED_PARTIES: list.optional(),
+  AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
+  AUTH_ALLOWED_ORIGINS: origins.optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
+  RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MACRO_CALENDAR: onOff.default('on'),
@@ -56,7 +106,46 @@ const schema = z.object({
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
   REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Seconds between background health rounds (probes answer from the last one). */
+  HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */
+  AI_PROVIDER: z.enum(['anthropic', 'openai', 'off']).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: httpUrl.default('https://api.anthropic.com'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  /** An OpenAI-compatible chat-completions server (llama.cpp, vLLM, Ollama, OpenAI), up to and including `/v1`. */
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).optional(),
+  /** How the OpenAI-compatible server is asked for JSON: a JSON schema (structured output), JSON mode, or only the prompt. */
+  OPENAI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'off']).default('json_schema'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
+  AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(8192).default(700),
+  /** Consecutive failed or timed-out model calls that open the circuit. */
+  AI_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Seconds the circuit stays open before one probe request is let through. */
+  AI_BREAKER_HALF_OPEN_SECONDS: z.coerce.number().positive().max(86_400).default(30),
+  /** The explain endpoints' own, stricter quota per client and window (each explanation may cost a model call). */
+  EXPLAIN_RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(10),
+  EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Largest POST /api/explain body accepted, in bytes. */
+  EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
+  SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
+  SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
+  SSE_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SSE_REPLAY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  SSE_QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
+  SSE_QUOTE_POLL_SECONDS: z.coerce.number().int().min(1).default(5),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  SSE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(32),
+  SSE_MAX_SYMBOLS: z.coerce.number().int().min(1).max(500).default(50),
+  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(64),
+  SSE_STALL_SECONDS: z.coerce.number().int().min(1).default(30),
 });
+
+/** Every environment variable the configuration reads (the help text lists them). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 export interface Config {
   port: number;
@@ -73,7 +162,18 @@ export interface Config {
   /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
   finra: { baseUrl: string } | null;
   apiDefaultVersion: ApiVersion;
-  rateLimit: { quota: number; windowSeconds: number };
+  rateLimit: {
+    /** Requests per window for a client without credentials, counted per IP. */
+    quota: number;
+    /** Requests per window of the costly class (replays, universe scans, the whole ledger), on top of the quota. */
+    costlyQuota: number;
+    windowSeconds: number;
+    /** Requests per window for an authenticated user or API key, by tier. */
+    tierQuotas: Record<Tier, number>;
+  };
+  /** Prefix of every Redis key. */
+  redisKeyPrefix: string;
+  auth: AuthConfig;
   trustProxy: boolean;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   macroCalendar: boolean;
@@ -82,6 +182,66 @@ export interface Config {
   scanIntervalSeconds: number;
   /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
   replayOnBoot: boolean;
+  healthCheckIntervalSeconds: number;
+  ai: AiConfig;
+  /** The explain endpoints' own quota and body limit. */
+  explain: { quota: number; windowSeconds: number; bodyLimitBytes: number };
+  stream: {
+    /** Between `: ping` comments; 0 sends none. */
+    pingMs: number;
+    /** The reconnection delay a client is told (`retry:` in hello). */
+    retryMs: number;
+    replaySize: number;
+    replayMaxAgeSeconds: number;
+    /** Quote tick: at most one quote per symbol per client per interval. */
+    quoteIntervalMs: number;
+    /** How often a remote provider is polled per subscribed symbol. */
+    quotePollSeconds: number;
+    maxConnections: number;
+    /** Open streams per client IP (or per user when signed in). */
+    maxConnectionsPerClient: number;
+    maxSymbols: number;
+    /** Bytes handed to a client's socket at a time; its further events wait in the replay buffer. */
+    queueBytes: number;
+    /** A client with events waiting that takes nothing for this long is dropped. */
+    stallSeconds: number;
+  };
+}
+
+/** The language model behind /api/explain (src/ai). `model: null` means none is usable: the reason says why. */
+export interface AiConfig {
+  provider: 'anthropic' | 'openai' | 'off';
+  baseUrl: string;
+  apiKey?: string;
+  model: string | null;
+  /** Set when no model can be asked (explain answers 503 `ai_unavailable` with it). */
+  unavailableReason?: string;
+  responseFormat: 'json_schema' | 'json_object' | 'off';
+  timeoutMs: number;
+  maxOutputTokens: number;
+  breaker: { failures: number; halfOpenAfterMs: number };
+}
+
+/** Where an identity provider's public keys come from: verification never calls the provider per request. */
+export type ProviderKeys = { source: 'jwks-url'; url: string } | { source: 'jwks-file'; path: string } | { source: 'pem'; pem: string };
+
+export interface IdentityProviderConfig {
+  /** The required `iss` claim. */
+  issuer: string;
+  keys: ProviderKeys;
+  /** Accepted `aud` values; empty → `aud` is not checked. */
+  audience: string[];
+  /** Accepted `azp` values (Clerk: your front ends' origins; Auth0: client ids); empty → `azp` is not checked. */
+  authorizedParties: string[];
+}
+
+export interface AuthConfig {
+  /** Null → local mode: only tokens minted by `breakline token mint` with the key in STATE_DIR are trusted. */
+  provider: IdentityProviderConfig | null;
+  /** The session-token claim that carries the tier (absent or unknown → free). */
+  tierClaim: string;
+  /** Origins besides the server's own that may send cookie-authenticated writes (CSRF rule). */
+  allowedOrigins: string[];
 }
 
 /** A configuration problem, naming every bad variable. */
@@ -112,6 +272,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MARKET_DATA_PROVIDER === 'csv' && !e.CSV_DIR) {
     throw new ConfigError(['CSV_DIR: required when MARKET_DATA_PROVIDER=csv']);
   }
+  const tierQuotas: Record<Tier, number> = { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE };
+  for (const [lower, higher] of [[TIERS[0], TIERS[1]], [TIERS[1], TIERS[2]]] as const) {
+    if (tierQuotas[higher] < tierQuotas[lower]) {
+      throw new ConfigError([`RATE_LIMIT_QUOTA_${higher.toUpperCase()}: must not be below RATE_LIMIT_QUOTA_${lower.toUpperCase()} (${tierQuotas[lower]})`]);
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -125,7 +291,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
-    rateLimit: { quota: e.RATE_LIMIT_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: { quota: e.RATE_LIMIT_QUOTA, costlyQuota: e.RATE_LIMIT_COSTLY_QUOTA, windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS, tierQuotas },
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    auth: {
+      provider: identityProvider(e),
+      tierClaim: e.AUTH_TIER_CLAIM,
+      allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
+    },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     macroCalendar: e.MACRO_CALENDAR === 'on',
@@ -133,7 +305,64 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
+    healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
+    ai: aiConfig(e),
+    explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
+    stream: {
+      pingMs: e.SSE_PING_MS,
+      retryMs: e.SSE_RETRY_MS,
+      replaySize: e.SSE_REPLAY_SIZE,
+      replayMaxAgeSeconds: e.SSE_REPLAY_MAX_AGE_SECONDS,
+      quoteIntervalMs: e.SSE_QUOTE_INTERVAL_MS,
+      quotePollSeconds: e.SSE_QUOTE_POLL_SECONDS,
+      maxConnections: e.SSE_MAX_CONNECTIONS,
+      maxConnectionsPerClient: e.SSE_MAX_CONNECTIONS_PER_CLIENT,
+      maxSymbols: e.SSE_MAX_SYMBOLS,
+      queueBytes: e.SSE_QUEUE_KB * 1024,
+      stallSeconds: e.SSE_STALL_SECONDS,
+    },
   };
+}
+
+/**
+ * The model provider: explicit `AI_PROVIDER`, else whichever provider's
+ * variables are set. A provider chosen without its key or model is not an
+ * error at boot: /api/explain answers 503 naming the missing variable.
+ */
+function aiConfig(e: z.infer<typeof schema>): AiConfig {
+  const provider = e.AI_PROVIDER ?? (e.ANTHROPIC_API_KEY ? 'anthropic' : e.OPENAI_BASE_URL ? 'openai' : 'off');
+  const common = {
+    responseFormat: e.OPENAI_RESPONSE_FORMAT,
+    timeoutMs: e.AI_TIMEOUT_MS,
+    maxOutputTokens: e.AI_MAX_OUTPUT_TOKENS,
+    breaker: { failures: e.AI_BREAKER_FAILURES, halfOpenAfterMs: Math.round(e.AI_BREAKER_HALF_OPEN_SECONDS * 1000) },
+  };
+  const trim = (url: string) => url.replace(/\/+$/, '');
+  if (provider === 'anthropic') {
+    const missing = e.ANTHROPIC_API_KEY ? undefined : 'no model API key: set ANTHROPIC_API_KEY';
+    return { provider, baseUrl: trim(e.ANTHROPIC_BASE_URL), apiKey: e.ANTHROPIC_API_KEY, model: missing ? null : e.ANTHROPIC_MODEL, unavailableReason: missing, ...common };
+  }
+  if (provider === 'openai') {
+    const missing = !e.OPENAI_BASE_URL ? 'no model endpoint: set OPENAI_BASE_URL' : !e.OPENAI_MODEL ? 'no model named: set OPENAI_MODEL' : undefined;
+    return { provider, baseUrl: trim(e.OPENAI_BASE_URL ?? ''), apiKey: e.OPENAI_API_KEY, model: missing ? null : e.OPENAI_MODEL!, unavailableReason: missing, ...common };
+  }
+  return { provider, baseUrl: '', model: null, unavailableReason: 'no language model is configured (AI_PROVIDER=off): set ANTHROPIC_API_KEY, or OPENAI_BASE_URL and OPENAI_MODEL', ...common };
+}
+
+/** The identity provider named by the AUTH_* variables: an issuer and exactly one key source, or neither. */
+function identityProvider(e: z.infer<typeof schema>): IdentityProviderConfig | null {
+  const sources: ProviderKeys[] = [];
+  if (e.AUTH_JWKS_URL) sources.push({ source: 'jwks-url', url: e.AUTH_JWKS_URL });
+  if (e.AUTH_JWKS_FILE) sources.push({ source: 'jwks-file', path: e.AUTH_JWKS_FILE });
+  if (e.AUTH_PUBLIC_KEY) sources.push({ source: 'pem', pem: e.AUTH_PUBLIC_KEY });
+  if (sources.length > 1) throw new ConfigError(['AUTH_JWKS_URL, AUTH_JWKS_FILE, AUTH_PUBLIC_KEY: set exactly one source of the provider\'s keys']);
+  const [keys] = sources;
+  if (!keys) {
+    if (e.AUTH_ISSUER) throw new ConfigError(['AUTH_ISSUER: needs the provider\'s keys (AUTH_JWKS_URL, AUTH_JWKS_FILE or AUTH_PUBLIC_KEY)']);
+    return null;
+  }
+  if (!e.AUTH_ISSUER) throw new ConfigError([`AUTH_ISSUER: required with ${keys.source === 'jwks-url' ? 'AUTH_JWKS_URL' : keys.source === 'jwks-file' ? 'AUTH_JWKS_FILE' : 'AUTH_PUBLIC_KEY'} (the provider's iss, e.g. https://clerk.your-app.com)`]);
+  return { issuer: e.AUTH_ISSUER, keys, audience: e.AUTH_AUDIENCE ?? [], authorizedParties: e.AUTH_AUTHORIZED_PARTIES ?? [] };
 }
 
 /** Where the embedded database lives under `STATE_DIR`. */

@@ -17,3 +17,13 @@ declare module '@electric-sql/pglite/pglite.data' {
   const path: string;
   export default path;
 }
+
+/** The docs UI's assets from swagger-ui-dist, imported as embedded files (their path at run time). */
+declare module 'swagger-ui-dist/swagger-ui-bundle.js' {
+  const path: string;
+  export default path;
+}
+declare module 'swagger-ui-dist/swagger-ui.css' {
+  const path: string;
+  export default path;
+}

@@ -14,10 +14,13 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
   scan_failed: 500,
   upstream_error: 502,
+  /** The language model's answer failed validation or the grounding check twice (src/ai); it is never passed through. */
+  ai_refused: 502,
   unavailable: 503,
   ai_unavailable: 503,
 } as const;
@@ -36,4 +39,19 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
   }
+}
+
+/** How much of a caller's own input an error message repeats. */
+export const ECHO_MAX = 64;
+
+/**
+ * A caller's input as an error message may repeat it: at most `ECHO_MAX`
+ * characters, then `…` and the full length, so a 5,000-character header is
+ * never sent back whole.
+ *
+ * @example
+ * echoed('x'.repeat(5000)); // => 'xxx…xxx… (5000 characters)'
+ */
+export function echoed(input: string, max = ECHO_MAX): string {
+  return input.length <= max ? input : `${input.slice(0, max)}… (${input.length} characters)`;
 }

@@ -53,26 +53,40 @@ export interface PageRequest {
   after?: [string | number, string];
 }
 
-/** Query parameters of every envelope endpoint (TypeBox, for routes and the OpenAPI document). */
+/**
+ * The largest `offset` any endpoint accepts (2^31 − 1): far past any list we
+ * hold, and a number every client and database handles natively. Beyond it is
+ * 400, never a query.
+ */
+export const PAGE_OFFSET_MAX = 2_147_483_647;
+
+/**
+ * Query parameters of every envelope endpoint (TypeBox, for routes and the
+ * OpenAPI document). `limit` has no bounds in the schema because the spec
+ * clamps it (readPage); like every integer it must be decimal (domain/formats).
+ */
 export const PageQuery = {
   limit: t.Optional(
-    t.Integer({ description: 'Page size, clamped to [1, 200]; default 50', examples: [50], error: "Query parameter 'limit' must be an integer (it is clamped to 1..200)" }),
+    t.Integer({ default: PAGE_LIMIT_DEFAULT, description: `Page size, clamped to [1, ${PAGE_LIMIT_MAX}]; default ${PAGE_LIMIT_DEFAULT}`, examples: [50], error: `Query parameter 'limit' must be a decimal integer (it is clamped to 1..${PAGE_LIMIT_MAX})` }),
   ),
   offset: t.Optional(
-    t.Integer({ minimum: 0, description: 'Items to skip; default 0 (ignored when cursor is given)', examples: [0], error: "Query parameter 'offset' must be an integer ≥ 0" }),
+    t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Items to skip; default 0 (ignored when cursor is given)', examples: [0], error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
   ),
   cursor: t.Optional(t.String({ description: 'Opaque pagination.nextCursor of an earlier page; malformed → first page' })),
-  order: t.Optional(t.Union([t.Literal('asc'), t.Literal('desc')], { description: 'Sort direction; default desc', error: "Query parameter 'order' must be asc or desc" })),
+  order: t.Optional(t.UnionEnum(['asc', 'desc'], { default: 'desc', description: 'Sort direction; default desc', error: "Query parameter 'order' must be asc or desc" })),
 };
 
-export const PageMetaSchema = t.Object({
-  nextCursor: t.Union([t.String(), t.Null()]),
-  hasMore: t.Boolean(),
-  total: t.Optional(t.Integer()),
-  limit: t.Integer(),
-  offset: t.Integer(),
-  order: t.Union([t.Literal('asc'), t.Literal('desc')]),
-});
+export const PageMetaSchema = t.Object(
+  {
+    nextCursor: t.Union([t.String(), t.Null()], { description: 'Opaque cursor of the next page; null on the last page' }),
+    hasMore: t.Boolean(),
+    total: t.Optional(t.Integer({ description: 'Items in all pages, where cheap to count' })),
+    limit: t.Integer({ description: 'The effective page size' }),
+    offset: t.Integer(),
+    order: t.Union([t.Literal('asc'), t.Literal('desc')]),
+  },
+  { title: 'PageMeta' },
+);
 
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify({ v: 1, o: cursor.order, p: cursor.offset, k: cursor.after })).toString('base64url');
@@ -86,7 +100,7 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
     if (value.v !== 1 || (value.o !== 'asc' && value.o !== 'desc')) return undefined;
     const offset = value.p;
     const after = value.k;
-    const validOffset = offset === undefined || (Number.isSafeInteger(offset) && (offset as number) >= 0);
+    const validOffset = offset === undefined || (Number.isSafeInteger(offset) && (offset as number) >= 0 && (offset as number) <= PAGE_OFFSET_MAX);
     const validAfter =
       after === undefined ||
       (Array.isArray(after) &&
@@ -106,18 +120,26 @@ function toInt(raw: string | number | undefined, fallback: number): number {
   return Number.isFinite(n) ? Math.trunc(n) : fallback;
 }
 
-/** Resolves raw query values into the effective page request (never throws). */
-export function readPage(query: {
-  limit?: string | number;
-  offset?: string | number;
-  cursor?: string;
-  order?: string;
-}): PageRequest {
+/**
+ * Resolves raw query values into the effective page request (never throws).
+ * A keyset endpoint passes `validKey`: a cursor whose `(sortKey, id)` it does
+ * not accept is malformed (→ first page), so a forged key never reaches a query.
+ */
+export function readPage(
+  query: {
+    limit?: string | number;
+    offset?: string | number;
+    cursor?: string;
+    order?: string;
+  },
+  validKey?: (key: [string | number, string]) => boolean,
+): PageRequest {
   const limit = Math.min(PAGE_LIMIT_MAX, Math.max(1, toInt(query.limit, PAGE_LIMIT_DEFAULT)));
-  const cursor = decodeCursor(query.cursor);
+  const decoded = decodeCursor(query.cursor);
+  const cursor = decoded?.after && validKey && !validKey(decoded.after) ? undefined : decoded;
   if (cursor) return { limit, order: cursor.order, offset: cursor.offset ?? 0, after: cursor.after };
   const order: SortOrder = query.order === 'asc' ? 'asc' : 'desc';
-  return { limit, order, offset: Math.max(0, toInt(query.offset, 0)) };
+  return { limit, order, offset: Math.min(PAGE_OFFSET_MAX, Math.max(0, toInt(query.offset, 0))) };
 }
 
 /**

@@ -2,18 +2,25 @@
  * @module services
  * Everything a request handler may use, built once from the config: the
  * database, the market data behind its caches, the scan runs, the ledger and
- * its figures, the rate-limit store and the logger. Every cache lives on one
+ * its figures, identity and access (sessions, API keys), the rate-limit store,
+ * the event bus and the SSE hub, and the logger. Every cache lives on one
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
+import { createExplainer, type Explainer } from './ai';
+import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { BarsRepository } from './db/repositories/bars';
+import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
 import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
+import { HealthMonitor, WarmUp } from './jobs/health';
 import { SignalRuns } from './jobs/runs';
 import { LedgerFigures } from './ledger/performance';
+import { LedgerCsv } from './ledger/csv';
+import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
 import { MarketData } from './market-data';
@@ -21,7 +28,8 @@ import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
-import { InProcessBus, type EventBus } from './stream/bus';
+import { createEventBus, type EventBus } from './stream/bus';
+import { StreamHub } from './stream/hub';
 
 export interface Services {
   config: Config;
@@ -29,21 +37,38 @@ export interface Services {
   database: Database;
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
+  /** Sessions, API keys and the authenticator that resolves a request's principal. */
+  auth: Auth;
   barStore: BarStore;
   pool: KernelPool;
   scans: ScansRepository;
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
-  /** The replay ledger (its own chain; jobs/replay writes it) and its figures. */
+  /** The replay ledger (its own chain; jobs/replay writes it), its figures and its verifier. */
   replayLedger: LedgerRepository;
   replayFigures: LedgerFigures;
+  replayVerifier: LedgerVerifier;
   /** Replay runs: parameters, progress, resume state. */
   replays: ReplayRunsRepository;
+  /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
+  ledgerVerifier: LedgerVerifier;
+  /** The ledger as CSV, rendered once per head. */
+  ledgerCsv: LedgerCsv;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
   bus: EventBus;
+  /** Background health rounds; probes and /api/health answer from the last one. */
+  health: HealthMonitor;
+  /** What the boot is doing and has done (readiness). */
+  warmUp: WarmUp;
+  /** Explanations by the configured language model, with their cache and circuit breaker (`status()` for health and metrics). */
+  explainer: Explainer;
+  /** The SSE hub: replay buffer, subscribers, pings, quotes (GET /api/stream). */
+  hub: StreamHub;
   startedAt: number;
+  /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,13 +78,21 @@ export interface ServiceOverrides {
   /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
   pgliteDir?: string;
   rateLimitStore?: RateLimitStore;
+  /** Clock and schedules of the auth layer (tests). */
+  auth?: AuthOverrides;
   /** Start every worker thread at boot (the server) rather than on first use. */
   warmPool?: boolean;
+  /** The boot's warm-up tracker (the server passes the one its early listener reports). */
+  warmUp?: WarmUp;
+  /** The event bus (tests give each context a Redis stream of its own). */
+  bus?: EventBus;
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
+  const warmUp = overrides.warmUp ?? new WarmUp();
   const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) });
+  warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config);
   const barStore = new BarStore();
   const marketData = new MarketData({
@@ -69,7 +102,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ttlMs: config.barsCacheTtlSeconds * 1000,
     log,
   });
-  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore(config.redisUrl);
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
+  const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
   const pool = createPool({
     threads: config.poolSize,
@@ -78,28 +112,68 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   const scans = new ScansRepository(database.db, ledger);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
-  const bus = new InProcessBus();
+  // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
+  const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
+  const { stream } = config;
+  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
+  const hub = new StreamHub({
+    bus,
+    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
+    log,
+    pingMs: stream.pingMs,
+    retryMs: stream.retryMs,
+    replay: { size: stream.replaySize, maxAgeMs: stream.replayMaxAgeSeconds * 1000 },
+    quoteIntervalMs: stream.quoteIntervalMs,
+    quotePollMs: stream.quotePollSeconds * 1000,
+    maxConnections: stream.maxConnections,
+    maxConnectionsPerKey: stream.maxConnectionsPerClient,
+    queueBytes: stream.queueBytes,
+    stallMs: stream.stallSeconds * 1000,
+    retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
+  });
+  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log });
   return {
     config,
     log,
     database,
     marketData,
     rateLimitStore,
+    auth,
     barStore,
     pool,
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
+    ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
+    ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
+    runs,
     replayLedger,
     replayFigures: new LedgerFigures(replayLedger),
+    replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
     replays: new ReplayRunsRepository(database.db, replayLedger),
-    runs: new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log }),
     bus,
-    startedAt: Date.now(),
+    hub,
+    health,
+    warmUp,
+    startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
+    async warm() {
+      // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
+      await warmUp.run('reading the event bus into the replay buffer', () => hub.start().catch((error: unknown) => log.error('realtime: the event bus cannot be read yet', { error: String(error) })));
+      await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
+      await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
+      warmUp.firstScanLoaded = true;
+      warmUp.done();
+    },
+    explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     async close() {
+      health.stop();
+      await hub.close();
+      await bus.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
+      await auth.close();
       await database.close();
     },
   };

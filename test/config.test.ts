@@ -6,13 +6,14 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       stateDir: '.breakline',
       marketDataProvider: 'synthetic',
       apiDefaultVersion: '1.0.0',
       rateLimit: { quota: 120, windowSeconds: 60 },
       trustProxy: false,
       macroCalendar: true,
+      healthCheckIntervalSeconds: 10,
     });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
@@ -31,8 +32,10 @@ describe('config', () => {
       MACRO_CALENDAR: 'off',
       MARKET_DATA_PROVIDER: 'csv',
       CSV_DIR: '/data',
+      HOST: '0.0.0.0',
+      HEALTH_CHECK_INTERVAL_SECONDS: '30',
     });
-    expect(config).toMatchObject({ port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
+    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
   });
 
   it('fails naming each bad variable', () => {
@@ -102,5 +105,45 @@ describe('config: live market data', () => {
     expect(() => loadConfig({ EDGAR_USER_AGENT: 'breakline' })).toThrow(/EDGAR_USER_AGENT: must name you and a contact e-mail/);
     expect(() => loadConfig({ FINRA_SHORT_INTEREST: 'yes' })).toThrow(/FINRA_SHORT_INTEREST/);
     expect(() => loadConfig({ MARKET_DATA_PROVIDER: 'bloomberg' })).toThrow(/MARKET_DATA_PROVIDER/);
+  });
+});
+
+describe('config: identity and quotas', () => {
+  it('defaults to local mode and the documented quotas', () => {
+    const config = loadConfig({});
+    expect(config.auth).toEqual({ provider: null, tierClaim: 'tier', allowedOrigins: [] });
+    expect(config.rateLimit.tierQuotas).toEqual({ free: 120, pro: 600, enterprise: 3000 });
+    expect(config.redisKeyPrefix).toBe('breakline:');
+  });
+
+  it('reads a provider with its audience, parties, tier claim and allowed origins', () => {
+    const config = loadConfig({
+      AUTH_ISSUER: 'https://your-tenant.eu.auth0.com/',
+      AUTH_JWKS_URL: 'https://your-tenant.eu.auth0.com/.well-known/jwks.json',
+      AUTH_AUDIENCE: 'https://api.example.com, other',
+      AUTH_AUTHORIZED_PARTIES: 'abc123clientid',
+      AUTH_TIER_CLAIM: 'https://example.com/tier',
+      AUTH_ALLOWED_ORIGINS: 'https://app.example.com/, http://localhost:5173',
+      RATE_LIMIT_QUOTA_FREE: '10',
+      RATE_LIMIT_QUOTA_PRO: '20',
+      RATE_LIMIT_QUOTA_ENTERPRISE: '30',
+    });
+    expect(config.auth).toEqual({
+      provider: {
+        issuer: 'https://your-tenant.eu.auth0.com/',
+        keys: { source: 'jwks-url', url: 'https://your-tenant.eu.auth0.com/.well-known/jwks.json' },
+        audience: ['https://api.example.com', 'other'],
+        authorizedParties: ['abc123clientid'],
+      },
+      tierClaim: 'https://example.com/tier',
+      allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
+    });
+    expect(config.rateLimit.tierQuotas).toEqual({ free: 10, pro: 20, enterprise: 30 });
+  });
+
+  it('refuses a higher tier with a lower quota, a non-origin, and a non-PEM key', () => {
+    expect(() => loadConfig({ RATE_LIMIT_QUOTA_PRO: '50' })).toThrow('RATE_LIMIT_QUOTA_PRO');
+    expect(() => loadConfig({ AUTH_ALLOWED_ORIGINS: 'not a url' })).toThrow('AUTH_ALLOWED_ORIGINS');
+    expect(() => loadConfig({ AUTH_ISSUER: 'x', AUTH_PUBLIC_KEY: 'ssh-rsa AAAA' })).toThrow('AUTH_PUBLIC_KEY');
   });
 });

@@ -8,3 +8,8 @@ export { confluence } from './confluence';
 export { outcomes } from './outcomes';
 export { replayStats, replayRanks, replayRegimes, replayScan } from './replay';
 export { optionGrid } from './options';
+
+/** The health check's round trip: a thread of the pool started, loaded this module and answers. */
+export function ping(): 'pong' {
+  return 'pong';
+}

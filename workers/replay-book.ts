@@ -35,7 +35,7 @@ import type { Ohlcv } from '../src/kernels/ohlcv';
 import type { FitMemo } from '../src/kernels/patterns/types';
 import { DEFAULT_SCAN, lifecycleBars } from '../src/kernels/scan';
 import { toSignal } from '../src/kernels/signal';
-import { enteredOutcome, neverEnteredOutcome, planOutcome, type OutcomePlan } from '../src/ledger/outcome-plan';
+import { enteredOutcome, notEnteredOutcome, planOutcome, type OutcomePlan } from '../src/ledger/outcome-plan';
 import { tradingDaysToNext } from '../src/providers/calendar';
 import { resolveItem } from './outcomes';
 import { dollarVolume50, findingsAt, standingOn } from './scan';
@@ -174,8 +174,8 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
     const { planned } = plan;
     if (planned === null) continue;
     let data: Record<string, unknown> | null = null;
-    if ('neverEntered' in planned) {
-      data = neverEnteredOutcome(b.record, planned.neverEntered.at, planned.neverEntered.state);
+    if ('notEntered' in planned) {
+      data = notEnteredOutcome(planned.notEntered);
     } else if (plan.openThrough >= 0 && plan.openThrough <= asOf && !mayEnd(planned.item, view.bars, plan.openThrough + 1, asOf)) {
       plan.openThrough = asOf;
     } else {

@@ -1,10 +1,10 @@
-/** @module cli/healthcheck — `breakline healthcheck`: a running server's /api/health on PORT (the Docker HEALTHCHECK). */
+/** @module cli/healthcheck — `breakline healthcheck`: a running server's readiness (/readyz) on PORT; exit 0 when ready (the Docker HEALTHCHECK). */
 import { configOrExit } from './config';
 
 export async function healthcheck(): Promise<number> {
   const { port } = configOrExit();
   try {
-    const response = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(4000) });
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(4000) });
     process.stdout.write(`${response.status} ${await response.text()}\n`);
     return response.ok ? 0 : 1;
   } catch (error) {

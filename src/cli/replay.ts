@@ -6,8 +6,8 @@
  * progress bar on stderr shows sessions done, signals and the time left.
  * Ctrl-C stops after the chunk in progress is committed; the same command
  * resumes where it stopped (`--fresh` starts over as a new replay). Exit 0
- * when the replay is done, 130 when interrupted, 64 for bad arguments, 1 when
- * it failed.
+ * when the replay is done, 130 when interrupted, 64 for bad arguments, 75 while
+ * a server uses the embedded database, 1 when it failed.
  */
 import { parseArgs } from 'node:util';
 import { TIMEFRAMES, type Timeframe } from '../domain/signal';
@@ -18,6 +18,7 @@ import { SYMBOL_PATTERN } from '../modules/params';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import { createServices } from '../services';
 import { configOrExit } from './config';
+import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 
 const USAGE = `usage: breakline replay [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--symbols A,B,…|--universe default|sp500] [--timeframe ${TIMEFRAMES.join('|')}] [--benchmark SPY] [--fresh]`;
 
@@ -88,6 +89,12 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   const { fresh, from, to, ...rest } = parsed.value;
   const config = configOrExit();
+  const holder = embeddedDatabaseHolder(config);
+  if (holder) {
+    process.stderr.write(refusalWhileHeld(holder, config, 'replay into the embedded database'));
+    return 75; // EX_TEMPFAIL
+  }
+  const lock = holdEmbeddedDatabase(config, 'breakline replay');
   const services = await createServices(config, { warmPool: true });
   const stop = new AbortController();
   const interrupt = () => {
@@ -129,5 +136,6 @@ export async function replayCommand(args: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', interrupt);
     await services.close();
+    lock.release();
   }
 }

@@ -1,42 +1,93 @@
-/** @module cli/serve — `breakline` / `breakline serve`: config → database (migrations) → services → listen, scheduler, the boot replay (REPLAY_ON_BOOT), graceful stop. */
-import { createApp } from '../app';
-import { TIMEFRAMES } from '../domain/signal';
-import { bootReplay } from '../jobs/replay/boot';
-import { ScanScheduler } from '../jobs/scheduler';
-import { createServices } from '../services';
+/**
+ * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
+ * at once: cli/warming-listener), then warms up behind readiness, logging each
+ * step: the application's modules, database and migrations, services and worker threads, the app takes
+ * over the port, the first health round, the latest daily scan. Then the
+ * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
+ * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
+ * gracefully (the replay commits its chunk in progress and resumes at the next start).
+ */
+import { WarmUp } from '../jobs/health';
+import { createLogger } from '../log';
+import { LocalKeyError } from '../auth/local-key';
+import { SessionKeyError } from '../auth/session-keys';
 import { configOrExit } from './config';
+import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { listenWhileWarming } from './warming-listener';
+import pkg from '../../package.json' with { type: 'json' };
 
 export async function serve(): Promise<void> {
-  const bootStarted = performance.now();
+  const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
   const config = configOrExit();
-  const services = await createServices(config, { warmPool: true });
-  const app = createApp(services).listen({ port: config.port, hostname: config.host });
-  const scheduler =
-    config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: services, database: services.database, log: services.log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
-      : undefined;
-  scheduler?.start();
-  const replayStop = new AbortController();
-  const replay = config.replayOnBoot ? bootReplay(services, replayStop.signal) : undefined;
-  services.log.info('breakline listening', {
-    url: `http://${config.host}:${app.server?.port}`,
-    provider: services.marketData.provider.name,
-    database: services.database.kind,
-    bootMs: Math.round(performance.now() - bootStarted),
-  });
+  const log = createLogger(config.logLevel);
+  const holder = embeddedDatabaseHolder(config);
+  if (holder) {
+    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+    process.exit(75); // EX_TEMPFAIL
+  }
+  const warmUp = new WarmUp(log);
+  const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
+  const url = `http://${config.host}:${early.port}`;
+  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
+  log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
 
+  // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
+  let app: { stop(): Promise<unknown> } | undefined;
+  let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
+  let scheduler: { stop(): Promise<void> } | undefined;
+  const replayStop = new AbortController();
+  let replay: Promise<unknown> | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    services.log.info('shutting down', { signal });
-    await app.stop();
+    log.info('shutting down', { signal, step: warmUp.step });
+    early.stop(true);
+    await services?.hub.close(); // streams end in order; clients resume elsewhere with Last-Event-ID
+    await app?.stop();
     replayStop.abort(); // the replay commits its chunk in progress and resumes at the next start
-    await scheduler?.stop();
+    await scheduler?.stop(); // lets a running scan finish
     await replay;
-    await services.close();
+    await services?.close();
+    lock.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  // The app's modules load after the port is open, so liveness does not wait for them.
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
+  );
+  const built = await warmUp
+    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { warmPool: true, log, warmUp }))
+    .catch((error: unknown) => {
+      if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
+        process.stderr.write(`${error.message}\n`);
+        process.exit(78); // EX_CONFIG
+      }
+      throw error;
+    });
+  services = built;
+  log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
+  app = createApp(built).listen({ port: early.port, hostname: config.host });
+  early.stop();
+  const scans =
+    config.scanIntervalSeconds > 0
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      : undefined;
+  scheduler = scans;
+  const warm = async () => {
+    if (stopping) return;
+    try {
+      await built.warm();
+      log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
+      if (!stopping) scans?.start();
+      if (!stopping && config.replayOnBoot && !replay) replay = bootReplay(built, replayStop.signal);
+    } catch (error) {
+      log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
+      setTimeout(() => void warm(), 30_000);
+    }
+  };
+  await warm();
 }

@@ -131,3 +131,13 @@ async function migrate(db: Db): Promise<void> {
   };
   await internal.dialect.migrate(metas, internal.session, { migrationsFolder: 'drizzle' });
 }
+
+/**
+ * Lets the event loop run (timers, sockets, new requests) before going on.
+ * PGlite executes in the server's own thread and settles each query in a
+ * microtask, so a loop of queries would otherwise keep every other request
+ * waiting until it ends: long reads call this between pages.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

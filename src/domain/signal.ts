@@ -190,6 +190,21 @@ export interface ScanFinding {
   geometry: { startTs: number; endTs: number; depthPct: number; lengthBars: number; contractions: number };
 }
 
+/**
+ * A series left out of a scan because its data ended too long before the bar
+ * the scan stood on (jobs/scan `staleSeries` defines "too long" per
+ * timeframe): stored with the run and shown in its summary.
+ */
+export const StaleSeriesSchema = Type.Object(
+  {
+    symbol: Type.String(),
+    lastBar: Type.String({ format: 'date-time', description: "Time of the series' last bar at or before the scan's as-of" }),
+    barsBehind: Type.Integer({ minimum: 1, description: "The benchmark's bars after that bar, up to the scan's as-of bar" }),
+  },
+  { title: 'StaleSeries' },
+);
+export type StaleSeries = Static<typeof StaleSeriesSchema>;
+
 /** What one universe scan produced, as of the bar it stood on. */
 export interface ScanResult {
   timeframe: Timeframe;
@@ -204,6 +219,8 @@ export interface ScanResult {
   signals: Signal[];
   /** RS rank, liquidity and trend of every symbol scanned (the universe scan reuses them). */
   stats: (SymbolStats & { rsRank: number | null; profile: SymbolProfile | null })[];
+  /** Series left out because their data ended before the as-of bar, by symbol. */
+  staleSeries: StaleSeries[];
 }
 
 /** A persisted, still-open signal whose lifecycle the pool replays (jobs/scan's state tracking). */

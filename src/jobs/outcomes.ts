@@ -4,13 +4,14 @@
  * resolved in the worker pool against the bars after its entry
  * (kernels/outcome), and each final outcome (`win`, `loss`, `scratch`) is
  * appended to the ledger once. `open` ones are left for a later run. The entry
- * rule and the record's fields are ledger/outcome-plan's (the replay applies
- * the same).
+ * rule (a record whose entry left no trade — past its target or stop, or
+ * without a stop — resolves at once as a scratch never entered) and the
+ * record's fields are ledger/outcome-plan's (the replay applies the same).
  */
 import type { LedgerEntry, LedgerRepository } from '../db/repositories/ledger';
 import { storedAs } from '../domain/check';
 import { SignalRecordSchema, type OutcomeItem, type SignalRecord } from '../domain/signal';
-import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../ledger/outcome-plan';
+import { enteredOutcome, notEnteredOutcome, planOutcome } from '../ledger/outcome-plan';
 import { ledgerEntries, type LedgerEntryView } from '../ledger/serialize';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
@@ -29,7 +30,7 @@ export interface OutcomeRun {
   checked: number;
   resolved: number;
   stillOpen: number;
-  /** Signals the kernel refused (e.g. an entry already beyond its target); left unresolved, named in the log. */
+  /** Signals whose bars could not be read (none for the symbol, or ending before the entry) or that the kernel refused; left unresolved, named in the log. */
   unresolvable: number;
 }
 
@@ -69,8 +70,8 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
     const planned = plan(view);
     if (planned === null) {
       run.stillOpen++;
-    } else if ('neverEntered' in planned) {
-      appends.push(outcomeEntry(view, neverEnteredOutcome(recordOf(view), planned.neverEntered.at, planned.neverEntered.state)));
+    } else if ('notEntered' in planned) {
+      appends.push(outcomeEntry(view, notEnteredOutcome(planned.notEntered)));
     } else items.push(planned.item);
   }
 

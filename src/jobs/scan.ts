@@ -8,8 +8,13 @@
  *
  * Point in time: with `asOfTs` the scan stands on the last bar at or before it
  * for every symbol, so a replay sees exactly what a scan on that date saw.
+ *
+ * A symbol whose data ended before that bar (a csv file that stops in 2024
+ * beside a benchmark that runs to 2026) is not scanned, ranked or counted in
+ * breadth: its signals would be old ones published under the scan's date. The
+ * run names it in `staleSeries` (see `staleSeries` for the rule).
  */
-import type { ScanResult, Timeframe } from '../domain/signal';
+import type { ScanResult, StaleSeries, SymbolStats, Timeframe } from '../domain/signal';
 import { percentileRanks } from '../kernels/rs-rank';
 import { toSignal } from '../kernels/signal';
 import type { MarketData } from '../market-data';
@@ -57,7 +62,11 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   const handle = barStore.handle();
   const parts = batches(symbols, pool.threads * 4);
 
-  const stats = (await Promise.all(parts.map((part) => pool.run('prepare', { handle, symbols: part, timeframe, asOfTs })))).flat();
+  const prepared = (await Promise.all(parts.map((part) => pool.run('prepare', { handle, symbols: part, timeframe, asOfTs })))).flat();
+  const stale = staleSeries(prepared, benchBars.ts, standOn, timeframe);
+  const left = new Set(stale.map((s) => s.symbol));
+  const stats = left.size ? prepared.filter((s) => !left.has(s.symbol)) : prepared;
+  const scanParts = left.size ? batches(stats.map((s) => s.symbol), pool.threads * 4) : parts;
   const ranks = percentileRanks(stats.map((s) => s.rsScore));
   const rsRanks: Record<string, number> = {};
   stats.forEach((s, i) => {
@@ -67,7 +76,7 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   const breadth = above.length ? above.filter((s) => s.aboveSma50).length / above.length : null;
   const regime = await pool.run('regime', { handle, symbols: [benchmark], timeframe, asOfTs, breadth });
 
-  const scanned = await Promise.all(parts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime })));
+  const scanned = await Promise.all(scanParts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime })));
   const findings = scanned.flatMap((r) => r.findings);
   const profiles = new Map(scanned.flatMap((r) => r.profiles).map((p) => [p.symbol, p]));
   const statsBySymbol = new Map(stats.map((s) => [s.symbol, s]));
@@ -85,5 +94,39 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
     breadth,
     signals,
     stats: stats.map((s) => ({ ...s, rsRank: rsRanks[s.symbol] ?? null, profile: profiles.get(s.symbol) ?? null })),
+    staleSeries: stale,
   };
+}
+
+/**
+ * How many of the benchmark's bars may print after a series' last bar before
+ * the series is stale: one regular session's worth of the timeframe's bars
+ * (the US session, 9:30–16:00, holds 1 daily bar, 2 4h bars — from 9:30 and
+ * 13:30 — and 7 1h bars, the last one 30 minutes, as the synthetic market and
+ * Yahoo draw them). One session of lag is allowed for a halted symbol or a
+ * vendor that posts one symbol's bar late; more, and its close is no longer
+ * the market of the scan's date.
+ */
+export const STALE_AFTER_BARS: Readonly<Record<Timeframe, number>> = { daily: 1, '4h': 2, '1h': 7 };
+
+/**
+ * The series that are stale at the benchmark's bar `standOn` (the bar the
+ * scan stands on): a series is stale when its last bar at or before that bar
+ * (`SymbolStats.barTs`) lies more than `STALE_AFTER_BARS[timeframe]` of the
+ * benchmark's bars behind it, counting the benchmark's bars after the
+ * series' last bar up to and including `standOn`. Counting the benchmark's
+ * own bars skips weekends, holidays and the night as the market does. A
+ * symbol with no bar at or before the as-of (listed later) is not stale, only
+ * absent; with no benchmark bar to stand on nothing can be judged stale.
+ */
+export function staleSeries(stats: readonly SymbolStats[], benchTs: Float64Array, standOn: number, timeframe: Timeframe): StaleSeries[] {
+  if (standOn < 0) return [];
+  const out: StaleSeries[] = [];
+  for (const s of stats) {
+    if (s.barTs === null) continue;
+    let behind = 0;
+    for (let j = standOn; j >= 0 && benchTs[j]! > s.barTs; j--) behind++;
+    if (behind > STALE_AFTER_BARS[timeframe]) out.push({ symbol: s.symbol, lastBar: iso(s.barTs), barsBehind: behind });
+  }
+  return out;
 }

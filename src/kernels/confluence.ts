@@ -11,7 +11,7 @@
  * | volatilityContraction | 0.10 | Bollinger width (20, 2σ) at or below the 20th percentile of 126 bars is coiled and votes the trend's way; value = the percentile | Bollinger, "Bollinger on Bollinger Bands" (2001), the Squeeze |
  * | relativeStrength | 0.15 | RS line (close ÷ benchmark) over `L` bars: +1 when z = Σ d ÷ √Σ d² ≥ 1 (d its 1-bar log changes) or it closes at the window's high, −1 mirrored; value = its change, %. Without a benchmark: RS rank ≥ 70 → +1, ≤ 30 → −1 | O'Neil's RS line and its new highs; rank as kernels/rs-rank |
  * | higherTimeframe | 0.10 | `trendRegime` of the higher timeframe's last completed bar: up +1, down −1; value = its 200's change, % | Elder, "Trading for a Living" (1993), Triple Screen: trade with the longer timeframe's tide |
- * | activePatterns | 0.10 | live setups from the scan at `asOf`: net = Σ ±finalScore ÷ Σ finalScore (long +, short −); ≥ 0.2 → +1, ≤ −0.2 → −1; value = net × 100 | kernels/scan |
+ * | activePatterns | 0.10 | live setups from the scan at `asOf` (a range still forming left out: it has no side until it breaks): net = Σ ±finalScore ÷ Σ finalScore (long +, short −); ≥ 0.2 → +1, ≤ −0.2 → −1; value = net × 100 | kernels/scan |
  *
  * Both z's are self-normalised sums, which under the null of symmetric,
  * directionless changes are about standard normal (B. Efron, "Student's
@@ -261,7 +261,9 @@ function higherTimeframeFactor(higher: Ohlcv | null, ts: Float64Array, asOf: num
 }
 
 function activePatternsFactor(bars: Ohlcv, ind: IndicatorSet, asOf: number, rsRank: number | null): Reading {
-  const findings = scanWithIndicators(bars, ind, { asOf, rsRank, regime: null });
+  // a range still forming has no side yet: its breakout and breakdown are the two exits of one box, and the scan lists
+  // whichever side's stop the close has not passed, so only a range that broke votes
+  const findings = scanWithIndicators(bars, ind, { asOf, rsRank, regime: null }).filter((f) => !(f.match.patternFamily === 'range' && f.state === 'forming'));
   if (findings.length === 0) return none('no live setup at this bar');
   let net = 0;
   let total = 0;

@@ -7,13 +7,16 @@
  *
  * A setup is live when it broke out within the last `freshBars` bars, or has
  * not broken out yet, completed within `freshBars` bars, and the close sits
- * within `nearPivotPct` of the pivot. Its state is the lifecycle (kernels/
- * lifecycle) replayed over the bars after the pattern, so a replay as of any
- * date gives the state that date would have shown.
+ * within `nearPivotPct` of the pivot; and it is still a trade (`stillATrade`):
+ * its levels in order, the close between its stop and target1, neither level
+ * reached since. Its state is the lifecycle (kernels/lifecycle) replayed over
+ * the bars after the pattern, so a replay as of any date gives the state that
+ * date would have shown.
  */
 import { computeScanIndicators, type ScanIndicatorSet } from './indicators/scan-set';
 import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
 import { headBars, type Ohlcv } from './ohlcv';
+import { insideLevels } from './levels';
 import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
 import type { FitMemo, PatternDetector, PatternMatch } from './patterns/types';
@@ -79,6 +82,30 @@ export function replayLifecycle(
   return advance(initialSnapshot(setup), lifecycleBars(bars, ind, from, asOf));
 }
 
+/**
+ * Whether a live setup is still a trade a reader could take at the close of
+ * `asOf` (issue 14, found on real data: a KR 52-week high listed `confirmed`
+ * at 55.97 above its 53.93 target, a KEY range breakout listed `forming` at
+ * 23.37 below its 23.66 stop). All three must hold:
+ * - its levels are in order: stop < trigger < target1 for a long, target1 <
+ *   trigger < stop for a short;
+ * - the close at `asOf` lies strictly between the stop and target1;
+ * - no bar after the breakout bar (not yet triggered: after the pattern's
+ *   last bar) up to `asOf` reached either level, high or low: a setup whose
+ *   target or stop was touched has already ended, whatever the lifecycle,
+ *   which watches them only once confirmed, says.
+ * Reads bars up to `asOf` only.
+ */
+export function stillATrade(bars: Ohlcv, match: PatternMatch, asOf: number): boolean {
+  const { direction, pivot, target1, stopLoss, breakout, geometry } = match;
+  if (!insideLevels(direction, pivot, stopLoss, target1) || !insideLevels(direction, bars.close[asOf]!, stopLoss, target1)) return false;
+  const long = direction === 'long';
+  for (let i = (breakout.barIndex ?? geometry.end) + 1; i <= asOf; i++) {
+    if (long ? bars.low[i]! <= stopLoss || bars.high[i]! >= target1 : bars.high[i]! >= stopLoss || bars.low[i]! <= target1) return false;
+  }
+  return true;
+}
+
 export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
   const { asOf } = ctx;
   if (asOf < 0 || asOf >= bars.ts.length) return [];
@@ -105,7 +132,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
     const live = breakout.triggered
       ? asOf - breakout.barIndex! < options.freshBars
       : asOf - geometry.end < options.freshBars && distancePct >= -options.nearPivotPct;
-    if (!live) continue;
+    if (!live || !stillATrade(bars, match, asOf)) continue;
     const { snapshot } = replayLifecycle(bars, ind, { direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }, geometry.end + 1, asOf);
     if (!options.includeTerminal && TERMINAL_STATES.has(snapshot.state)) continue;
     const rsComponent = ctx.rsRank === null ? null : (long ? ctx.rsRank - 1 : 99 - ctx.rsRank) / 98;

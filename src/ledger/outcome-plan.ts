@@ -13,8 +13,23 @@
  *
  * A `failed` or `expired` state after entry makes a scratch at that bar's
  * close (kernels/outcome resolves the rest from prices).
+ *
+ * An entry that is not strictly between the record's stop and target1 (a long
+ * entered at or above its target or at or below its stop; a record without a
+ * stop) left no trade to take: the setup had already ended when a follower
+ * could act. Such a record resolves at once as a scratch that was never
+ * entered, at its entry price and time, R 0, with a note naming the level it
+ * had passed. It counts in no hit rate or R figure (as a forming signal that
+ * expired before its trigger), and is neither a win credited with a move no
+ * follower could take nor a loss never risked. Issue 14 found 61 such records
+ * in a replay of 2022–24 (signals surfaced `triggered`/`confirmed` with the
+ * close already past target1); the scan no longer surfaces them (kernels/scan
+ * `stillATrade`), but a forming signal can still trigger on a close past its
+ * target, and ledgers written before keep theirs: the outcome is appended the
+ * same way, never touching the record itself.
  */
 import type { BreakoutState, OutcomeItem, SignalRecord } from '../domain/signal';
+import { insideLevels } from '../kernels/levels';
 import type { OutcomeResult } from '../kernels/outcome';
 import { round } from '../kernels/round';
 
@@ -25,24 +40,34 @@ export interface StateEvent {
   at: string;
 }
 
+/** A signal resolved without a trade: never entered, at `at` (ISO), at `price` (R 0), `note` saying why. */
+export interface NotEntered {
+  at: string;
+  price: number;
+  note: string;
+}
+
 /** An item for kernels/outcome, a scratch that was never entered, or null while entry is still pending. */
-export type OutcomePlan = { item: OutcomeItem } | { neverEntered: { at: string; state: BreakoutState } } | null;
+export type OutcomePlan = { item: OutcomeItem } | { notEntered: NotEntered } | null;
 
 const TERMINAL_SCRATCH: ReadonlySet<BreakoutState> = new Set(['failed', 'expired']);
 const iso = (ts: number) => new Date(ts).toISOString();
 
 /** The entry rule above for signal `s` with its state changes so far, oldest first. */
 export function planOutcome(s: SignalRecord, events: readonly StateEvent[]): OutcomePlan {
-  if (s.stopLoss === null) return null;
   const terminal = events.find((e) => TERMINAL_SCRATCH.has(e.to));
   let entry = s.priceAtDetection;
-  let entryTs = Date.parse(s.surfacedAt);
+  let entryAt = s.surfacedAt;
   if (s.state === 'forming') {
     const triggered = events.find((e) => e.to === 'triggered');
-    if (!triggered) return terminal ? { neverEntered: { at: terminal.at, state: terminal.to } } : null;
+    if (!triggered) {
+      return terminal ? { notEntered: { at: terminal.at, price: s.triggerPrice, note: `${terminal.to} before crossing its trigger: never entered` } } : null;
+    }
     entry = triggered.price;
-    entryTs = Date.parse(triggered.at);
+    entryAt = triggered.at;
   }
+  if (s.stopLoss === null || !insideLevels(s.direction, entry, s.stopLoss, s.target1)) return { notEntered: { at: entryAt, price: entry, note: passedLevelNote(s, entry) } };
+  const entryTs = Date.parse(entryAt);
   return {
     item: {
       signalId: s.id,
@@ -58,14 +83,23 @@ export function planOutcome(s: SignalRecord, events: readonly StateEvent[]): Out
   };
 }
 
-/** The outcome record of a signal that failed or expired before crossing its trigger. */
-export function neverEnteredOutcome(s: SignalRecord, at: string, state: BreakoutState): Record<string, unknown> {
+/** Why an entry outside the levels left no trade: "entry 55.97 already at or beyond target1 53.93: …". */
+function passedLevelNote(s: SignalRecord, entry: number): string {
+  if (s.stopLoss === null) return `no stop: no risk to measure R by`;
+  const long = s.direction === 'long';
+  const pastTarget = long ? entry >= s.target1 : entry <= s.target1;
+  const level = pastTarget ? `target1 ${s.target1}` : `its stop ${s.stopLoss}`;
+  return `entry ${round(entry, 4)} already at or ${pastTarget ? 'beyond' : 'through'} ${level}: the setup had ended, no trade to take`;
+}
+
+/** The outcome record of a signal that was never entered (see `NotEntered`). */
+export function notEnteredOutcome({ at, price, note }: NotEntered): Record<string, unknown> {
   return {
     outcome: 'scratch',
     entered: false,
-    note: `${state} before crossing its trigger: never entered`,
-    entry: s.triggerPrice,
-    exitPrice: s.triggerPrice,
+    note,
+    entry: price,
+    exitPrice: price,
     exitAt: at,
     rMultiple: 0,
     mfeR: 0,

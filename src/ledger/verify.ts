@@ -1,15 +1,24 @@
 /**
  * @module ledger/verify
- * Recomputes the whole chain and names the first record that does not hold:
- * a gap or reordering in `seq`, a `prevHash` that is not the previous record's
- * hash, a `hash` that is not SHA-256(prevHash ‖ body), or a body whose own seq,
- * kind or signal id disagree with its row. Every stored checkpoint must be a
- * prefix of the chain: the recomputed hash at its seq must equal its head hash.
+ * Recomputes the chain and names the first record that does not hold: a gap
+ * or reordering in `seq`, a `prevHash` that is not the previous record's hash,
+ * a `hash` that is not SHA-256(prevHash ‖ body), or a body whose own seq, kind
+ * or signal id disagree with its row. Every stored checkpoint must be a prefix
+ * of the chain: the recomputed hash at its seq must equal its head hash.
+ *
+ * `verifyLedger` recomputes everything, or — given a head verified before —
+ * only the records after it (checking first that the record at that head is
+ * unchanged). `LedgerVerifier`, the server's verifier, answers from the last
+ * report while the ledger head is the same, extends it incrementally when
+ * records were appended, recomputes the whole chain when its last full pass is
+ * older than `fullEveryMs`, and runs one pass at a time however many callers
+ * ask: a burst of requests costs one verification, never one each.
  *
  * @example
  * const report = await verifyLedger(repository);
  * report.ok; // => true, or false with report.firstBadSeq and report.reason
  */
+import { yieldToEventLoop } from '../db/client';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import { chainHash, GENESIS_HASH } from './chain';
 
@@ -21,9 +30,15 @@ export interface VerifyReport {
   firstBadSeq: number | null;
   reason: string | null;
   checkpoints: { count: number; verified: number; firstBadSeq: number | null };
+  /** `full`: every record recomputed; `incremental`: the records after `fromSeq`, chained to the head verified before. */
+  scope: 'full' | 'incremental';
+  fromSeq: number;
+  /** When this report's pass ran (a report is reused while the head is unchanged). */
+  verifiedAt: string;
   durationMs: number;
 }
 
+/** Records read per query by default (PostgreSQL; the server passes less for PGlite, which runs in its thread). */
 const PAGE = 20_000;
 
 /** Whether a hashed body names the same seq, kind and signal as its row's columns. */
@@ -32,27 +47,43 @@ function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: s
   return 'seq' in body && body.seq === row.seq && 'kind' in body && body.kind === row.kind && 'signalId' in body && body.signalId === row.signalId;
 }
 
-export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyReport> {
+/**
+ * Verifies the chain; with `from` (a head an earlier pass verified), only the
+ * records after it.
+ */
+export async function verifyLedger(ledger: LedgerRepository, from?: { seq: number; hash: string }, pageSize = PAGE): Promise<VerifyReport> {
   const started = performance.now();
   const checkpoints = await ledger.checkpoints();
   const wanted = new Map(checkpoints.map((c) => [c.seq, c.headHash]));
-  let prev = GENESIS_HASH;
-  let expected = 1;
-  let count = 0;
+  const start = from && from.seq > 0 ? from : { seq: 0, hash: GENESIS_HASH };
+  let prev = start.hash;
+  let expected = start.seq + 1;
+  let count = start.seq;
   let verified = 0;
   let firstBadCheckpoint: number | null = null;
   let bad: { seq: number; reason: string } | null = null;
-  let after = 0;
-  for (;;) {
-    const rows = await ledger.page(after, PAGE);
+
+  if (start.seq > 0) {
+    // The verified head must still be there, unchanged; the checkpoints inside the verified prefix must still match it.
+    const [row] = await ledger.page(start.seq - 1, 1);
+    if (!row || row.seq !== start.seq || row.hash !== start.hash) bad = { seq: start.seq, reason: `the record at seq ${start.seq} changed or vanished since it was verified` };
+    const inside = checkpoints.filter((c) => c.seq <= start.seq);
+    const hashes = await ledger.hashesAt(inside.map((c) => c.seq));
+    for (const c of inside) {
+      if (hashes.get(c.seq) === c.headHash) verified++;
+      else firstBadCheckpoint ??= c.seq;
+    }
+  }
+
+  let after = start.seq;
+  while (!bad) {
+    const rows = await ledger.page(after, pageSize);
     if (rows.length === 0) break;
     for (const row of rows) {
       if (row.seq !== expected) bad = { seq: row.seq, reason: `expected seq ${expected}, found ${row.seq} (a record is missing or out of order)` };
-      else if (row.prevHash !== prev) bad = { seq: row.seq, reason: 'prev_hash is not the previous record\'s hash' };
+      else if (row.prevHash !== prev) bad = { seq: row.seq, reason: "prev_hash is not the previous record's hash" };
       else if (chainHash(prev, row.body) !== row.hash) bad = { seq: row.seq, reason: 'hash does not match SHA-256(prev_hash ‖ body): the record was altered' };
-      else {
-        if (!bodyAgrees(JSON.parse(row.body), row)) bad = { seq: row.seq, reason: 'the row disagrees with its hashed body' };
-      }
+      else if (!bodyAgrees(JSON.parse(row.body), row)) bad = { seq: row.seq, reason: 'the row disagrees with its hashed body' };
       if (bad) break;
       const cp = wanted.get(row.seq);
       if (cp !== undefined) {
@@ -63,8 +94,8 @@ export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyRepo
       expected++;
       count++;
     }
-    if (bad) break;
     after = rows[rows.length - 1]!.seq;
+    await yieldToEventLoop();
   }
   // A checkpoint past the end of the chain means records were removed.
   for (const c of checkpoints) if (c.seq > count && !bad) firstBadCheckpoint ??= c.seq;
@@ -76,6 +107,9 @@ export async function verifyLedger(ledger: LedgerRepository): Promise<VerifyRepo
     firstBadSeq: bad?.seq ?? firstBadCheckpoint,
     reason: bad?.reason ?? (checkpointBroken ? `checkpoint at seq ${firstBadCheckpoint} is not a prefix of the current chain` : null),
     checkpoints: { count: checkpoints.length, verified, firstBadSeq: firstBadCheckpoint },
+    scope: start.seq > 0 ? 'incremental' : 'full',
+    fromSeq: start.seq,
+    verifiedAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
   };
 }
@@ -95,4 +129,33 @@ export interface ChainsReport {
 export async function verifyLedgers(chains: { live: LedgerRepository; replay: LedgerRepository }): Promise<ChainsReport> {
   const [live, replay] = await Promise.all([verifyLedger(chains.live), verifyLedger(chains.replay)]);
   return { ok: live.ok && replay.ok, live, replay };
+}
+
+/** The server's verifier (built once in services.ts; see the module comment). */
+export class LedgerVerifier {
+  private last: { report: VerifyReport; fullAt: number } | undefined;
+  private running: Promise<VerifyReport> | undefined;
+
+  constructor(
+    private readonly ledger: LedgerRepository,
+    private readonly options: { fullEveryMs: number; pageSize?: number; now?: () => number } = { fullEveryMs: 10 * 60_000 },
+  ) {}
+
+  /** The report for the current head: reused, extended, or recomputed; one pass at a time. */
+  verify(): Promise<VerifyReport> {
+    this.running ??= this.pass().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async pass(): Promise<VerifyReport> {
+    const now = (this.options.now ?? Date.now)();
+    const last = this.last;
+    const head = await this.ledger.head();
+    const fresh = last !== undefined && last.report.ok && now - last.fullAt < this.options.fullEveryMs;
+    if (fresh && head.seq === last.report.head.seq && head.hash === last.report.head.hash) return last.report;
+    const extend = fresh && head.seq > last.report.head.seq;
+    const report = await verifyLedger(this.ledger, extend ? last.report.head : undefined, this.options.pageSize);
+    this.last = { report, fullAt: extend ? last.fullAt : now };
+    return report;
+  }
 }

@@ -1,10 +1,16 @@
 /**
  * @module modules/params
  * Schemas shared by every module: query parameters, each with the sentence a
- * caller sees when it fails (rendered by plugins/errors as a 400), the Error
- * shape, and the track-record figures of ledger/performance.
+ * caller sees when it fails (rendered by plugins/errors as a 400), error
+ * responses (plugins/errors' Error shape), and the track-record figures of
+ * ledger/performance.
  */
+import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
+import { ErrorSchema } from '../plugins/errors';
+
+/** The Error shape of every error response (declared with plugins/errors, which renders it). */
+export { ErrorSchema };
 
 export const SYMBOL_PATTERN = '^[A-Za-z][A-Za-z0-9.-]{0,9}$';
 
@@ -21,9 +27,32 @@ export const SymbolParam = t
   .Decode((value) => value.toUpperCase())
   .Encode((value) => value);
 
-/** A calendar date `YYYY-MM-DD` query parameter (a real day: domain/formats), with the sentence a caller sees when it fails. */
+/**
+ * The calendar every date parameter lives in: 1900-01-01 to 2199-12-31. Wide
+ * enough for any market history, and every day of it is a valid PostgreSQL
+ * date and timestamp and a JavaScript Date (year 0000 is neither).
+ */
+export const DATE_PARAM_RANGE = { from: '1900-01-01', to: '2199-12-31' } as const;
+/** Years 1900–2199: the range above, as the pattern the published schema carries beside `format: date`. */
+const DATE_PARAM_PATTERN = '^(19|20|21)\\d{2}-\\d{2}-\\d{2}$';
+const MONTH_PARAM_PATTERN = '^(19|20|21)\\d{2}-(0[1-9]|1[0-2])$';
+
+/**
+ * A calendar date `YYYY-MM-DD` query parameter: a real day (the strict checker
+ * of domain/formats) within DATE_PARAM_RANGE, with the sentence a caller sees
+ * when it fails. Every date parameter is declared with it.
+ */
 export const DateParam = (name: string, description: string) =>
-  t.String({ format: 'date', description, error: `Query parameter '${name}' must be a calendar date YYYY-MM-DD` });
+  t.String({
+    format: 'date',
+    pattern: DATE_PARAM_PATTERN,
+    description: `${description} (YYYY-MM-DD, ${DATE_PARAM_RANGE.from} to ${DATE_PARAM_RANGE.to})`,
+    error: `Query parameter '${name}' must be a calendar date YYYY-MM-DD from ${DATE_PARAM_RANGE.from} to ${DATE_PARAM_RANGE.to}`,
+  });
+
+/** A month `YYYY-MM` query parameter (01–12, years as DATE_PARAM_RANGE). */
+export const MonthParam = (name: string, description: string) =>
+  t.String({ pattern: MONTH_PARAM_PATTERN, description: `${description} (YYYY-MM, 1900-01 to 2199-12)`, error: `Query parameter '${name}' is required: a month YYYY-MM (01–12) from 1900-01 to 2199-12` });
 
 /** A bounded integer query parameter with its default (TypeBox `default`: the handler always sees a value). */
 export function intParam(name: string, min: number, max: number, fallback: number, description: string) {
@@ -37,14 +66,32 @@ export function numberParam(name: string, range: { minimum?: number; maximum?: n
 }
 
 /**
- * A closed set of string values (TypeBox literals); with `fallback`, the
- * value the handler sees when the parameter is absent.
+ * The kind of `oneOf`: a string from a closed list, checked by `enum`
+ * (TypeBox's documented custom-kind pattern). A union of literals would check
+ * the same, but Elysia's document generator rewrites such a union to a bare
+ * enum and drops its description and default; this kind is published as
+ * declared.
  */
-export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string, fallback?: NoInfer<V>) {
-  return t.Union(
-    values.map((v) => t.Literal(v)),
-    { description, error: `Query parameter '${name}' must be one of: ${values.join(', ')}`, ...(fallback === undefined ? {} : { default: fallback }) },
-  );
+const STRING_ENUM = 'StringEnum';
+if (!TypeRegistry.Has(STRING_ENUM)) {
+  TypeRegistry.Set<{ enum: readonly string[] }>(STRING_ENUM, (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+}
+
+/**
+ * A closed set of string values; with `fallback`, the value the handler sees
+ * when the parameter is absent (published as its default). `extensions` are
+ * `x-…` facts the OpenAPI document puts on the parameter.
+ */
+export function oneOf<const V extends string>(name: string, values: readonly V[], description?: string, fallback?: NoInfer<V>, extensions: Record<`x-${string}`, string> = {}) {
+  return Type.Unsafe<V>({
+    [Kind]: STRING_ENUM,
+    type: 'string',
+    enum: [...values],
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    error: `Query parameter '${name}' must be one of: ${values.join(', ')}`,
+    ...extensions,
+  });
 }
 
 /** A symbol query parameter other than `symbol` (a benchmark, say), upper-cased, with its default. */
@@ -54,16 +101,6 @@ export function symbolParam(name: string, fallback: string, description: string)
     .Decode((value) => value.toUpperCase())
     .Encode((value) => value);
 }
-
-/** The spec's Error shape (with our stable machine `code`), for response documentation. */
-export const ErrorSchema = t.Object(
-  {
-    error: t.String({ description: 'Human-readable message' }),
-    requestId: t.Optional(t.String()),
-    code: t.Optional(t.String({ description: 'Stable snake_case machine code, e.g. invalid_parameter' })),
-  },
-  { title: 'Error' },
-);
 
 const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
 const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });

@@ -6,31 +6,43 @@
  * 404 in the same shape; unexpected errors are logged with the request id and
  * answered 500 without a stack trace.
  */
-import { Elysia, ValidationError } from 'elysia';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../errors';
+import { Elysia, t, ValidationError, type Static } from 'elysia';
+import { AppError, echoed, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
+import { requestPath } from './request-path';
 
-export interface ErrorBody {
-  error: string;
-  requestId?: string;
-  code: ErrorCode;
-}
+/** The spec's Error shape with our stable machine `code` (one of errors.ts's closed set): every error body, and its OpenAPI schema. */
+export const ErrorSchema = t.Object(
+  {
+    error: t.String({ description: 'Human-readable message' }),
+    requestId: t.Optional(t.String({ description: 'The request id (also in X-Request-Id)' })),
+    code: t.String({ enum: Object.keys(ERROR_STATUS), description: 'Stable snake_case machine code' }),
+  },
+  { title: 'Error' },
+);
+
+export type ErrorBody = Static<typeof ErrorSchema> & { code: ErrorCode };
 
 export function errors(log: Logger) {
   return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
     if (error instanceof AppError) appError = error;
+    // A body parser's own refusal (plugins/body-limit) arrives wrapped in Elysia's ParseError.
+    else if (code === 'PARSE' && error.cause instanceof AppError) appError = error.cause;
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {
-      const { pathname } = new URL(request.url);
-      appError = new AppError('not_found', `No route ${request.method} ${pathname}`);
-    } else if (code === 'PARSE') appError = new AppError('invalid_body', 'The request body is not valid JSON');
+      appError = new AppError('not_found', `No route ${echoed(request.method, 16)} ${echoed(requestPath(request.url), 256)}`);
+    } else if (code === 'PARSE') {
+      // A route's own parser (e.g. plugins/json-body) throws its AppError; Elysia wraps it as the cause.
+      const cause = (error as Error).cause;
+      appError = cause instanceof AppError ? cause : new AppError('invalid_body', 'The request body is not valid JSON');
+    }
     else {
-      log.error('unhandled error', { requestId, path: new URL(request.url).pathname, error: String(error), stack: (error as Error)?.stack });
+      log.error('unhandled error', { requestId, path: echoed(requestPath(request.url), 256), error: String(error), stack: (error as Error)?.stack });
       appError = new AppError('internal', 'Internal server error');
     }
     set.status = appError.status;

@@ -24,6 +24,7 @@ type Tasks = {
   replayRegimes: typeof Worker.replayRegimes;
   replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
+  ping: typeof Worker.ping;
 };
 export type TaskName = keyof Tasks;
 export type TaskInput<K extends TaskName> = Parameters<Tasks[K]>[0];
@@ -34,6 +35,8 @@ export interface KernelPool {
   run<K extends TaskName>(task: K, input: TaskInput<K>): Promise<TaskOutput<K>>;
   /** Tasks waiting plus running, and completed so far (for health and benches). */
   stats(): { queued: number; completed: number };
+  /** A task through a worker thread: resolves when one answers, rejects naming why not (the health check). */
+  ping(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -71,6 +74,11 @@ export function createPool({ threads, warm = false, taskTimeoutMs = 30_000, onEr
         ? Promise.reject(new Error(`worker pool unavailable: ${broken.message}`))
         : piscina.run(input, { name: task, signal: AbortSignal.timeout(taskTimeoutMs) }),
     stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    async ping() {
+      if (broken) throw new Error(`worker pool unavailable: ${broken.message}`);
+      const answer = await piscina.run({}, { name: 'ping', signal: AbortSignal.timeout(taskTimeoutMs) });
+      if (answer !== 'pong') throw new Error(`worker answered ${String(answer)}`);
+    },
     destroy: () => piscina.destroy(),
   };
 }

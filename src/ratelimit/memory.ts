@@ -4,7 +4,7 @@
  * end before any other request is served, so the count is exact under any
  * concurrency within one process.
  */
-import { decide, windowOf, type RateLimitDecision, type RateLimitStore } from './interface';
+import { decide, windowOf, type HitOptions, type RateLimitDecision, type RateLimitStore } from './interface';
 
 interface Counter {
   windowStart: number;
@@ -16,16 +16,22 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private readonly counters = new Map<string, Counter>();
   private lastSweep = 0;
 
-  hit(key: string, quota: number, windowMs: number, now = Date.now()): RateLimitDecision {
-    const { start, resetMs } = windowOf(now, windowMs);
+  hit(key: string, quota: number, windowMs: number, options?: HitOptions): RateLimitDecision {
+    const { start, resetMs } = windowOf(options?.now ?? Date.now(), windowMs);
     this.sweep(start);
     let counter = this.counters.get(key);
     if (!counter || counter.windowStart !== start) {
       counter = { windowStart: start, count: 0 };
       this.counters.set(key, counter);
     }
-    counter.count++;
+    counter.count += options?.cost ?? 1;
     return decide(counter.count, quota, resetMs);
+  }
+
+  peek(key: string, quota: number, windowMs: number, now = Date.now()): RateLimitDecision {
+    const { start, resetMs } = windowOf(now, windowMs);
+    const counter = this.counters.get(key);
+    return decide(counter?.windowStart === start ? counter.count : 0, quota, resetMs);
   }
 
   /** Drops counters of past windows, at most once per window, so memory stays bounded by active clients. */
@@ -38,6 +44,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   }
 
   async ping(): Promise<void> {}
+  async degradation(): Promise<string | null> {
+    return null;
+  }
   async close(): Promise<void> {
     this.counters.clear();
   }

@@ -2,15 +2,24 @@
  * Test composition: a real app over a throwaway database. Without DATABASE_URL
  * the database is an in-memory PGlite; with it (CI's second run) every call gets
  * a fresh PostgreSQL database, dropped again by `close()`. REDIS_URL likewise
- * switches the rate-limit store to Redis, with a per-app key prefix.
+ * switches the rate-limit store to Redis (backed in-process, as the server
+ * does), with a per-app key prefix. Each context has its own STATE_DIR (its
+ * local session key lives there), removed by `close()`. Contexts that ask with
+ * `redisBus` get the event bus on Redis too, on a stream of their own or on the
+ * `key` that contexts playing several instances share.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/log';
-import type { MarketDataProvider } from '../../src/providers/types';
-import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import type { Instrument, MarketDataProvider } from '../../src/providers/types';
+import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import type { AuthOverrides } from '../../src/auth';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
+import { RedisEventBus } from '../../src/stream/bus';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
@@ -23,6 +32,23 @@ export const FIXED_TODAY = '2026-11-20';
 /** The market a test context serves unless told otherwise: the synthetic one, seed 42, on the fixed clock. */
 export function syntheticMarket(): SyntheticProvider {
   return createSyntheticProvider({ seed: 42, now: () => FIXED_NOW });
+}
+
+/**
+ * The synthetic market over a small universe (the ETFs and 40 index stocks,
+ * AAPL, MSFT and NVDA among them): the same provider and code paths, but a
+ * universe scan or replay costs a tenth of a second instead of seconds — for
+ * suites that send hundreds of scanning requests (the fuzz suite).
+ */
+export function smallSyntheticMarket(): MarketDataProvider {
+  const real = syntheticMarket();
+  const inIndex = (i: Instrument) => i.indices.includes('sp500') || i.indices.includes('nasdaq100');
+  const universe = async (): Promise<Instrument[]> => {
+    const all = await real.universe();
+    const keep = new Set([...all.filter(inIndex).slice(0, 37).map((i) => i.symbol), 'AAPL', 'MSFT', 'NVDA']);
+    return all.filter((i) => keep.has(i.symbol) || !inIndex(i));
+  };
+  return Object.assign(Object.create(Object.getPrototypeOf(real)), real, { universe });
 }
 
 /** The spec's Error shape, as `errorBody` checks it. */
@@ -58,25 +84,30 @@ export interface TestContext {
 }
 
 export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore } = {},
+  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides; redisBus?: { key?: string } } = {},
 ): Promise<TestContext> {
   const database = await freshDatabaseUrl();
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-test-'));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    STATE_DIR: '/tmp/breakline-test',
+    STATE_DIR: stateDir,
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   });
+  const log = createLogger('silent');
   const rateLimitStore =
-    options.rateLimitStore ??
-    (process.env.REDIS_URL
-      ? new RedisRateLimitStore(process.env.REDIS_URL, `breakline:test:${crypto.randomUUID()}:`)
-      : new MemoryRateLimitStore());
+    options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
+  const bus =
+    process.env.REDIS_URL && options.redisBus
+      ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.redisBus.key ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
+      : undefined;
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
-    log: createLogger('silent'),
+    log,
     pgliteDir: ':memory:',
     rateLimitStore,
+    auth: options.auth,
+    bus,
   });
   const app = createApp(services);
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
@@ -90,8 +121,10 @@ export async function createTestContext(
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
     close: async () => {
+      if (bus && !options.redisBus?.key) await bus.drop();
       await services.close();
       await database?.drop();
+      rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }

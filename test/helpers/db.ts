@@ -3,6 +3,7 @@
  * (the caller uses an in-memory PGlite), else a fresh PostgreSQL database
  * dropped by `drop()`.
  */
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../../src/db/client';
 
@@ -55,4 +56,26 @@ export async function openFreshDatabase(): Promise<{ database: Database; close: 
       await fresh?.drop();
     },
   };
+}
+
+/**
+ * Runs SQL as a superuser that bypasses the ledger's triggers (to play the
+ * attacker): on PostgreSQL through DATABASE_ADMIN_URL on the test's own
+ * database (`url`), on PGlite in its one session.
+ */
+export async function asSuperuser(database: Database, url: string | undefined, statement: string): Promise<void> {
+  if (url) {
+    const admin = process.env.DATABASE_ADMIN_URL;
+    if (!admin) throw new Error('DATABASE_ADMIN_URL (a superuser) is needed for the tamper tests on PostgreSQL');
+    const target = new URL(admin);
+    target.pathname = new URL(url).pathname;
+    const client = postgres(target.toString(), { max: 1, onnotice: () => {} });
+    await client.unsafe(`SET session_replication_role = replica; ${statement}; SET session_replication_role = origin;`);
+    await client.end();
+    return;
+  }
+  // PGlite: one connection, so the session setting holds across three statements.
+  await database.db.execute(sql.raw('SET session_replication_role = replica'));
+  await database.db.execute(sql.raw(statement));
+  await database.db.execute(sql.raw('SET session_replication_role = origin'));
 }

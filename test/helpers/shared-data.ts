@@ -1,7 +1,10 @@
 /**
- * Where the real market history lives: `shared/data` beside the repository
- * (CI clones the repo with shared/ next to it), or `SHARED_DATA_DIR`. Tests that
- * read it fail loudly when it is missing rather than skip.
+ * @module test/helpers/shared-data
+ * The full real market history for the real-data run (test/real, `npm run
+ * test:real`): `SHARED_DATA_DIR`, or `shared/data` beside the repository (CI
+ * has shared/ next to its clone). The default suite never reads it: it reads
+ * the committed excerpts (test/helpers/fixtures.ts). Tests that read it fail
+ * loudly when it is missing, never skip.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,6 +13,6 @@ export const SHARED_DATA = process.env.SHARED_DATA_DIR ?? resolve(import.meta.di
 
 export function sharedData(...parts: string[]): string {
   const path = join(SHARED_DATA, ...parts);
-  if (!existsSync(path)) throw new Error(`real market data not found at ${path} (set SHARED_DATA_DIR to the shared/data folder)`);
+  if (!existsSync(path)) throw new Error(`real market data not found at ${path}: npm run test:real needs the full history (set SHARED_DATA_DIR to the shared/data folder)`);
   return path;
 }

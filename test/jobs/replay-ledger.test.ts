@@ -12,7 +12,7 @@ import type { ReplayParams } from '../../src/domain/replay';
 import { runReplay, type ReplayProgress } from '../../src/jobs/replay/run';
 import { storedAs } from '../../src/domain/check';
 import { SignalRecordSchema } from '../../src/domain/signal';
-import { enteredOutcome, neverEnteredOutcome, planOutcome } from '../../src/ledger/outcome-plan';
+import { enteredOutcome, notEnteredOutcome, planOutcome } from '../../src/ledger/outcome-plan';
 import { ledgerEntries } from '../../src/ledger/serialize';
 import { resolveItem } from '../../workers/outcomes';
 import { verifyLedger } from '../../src/ledger/verify';
@@ -98,8 +98,8 @@ describe('replays in the replay ledger', () => {
       const exitAt = String(recorded.exitAt);
       const planned = planOutcome(record, view.events.filter((e) => e.at <= exitAt));
       expect(planned).not.toBeNull();
-      if ('neverEntered' in planned!) {
-        expect(recorded).toEqual(neverEnteredOutcome(record, planned.neverEntered.at, planned.neverEntered.state));
+      if ('notEntered' in planned!) {
+        expect(recorded).toEqual(notEnteredOutcome(planned.notEntered));
       } else {
         const bars = await ctx.services.marketData.bars(record.symbol, 'daily');
         const resolved = resolveItem(planned!.item, bars, bars.ts.findLastIndex((ts) => ts <= Date.parse(exitAt)));

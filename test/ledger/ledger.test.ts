@@ -5,15 +5,14 @@
  * PGlite the session is already superuser.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client';
 import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/repositories/ledger';
 import { canonicalJson } from '../../src/ledger/canonical';
 import { chainHash, GENESIS_HASH } from '../../src/ledger/chain';
-import { verifyLedger, verifyLedgers } from '../../src/ledger/verify';
+import { LedgerVerifier, verifyLedger, verifyLedgers } from '../../src/ledger/verify';
 import { verification } from '../../src/modules/transparency/service';
-import { freshDatabaseUrl, usingPostgres } from '../helpers/db';
+import { asSuperuser, freshDatabaseUrl, usingPostgres } from '../helpers/db';
 
 let database: Database;
 let ledger: LedgerRepository;
@@ -33,26 +32,6 @@ afterAll(async () => {
 });
 
 const signal = (id: string): LedgerEntry => ({ kind: 'signal', signalId: id, patternType: 'flat_base', scoreBand: 'strong', finalScore: 75, detectedAt: new Date('2026-11-20T00:00:00Z'), data: { id, triggerPrice: 101.25, reasons: ['base depth 9.1% over 6 weeks'] } });
-
-/** Runs SQL as a superuser that may bypass the triggers (to play the attacker). */
-async function asSuperuser(statement: string): Promise<void> {
-  if (usingPostgres) {
-    const admin = process.env.DATABASE_ADMIN_URL;
-    if (!admin) throw new Error('DATABASE_ADMIN_URL (a superuser) is needed for the tamper tests on PostgreSQL');
-    const target = new URL(admin);
-    target.pathname = new URL(url!).pathname;
-    const client = postgres(target.toString(), { max: 1, onnotice: () => {} });
-    await client.unsafe(`SET session_replication_role = replica; ${statement}; SET session_replication_role = origin;`);
-    await client.end();
-  } else await bypassTriggers(database, statement);
-}
-
-/** PGlite: one connection, so the session setting holds across three statements. */
-async function bypassTriggers(db: Database, statement: string): Promise<void> {
-  await db.db.execute(sql.raw('SET session_replication_role = replica'));
-  await db.db.execute(sql.raw(statement));
-  await db.db.execute(sql.raw('SET session_replication_role = origin'));
-}
 
 describe('canonical JSON and the chain', () => {
   it('sorts keys at every level and rejects what JSON cannot say', () => {
@@ -116,7 +95,7 @@ describe(`ledger on ${usingPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('names the first altered record, and a checkpoint the chain no longer starts with', async () => {
     const [cp] = await ledger.checkpoints();
     expect(cp).toMatchObject({ seq: 4, count: 4 });
-    await asSuperuser(`update ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
+    await asSuperuser(database, url, `update ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
     const report = await verifyLedger(ledger);
     expect(report.ok).toBe(false);
     expect(report.firstBadSeq).toBe(2);
@@ -130,16 +109,7 @@ describe(`ledger on ${usingPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
     try {
       await l2.append([signal('X-1'), signal('X-2'), signal('X-3')]);
       await l2.checkpoint();
-      const tamper = async (statement: string) => {
-        if (fresh) {
-          const admin = new URL(process.env.DATABASE_ADMIN_URL!);
-          admin.pathname = new URL(fresh.url).pathname;
-          const client = postgres(admin.toString(), { max: 1, onnotice: () => {} });
-          await client.unsafe(`SET session_replication_role = replica; ${statement}; SET session_replication_role = origin;`);
-          await client.end();
-        } else await bypassTriggers(db2, statement);
-      };
-      await tamper('delete from ledger_records where seq = 3');
+      await asSuperuser(db2, fresh?.url, 'delete from ledger_records where seq = 3');
       const report = await verifyLedger(l2);
       expect(report.ok).toBe(false);
       expect(report.reason).toContain('checkpoint at seq 3');
@@ -194,12 +164,12 @@ describe('the replay chain', () => {
 
   it('fails verification on its own when altered', async () => {
     const replay = new LedgerRepository(database.db, REPLAY_CHAIN);
-    await asSuperuser(`update replay_ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
+    await asSuperuser(database, url, `update replay_ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
     const both = await verifyLedgers({ live: ledger, replay });
     expect(both.ok).toBe(false);
     expect(both.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
     expect(both.replay.reason).toContain('altered');
-    const answer = await verification({ ledger, replayLedger: replay });
+    const answer = await verification({ live: new LedgerVerifier(ledger, { fullEveryMs: 0 }), replay: new LedgerVerifier(replay, { fullEveryMs: 0 }) });
     expect(answer.ok).toBe(false);
     expect(answer.chains.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
     // The live chain of this file was altered earlier (seq 2): the top level reports it first.

@@ -6,7 +6,7 @@ import { FilingsPage, InsiderPage, InsiderResponse, OptionsFlowResponse, ShortIn
 import { socialSummary } from '../../src/modules/altdata/service';
 import { createCsvProvider } from '../../src/providers/csv';
 import { createTestContext, FIXED_TODAY as TODAY, syntheticMarket, type ErrorBody, type TestContext } from '../helpers/app';
-import { sharedData } from '../helpers/shared-data';
+import { fixture } from '../helpers/fixtures';
 
 let ctx: TestContext;
 const synthetic = syntheticMarket();
@@ -201,7 +201,7 @@ describe('errors', () => {
   );
 
   it('answers 404 naming the data when no configured source provides it', async () => {
-    const csv = await createTestContext({ provider: createCsvProvider({ dir: sharedData('daily_marketlab') }) });
+    const csv = await createTestContext({ provider: createCsvProvider({ dir: fixture('daily_yf_dieperdev') }) });
     try {
       for (const [path, word] of [
         ['/api/altdata/insider?symbol=AAPL', 'insider'],

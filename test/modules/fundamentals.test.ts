@@ -4,7 +4,7 @@ import { EarningsResponse, type FloatResponse } from '../../src/modules/fundamen
 import { tradingDaysUntil } from '../../src/providers/calendar';
 import { createCsvProvider } from '../../src/providers/csv';
 import { createTestContext, FIXED_TODAY as TODAY, syntheticMarket, type ErrorBody, type TestContext } from '../helpers/app';
-import { sharedData } from '../helpers/shared-data';
+import { fixture } from '../helpers/fixtures';
 
 let ctx: TestContext;
 const synthetic = syntheticMarket();
@@ -128,10 +128,10 @@ describe('GET /api/float', () => {
   });
 });
 
-describe('without fundamentals sources (csv provider on real history)', () => {
+describe('without fundamentals sources (csv provider on real history excerpts)', () => {
   let csv: TestContext;
   beforeAll(async () => {
-    csv = await createTestContext({ provider: createCsvProvider({ dir: sharedData('daily_marketlab') }) });
+    csv = await createTestContext({ provider: createCsvProvider({ dir: fixture('daily_yf_dieperdev') }) });
   });
   afterAll(() => csv.close());
 

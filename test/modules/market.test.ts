@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { BarsResponse, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotResponse } from '../../src/modules/market/model';
 import type { Page } from '../../src/pagination';
+import { newYorkDate, previousTradingDay, tradingDays } from '../../src/providers/calendar';
 import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
@@ -53,6 +54,9 @@ describe('GET /api/bars', () => {
     ['/api/bars?symbol=AA%20PL', 'symbol'],
     ['/api/bars?symbol=AAPL&range=1y', 'range'],
     ['/api/bars?symbol=AAPL&range=', 'range'],
+    ['/api/bars?symbol=AAPL&range=1mo&timeframe=1d', 'timeframe'],
+    ['/api/bars?symbol=AAPL&range=1mo&from=2026-02-30', 'from'],
+    ['/api/bars?symbol=AAPL&range=1mo&to=yesterday', 'to'],
   ])('refuses %s with 400 naming %s', async (path, parameter) => {
     const response = await ctx.request(path);
     expect(response.status).toBe(400);
@@ -66,6 +70,67 @@ describe('GET /api/bars', () => {
     expect(response.status).toBe(404);
     const body = await errorBody(response);
     expect(body.error).toContain('ZZZZZ');
+  });
+
+  it('says where the bars come from and their timeframe (additive fields), daily by default', async () => {
+    const { body } = await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo');
+    expect(body).toMatchObject({ symbol: 'AAPL', range: '1mo', timeframe: 'daily', source: 'synthetic' });
+    expect(body.bars[0]!.ts).toBeUndefined();
+  });
+
+  it.each([
+    ['1h', 7],
+    ['4h', 2],
+  ])('answers timeframe=%s: the last 21 sessions of bars, each with its start time, on the New York session date', async (timeframe, perSession) => {
+    const { status, body } = await ctx.json<BarsResponse>(`/api/bars?symbol=MSFT&range=1mo&timeframe=${timeframe}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ timeframe, source: 'synthetic', range: '1mo' });
+    expect(body.bars.length).toBeGreaterThan(21);
+    const sessions = new Set(body.bars.map((b) => b.date));
+    expect(sessions.size).toBe(21);
+    expect(body.bars.length).toBeLessThanOrEqual(21 * perSession);
+    const starts = body.bars.map((b) => Date.parse(b.ts!));
+    expect([...starts].sort((a, b) => a - b)).toEqual(starts);
+    for (const bar of body.bars) expect(newYorkDate(Date.parse(bar.ts!))).toBe(bar.date);
+    // The latest complete session holds a full day of bars: 09:30–16:00 is 7 hourly bars (the last one half an hour), or 2 blocks.
+    const day = [...sessions].at(-2)!;
+    expect(body.bars.filter((b) => b.date === day)).toHaveLength(perSession);
+  });
+
+  it('bounds the window by from and to (session dates, inclusive)', async () => {
+    const { status, body } = await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=6mo&from=2026-06-01&to=2026-06-30');
+    expect(status).toBe(200);
+    const june = tradingDays('2026-06-01', '2026-06-30');
+    expect(june.length).toBeGreaterThan(15);
+    expect(body.bars.map((b) => b.date)).toEqual(june);
+    const wide = (await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=6mo&to=2026-08-31')).body.bars;
+    const inWide = wide.filter((b) => b.date >= '2026-06-01' && b.date <= '2026-06-30');
+    expect(body.bars).toEqual(inWide); // the same bars, whichever window they are read through
+  });
+
+  it('counts range back from to, never before from', async () => {
+    const toOnly = (await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo&to=2026-03-31')).body.bars;
+    expect(toOnly).toHaveLength(21);
+    expect(toOnly.at(-1)!.date).toBe(previousTradingDay('2026-04-01'));
+    const both = (await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=3mo&from=2026-03-20&to=2026-03-31')).body.bars;
+    expect(both.map((b) => b.date)).toEqual(tradingDays('2026-03-20', '2026-03-31'));
+    const hourly = (await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo&timeframe=1h&from=2026-11-02&to=2026-11-06')).body.bars;
+    expect(new Set(hourly.map((b) => b.date))).toEqual(new Set(tradingDays('2026-11-02', '2026-11-06')));
+  });
+
+  it('answers an empty window with no bars, and refuses from after to', async () => {
+    expect((await ctx.json<BarsResponse>('/api/bars?symbol=AAPL&range=1mo&from=2026-07-04&to=2026-07-05')).body.bars).toEqual([]);
+    const response = await ctx.request('/api/bars?symbol=AAPL&range=1mo&from=2026-07-10&to=2026-07-01');
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain("'from'");
+  });
+
+  it('requires range from API-Version 1.1.0 also with from/to', async () => {
+    const response = await ctx.request('/api/bars?symbol=AAPL&from=2026-06-01&to=2026-06-30', { headers: { 'API-Version': '1.1.0' } });
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain('range');
+    expect((await ctx.request('/api/bars?symbol=AAPL&from=2026-06-01&to=2026-06-30', { headers: { 'API-Version': '1.1.0' } })).status).toBe(400);
+    expect((await ctx.request('/api/bars?symbol=AAPL&range=1mo&from=2026-06-01', { headers: { 'API-Version': '1.1.0' } })).status).toBe(200);
   });
 
   it('serves the same bars twice from the cache', async () => {

@@ -84,8 +84,8 @@ describe('HTTP plumbing', () => {
       expect(response.status).toBe(200);
       const doc = (await response.json()) as { openapi: string; tags: { name: string }[]; paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, unknown>; parameters?: { name: string }[] }>> };
       expect(doc.openapi).toStartWith('3.1');
-      // The spec's tags in its order, those with routes so far (AI, Backtest, Realtime and GraphQL arrive with their modules).
-      expect(doc.tags.map((t) => t.name)).toEqual(['System', 'Market Data', 'Signals', 'Transparency', 'Fundamentals', 'AltData', 'Options']);
+      // The spec's tags in its order, those with routes so far (Backtest and GraphQL arrive with their modules), then ours.
+      expect(doc.tags.map((t) => t.name)).toEqual(['System', 'Market Data', 'Signals', 'Transparency', 'Fundamentals', 'AltData', 'Options', 'AI', 'Realtime', 'Account']);
       const used = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.tags ?? [])));
       for (const tag of doc.tags) expect(used.has(tag.name)).toBe(true);
       for (const path of ['/api/health', '/api/bars', '/api/snapshot', '/api/sector-rotation', '/api/sector-rotation/v2', '/api/macro/calendar']) {
@@ -96,10 +96,25 @@ describe('HTTP plumbing', () => {
       expect(Object.keys(bars.responses)).toEqual(expect.arrayContaining(['200', '400', '429']));
       expect(bars.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(['symbol', 'range']));
     });
-    it('serves a docs UI', async () => {
+    it('serves a docs UI whose every asset comes from the server itself (it works offline)', async () => {
       const response = await ctx.request('/docs');
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain('text/html');
+      const html = await response.text();
+      const assets = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBe(2); // Swagger UI's script and stylesheet
+      for (const url of assets) {
+        expect(url).toStartWith('/docs/assets/swagger-ui-'); // same origin, versioned: no CDN
+        const asset = await ctx.request(url);
+        expect(asset.status).toBe(200);
+        expect(asset.headers.get('cache-control')).toContain('immutable');
+        expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+      }
+      expect(html).not.toMatch(/https?:\/\/(?!localhost)/); // no other host named anywhere in the page
+      const spec = /"url":"([^"]+)"/.exec(html)![1]!;
+      const specPath = new URL(spec, 'http://localhost/docs').pathname;
+      expect(specPath).toBe('/openapi/json');
+      expect((await ctx.request(specPath)).status).toBe(200);
     });
   });
 });
@@ -114,7 +129,7 @@ describe('rate limiting', () => {
   const from = (ip: string) => ({ headers: { 'X-Forwarded-For': `${ip}, 10.0.0.1` } });
 
   it('sets the three headers on a 200 JSON response', async () => {
-    const response = await ctx.request('/api/health', from('203.0.113.1'));
+    const response = await ctx.request('/api/macro/calendar', from('203.0.113.1'));
     expect(response.status).toBe(200);
     expect(response.headers.get('x-ratelimit-limit')).toBe('25');
     expect(response.headers.get('x-ratelimit-remaining')).toBe('24');
@@ -123,7 +138,7 @@ describe('rate limiting', () => {
   });
 
   it('admits exactly the quota among 60 parallel requests and refuses the rest with 429 + Retry-After', async () => {
-    const responses = await Promise.all(Array.from({ length: 60 }, () => ctx.request('/api/health', from('203.0.113.2'))));
+    const responses = await Promise.all(Array.from({ length: 60 }, () => ctx.request('/api/macro/calendar', from('203.0.113.2'))));
     const ok = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 429);
     expect(ok).toHaveLength(25);
@@ -135,15 +150,35 @@ describe('rate limiting', () => {
   });
 
   it('counts each client IP apart', async () => {
-    const response = await ctx.request('/api/health', from('203.0.113.3'));
+    const response = await ctx.request('/api/macro/calendar', from('203.0.113.3'));
     expect(response.status).toBe(200);
+  });
+
+  it('never counts /api/health (a probe), which still reports the standing in the three headers', async () => {
+    const ip = from('203.0.113.4');
+    for (let i = 0; i < 30; i++) expect((await ctx.request('/api/health', ip)).status).toBe(200);
+    const counted = await ctx.request('/api/macro/calendar', ip);
+    expect(counted.headers.get('x-ratelimit-remaining')).toBe('24');
+    const probe = await ctx.request('/api/health', ip);
+    expect(probe.headers.get('x-ratelimit-limit')).toBe('25');
+    expect(probe.headers.get('x-ratelimit-remaining')).toBe('24');
+    for (const path of ['/livez', '/readyz']) expect((await ctx.request(path, ip)).headers.get('x-ratelimit-limit')).toBeNull();
+  });
+
+  it('keeps answering /api/health to a client that has used up its quota', async () => {
+    const ip = from('203.0.113.5');
+    const statuses = await Promise.all(Array.from({ length: 26 }, () => ctx.request('/api/macro/calendar', ip).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1);
+    const probe = await ctx.request('/api/health', ip);
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set', async () => {
     const plain = await createTestContext({ env: { RATE_LIMIT_QUOTA: '2' } });
     try {
       const statuses = [];
-      for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) statuses.push((await plain.request('/api/health', from(ip))).status);
+      for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) statuses.push((await plain.request('/api/macro/calendar', from(ip))).status);
       expect(statuses).toEqual([200, 200, 429]);
     } finally {
       await plain.close();

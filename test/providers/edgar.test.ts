@@ -2,12 +2,11 @@
  * The SEC EDGAR source against a loopback server that answers like EDGAR:
  * company_tickers.json, submissions JSON, Form 4 ownership XML and company
  * facts. The Form 4 documents are written from the real parsed Form 4 lines of
- * TSLA and AAPL in shared/data (2025–2026), one document per owner and filing
- * date, so the adapter must give those lines back.
+ * TSLA and AAPL (2025–2026; the committed excerpt in test/fixtures/insider_form4),
+ * one document per owner and filing date, so the adapter must give those lines back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Static } from 'elysia';
-import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import type { FilingsPage, InsiderResponse } from '../../src/modules/altdata/model';
 import type { FloatResponse } from '../../src/modules/fundamentals/model';
@@ -18,7 +17,7 @@ import { RateLimiter } from '../../src/providers/http';
 import { parseCsvLine } from '../../src/providers/universe';
 import { ProviderError } from '../../src/providers/types';
 import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
-import { sharedData } from '../helpers/shared-data';
+import { fixture } from '../helpers/fixtures';
 
 const UA = 'Breakline tests ops@example.com';
 const CIKS: Record<string, number> = { TSLA: 1318605, AAPL: 320193 };
@@ -37,8 +36,7 @@ interface Line {
   filed: string;
 }
 
-const lines: Line[] = gunzipSync(readFileSync(sharedData('insider_form4', 'sp500_form4_transactions_2025-2026.csv.gz')))
-  .toString('utf8')
+const lines: Line[] = readFileSync(fixture('insider_form4', 'tsla_aapl_form4_2025-2026.csv'), 'utf8')
   .trim()
   .split('\n')
   .slice(1)

@@ -24,11 +24,19 @@ for (const [name, make] of stores) {
 
     it('starts a new window when the old one ends', async () => {
       const t0 = 1_000_000_000_000; // a window boundary for 10 s windows
-      expect((await store.hit('client-c', 1, 10_000, t0)).allowed).toBe(true);
-      const refused = await store.hit('client-c', 1, 10_000, t0 + 9_999);
+      expect((await store.hit('client-c', 1, 10_000, { now: t0 })).allowed).toBe(true);
+      const refused = await store.hit('client-c', 1, 10_000, { now: t0 + 9_999 });
       expect(refused.allowed).toBe(false);
       expect(refused.resetMs).toBe(1);
-      expect((await store.hit('client-c', 1, 10_000, t0 + 10_000)).allowed).toBe(true);
+      expect((await store.hit('client-c', 1, 10_000, { now: t0 + 10_000 })).allowed).toBe(true);
+    });
+
+    it('peeks at the window without counting', async () => {
+      const t0 = 2_000_000_000_000;
+      expect(await store.peek('client-d', 3, 60_000, t0)).toMatchObject({ allowed: true, limit: 3, remaining: 3 });
+      await store.hit('client-d', 3, 60_000, { now: t0 });
+      for (let i = 0; i < 5; i++) expect(await store.peek('client-d', 3, 60_000, t0 + 1)).toMatchObject({ remaining: 2 });
+      expect(await store.hit('client-d', 3, 60_000, { now: t0 + 2 })).toMatchObject({ allowed: true, remaining: 1 });
     });
 
     it('answers ping', async () => {

@@ -200,6 +200,13 @@ export class LedgerRepository {
     return inserted[0];
   }
 
+  /** The hash of each record at the given seqs (for checking checkpoints inside an already verified prefix). */
+  async hashesAt(seqs: number[]): Promise<Map<number, string>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.db.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).where(inArray(this.records.seq, seqs));
+    return new Map(rows.map((r) => [r.seq, r.hash]));
+  }
+
   checkpoints(): Promise<LedgerCheckpointRow[]> {
     return this.db.select().from(this.checkpointTable).orderBy(asc(this.checkpointTable.seq));
   }
@@ -219,13 +226,29 @@ export class LedgerRepository {
     return { rows, total: Number(totals[0]?.n ?? 0) };
   }
 
-  /** Event and outcome records of the given signals, in chain order. */
-  followUps(signalIds: string[]): Promise<LedgerRecordRow[]> {
+  /** Signal records with `afterSeq < seq ≤ throughSeq`, in chain order: keyset pages of a read consistent with one head. */
+  signalPage(afterSeq: number, throughSeq: number, limit: number): Promise<LedgerRecordRow[]> {
+    return this.db
+      .select()
+      .from(this.records)
+      .where(this.scoped(eq(this.records.kind, 'signal'), gt(this.records.seq, afterSeq), lte(this.records.seq, throughSeq)))
+      .orderBy(asc(this.records.seq))
+      .limit(limit);
+  }
+
+  /** Event and outcome records of the given signals, in chain order (up to `throughSeq` when given). */
+  followUps(signalIds: string[], throughSeq?: number): Promise<LedgerRecordRow[]> {
     if (signalIds.length === 0) return Promise.resolve([]);
     return this.db
       .select()
       .from(this.records)
-      .where(this.scoped(inArray(this.records.signalId, signalIds), inArray(this.records.kind, ['event', 'outcome'])))
+      .where(
+        this.scoped(
+          inArray(this.records.signalId, signalIds),
+          inArray(this.records.kind, ['event', 'outcome']),
+          throughSeq === undefined ? undefined : lte(this.records.seq, throughSeq),
+        ),
+      )
       .orderBy(asc(this.records.seq));
   }
 

@@ -7,16 +7,21 @@
  * (domain/check): stored JSON is validated, never cast.
  */
 import { Type } from '@sinclair/typebox';
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { storedAs } from '../../domain/check';
+import type { ExplainableSignal } from '../../domain/explanation';
 import {
   AlertVerdictsSchema,
   BREAKOUT_STATES,
   DIRECTIONS,
   literalUnion,
+  PATTERN_FAMILIES,
+  PATTERN_TYPES,
   RegimeReadingSchema,
+  SCORE_BANDS,
   SignalGeometrySchema,
   SignalSchema,
+  StaleSeriesSchema,
   TERMINAL_STATES,
   type AlertVerdicts,
   type BreakoutState,
@@ -25,16 +30,20 @@ import {
   type ScanResult,
   type Signal,
   type SignalGeometry,
+  type StaleSeries,
   type Timeframe,
   TIMEFRAMES,
+  TREND_REGIMES,
 } from '../../domain/signal';
 import type { Db } from '../client';
 import type { LedgerEntry, LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
 
-/** A run without its findings, its timeframe checked. */
-export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe'> {
+/** A run without its findings, its timeframe and stale series checked. */
+export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe' | 'staleSeries'> {
   timeframe: Timeframe;
+  /** Series the run left out as stale; null on runs persisted before they were stored. */
+  staleSeries: StaleSeries[] | null;
 }
 
 /** A persisted run with its findings, regime and alert verdicts, typed. */
@@ -63,9 +72,16 @@ const geometryOf = storedAs(SignalGeometrySchema);
 const directionOf = storedAs(literalUnion(DIRECTIONS));
 const stateOf = storedAs(literalUnion(BREAKOUT_STATES));
 const timeframeOf = storedAs(literalUnion(TIMEFRAMES));
+const staleSeriesOf = storedAs(Type.Union([Type.Array(StaleSeriesSchema), Type.Null()]));
+const findingOf = storedAs(SignalSchema);
+const patternTypeOf = storedAs(literalUnion(PATTERN_TYPES));
+const patternFamilyOf = storedAs(literalUnion(PATTERN_FAMILIES));
+const trendRegimeOf = storedAs(literalUnion(TREND_REGIMES));
+const scoreBandOf = storedAs(literalUnion(SCORE_BANDS));
 
-function runSummary<R extends { id: string; timeframe: string }>(row: R): Omit<R, 'timeframe'> & { timeframe: Timeframe } {
-  return { ...row, timeframe: timeframeOf(row.timeframe, `scan run ${row.id} timeframe`) };
+function runSummary<R extends { id: string; timeframe: string; staleSeries: unknown }>(row: R): Omit<R, 'timeframe' | 'staleSeries'> & Pick<RunSummary, 'timeframe' | 'staleSeries'> {
+  const what = `scan run ${row.id}`;
+  return { ...row, timeframe: timeframeOf(row.timeframe, `${what} timeframe`), staleSeries: staleSeriesOf(row.staleSeries ?? null, `${what} stale series`) };
 }
 
 function persistedRun(row: ScanRunRow): PersistedRun {
@@ -98,6 +114,7 @@ const summaryColumns = {
   durationMs: scanRuns.durationMs,
   error: scanRuns.error,
   source: scanRuns.source,
+  staleSeries: scanRuns.staleSeries,
 };
 
 export class ScansRepository {
@@ -127,6 +144,7 @@ export class ScansRepository {
         regime: result.regime,
         findings: result.signals,
         alerts: verdicts,
+        staleSeries: result.staleSeries,
       });
       const ids = result.signals.map((s) => s.id);
       const known = new Map<string, BreakoutState>();
@@ -248,6 +266,52 @@ export class ScansRepository {
       .limit(page.limit + 1);
     const [rows, totals] = await Promise.all([page.after ? query : query.offset(page.offset), this.db.select({ n: count() }).from(signals).where(where)]);
     return { rows: rows.map(storedSignal), total: Number(totals[0]?.n ?? 0) };
+  }
+
+  /**
+   * A persisted signal by id: as the last run that listed it saw it (with its
+   * state now), with that run's market regime and bar time; from its own row
+   * when the run no longer holds it. Undefined when no such signal was ever surfaced.
+   */
+  async findSignal(id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
+    const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
+    if (!row) return undefined;
+    const stored = storedSignal(row);
+    const [seen] = await this.db
+      .select({
+        // Only the one finding, not the run's whole list.
+        finding: sql`(select f from jsonb_array_elements(${scanRuns.findings}) as f where f->>'id' = ${id} limit 1)`.mapWith(scanRuns.findings),
+        regime: scanRuns.regime,
+        asOf: scanRuns.asOf,
+      })
+      .from(scanRuns)
+      .where(eq(scanRuns.id, stored.lastSeenRunId))
+      .limit(1);
+    const what = `scan run ${stored.lastSeenRunId}`;
+    const regime = seen ? regimeOf(seen.regime ?? null, `${what} regime`) : null;
+    const asOf = seen ? seen.asOf.toISOString() : null;
+    if (seen?.finding) return { signal: { ...findingOf(seen.finding, `${what} finding ${id}`), breakoutState: stored.state }, regime, asOf };
+    const at = `signal ${id}`;
+    const fromRow: ExplainableSignal = {
+      id: stored.id,
+      symbol: stored.symbol,
+      timeframe: timeframeOf(stored.timeframe, `${at} timeframe`),
+      patternType: patternTypeOf(stored.patternType, `${at} patternType`),
+      patternFamily: patternFamilyOf(stored.patternFamily, `${at} patternFamily`),
+      direction: stored.direction,
+      trendRegime: trendRegimeOf(stored.trendRegime, `${at} trendRegime`),
+      breakoutState: stored.state,
+      triggerPrice: stored.triggerPrice,
+      target1: stored.target1,
+      stopLoss: stored.stopLoss,
+      finalScore: stored.finalScore,
+      confidence: stored.confidence,
+      scoreBand: scoreBandOf(stored.scoreBand, `${at} scoreBand`),
+      reasons: stored.reasons,
+      detectedAt: stored.detectedAt.toISOString(),
+      geometry: stored.geometry,
+    };
+    return { signal: fromRow, regime, asOf };
   }
 
   /** Signals of a timeframe not in a terminal state, except those listed. */

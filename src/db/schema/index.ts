@@ -5,5 +5,7 @@ export * from './scan-runs';
 export * from './signals';
 export * from './ledger';
 export * from './alerts';
+export * from './explanations';
+export * from './api-keys';
 export * from './replay-ledger';
 export * from './replay-runs';

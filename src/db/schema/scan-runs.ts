@@ -26,6 +26,8 @@ export const scanRuns = pgTable(
     findings: jsonb('findings').notNull(),
     /** The alert policy's verdicts on the findings (domain AlertVerdicts), evaluated once when the run was persisted; null on runs persisted before it was stored. */
     alerts: jsonb('alerts'),
+    /** Series left out of the run because their data ended before its as-of (domain StaleSeries[]); null on runs persisted before it was stored. */
+    staleSeries: jsonb('stale_series'),
   },
   (table) => [index('scan_runs_timeframe_finished_idx').on(table.timeframe, table.finishedAt)],
 );

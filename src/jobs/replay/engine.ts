@@ -17,6 +17,11 @@
  * of listed signals (by rank), the tracked moves, the outcomes (in surfacing
  * order).
  *
+ * A symbol whose data ended more than one session of the benchmark's bars
+ * before a session (`STALE_AFTER_BARS`, jobs/scan) is out of that session's
+ * universe, as `runScan` leaves a stale series out: not scanned, ranked or
+ * counted in breadth (its open signals are still tracked to their end).
+ *
  * Every session equals a `runScan` as of that session over the same universe
  * (`test/jobs/replay.test.ts`), and nothing in it depends on a later bar (the
  * same test replays data cut at a date).
@@ -28,6 +33,8 @@ import { batches, type KernelPool } from '../../pool';
 import type { BarStore } from '../../store';
 import type { BookRecord, SessionTally } from '../../../workers/replay-book';
 import type { ReplayMatrices } from '../../../workers/replay';
+import { indexAtOrBefore } from '../../../workers/store';
+import { STALE_AFTER_BARS } from '../scan';
 import { replayUniverse } from './universe';
 
 export interface ReplayDeps {
@@ -92,13 +99,14 @@ export async function prepareReplay(deps: ReplayDeps, params: ReplayParams): Pro
   const loaded = await Promise.all(
     universe.symbols.map((symbol) =>
       marketData.bars(symbol, timeframe).then(
-        (series) => ({ symbol, first: series.ts.length ? dateOf(series.ts[0]!) : null }),
-        () => ({ symbol, first: null }),
+        (series) => ({ symbol, first: series.ts.length ? dateOf(series.ts[0]!) : null, ts: series.ts }),
+        () => ({ symbol, first: null, ts: new Float64Array(0) }),
       ),
     ),
   );
   const firstBar = new Map(loaded.map((l) => [l.symbol, l.first]));
-  const symbols = loaded.filter((l) => l.first !== null).map((l) => l.symbol);
+  const withBars = loaded.filter((l) => l.first !== null);
+  const symbols = withBars.map((l) => l.symbol);
   const description = universe.describe(dates, (s) => firstBar.get(s) ?? null);
 
   const n = sessionTs.length;
@@ -115,9 +123,13 @@ export async function prepareReplay(deps: ReplayDeps, params: ReplayParams): Pro
   new Float64Array(matrices.sessionTs).set(sessionTs);
   const member = new Uint8Array(matrices.universe);
   const universeSize = new Array<number>(n).fill(0);
-  symbols.forEach((symbol, c) => {
+  const standOn = sessionTs.map((ts) => indexAtOrBefore(bench.ts, ts));
+  const staleAfter = STALE_AFTER_BARS[timeframe];
+  withBars.forEach(({ symbol, ts }, c) => {
     for (let k = 0; k < n; k++) {
       if (!universe.isMember(symbol, dates[k]!)) continue;
+      const i = indexAtOrBefore(ts, sessionTs[k]!);
+      if (i >= 0 && standOn[k]! - indexAtOrBefore(bench.ts, ts[i]!) > staleAfter) continue; // stale: its data ended before this session
       member[c * n + k] = 1;
       universeSize[k]!++;
     }

@@ -30,7 +30,8 @@
  * - the pivot is the upper channel line extended to bar `e + 1`, the stop is
  *   the flag's low, target1 is the pivot plus the pole's length (a bear flag
  *   whose target would fall to zero or below is rejected: such a drop is a
- *   collapse or an unadjusted corporate action, not a pole).
+ *   collapse or an unadjusted corporate action, not a pole); a flag whose
+ *   pivot does not clear its own low is rejected too, so stop < pivot < target1.
  *
  * Which instance: a breakout in the last `recentBars` bars (the flag then ends
  * the bar before it) wins over a flag still forming at `asOf`, because the
@@ -143,6 +144,11 @@ function fitFlag(input: PatternInput, e: number, sign: 1 | -1, o: FlagOptions, o
   const retrace = (sign * top - lowS) / poleHeight;
   if (retrace > o.maxRetrace || channel > o.maxChannel * poleHeight) return null;
   const pivotS = intercept + slopeS * n + up;
+  // a channel so steep that its far line at the next bar falls below the flag's
+  // own low (a bull flag; above its high, a bear flag) is a slide, not a flag:
+  // a close through that line breaks out of nothing, and the stop would sit
+  // beyond the trigger (issue 14: VRSN's bull flag of 2022-08-24, IFF's bear flag of 2023-08-23)
+  if (pivotS <= lowS) return null;
   // a measured move through zero is a collapse (or an unadjusted spin-off), not a pole
   if (sign * (pivotS + poleHeight) <= 0) return null;
   out.poleStart = p0;

@@ -151,9 +151,14 @@ function fitFlatBase(input: PatternInput, e: number, o: FlatBaseOptions, out: Fl
   const pivot = high[argMaxHigh(high, start, e)]!;
   const yearHigh = input.ind.high252[e]!; // NaN in a stock's first year: no test
   if (yearHigh > 0 && pivot < yearHigh * (1 - o.maxBelowYearHighPct / 100)) return null;
+  // a base needs some depth, and its last lows (the stop) below its high: a
+  // price that did not move is a series of stale prints, not a base (AMCR's
+  // zero-volume rows of 2015–2017 made stop = pivot = target1)
+  const baseLow = low[argMinLow(low, start, e)]!;
+  if (!(baseLow < pivot) || !(low[argMinLow(low, Math.max(start, e - o.lastLowBars + 1), e)]! < pivot)) return null;
   out.start = start;
   out.pivot = pivot;
-  out.baseLow = low[argMinLow(low, start, e)]!;
+  out.baseLow = baseLow;
   out.priorLow = priorLow;
   return out;
 }

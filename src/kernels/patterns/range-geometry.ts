@@ -116,8 +116,9 @@ function fitRange(input: PatternInput, e: number, o: RangeOptions, out: RangeFit
   }
   top = runTop; bottom = runBottom;
   const n = e - start + 1;
-  if (n < o.minBars) return null;
   const width = top - bottom;
+  // a box with no height is a price that did not trade (stale prints), not a range: its stop, target and pivot would coincide
+  if (n < o.minBars || !(width > 0)) return null;
   // drift: slope of the closes' least-squares line times the range's length
   let sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (let i = start; i <= e; i++) {

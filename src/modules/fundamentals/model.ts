@@ -1,12 +1,11 @@
 /** @module modules/fundamentals/model — schemas of the Fundamentals tag (earnings, float). */
 import { t, type Static } from 'elysia';
+import { EarningsProximitySchema, HOLDING_WINDOW_TRADING_DAYS } from '../../domain/earnings';
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { SymbolParam } from '../params';
 
 const Num = t.Union([t.Number(), t.Null()]);
 const Str = t.Union([t.String(), t.Null()]);
-
-export const HOLDING_WINDOW_TRADING_DAYS = 20;
 
 export const EarningsQuery = t.Object({ symbol: SymbolParam, ...PageQuery });
 
@@ -30,22 +29,7 @@ export const EarningsReport = t.Object(
   { title: 'EarningsReport' },
 );
 
-export const EarningsProximity = t.Object(
-  {
-    asOf: t.String({ format: 'date' }),
-    nextReport: Str,
-    timing: Str,
-    tradingDaysUntil: t.Union([t.Integer(), t.Null()]),
-    calendarDaysUntil: t.Union([t.Integer(), t.Null()]),
-    holdingWindowTradingDays: t.Integer(),
-    withinHoldingWindow: t.Boolean({ description: 'The next report falls inside a typical holding window from today' }),
-    alertBlockTradingDays: t.Integer(),
-    blocksAlerts: t.Boolean({ description: 'The signal engine blocks alerts this close to a report (DESIGN §4)' }),
-    lastReport: Str,
-    tradingDaysSinceLast: t.Union([t.Integer(), t.Null()]),
-  },
-  { title: 'EarningsProximity' },
-);
+export const EarningsProximity = EarningsProximitySchema;
 
 export const EarningsResponse = t.Object(
   {

@@ -3,7 +3,7 @@
  * Earnings calendar with proximity, and share float with volume rotation.
  *
  * **Earnings proximity**: trading days from today (the provider's clock) to
- * the next report. A report inside `HOLDING_WINDOW_TRADING_DAYS` (20 sessions,
+ * the next report (market-data/earnings). A report inside `HOLDING_WINDOW_TRADING_DAYS` (20 sessions,
  * about the month a breakout trade is typically held before its target or
  * stop) lands inside the trade; within `ALERT_THRESHOLDS.earningsWithinTradingDays`
  * the signal engine blocks alerts (DESIGN §4). The price reaction of past
@@ -19,11 +19,12 @@
  */
 import { round } from '../../kernels/round';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
+import { earningsProximity } from '../../market-data/earnings';
 import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
 import type { MarketData } from '../../market-data';
 import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
-import { HOLDING_WINDOW_TRADING_DAYS, type EarningsProximity, type EarningsReport, type FloatResponse } from './model';
+import type { EarningsReport, FloatResponse } from './model';
 
 /** Scheduled reports listed ahead of today (vendors announce the next one; later ones are projections). */
 const SCHEDULE_HORIZON_DAYS = 366;
@@ -82,29 +83,7 @@ export async function earnings(marketData: MarketData, symbol: string, page: Pag
       source: e.source,
     }));
   const { items, pagination } = paginateList(calendar, page);
-  return { symbol, source: marketData.sourceOf('earnings'), calendar: items, proximity: proximity(calendar, today), items, pagination };
-}
-
-/** Where today stands between the last and the next report; null without any report. */
-export function proximity(calendar: readonly EarningsReport[], today: string): EarningsProximity | null {
-  if (calendar.length === 0) return null;
-  const next = calendar.find((e) => e.date >= today && e.status === 'scheduled') ?? calendar.find((e) => e.date > today) ?? null;
-  const last = calendar.findLast((e) => e.date < today || (e.date === today && e.status === 'reported')) ?? null;
-  const until = next ? tradingDaysUntil(today, next.date) : null;
-  const blockDays = ALERT_THRESHOLDS.earningsWithinTradingDays;
-  return {
-    asOf: today,
-    nextReport: next?.date ?? null,
-    timing: next?.timing ?? null,
-    tradingDaysUntil: until,
-    calendarDaysUntil: next ? Math.round((Date.parse(next.date) - Date.parse(today)) / DAY_MS) : null,
-    holdingWindowTradingDays: HOLDING_WINDOW_TRADING_DAYS,
-    withinHoldingWindow: until !== null && until <= HOLDING_WINDOW_TRADING_DAYS,
-    alertBlockTradingDays: blockDays,
-    blocksAlerts: until !== null && until <= blockDays,
-    lastReport: last?.date ?? null,
-    tradingDaysSinceLast: last ? tradingDaysUntil(last.date, today) : null,
-  };
+  return { symbol, source: marketData.sourceOf('earnings'), calendar: items, proximity: earningsProximity(calendar, today, ALERT_THRESHOLDS.earningsWithinTradingDays), items, pagination };
 }
 
 export function rotationClass(daysToRotate: number | null): string {

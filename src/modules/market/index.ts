@@ -3,11 +3,11 @@ import { Elysia, t } from 'elysia';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, readPage } from '../../pagination';
-import { jsonResponse, withErrors } from '../params';
+import { ErrorSchema, jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { dailyBarsJson, snapshot } from './service';
+import { barsJson, snapshot } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -15,9 +15,10 @@ export function marketModule(services: Services) {
   const { marketData } = services;
   return new Elysia({ name: 'breakline/market' })
     .use(versioning(services.config.apiDefaultVersion))
-    .get('/api/bars', async ({ query, apiVersion }) => jsonResponse(await dailyBarsJson(marketData, query.symbol, query.range, apiVersion)), {
+    .get('/api/bars', async ({ query, apiVersion }) => jsonResponse(await barsJson(marketData, query, apiVersion)), {
       query: BarsQuery,
-      response: withErrors(BarsResponse, 400, 404, 429),
+      // Spelled out per status (withErrors' record type would hide it): the app's type, and the Eden client over it, carry the answer's shape.
+      response: { 200: BarsResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.bars,
     })
     .get('/api/snapshot', ({ query }) => snapshot(marketData, query.symbol), {

@@ -1,21 +1,30 @@
 /** @module modules/market/model — schemas of the Market Data tag. */
 import { t, type Static } from 'elysia';
+import { TIMEFRAMES } from '../../domain/signal';
 import { DateParam, oneOf, SymbolParam } from '../params';
 
 export const RANGES = ['1mo', '3mo', '6mo'] as const;
 export type Range = (typeof RANGES)[number];
 
-/** Daily bars per range: about 21 trading days a month. */
-export const RANGE_BARS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 63, '6mo': 126 };
+/** Trading sessions per range: about 21 a month. */
+export const RANGE_SESSIONS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 63, '6mo': 126 };
 
 export const BarsQuery = t.Object({
   symbol: SymbolParam,
-  range: t.Optional(oneOf('range', RANGES, 'Window of daily bars: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126 (default 6mo; required from API-Version 1.1.0)')),
+  range: t.Optional(
+    oneOf('range', RANGES, 'The last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window. Under API-Version 1.0.0 optional, default 6mo; required from API-Version 1.1.0 (400 without it)', undefined, {
+      'x-required-from-api-version': '1.1.0',
+    }),
+  ),
+  timeframe: oneOf('timeframe', TIMEFRAMES, 'Bar timeframe (additive): daily bars, 4h blocks (09:30–13:30 and 13:30–close) or hourly bars; default daily', 'daily'),
+  from: t.Optional(DateParam('from', 'First session date of the window, inclusive (additive)')),
+  to: t.Optional(DateParam('to', 'Last session date of the window, inclusive (additive); `range` counts back from it')),
 });
 
 export const PriceBar = t.Object(
   {
-    date: t.String({ format: 'date' }),
+    date: t.String({ format: 'date', description: 'Session date (New York)' }),
+    ts: t.Optional(t.String({ format: 'date-time', description: 'Start of the bar (4h and 1h bars only)' })),
     open: t.Number(),
     high: t.Number(),
     low: t.Number(),
@@ -29,7 +38,9 @@ export const BarsResponse = t.Object(
   {
     symbol: t.String(),
     range: t.Union(RANGES.map((r) => t.Literal(r))),
-    bars: t.Array(PriceBar, { description: 'Daily bars, newest last' }),
+    timeframe: t.Union(TIMEFRAMES.map((tf) => t.Literal(tf)), { description: 'Bar timeframe (additive)' }),
+    source: t.String({ description: "Where the bars come from: the provider's name, e.g. synthetic, csv, yahoo (additive)" }),
+    bars: t.Array(PriceBar, { description: 'Bars of the window, oldest first (newest last)' }),
   },
   { title: 'BarsResponse' },
 );
@@ -149,9 +160,9 @@ export type MacroCalendarResponse = Static<typeof MacroCalendarResponse>;
 export const MARKET_DOCS = {
   bars: {
     tags: ['Market Data'],
-    summary: 'Daily OHLCV bars',
+    summary: 'OHLCV bars',
     description:
-      'Daily bars of a symbol, newest last: 1mo ≈ 21, 3mo ≈ 63, 6mo ≈ 126 bars. `range` defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. 404 for a well-formed symbol the provider does not know.',
+      'Bars of a symbol, newest last. `range` keeps the last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window; it defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. Additive: `timeframe` (daily, 4h, 1h; default daily), `from`/`to` (session dates, inclusive) bound the window, and `range` counts its sessions back from `to` (or the latest bar) without going before `from` — so `from`/`to` narrow a window, and a span longer than 6mo is read in several requests stepping `to` back. `source` names where the bars come from. 404 for a well-formed symbol the provider does not know; 400 when `from` is after `to`.',
   },
   snapshot: {
     tags: ['Market Data'],

@@ -8,26 +8,9 @@ import { round, roundOrNull } from '../../kernels/round';
 import { PERFORMANCE_WINDOWS, rotationLookback, rotationSnapshot, type PerformanceWindow } from '../../kernels/rotation';
 import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
-import type { BarSeries } from '../../providers/types';
+import { alignCloses } from '../../market-data/align';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
 import type { SectorRotationResponse, SectorRotationRow } from './model';
-
-/** The closes of two series on the dates both have, oldest first. */
-export function alignCloses(asset: BarSeries, benchmark: BarSeries): { ts: Float64Array; asset: Float64Array; benchmark: Float64Array } {
-  const index = new Map<number, number>();
-  benchmark.ts.forEach((ts, i) => index.set(ts, i));
-  const ts: number[] = [];
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < asset.ts.length; i++) {
-    const j = index.get(asset.ts[i]!);
-    if (j === undefined) continue;
-    ts.push(asset.ts[i]!);
-    a.push(asset.close[i]!);
-    b.push(benchmark.close[j]!);
-  }
-  return { ts: Float64Array.from(ts), asset: Float64Array.from(a), benchmark: Float64Array.from(b) };
-}
 
 const isoDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 

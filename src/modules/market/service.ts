@@ -5,45 +5,79 @@
 import { AppError } from '../../errors';
 import type { MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
+import type { Timeframe } from '../../domain/signal';
+import { newYorkDate } from '../../providers/calendar';
 import type { BarSeries } from '../../providers/types';
-import { RANGE_BARS, type BarsResponse, type Range, type SnapshotResponse } from './model';
+import { RANGE_SESSIONS, type BarsResponse, type Range, type SnapshotResponse } from './model';
 
-/** The `date` of a daily bar: its session date (bars open at 00:00 UTC of it). */
-export const sessionDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+/** The session date of a bar: a daily bar opens at 00:00 UTC of it, an intraday one on the New York clock. */
+export const sessionDate = (ts: number, timeframe: Timeframe = 'daily') => (timeframe === 'daily' ? new Date(ts).toISOString().slice(0, 10) : newYorkDate(ts));
 
-/** The last `range` of daily bars, newest last. */
-export function dailyBars(series: BarSeries, symbol: string, range: Range): BarsResponse {
-  const count = Math.min(RANGE_BARS[range], series.ts.length);
-  const start = series.ts.length - count;
-  const bars = new Array(count);
-  for (let i = 0; i < count; i++) {
-    const j = start + i;
-    bars[i] = {
-      date: sessionDate(series.ts[j]!),
+export interface BarsWindow {
+  timeframe: Timeframe;
+  range: Range;
+  /** First and last session dates (`YYYY-MM-DD`, inclusive). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * The bars of the window, oldest first: those whose session date lies in
+ * [from, to], of which the last `range` sessions (counted back from `to`, or
+ * the latest bar).
+ */
+export function barsOf(series: BarSeries, symbol: string, { timeframe, range, from, to }: BarsWindow): BarsResponse {
+  const date = (i: number) => sessionDate(series.ts[i]!, timeframe);
+  let end = series.ts.length - 1;
+  while (end >= 0 && to !== undefined && date(end) > to) end--;
+  let start = end + 1;
+  let sessions = 0;
+  let session = '';
+  for (let i = end; i >= 0; i--) {
+    const d = date(i);
+    if (from !== undefined && d < from) break;
+    if (d !== session) {
+      if (++sessions > RANGE_SESSIONS[range]) break;
+      session = d;
+    }
+    start = i;
+  }
+  const bars: BarsResponse['bars'] = [];
+  for (let j = start; j <= end; j++) {
+    const ts = series.ts[j]!;
+    bars.push({
+      date: date(j),
+      ...(timeframe === 'daily' ? {} : { ts: new Date(ts).toISOString() }),
       open: series.open[j]!,
       high: series.high[j]!,
       low: series.low[j]!,
       close: series.close[j]!,
       volume: series.volume[j]!,
-    };
+    });
   }
-  return { symbol, range, bars };
+  return { symbol, range, timeframe, source: series.source, bars };
 }
 
 /**
- * `dailyBars` serialised, held by the market data until the series is
- * refreshed: a repeat read of /api/bars builds no objects and does no JSON work.
+ * `barsOf` serialised, held by the market data until the series is refreshed:
+ * a repeat read of /api/bars builds no objects and does no JSON work.
  */
-export async function dailyBarsJson(marketData: MarketData, symbol: string, requested: Range | undefined, apiVersion: ApiVersion): Promise<string> {
-  if (requested === undefined && apiVersion !== '1.0.0') {
+export async function barsJson(
+  marketData: MarketData,
+  params: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
+  apiVersion: ApiVersion,
+): Promise<string> {
+  const { symbol, timeframe, from, to } = params;
+  if (params.range === undefined && apiVersion !== '1.0.0') {
     throw new AppError('invalid_parameter', `Query parameter 'range' is required from API-Version 1.1.0 (one of: 1mo, 3mo, 6mo)`);
   }
+  if (from !== undefined && to !== undefined && from > to) throw new AppError('invalid_parameter', `Query parameter 'from' (${from}) must not be after 'to' (${to})`);
   // Under 1.0.0 the spec's default applies; from 1.1.0 the parameter is required (so no TypeBox default).
-  const range = requested ?? '6mo';
+  const range = params.range ?? '6mo';
   await marketData.instrument(symbol);
-  const { series, body, hold } = await marketData.serialized(symbol, 'daily', `bars:${range}`);
+  const { series, body, hold } = await marketData.serialized(symbol, timeframe, `bars:${range}:${from ?? ''}:${to ?? ''}`);
   if (body !== undefined) return body;
-  const fresh = JSON.stringify(dailyBars(series, symbol, range));
+  const fresh = JSON.stringify(barsOf(series, symbol, { timeframe, range, from, to }));
   hold(fresh);
   return fresh;
 }

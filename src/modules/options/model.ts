@@ -7,16 +7,16 @@ export const IV_RANK_DEAR = 50;
 
 const Open = t.Record(t.String(), t.Any());
 
-function price(name: string, description: string) {
-  return t.Number({ exclusiveMinimum: 0, description, error: `Query parameter '${name}' must be a positive number` });
+function price(name: string, description: string, example: number) {
+  return t.Number({ exclusiveMinimum: 0, description, examples: [example], error: `Query parameter '${name}' must be a positive number` });
 }
 
 export const AnalyzeQuery = t.Object({
   symbol: SymbolParam,
   direction: oneOf('direction', ['long', 'short'] as const, 'long (calls; default) or short (puts; additive)', 'long'),
-  trigger: price('trigger', 'Entry: the breakout trigger price'),
-  target: price('target', 'Target price (above the trigger for a long, below for a short)'),
-  stop: t.Optional(price('stop', 'Stop price (below the trigger for a long, above for a short); default half the target distance on the other side')),
+  trigger: price('trigger', 'Entry: the breakout trigger price', 100),
+  target: price('target', 'Target price (above the trigger for a long, below for a short)', 120),
+  stop: t.Optional(price('stop', 'Stop price (below the trigger for a long, above for a short); default half the target distance on the other side', 90)),
   iv: t.Number({ exclusiveMinimum: 0, maximum: 5, default: 0.3, description: 'Implied volatility as a decimal, (0, 5]; default 0.3', error: "Query parameter 'iv' must be a number in (0, 5] (0.3 = 30%)" }),
   ivRank: t.Optional(t.Number({ minimum: 0, maximum: 100, description: 'IV rank 0–100 (where today’s IV sits in its 52-week range)', error: "Query parameter 'ivRank' must be a number from 0 to 100" })),
   expiryDays: intParam('expiryDays', 1, 1095, 30, 'Calendar days to the main expiry'),

@@ -36,7 +36,7 @@ export async function confluenceOf(deps: Deps, query: ConfluenceQuery): Promise<
     result = await deps.pool.run('confluence', { handle: deps.barStore.handle(), symbol, timeframe, benchmark, asOfTs, lookback });
   } catch (error) {
     deps.log.error('confluence failed', { symbol, timeframe, error: String(error) });
-    throw new AppError('scan_failed', `The confluence computation failed: ${(error as Error).message}`);
+    throw new AppError('scan_failed', 'The confluence computation failed; the cause is in the server log');
   }
   if (result === null) throw new AppError('not_found', `No ${timeframe} bar for ${symbol}${query.asOf ? ` on or before ${query.asOf}` : ''}`);
   return {

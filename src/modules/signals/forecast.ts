@@ -154,7 +154,7 @@ async function patternOf(deps: Deps, symbol: string, barTs: number, price: numbe
     ({ findings } = await deps.pool.run('scan', { handle: deps.barStore.handle(), symbols: [symbol], timeframe: 'daily', asOfTs: barTs, rsRanks: {}, regime: null }));
   } catch (error) {
     deps.log.error('forecast scan failed', { symbol, error: String(error) });
-    throw new AppError('scan_failed', `The pattern scan failed: ${(error as Error).message}`);
+    throw new AppError('scan_failed', 'The pattern scan failed; the cause is in the server log');
   }
   const best = findings.sort((a, b) => b.finalScore - a.finalScore)[0];
   if (!best) return { activePattern: null, trackRecord: null };

@@ -4,11 +4,18 @@
  * (detectedAt, id) with keyset cursors, each with its recorded state changes.
  */
 import type { ScansRepository } from '../../db/repositories/scans';
+import { isDateTime } from '../../domain/formats';
 import { keysetPage, readPage } from '../../pagination';
+import { DATE_PARAM_RANGE } from '../params';
 import type { HistoryQuery, HistoryResponse } from './model';
 
+/** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id. */
+function isHistoryKey([at, id]: [string | number, string]): boolean {
+  return typeof at === 'string' && isDateTime(at) && at.slice(0, 10) >= DATE_PARAM_RANGE.from && at.slice(0, 10) <= DATE_PARAM_RANGE.to && /^[A-Za-z0-9._:-]{1,128}$/.test(id);
+}
+
 export async function signalHistory(scans: ScansRepository, query: HistoryQuery): Promise<HistoryResponse> {
-  const request = readPage(query);
+  const request = readPage(query, isHistoryKey);
   const filter = { symbol: query.symbol, patternType: query.pattern, timeframe: query.timeframe };
   const { rows, total } = await scans.signalHistory(filter, request);
   const page = keysetPage(rows, request, (row) => [row.detectedAt.toISOString(), row.id], total);

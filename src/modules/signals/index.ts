@@ -1,5 +1,6 @@
 /** @module modules/signals — the Signals tag: breakouts, their history, confluence, forecasts and the universe scan. */
 import { Elysia } from 'elysia';
+import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { confluenceOf } from './confluence';
@@ -11,7 +12,9 @@ import { scanUniverse } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' })
+    .use(rateLimit(rateLimitOptions(services)))
     .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsJson(services, query)), {
+      costly: { query: 'asOf' },
       query: BreakoutsQuery,
       response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
       detail: SIGNALS_DOCS.breakouts,
@@ -32,6 +35,7 @@ export function signalsModule(services: Services) {
       detail: SIGNALS_DOCS.forecast,
     })
     .get('/api/universe/scan', ({ query }) => scanUniverse(services, query), {
+      costly: true,
       query: UniverseScanQuery,
       response: withErrors(UniverseScanResponse, 400, 429, 500),
       detail: SIGNALS_DOCS.universe,

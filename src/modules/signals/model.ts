@@ -36,6 +36,11 @@ const AlertBlocked = t.Object({
   codes: t.Array(t.String(), { description: 'The same reasons as codes: extended | illiquid | regime | earnings | cooldown' }),
 });
 
+/** What a persisted run's summary holds (signals/service `summarize`). */
+const RUN_SUMMARY_DOCS =
+  'The latest persisted run: id, timeframe, asOf (the bar it stood on), startedAt, finishedAt, durationMs, symbolsScanned, signalsFound, status, source, ' +
+  'and staleSeries: the series left out because their data ended more than one session of bars before asOf ({symbol, lastBar, barsBehind}; null on runs stored before it was recorded)';
+
 export const BreakoutsResponse = t.Object(
   {
     generatedAt: t.String({ format: 'date-time' }),
@@ -44,8 +49,8 @@ export const BreakoutsResponse = t.Object(
     alertBlocked: t.Array(AlertBlocked),
     alertThresholds: t.Record(t.String(), t.Any()),
     alertSummary: t.Record(t.String(), t.Any()),
-    latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
-    runHistory: t.Array(t.Record(t.String(), t.Any())),
+    latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()], { description: RUN_SUMMARY_DOCS }),
+    runHistory: t.Array(t.Record(t.String(), t.Any()), { description: `The newest persisted runs, newest first, each as latestPersistedRun` }),
     view: t.Optional(t.Literal('rollup')),
     symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()))),
     asOf: t.Optional(t.String({ format: 'date-time' })),
@@ -209,7 +214,7 @@ export const ConfluenceResponse = t.Object(
     factors: t.Array(ConfluenceFactor),
     method: t.Record(t.String(), t.Unknown()),
   },
-  { additionalProperties: true },
+  { title: 'ConfluenceResponse', additionalProperties: true },
 );
 export type ConfluenceResponse = Static<typeof ConfluenceResponse>;
 

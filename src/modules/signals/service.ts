@@ -28,7 +28,7 @@ async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<
   } catch (error) {
     if (error instanceof AppError) throw error;
     log.error('scan failed', { error: String(error), stack: (error as Error).stack });
-    throw new AppError('scan_failed', `The scan failed: ${(error as Error).message}`);
+    throw new AppError('scan_failed', 'The scan failed; the cause is in the server log');
   }
 }
 
@@ -79,6 +79,7 @@ const summarize = (run: RunSummary) => ({
   signalsFound: run.signalsFound,
   status: run.status,
   source: run.source,
+  staleSeries: run.staleSeries,
 });
 
 /** The answer's shape: a page of the ranking, the alert lists and thresholds, the run history, the rollup. */

@@ -32,7 +32,7 @@ export async function scanUniverse(deps: Deps, query: UniverseScanQuery): Promis
     scan = await deps.runs.universe(benchmark);
   } catch (error) {
     deps.log.error('universe scan failed', { error: String(error) });
-    throw new AppError('scan_failed', `The universe scan failed: ${(error as Error).message}`);
+    throw new AppError('scan_failed', 'The universe scan failed; the cause is in the server log');
   }
   const instruments = await deps.marketData.instruments();
   const liquid = new Set(

@@ -1,10 +1,11 @@
 /** @module modules/transparency — the Transparency tag: the public ledger, its rollups, scorecard and verification. */
 import { Elysia } from 'elysia';
+import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
 import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { monthly, scorecard } from './performance';
-import { checkpoints, ledgerCsv, ledgerPage, verification } from './service';
+import { checkpoints, ledgerPage, verification } from './service';
 
 const CSV_HEADERS = {
   'content-type': 'text/csv; charset=utf-8',
@@ -15,12 +16,20 @@ const CSV_HEADERS = {
 export function transparencyModule(services: Services) {
   const { ledger } = services;
   return new Elysia({ name: 'breakline/transparency' })
+    .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', ({ query }) => ledgerPage(services, query), {
       query: LedgerQuery,
       response: withErrors(LedgerResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
-    .get('/api/transparency/ledger.csv', () => new Response(ledgerCsv(ledger), { headers: CSV_HEADERS }), { detail: TRANSPARENCY_DOCS.ledgerCsv })
+    .get(
+      '/api/transparency/ledger.csv',
+      async ({ request }) => {
+        const csv = await services.ledgerCsv.open(request.headers.get('if-none-match'));
+        return new Response(csv.stream, { status: csv.stream ? 200 : 304, headers: { ...CSV_HEADERS, etag: csv.etag } });
+      },
+      { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },
+    )
     .get('/api/transparency/monthly', ({ query }) => monthly(services, query), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 404, 429),
@@ -31,7 +40,8 @@ export function transparencyModule(services: Services) {
       response: withErrors(ScorecardResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.scorecard,
     })
-    .get('/api/transparency/verify', () => verification(services), {
+    .get('/api/transparency/verify', () => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }), {
+      costly: true,
       response: withErrors(VerifyResponse, 429),
       detail: TRANSPARENCY_DOCS.verify,
     })

@@ -1,6 +1,7 @@
 /** @module modules/transparency/model — schemas of the Transparency tag. */
 import { t, type Static } from 'elysia';
-import { DateParam, oneOf, PerformanceSchema } from '../params';
+import { PAGE_OFFSET_MAX } from '../../pagination';
+import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
 
 /** Which ledger a read shows (additive; default `live`). */
 export const LEDGER_SOURCES = ['live', 'replay'] as const;
@@ -70,7 +71,7 @@ export const LedgerQuery = t.Object({
     description: `Records per page; default ${LEDGER_LIMIT_DEFAULT}, at most ${LEDGER_LIMIT_MAX}`,
     error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}`,
   }),
-  offset: t.Integer({ minimum: 0, default: 0, description: 'Records to skip; default 0', error: "Query parameter 'offset' must be an integer ≥ 0" }),
+  offset: t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Records to skip; default 0', error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
   ...SourceParams,
 });
 
@@ -116,6 +117,9 @@ const ChainReport = t.Object(
     firstBadSeq: t.Union([t.Integer(), t.Null()]),
     reason: t.Union([t.String(), t.Null()]),
     checkpoints: t.Object({ count: t.Integer(), verified: t.Integer(), firstBadSeq: t.Union([t.Integer(), t.Null()]) }),
+    scope: t.Union([t.Literal('full'), t.Literal('incremental')], { description: 'full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before' }),
+    fromSeq: t.Integer({ description: 'The records after this seq were recomputed by this pass (0: all)' }),
+    verifiedAt: t.String({ format: 'date-time', description: 'When the pass ran; the report is reused while the ledger head is unchanged' }),
     durationMs: t.Integer(),
   },
   { title: 'LedgerChainReport' },
@@ -129,7 +133,10 @@ export const VerifyResponse = t.Object(
     firstBadSeq: t.Union([t.Integer(), t.Null()], { description: 'Live chain' }),
     reason: t.Union([t.String(), t.Null()], { description: 'Live chain, else the replay chain’s, prefixed "replay chain:"' }),
     checkpoints: t.Object({ count: t.Integer(), verified: t.Integer(), firstBadSeq: t.Union([t.Integer(), t.Null()]) }, { description: 'Live chain' }),
-    durationMs: t.Integer(),
+    scope: t.Union([t.Literal('full'), t.Literal('incremental')], { description: 'Live chain. full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before' }),
+    fromSeq: t.Integer({ description: 'Live chain: the records after this seq were recomputed by this pass (0: all)' }),
+    verifiedAt: t.String({ format: 'date-time', description: 'Live chain: when the pass ran; the report is reused while the ledger head is unchanged' }),
+    durationMs: t.Integer({ description: 'Both chains' }),
     chains: t.Object({ live: ChainReport, replay: ChainReport }, { description: 'Each chain on its own: the live ledger and the replay ledger' }),
     method: t.String(),
   },
@@ -147,7 +154,7 @@ export type VerifyResponse = Static<typeof VerifyResponse>;
 export type CheckpointsResponse = Static<typeof CheckpointsResponse>;
 
 export const MonthlyQuery = t.Object({
-  month: t.String({ pattern: '^\\d{4}-\\d{2}$', description: 'The month YYYY-MM (by signal detection time, UTC)', error: "Query parameter 'month' is required: a month YYYY-MM (01–12)" }),
+  month: MonthParam('month', 'The month (by signal detection time, UTC)'),
   ...SourceParams,
 });
 
@@ -173,7 +180,7 @@ export const MonthlyResponse = t.Object(
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
   },
-  { additionalProperties: true },
+  { title: 'MonthlyResponse', additionalProperties: true },
 );
 
 export const ScorecardResponse = t.Object(
@@ -189,12 +196,12 @@ export const ScorecardResponse = t.Object(
     survivorshipBias: t.Boolean({ description: 'Whether the figures may flatter because companies that later failed or left the index are missing from the universe' }),
     survivorshipNote: t.String({ description: 'What survivorship bias means for these figures, in words' }),
   },
-  { additionalProperties: true },
+  { title: 'ScorecardResponse', additionalProperties: true },
 );
 
 /** How the verifier checks the chain, in words (served with every verification). */
 export const VERIFY_METHOD =
-  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain.';
+  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain. The server recomputes the whole chain at least every 10 minutes; in between it reuses the report while the head is unchanged and, when records were appended, checks that the verified head is unchanged and recomputes the records after it. `breakline verify-ledger` always recomputes everything.';
 
 /** OpenAPI text of the Transparency routes. */
 export const TRANSPARENCY_DOCS = {
@@ -207,7 +214,15 @@ export const TRANSPARENCY_DOCS = {
   ledgerCsv: {
     tags: ['Transparency'],
     summary: 'The whole ledger as CSV',
-    description: 'All signal records with their current state and outcome, one row each (RFC 4180). Public and cacheable for a minute. Additive.',
+    description: 'All signal records with their current state and outcome, one row each (RFC 4180), streamed. Public and cacheable for a minute. Additive.',
+    responses: {
+      200: {
+        description: 'The ledger as CSV: a header row, then one row per signal record in chain order (CRLF line ends), as of the head named by the ETag',
+        headers: { ETag: { description: 'The ledger head hash, quoted', schema: { type: 'string' as const } } },
+        content: { 'text/csv': { schema: { type: 'string' as const } } },
+      },
+      304: { description: 'Not modified: If-None-Match names the current head' },
+    },
   },
   monthly: {
     tags: ['Transparency'],

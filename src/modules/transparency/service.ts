@@ -1,12 +1,12 @@
 /**
  * @module modules/transparency/service
  * Reads of the public ledger: filtered pages (of the live ledger or a replay's,
- * sources.ts), the whole live ledger as CSV (streamed page by page),
- * verification of both chains, and checkpoints.
+ * sources.ts), verification of both chains, and checkpoints (the CSV file is
+ * ledger/csv's, rendered once per head).
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
-import { csvHeader, csvRows, ledgerEntries } from '../../ledger/serialize';
-import { verifyLedgers } from '../../ledger/verify';
+import { ledgerEntries } from '../../ledger/serialize';
+import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 import { ledgerView, type LedgerSources } from './sources';
@@ -32,35 +32,16 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
   };
 }
 
-/** The whole ledger as CSV, read and written 2,000 signals at a time. */
-export function ledgerCsv(ledger: LedgerRepository): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let offset = 0;
-  let started = false;
-  return new ReadableStream({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(csvHeader()));
-        return;
-      }
-      const { rows } = await ledger.signalRecords({}, 2000, offset);
-      if (rows.length === 0) return controller.close();
-      offset += rows.length;
-      controller.enqueue(encoder.encode(csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))))));
-    },
-  });
-}
-
 /**
- * Both chains recomputed (ledger/verify), with the method in words: `ok` only
- * when both hold; the top-level figures are the live chain's (as before the
- * replay chain existed), each chain's own report under `chains`.
+ * Both chains verified by the server's verifiers (each reused per head and
+ * extended incrementally), with the method in words: `ok` only when both
+ * hold; the top-level figures are the live chain's (as before the replay chain
+ * existed), each chain's own report under `chains`.
  */
-export async function verification(sources: Pick<LedgerSources, 'ledger' | 'replayLedger'>): Promise<VerifyResponse> {
-  const { ok, live, replay } = await verifyLedgers({ live: sources.ledger, replay: sources.replayLedger });
+export async function verification(verifiers: { live: LedgerVerifier; replay: LedgerVerifier }): Promise<VerifyResponse> {
+  const [live, replay] = await Promise.all([verifiers.live.verify(), verifiers.replay.verify()]);
   const reason = live.reason ?? (replay.reason === null ? null : `replay chain: ${replay.reason}`);
-  return { ...live, ok, reason, durationMs: live.durationMs + replay.durationMs, chains: { live, replay }, method: VERIFY_METHOD };
+  return { ...live, ok: live.ok && replay.ok, reason, durationMs: live.durationMs + replay.durationMs, chains: { live, replay }, method: VERIFY_METHOD };
 }
 
 export async function checkpoints(ledger: LedgerRepository): Promise<CheckpointsResponse> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { ascendingTriangle } from '../../../src/kernels/patterns/ascending-triangle';
 import { ascendingTriangleBars, detectAt, detectOn, expectNoLookAhead, history } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // ascendingTriangleBars(): touches of 50.00, 49.90, 50.00 (bars 64, 72, 78),
 // minor lows 45.00, 46.70, 47.70 (bars 68, 75, 81), each confirmed by three
@@ -56,7 +57,7 @@ describe('ascending triangle on real daily history', () => {
   // rising lows (144.40 on 07-24, 153.65 on 08-11); 2020-08-18 closed at
   // 165.62, above the top.
   it('AMZN breaks out on 2020-08-18', async () => {
-    const amzn = await history('daily_yf_dieperdev', 'AMZN');
+    const amzn = await history(DIEPERDEV, 'AMZN');
     const match = detectOn(ascendingTriangle, amzn, '2020-08-18')!;
     const { high, low } = amzn.bars;
     expect(match.breakout.barIndex).toBe(amzn.at('2020-08-18'));
@@ -73,7 +74,7 @@ describe('ascending triangle on real daily history', () => {
   // two touches — a cup, not a triangle: price never swung from the top to a
   // higher low and back.
   it('C: the V of early 2021 is not an ascending triangle', async () => {
-    const c = await history('daily_yf_dieperdev', 'C');
+    const c = await history(DIEPERDEV, 'C');
     expect(detectOn(ascendingTriangle, c, '2021-03-03')).toBeNull();
   });
 });

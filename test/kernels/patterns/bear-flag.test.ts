@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { bearFlag } from '../../../src/kernels/patterns/bear-flag';
 import { bullFlagBars, detectAt, detectOn, expectNoLookAhead, history, mirror } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // bullFlagBars() reflected about 110: the pole falls from the 61.00 high
 // (110 − 49) of bar 60 to the 50.00 low (110 − 60) of bar 68 (−18.0%), and
@@ -56,7 +57,7 @@ describe('bear flag on real daily history', () => {
   // bars); it bounced for four bars (high 235.00 on 2022-02-10) and closed
   // below the flag at 217.70 on 2022-02-14.
   it('META breaks down out of its flag on 2022-02-14', async () => {
-    const meta = await history('daily_yf_dieperdev', 'META');
+    const meta = await history(DIEPERDEV, 'META');
     const match = detectOn(bearFlag, meta, '2022-02-14')!;
     const { high, low, close } = meta.bars;
     expect(match.direction).toBe('short');
@@ -73,7 +74,7 @@ describe('bear flag on real daily history', () => {
   });
 
   it('KO makes no bear flag in 2023', async () => {
-    const ko = await history('daily_yf_dieperdev', 'KO');
+    const ko = await history(DIEPERDEV, 'KO');
     for (let i = ko.at('2023-01-03'); i <= ko.at('2023-12-29'); i++) expect(bearFlag.detect({ bars: ko.bars, ind: ko.ind, asOf: i })).toBeNull();
   });
 });

@@ -1,15 +1,15 @@
 /**
  * Test helpers for the pattern detectors: builders of hand-made daily bars
  * whose every price is chosen in the test (so expected pivots, targets and
- * stops can be worked out by hand), a no-look-ahead check, and a loader for the
- * real daily history in shared/data (the checks run on it are in real-data.ts).
+ * stops can be worked out by hand), a no-look-ahead check, and a loader for
+ * real daily history (the committed excerpts in test/fixtures, or the full
+ * files in shared/data in the real-data run; the checks run on it are in real-data.ts).
  */
 import { expect } from 'bun:test';
 import { computeIndicators } from '../../../src/kernels/indicators';
 import type { Ohlcv } from '../../../src/kernels/ohlcv';
 import type { PatternDetector, PatternMatch } from '../../../src/kernels/patterns/types';
 import { createCsvProvider } from '../../../src/providers/csv';
-import { sharedData } from '../../helpers/shared-data';
 
 const DAY = 86_400_000;
 
@@ -188,10 +188,10 @@ export interface History {
 
 const providers = new Map<string, ReturnType<typeof createCsvProvider>>();
 
-/** Loads `symbol` from `shared/data/<folder>` through the csv provider. */
-export async function history(folder: 'daily_yf_dieperdev' | 'daily_marketlab', symbol: string): Promise<History> {
-  let provider = providers.get(folder);
-  if (!provider) providers.set(folder, (provider = createCsvProvider({ dir: sharedData(folder) })));
+/** Loads `symbol` from the csv files in `dir` (a fixture folder, or a shared/data folder in the real-data run). */
+export async function history(dir: string, symbol: string): Promise<History> {
+  let provider = providers.get(dir);
+  if (!provider) providers.set(dir, (provider = createCsvProvider({ dir })));
   const bars = await provider.bars({ symbol, timeframe: 'daily' });
   const ind = computeIndicators(bars);
   const date = (i: number) => new Date(bars.ts[i]!).toISOString().slice(0, 10);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { bullFlag } from '../../../src/kernels/patterns/bull-flag';
 import { bullFlagBars, detectAt, detectOn, expectNoLookAhead, history } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // The textbook flag of bullFlagBars(): pole from the 49.00 low (bar 60) to the
 // 60.00 top (bar 68); flag bars 68–74 with highs 60 − 0.25x and lows
@@ -74,7 +75,7 @@ describe('bull flag on real daily history', () => {
   // then drifted down for two weeks in a channel (low 373.56 on 2023-06-07)
   // and closed out of it at 410.22 on 2023-06-13.
   it('NVDA breaks out of its flag on 2023-06-13', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     const match = detectOn(bullFlag, nvda, '2023-06-13')!;
     const { high, low, close } = nvda.bars;
     expect(match.breakout.triggered).toBe(true);
@@ -92,13 +93,13 @@ describe('bull flag on real daily history', () => {
   });
 
   it('NVDA: the 2023-06-13 breakout is no longer reported six bars later', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     expect(detectOn(bullFlag, nvda, '2023-06-21')?.breakout.barIndex ?? null).not.toBe(nvda.at('2023-06-13'));
   });
 
   // A consumer staple that never rose 15% in three weeks during 2023.
   it('KO makes no bull flag in 2023', async () => {
-    const ko = await history('daily_yf_dieperdev', 'KO');
+    const ko = await history(DIEPERDEV, 'KO');
     for (let i = ko.at('2023-01-03'); i <= ko.at('2023-12-29'); i++) expect(bullFlag.detect({ bars: ko.bars, ind: ko.ind, asOf: i })).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { descendingTriangle } from '../../../src/kernels/patterns/descending-triangle';
 import { ascendingTriangleBars, detectAt, detectOn, expectNoLookAhead, history, mirror } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // ascendingTriangleBars() reflected about 100: support touched at 50.00,
 // 50.10, 50.00 (bars 64, 72, 78) under falling highs 55.00, 53.30, 52.30
@@ -40,7 +41,7 @@ describe('descending triangle on real daily history', () => {
   // 111.44 on 08-24) under falling highs (117.90 on 08-07, then 113.19 and
   // 112.89 on 08-27); 2018-09-04 closed at 110.85, below support.
   it('DIS breaks down on 2018-09-04', async () => {
-    const dis = await history('daily_yf_dieperdev', 'DIS');
+    const dis = await history(DIEPERDEV, 'DIS');
     const match = detectOn(descendingTriangle, dis, '2018-09-04')!;
     const { high, low } = dis.bars;
     expect(match.breakout.barIndex).toBe(dis.at('2018-09-04'));
@@ -53,7 +54,7 @@ describe('descending triangle on real daily history', () => {
   });
 
   it('DIS: the day before, the same triangle is still forming', async () => {
-    const dis = await history('daily_yf_dieperdev', 'DIS');
+    const dis = await history(DIEPERDEV, 'DIS');
     const match = detectOn(descendingTriangle, dis, '2018-08-31')!;
     expect(match.breakout.triggered).toBe(false);
     expect(match.pivot).toBe(dis.bars.low[dis.at('2018-08-24')]!);

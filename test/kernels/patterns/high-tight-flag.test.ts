@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { highTightFlag } from '../../../src/kernels/patterns/high-tight-flag';
 import { BarBuilder, detectAt, detectOn, expectNoLookAhead, history } from './builders';
+import { DIEPERDEV } from './real-data';
 
 /**
  * 60 quiet bars around 20, the pole's low 19.00 (bar 60), 29 bars up on 2M
@@ -67,7 +68,7 @@ describe('high tight flag on real daily history', () => {
   // flag held within 8.4% (low 66.50 on 2022-08-24), and 2022-08-25 closed
   // above the top at 74.37.
   it('SMCI breaks out on 2022-08-25', async () => {
-    const smci = await history('daily_yf_dieperdev', 'SMCI');
+    const smci = await history(DIEPERDEV, 'SMCI');
     const match = detectOn(highTightFlag, smci, '2022-08-25')!;
     const { high, low } = smci.bars;
     expect(match.breakout.barIndex).toBe(smci.at('2022-08-25'));
@@ -83,13 +84,13 @@ describe('high tight flag on real daily history', () => {
   // but fell to 692.50 on 2024-02-20, 35.8% under the top: a correction, not
   // a flag.
   it('SMCI: the February 2024 pause was too deep', async () => {
-    const smci = await history('daily_yf_dieperdev', 'SMCI');
+    const smci = await history(DIEPERDEV, 'SMCI');
     expect(detectOn(highTightFlag, smci, '2024-03-01')).toBeNull();
   });
 
   // NVDA's May 2023 run (+49.5% into the 2023-05-30 top) was a bull flag's pole, not a doubling.
   it('NVDA: no high tight flag at its 2023-06-13 flag breakout', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     expect(detectOn(highTightFlag, nvda, '2023-06-13')).toBeNull();
   });
 });

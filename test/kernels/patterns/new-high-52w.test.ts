@@ -2,6 +2,7 @@ import { describe, expect, it } from 'bun:test';
 import { computeIndicators } from '../../../src/kernels/indicators';
 import { newHigh52w } from '../../../src/kernels/patterns/new-high-52w';
 import { BarBuilder, detectAt, detectOn, expectNoLookAhead, history } from './builders';
+import { DIEPERDEV } from './real-data';
 
 /**
  * A year's climb from 40 to the 60.20 high (bars 169–170), a pullback to 54
@@ -58,7 +59,7 @@ describe('new 52-week high on real daily history', () => {
   // 11%, the close of 522.53 set a new 52-week (and all-time) high on 1.6×
   // the 50-day volume — the start of its 2024 run.
   it('NVDA on 2024-01-08', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     const match = detectOn(newHigh52w, nvda, '2024-01-08')!;
     expect(match.breakout.barIndex).toBe(nvda.at('2024-01-08'));
     expect(match.pivot).toBe(nvda.bars.high[nvda.at('2023-11-20')]!);
@@ -70,7 +71,7 @@ describe('new 52-week high on real daily history', () => {
   // SMCI, 2024-01-19: its preliminary-results gap closed at 423.36, 18.3%
   // above the 357.99 high of 2024-01-10, on 7.2× volume.
   it('SMCI on 2024-01-19', async () => {
-    const smci = await history('daily_yf_dieperdev', 'SMCI');
+    const smci = await history(DIEPERDEV, 'SMCI');
     const match = detectOn(newHigh52w, smci, '2024-01-19')!;
     expect(match.pivot).toBe(smci.bars.high[smci.at('2024-01-10')]!);
     expect(match.reasons[0]).toBe('close 423.36 at a new 252-bar high, 18.3% above the prior high 357.99');
@@ -80,7 +81,7 @@ describe('new 52-week high on real daily history', () => {
   // already closed at new highs on 2023-05-01, 05-08, 05-17 and 05-18: one run,
   // not a fresh breakout.
   it('NVDA: 2023-05-25 is not a fresh new high', async () => {
-    const nvda = await history('daily_yf_dieperdev', 'NVDA');
+    const nvda = await history(DIEPERDEV, 'NVDA');
     const b = nvda.at('2023-05-25');
     expect(nvda.bars.close[b]!).toBeGreaterThan(nvda.ind.high252[b - 1]!);
     expect(detectOn(newHigh52w, nvda, '2023-05-25')).toBeNull();

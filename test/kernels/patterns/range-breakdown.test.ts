@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { rangeBreakdown } from '../../../src/kernels/patterns/range-breakdown';
 import { detectAt, detectOn, expectNoLookAhead, history, mirror, rangeBars } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // rangeBars() reflected about 100: the 48.00–52.00 box maps onto itself, now
 // with seven visits to the bottom quarter; breakout levels map to 100 − level.
@@ -40,7 +41,7 @@ describe('range breakdown on real daily history', () => {
   // 2021-03-05) and 147.10; the 2021-03-25 close of 128.64, after earnings,
   // broke the floor on 3.0× volume.
   it('NKE breaks down on 2021-03-25', async () => {
-    const nke = await history('daily_yf_dieperdev', 'NKE');
+    const nke = await history(DIEPERDEV, 'NKE');
     const match = detectOn(rangeBreakdown, nke, '2021-03-25')!;
     const { start, end } = match.geometry;
     const top = Math.max(...nke.bars.high.subarray(start, end + 1));
@@ -58,7 +59,7 @@ describe('range breakdown on real daily history', () => {
   // WMT, 2023-03-09: closed at 45.72, under the 45.76 floor, on 0.91× volume —
   // the floor moves to that day's low instead.
   it('WMT: a thin-volume slip under the range on 2023-03-09 is not a breakdown', async () => {
-    const wmt = await history('daily_yf_dieperdev', 'WMT');
+    const wmt = await history(DIEPERDEV, 'WMT');
     expect(detectOn(rangeBreakdown, wmt, '2023-03-08')!.pivot).toBeCloseTo(45.76, 2);
     const match = detectOn(rangeBreakdown, wmt, '2023-03-09')!;
     expect(match.breakout.triggered).toBe(false);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { rangeBreakout } from '../../../src/kernels/patterns/range-breakout';
 import { BarBuilder, detectAt, detectOn, expectNoLookAhead, history, rangeBars } from './builders';
+import { DIEPERDEV } from './real-data';
 
 // rangeBars(): bars 63–101 between the 48.00 low and the 52.00 high, the top
 // quarter (≥ 51.00) visited 7 times, all on 1M volume.
@@ -54,7 +55,7 @@ describe('range breakout on real daily history', () => {
   // 2020-12-21 and the 92.19 high of 2020-12-03; 2021-01-20 closed at 94.00
   // on 2.2× its 50-day volume.
   it('GOOGL breaks out on 2021-01-20', async () => {
-    const googl = await history('daily_yf_dieperdev', 'GOOGL');
+    const googl = await history(DIEPERDEV, 'GOOGL');
     const match = detectOn(rangeBreakout, googl, '2021-01-20')!;
     const top = googl.bars.high[googl.at('2020-12-03')]!;
     const bottom = googl.bars.low[googl.at('2020-12-21')]!;
@@ -72,7 +73,7 @@ describe('range breakout on real daily history', () => {
   // 0.85× its 50-day volume — not a breakout; the range stretches to that
   // day's 139.75 high.
   it('JPM: a thin-volume poke above the range on 2023-01-11 is not a breakout', async () => {
-    const jpm = await history('daily_yf_dieperdev', 'JPM');
+    const jpm = await history(DIEPERDEV, 'JPM');
     expect(detectOn(rangeBreakout, jpm, '2023-01-10')!.pivot).toBeCloseTo(138.88, 2);
     const match = detectOn(rangeBreakout, jpm, '2023-01-11')!;
     expect(match.breakout.triggered).toBe(false);

@@ -6,14 +6,16 @@
  * keeps its own expectations (dates, prices, rates); only the machinery is here.
  *
  * @example
- * const { match, dates } = await matchOn(vcp, 'daily_yf_dieperdev', 'CRM', '2015-04-29');
+ * const { match, dates } = await matchOn(vcp, DIEPERDEV, 'CRM', '2015-04-29');
  * expect(dates).toEqual({ start: '2015-02-26', end: '2015-04-28', breakout: '2015-04-29' });
  */
 import { expect } from 'bun:test';
 import type { PatternDetector, PatternMatch } from '../../../src/kernels/patterns/types';
+import { fixture } from '../../helpers/fixtures';
 import { detectOn, expectNoLookAhead, history, type History } from './builders';
 
-export type Folder = Parameters<typeof history>[0];
+/** The committed excerpts of daily_yf_dieperdev (test/fixtures; the full files are in the real-data run). */
+export const DIEPERDEV = fixture('daily_yf_dieperdev');
 
 /**
  * The 18 large caps that daily_yf_dieperdev keeps as plain CSV (history to
@@ -35,9 +37,9 @@ export interface MatchOnDay extends History {
   dates: MatchDates | null;
 }
 
-/** Runs `detector` on `symbol`'s history in `folder` at the bar dated `day`. */
-export async function matchOn(detector: PatternDetector, folder: Folder, symbol: string, day: string): Promise<MatchOnDay> {
-  const h = await history(folder, symbol);
+/** Runs `detector` on `symbol`'s history in the csv folder `dir` at the bar dated `day`. */
+export async function matchOn(detector: PatternDetector, dir: string, symbol: string, day: string): Promise<MatchOnDay> {
+  const h = await history(dir, symbol);
   const match = detectOn(detector, h, day);
   const dates = match && {
     start: h.date(match.geometry.start),
@@ -83,11 +85,11 @@ export interface FiringRate {
  * days with a match and the distinct breakout bars (a breakout reported on
  * several days counts once).
  */
-export async function firingRate(detector: PatternDetector, symbols: readonly string[], { folder = 'daily_yf_dieperdev', from = '2010-01-04' }: { folder?: Folder; from?: string } = {}): Promise<FiringRate> {
+export async function firingRate(detector: PatternDetector, symbols: readonly string[], { dir, from = '2010-01-04' }: { dir: string; from?: string }): Promise<FiringRate> {
   const start = Date.parse(`${from}T00:00:00Z`);
   let years = 0, breakouts = 0, days = 0, withMatch = 0;
   for (const symbol of symbols) {
-    const { bars, ind } = await history(folder, symbol);
+    const { bars, ind } = await history(dir, symbol);
     const first = bars.ts.findIndex((t) => t >= start);
     expect(first).toBeGreaterThanOrEqual(0);
     let last = -1;

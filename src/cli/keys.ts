@@ -1,0 +1,93 @@
+/**
+ * @module cli/keys
+ * The operator's API key commands, on the configured database:
+ * - `breakline keys create --user U --name N [--tier free|pro|enterprise]`:
+ *   prints the key once on stdout (only its hash is stored);
+ * - `breakline keys list --user U`: the user's keys, newest first;
+ * - `breakline keys revoke KEY_ID`: refused from the next request on.
+ * Arguments are checked before the database is opened.
+ */
+import { parseArgs } from 'node:util';
+import { pgliteDataDir } from '../config';
+import { ApiKeys, MAX_KEY_NAME_LENGTH, MAX_USER_ID_LENGTH, type ApiKeyInfo } from '../auth';
+import { ApiKeysRepository } from '../db/repositories/api-keys';
+import { openDatabase } from '../db/client';
+import { isTier, TIERS } from '../domain/tiers';
+import { createLogger } from '../log';
+import { configOrExit, usageError } from './config';
+
+const USAGE = `usage: breakline keys create --user USER_ID --name NAME [--tier ${TIERS.join('|')}]
+       breakline keys list --user USER_ID
+       breakline keys revoke KEY_ID`;
+
+/** An action: its arguments checked (a usage problem as a string), then run on the keys. */
+type Action = (args: string[]) => string | ((keys: ApiKeys) => Promise<number>);
+
+const ACTIONS: Record<string, Action> = {
+  create(args) {
+    const { values } = parseArgs({ args, options: { user: { type: 'string' }, name: { type: 'string' }, tier: { type: 'string', default: 'free' } }, strict: true });
+    const { user, name, tier } = values;
+    if (!user || user.length > MAX_USER_ID_LENGTH) return `--user is required (1–${MAX_USER_ID_LENGTH} characters)`;
+    if (!name || name.length > MAX_KEY_NAME_LENGTH) return `--name is required (1–${MAX_KEY_NAME_LENGTH} characters)`;
+    if (!isTier(tier)) return `--tier must be one of ${TIERS.join(', ')}`;
+    return async (keys) => {
+      const { key, info } = await keys.create({ userId: user, name, tier });
+      process.stdout.write(`${key}\n`);
+      process.stderr.write(`${info.id} for ${user} (tier ${tier}, '${name}'): store the key now, it is not shown again\n`);
+      return 0;
+    };
+  },
+  list(args) {
+    const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
+    const { user } = values;
+    if (!user) return '--user is required';
+    return async (keys) => {
+      process.stdout.write(`${['id', 'prefix', 'tier', 'name', 'created', 'last used', 'revoked'].join('\t')}\n`);
+      for (const row of await keys.list(user)) process.stdout.write(`${line(row)}\n`);
+      return 0;
+    };
+  },
+  revoke(args) {
+    const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
+    const [id] = positionals;
+    if (!id || positionals.length !== 1) return 'give one key id (key_…)';
+    return async (keys) => {
+      const revoked = await keys.revoke(id, null);
+      if (!revoked) {
+        process.stderr.write(`no API key ${id}\n`);
+        return 1;
+      }
+      process.stdout.write(`${line(revoked)}\n`);
+      return 0;
+    };
+  },
+};
+
+export async function keysCommand(args: string[]): Promise<number> {
+  const [name, ...rest] = args;
+  const action = name ? ACTIONS[name] : undefined;
+  if (!action) return usage(name ? `unknown action '${name}'` : 'missing action');
+  let run;
+  try {
+    run = action(rest);
+  } catch (error) {
+    return usage((error as Error).message); // parseArgs: unknown option, missing value
+  }
+  if (typeof run === 'string') return usage(run);
+  const config = configOrExit();
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) });
+  const keys = new ApiKeys(new ApiKeysRepository(database.db), { log: createLogger(config.logLevel), flushMs: 0 });
+  try {
+    return await run(keys);
+  } finally {
+    await keys.close();
+    await database.close();
+  }
+}
+
+function line(row: ApiKeyInfo): string {
+  const at = (date: Date | null) => date?.toISOString() ?? '-';
+  return [row.id, `bk_${row.prefix}…`, row.tier, row.name, at(row.createdAt), at(row.lastUsedAt), at(row.revokedAt)].join('\t');
+}
+
+const usage = (problem: string) => usageError(problem, USAGE);

@@ -1,0 +1,33 @@
+/**
+ * @module cli/warming-listener — what answers on the port while the server
+ * warms up, before the app exists: `/livez` 200 at once, `/readyz` 503 with
+ * the warm-up step, and every other path 503 in the Error shape with
+ * `Retry-After`. It listens with `reusePort`, as the app does, so the app can
+ * take over the port before this listener stops: no moment without a listener.
+ */
+import { API_VERSIONS } from '../config';
+import { readiness, type WarmUp } from '../jobs/health';
+import { newId } from '../ids';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function listenWhileWarming({ port, hostname, warmUp, startedAt }: { port: number; hostname: string; warmUp: WarmUp; startedAt: number }) {
+  const uptime = () => Math.floor((Date.now() - startedAt) / 1000);
+  return Bun.serve({
+    port,
+    hostname,
+    reusePort: true,
+    fetch(request) {
+      const requestId = newId('req');
+      const headers = { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'api-version': API_VERSIONS[0] };
+      const path = new URL(request.url).pathname;
+      if (path === '/livez') return Response.json({ status: 'ok', uptime: uptime() }, { headers });
+      if (path === '/readyz') {
+        const { checks } = readiness(warmUp, undefined);
+        return Response.json({ status: 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
+      }
+      const error = `Starting up (${warmUp.step}); retry shortly`;
+      return Response.json({ error, requestId, code: 'unavailable' }, { status: 503, headers: { ...headers, 'retry-after': '1' } });
+    },
+  });
+}

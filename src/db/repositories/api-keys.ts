@@ -1,0 +1,80 @@
+/**
+ * @module db/repositories/api-keys
+ * Rows of `api_keys`, typed (the tier checked on the way out). Lookups are by
+ * the key's prefix (unique) for verification and by owner for listings; a
+ * revoke sets `revoked_at` once and never deletes; last-used times arrive in
+ * batches and only ever move forward.
+ */
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { literalUnion } from '../../domain/signal';
+import { storedAs } from '../../domain/check';
+import { TIERS, type Tier } from '../../domain/tiers';
+import type { Db } from '../client';
+import { apiKeys, type ApiKeyRow } from '../schema';
+
+export interface StoredApiKey extends Omit<ApiKeyRow, 'tier'> {
+  tier: Tier;
+}
+
+const tierOf = storedAs(literalUnion(TIERS));
+
+function storedApiKey(row: ApiKeyRow): StoredApiKey {
+  return { ...row, tier: tierOf(row.tier, `api key ${row.id} tier`) };
+}
+
+/** PostgreSQL's unique_violation: the prefix is taken (the caller draws another key). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+export class ApiKeysRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>): Promise<StoredApiKey> {
+    const [inserted] = await this.db.insert(apiKeys).values({ ...row, lastUsedAt: null, revokedAt: null }).returning();
+    return storedApiKey(inserted!);
+  }
+
+  async byPrefix(prefix: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).limit(1);
+    return row && storedApiKey(row);
+  }
+
+  /** A user's keys, newest first. */
+  async listByUser(userId: string): Promise<StoredApiKey[]> {
+    const rows = await this.db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+    return rows.map(storedApiKey);
+  }
+
+  async byId(id: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1);
+    return row && storedApiKey(row);
+  }
+
+  /**
+   * Revokes a key of `userId` (any owner when null) at `at`, unless it already is;
+   * answers the row as it stands after, or undefined when no such key.
+   */
+  async revoke(id: string, userId: string | null, at: Date): Promise<StoredApiKey | undefined> {
+    const owner = userId === null ? eq(apiKeys.id, id) : and(eq(apiKeys.id, id), eq(apiKeys.userId, userId));
+    await this.db.update(apiKeys).set({ revokedAt: at }).where(and(owner, isNull(apiKeys.revokedAt)));
+    const [row] = await this.db.select().from(apiKeys).where(owner).limit(1);
+    return row && storedApiKey(row);
+  }
+
+  /** Moves `last_used_at` forward for each key, in one statement. */
+  async touch(usage: ReadonlyMap<string, number>): Promise<void> {
+    if (usage.size === 0) return;
+    const values = sql.join(
+      [...usage].map(([id, at]) => sql`(${id}, ${new Date(at).toISOString()}::timestamptz)`),
+      sql`, `,
+    );
+    await this.db.execute(sql`
+      update ${apiKeys} set last_used_at = used.at
+      from (values ${values}) as used(id, at)
+      where ${apiKeys.id} = used.id and (${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < used.at)`);
+  }
+}

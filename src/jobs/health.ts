@@ -1,0 +1,180 @@
+/**
+ * @module jobs/health
+ * Health in the background: every `intervalMs` one round checks the database
+ * (a query), the market-data provider (its self-check), the rate-limit store
+ * (a ping) and the worker pool (a task through a worker thread), each bounded
+ * by a timeout so a hung dependency reads as `down`. Probes and /api/health
+ * answer from the last round and say how old it is; no request ever waits on
+ * a check.
+ *
+ * `WarmUp` is what the boot is doing and what it has done (migrations run, the
+ * first scan loaded); readiness is the warm-up done and the last round's
+ * database and pool ok.
+ *
+ * @example
+ * const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: 10_000 });
+ * await health.start(); // the first round, then one every 10 s
+ * health.last?.checks.db; // => 'ok'
+ */
+import type { Database } from '../db/client';
+import type { CheckName, CheckResult, CheckStatus } from '../domain/health';
+import type { Logger } from '../log';
+import type { KernelPool } from '../pool';
+import type { MarketDataProvider } from '../providers/types';
+import type { RateLimitStore } from '../ratelimit';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export interface HealthSnapshot {
+  checks: Record<CheckName, CheckStatus>;
+  details: Record<CheckName, CheckResult>;
+  /** Epoch ms when the round finished. */
+  checkedAt: number;
+}
+
+export interface HealthDeps {
+  database: Database;
+  provider: MarketDataProvider;
+  rateLimitStore: RateLimitStore;
+  pool: KernelPool;
+  log: Logger;
+}
+
+export class HealthMonitor {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private round: Promise<HealthSnapshot> | undefined;
+  private snapshot: HealthSnapshot | undefined;
+
+  constructor(
+    private readonly deps: HealthDeps,
+    private readonly options: { intervalMs: number; timeoutMs?: number },
+  ) {}
+
+  /** The last finished round, or undefined before the first one. */
+  get last(): HealthSnapshot | undefined {
+    return this.snapshot;
+  }
+
+  /** Runs a round now and then every interval (the timer never keeps the process alive). */
+  start(): Promise<HealthSnapshot> {
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.refresh(), this.options.intervalMs);
+      this.timer.unref?.();
+    }
+    return this.refresh();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One round of every check; concurrent callers share the round in flight. */
+  refresh(): Promise<HealthSnapshot> {
+    this.round ??= this.check().finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  private async check(): Promise<HealthSnapshot> {
+    const { database, provider, rateLimitStore, pool, log } = this.deps;
+    const timeoutMs = this.options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    const [db, dataAdapter, kv, poolCheck] = await Promise.all([
+      timed(timeoutMs, () => database.ping()),
+      timed(timeoutMs, async () => {
+        const check = await provider.selfCheck();
+        return { status: check.status, message: check.message };
+      }),
+      timed(timeoutMs, async () => {
+        await rateLimitStore.ping();
+        // Redis away and requests limited in-process per instance: degraded (200), not down.
+        const degradation = await rateLimitStore.degradation();
+        return degradation ? { status: 'degraded' as const, message: degradation } : undefined;
+      }),
+      timed(timeoutMs, () => pool.ping()),
+    ]);
+    const env: CheckResult = provider.synthetic
+      ? { status: 'warn', latencyMs: 0, message: `serving synthetic market data (provider ${provider.name})` }
+      : { status: 'ok', latencyMs: 0 };
+    const details = { db, dataAdapter, env, kv, pool: poolCheck };
+    const checks = { db: db.status, dataAdapter: dataAdapter.status, env: env.status, kv: kv.status, pool: poolCheck.status };
+    const previous = this.snapshot?.checks;
+    for (const name of Object.keys(checks) as CheckName[]) {
+      if (previous && previous[name] !== checks[name]) log.warn('health check changed', { check: name, from: previous[name], to: checks[name], message: details[name].message });
+    }
+    this.snapshot = { checks, details, checkedAt: Date.now() };
+    return this.snapshot;
+  }
+}
+
+async function timed(timeoutMs: number, run: () => Promise<{ status: CheckStatus; message?: string } | void>): Promise<CheckResult> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const result = (await Promise.race([run(), timeout])) ?? { status: 'ok' as const };
+    return { ...result, latencyMs: round(performance.now() - started) };
+  } catch (error) {
+    return { status: 'down', latencyMs: round(performance.now() - started), message: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+/** The boot's progress: the step it is on (logged with its duration) and what is done. */
+export class WarmUp {
+  private current = 'starting';
+  private stepStarted = performance.now();
+  private readonly started = performance.now();
+  /** Migrations have run on the database. */
+  migrated = false;
+  /** The latest scan of the default timeframe is loaded (or was made). */
+  firstScanLoaded = false;
+
+  constructor(private readonly log?: Logger) {}
+
+  get step(): string {
+    return this.current;
+  }
+
+  /** Milliseconds since the warm-up began. */
+  get elapsedMs(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  /** Runs one step of the warm-up, logging what it does and how long it took. */
+  async run<T>(step: string, work: () => Promise<T>): Promise<T> {
+    this.current = step;
+    this.stepStarted = performance.now();
+    this.log?.info(`warm-up: ${step}`, { atMs: this.elapsedMs });
+    const result = await work();
+    this.log?.info(`warm-up: ${step} done`, { tookMs: Math.round(performance.now() - this.stepStarted), atMs: this.elapsedMs });
+    return result;
+  }
+
+  done(): void {
+    this.current = 'done';
+  }
+}
+
+/** The four conditions of readiness, each true or false. */
+export interface ReadinessChecks {
+  database: boolean;
+  migrations: boolean;
+  pool: boolean;
+  firstScan: boolean;
+}
+
+/** Ready: migrations done, the first scan loaded, and the last health round found the database and the pool up. */
+export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { ready: boolean; checks: ReadinessChecks } {
+  const checks: ReadinessChecks = {
+    database: last?.checks.db === 'ok',
+    migrations: warmUp.migrated,
+    pool: last?.checks.pool === 'ok',
+    firstScan: warmUp.firstScanLoaded,
+  };
+  return { ready: Object.values(checks).every(Boolean), checks };
+}

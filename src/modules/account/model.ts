@@ -1,0 +1,61 @@
+/** @module modules/account/model — schemas of the Account tag: API keys (account features of issue 17 join here). */
+import { t, type Static } from 'elysia';
+import { TierSchema } from '../../domain/tiers';
+import { MAX_KEY_NAME_LENGTH } from '../../auth';
+
+export const CreateKeyBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: MAX_KEY_NAME_LENGTH, description: 'What the key is for, shown in listings', examples: ['trading bot'], error: `Body field 'name' must be 1–${MAX_KEY_NAME_LENGTH} characters` }),
+  tier: t.Optional({ ...TierSchema, description: "The key's tier; at most your own (default: your own)", error: "Body field 'tier' must be one of: free, pro, enterprise" }),
+});
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+const KEY_ID_PATTERN = '^key_[0-9a-z]{20}$';
+export const KeyParams = t.Object({
+  id: t.String({ pattern: KEY_ID_PATTERN, description: 'The key id (key_…)', error: `Path parameter 'id' must be a key id matching ${KEY_ID_PATTERN}` }),
+});
+
+const Timestamp = (description: string) => t.String({ format: 'date-time', description });
+const NullableTimestamp = (description: string) => t.Union([t.String({ format: 'date-time' }), t.Null()], { description });
+
+export const ApiKeySchema = t.Object(
+  {
+    id: t.String({ description: 'key_…' }),
+    name: t.String(),
+    prefix: t.String({ description: "The key's first characters (bk_ and 8 more), to recognise it; the rest is never shown again" }),
+    tier: TierSchema,
+    createdAt: Timestamp('When the key was created'),
+    lastUsedAt: NullableTimestamp('Last authenticated request, to within a minute (written in batches); null when never used'),
+    revokedAt: NullableTimestamp('When the key was revoked; null while it is active'),
+  },
+  { title: 'ApiKey' },
+);
+export type ApiKeySchema = Static<typeof ApiKeySchema>;
+
+export const CreatedKeySchema = t.Composite(
+  [ApiKeySchema, t.Object({ key: t.String({ description: 'The whole key, shown this once: store it now (only its hash is kept)' }) })],
+  { title: 'CreatedApiKey' },
+);
+export type CreatedKeySchema = Static<typeof CreatedKeySchema>;
+
+export const KeyListSchema = t.Object({ keys: t.Array(ApiKeySchema, { description: 'Your keys, newest first, revoked ones included' }) }, { title: 'ApiKeyList' });
+export type KeyListSchema = Static<typeof KeyListSchema>;
+
+/** OpenAPI text of the Account routes. */
+export const ACCOUNT_DOCS = {
+  create: {
+    tags: ['Account'],
+    summary: 'Create an API key',
+    description:
+      "Issues a key `bk_…` for the signed-in user. The whole key is in this response only; the server keeps its SHA-256 and its first 8 characters. Send it as `Authorization: Bearer bk_…`. Needs a session (the `__session` cookie), not a key; a key's tier is at most your own. Requests with a key are rate-limited per key at the key's tier's quota.",
+  },
+  list: {
+    tags: ['Account'],
+    summary: 'List your API keys',
+    description: 'Your keys (never another user’s), newest first, with their prefix, tier, creation, last use and revocation. Needs a session.',
+  },
+  revoke: {
+    tags: ['Account'],
+    summary: 'Revoke an API key',
+    description: 'Revokes one of your keys at once: the next request with it is refused, on every instance. Revoking a revoked key answers it unchanged; a key that is not yours is 404. Needs a session.',
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * @module stream/quote-routes
+ * Which subscribers get which symbol's quotes. Each tick of the quote feed
+ * becomes one `quote` event per changed symbol for that symbol's subscribers;
+ * a subscriber that has just joined, has just caught up, or had no room at a
+ * tick is owed the current quote and gets it at the next tick (a quote that
+ * has not changed is not sent again otherwise).
+ */
+import type { QuoteEvent } from '../domain/events';
+import type { QuoteFeed } from './quotes';
+import type { Subscriber } from './subscriber';
+
+export class QuoteRoutes {
+  private readonly bySymbol = new Map<string, Set<Subscriber>>();
+  private readonly owed = new Map<string, Set<Subscriber>>();
+
+  constructor(private readonly feed: QuoteFeed) {}
+
+  /** Symbols whose quotes are being watched. */
+  get watched(): number {
+    return this.feed.watched;
+  }
+
+  add(subscriber: Subscriber): void {
+    for (const symbol of subscriber.symbols) {
+      this.feed.add(symbol);
+      setOf(this.bySymbol, symbol).add(subscriber);
+      setOf(this.owed, symbol).add(subscriber);
+    }
+  }
+
+  /** The subscriber gets the current quote of `symbol` (of all its symbols without one) at the next tick. */
+  owe(subscriber: Subscriber, symbol?: string): void {
+    for (const s of symbol === undefined ? subscriber.symbols : [symbol]) if (this.bySymbol.get(s)?.has(subscriber)) setOf(this.owed, s).add(subscriber);
+  }
+
+  remove(subscriber: Subscriber): void {
+    for (const symbol of subscriber.symbols) {
+      const subscribers = this.bySymbol.get(symbol);
+      if (!subscribers?.delete(subscriber)) continue;
+      this.owed.get(symbol)?.delete(subscriber);
+      if (subscribers.size === 0) {
+        this.bySymbol.delete(symbol);
+        this.owed.delete(symbol);
+      }
+      this.feed.remove(symbol);
+    }
+  }
+
+  /** One tick: `send` once per quote event, with its recipients. */
+  tick(send: (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void): void {
+    const changed = this.feed.tick();
+    for (const [symbol, waiting] of this.owed) {
+      const quote = changed.get(symbol) ?? this.feed.latest(symbol);
+      if (!quote || waiting.size === 0) continue;
+      const owed = [...waiting];
+      waiting.clear();
+      send(quote, changed.has(symbol) ? this.bySymbol.get(symbol)! : owed);
+      changed.delete(symbol);
+    }
+    for (const [symbol, quote] of changed) send(quote, this.bySymbol.get(symbol) ?? []);
+  }
+}
+
+function setOf<K, V>(map: Map<K, Set<V>>, key: K): Set<V> {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  return set;
+}

@@ -1,0 +1,231 @@
+/**
+ * The fuzzer behind the fuzz suite: requests generated from an OpenAPI
+ * document's declared operations (valid values from the schemas, hostile
+ * values, missing and repeated parameters, bad API-Version headers, bad and
+ * oversized bodies), sent through `request`, and checked for the properties
+ * of test/fuzz/operations.test.ts. Any app that serves a document can be
+ * fuzzed with it.
+ *
+ * @example
+ * const fuzzer = new Fuzzer(doc, ctx.request);
+ * await fc.assert(fuzzer.property(operation), { seed: 1, numRuns: 200 });
+ */
+import fc from 'fast-check';
+import { isDecimalInteger, isDecimalNumber } from '../../src/domain/formats';
+import { DocumentValidator, operations, resolve, type OpenApiDocument, type Operation, type Parameter, type Schema } from '../helpers/openapi';
+import { hostileBody, hostileValue, valueOf, wireValue } from './arbitrary';
+
+export interface Fuzzer {
+  operations: Operation[];
+  /** The property checked for one operation (see the suite's comment). */
+  property(op: Operation): fc.IAsyncProperty<[Generated]>;
+  /** Requests sent, by status. */
+  statuses: Map<number, number>;
+  /** Statuses each operation answered (every one validated against the document). */
+  answered: Map<string, Set<number>>;
+  sent(): number;
+}
+
+interface FuzzRequest {
+  path: string;
+  query: [string, string][];
+  headers: Record<string, string>;
+  body?: { text: string; contentType: string };
+}
+
+/** How a parameter appears in a generated request. */
+type Presence = { kind: 'absent' } | { kind: 'one'; value: string } | { kind: 'repeated'; values: string[] };
+
+type Generated = { presences: Presence[]; version: string | undefined; extra: boolean; body: FuzzRequest['body'] };
+
+/** What the client sent for a parameter, as the server reads it (lone surrogates become U+FFFD on the wire). */
+const wellFormed = (value: string) => value.toWellFormed();
+
+/** Percent-encodes UTF-8 bytes (every byte but the unreserved set). */
+function percentEncode(value: string): string {
+  let out = '';
+  for (const byte of new TextEncoder().encode(value)) {
+    const c = String.fromCharCode(byte);
+    out += /[A-Za-z0-9\-._~]/.test(c) ? c : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** A value fetch can carry in a header (visible Latin-1, no line breaks), else a stand-in that is just as wrong. */
+const headerSafe = (value: string) => (/^[\x20-\x7e\xa0-\xff]*$/.test(value) ? value : 'not/a version');
+
+export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?: RequestInit) => Promise<Response>): Fuzzer {
+  const validator = new DocumentValidator(doc);
+  const API_VERSIONS = (resolve<Parameter>(doc, doc.components.parameters?.ApiVersion).schema.enum ?? []) as string[];
+  let sent = 0;
+  const statuses = new Map<number, number>();
+  const answered = new Map<string, Set<number>>();
+
+
+  /** Whether a string the server received conforms to a parameter's declared schema. */
+  function conforms(schema: Schema, value: string): boolean {
+    const s = resolve<Schema>(doc, schema);
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    if (types.includes('integer')) return isDecimalInteger(value) && validator.compile(s)(Number(value));
+    if (types.includes('number')) return isDecimalNumber(value) && validator.compile(s)(Number(value));
+    if (types.includes('boolean')) return (value === 'true' || value === 'false') && validator.compile(s)(value === 'true');
+    return validator.compile(s)(value);
+  }
+
+  function presence(parameter: Parameter, clean: boolean): fc.Arbitrary<Presence> {
+    // A clean request uses the documented examples mostly, like a developer trying the API.
+    const valid = wireValue(parameter.schema, (s) => resolve<Schema>(doc, s), clean ? 12 : 3);
+    const one = (value: fc.Arbitrary<string>) => value.map((v): Presence => ({ kind: 'one', value: wellFormed(v) }));
+    const absent = fc.constant<Presence>({ kind: 'absent' });
+    if (clean) return parameter.required ? one(valid) : fc.oneof({ weight: 1, arbitrary: absent }, { weight: 2, arbitrary: one(valid) });
+    return fc.oneof(
+      { weight: parameter.required ? 1 : 5, arbitrary: absent },
+      { weight: 12, arbitrary: one(valid) },
+      { weight: 3, arbitrary: one(hostileValue) },
+      { weight: 1, arbitrary: fc.tuple(valid, fc.oneof(valid, hostileValue)).map(([a, b]): Presence => ({ kind: 'repeated', values: [wellFormed(a), wellFormed(b)] })) },
+    );
+  }
+
+  /**
+   * A third of the requests are clean (every value as declared), so the
+   * success paths are walked too; the rest mix in hostile values, repeated and
+   * missing parameters, bad versions and bad bodies.
+   */
+  function requestOf(op: Operation): fc.Arbitrary<Generated> {
+    const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
+    const json = op.requestBody?.content['application/json']?.schema;
+    const validBody = json ? valueOf(json, (s) => resolve<Schema>(doc, s)).map((v) => ({ text: JSON.stringify(v), contentType: 'application/json' })) : undefined;
+    const build = (clean: boolean): fc.Arbitrary<Generated> =>
+      fc.record({
+        presences: fc.tuple(...declared.map((p) => presence(p, clean))),
+        version: clean
+          ? fc.option(fc.constantFrom(...API_VERSIONS), { nil: undefined })
+          : fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constantFrom(...API_VERSIONS) }, { weight: 1, arbitrary: hostileValue.map(headerSafe) }),
+        extra: fc.boolean(),
+        body: !validBody ? fc.constant(undefined) : clean ? validBody : fc.oneof({ weight: 3, arbitrary: validBody }, { weight: 2, arbitrary: hostileBody }),
+      });
+    return fc.oneof({ weight: 1, arbitrary: build(true) }, { weight: 2, arbitrary: build(false) });
+  }
+
+  function build(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): FuzzRequest {
+    const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
+    let path = op.path;
+    const query: [string, string][] = [];
+    const headers: Record<string, string> = {};
+    declared.forEach((parameter, i) => {
+      const p = presences[i]!;
+      const values = p.kind === 'absent' ? [] : p.kind === 'one' ? [p.value] : p.values;
+      if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, percentEncode(values[0] ?? ''));
+      else if (parameter.in === 'query') for (const v of values) query.push([parameter.name, v]);
+      else if (parameter.in === 'header' && values[0] !== undefined) headers[parameter.name] = headerSafe(values[0]);
+    });
+    if (version !== undefined) headers['API-Version'] = version;
+    if (extra) query.push(['utm_source', 'fuzz']);
+    return { path, query, headers, body };
+  }
+
+  /** The first way `request` violates what `op` declares, or null (then no particular status is owed). */
+  function violation(op: Operation, request: FuzzRequest, presences: Presence[]): string | null {
+    const declared = op.parameters.filter((p) => !(p.in === 'header' && p.name === 'API-Version'));
+    const version = request.headers['API-Version'];
+    if (version !== undefined && !API_VERSIONS.includes(version.trim())) return `API-Version '${version}'`;
+    const effective = version?.trim() || API_VERSIONS[0]!;
+    for (const [i, parameter] of declared.entries()) {
+      const p = presences[i]!;
+      const requiredFrom = (op.raw.parameters as Schema[]).find((r) => r.name === parameter.name)?.['x-required-from-api-version'];
+      const required = parameter.required || (typeof requiredFrom === 'string' && effective >= requiredFrom);
+      if (p.kind === 'absent') {
+        // Without its path segment the request names another route (404).
+        if (parameter.in === 'path') return null;
+        if (required) return `${parameter.name} is missing`;
+        continue;
+      }
+      // A repeated scalar has no declared meaning; an empty or dot path segment is another route.
+      if (p.kind === 'repeated') continue;
+      if (parameter.in === 'path' && ['', '.', '..'].includes(p.value)) return null;
+      if (!conforms(parameter.schema, p.value)) return `${parameter.name}=${JSON.stringify(p.value.slice(0, 60))} does not conform`;
+    }
+    return null;
+  }
+
+  function curl(op: Operation, request: FuzzRequest): string {
+    const qs = request.query.map(([k, v]) => `${k}=${percentEncode(v)}`).join('&');
+    const url = `http://localhost:3000${request.path}${qs ? `?${qs}` : ''}`;
+    const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+    const parts = ['curl -sS -i', `-X ${op.method.toUpperCase()}`, quote(url), ...Object.entries(request.headers).map(([k, v]) => `-H ${quote(`${k}: ${v}`)}`)];
+    if (request.body) parts.push(`-H ${quote(`Content-Type: ${request.body.contentType}`)}`, `--data-binary ${quote(request.body.text.length > 2000 ? `<${request.body.text.length} bytes>` : request.body.text)}`);
+    return parts.join(' ');
+  }
+
+  async function send(op: Operation, request: FuzzRequest): Promise<{ status: number; contentType: string | null; text: string; headers: Headers }> {
+    const qs = request.query.map(([k, v]) => `${k}=${percentEncode(v)}`).join('&');
+    const headers = new Headers(request.headers);
+    if (request.body) headers.set('content-type', request.body.contentType);
+    const response = await handle(`${request.path}${qs ? `?${qs}` : ''}`, { method: op.method.toUpperCase(), headers, body: request.body?.text });
+    sent++;
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    answered.set(op.operationId, (answered.get(op.operationId) ?? new Set()).add(response.status));
+    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text(), headers: response.headers };
+  }
+
+  async function check(op: Operation, presences: Presence[], version: string | undefined, extra: boolean, body: FuzzRequest['body']): Promise<void> {
+    const request = build(op, presences, version, extra, body);
+    const reply = await send(op, request);
+    const fail = (why: string) => {
+      throw new Error(`${op.method.toUpperCase()} ${op.path}: ${why}\n  reproduce: ${curl(op, request)}\n  answered ${reply.status}: ${reply.text.slice(0, 300)}`);
+    };
+    // A 5xx is a failure, unless the operation declares that status as a state report of its own (a readiness
+    // probe's 503 "starting", the health check's 503 "degraded"): not an error, and its body is validated below.
+    if (reply.status >= 500 && !isStateReport(op, reply.status)) fail(`status ${reply.status}`);
+    if (!reply.headers.get('x-request-id')) fail('no X-Request-Id');
+    const json = (reply.contentType ?? '').startsWith('application/json');
+    let parsed: unknown = reply.text;
+    if (json) {
+      try {
+        parsed = JSON.parse(reply.text);
+      } catch {
+        fail('a JSON content type with a body that is not JSON');
+      }
+    } else if (reply.status >= 400) fail(`an error that is not JSON (${reply.contentType})`);
+    const invalid = validator.validateResponse(op, reply.status, reply.contentType, parsed);
+    if (invalid) fail(`the body does not match the declared ${reply.status} response: ${invalid}`);
+    const secured = op.security.length > 0 && (reply.status === 401 || reply.status === 403);
+    // What the request owes: 400 for a parameter or body that misses its declaration, 413 for a body over the limit (either, when both).
+    const owed = new Map<number, string>();
+    const declaredLimit = op.raw['x-max-body-bytes'];
+    const oversized = request.body && typeof declaredLimit === 'number' && new TextEncoder().encode(request.body.text).byteLength > declaredLimit;
+    if (oversized) owed.set(413, `a body over the declared ${declaredLimit} bytes`);
+    const violated = violation(op, request, presences) ?? (oversized ? null : bodyViolation(op, request));
+    if (violated) owed.set(400, violated);
+    if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);
+  }
+
+  /** Whether `status` is declared by `op` with a body of its own (not the Error shape). */
+  function isStateReport(op: Operation, status: number): boolean {
+    const declared = op.responses[String(status)];
+    return declared !== undefined && Object.keys(declared).length > 0 && !JSON.stringify(declared).includes('#/components/schemas/Error');
+  }
+
+  /** How a request's body misses what the operation declares (JSON of its schema), or null. */
+  function bodyViolation(op: Operation, request: FuzzRequest): string | null {
+    const schema = op.requestBody?.content['application/json']?.schema;
+    if (!schema) return null;
+    if (!request.body) return op.requestBody?.required ? 'the body is missing' : null;
+    if (!/^application\/json/.test(request.body.contentType)) return `a ${request.body.contentType} body`;
+    let value: unknown;
+    try {
+      value = JSON.parse(request.body.text);
+    } catch {
+      return 'a body that is not JSON';
+    }
+    return validator.compile(schema)(value) ? null : 'a body that does not match its schema';
+  }
+
+  return {
+    operations: operations(doc),
+    property: (op) => fc.asyncProperty(requestOf(op), ({ presences, version, extra, body }) => check(op, presences, version, extra, body)),
+    statuses,
+    answered,
+    sent: () => sent,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * Fan-out across instances through Redis Streams (CI's PostgreSQL + Redis
+ * pass; skipped without REDIS_URL): app contexts sharing one stream key play
+ * separate instances, each with its own hub, port and database.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import Redis from 'ioredis';
+import { createTestContext, type TestContext } from '../helpers/app';
+import { RecordingSource, serve, until } from '../helpers/sse';
+
+const STATE = (n: number) => ({ signalId: `EVT-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });
+const ENV = { SSE_RETRY_MS: '20', SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000' };
+
+describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
+  const key = `breakline:test:${crypto.randomUUID()}:events`;
+  const instances: { ctx: TestContext; server: ReturnType<typeof serve> }[] = [];
+  const start = async () => {
+    const ctx = await createTestContext({ env: ENV, redisBus: { key } });
+    const instance = { ctx, server: serve(ctx) };
+    instances.push(instance);
+    return instance;
+  };
+  let a: Awaited<ReturnType<typeof start>>;
+  let b: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    a = await start();
+    b = await start();
+  });
+  afterAll(async () => {
+    for (const { ctx, server } of instances) {
+      await server.stop();
+      await ctx.close();
+    }
+    const redis = new Redis(process.env.REDIS_URL!);
+    await redis.del(key);
+    redis.disconnect();
+  });
+
+  it('delivers an event published on either instance to the clients of both, exactly once, under one id', async () => {
+    const onA = new RecordingSource(`${a.server.base}/api/stream?channels=breakouts.state_change`);
+    const onB = new RecordingSource(`${b.server.base}/api/stream?channels=breakouts.state_change`);
+    await until('both hellos', () => onA.of('hello').length === 1 && onB.of('hello').length === 1);
+    for (let n = 0; n < 200; n++) {
+      (n % 2 === 0 ? a : b).ctx.services.bus.publish('breakouts.state_change', STATE(n));
+      if (n % 20 === 19) await Bun.sleep(2);
+    }
+    await until('200 events on both', () => onA.of('breakouts.state_change').length >= 200 && onB.of('breakouts.state_change').length >= 200);
+    await Bun.sleep(100); // nothing more arrives
+    const seenA = onA.of('breakouts.state_change');
+    const seenB = onB.of('breakouts.state_change');
+    expect(seenA).toHaveLength(200);
+    expect(seenB.map((e) => [e.id, e.data.price])).toEqual(seenA.map((e) => [e.id, e.data.price])); // same order, same ids
+    expect(new Set(seenA.map((e) => e.data.price))).toEqual(new Set(Array.from({ length: 200 }, (_, n) => n)));
+    expect(seenA.every((e) => /^\d+-\d+$/.test(e.id))).toBe(true); // Redis Streams ids
+    onA.close();
+    onB.close();
+  });
+
+  it('lets a client resume on the other instance with the id the first one gave it', async () => {
+    const first = new RecordingSource(`${a.server.base}/api/stream?channels=breakouts.state_change`);
+    await until('hello', () => first.of('hello').length === 1);
+    for (let n = 1000; n < 1050; n++) a.ctx.services.bus.publish('breakouts.state_change', STATE(n));
+    await until('50 events', () => first.of('breakouts.state_change').length === 50);
+    const lastSeen = first.of('breakouts.state_change').at(-1)!.id;
+    first.close();
+    for (let n = 1050; n < 1100; n++) a.ctx.services.bus.publish('breakouts.state_change', STATE(n));
+    const resumed = new RecordingSource(`${b.server.base}/api/stream?channels=breakouts.state_change`, { 'last-event-id': lastSeen });
+    await until('the 50 missed', () => resumed.of('breakouts.state_change').length === 50);
+    expect(resumed.of('breakouts.state_change').map((e) => e.data.price)).toEqual(Array.from({ length: 50 }, (_, n) => 1050 + n));
+    expect(resumed.of('reset')).toEqual([]);
+    resumed.close();
+  });
+
+  it('starts a new instance’s replay buffer from the stream, so a client resumes there too', async () => {
+    const first = new RecordingSource(`${a.server.base}/api/stream?channels=breakouts.state_change`);
+    await until('hello', () => first.of('hello').length === 1);
+    for (let n = 2000; n < 2010; n++) a.ctx.services.bus.publish('breakouts.state_change', STATE(n));
+    await until('10 events', () => first.of('breakouts.state_change').length === 10);
+    const lastSeen = first.of('breakouts.state_change')[4]!.id; // it saw 2000..2004, then went away
+    first.close();
+    const c = await start(); // booted after those events were published
+    const resumed = new RecordingSource(`${c.server.base}/api/stream?channels=breakouts.state_change`, { 'last-event-id': lastSeen });
+    await until('the 5 missed', () => resumed.of('breakouts.state_change').length === 5);
+    expect(resumed.of('breakouts.state_change').map((e) => e.data.price)).toEqual([2005, 2006, 2007, 2008, 2009]);
+    expect(resumed.of('reset')).toEqual([]);
+    resumed.close();
+  });
+});

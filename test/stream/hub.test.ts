@@ -1,0 +1,274 @@
+import { afterEach, describe, expect, it } from 'bun:test';
+import { AppError } from '../../src/errors';
+import { createLogger } from '../../src/log';
+import type { Snapshot } from '../../src/providers/types';
+import { InProcessBus, RedisEventBus, type Channel } from '../../src/stream/bus';
+import { compareEventIds, parseEventId } from '../../src/stream/event-id';
+import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
+import type { QuoteSource } from '../../src/stream/quotes';
+import { frameReader, sampleSignal, until } from '../helpers/sse';
+
+const ALL: Channel[] = ['breakouts.new', 'breakouts.state_change', 'alerts.dispatched'];
+
+/** A quote source whose prices the test sets; it counts what it is asked. */
+class TestQuotes implements QuoteSource {
+  readonly prices = new Map<string, number>();
+  readonly asked = new Map<string, number>();
+  constructor(readonly remote = false) {}
+  async snapshot(symbol: string): Promise<Snapshot> {
+    this.asked.set(symbol, (this.asked.get(symbol) ?? 0) + 1);
+    const price = this.prices.get(symbol) ?? 100;
+    return { symbol, price, volume: 1000, open: price, dayHigh: price, dayLow: price, previousClose: price, change: 0, changePercent: 0, ts: new Date().toISOString(), marketOpen: true, source: 'test' };
+  }
+}
+
+const hubs: StreamHub[] = [];
+afterEach(async () => {
+  for (const hub of hubs.splice(0)) await hub.close();
+});
+
+function makeHub(overrides: Partial<HubOptions> = {}) {
+  const bus = new InProcessBus();
+  const quotes = new TestQuotes();
+  const hub = new StreamHub({
+    bus,
+    quotes,
+    log: createLogger('silent'),
+    pingMs: 0,
+    retryMs: 1500,
+    replay: { size: 100, maxAgeMs: 60_000 },
+    quoteIntervalMs: 20,
+    quotePollMs: 1000,
+    maxConnections: 100,
+    maxConnectionsPerKey: 100,
+    queueBytes: 64 * 1024,
+    stallMs: 30_000,
+    retryAfterSeconds: 2,
+    ...overrides,
+  });
+  hubs.push(hub);
+  const open = (request: Partial<OpenRequest> = {}) => hub.open({ channels: ALL, symbols: [], principal: null, key: 'ip:127.0.0.1', lastEventId: null, ...request });
+  return { bus, hub, quotes, open };
+}
+
+const stateChange = (n: number) => ({ signalId: `AAPL-range_breakout-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: 100 + n, at: '2026-11-20T18:00:00.000Z' });
+
+describe('stream hub', () => {
+  it('greets with hello (retry, connection id, the subscription) and sends every channel’s events with growing ids', async () => {
+    const { bus, open } = makeHub();
+    const reader = frameReader(await open({ symbols: [] }));
+    const [hello] = await reader.read(1);
+    expect(hello!.event).toBe('hello');
+    expect(hello!.retry).toBe(1500);
+    expect(hello!.data).toMatchObject({ channels: ALL, symbols: [] });
+    expect(String(hello!.data.connectionId)).toMatch(/^sse_/);
+    bus.publish('breakouts.state_change', stateChange(1));
+    bus.publish('alerts.dispatched', { alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', at: '2026-11-20T18:00:00.000Z' });
+    const events = await reader.read(2);
+    expect(events.map((e) => e.event)).toEqual(['breakouts.state_change', 'alerts.dispatched']);
+    expect(events[0]!.data).toEqual(stateChange(1));
+    const ids = [hello!, ...events].map((e) => parseEventId(e.id)!);
+    for (let i = 1; i < ids.length; i++) expect(compareEventIds(ids[i - 1]!, ids[i]!)).toBeLessThan(0);
+    await reader.cancel();
+  });
+
+  it('sends a channel only to its subscribers, and one encoded frame to all of them', async () => {
+    const { bus, open } = makeHub();
+    const streams = await Promise.all([open({ channels: ['breakouts.state_change'] }), open({ channels: ['breakouts.state_change'] }), open({ channels: ['alerts.dispatched'] })]);
+    const readers = streams.map((s) => s.getReader());
+    for (const r of readers) await r.read(); // hello
+    bus.publish('breakouts.state_change', stateChange(1));
+    bus.publish('alerts.dispatched', { alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', at: '2026-11-20T18:00:00.000Z' });
+    const [a, b, c] = await Promise.all(readers.map((r) => r.read()));
+    expect(a!.value).toBe(b!.value!); // the very same bytes, not a copy
+    expect(new TextDecoder().decode(a!.value)).toContain('event: breakouts.state_change');
+    expect(new TextDecoder().decode(c!.value)).toContain('event: alerts.dispatched');
+    for (const r of readers) await r.cancel();
+  });
+
+  it('shows a user’s own alert with its rule only to that user; others see it without rule or owner', async () => {
+    const { bus, open } = makeHub();
+    const owner = frameReader(await open({ channels: ['alerts.dispatched'], principal: { userId: 'usr_a' }, key: 'user:usr_a' }));
+    const other = frameReader(await open({ channels: ['alerts.dispatched'], principal: { userId: 'usr_b' }, key: 'user:usr_b' }));
+    const anonymous = frameReader(await open({ channels: ['alerts.dispatched'] }));
+    for (const r of [owner, other, anonymous]) await r.read(1);
+    const rule = { kind: 'score_at_least', threshold: 80 };
+    bus.publish('alerts.dispatched', { alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', ruleId: 'rul_1', rule, userId: 'usr_a', at: '2026-11-20T18:00:00.000Z' });
+    bus.publish('alerts.dispatched', { alertId: 'alr_2', signalId: 'MSFT-y', symbol: 'MSFT', ruleId: 'policy_default', at: '2026-11-20T18:01:00.000Z' });
+    const [ownerSees, ownerSystem] = await owner.read(2);
+    const [otherSees, otherSystem] = await other.read(2);
+    const [anonymousSees] = await anonymous.read(1);
+    expect(ownerSees!.data).toEqual({ alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', ruleId: 'rul_1', rule, at: '2026-11-20T18:00:00.000Z' });
+    expect(otherSees!.data).toEqual({ alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', at: '2026-11-20T18:00:00.000Z' });
+    expect(anonymousSees!.data).toEqual(otherSees!.data);
+    expect(ownerSees!.id).toBe(otherSees!.id); // one event, one id
+    // The service's own alert (no owner) carries its rule id for everyone.
+    expect(otherSystem!.data.ruleId).toBe('policy_default');
+    expect(ownerSystem!.data).toEqual(otherSystem!.data);
+    for (const r of [owner, other, anonymous]) await r.cancel();
+  });
+
+  it('replays what a client missed after its last id, in order, then goes on live', async () => {
+    const { bus, open, hub } = makeHub();
+    const first = frameReader(await open({ channels: ['breakouts.state_change'] }));
+    bus.publish('breakouts.state_change', stateChange(0));
+    const [, seen] = await first.read(2);
+    await first.cancel();
+    for (let n = 1; n <= 5; n++) bus.publish('breakouts.state_change', stateChange(n));
+    const again = frameReader(await open({ channels: ['breakouts.state_change'], lastEventId: seen!.id }));
+    const [hello, ...missed] = await again.read(6);
+    expect(hello!.event).toBe('hello');
+    expect(compareEventIds(parseEventId(hello!.id)!, parseEventId(seen!.id)!)).toBeGreaterThan(0);
+    expect(missed.map((e) => e.data.price)).toEqual([101, 102, 103, 104, 105]);
+    bus.publish('breakouts.state_change', stateChange(6));
+    const [live] = await again.read(1);
+    expect(live!.data.price).toBe(106);
+    expect(hub.stats().replayed).toBe(5);
+    await again.cancel();
+  });
+
+  it('says reset (too_old) when the id fell out of the buffer, and goes on from the newest event', async () => {
+    const { bus, open } = makeHub({ replay: { size: 3, maxAgeMs: 60_000 } });
+    const first = frameReader(await open({ channels: ['breakouts.state_change'] }));
+    const [hello] = await first.read(1);
+    await first.cancel();
+    for (let n = 1; n <= 10; n++) bus.publish('breakouts.state_change', stateChange(n));
+    const again = frameReader(await open({ channels: ['breakouts.state_change'], lastEventId: hello!.id }));
+    const [, reset] = await again.read(2);
+    expect(reset!.event).toBe('reset');
+    expect(reset!.data.reason).toBe('too_old');
+    expect(reset!.data.lastEventId).toBe(hello!.id);
+    bus.publish('breakouts.state_change', stateChange(11));
+    const [next] = await again.read(1);
+    expect(next!.data.price).toBe(111);
+    expect(compareEventIds(parseEventId(reset!.data.resumeFrom as string)!, parseEventId(next!.id)!)).toBeLessThan(0);
+    await again.cancel();
+  });
+
+  it('says reset (unknown_id) for an id it never gave out', async () => {
+    const { open } = makeHub();
+    for (const lastEventId of ['not-an-id', '99999999999999-0']) {
+      const reader = frameReader(await open({ lastEventId }));
+      const [, reset] = await reader.read(2);
+      expect(reset).toMatchObject({ event: 'reset', data: { reason: 'unknown_id', lastEventId } });
+      await reader.cancel();
+    }
+  });
+
+  it('refuses past the instance cap with 503 and Retry-After, and past a client’s cap with 429', async () => {
+    const { open, hub } = makeHub({ maxConnections: 2, maxConnectionsPerKey: 1 });
+    const a = await open({ key: 'ip:10.0.0.1' });
+    const refusal = await open({ key: 'ip:10.0.0.1' }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect((refusal as AppError).status).toBe(429);
+    const b = await open({ key: 'ip:10.0.0.2' });
+    const full = await open({ key: 'ip:10.0.0.3' }).catch((e: unknown) => e);
+    expect((full as AppError).status).toBe(503);
+    expect((full as AppError).headers['retry-after']).toBe('2');
+    await a.cancel();
+    expect(hub.stats().connections).toBe(1);
+    const c = await open({ key: 'ip:10.0.0.3' }); // a slot is free again
+    await Promise.all([b.cancel(), c.cancel()]);
+    expect(hub.stats().connections).toBe(0);
+  });
+
+  it('sends `: ping` comments every pingMs', async () => {
+    const { open } = makeHub({ pingMs: 15 });
+    const reader = frameReader(await open());
+    await reader.read(1);
+    expect(await reader.pingsAfter(3)).toBeGreaterThanOrEqual(3);
+    await reader.cancel();
+  });
+
+  it('drops a client that stops reading once it falls behind the whole buffer; its socket queue never passes the bound and others keep receiving', async () => {
+    const queueBytes = 16 * 1024;
+    const { bus, open, hub } = makeHub({ queueBytes, replay: { size: 100, maxAgeMs: 60_000 } });
+    const stalled = await open({ channels: ['breakouts.state_change'] }); // never read
+    const reading = frameReader(await open({ channels: ['breakouts.state_change'] }));
+    await reading.read(1);
+    let received = 0;
+    for (let n = 0; n < 500; n++) {
+      bus.publish('breakouts.state_change', stateChange(n));
+      received += (await reading.read(1)).length;
+    }
+    expect(received).toBe(500);
+    expect(hub.stats().dropped).toBe(1);
+    expect(hub.stats().connections).toBe(1);
+    expect(hub.stats().peakQueuedBytes).toBeLessThan(queueBytes + 512); // the bound plus at most one frame
+    expect(await stalled.getReader().read().then(() => 'read', () => 'errored')).toBe('errored'); // its queue was discarded
+    await reading.cancel();
+  });
+
+  it('drops a client that is behind and takes nothing for stallMs, even in a quiet stream', async () => {
+    const { bus, open, hub } = makeHub({ queueBytes: 1024, stallMs: 40 });
+    await open({ channels: ['breakouts.state_change'] }); // never read
+    for (let n = 0; n < 20; n++) bus.publish('breakouts.state_change', stateChange(n)); // > 1 KiB: the rest waits in the buffer
+    expect(hub.stats().lagging).toBe(1);
+    await until('the stalled client to be dropped', () => hub.stats().dropped === 1);
+    expect(hub.stats().connections).toBe(0);
+  });
+
+  it('lets a reading client take a burst far larger than its socket queue, in order, without dropping it', async () => {
+    const { bus, open, hub } = makeHub({ queueBytes: 4 * 1024, replay: { size: 5000, maxAgeMs: 60_000 } });
+    const reader = frameReader(await open({ channels: ['breakouts.new'] }));
+    await reader.read(1);
+    for (let n = 0; n < 2000; n++) bus.publish('breakouts.new', { signal: sampleSignal(n, 'x'.repeat(1000)) }); // ~3 MB at once
+    const events = await reader.read(2000);
+    expect(events.map((e) => (e.data.signal as { detectedAt: string }).detectedAt)).toEqual(Array.from({ length: 2000 }, (_, n) => sampleSignal(n).detectedAt));
+    expect(hub.stats().dropped).toBe(0);
+    expect(hub.stats().replayed).toBeGreaterThan(1900); // all but the first few waited in the buffer
+    await reader.cancel();
+  });
+
+  it('sends quotes only for the symbols asked, at most one per symbol per tick, the latest', async () => {
+    const { open, quotes } = makeHub({ quoteIntervalMs: 25 });
+    const aapl = frameReader(await open({ channels: [], symbols: ['AAPL'] }));
+    const msft = frameReader(await open({ channels: [], symbols: ['MSFT'] }));
+    await aapl.read(1);
+    await msft.read(1);
+    let changes = 0;
+    for (let n = 1; n <= 200; n++) {
+      quotes.prices.set('AAPL', 100 + n / 100);
+      changes++;
+      await Bun.sleep(1);
+    }
+    await Bun.sleep(80); // two more ticks: the last price goes out
+    const polls = quotes.asked.get('AAPL')!;
+    const received: number[] = [];
+    while (received.at(-1) !== 102) received.push(...(await aapl.read(1)).map((e) => e.data.price as number));
+    expect(received.length).toBeLessThanOrEqual(polls); // never more than one per poll (each tick)
+    expect(received.length).toBeLessThan(changes / 4); // coalesced
+    expect(new Set(received).size).toBe(received.length);
+    const [msftQuote] = await msft.read(1);
+    expect(msftQuote!.data.symbol).toBe('MSFT');
+    await aapl.cancel();
+    await msft.cancel();
+  });
+
+  it('polls a remote source every pollMs, only for subscribed symbols, and stops when no one listens', async () => {
+    const bus = new InProcessBus();
+    const quotes = new TestQuotes(true);
+    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, maxConnections: 10, maxConnectionsPerKey: 10, queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
+    hubs.push(hub);
+    const reader = frameReader(await hub.open({ channels: [], symbols: ['NVDA'], principal: null, key: 'k', lastEventId: null }));
+    const [, quote] = await reader.read(2);
+    expect(quote!.data.symbol).toBe('NVDA');
+    await Bun.sleep(60); // several ticks, within one poll interval
+    expect([...quotes.asked.keys()]).toEqual(['NVDA']);
+    expect(quotes.asked.get('NVDA')).toBe(1);
+    await reader.cancel();
+    await until('the symbol to be forgotten', () => hub.stats().watchedSymbols === 0);
+  });
+
+  it('answers 503 with Retry-After while the event bus cannot be reached, and asks again next time', async () => {
+    const bus = new RedisEventBus({ url: 'redis://127.0.0.1:1', maxLength: 10, log: createLogger('silent') }); // nothing listens there
+    const { open } = makeHub({ bus });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refusal = await open().catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(AppError);
+      expect((refusal as AppError).status).toBe(503);
+      expect((refusal as AppError).headers['retry-after']).toBe('2');
+    }
+    await bus.close();
+  }, 30_000);
+});
