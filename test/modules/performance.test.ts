@@ -111,6 +111,9 @@ describe('GET /api/scorecard', () => {
     expect(Object.keys(body.calibration.byRegime).sort()).toEqual(['neutral', 'risk_off', 'risk_on']);
     expect(body.calibration.byRegime.risk_on).toMatchObject({ signals: 4, closed: 3, wins: 2 });
     expect(body.calibration.byPattern.vcp).toMatchObject({ signals: 4, closed: 3 });
+    expect(Object.keys(body.calibration.byDirection).length).toBeGreaterThan(0);
+    // These records carry no confidence: nothing to judge it on (the figures: test/ledger/performance-confidence).
+    expect(body.calibration.confidence).toEqual({ trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] });
     // Every band has fewer than 20 closed trades: no claim either way.
     expect(body.higherBandsDoBetter.verdict).toBe('insufficient');
     expect(body.higherBandsDoBetter.statement).toStartWith('Too few trades');

@@ -189,7 +189,27 @@ export const ScorecardResponse = t.Object(
     ledgerHead: t.Object({ seq: t.Integer(), hash: t.String() }),
     allTime: PerformanceSchema,
     trailing: t.Record(t.String(), PerformanceSchema, { description: '30d, 90d, 365d by detection date' }),
-    calibration: t.Object({ byBand: Groups, byPattern: Groups, byRegime: Groups, byTimeframe: Groups }),
+    calibration: t.Object({
+      byBand: Groups,
+      byPattern: Groups,
+      byRegime: Groups,
+      byTimeframe: Groups,
+      byDirection: Groups,
+      confidence: t.Object(
+        {
+          trades: t.Integer({ description: 'Closed trades with a confidence' }),
+          brier: t.Union([t.Number(), t.Null()], { description: 'Mean (confidence − win)²' }),
+          baseRate: t.Union([t.Number(), t.Null()], { description: 'The hit rate of those trades' }),
+          referenceBrier: t.Union([t.Number(), t.Null()], { description: 'Brier score of predicting the base rate for every trade' }),
+          skill: t.Union([t.Number(), t.Null()], { description: '1 − brier ÷ referenceBrier; above 0 the confidence tells more than the base rate' }),
+          reliability: t.Array(
+            t.Object({ from: t.Number(), to: t.Number(), trades: t.Integer(), predicted: t.Number(), observed: t.Number(), lower: t.Number(), upper: t.Number() }),
+            { description: 'Predicted vs observed by decile of confidence; observed with its Wilson 95% interval' },
+          ),
+        },
+        { description: 'Is confidence a probability of a win? Brier score against the base rate, and the reliability table' },
+      ),
+    }),
     higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
     method: t.Record(t.String(), t.String()),
     ...SourceFields,

@@ -9,7 +9,7 @@
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
 import { scoreBandMonotonicity } from '../../kernels/stats';
-import { performance, performanceBy, tradesWhere } from '../../ledger/performance';
+import { confidenceCheck, performance, performanceBy, tradesWhere } from '../../ledger/performance';
 import type { LedgerSource } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 
@@ -30,6 +30,8 @@ export const PERFORMANCE_METHOD = {
   expectancyR: 'Tharp expectancy in R per trade (= mean R)',
   profitFactor: 'Σ winning R ÷ |Σ losing R| (null without losses)',
   outcomes: 'win: target1 before the stop; loss: the stop first (a bar touching both counts the stop; a gap through fills at the open); scratch: failed or expired',
+  confidence:
+    "calibration.confidence: the signals' confidence as a probability of a win, judged on the closed trades: Brier score = mean (confidence − win)², against the reference of the trades' own hit rate for every one (skill = 1 − Brier ÷ reference); reliability = predicted vs observed by decile of confidence, with Wilson 95% intervals",
   entry: 'surfaced triggered/confirmed: the close of the bar it was surfaced on; surfaced forming: the close of the bar it triggered on',
 };
 
@@ -101,6 +103,8 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
         byPattern: performanceBy(trades, (t) => t.patternType),
         byRegime: performanceBy(trades, (t) => t.regime),
         byTimeframe: performanceBy(trades, (t) => t.timeframe),
+        byDirection: performanceBy(trades, (t) => t.direction),
+        confidence: confidenceCheck(trades),
       },
       higherBandsDoBetter: {
         verdict: monotonicity.verdict,
