@@ -10,7 +10,7 @@
  *    not a win), and prices only: was target1 reached before the stop
  *    (kernels/outcome without the lifecycle; the label `confidence` is
  *    calibrated to).
- * 3. Builds the matched random baseline (kernels/baseline): for every trade,
+ * 3. Builds the matched random baseline (jobs/baseline): for every trade,
  *    `--matches` random entries of the same calendar year and ATR% quintile,
  *    from symbols in the index that day, with the trade's direction, stop and
  *    target fractions, resolved by prices.
@@ -35,9 +35,9 @@ import { openDatabase } from '../src/db/client';
 import { BarsRepository } from '../src/db/repositories/bars';
 import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
 import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
-import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches, seededRandom } from '../src/kernels/baseline';
+import { matchedBaseline } from '../src/jobs/baseline';
+import { bucketOf, quantileCuts } from '../src/kernels/baseline';
 import type { Ohlcv } from '../src/kernels/ohlcv';
-import { resolveOutcome } from '../src/kernels/outcome';
 import {
   brierReport,
   differenceInterval,
@@ -109,38 +109,20 @@ export async function gatherTrades(options: { dir: string; from: string; to: str
       universe: options.symbols ? { kind: 'symbols', symbols: options.symbols } : { kind: 'sp500' },
       benchmark: options.benchmark ?? 'SPY',
     });
-    // Bars and ATR% of every symbol the replay reads, for the labels and the baseline.
-    const series = new Map<string, { bars: Ohlcv; atr: Float64Array }>();
-    for (const symbol of prepared.symbols) {
-      const bars = await marketData.bars(symbol, 'daily');
-      series.set(symbol, { bars, atr: atrPercent(bars) });
-    }
+    // Bars of every symbol the replay reads, for the labels and the baseline.
+    const series = new Map<string, Ohlcv>();
+    for (const symbol of prepared.symbols) series.set(symbol, await marketData.bars(symbol, 'daily'));
     // A signal is kept only until its outcome record: then it becomes a trade (entered) or is dropped.
     const signals = new Map<string, Signal>();
     const trades: Trade[] = [];
     let signalCount = 0;
     let outcomeCount = 0;
-    const indexOf = (bars: Ohlcv, iso: string) => {
-      const ts = Date.parse(iso);
-      let lo = 0;
-      let hi = bars.ts.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (bars.ts[mid]! <= ts) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo - 1;
-    };
-
     const toTrade = (signalId: string, data: Record<string, unknown>) => {
       const s = signals.get(signalId);
       signals.delete(signalId);
       if (data.entered !== true || !s || s.stopLoss === null) return;
-      const { bars } = series.get(s.symbol)!;
       const entryAt = String(data.entryAt);
       const entry = Number(data.entry);
-      const at = indexOf(bars, entryAt);
-      const priced = resolveOutcome({ direction: s.direction, entry, stopLoss: s.stopLoss, target1: s.target1, detectedIndex: at }, bars, bars.ts.length - 1);
       trades.push({
         id: s.id,
         symbol: s.symbol,
@@ -158,8 +140,8 @@ export async function gatherTrades(options: { dir: string; from: string; to: str
         outcome: String(data.outcome),
         r: Number(data.rMultiple),
         daysHeld: Number(data.daysHeld),
-        priceHit: priced.outcome === 'win' ? 1 : priced.outcome === 'loss' ? 0 : null,
-        priceR: priced.outcome === 'open' ? null : priced.rMultiple,
+        priceHit: null,
+        priceR: null,
         baseHits: 0,
         baseN: 0,
         baseSumR: 0,
@@ -179,49 +161,16 @@ export async function gatherTrades(options: { dir: string; from: string; to: str
     }
     const replayMs = performance.now() - started;
 
-    // The baseline's candidates: every bar of every symbol in the index that day, filed by year and ATR% quintile.
-    const cuts = quantileCuts(
-      trades.map((t) => {
-        const { bars, atr } = series.get(t.symbol)!;
-        return atr[indexOf(bars, t.entryAt)]!;
-      }),
-      [0.2, 0.4, 0.6, 0.8],
-    );
+    // The matched baseline (jobs/baseline: the trade's own price label, and random entries of its year and ATR% quintile).
     const membership = options.symbols ? null : sp500Membership();
-    const symbols = prepared.symbols;
-    const candidates = new Map<string, number[]>();
-    const fromTs = Date.parse(`${options.from}T00:00:00Z`);
-    const toTs = Date.parse(`${options.to}T23:59:59Z`);
-    symbols.forEach((symbol, c) => {
-      const { bars, atr } = series.get(symbol)!;
-      for (let i = 0; i < bars.ts.length - 1; i++) {
-        const ts = bars.ts[i]!;
-        if (ts < fromTs || ts > toTs) continue;
-        const b = bucketOf(atr[i]!, cuts);
-        if (b < 0) continue;
-        const day = new Date(ts).toISOString().slice(0, 10);
-        if (membership && !membership.isMember(symbol, day)) continue;
-        const key = `${day.slice(0, 4)}|${b}`;
-        let list = candidates.get(key);
-        if (!list) candidates.set(key, (list = []));
-        list.push(c * 2 ** 20 + i);
-      }
+    const baseline = await matchedBaseline(marketData, trades, {
+      symbols: prepared.symbols,
+      ...(membership ? { isMember: (symbol: string, day: string) => membership.isMember(symbol, day) } : {}),
+      matches: options.matches,
+      seed: options.seed ?? 14,
+      series,
     });
-    const random = seededRandom(options.seed ?? 14);
-    for (const t of trades) {
-      const { bars, atr } = series.get(t.symbol)!;
-      const at = indexOf(bars, t.entryAt);
-      const g = geometryOf(t.direction, t.entry, t.stopLoss, t.target1);
-      if (!g) continue;
-      for (const packed of sampleMatches(candidates, `${t.entryAt.slice(0, 4)}|${bucketOf(atr[at]!, cuts)}`, options.matches, random)) {
-        const other = series.get(symbols[Math.floor(packed / 2 ** 20)]!)!;
-        const o = resolveAt(g, other.bars, packed % 2 ** 20);
-        if (o.outcome === 'open') continue;
-        t.baseN++;
-        t.baseSumR += o.rMultiple;
-        if (o.outcome === 'win') t.baseHits++;
-      }
-    }
+    trades.forEach((t, k) => Object.assign(t, baseline[k]!));
     return { trades, universe: prepared.universe, sessions: prepared.sessionTs.length, symbols: prepared.symbols.length, replayMs };
   } finally {
     await pool.destroy();

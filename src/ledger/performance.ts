@@ -34,6 +34,8 @@ export interface Trade {
   detectedAt: string;
   /** The signal's `confidence` (0–1) as surfaced; null when the record has none. */
   confidence: number | null;
+  /** An entered, closed trade's levels (for a baseline): entry and its bar time, stop, target1; else null. */
+  levels: { entry: number; entryAt: string; stopLoss: number; target1: number } | null;
   outcome: 'open' | 'win' | 'loss' | 'scratch';
   entered: boolean;
   rMultiple: number | null;
@@ -88,6 +90,10 @@ export function tradesOf(entries: readonly LedgerEntryView[], knownAt?: Date): T
       regime: typeof s.regime === 'string' ? s.regime : 'unknown',
       detectedAt: String(s.detectedAt),
       confidence: num(s.confidence),
+      levels:
+        o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
+          ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
+          : null,
       outcome: o.outcome as Trade['outcome'],
       entered: o.outcome !== 'open' && o.entered !== false,
       rMultiple: num(o.rMultiple),

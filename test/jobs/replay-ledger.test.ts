@@ -18,6 +18,7 @@ import { resolveItem } from '../../workers/outcomes';
 import { verifyLedger } from '../../src/ledger/verify';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
+import { scorecard } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'AVGO', 'COST', 'JPM', 'XOM', 'LLY', 'KO', 'PEP', 'CAT', 'DE', 'AMD', 'MU', 'NFLX', 'CRM', 'ADBE', 'ORCL', 'INTC', 'CSCO', 'QCOM', 'TXN', 'HD', 'LOW', 'NKE', 'SBUX', 'MCD'];
@@ -109,6 +110,23 @@ describe('replays in the replay ledger', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it("judges the replay's closed trades against matched random entries on its scorecard", async () => {
+    const card = await scorecard(ctx.services, { source: 'replay' });
+    const { baseline } = card.calibration;
+    expect(baseline.matches).toBe(5);
+    expect(baseline.all.trades).toBeGreaterThan(0);
+    expect(baseline.all.trades).toBeLessThanOrEqual(card.allTime.closed);
+    expect(baseline.all.baselineDraws).toBeGreaterThan(0);
+    expect(baseline.all.baselineDraws).toBeLessThanOrEqual(5 * baseline.all.trades + 5 * (card.allTime.closed - baseline.all.trades));
+    expect(baseline.all.lift!).toBeCloseTo(baseline.all.hitRate! - baseline.all.baselineHitRate!, 3);
+    expect(baseline.all.liftLower!).toBeLessThan(baseline.all.lift!);
+    expect(baseline.all.liftUpper!).toBeGreaterThan(baseline.all.lift!);
+    const groups = Object.values(baseline.byDirection);
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.reduce((s, g) => s + g.trades, 0)).toBe(baseline.all.trades);
+    expect(Object.values(baseline.byBand).reduce((s, g) => s + g.baselineDraws, 0)).toBe(baseline.all.baselineDraws);
   });
 
   it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {

@@ -12,6 +12,7 @@ const trade = (over: Partial<Trade>): Trade => ({
   regime: 'risk_on',
   detectedAt: '2024-01-02T21:00:00.000Z',
   confidence: 0.5,
+  levels: null,
   outcome: 'win',
   entered: true,
   rMultiple: 1,

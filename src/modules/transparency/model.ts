@@ -183,6 +183,19 @@ export const MonthlyResponse = t.Object(
   { title: 'MonthlyResponse', additionalProperties: true },
 );
 
+const LiftFigures = t.Object(
+  {
+    trades: t.Integer({ description: 'Closed daily trades resolved by prices' }),
+    hitRate: t.Union([t.Number(), t.Null()], { description: 'Their price-only hit rate (target1 before the stop)' }),
+    baselineDraws: t.Integer(),
+    baselineHitRate: t.Union([t.Number(), t.Null()]),
+    lift: t.Union([t.Number(), t.Null()], { description: 'hitRate − baselineHitRate' }),
+    liftLower: t.Union([t.Number(), t.Null()], { description: "Newcombe's hybrid score 95% interval" }),
+    liftUpper: t.Union([t.Number(), t.Null()]),
+  },
+  { title: 'LiftFigures' },
+);
+
 export const ScorecardResponse = t.Object(
   {
     generatedAt: t.String({ format: 'date-time' }),
@@ -208,6 +221,17 @@ export const ScorecardResponse = t.Object(
           ),
         },
         { description: 'Is confidence a probability of a win? Brier score against the base rate, and the reliability table' },
+      ),
+      baseline: t.Object(
+        {
+          method: t.String(),
+          matches: t.Integer({ description: 'Random entries drawn per trade' }),
+          all: LiftFigures,
+          byBand: t.Record(t.String(), LiftFigures),
+          byDirection: t.Record(t.String(), LiftFigures),
+          byPattern: t.Record(t.String(), LiftFigures),
+        },
+        { description: 'The same geometry at matched random entries: the baseline each figure is judged against, and the lift over it' },
       ),
     }),
     higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),

@@ -7,6 +7,8 @@
  * the replay's parameters, data source and survivorship statement.
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
+import type { ReplayParams } from '../../domain/replay';
+import type { MarketData } from '../../market-data';
 import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
 import { AppError } from '../../errors';
 import type { LedgerFigures } from '../../ledger/performance';
@@ -19,6 +21,8 @@ export interface LedgerSources {
   replayLedger: LedgerRepository;
   replayFigures: LedgerFigures;
   replays: ReplayRunsRepository;
+  /** For the scorecard's matched baseline (jobs/baseline). */
+  marketData: MarketData;
 }
 
 /** A resolved source: the ledger (scoped to the replay), its figures cache and the key figures are cached under. */
@@ -29,6 +33,8 @@ export interface LedgerView {
   /** Distinguishes cached figures of different replays. */
   key: string;
   replay: ReplaySummary | null;
+  /** The replay's parameters (its universe, for the baseline); null for the live ledger. */
+  params: ReplayParams | null;
 }
 
 /** What a replay read says about the replay it shows. */
@@ -51,9 +57,9 @@ export function replaySummary(run: ReplayRun): ReplaySummary {
 export async function ledgerView(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }): Promise<LedgerView> {
   if (query.source === 'live') {
     if (query.replayId) throw new AppError('invalid_parameter', "Query parameter 'replayId' needs source=replay");
-    return { source: 'live', ledger: sources.ledger, figures: sources.ledgerFigures, key: 'live', replay: null };
+    return { source: 'live', ledger: sources.ledger, figures: sources.ledgerFigures, key: 'live', replay: null, params: null };
   }
   const run = query.replayId ? await sources.replays.get(query.replayId) : await sources.replays.current();
   if (!run) throw new AppError('not_found', query.replayId ? `No replay ${query.replayId}` : 'No replay of history has been run (see `breakline replay`)');
-  return { source: 'replay', ledger: sources.replayLedger.forReplay(run.id), figures: sources.replayFigures, key: run.id, replay: replaySummary(run) };
+  return { source: 'replay', ledger: sources.replayLedger.forReplay(run.id), figures: sources.replayFigures, key: run.id, replay: replaySummary(run), params: run.params };
 }
