@@ -13,6 +13,7 @@ import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatche
 import type { Ohlcv } from '../kernels/ohlcv';
 import { resolveOutcome } from '../kernels/outcome';
 import type { MarketData } from '../market-data';
+import { indexAtOrBefore } from '../../workers/store';
 
 /** A closed, entered trade as the baseline needs it. */
 export interface BaselineTrade {
@@ -45,17 +46,6 @@ export interface BaselineOptions {
 }
 
 const dateOf = (ts: number) => new Date(ts).toISOString().slice(0, 10);
-
-function indexAtOrBefore(ts: Float64Array, at: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! <= at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
 
 /** The baseline of every trade of `trades` (in order); a trade whose symbol has no bar at its entry gets no label and no draws. */
 export async function matchedBaseline(marketData: MarketData, trades: readonly BaselineTrade[], options: BaselineOptions): Promise<BaselineResult[]> {
