@@ -36,7 +36,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchScan(): Promise<void> {
   const runs = smoke ? 2 : 7;
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', POOL_SIZE: '2' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000', POOL_SIZE: '2' });
   const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent'), warmPool: true });
   const rows = await scanRows(services, ['daily', '4h', '1h'], runs);
   // The issue's yardstick: 1000 daily bars a symbol (the simulated market as of 2022-12-22).
@@ -155,7 +155,7 @@ async function asOfRows(requests: number) {
   const real = realCsvDir();
   if (real) markets.push({ name: `csv (${real.files} real files)`, env: { MARKET_DATA_PROVIDER: 'csv', CSV_DIR: real.dir, BARS_CACHE_TTL_SECONDS: '86400' }, base: Date.UTC(2022, 2, 1) });
   for (const market of markets) {
-    const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', POOL_SIZE: '2', ...market.env });
+    const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000', POOL_SIZE: '2', ...market.env });
     const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent'), warmPool: true });
     const app = createApp(services);
     const get = async (path: string) => {
