@@ -3,6 +3,9 @@
  * table printer. Benchmarks print; they never assert on time.
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 
 export interface LoadResult {
   requestsPerSec: number;
@@ -83,4 +86,23 @@ export async function inProcessLatency(title: string, paths: string[]): Promise<
   }
   printTable(title, rows);
   await services.close();
+}
+
+/**
+ * The real daily history of shared/data as one csv directory (symlinks): the
+ * 499 S&P 500 / Nasdaq-100 names of daily_yf_dieperdev (2000 .. 2024-03-08)
+ * and SPY from daily_marketlab as the benchmark (shared/data/SOURCES.md).
+ * Undefined when shared/data is not beside the repository.
+ */
+export function realCsvDir(): { dir: string; files: number } | undefined {
+  const data = process.env.SHARED_DATA_DIR ?? resolve(import.meta.dir, '../../shared/data');
+  const stocks = join(data, 'daily_yf_dieperdev');
+  const spy = join(data, 'daily_marketlab', 'SPY.csv');
+  if (!existsSync(stocks) || !existsSync(spy)) return undefined;
+  const dir = join(tmpdir(), 'breakline-bench-real-daily');
+  mkdirSync(dir, { recursive: true });
+  const files = readdirSync(stocks).filter((f) => /\.csv(\.gz)?$/.test(f));
+  for (const f of files) if (!existsSync(join(dir, f))) symlinkSync(join(stocks, f), join(dir, f));
+  if (!existsSync(join(dir, 'SPY.csv'))) symlinkSync(spy, join(dir, 'SPY.csv'));
+  return { dir, files: files.length };
 }

@@ -114,6 +114,8 @@ const schema = z.object({
   POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
   /** Seconds between scheduler passes; 0 turns the scheduler off. */
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
+  REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Seconds between background health rounds (probes answer from the last one). */
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */
@@ -226,6 +228,8 @@ export interface Config {
   barsCacheTtlSeconds: number;
   poolSize: number;
   scanIntervalSeconds: number;
+  /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
+  replayOnBoot: boolean;
   healthCheckIntervalSeconds: number;
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
@@ -373,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     barsCacheTtlSeconds: e.BARS_CACHE_TTL_SECONDS,
     poolSize: e.POOL_SIZE ?? navigator.hardwareConcurrency ?? 2,
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
+    replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },

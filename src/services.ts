@@ -16,7 +16,8 @@ import { openDatabase, type Database } from './db/client';
 import { BacktestJobsRepository } from './db/repositories/backtest-jobs';
 import { BarsRepository } from './db/repositories/bars';
 import { ExplanationsRepository } from './db/repositories/explanations';
-import { LedgerRepository } from './db/repositories/ledger';
+import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
+import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
 import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
 import { AlertRulesRepository } from './db/repositories/alert-rules';
@@ -62,6 +63,12 @@ export interface Services {
   ledger: LedgerRepository;
   /** Track-record figures of the ledger, cached per ledger head. */
   ledgerFigures: LedgerFigures;
+  /** The replay ledger (its own chain; jobs/replay writes it), its figures and its verifier. */
+  replayLedger: LedgerRepository;
+  replayFigures: LedgerFigures;
+  replayVerifier: LedgerVerifier;
+  /** Replay runs: parameters, progress, resume state. */
+  replays: ReplayRunsRepository;
   /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
   ledgerVerifier: LedgerVerifier;
   /** The ledger as CSV, rendered once per head. */
@@ -150,6 +157,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const scans = new ScansRepository(database.db, ledger);
+  const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
+  // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
+  const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
   const { stream } = config;
   const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
   const hub = new StreamHub({
@@ -193,10 +203,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
-    // PGlite runs queries in the server's own thread: read it in small pieces so other requests go between them.
-    ledgerVerifier: new LedgerVerifier(ledger, { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 }),
+    ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
+    replayLedger,
+    replayFigures: new LedgerFigures(replayLedger),
+    replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
+    replays: new ReplayRunsRepository(database.db, replayLedger),
     bus,
     account,
     backtests,

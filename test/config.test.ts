@@ -55,6 +55,14 @@ describe('config', () => {
     expect(() => loadConfig({ MARKET_DATA_PROVIDER: 'csv' })).toThrow(/CSV_DIR/);
   });
 
+  it('replays on first start by default for the synthetic market only, and obeys REPLAY_ON_BOOT', () => {
+    expect(loadConfig({}).replayOnBoot).toBe(true);
+    expect(loadConfig({ MARKET_DATA_PROVIDER: 'csv', CSV_DIR: '/tmp' }).replayOnBoot).toBe(false);
+    expect(loadConfig({ REPLAY_ON_BOOT: 'off' }).replayOnBoot).toBe(false);
+    expect(loadConfig({ MARKET_DATA_PROVIDER: 'yahoo', REPLAY_ON_BOOT: 'on' }).replayOnBoot).toBe(true);
+    expect(() => loadConfig({ REPLAY_ON_BOOT: 'yes' })).toThrow('REPLAY_ON_BOOT');
+  });
+
   it('treats blank values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

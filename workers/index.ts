@@ -1,11 +1,12 @@
 /**
  * The worker pool's module (src/pool): every task a worker thread runs, by
- * name. Scans live in scan.ts, confluence in confluence.ts, outcome resolution in outcomes.ts,
+ * name. Scans live in scan.ts, the point-in-time replay in replay.ts, confluence in confluence.ts, outcome resolution in outcomes.ts,
  * option grids in options.ts, walk-forward backtests in backtest.ts.
  */
 export { prepare, scan, regime, track } from './scan';
 export { confluence } from './confluence';
 export { outcomes } from './outcomes';
+export { replayStats, replayRanks, replayRegimes, replayScan } from './replay';
 export { optionGrid } from './options';
 export { walkForward, backtestCrossSection, backtestRegimes, backtestCandidates, backtestEvaluate } from './backtest';
 

@@ -1,20 +1,27 @@
 /**
  * Worker entry points for universe scans (run by src/pool through piscina).
  * Each task attaches the shared bar store (zero copy; the reader is kept while
- * the store's generation is unchanged) and calls the pure kernels.
+ * the store's generation is unchanged) and calls the pure kernels. The
+ * indicators come from the store's incremental scan state (store/scan-state):
+ * a scan on a new bar computes that bar's indicators, not the history's.
  */
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
-import { computeIndicators } from '../src/kernels/indicators';
+import { headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, type Ohlcv } from '../src/kernels/ohlcv';
 import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
-import { replayLifecycle, scanWithIndicators } from '../src/kernels/scan';
+import { replayLifecycle, scanWithIndicators, type ScanContext } from '../src/kernels/scan';
 import { trendRegime, trendTemplate } from '../src/kernels/trend';
-import type { StoreHandle } from '../src/store';
+import { withScanInputs, type StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
 
 /** The bars up to and including `asOf`, as views (nothing later can be read through them). */
-const upTo = (series: Ohlcv, asOf: number): Ohlcv => headBars(series, asOf + 1);
+export const upTo = (series: Ohlcv, asOf: number): Ohlcv => headBars(series, asOf + 1);
+
+/** The bars and indicators up to and including `asOf`, as views: what a scan standing on `asOf` may read. */
+export function standingOn(series: Ohlcv, ind: ScanIndicatorSet, asOf: number): { bars: Ohlcv; ind: ScanIndicatorSet } {
+  return { bars: upTo(series, asOf), ind: headIndicators(ind, asOf + 1) };
+}
 
 export interface PrepareInput {
   handle: StoreHandle;
@@ -23,22 +30,26 @@ export interface PrepareInput {
   asOfTs: number;
 }
 
-/** A symbol's cross-sectional inputs at bar `i` of its series (none when there is no series or bar). */
+/** Average close × volume over the 50 bars up to bar `i` (fewer at the series' start). */
+export function dollarVolume50(series: Ohlcv, i: number): number {
+  const n = Math.min(50, i + 1);
+  let dollars = 0;
+  for (let k = i - n + 1; k <= i; k++) dollars += series.close[k]! * series.volume[k]!;
+  return dollars / n;
+}
+
+/** A symbol's cross-sectional inputs standing on bar `i` of `series` (RS score, above its 50-bar average, liquidity); empty without a bar. */
 export function symbolStats(symbol: string, series: Ohlcv | undefined, i: number): SymbolStats {
   if (!series || i < 0) return { symbol, barTs: null, rsScore: NaN, aboveSma50: null, avgDollarVolume50: NaN, close: NaN };
   let sum = 0;
-  let dollars = 0;
   const n = Math.min(50, i + 1);
-  for (let k = i - n + 1; k <= i; k++) {
-    sum += series.close[k]!;
-    dollars += series.close[k]! * series.volume[k]!;
-  }
+  for (let k = i - n + 1; k <= i; k++) sum += series.close[k]!;
   return {
     symbol,
     barTs: series.ts[i]!,
     rsScore: rsScore(series.close, i),
     aboveSma50: n < 50 ? null : series.close[i]! > sum / n,
-    avgDollarVolume50: dollars / n,
+    avgDollarVolume50: dollarVolume50(series, i),
     close: series.close[i]!,
   };
 }
@@ -57,52 +68,66 @@ export interface ScanInput extends PrepareInput {
   regime: RegimeReading | null;
 }
 
+/**
+ * One symbol's live setups standing on the last bar of `view` (bars and
+ * indicators that end at the scan's bar, `standingOn`), as findings with bar
+ * indices turned into times.
+ */
+export function findingsAt(symbol: string, view: { bars: Ohlcv; ind: ScanIndicatorSet }, ctx: Omit<ScanContext, 'asOf'>): ScanFinding[] {
+  const series = view.bars;
+  const asOf = series.ts.length - 1;
+  return scanWithIndicators(view.bars, view.ind, { ...ctx, asOf }).map((f): ScanFinding => {
+    const { match } = f;
+    return {
+      symbol,
+      patternType: match.patternType,
+      patternFamily: match.patternFamily,
+      direction: match.direction,
+      state: f.state,
+      trendRegime: f.trendRegime,
+      pivot: match.pivot,
+      target1: match.target1,
+      stopLoss: match.stopLoss,
+      finalScore: f.score.finalScore,
+      confidence: f.score.confidence,
+      band: f.score.band,
+      components: f.score.components,
+      reasons: f.reasons,
+      detectedTs: series.ts[f.detectedIndex]!,
+      barTs: series.ts[asOf]!,
+      close: f.close,
+      distancePct: f.distancePct,
+      breakoutVolumeRatio: match.breakout.volumeRatio,
+      geometry: {
+        startTs: series.ts[match.geometry.start]!,
+        endTs: series.ts[match.geometry.end]!,
+        depthPct: match.geometry.depthPct,
+        lengthBars: match.geometry.lengthBars,
+        contractions: match.geometry.contractions,
+      },
+    };
+  });
+}
+
+/** A symbol's trend standing on bar `asOf`: Minervini's template and the trend regime. */
+export function profileAt(symbol: string, series: Ohlcv, ind: ScanIndicatorSet, asOf: number, rsRank: number | null): SymbolProfile {
+  return { symbol, trendTemplate: trendTemplate(series.close, ind, asOf, rsRank), trendRegime: trendRegime(series.close, ind, asOf) };
+}
+
 /** Scans a batch of symbols as of `asOfTs`: the live setups of each, and each symbol's trend profile. */
 export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[] } {
   const s = store(handle);
   const out: ScanFinding[] = [];
   const profiles: SymbolProfile[] = [];
   for (const symbol of symbols) {
-    const series = s.get(symbol, timeframe);
-    if (!series) continue;
-    const asOf = indexAtOrBefore(series.ts, asOfTs);
-    if (asOf < 0) continue;
-    const rank = rsRanks[symbol];
-    const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
-    const view = upTo(series, asOf);
-    const ind = computeIndicators(view);
-    profiles.push({ symbol, trendTemplate: trendTemplate(view.close, ind, asOf, rsRank), trendRegime: trendRegime(view.close, ind, asOf) });
-    for (const f of scanWithIndicators(view, ind, { asOf, rsRank, regime })) {
-      const { match } = f;
-      out.push({
-        symbol,
-        patternType: match.patternType,
-        patternFamily: match.patternFamily,
-        direction: match.direction,
-        state: f.state,
-        trendRegime: f.trendRegime,
-        pivot: match.pivot,
-        target1: match.target1,
-        stopLoss: match.stopLoss,
-        finalScore: f.score.finalScore,
-        confidence: f.score.confidence,
-        band: f.score.band,
-        components: f.score.components,
-        reasons: f.reasons,
-        detectedTs: series.ts[f.detectedIndex]!,
-        barTs: series.ts[asOf]!,
-        close: f.close,
-        distancePct: f.distancePct,
-        breakoutVolumeRatio: match.breakout.volumeRatio,
-        geometry: {
-          startTs: series.ts[match.geometry.start]!,
-          endTs: series.ts[match.geometry.end]!,
-          depthPct: match.geometry.depthPct,
-          lengthBars: match.geometry.lengthBars,
-          contractions: match.geometry.contractions,
-        },
-      });
-    }
+    withScanInputs(s, symbol, timeframe, (series, ind) => {
+      const asOf = indexAtOrBefore(series.ts, asOfTs);
+      if (asOf < 0) return;
+      const rank = rsRanks[symbol];
+      const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
+      profiles.push(profileAt(symbol, series, ind, asOf, rsRank));
+      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime }));
+    });
   }
   return { findings: out, profiles };
 }
@@ -114,12 +139,14 @@ export interface RegimeInput extends PrepareInput {
 
 /** The market regime from the benchmark (symbols[0]) as of `asOfTs`, or null without enough bars. */
 export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeInput): RegimeReading | null {
-  const series = store(handle).get(symbols[0]!, timeframe);
-  if (!series) return null;
-  const asOf = indexAtOrBefore(series.ts, asOfTs);
-  if (asOf < 200) return null;
-  const view = upTo(series, asOf);
-  return marketRegime(view, computeIndicators(view), asOf, breadth);
+  return (
+    withScanInputs(store(handle), symbols[0]!, timeframe, (series, ind) => {
+      const asOf = indexAtOrBefore(series.ts, asOfTs);
+      if (asOf < 200) return null;
+      const view = standingOn(series, ind, asOf);
+      return marketRegime(view.bars, view.ind, asOf, breadth);
+    }) ?? null
+  );
 }
 
 export interface TrackInput {
@@ -142,18 +169,17 @@ export function track({ handle, timeframe, asOfTs, setups }: TrackInput): Tracke
   const bySymbol = new Map<string, OpenSetup[]>();
   for (const setup of setups) bySymbol.set(setup.symbol, [...(bySymbol.get(setup.symbol) ?? []), setup]);
   for (const [symbol, list] of bySymbol) {
-    const series = s.get(symbol, timeframe);
-    if (!series) continue;
-    const asOf = indexAtOrBefore(series.ts, asOfTs);
-    if (asOf < 0) continue;
-    const view = upTo(series, asOf);
-    const ind = computeIndicators(view);
-    for (const setup of list) {
-      const end = indexAtOrBefore(view.ts, setup.patternEndTs);
-      if (end < 0) continue;
-      const { snapshot, transitions } = replayLifecycle(view, ind, setup, end + 1, asOf);
-      out.push({ id: setup.id, state: snapshot.state, transitions });
-    }
+    withScanInputs(s, symbol, timeframe, (series, ind) => {
+      const asOf = indexAtOrBefore(series.ts, asOfTs);
+      if (asOf < 0) return;
+      const view = standingOn(series, ind, asOf);
+      for (const setup of list) {
+        const end = indexAtOrBefore(view.bars.ts, setup.patternEndTs);
+        if (end < 0) continue;
+        const { snapshot, transitions } = replayLifecycle(view.bars, view.ind, setup, end + 1, asOf);
+        out.push({ id: setup.id, state: snapshot.state, transitions });
+      }
+    });
   }
   return out;
 }

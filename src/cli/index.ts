@@ -19,6 +19,10 @@ export interface Command {
 export const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the HTTP service (the default): live at /livez at once, ready at /readyz after the warm-up', run: () => import('./serve').then((m) => m.serve()) },
   healthcheck: { summary: "ask a running server's /readyz on PORT; exit 0 when it is ready (the Docker HEALTHCHECK)", run: () => import('./healthcheck').then((m) => m.healthcheck()) },
+  replay: {
+    summary: 'replay history point in time into the replay ledger (--from --to --symbols|--universe --timeframe); resumable',
+    run: (args) => import('./replay').then((m) => m.replayCommand(args)),
+  },
   'verify-ledger': {
     summary: 'recompute the ledger hash chain in the configured database; exit 0 when it holds (refuses while a server uses the embedded database)',
     run: () => import('./verify-ledger').then((m) => m.verifyLedgerCommand()),

@@ -3,7 +3,9 @@
  * at once: cli/warming-listener), then warms up behind readiness, logging each
  * step: the application's modules, database and migrations, services and worker threads, the app takes
  * over the port, the first health round, the latest daily scan. Then the
- * scheduler starts; SIGINT/SIGTERM stop it all gracefully.
+ * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
+ * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
+ * gracefully (the replay commits its chunk in progress and resumes at the next start).
  */
 import { WarmUp } from '../jobs/health';
 import { createLogger } from '../log';
@@ -33,6 +35,8 @@ export async function serve(): Promise<void> {
   let app: { stop(): Promise<unknown> } | undefined;
   let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
   let scheduler: { stop(): Promise<void> } | undefined;
+  const replayStop = new AbortController();
+  let replay: Promise<unknown> | undefined;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -41,7 +45,9 @@ export async function serve(): Promise<void> {
     early.stop(true);
     await services?.hub.close(); // streams end in order; clients resume elsewhere with Last-Event-ID
     await app?.stop();
+    replayStop.abort(); // the replay commits its chunk in progress and resumes at the next start
     await scheduler?.stop(); // lets a running scan finish
+    await replay;
     await services?.close();
     lock.release();
     process.exit(0);
@@ -50,8 +56,8 @@ export async function serve(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   // The app's modules load after the port is open, so liveness does not wait for them.
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal')]),
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
   const built = await warmUp
     .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { warmPool: true, log, warmUp }))
@@ -77,6 +83,7 @@ export async function serve(): Promise<void> {
       await built.warm();
       log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
       if (!stopping) scans?.start();
+      if (!stopping && config.replayOnBoot && !replay) replay = bootReplay(built, replayStop.signal);
     } catch (error) {
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
       setTimeout(() => void warm(), 30_000);

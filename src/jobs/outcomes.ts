@@ -3,36 +3,15 @@
  * The outcome resolution job: every ledger signal without an outcome record is
  * resolved in the worker pool against the bars after its entry
  * (kernels/outcome), and each final outcome (`win`, `loss`, `scratch`) is
- * appended to the ledger once. `open` ones are left for a later run.
- *
- * Entry (our rule, so the track record only counts what a follower could have
- * done after reading the signal):
- * - a signal surfaced `triggered` or `confirmed` is entered at the close of the
- *   bar it was surfaced on (`priceAtDetection`), resolution from the next bar;
- * - one surfaced `forming` is entered when its lifecycle records `triggered`,
- *   at that bar's close; if it fails or expires before, it is a scratch that
- *   was never entered (R 0).
- * A `failed` or `expired` state after entry makes a scratch at that bar's close.
- *
- * An entry that is not strictly between the record's stop and target1 (a long
- * entered at or above its target or at or below its stop; a record without a
- * stop) left no trade to take: the setup had already ended when a follower
- * could act. Such a record resolves at once as a scratch that was never
- * entered, at its entry price and time, R 0, with a note naming the level it
- * had passed. It counts in no hit rate or R figure (as a forming signal that
- * expired before its trigger), and is neither a win credited with a move no
- * follower could take nor a loss never risked. Issue 14 found 61 such records
- * in a replay of 2022–24 (signals surfaced `triggered`/`confirmed` with the
- * close already past target1); the scan no longer surfaces them (kernels/scan
- * `stillATrade`), but a forming signal can still trigger on a close past its
- * target, and ledgers written before keep theirs: the job appends their
- * outcome the same way, never touching the record itself.
+ * appended to the ledger once. `open` ones are left for a later run. The entry
+ * rule (a record whose entry left no trade — past its target or stop, or
+ * without a stop — resolves at once as a scratch never entered) and the
+ * record's fields are ledger/outcome-plan's (the replay applies the same).
  */
 import type { LedgerEntry, LedgerRepository } from '../db/repositories/ledger';
 import { storedAs } from '../domain/check';
-import { SignalRecordSchema, type BreakoutState, type OutcomeItem, type SignalRecord } from '../domain/signal';
-import { insideLevels } from '../kernels/levels';
-import { round } from '../kernels/round';
+import { SignalRecordSchema, type OutcomeItem, type SignalRecord } from '../domain/signal';
+import { enteredOutcome, notEnteredOutcome, planOutcome } from '../ledger/outcome-plan';
 import { ledgerEntries, type LedgerEntryView } from '../ledger/serialize';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
@@ -55,57 +34,11 @@ export interface OutcomeRun {
   unresolvable: number;
 }
 
-const TERMINAL_SCRATCH: ReadonlySet<BreakoutState> = new Set(['failed', 'expired']);
-const iso = (ts: number) => new Date(ts).toISOString();
 const signalRecordOf = storedAs(SignalRecordSchema);
 const recordOf = (view: LedgerEntryView): SignalRecord => signalRecordOf(view.signal, `ledger record ${view.seq}`);
 
-/** A signal resolved without a trade: never entered, at `at`, at `price` (R 0). */
-interface NotEntered {
-  at: string;
-  price: number;
-  note: string;
-}
-
-/** The entry rule above: an item for the pool, a record that was never entered, or null while still pending. */
-function plan(view: LedgerEntryView): { item: OutcomeItem } | { notEntered: NotEntered } | null {
-  const s = recordOf(view);
-  const terminal = view.events.find((e) => TERMINAL_SCRATCH.has(e.to));
-  let entry = s.priceAtDetection;
-  let entryAt = s.surfacedAt;
-  if (s.state === 'forming') {
-    const triggered = view.events.find((e) => e.to === 'triggered');
-    if (!triggered) {
-      return terminal ? { notEntered: { at: terminal.at, price: s.triggerPrice, note: `${terminal.to} before crossing its trigger: never entered` } } : null;
-    }
-    entry = triggered.price;
-    entryAt = triggered.at;
-  }
-  const stopLoss = s.stopLoss ?? Number.NaN;
-  if (!insideLevels(s.direction, entry, stopLoss, s.target1)) return { notEntered: { at: entryAt, price: entry, note: passedLevelNote(s, entry) } };
-  return {
-    item: {
-      signalId: String(view.signal.id),
-      symbol: s.symbol,
-      timeframe: s.timeframe,
-      direction: s.direction,
-      entry,
-      entryTs: Date.parse(entryAt),
-      target1: s.target1,
-      stopLoss,
-      ...(terminal ? { state: terminal.to, stateTs: Date.parse(terminal.at) } : {}),
-    },
-  };
-}
-
-/** Why an entry outside the levels left no trade: "entry 55.97 already at or beyond target1 53.93: no trade to take". */
-function passedLevelNote(s: SignalRecord, entry: number): string {
-  if (s.stopLoss === null) return `no stop: no risk to measure R by`;
-  const long = s.direction === 'long';
-  const pastTarget = long ? entry >= s.target1 : entry <= s.target1;
-  const level = pastTarget ? `target1 ${s.target1}` : `its stop ${s.stopLoss}`;
-  return `entry ${round(entry, 4)} already at or ${pastTarget ? 'beyond' : 'through'} ${level}: the setup had ended, no trade to take`;
-}
+/** The entry rule (ledger/outcome-plan) for a ledger entry. */
+const plan = (view: LedgerEntryView) => planOutcome(recordOf(view), view.events);
 
 function outcomeEntry(view: LedgerEntryView, data: Record<string, unknown>): LedgerEntry {
   const s = recordOf(view);
@@ -138,24 +71,7 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
     if (planned === null) {
       run.stillOpen++;
     } else if ('notEntered' in planned) {
-      const { at, price, note } = planned.notEntered;
-      appends.push(
-        outcomeEntry(view, {
-          outcome: 'scratch',
-          entered: false,
-          note,
-          entry: price,
-          exitPrice: price,
-          exitAt: at,
-          rMultiple: 0,
-          mfeR: 0,
-          maeR: 0,
-          mfePct: 0,
-          maePct: 0,
-          barsHeld: 0,
-          daysHeld: 0,
-        }),
-      );
+      appends.push(outcomeEntry(view, notEnteredOutcome(planned.notEntered)));
     } else items.push(planned.item);
   }
 
@@ -178,23 +94,7 @@ export async function resolveOutcomes(deps: OutcomeDeps, options: { asOfTs?: num
       continue;
     }
     const item = itemsById.get(r.signalId)!;
-    appends.push(
-      outcomeEntry(byId.get(r.signalId)!, {
-        outcome: o.outcome,
-        entered: true,
-        entry: item.entry,
-        entryAt: iso(item.entryTs),
-        exitPrice: round(o.exitPrice, 4),
-        exitAt: iso(o.exitTs),
-        rMultiple: round(o.rMultiple, 4),
-        mfeR: round(o.mfeR, 4),
-        maeR: round(o.maeR, 4),
-        mfePct: round(o.mfePct, 4),
-        maePct: round(o.maePct, 4),
-        barsHeld: o.barsHeld,
-        daysHeld: o.daysHeld,
-      }),
-    );
+    appends.push(outcomeEntry(byId.get(r.signalId)!, enteredOutcome(item, o)));
   }
   if (appends.length > 0) run.resolved = (await deps.ledger.append(appends)).length;
   return run;

@@ -14,9 +14,9 @@
  * breadth: its signals would be old ones published under the scan's date. The
  * run names it in `staleSeries` (see `staleSeries` for the rule).
  */
-import { signalId, type ScanFinding, type ScanResult, type Signal, type StaleSeries, type SymbolStats, type Timeframe } from '../domain/signal';
+import type { ScanResult, StaleSeries, SymbolStats, Timeframe } from '../domain/signal';
 import { percentileRanks } from '../kernels/rs-rank';
-import { round } from '../kernels/round';
+import { toSignal } from '../kernels/signal';
 import type { MarketData } from '../market-data';
 import type { KernelPool } from '../pool';
 import { batches } from '../pool';
@@ -129,39 +129,4 @@ export function staleSeries(stats: readonly SymbolStats[], benchTs: Float64Array
     if (behind > STALE_AFTER_BARS[timeframe]) out.push({ symbol: s.symbol, lastBar: iso(s.barTs), barsBehind: behind });
   }
   return out;
-}
-
-function toSignal(f: ScanFinding, timeframe: Timeframe, rsRank: number | null, avgDollarVolume: number | null): Signal {
-  const detectedAt = iso(f.detectedTs);
-  return {
-    id: signalId(f.symbol, f.patternType, detectedAt),
-    symbol: f.symbol,
-    timeframe,
-    patternFamily: f.patternFamily,
-    patternType: f.patternType,
-    direction: f.direction,
-    trendRegime: f.trendRegime,
-    breakoutState: f.state,
-    triggerPrice: round(f.pivot, 4),
-    target1: round(f.target1, 4),
-    stopLoss: Number.isFinite(f.stopLoss) ? round(f.stopLoss, 4) : null,
-    finalScore: f.finalScore,
-    confidence: f.confidence,
-    scoreBand: f.band,
-    reasons: f.reasons,
-    detectedAt,
-    price: f.close,
-    distancePct: round(f.distancePct, 2),
-    breakoutVolumeRatio: f.breakoutVolumeRatio === null ? null : round(f.breakoutVolumeRatio, 2),
-    rsRank,
-    avgDollarVolume: avgDollarVolume !== null && Number.isFinite(avgDollarVolume) ? Math.round(avgDollarVolume) : null,
-    geometry: {
-      start: iso(f.geometry.startTs),
-      end: iso(f.geometry.endTs),
-      depthPct: round(f.geometry.depthPct, 2),
-      lengthBars: f.geometry.lengthBars,
-      contractions: f.geometry.contractions,
-    },
-    components: f.components,
-  };
 }

@@ -13,7 +13,7 @@
  * scores (1.0 / 0.85 / 0.6) and mirrors for shorts.
  */
 import type { MarketRegime, RegimeReading } from '../domain/signal';
-import type { IndicatorSet } from './indicators/set';
+import type { ScanIndicatorSet } from './indicators/scan-set';
 
 export const REGIME_MULTIPLIER: Readonly<Record<MarketRegime, number>> = { risk_on: 1, neutral: 0.85, risk_off: 0.6 };
 
@@ -26,7 +26,7 @@ export function distributionDays(close: Float64Array, volume: Float64Array, asOf
   return count;
 }
 
-export function marketRegime(bench: { close: Float64Array; volume: Float64Array }, ind: IndicatorSet, asOf: number, breadth: number | null): RegimeReading {
+export function marketRegime(bench: { close: Float64Array; volume: Float64Array }, ind: ScanIndicatorSet, asOf: number, breadth: number | null): RegimeReading {
   const c = bench.close[asOf]!;
   const s50 = ind.sma50[asOf]!;
   const s200 = ind.sma200[asOf]!;

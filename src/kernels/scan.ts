@@ -13,14 +13,13 @@
  * the bars after the pattern, so a replay as of any date gives the state that
  * date would have shown.
  */
-import { computeIndicators } from './indicators';
+import { computeScanIndicators, type ScanIndicatorSet } from './indicators/scan-set';
 import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
-import type { IndicatorSet } from './indicators/set';
 import { headBars, type Ohlcv } from './ohlcv';
 import { insideLevels } from './levels';
 import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
-import type { PatternDetector, PatternMatch } from './patterns/types';
+import type { FitMemo, PatternDetector, PatternMatch } from './patterns/types';
 import { proximityComponent, score, tightnessComponent, volumeComponent, type Score } from './scoring';
 import { trendRegime, trendTemplate } from './trend';
 
@@ -42,6 +41,8 @@ export interface ScanContext {
   rsRank: number | null;
   /** The market regime as of the same date, or null. */
   regime: RegimeReading | null;
+  /** Fits kept between scans of these bars at successive bars (the replay; patterns/types `FitMemo`). */
+  memo?: FitMemo;
 }
 
 export interface SetupFinding {
@@ -58,7 +59,7 @@ export interface SetupFinding {
 }
 
 /** The bars after `from` up to `to` as lifecycle input (volume against the 50-bar average of the bar before). */
-function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number): LifecycleBar[] {
+export function lifecycleBars(bars: Ohlcv, ind: ScanIndicatorSet, from: number, to: number): LifecycleBar[] {
   const out: LifecycleBar[] = [];
   for (let i = from; i <= to; i++) {
     const avg = i > 0 ? ind.avgVolume50[i - 1]! : NaN;
@@ -73,7 +74,7 @@ function lifecycleBars(bars: Ohlcv, ind: IndicatorSet, from: number, to: number)
  */
 export function replayLifecycle(
   bars: Ohlcv,
-  ind: IndicatorSet,
+  ind: ScanIndicatorSet,
   setup: { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number },
   from: number,
   asOf: number,
@@ -110,12 +111,12 @@ export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly Patt
   if (asOf < 0 || asOf >= bars.ts.length) return [];
   // Indicators over the bars up to asOf only: a view, so nothing later is read.
   const view = headBars(bars, asOf + 1);
-  const ind = computeIndicators(view);
+  const ind = computeScanIndicators(view);
   return scanWithIndicators(view, ind, ctx, detectors, options);
 }
 
 /** As `scanBars`, with the indicators already computed over `bars[0..asOf]`. */
-export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
+export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
   const { asOf } = ctx;
   const close = bars.close[asOf]!;
   const trend = trendRegime(bars.close, ind, asOf);
@@ -123,7 +124,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanCont
   const findings: SetupFinding[] = [];
   for (const detector of detectors) {
     if (asOf < detector.lookback) continue;
-    const match = detector.detect({ bars, ind, asOf });
+    const match = detector.detect({ bars, ind, asOf, memo: ctx.memo });
     if (!match) continue;
     const { breakout, geometry, direction, pivot } = match;
     const long = direction === 'long';
@@ -146,7 +147,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: IndicatorSet, ctx: ScanCont
       proximity: proximityComponent(distancePct),
       tightness: tightnessComponent(ind.bbWidthPercentile[geometry.end] ?? NaN),
       regime: regimeComponent,
-    });
+    }, direction);
     const reasons = [...match.reasons];
     if (long) reasons.push(`trend template ${template.met}/8${template.failed.length ? ` (missing: ${template.failed.join('; ')})` : ''}`);
     if (ctx.rsRank !== null) reasons.push(`RS rank ${ctx.rsRank}`);

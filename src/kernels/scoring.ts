@@ -15,11 +15,16 @@
  * | tightness | 0.10 | Bollinger width at the bottom of its 6-month range |
  * | regime | 0.05 | market regime favours the direction (risk_on for longs) |
  *
- * finalScore = 100 × Σ weight × component. Missing inputs count 0 and lower
- * `confidence`, which is the weight share of the components that had data,
- * times how much they agree (1 − their standard deviation, floored at 0).
+ * finalScore = 100 × Σ weight × component; missing inputs count 0.
+ * `confidence` is the calibrated probability of a win given the components
+ * and the direction (kernels/confidence: a logistic fit on the replayed real
+ * history 2005–2016, judged on 2017–2024). The weights above are the
+ * designed ones, not fitted: on the held-out years the fit found breakout
+ * volume and tightness informative and the others near zero or negative
+ * (README, "Calibration").
  */
-import { SCORE_COMPONENTS, type ScoreBand, type ScoreComponent } from '../domain/signal';
+import { SCORE_COMPONENTS, type Direction, type ScoreBand, type ScoreComponent } from '../domain/signal';
+import { calibratedConfidence } from './confidence';
 
 export const SCORE_WEIGHTS: Readonly<Record<ScoreComponent, number>> = {
   patternQuality: 0.25,
@@ -62,24 +67,18 @@ export interface Score {
   components: ScoreComponents;
 }
 
-export function score(components: ScoreComponents): Score {
+/** The score of `components` for a signal in `direction` (the direction enters `confidence` only). */
+export function score(components: ScoreComponents, direction: Direction = 'long'): Score {
   let total = 0;
-  let coveredWeight = 0;
-  const present: number[] = [];
   for (const key of SCORE_COMPONENTS) {
     const value = components[key];
     if (value === null || !Number.isFinite(value)) continue;
-    const v = unit(value);
-    total += SCORE_WEIGHTS[key] * v;
-    coveredWeight += SCORE_WEIGHTS[key];
-    present.push(v);
+    total += SCORE_WEIGHTS[key] * unit(value);
   }
-  const mean = present.reduce((a, b) => a + b, 0) / (present.length || 1);
-  const sd = Math.sqrt(present.reduce((a, b) => a + (b - mean) ** 2, 0) / (present.length || 1));
   const finalScore = Math.round(1000 * total) / 10;
   return {
     finalScore,
-    confidence: Math.round(100 * coveredWeight * Math.max(0, 1 - sd)) / 100,
+    confidence: calibratedConfidence(components, direction),
     band: scoreBand(finalScore),
     components,
   };

@@ -11,6 +11,7 @@
  * | `stats/trades.ts` | expectancy in R per trade, profit factor |
  * | `stats/rank.ts` | Spearman's rank correlation (Spearman 1904), average ranks for ties |
  * | `stats/monotonicity.ts` | "do higher score bands do better?" as numbers and a sentence |
+ * | `stats/calibration.ts` | isotonic (PAV) and logistic fits of a score to a probability, Brier score and skill, reliability table, Newcombe's interval of a difference of proportions |
  *
  * Pure functions over plain numbers and arrays; bad options throw a
  * `RangeError`, too little data gives `NaN`.
@@ -24,5 +25,21 @@ export { normalQuantile, studentTQuantile, Z_95, zForConfidence } from './stats/
 export { scoreBandMonotonicity, type BandResult, type BandStep, type Monotonicity, type MonotonicityOptions, type MonotonicityVerdict } from './stats/monotonicity';
 export { intervalsOverlap, wilsonInterval, type ProportionInterval } from './stats/proportion';
 export { averageRanks, spearman } from './stats/rank';
+export {
+  brierReport,
+  brierScore,
+  differenceInterval,
+  isotonicFit,
+  isotonicPredict,
+  logisticFit,
+  logisticPredict,
+  reliabilityTable,
+  sigmoid,
+  type BrierReport,
+  type DifferenceInterval,
+  type IsotonicFit,
+  type LogisticFit,
+  type ReliabilityBin,
+} from './stats/calibration';
 export { mean, meanInterval, sampleStdDev, type MeanInterval } from './stats/sample';
 export { expectancy, profitFactor, type Expectancy } from './stats/trades';

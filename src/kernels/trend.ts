@@ -6,7 +6,7 @@
  * slope. Reads the indicator set at `asOf` and `asOf − 21` only.
  */
 import type { TrendRegime, TrendTemplate } from '../domain/signal';
-import type { IndicatorSet } from './indicators/set';
+import type { ScanIndicatorSet } from './indicators/scan-set';
 
 /** Bars over which the 200-bar average must have risen (about a month of sessions). */
 const SLOPE_BARS = 21;
@@ -18,7 +18,7 @@ const SLOPE_BARS = 21;
  * within 25% of the 52-week high; (8) RS rank ≥ 70 (pass `rsRank` null when
  * unknown: the criterion then fails).
  */
-export function trendTemplate(close: Float64Array, ind: IndicatorSet, asOf: number, rsRank: number | null): TrendTemplate {
+export function trendTemplate(close: Float64Array, ind: ScanIndicatorSet, asOf: number, rsRank: number | null): TrendTemplate {
   const c = close[asOf]!;
   const s50 = ind.sma50[asOf]!;
   const s150 = ind.sma150[asOf]!;
@@ -45,7 +45,7 @@ export function trendTemplate(close: Float64Array, ind: IndicatorSet, asOf: numb
  * `downtrend`: close < SMA50 < SMA200 with the 200 falling; else `sideways`
  * (also while the averages are not yet defined).
  */
-export function trendRegime(close: Float64Array, ind: IndicatorSet, asOf: number): TrendRegime {
+export function trendRegime(close: Float64Array, ind: ScanIndicatorSet, asOf: number): TrendRegime {
   const c = close[asOf]!;
   const s50 = ind.sma50[asOf]!;
   const s200 = ind.sma200[asOf]!;

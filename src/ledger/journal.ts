@@ -98,6 +98,8 @@ function asTrade(t: JournalTrade): Trade {
     timeframe: 'journal',
     direction: t.side,
     regime: 'unknown',
+    confidence: null,
+    levels: null,
     detectedAt: t.entryAt.toISOString(),
     outcome,
     entered: true,

@@ -19,7 +19,7 @@
  * or R figure. Open signals are counted and in nothing else.
  */
 import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
-import { expectancy, meanInterval, profitFactor, wilsonInterval } from '../kernels/stats';
+import { brierReport, expectancy, meanInterval, profitFactor, reliabilityTable, wilsonInterval } from '../kernels/stats';
 import { round } from '../kernels/round';
 import { ledgerEntries, type LedgerEntryView } from './serialize';
 
@@ -32,6 +32,10 @@ export interface Trade {
   direction: string;
   regime: string;
   detectedAt: string;
+  /** The signal's `confidence` (0–1) as surfaced; null when the record has none. */
+  confidence: number | null;
+  /** An entered, closed trade's levels (for a baseline): entry and its bar time, stop, target1; else null. */
+  levels: { entry: number; entryAt: string; stopLoss: number; target1: number } | null;
   outcome: 'open' | 'win' | 'loss' | 'scratch';
   entered: boolean;
   rMultiple: number | null;
@@ -85,6 +89,11 @@ export function tradesOf(entries: readonly LedgerEntryView[], knownAt?: Date): T
       direction: String(s.direction),
       regime: typeof s.regime === 'string' ? s.regime : 'unknown',
       detectedAt: String(s.detectedAt),
+      confidence: num(s.confidence),
+      levels:
+        o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
+          ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
+          : null,
       outcome: o.outcome as Trade['outcome'],
       entered: o.outcome !== 'open' && o.entered !== false,
       rMultiple: num(o.rMultiple),
@@ -133,6 +142,45 @@ export function performance(trades: readonly Trade[]): Performance {
     expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,
     profitFactor: closed ? finite(profitFactor(r), 4) : null,
     avgDaysHeld: closed ? round(days / closed, 2) : null,
+  };
+}
+
+export interface ConfidenceCheck {
+  /** Closed trades with a confidence: the cases judged. */
+  trades: number;
+  /** Mean (confidence − win)², win = 1 for a win, 0 for a loss or scratch; null without trades. */
+  brier: number | null;
+  /** The reference: the trades' own hit rate predicted for every one, and its Brier score. */
+  baseRate: number | null;
+  referenceBrier: number | null;
+  /** 1 − brier ÷ referenceBrier: above 0 the confidence tells more than the hit rate alone. */
+  skill: number | null;
+  /** Predicted vs observed by decile of confidence (ties kept together), the observed rate with its Wilson 95% interval. */
+  reliability: { from: number; to: number; trades: number; predicted: number; observed: number; lower: number; upper: number }[];
+}
+
+/** How well `confidence` predicted a win over the closed trades (kernels/stats/calibration). */
+export function confidenceCheck(trades: readonly Trade[]): ConfidenceCheck {
+  const judged = trades.filter((t) => t.outcome !== 'open' && t.entered && t.confidence !== null);
+  if (judged.length === 0) return { trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] };
+  const p = judged.map((t) => t.confidence!);
+  const y = judged.map((t) => (t.outcome === 'win' ? 1 : 0));
+  const b = brierReport(p, y);
+  return {
+    trades: judged.length,
+    brier: round(b.brier, 4),
+    baseRate: round(b.baseRate, 4),
+    referenceBrier: round(b.reference, 4),
+    skill: finite(b.skill, 4),
+    reliability: reliabilityTable(p, y, 10).map((bin) => ({
+      from: round(bin.from, 4),
+      to: round(bin.to, 4),
+      trades: bin.n,
+      predicted: round(bin.predicted, 4),
+      observed: round(bin.observed, 4),
+      lower: round(bin.lower, 4),
+      upper: round(bin.upper, 4),
+    })),
   };
 }
 

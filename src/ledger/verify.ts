@@ -114,6 +114,23 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
   };
 }
 
+/** Both chains verified, each on its own (the live ledger and the replay ledger). */
+export interface ChainsReport {
+  ok: boolean;
+  live: VerifyReport;
+  replay: VerifyReport;
+}
+
+/**
+ * Verifies the live chain and the replay chain; `ok` only when both hold.
+ * @example
+ * const { ok, live, replay } = await verifyLedgers({ live: services.ledger, replay: services.replayLedger });
+ */
+export async function verifyLedgers(chains: { live: LedgerRepository; replay: LedgerRepository }): Promise<ChainsReport> {
+  const [live, replay] = await Promise.all([verifyLedger(chains.live), verifyLedger(chains.replay)]);
+  return { ok: live.ok && replay.ok, live, replay };
+}
+
 /** The server's verifier (built once in services.ts; see the module comment). */
 export class LedgerVerifier {
   private last: { report: VerifyReport; fullAt: number } | undefined;

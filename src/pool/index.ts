@@ -19,6 +19,10 @@ type Tasks = {
   track: typeof Worker.track;
   confluence: typeof Worker.confluence;
   outcomes: typeof Worker.outcomes;
+  replayStats: typeof Worker.replayStats;
+  replayRanks: typeof Worker.replayRanks;
+  replayRegimes: typeof Worker.replayRegimes;
+  replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
   walkForward: typeof Worker.walkForward;
   backtestCrossSection: typeof Worker.backtestCrossSection;

@@ -220,6 +220,12 @@ export function tradingDaysUntil(from: string, to: string): number {
   return count;
 }
 
+/** Trading days from `today` to the first of `dates` (YYYY-MM-DD, ascending) on or after it; null when none is. */
+export function tradingDaysToNext(dates: readonly string[], today: string): number | null {
+  const next = dates.find((d) => d >= today);
+  return next === undefined ? null : tradingDaysUntil(today, next);
+}
+
 /** The first session strictly after `date`. */
 export function nextTradingDay(date: string): string {
   let n = parseIsoDate(date) + 1;

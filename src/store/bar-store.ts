@@ -20,13 +20,15 @@ import {
   HEADER_INTS,
   LAYOUT_VERSION,
   LENGTH,
+  REVISION,
   SEQ,
+  scanStateBytes,
   segmentBytes,
   seriesKey,
   type SeriesEntry,
   type StoreHandle,
 } from './layout';
-import { BarStoreReader, mapSegment } from './reader';
+import { BarStoreReader, mapSegment, type MappedSegment } from './reader';
 
 /**
  * Bars kept per series when not configured: about 50 years of sessions for
@@ -57,7 +59,7 @@ export class BarStore extends BarStoreReader {
 
   constructor(options: BarStoreOptions = {}) {
     const control = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    super({ layoutVersion: LAYOUT_VERSION, control, generation: 0, segments: [], series: [] });
+    super({ layoutVersion: LAYOUT_VERSION, storeId: crypto.randomUUID(), control, generation: 0, segments: [], series: [] });
     this.capacity = { ...DEFAULT_CAPACITY };
     for (const [timeframe, capacity] of Object.entries(options.capacityPerSeries ?? {})) {
       this.capacity[timeframe as Timeframe] = positiveInteger(capacity, `capacityPerSeries.${timeframe}`);
@@ -78,7 +80,10 @@ export class BarStore extends BarStoreReader {
   /**
    * Copies `series` into its slot, replacing what the slot held; a series
    * longer than the capacity keeps its newest bars. Views handed out earlier
-   * see the new bars (their `version` no longer matches).
+   * see the new bars (their `version` no longer matches). The slot's
+   * `revision` moves unless the write only appends bars or revises the last
+   * stored one (layout.ts), so state derived from the older bars knows
+   * whether it still holds.
    *
    * @throws {RangeError} when the columns differ in length
    */
@@ -95,8 +100,10 @@ export class BarStore extends BarStoreReader {
     const base = entry.slot * HEADER_INTS;
     const kept = Math.min(n, capacity);
     const from = n - kept;
+    const appendOnly = this.extendsStored(segment, entry.slot, series, from, kept);
 
     Atomics.add(headers, base + SEQ, 1); // odd: write in progress
+    if (!appendOnly) Atomics.add(headers, base + REVISION, 1);
     COLUMNS.forEach((column, c) => {
       const target = new Float64Array(segment.buffer, columnOffset(segment.slots, capacity, entry.slot, c), capacity);
       target.set(series[column].subarray(from));
@@ -105,13 +112,33 @@ export class BarStore extends BarStoreReader {
     Atomics.add(headers, base + SEQ, 1); // even: stable, written last
   }
 
+  /**
+   * Whether writing `series[from .. from + kept)` keeps every stored bar but
+   * the last: the same bars (bit for bit) at the same positions, at least as
+   * many of them. O(stored bars); only the writer calls it.
+   */
+  private extendsStored(segment: MappedSegment, slot: number, series: BarSeries, from: number, kept: number): boolean {
+    const stored = Atomics.load(segment.headers, slot * HEADER_INTS + LENGTH);
+    if (stored === 0) return false;
+    const keep = stored - 1;
+    if (kept < keep) return false;
+    for (let c = 0; c < COLUMNS.length; c++) {
+      const old = new BigUint64Array(segment.buffer, columnOffset(segment.slots, segment.capacity, slot, c), keep);
+      const incoming = series[COLUMNS[c]!];
+      const fresh = new BigUint64Array(incoming.buffer, incoming.byteOffset + from * 8, keep);
+      for (let i = 0; i < keep; i++) if (old[i] !== fresh[i]) return false;
+    }
+    return true;
+  }
+
   /** A structured-cloneable description for `attachStore()` in a worker; take a new one after adding series. */
   handle(): StoreHandle {
     return {
       layoutVersion: LAYOUT_VERSION,
+      storeId: this.storeId,
       control: this.control.buffer as SharedArrayBuffer,
       generation: this.generation,
-      segments: this.segments.map(({ buffer, timeframe, capacity, slots }) => ({ buffer, timeframe, capacity, slots })),
+      segments: this.segments.map(({ buffer, scanState, timeframe, capacity, slots }) => ({ buffer, scanState, timeframe, capacity, slots })),
       series: [...this.entries.values()].map((entry) => ({ ...entry })),
     };
   }
@@ -133,7 +160,13 @@ export class BarStore extends BarStoreReader {
       const capacity = this.capacity[timeframe];
       if (capacity === undefined) throw new RangeError(`bar store: no capacity for timeframe ${timeframe}`);
       const slots = this.slotsPerSegment;
-      const segment = mapSegment({ buffer: new SharedArrayBuffer(segmentBytes(slots, capacity)), timeframe, capacity, slots });
+      const segment = mapSegment({
+        buffer: new SharedArrayBuffer(segmentBytes(slots, capacity)),
+        scanState: new SharedArrayBuffer(scanStateBytes(slots, capacity)),
+        timeframe,
+        capacity,
+        slots,
+      });
       for (let slot = 0; slot < slots; slot++) segment.headers[slot * HEADER_INTS + CAPACITY] = capacity;
       this.segments.push(segment);
       open = { segment: this.segments.length - 1, next: 0 };

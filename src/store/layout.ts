@@ -17,7 +17,10 @@
  *                             odd = a write is in progress
  *   header[4s + 1]  length    bars stored, 0..capacity
  *   header[4s + 2]  capacity  the segment's capacity, so a slot describes itself
- *   header[4s + 3]  reserved  0
+ *   header[4s + 3]  revision  bumped by a write that changes a stored bar other than
+ *                             the last one (a revised history, a window that slid);
+ *                             a write that only appends bars, or revises the last
+ *                             (still forming) bar, keeps it
  * byte 16·slots               columns: 6 × capacity Float64 values per slot, slot-major:
  *   column c of slot s starts at byte 16·slots + (6s + c) · capacity · 8
  *   c = 0 ts (epoch ms, UTC), 1 open, 2 high, 3 low, 4 close, 5 volume
@@ -46,6 +49,25 @@
  * one consistent picture for a whole computation compares the version it read
  * with the slot's seq afterwards and retries if they differ (`read()` does this).
  *
+ * ## Scan state (a second buffer per segment)
+ *
+ * Beside each segment the writer allocates a buffer of the same `slots` for
+ * what a scan derives from the bars (store/scan-state): the incremental
+ * indicator state of kernels/indicators/scan-set and its values. Worker
+ * threads write it, one at a time per slot (a lock word in it), and the
+ * bars' `revision` tells them whether it still belongs to the stored bars.
+ *
+ * ```
+ * byte 0                      slot headers: 4 × Int32 per slot
+ *   header[4s + 0]  lock      0 free, else the holder's lease (seconds clock, see scan-state)
+ *   header[4s + 1]  revision  the bars' revision the state was built on
+ *   header[4s + 2]  committed bars the state has consumed (never the last stored bar)
+ *   header[4s + 3]  provisional  the bars' seq when the last bar's values were computed
+ * byte 16·slots               states: SCAN_STATE_WORDS Float64 per slot
+ * then                        values: SCAN_INDICATORS.length × capacity Float64 per slot,
+ *                             slot-major, one column per indicator
+ * ```
+ *
  * ## Directory
  *
  * Which slot holds which (symbol, timeframe) is a plain list passed in the
@@ -54,20 +76,24 @@
  * it knows, correctly) and attaches a fresh handle to see new series.
  */
 import type { Timeframe } from '../domain/signal';
+import { SCAN_INDICATORS, SCAN_STATE_WORDS } from '../kernels/indicators/scan-set';
 
 /** Bumped when the byte layout changes; readers refuse other versions. */
-export const LAYOUT_VERSION = 1;
+export const LAYOUT_VERSION = 2;
 export const HEADER_INTS = 4;
 export const HEADER_BYTES = HEADER_INTS * 4;
 export const SEQ = 0;
 export const LENGTH = 1;
 export const CAPACITY = 2;
+export const REVISION = 3;
 export const COLUMNS = ['ts', 'open', 'high', 'low', 'close', 'volume'] as const;
 export type Column = (typeof COLUMNS)[number];
 
 /** A segment as handed to readers. */
 export interface SegmentHandle {
   buffer: SharedArrayBuffer;
+  /** The segment's scan-state buffer (layout above, store/scan-state). */
+  scanState: SharedArrayBuffer;
   timeframe: Timeframe;
   capacity: number;
   slots: number;
@@ -88,6 +114,8 @@ export interface SeriesEntry {
  */
 export interface StoreHandle {
   layoutVersion: number;
+  /** Which store this is (random, per `BarStore`): two stores in one process have generations that look alike. */
+  storeId: string;
   /** Int32[0]: directory generation. */
   control: SharedArrayBuffer;
   /** The generation this handle's `series` list describes. */
@@ -99,6 +127,21 @@ export interface StoreHandle {
 /** Bytes of a segment of `slots` series with room for `capacity` bars each. */
 export function segmentBytes(slots: number, capacity: number): number {
   return slots * HEADER_BYTES + slots * COLUMNS.length * capacity * Float64Array.BYTES_PER_ELEMENT;
+}
+
+/** Bytes of a segment's scan-state buffer. */
+export function scanStateBytes(slots: number, capacity: number): number {
+  return slots * HEADER_BYTES + slots * SCAN_STATE_WORDS * 8 + slots * SCAN_INDICATORS.length * capacity * 8;
+}
+
+/** Byte offset of slot `slot`'s packed state in a scan-state buffer. */
+export function scanStateOffset(slots: number, slot: number): number {
+  return slots * HEADER_BYTES + slot * SCAN_STATE_WORDS * 8;
+}
+
+/** Byte offset of slot `slot`'s indicator values (one block of `SCAN_INDICATORS.length × capacity`). */
+export function scanValuesOffset(slots: number, capacity: number, slot: number): number {
+  return slots * HEADER_BYTES + slots * SCAN_STATE_WORDS * 8 + slot * SCAN_INDICATORS.length * capacity * 8;
 }
 
 /** Byte offset of column `column` (index into {@link COLUMNS}) of slot `slot`. */

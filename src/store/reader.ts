@@ -16,6 +16,7 @@ import {
   HEADER_INTS,
   LAYOUT_VERSION,
   LENGTH,
+  REVISION,
   SEQ,
   seriesKey,
   type SegmentHandle,
@@ -43,6 +44,8 @@ export class BarStoreReader {
   protected readonly entries = new Map<string, SeriesEntry>();
   protected readonly control: Int32Array;
   protected generation: number;
+  /** The store's id (`StoreHandle.storeId`). */
+  readonly storeId: string;
 
   constructor(handle: StoreHandle) {
     if (handle.layoutVersion !== LAYOUT_VERSION) {
@@ -50,6 +53,7 @@ export class BarStoreReader {
     }
     this.control = new Int32Array(handle.control);
     this.generation = handle.generation;
+    this.storeId = handle.storeId;
     this.segments = handle.segments.map(mapSegment);
     for (const entry of handle.series) this.entries.set(seriesKey(entry.symbol, entry.timeframe), entry);
   }
@@ -68,6 +72,19 @@ export class BarStoreReader {
   /** The distinct symbols held, in the order they were first stored. */
   symbols(): string[] {
     return [...new Set([...this.entries.values()].map((e) => e.symbol))];
+  }
+
+  /** The slot's revision (layout.ts: moves when stored bars other than the last change); `undefined` for a series not held. */
+  revision(symbol: string, timeframe: Timeframe): number | undefined {
+    const entry = this.entries.get(seriesKey(symbol, timeframe));
+    if (!entry) return undefined;
+    return Atomics.load(this.segments[entry.segment]!.headers, entry.slot * HEADER_INTS + REVISION);
+  }
+
+  /** The segment and slot of a series (store/scan-state reads the slot's scan state through it); `undefined` when not held. */
+  slotOf(symbol: string, timeframe: Timeframe): { segment: MappedSegment; slot: number } | undefined {
+    const entry = this.entries.get(seriesKey(symbol, timeframe));
+    return entry && { segment: this.segments[entry.segment]!, slot: entry.slot };
   }
 
   /** The slot's current seq (even when stable); `undefined` for a series not held. */

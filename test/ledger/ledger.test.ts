@@ -7,10 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client';
-import { LedgerRepository, type LedgerEntry } from '../../src/db/repositories/ledger';
+import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/repositories/ledger';
 import { canonicalJson } from '../../src/ledger/canonical';
 import { chainHash, GENESIS_HASH } from '../../src/ledger/chain';
-import { verifyLedger } from '../../src/ledger/verify';
+import { LedgerVerifier, verifyLedger, verifyLedgers } from '../../src/ledger/verify';
+import { verification } from '../../src/modules/transparency/service';
 import { asSuperuser, freshDatabaseUrl, usingPostgres } from '../helpers/db';
 
 let database: Database;
@@ -116,5 +117,63 @@ describe(`ledger on ${usingPostgres ? 'PostgreSQL' : 'PGlite'}`, () => {
       await db2.close();
       await fresh?.drop();
     }
+  });
+});
+
+describe('the replay chain', () => {
+  it('is a chain of its own: appends never touch the live chain, and a signal is once per replay', async () => {
+    const replay = new LedgerRepository(database.db, REPLAY_CHAIN);
+    const liveBefore = await ledger.head();
+    const a = replay.forReplay('rpl_aaaaaaaaaaaaaaaaaaaa');
+    const b = replay.forReplay('rpl_bbbbbbbbbbbbbbbbbbbb');
+    await a.append([signal('R-1'), signal('R-2')]);
+    await a.append([signal('R-1')]); // the same replay: skipped
+    await b.append([signal('R-1')]); // another replay surfaced it too
+    expect(await ledger.head()).toEqual(liveBefore);
+    const rows = await replay.page(0, 100);
+    expect(rows.map((r) => [r.seq, r.signalId, r.replayId])).toEqual([
+      [1, 'R-1', 'rpl_aaaaaaaaaaaaaaaaaaaa'],
+      [2, 'R-2', 'rpl_aaaaaaaaaaaaaaaaaaaa'],
+      [3, 'R-1', 'rpl_bbbbbbbbbbbbbbbbbbbb'],
+    ]);
+    expect((await a.signalRecords({}, 10, 0)).total).toBe(2);
+    expect((await b.signalRecords({}, 10, 0)).total).toBe(1);
+    await replay.checkpoint();
+    const both = await verifyLedgers({ live: ledger, replay });
+    expect(both.replay).toMatchObject({ ok: true, count: 3, checkpoints: { count: 1, verified: 1 } });
+    expect(both.live).toEqual({ ...(await verifyLedger(ledger)), durationMs: both.live.durationMs, verifiedAt: both.live.verifiedAt });
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE like the live chain', async () => {
+    for (const statement of [
+      sql`update replay_ledger_records set body = '{}' where seq = 1`,
+      sql`delete from replay_ledger_records where seq = 2`,
+      sql`truncate replay_ledger_records`,
+      sql`update replay_ledger_checkpoints set count = 0`,
+      sql`truncate replay_ledger_checkpoints`,
+    ]) {
+      let refusal = 'no error';
+      try {
+        await database.db.execute(statement);
+      } catch (error) {
+        refusal = String((error as { cause?: Error }).cause?.message ?? error);
+      }
+      expect(refusal).toContain('append-only');
+    }
+  });
+
+  it('fails verification on its own when altered', async () => {
+    const replay = new LedgerRepository(database.db, REPLAY_CHAIN);
+    await asSuperuser(database, url, `update replay_ledger_records set body = replace(body, '101.25', '99.5') where seq = 2`);
+    const both = await verifyLedgers({ live: ledger, replay });
+    expect(both.ok).toBe(false);
+    expect(both.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
+    expect(both.replay.reason).toContain('altered');
+    const answer = await verification({ live: new LedgerVerifier(ledger, { fullEveryMs: 0 }), replay: new LedgerVerifier(replay, { fullEveryMs: 0 }) });
+    expect(answer.ok).toBe(false);
+    expect(answer.chains.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
+    // The live chain of this file was altered earlier (seq 2): the top level reports it first.
+    expect(answer.chains.live.ok).toBe(false);
+    expect(answer.reason).toBe(answer.chains.live.reason);
   });
 });

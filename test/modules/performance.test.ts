@@ -111,13 +111,16 @@ describe('GET /api/scorecard', () => {
     expect(Object.keys(body.calibration.byRegime).sort()).toEqual(['neutral', 'risk_off', 'risk_on']);
     expect(body.calibration.byRegime.risk_on).toMatchObject({ signals: 4, closed: 3, wins: 2 });
     expect(body.calibration.byPattern.vcp).toMatchObject({ signals: 4, closed: 3 });
+    expect(Object.keys(body.calibration.byDirection).length).toBeGreaterThan(0);
+    // These records carry no confidence: nothing to judge it on (the figures: test/ledger/performance-confidence).
+    expect(body.calibration.confidence).toEqual({ trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] });
     // Every band has fewer than 20 closed trades: no claim either way.
     expect(body.higherBandsDoBetter.verdict).toBe('insufficient');
     expect(body.higherBandsDoBetter.statement).toStartWith('Too few trades');
   });
 
   it('counts trailing windows by detection date', async () => {
-    const card = await scorecard(ctx.services.ledgerFigures, Date.parse('2025-04-20T12:00:00Z'));
+    const card = await scorecard(ctx.services, { source: 'live' }, Date.parse('2025-04-20T12:00:00Z'));
     // Since 2025-03-21: D, E, F, G, H → closed D, E, H.
     expect(card.trailing['30d']).toMatchObject({ signals: 5, closed: 3, wins: 1 });
     expect(card.trailing['30d']!.totalR).toBeCloseTo(1.4, 10);

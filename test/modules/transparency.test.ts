@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Static } from 'elysia';
 import { csvRows } from '../../src/ledger/serialize';
-import { CheckpointsResponse, VerifyResponse, type LedgerResponse } from '../../src/modules/transparency/model';
+import { runReplay } from '../../src/jobs/replay/run';
+import { CheckpointsResponse, MonthlyResponse, ScorecardResponse, VerifyResponse, type LedgerResponse } from '../../src/modules/transparency/model';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
@@ -106,5 +107,54 @@ describe('ledger CSV fields', () => {
     expect(row).toStartWith('7,"A,B","say ""hi""",daily,');
     expect(row).toContain('"line\nbreak"');
     expect(row.endsWith('\r\n')).toBe(true);
+  });
+});
+
+describe('source=live|replay', () => {
+  type Card = Static<typeof ScorecardResponse>;
+  type Month = Static<typeof MonthlyResponse>;
+  type Verify = Static<typeof VerifyResponse>;
+
+  it('answers 404 for a replay before one has run, and 400 for a replayId without source=replay', async () => {
+    for (const path of ['/api/scorecard?source=replay', '/api/transparency/ledger?source=replay', '/api/transparency/monthly?month=2026-11&source=replay']) {
+      const response = await ctx.request(path);
+      expect(response.status).toBe(404);
+      expect((await errorBody(response)).code).toBe('not_found');
+    }
+    const response = await ctx.request('/api/scorecard?replayId=rpl_aaaaaaaaaaaaaaaaaaaa');
+    expect(response.status).toBe(400);
+    expect((await errorBody(response)).error).toContain('replayId');
+    expect((await ctx.request('/api/scorecard?source=both')).status).toBe(400);
+  });
+
+  it('reads a replay from its own chain, saying which ledger it shows and whether its universe is biased', async () => {
+    const run = await runReplay({ ...ctx.services }, { timeframe: 'daily', from: '2026-06-01', to: '2026-08-31', universe: { kind: 'symbols', symbols: ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'XOM', 'JPM', 'KO'] }, benchmark: 'SPY' }, { origin: 'test' });
+    const live = (await ctx.json<Card>('/api/scorecard')).body;
+    expect(live).toMatchObject({ source: 'live', replay: null, survivorshipBias: false });
+    const card = await ctx.json<Card>('/api/scorecard?source=replay');
+    expect(card.status).toBe(200);
+    expect(card.body).toMatchObject({ source: 'replay', replay: { id: run.id, status: 'done', dataSource: 'synthetic', params: { from: '2026-06-01', to: '2026-08-31' } }, survivorshipBias: true });
+    expect(card.body.survivorshipNote).toContain('Survivorship bias');
+    expect(card.body.allTime.signals).toBe(run.signals);
+    expect(card.body.allTime.signals).not.toBe(live.allTime.signals);
+    expect((await ctx.json<Card>(`/api/scorecard?source=replay&replayId=${run.id}`)).body.allTime).toEqual(card.body.allTime);
+    expect((await ctx.request('/api/scorecard?source=replay&replayId=rpl_aaaaaaaaaaaaaaaaaaaa')).status).toBe(404);
+
+    const page = await ctx.json<LedgerResponse>('/api/transparency/ledger?source=replay&limit=50');
+    expect(page.body).toMatchObject({ source: 'replay', count: run.signals, replay: { id: run.id } });
+    expect(page.body.records.length).toBeGreaterThan(0);
+    for (const r of page.body.records) expect(r.signal).toMatchObject({ mode: 'replay', replay: { id: run.id, source: 'synthetic' } });
+    const livePage = await ctx.json<LedgerResponse>('/api/transparency/ledger?limit=50');
+    expect(livePage.body.source).toBe('live');
+    for (const r of livePage.body.records) expect(r.signal.mode).toBeUndefined();
+
+    const month = await ctx.json<Month>('/api/transparency/monthly?month=2026-07&source=replay');
+    expect(month.body).toMatchObject({ source: 'replay', replay: { id: run.id } });
+    expect(month.body.summary.signals).toBeGreaterThan(0);
+
+    const verify = (await ctx.json<Verify>('/api/transparency/verify')).body;
+    expect(verify.ok).toBe(true);
+    expect(verify.chains.replay).toMatchObject({ ok: true, count: run.records });
+    expect(verify.chains.live.count).toBe(verify.count);
   });
 });

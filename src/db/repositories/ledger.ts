@@ -1,21 +1,42 @@
 /**
  * @module db/repositories/ledger
- * Appends to the hash-chained ledger and reads it back. Appends take a
- * transaction-scoped advisory lock, so the chain has one writer at a time
- * across every instance sharing the database; a signal (and its outcome) is
- * written once — a duplicate is skipped under the lock, and unique indexes
- * back that up.
+ * Appends to a hash-chained ledger and reads it back: the live chain, or the
+ * replay chain (DESIGN §4: replays never mix with live records), the same code
+ * over tables of the same shape. Appends take a transaction-scoped advisory
+ * lock (one key per chain), so a chain has one writer at a time across every
+ * instance sharing the database; a signal (and its outcome) is written once —
+ * a duplicate is skipped under the lock, and unique indexes back that up.
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
 import { canonicalJson } from '../../ledger/canonical';
 import { chainHash, GENESIS_HASH } from '../../ledger/chain';
 import type { Db } from '../client';
-import { ledgerCheckpoints, ledgerRecords, type LedgerCheckpointRow, type LedgerRecordRow } from '../schema';
+import {
+  ledgerCheckpoints,
+  ledgerRecords,
+  replayLedgerCheckpoints,
+  replayLedgerRecords,
+  type LedgerCheckpointRow,
+  type LedgerCheckpointsTable,
+  type LedgerRecordRow,
+  type LedgerRecordsTable,
+} from '../schema';
 
-/** Advisory-lock key of the ledger writer ("LDGR"). */
-const LEDGER_LOCK_KEY = 0x4c444752;
+/** A hash chain: its tables and its writer's advisory-lock key. */
+export interface LedgerChain {
+  name: 'live' | 'replay';
+  records: LedgerRecordsTable;
+  checkpoints: LedgerCheckpointsTable;
+  lockKey: number;
+}
 
-export type LedgerKind = 'signal' | 'event' | 'outcome';
+/** The public ledger of live signals (lock "LDGR"). */
+export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, lockKey: 0x4c444752 };
+/** The replay ledger (lock "RPLY"). */
+export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, lockKey: 0x52504c59 };
+
+/** `replay`: a replay's parameters, once at its start (replay chain only). */
+export type LedgerKind = 'signal' | 'event' | 'outcome' | 'replay';
 
 export interface LedgerEntry {
   kind: LedgerKind;
@@ -27,6 +48,8 @@ export interface LedgerEntry {
   scoreBand?: string;
   finalScore?: number;
   detectedAt?: Date;
+  /** The replay the record belongs to (replay chain). */
+  replayId?: string;
 }
 
 /** The hashed body of a record. */
@@ -53,7 +76,33 @@ export interface LedgerFilter {
 const INSERT_CHUNK = 2000;
 
 export class LedgerRepository {
-  constructor(private readonly db: Db) {}
+  private readonly records: LedgerRecordsTable;
+  private readonly checkpointTable: LedgerCheckpointsTable;
+
+  /**
+   * @param chain which hash chain (default the live ledger)
+   * @param replayId on the replay chain: the replay whose records this reads and
+   *   appends (a signal is once per replay there); head, pages and checkpoints
+   *   always cover the whole chain
+   */
+  constructor(
+    private readonly db: Db,
+    readonly chain: LedgerChain = LIVE_CHAIN,
+    readonly replayId?: string,
+  ) {
+    this.records = chain.records;
+    this.checkpointTable = chain.checkpoints;
+  }
+
+  /** The same chain, scoped to one replay. */
+  forReplay(replayId: string): LedgerRepository {
+    return new LedgerRepository(this.db, this.chain, replayId);
+  }
+
+  /** `where` within this repository's replay, when it has one. */
+  private scoped(...conditions: (SQL | undefined)[]): SQL | undefined {
+    return and(...conditions, this.replayId === undefined ? undefined : eq(this.records.replayId, this.replayId));
+  }
 
   /** Appends in its own transaction. Resolves to the records written (duplicates skipped). */
   append(entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
@@ -63,18 +112,18 @@ export class LedgerRepository {
   /** Appends inside the caller's transaction (atomic with whatever else it writes). */
   async appendIn(tx: Tx, entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
     if (entries.length === 0) return [];
-    await tx.execute(sql`select pg_advisory_xact_lock(${LEDGER_LOCK_KEY})`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${this.chain.lockKey})`);
     const once = entries.filter((e) => e.kind !== 'event').map((e) => e.signalId);
     const existing = new Set<string>();
     if (once.length) {
       const rows = await tx
-        .select({ kind: ledgerRecords.kind, signalId: ledgerRecords.signalId })
-        .from(ledgerRecords)
+        .select({ kind: this.records.kind, signalId: this.records.signalId })
+        .from(this.records)
         // One JSON parameter rather than one bind parameter per id (see the insert below).
-        .where(and(sql`${ledgerRecords.signalId} = any(array(select json_array_elements_text(${JSON.stringify(once)}::json)))`, inArray(ledgerRecords.kind, ['signal', 'outcome'])));
+        .where(this.scoped(sql`${this.records.signalId} = any(array(select json_array_elements_text(${JSON.stringify(once)}::json)))`, inArray(this.records.kind, ['signal', 'outcome'])));
       for (const row of rows) existing.add(`${row.kind}:${row.signalId}`);
     }
-    const [head] = await tx.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).orderBy(desc(ledgerRecords.seq)).limit(1);
+    const [head] = await tx.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).orderBy(desc(this.records.seq)).limit(1);
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const recordedAt = new Date();
@@ -101,6 +150,7 @@ export class LedgerRepository {
         scoreBand: entry.scoreBand ?? null,
         finalScore: entry.finalScore ?? null,
         detectedAt: entry.detectedAt ?? null,
+        replayId: entry.replayId ?? this.replayId ?? null,
       });
       prevHash = hash;
     }
@@ -120,23 +170,24 @@ export class LedgerRepository {
         score_band: r.scoreBand,
         final_score: r.finalScore,
         detected_at: r.detectedAt?.toISOString() ?? null,
+        replay_id: r.replayId,
       }));
       await tx.execute(sql`
-        insert into ledger_records (seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at)
-        select seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at
-        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz)`);
+        insert into ${this.records} (seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id)
+        select seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id
+        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
     }
     return rows;
   }
 
   /** Records with `seq > afterSeq`, in order (for the verifier and exports). */
   page(afterSeq: number, limit: number): Promise<LedgerRecordRow[]> {
-    return this.db.select().from(ledgerRecords).where(gt(ledgerRecords.seq, afterSeq)).orderBy(asc(ledgerRecords.seq)).limit(limit);
+    return this.db.select().from(this.records).where(gt(this.records.seq, afterSeq)).orderBy(asc(this.records.seq)).limit(limit);
   }
 
   async head(): Promise<{ seq: number; hash: string; count: number }> {
-    const [row] = await this.db.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).orderBy(desc(ledgerRecords.seq)).limit(1);
-    const [n] = await this.db.select({ n: count() }).from(ledgerRecords);
+    const [row] = await this.db.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).orderBy(desc(this.records.seq)).limit(1);
+    const [n] = await this.db.select({ n: count() }).from(this.records);
     return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: Number(n?.n ?? 0) };
   }
 
@@ -145,14 +196,14 @@ export class LedgerRepository {
     const head = await this.head();
     if (head.seq === 0) return undefined;
     const row = { seq: head.seq, headHash: head.hash, count: head.count, createdAt: new Date() };
-    const inserted = await this.db.insert(ledgerCheckpoints).values(row).onConflictDoNothing().returning();
+    const inserted = await this.db.insert(this.checkpointTable).values(row).onConflictDoNothing().returning();
     return inserted[0];
   }
 
   /** The hash of each record at the given seqs (for checking checkpoints inside an already verified prefix). */
   async hashesAt(seqs: number[]): Promise<Map<number, string>> {
     if (seqs.length === 0) return new Map();
-    const rows = await this.db.select({ seq: ledgerRecords.seq, hash: ledgerRecords.hash }).from(ledgerRecords).where(inArray(ledgerRecords.seq, seqs));
+    const rows = await this.db.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).where(inArray(this.records.seq, seqs));
     return new Map(rows.map((r) => [r.seq, r.hash]));
   }
 
@@ -166,20 +217,20 @@ export class LedgerRepository {
   }
 
   checkpoints(): Promise<LedgerCheckpointRow[]> {
-    return this.db.select().from(ledgerCheckpoints).orderBy(asc(ledgerCheckpoints.seq));
+    return this.db.select().from(this.checkpointTable).orderBy(asc(this.checkpointTable.seq));
   }
 
   /** Signal records matching the filter, oldest first, with the total. */
   async signalRecords(filter: LedgerFilter, limit: number, offset: number): Promise<{ rows: LedgerRecordRow[]; total: number }> {
-    const conditions: SQL[] = [eq(ledgerRecords.kind, 'signal')];
-    if (filter.since) conditions.push(gte(ledgerRecords.detectedAt, filter.since));
-    if (filter.until) conditions.push(lte(ledgerRecords.detectedAt, filter.until));
-    if (filter.patternType) conditions.push(eq(ledgerRecords.patternType, filter.patternType));
-    if (filter.scoreBand) conditions.push(eq(ledgerRecords.scoreBand, filter.scoreBand));
-    const where = and(...conditions);
+    const conditions: SQL[] = [eq(this.records.kind, 'signal')];
+    if (filter.since) conditions.push(gte(this.records.detectedAt, filter.since));
+    if (filter.until) conditions.push(lte(this.records.detectedAt, filter.until));
+    if (filter.patternType) conditions.push(eq(this.records.patternType, filter.patternType));
+    if (filter.scoreBand) conditions.push(eq(this.records.scoreBand, filter.scoreBand));
+    const where = this.scoped(...conditions);
     const [rows, totals] = await Promise.all([
-      this.db.select().from(ledgerRecords).where(where).orderBy(asc(ledgerRecords.seq)).limit(limit).offset(offset),
-      this.db.select({ n: count() }).from(ledgerRecords).where(where),
+      this.db.select().from(this.records).where(where).orderBy(asc(this.records.seq)).limit(limit).offset(offset),
+      this.db.select({ n: count() }).from(this.records).where(where),
     ]);
     return { rows, total: Number(totals[0]?.n ?? 0) };
   }
@@ -188,36 +239,41 @@ export class LedgerRepository {
   signalPage(afterSeq: number, throughSeq: number, limit: number): Promise<LedgerRecordRow[]> {
     return this.db
       .select()
-      .from(ledgerRecords)
-      .where(and(eq(ledgerRecords.kind, 'signal'), gt(ledgerRecords.seq, afterSeq), lte(ledgerRecords.seq, throughSeq)))
-      .orderBy(asc(ledgerRecords.seq))
+      .from(this.records)
+      .where(this.scoped(eq(this.records.kind, 'signal'), gt(this.records.seq, afterSeq), lte(this.records.seq, throughSeq)))
+      .orderBy(asc(this.records.seq))
       .limit(limit);
   }
 
   /** Event and outcome records of the given signals, in chain order (up to `throughSeq` when given). */
   followUps(signalIds: string[], throughSeq?: number): Promise<LedgerRecordRow[]> {
     if (signalIds.length === 0) return Promise.resolve([]);
-    const conditions = [inArray(ledgerRecords.signalId, signalIds), inArray(ledgerRecords.kind, ['event', 'outcome'])];
-    if (throughSeq !== undefined) conditions.push(lte(ledgerRecords.seq, throughSeq));
     return this.db
       .select()
-      .from(ledgerRecords)
-      .where(and(...conditions))
-      .orderBy(asc(ledgerRecords.seq));
+      .from(this.records)
+      .where(
+        this.scoped(
+          inArray(this.records.signalId, signalIds),
+          inArray(this.records.kind, ['event', 'outcome']),
+          throughSeq === undefined ? undefined : lte(this.records.seq, throughSeq),
+        ),
+      )
+      .orderBy(asc(this.records.seq));
   }
 
   /** Signal records that have no outcome record yet. */
   unresolved(limit = 5000): Promise<LedgerRecordRow[]> {
+    const sameReplay = this.replayId === undefined ? sql`` : sql` and o.replay_id = ${this.replayId}`;
     return this.db
       .select()
-      .from(ledgerRecords)
+      .from(this.records)
       .where(
-        and(
-          eq(ledgerRecords.kind, 'signal'),
-          sql`not exists (select 1 from ${ledgerRecords} o where o.kind = 'outcome' and o.signal_id = ${ledgerRecords.signalId})`,
+        this.scoped(
+          eq(this.records.kind, 'signal'),
+          sql`not exists (select 1 from ${this.records} o where o.kind = 'outcome' and o.signal_id = ${this.records.signalId}${sameReplay})`,
         ),
       )
-      .orderBy(asc(ledgerRecords.seq))
+      .orderBy(asc(this.records.seq))
       .limit(limit);
   }
 }

@@ -203,7 +203,7 @@ export class ScansRepository {
       }
       // The public ledger, in the same transaction: a run and what it surfaced land together or not at all.
       await this.ledger.appendIn(tx, [
-        ...newSignals.map((s) => signalEntry(s, runId, source, result)),
+        ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null)),
         ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
       ]);
       return { newSignals, changes };
@@ -387,8 +387,8 @@ export interface SignalFilter {
   timeframe?: string;
 }
 
-/** The ledger record of a newly surfaced signal: what was known when it was first surfaced. */
-function signalEntry(s: Signal, runId: string, source: string, result: ScanResult): LedgerEntry {
+/** The ledger record of a newly surfaced signal: what was known when it was first surfaced (at bar time `surfacedAt`, in market regime `regime`). */
+export function signalEntry(s: Signal, runId: string, source: string, surfacedAt: string, regime: string | null): LedgerEntry {
   return {
     kind: 'signal',
     signalId: s.id,
@@ -404,7 +404,7 @@ function signalEntry(s: Signal, runId: string, source: string, result: ScanResul
       patternType: s.patternType,
       direction: s.direction,
       detectedAt: s.detectedAt,
-      surfacedAt: result.asOf,
+      surfacedAt,
       state: s.breakoutState,
       triggerPrice: s.triggerPrice,
       target1: s.target1,
@@ -414,7 +414,7 @@ function signalEntry(s: Signal, runId: string, source: string, result: ScanResul
       confidence: s.confidence,
       reasons: s.reasons,
       trendRegime: s.trendRegime,
-      regime: result.regime?.regime ?? null,
+      regime,
       priceAtDetection: s.price,
       source,
       runId,
@@ -422,6 +422,7 @@ function signalEntry(s: Signal, runId: string, source: string, result: ScanResul
   };
 }
 
-function eventEntry(signalId: string, runId: string, from: string | null, to: string, price: number, at: string): LedgerEntry {
+/** The ledger record of a state change. */
+export function eventEntry(signalId: string, runId: string, from: string | null, to: string, price: number, at: string): LedgerEntry {
   return { kind: 'event', signalId, data: { from, to, price, at, runId } };
 }

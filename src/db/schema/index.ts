@@ -21,3 +21,5 @@ export * from './community-posts';
 export * from './community-reports';
 export * from './idempotency-keys';
 export * from './backtest-jobs';
+export * from './replay-ledger';
+export * from './replay-runs';

@@ -49,9 +49,25 @@ export function atrLookback(options: AtrOptions = {}): number {
   return resolvePeriod(options) - 1;
 }
 
+/** Where a streaming {@link atr1d} stopped: the next bar, the seed's progress, the ATR and the last complete bar's close. */
+export interface AtrState {
+  next: number;
+  /** Complete bars seen while seeding (stops counting at `period`). */
+  seen: number;
+  /** Sum of the seed's true ranges. */
+  sum: number;
+  atr: number;
+  prevClose: number;
+}
+
+/** The state of an ATR before its first bar. */
+export const atrState = (): AtrState => ({ next: 0, seen: 0, sum: 0, atr: NaN, prevClose: NaN });
+
 /**
- * Writes Wilder's ATR into `out`; allocates nothing.
- * @throws {RangeError} on a bad period, unequal input lengths or a short output.
+ * Writes Wilder's ATR into `out`; allocates nothing. With `state`, it starts at
+ * `state.next` and leaves the state at the input's end (appended bars then
+ * continue the same smoothing, bit for bit).
+ * @throws {RangeError} on a bad period, unequal input lengths, a short output or a state past the input.
  */
 export function atr1d(
   high: Float64Array,
@@ -59,6 +75,7 @@ export function atr1d(
   close: Float64Array,
   out: Float64Array,
   options: AtrOptions = {},
+  state?: AtrState,
 ): void {
   const period = resolvePeriod(options);
   const n = close.length;
@@ -68,10 +85,12 @@ export function atr1d(
   if (out.length < n) throw new RangeError(`atr: output holds ${out.length} values, input has ${n}`);
   const keep = period - 1;
   const inv = 1 / period;
-  let i = 0;
-  let prevClose = NaN;
-  let seen = 0;
-  let sum = 0;
+  let i = state?.next ?? 0;
+  if (i > n) throw new RangeError(`atr: state is at bar ${i}, input has ${n}`);
+  let prevClose = state?.prevClose ?? NaN;
+  let seen = state?.seen ?? 0;
+  let sum = state?.sum ?? 0;
+  let atr = state?.atr ?? NaN;
   // Seed: the plain mean of the first `period` true ranges.
   for (; i < n && seen < period; i++) {
     const h = high[i]!;
@@ -82,10 +101,8 @@ export function atr1d(
     sum += seen > 0 ? Math.max(h - l, Math.abs(h - prevClose), Math.abs(l - prevClose)) : h - l;
     prevClose = c;
     seen++;
+    if (seen === period) out[i] = atr = sum * inv;
   }
-  if (seen < period) return;
-  let atr = sum * inv;
-  out[i - 1] = atr;
   for (; i < n; i++) {
     const h = high[i]!;
     const l = low[i]!;
@@ -99,4 +116,5 @@ export function atr1d(
     out[i] = atr;
     prevClose = c;
   }
+  if (state) Object.assign(state, { next: n, seen, sum, atr, prevClose });
 }

@@ -94,21 +94,36 @@ export function percentileRankLookback(options: PercentileRankOptions = {}): num
   return resolveRankPeriod(options) - 1;
 }
 
+/** Where a streaming {@link bollingerWidth1d} stopped: the next bar, missing values in the window, the rebuild counter, mean and M2. */
+export interface BollingerState {
+  next: number;
+  missing: number;
+  slides: number;
+  mean: number;
+  m2: number;
+}
+
+/** The state of a band width before its first bar (`slides` = period forces the first exact build). */
+export const bollingerState = (options: BollingerOptions = {}): BollingerState => ({ next: 0, missing: 0, slides: resolveBollinger(options).period, mean: 0, m2: 0 });
+
 /**
  * Writes Bollinger band width `(upper − lower) / middle` into `out`; allocates nothing.
- * A middle band of 0 gives ±Infinity or `NaN` (IEEE division).
- * @throws {RangeError} on bad options or an output shorter than the input.
+ * A middle band of 0 gives ±Infinity or `NaN` (IEEE division). With `state`,
+ * it starts at `state.next` and leaves the state at the input's end.
+ * @throws {RangeError} on bad options, an output shorter than the input or a state past the input.
  */
-export function bollingerWidth1d(values: Float64Array, out: Float64Array, options: BollingerOptions = {}): void {
+export function bollingerWidth1d(values: Float64Array, out: Float64Array, options: BollingerOptions = {}, state?: BollingerState): void {
   const { period, multiplier } = resolveBollinger(options);
   const n = values.length;
   if (out.length < n) throw new RangeError(`bollinger: output holds ${out.length} values, input has ${n}`);
+  const from = state?.next ?? 0;
+  if (from > n) throw new RangeError(`bollinger: state is at bar ${from}, input has ${n}`);
   const spread = 2 * multiplier;
-  let missing = 0;
-  let slides = period; // sliding updates since the last exact rebuild; `period` forces one
-  let mean = 0;
-  let m2 = 0;
-  for (let i = 0; i < n; i++) {
+  let missing = state?.missing ?? 0;
+  let slides = state?.slides ?? period; // sliding updates since the last exact rebuild; `period` forces one
+  let mean = state?.mean ?? 0;
+  let m2 = state?.m2 ?? 0;
+  for (let i = from; i < n; i++) {
     const x = values[i]!;
     if (x - x !== 0) missing++;
     if (i >= period) {
@@ -140,20 +155,31 @@ export function bollingerWidth1d(values: Float64Array, out: Float64Array, option
     const variance = m2 > 0 ? m2 / period : 0;
     out[i] = (spread * Math.sqrt(variance)) / mean;
   }
+  if (state) Object.assign(state, { next: n, missing, slides, mean, m2 });
 }
 
 /**
  * Writes the rolling percentile rank (0–100) of each value among the previous
- * `period − 1` into `out`. O(N × period); allocates nothing.
- * @throws {RangeError} on a bad period or an output shorter than the input.
+ * `period − 1` into `out`. O(N × period); allocates nothing. With `from`, only
+ * outputs `from..` are written (the earlier values are read, never changed).
+ * @throws {RangeError} on a bad period, an output shorter than the input or `from` past the input.
  */
-export function percentileRank1d(values: Float64Array, out: Float64Array, options: PercentileRankOptions = {}): void {
+export function percentileRank1d(values: Float64Array, out: Float64Array, options: PercentileRankOptions = {}, from = 0): void {
   const period = resolveRankPeriod(options);
   const n = values.length;
   if (out.length < n) throw new RangeError(`percentileRank: output holds ${out.length} values, input has ${n}`);
+  if (!Number.isInteger(from) || from < 0 || from > n) throw new RangeError(`percentileRank: from must be a bar index in 0..${n}, got ${from}`);
   const scale = 100 / (period - 1);
+  // Only a missing value still inside the window matters; an older one reads as none.
   let lastMissing = -1 - period;
-  for (let i = 0; i < n; i++) {
+  for (let j = from - 1; j >= 0 && j > from - 1 - period; j--) {
+    const x = values[j]!;
+    if (x - x !== 0) {
+      lastMissing = j;
+      break;
+    }
+  }
+  for (let i = from; i < n; i++) {
     const x = values[i]!;
     if (x - x !== 0) lastMissing = i;
     if (i < period - 1 || i - lastMissing < period) {

@@ -12,8 +12,9 @@
  * and give `NaN` while a missing value is inside the window; recursive
  * smoothers (EMA, MACD, RSI, ATR, ADX) skip the bar and carry their state.
  *
- * {@link computeIndicators} fills the whole {@link IndicatorSet} a scan hands
- * to the pattern detectors and to scoring.
+ * {@link computeIndicators} fills the whole {@link IndicatorSet}; a scan reads
+ * its {@link ScanIndicatorSet} part, which `scan-set.ts` keeps incrementally
+ * (every kernel it uses takes a streaming state or a start bar).
  *
  * @example
  * const ind = computeIndicators(bars);
@@ -42,6 +43,7 @@ export * from './macd';
 export * from './relative-strength';
 export * from './rolling';
 export * from './rsi';
+export * from './scan-set';
 export * from './sma';
 export * from './volume';
 

@@ -19,6 +19,11 @@
  * Missing values: a window counts bars, so the output is `NaN` while a
  * non-finite value is inside it.
  *
+ * Streaming: with `from`, only outputs `from..` are written. The deque is
+ * rebuilt from the `period` bars before `from` (it holds exactly the window's
+ * bars that no later bar of the window tops, so the rebuild is the deque the
+ * whole run would hold there), in O(period).
+ *
  * @example
  * const out = new Float64Array(4);
  * rollingMax1d(Float64Array.of(3, 1, 2, 5), out, { period: 2 }); // out => [NaN, 3, 2, 5]
@@ -54,16 +59,18 @@ export function rollingLookback(options: RollingOptions): number {
 /**
  * Writes the rolling maximum of `values` into `out` (which must not be `values`).
  * `scratch` holds the deque; pass an `Int32Array` of at least `values.length`
- * to allocate nothing (one scratch serves any number of calls).
- * @throws {RangeError} on a bad period or short output or scratch.
+ * (`values.length − from + period` when resuming) to allocate nothing (one
+ * scratch serves any number of calls). With `from`,
+ * only outputs `from..` are written (streaming: see the module comment).
+ * @throws {RangeError} on a bad period, short output or scratch, or `from` past the input.
  */
-export function rollingMax1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array): void {
-  rollingExtreme1d(values, out, options, scratch, 1);
+export function rollingMax1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array, from = 0): void {
+  rollingExtreme1d(values, out, options, scratch, 1, from);
 }
 
 /** The rolling minimum; otherwise as {@link rollingMax1d}. */
-export function rollingMin1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array): void {
-  rollingExtreme1d(values, out, options, scratch, -1);
+export function rollingMin1d(values: Float64Array, out: Float64Array, options: RollingOptions, scratch?: Int32Array, from = 0): void {
+  rollingExtreme1d(values, out, options, scratch, -1, from);
 }
 
 /** `sign` 1 keeps maxima, −1 minima (comparing `sign × x` keeps one loop for both). */
@@ -73,18 +80,22 @@ function rollingExtreme1d(
   options: RollingOptions,
   scratch: Int32Array | undefined,
   sign: number,
+  from: number,
 ): void {
   const { period, excludeCurrent } = resolve(options);
   const n = values.length;
   if (out.length < n) throw new RangeError(`rolling: output holds ${out.length} values, input has ${n}`);
-  const deque = scratch ?? new Int32Array(n);
-  if (deque.length < n) throw new RangeError(`rolling: scratch holds ${deque.length} indices, input has ${n}`);
+  if (!Number.isInteger(from) || from < 0 || from > n) throw new RangeError(`rolling: from must be a bar index in 0..${n}, got ${from}`);
+  const first = Math.max(0, from - period); // the earliest bar the deque can hold
+  const deque = scratch ?? new Int32Array(n - first);
+  if (deque.length < n - first) throw new RangeError(`rolling: scratch holds ${deque.length} indices, ${n - first} bars pass through it`);
   let head = 0;
   let tail = 0;
   let lastMissing = -period - 1;
-  for (let i = 0; i < n; i++) {
+  // Resuming, the bars still in the window at `from` rebuild the deque first (no outputs written).
+  for (let i = first; i < n; i++) {
     // Before bar i joins, the deque covers bars i − period .. i − 1.
-    if (excludeCurrent) out[i] = i >= period && i - lastMissing > period ? values[deque[head]!]! : NaN;
+    if (excludeCurrent && i >= from) out[i] = i >= period && i - lastMissing > period ? values[deque[head]!]! : NaN;
     const x = values[i]!;
     if (x - x === 0) {
       const key = sign * x;
@@ -94,6 +105,6 @@ function rollingExtreme1d(
       lastMissing = i;
     }
     if (tail > head && deque[head] === i - period) head++;
-    if (!excludeCurrent) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
+    if (!excludeCurrent && i >= from) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
   }
 }

@@ -20,7 +20,7 @@
  * averageDollarVolume1d(Float64Array.of(10, 20), Float64Array.of(100, 300), out, { period: 2 });
  * out[1]; // => 3500 ((1,000 + 6,000) / 2)
  */
-import { sma1d } from './sma';
+import { sma1d, type SmaState } from './sma';
 
 export interface VolumeOptions {
   /** Bars in the average. Default 50. */
@@ -46,11 +46,12 @@ export function volumeLookback(options: VolumeOptions = {}): number {
 }
 
 /**
- * Writes the average volume into `out`; allocates nothing.
+ * Writes the average volume into `out`; allocates nothing. Streams like
+ * {@link sma1d} with a `state`.
  * @throws {RangeError} on a bad period or an output shorter than the input.
  */
-export function averageVolume1d(volume: Float64Array, out: Float64Array, options: VolumeOptions = {}): void {
-  sma1d(volume, out, { period: resolvePeriod(options) });
+export function averageVolume1d(volume: Float64Array, out: Float64Array, options: VolumeOptions = {}, state?: SmaState): void {
+  sma1d(volume, out, { period: resolvePeriod(options) }, state);
 }
 
 /**

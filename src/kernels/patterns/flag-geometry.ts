@@ -45,7 +45,7 @@
  * built.
  */
 import { argMaxHigh, argMinLow, checkAsOf, checkCounts, findBreakout, flagVolumeRatio, fmt1, fmtPrice, fmtSigned, measuredMoveText, pctBelow, pctChange, pivotText, unit, volumeComparisonText } from './common';
-import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import { memoFit, type PatternDetector, type PatternInput, type PatternMatch } from './types';
 import type { Direction, PatternType } from '../../domain/signal';
 
 export interface FlagOptions {
@@ -231,10 +231,12 @@ export function flagDetector(type: PatternType, direction: Direction, options: P
       const { asOf } = input;
       const close = input.bars.close;
       const windowStart = Math.max(1, asOf - o.recentBars + 1);
+      // a fit reads bars up to its end only: a memo (the replay) keeps it for later bars
+      const fitAt = (e: number) => memoFit(input, scratch, e, () => fitFlag(input, e, sign, o, scratch));
       // the first bar in [from + 1, to + 1] closing through the line of a flag with pole top t, or −1
       const firstBreak = (t: number, from: number, to: number): number => {
         for (let e = Math.max(from, t + o.minFlagBars - 1); e <= to; e++) {
-          const fit = fitFlag(input, e, sign, o, scratch);
+          const fit = fitAt(e);
           if (fit && fit.poleTop === t && sign * close[e + 1]! > fit.pivotS) return e + 1;
         }
         return -1;
@@ -246,19 +248,19 @@ export function flagDetector(type: PatternType, direction: Direction, options: P
         return false;
       };
       for (let b = windowStart; b <= asOf; b++) {
-        const fit = fitFlag(input, b - 1, sign, o, scratch);
+        const fit = fitAt(b - 1);
         if (!fit || !(sign * close[b]! > fit.pivotS)) continue;
         const t = fit.poleTop;
         if (wasSeen(t)) continue;
         tops[seen++] = t;
         if (firstBreak(t, 0, windowStart - 2) < 0) bestEnd = b - 1; // else it broke before the window: stale
       }
-      if (bestEnd >= 0) return buildMatch(input, type, direction, o, fitFlag(input, bestEnd, sign, o, scratch)!, bestEnd);
-      const forming = fitFlag(input, asOf, sign, o, scratch);
+      if (bestEnd >= 0) return buildMatch(input, type, direction, o, fitAt(bestEnd)!, bestEnd);
+      const forming = fitAt(asOf);
       if (!forming) return null;
       const t = forming.poleTop;
       if (wasSeen(t) || firstBreak(t, 0, asOf - 1) >= 0) return null; // already broke out
-      return buildMatch(input, type, direction, o, fitFlag(input, asOf, sign, o, scratch)!, asOf);
+      return buildMatch(input, type, direction, o, fitAt(asOf)!, asOf);
     },
   };
 }

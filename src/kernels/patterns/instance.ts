@@ -21,7 +21,7 @@
  * highTightFlag.detect({ bars, ind: computeIndicators(bars), asOf }); // => the flag that broke out last, or the one forming, or null
  */
 import { checkAsOf } from './common';
-import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import { memoFit, type PatternDetector, type PatternInput, type PatternMatch } from './types';
 import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
 
 /** What both specs below give: the detector's own fields (`PatternDetector` less `detect`, one side) and how long an instance stays reported. */
@@ -72,7 +72,11 @@ export function instanceEnd(
 export interface ShapeSpec<F> extends DetectorSpec {
   /** The earliest bar that can break out; with `asOf` before `firstBar − 1` nothing is reported. */
   firstBar: number;
-  /** The pattern ending at bar `end`, or null when the bars there are not one (it may hand back one reused scratch object). */
+  /**
+   * The pattern ending at bar `end`, or null when the bars there are not one
+   * (it may hand back one reused scratch object). It must read no bar after
+   * `end`: a scan at a later `asOf` reuses it (`FitMemo`).
+   */
   fit(input: PatternInput, end: number): F | null;
   /**
    * Optional: false when bar `b` cannot break out of a pattern ending at
@@ -95,7 +99,9 @@ export interface ShapeSpec<F> extends DetectorSpec {
  * @throws RangeError from `detect` when `asOf` is not a bar's index.
  */
 export function shapeDetector<F>(spec: ShapeSpec<F>): PatternDetector {
-  const { type, firstBar, fit, mayBreakOut, breaksOut, instanceKey, build } = spec;
+  const { type, firstBar, mayBreakOut, breaksOut, instanceKey, build } = spec;
+  // With a memo, each end bar is fitted once per series.
+  const fit = (input: PatternInput, end: number): F | null => memoFit(input, spec, end, () => spec.fit(input, end));
   const breakoutKey = (input: PatternInput, b: number): number => {
     if (mayBreakOut && !mayBreakOut(input, b)) return -1;
     const broken = fit(input, b - 1);

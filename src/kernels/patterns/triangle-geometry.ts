@@ -43,7 +43,7 @@
  * allocates once.
  */
 import { checkAsOf, checkCounts, findBreakout, fmt1, fmtPrice, lateVolumeRatio, measuredMoveText, pctChange, pivotText, unit, volumeComparisonText } from './common';
-import type { PatternDetector, PatternInput, PatternMatch } from './types';
+import { memoFit, type PatternDetector, type PatternInput, type PatternMatch } from './types';
 import type { Direction, PatternType } from '../../domain/signal';
 
 export interface TriangleOptions {
@@ -237,12 +237,14 @@ export function triangleDetector(type: PatternType, direction: Direction, option
       checkAsOf(input, type);
       const { asOf } = input;
       const close = input.bars.close;
+      // a fit reads bars up to its end only: a memo (the replay) keeps it for later bars
+      const fitAt = (e: number) => memoFit(input, scratch, e, () => fitTriangle(input, e, sign, o, scratch));
       // breakouts first, latest first; a triangle cannot break twice, since a close beyond its flat side ends it
       for (let b = asOf; b >= Math.max(1, asOf - o.recentBars + 1); b--) {
-        const fit = fitTriangle(input, b - 1, sign, o, scratch);
+        const fit = fitAt(b - 1);
         if (fit && sign * close[b]! > fit.top) return buildMatch(input, type, direction, o, fit, b - 1);
       }
-      const forming = fitTriangle(input, asOf, sign, o, scratch);
+      const forming = fitAt(asOf);
       return forming ? buildMatch(input, type, direction, o, forming, asOf) : null;
     },
   };

@@ -6,16 +6,53 @@
  * geometry is complete by then, or `null`.
  */
 import type { Direction, PatternFamily, PatternType } from '../../domain/signal';
-import type { IndicatorSet } from '../indicators/set';
+import type { ScanIndicatorSet } from '../indicators/scan-set';
 import type { Ohlcv } from '../ohlcv';
 
 
 export interface PatternInput {
   bars: Ohlcv;
-  /** Indicators over the same bars (kernels/indicators `computeIndicators`). */
-  ind: IndicatorSet;
+  /** Indicators over the same bars (kernels/indicators: the scan's set, `computeIndicators` or kept incrementally). */
+  ind: ScanIndicatorSet;
   /** Index of the bar the scan stands on; bars after it must not be read. */
   asOf: number;
+  /** Measurements kept between scans of the same series at successive bars (the replay); see `FitMemo`. */
+  memo?: FitMemo;
+}
+
+/**
+ * What detectors measured on one series, by the bar a measurement ends at: a
+ * caller that scans the same bars at successive `asOf`s (the replay, session
+ * after session) passes one, so a pattern ending at bar `e` is fitted once,
+ * not again at each later bar that looks back at it. A fit reads bars up to
+ * its end only (`ShapeSpec.fit`), so it is the same at every later `asOf`;
+ * the memo must be dropped when the bars change.
+ */
+export class FitMemo {
+  private readonly byDetector = new Map<object, Map<number, unknown>>();
+
+  /**
+   * The fit of `owner` (a detector's own object) ending at bar `end`: kept, or
+   * measured now by `measure` and kept as a copy (a fit may be a reused
+   * scratch object); `null` is a measured non-pattern.
+   */
+  fit<F>(owner: object, end: number, measure: () => F | null): F | null {
+    let fits = this.byDetector.get(owner);
+    if (!fits) this.byDetector.set(owner, (fits = new Map()));
+    if (fits.has(end)) {
+      // One owner keeps one fit type: what it stored under `end` is an F or null.
+      return fits.get(end) as F | null;
+    }
+    const found = measure();
+    const kept = found === null ? null : structuredClone(found);
+    fits.set(end, kept);
+    return kept;
+  }
+}
+
+/** The fit ending at `end`, through the input's memo when it has one (see `FitMemo`). */
+export function memoFit<F>(input: PatternInput, owner: object, end: number, measure: () => F | null): F | null {
+  return input.memo ? input.memo.fit(owner, end, measure) : measure();
 }
 
 export interface PatternGeometry {

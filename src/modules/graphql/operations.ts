@@ -43,7 +43,7 @@ import { signalHistory } from '../signals/history';
 import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from '../signals/model';
 import { breakoutsJson } from '../signals/service';
 import { scanUniverse } from '../signals/universe';
-import { LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, CheckpointsResponse, VerifyResponse } from '../transparency/model';
+import { LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, CheckpointsResponse, VerifyResponse } from '../transparency/model';
 import { monthly, scorecard } from '../transparency/performance';
 import { checkpoints, ledgerPage, verification } from '../transparency/service';
 import { AddSymbolsBody, CreateWatchlistBody, RenameWatchlistBody, WatchlistPage, WatchlistParams, WatchlistQuery, WatchlistSchema, WatchlistSymbolParams } from '../watchlists/model';
@@ -93,10 +93,10 @@ export const QUERIES: Record<string, Operation> = {
   confluence: { description: 'GET /api/confluence', args: ConfluenceQuery, result: ConfluenceResponse, run: ({ services }, q) => confluenceOf(services, q) },
   forecast: { description: 'GET /api/forecast', args: ForecastQuery, result: ForecastResponse, run: ({ services }, q) => forecastOf(services, q) },
   universeScan: { description: 'GET /api/universe/scan', args: UniverseScanQuery, result: UniverseScanResponse, run: ({ services }, q) => scanUniverse(services, q) },
-  ledger: { description: 'GET /api/transparency/ledger', args: LedgerQuery, result: LedgerResponse, run: ({ services }, q) => ledgerPage(services.ledger, q) },
-  monthly: { description: 'GET /api/transparency/monthly', args: MonthlyQuery, result: MonthlyResponse, run: ({ services }, q) => monthly(services.ledgerFigures, q.month) },
-  scorecard: { description: 'GET /api/scorecard', args: NONE, result: ScorecardResponse, run: ({ services }) => scorecard(services.ledgerFigures) },
-  ledgerVerification: { description: 'GET /api/transparency/verify', args: NONE, result: VerifyResponse, run: ({ services }) => verification(services.ledgerVerifier) },
+  ledger: { description: 'GET /api/transparency/ledger', args: LedgerQuery, result: LedgerResponse, run: ({ services }, q) => ledgerPage(services, q) },
+  monthly: { description: 'GET /api/transparency/monthly', args: MonthlyQuery, result: MonthlyResponse, run: ({ services }, q) => monthly(services, q) },
+  scorecard: { description: 'GET /api/scorecard', args: ScorecardQuery, result: ScorecardResponse, run: ({ services }, q) => scorecard(services, q) },
+  ledgerVerification: { description: 'GET /api/transparency/verify', args: NONE, result: VerifyResponse, run: ({ services }) => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }) },
   ledgerCheckpoints: { description: 'GET /api/transparency/checkpoints', args: NONE, result: CheckpointsResponse, run: ({ services }) => checkpoints(services.ledger) },
   earnings: { description: 'GET /api/earnings', args: EarningsQuery, result: EarningsResponse, run: ({ services }, q) => earnings(services.marketData, q.symbol, readPage(q)) },
   float: { description: 'GET /api/float', args: FloatQuery, result: FloatResponse, run: ({ services }, q) => floatOf(services.marketData, q.symbol) },

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
-import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
+import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { monthly, scorecard } from './performance';
 import { checkpoints, ledgerPage, verification } from './service';
 
@@ -14,12 +14,12 @@ const CSV_HEADERS = {
 };
 
 export function transparencyModule(services: Services) {
-  const { ledger, ledgerFigures } = services;
+  const { ledger } = services;
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/transparency/ledger', ({ query }) => ledgerPage(ledger, query), {
+    .get('/api/transparency/ledger', ({ query }) => ledgerPage(services, query), {
       query: LedgerQuery,
-      response: withErrors(LedgerResponse, 400, 429),
+      response: withErrors(LedgerResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
     .get(
@@ -30,16 +30,17 @@ export function transparencyModule(services: Services) {
       },
       { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },
     )
-    .get('/api/transparency/monthly', ({ query }) => monthly(ledgerFigures, query.month), {
+    .get('/api/transparency/monthly', ({ query }) => monthly(services, query), {
       query: MonthlyQuery,
-      response: withErrors(MonthlyResponse, 400, 429),
+      response: withErrors(MonthlyResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.monthly,
     })
-    .get('/api/scorecard', () => scorecard(ledgerFigures), {
-      response: withErrors(ScorecardResponse, 429),
+    .get('/api/scorecard', ({ query }) => scorecard(services, query), {
+      query: ScorecardQuery,
+      response: withErrors(ScorecardResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.scorecard,
     })
-    .get('/api/transparency/verify', () => verification(services.ledgerVerifier), {
+    .get('/api/transparency/verify', () => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }), {
       costly: true,
       response: withErrors(VerifyResponse, 429),
       detail: TRANSPARENCY_DOCS.verify,

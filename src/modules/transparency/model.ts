@@ -3,6 +3,58 @@ import { t, type Static } from 'elysia';
 import { PAGE_OFFSET_MAX } from '../../pagination';
 import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
 
+/** Which ledger a read shows (additive; default `live`). */
+export const LEDGER_SOURCES = ['live', 'replay'] as const;
+export type LedgerSource = (typeof LEDGER_SOURCES)[number];
+
+/** `source` and `replayId`, on every Transparency read. */
+const SourceParams = {
+  source: oneOf(
+    'source',
+    LEDGER_SOURCES,
+    'Which ledger: live (default) — the signals surfaced as they happened; replay — a point-in-time replay of history, kept in a chain of its own',
+    'live',
+  ),
+  replayId: t.Optional(
+    t.String({ pattern: '^rpl_[0-9a-z]{20}$', description: 'With source=replay: this replay (default the newest finished one)', error: "Query parameter 'replayId' must be a replay id (rpl_ and 20 characters)" }),
+  ),
+};
+
+/** What a replay read says about the replay it shows. */
+export const ReplaySummary = t.Object(
+  {
+    id: t.String(),
+    status: t.String({ description: 'running, done or failed' }),
+    dataSource: t.String({ description: 'The market-data provider the replay read (synthetic, csv, yahoo)' }),
+    origin: t.String({ description: 'What started it: boot (first start), cli, api, test' }),
+    params: t.Record(t.String(), t.Any(), { description: 'timeframe, from, to, universe, benchmark' }),
+    universe: t.Object(
+      {
+        kind: t.String(),
+        membership: t.String(),
+        symbols: t.Integer(),
+        membersWithoutData: t.Integer(),
+        minCoverage: t.Number(),
+        survivorshipBias: t.Boolean(),
+        survivorshipNote: t.String(),
+      },
+      { description: 'The universe scanned at each date, and whether the figures carry survivorship bias, in words' },
+    ),
+    sessionsDone: t.Integer(),
+    sessionsTotal: t.Integer(),
+    startedAt: t.String({ format: 'date-time' }),
+    finishedAt: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+  },
+  { title: 'ReplaySummary' },
+);
+export type ReplaySummary = Static<typeof ReplaySummary>;
+
+/** What every Transparency read adds: which ledger it shows, and the replay when it is one. */
+const SourceFields = {
+  source: t.Union([t.Literal('live'), t.Literal('replay')], { description: 'Which ledger this shows' }),
+  replay: t.Union([ReplaySummary, t.Null()], { description: 'The replay shown (source=replay), else null' }),
+};
+
 /** The most records one ledger page returns (the spec leaves the cap open). */
 export const LEDGER_LIMIT_MAX = 1000;
 export const LEDGER_LIMIT_DEFAULT = 500;
@@ -20,6 +72,7 @@ export const LedgerQuery = t.Object({
     error: `Query parameter 'limit' must be an integer from 1 to ${LEDGER_LIMIT_MAX}`,
   }),
   offset: t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Records to skip; default 0', error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
+  ...SourceParams,
 });
 
 const LedgerRecord = t.Object(
@@ -51,11 +104,12 @@ export const LedgerResponse = t.Object(
     }),
     records: t.Array(LedgerRecord),
     head: t.Object({ seq: t.Integer(), hash: t.String() }),
+    ...SourceFields,
   },
   { title: 'LedgerResponse' },
 );
 
-export const VerifyResponse = t.Object(
+const ChainReport = t.Object(
   {
     ok: t.Boolean(),
     count: t.Integer(),
@@ -67,6 +121,23 @@ export const VerifyResponse = t.Object(
     fromSeq: t.Integer({ description: 'The records after this seq were recomputed by this pass (0: all)' }),
     verifiedAt: t.String({ format: 'date-time', description: 'When the pass ran; the report is reused while the ledger head is unchanged' }),
     durationMs: t.Integer(),
+  },
+  { title: 'LedgerChainReport' },
+);
+
+export const VerifyResponse = t.Object(
+  {
+    ok: t.Boolean({ description: 'Both chains hold' }),
+    count: t.Integer({ description: 'Live chain' }),
+    head: t.Object({ seq: t.Integer(), hash: t.String() }, { description: 'Live chain' }),
+    firstBadSeq: t.Union([t.Integer(), t.Null()], { description: 'Live chain' }),
+    reason: t.Union([t.String(), t.Null()], { description: 'Live chain, else the replay chain’s, prefixed "replay chain:"' }),
+    checkpoints: t.Object({ count: t.Integer(), verified: t.Integer(), firstBadSeq: t.Union([t.Integer(), t.Null()]) }, { description: 'Live chain' }),
+    scope: t.Union([t.Literal('full'), t.Literal('incremental')], { description: 'Live chain. full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before' }),
+    fromSeq: t.Integer({ description: 'Live chain: the records after this seq were recomputed by this pass (0: all)' }),
+    verifiedAt: t.String({ format: 'date-time', description: 'Live chain: when the pass ran; the report is reused while the ledger head is unchanged' }),
+    durationMs: t.Integer({ description: 'Both chains' }),
+    chains: t.Object({ live: ChainReport, replay: ChainReport }, { description: 'Each chain on its own: the live ledger and the replay ledger' }),
     method: t.String(),
   },
   { title: 'LedgerVerifyResponse' },
@@ -84,7 +155,12 @@ export type CheckpointsResponse = Static<typeof CheckpointsResponse>;
 
 export const MonthlyQuery = t.Object({
   month: MonthParam('month', 'The month (by signal detection time, UTC)'),
+  ...SourceParams,
 });
+
+export const ScorecardQuery = t.Object(SourceParams);
+export type ScorecardQuery = Static<typeof ScorecardQuery>;
+export type MonthlyQuery = Static<typeof MonthlyQuery>;
 
 const Groups = t.Record(t.String(), PerformanceSchema);
 
@@ -102,8 +178,22 @@ export const MonthlyResponse = t.Object(
     byDirection: Groups,
     signals: t.Array(t.Record(t.String(), t.Any())),
     method: t.Record(t.String(), t.String()),
+    ...SourceFields,
   },
   { title: 'MonthlyResponse', additionalProperties: true },
+);
+
+const LiftFigures = t.Object(
+  {
+    trades: t.Integer({ description: 'Closed daily trades resolved by prices' }),
+    hitRate: t.Union([t.Number(), t.Null()], { description: 'Their price-only hit rate (target1 before the stop)' }),
+    baselineDraws: t.Integer(),
+    baselineHitRate: t.Union([t.Number(), t.Null()]),
+    lift: t.Union([t.Number(), t.Null()], { description: 'hitRate − baselineHitRate' }),
+    liftLower: t.Union([t.Number(), t.Null()], { description: "Newcombe's hybrid score 95% interval" }),
+    liftUpper: t.Union([t.Number(), t.Null()]),
+  },
+  { title: 'LiftFigures' },
 );
 
 export const ScorecardResponse = t.Object(
@@ -112,9 +202,43 @@ export const ScorecardResponse = t.Object(
     ledgerHead: t.Object({ seq: t.Integer(), hash: t.String() }),
     allTime: PerformanceSchema,
     trailing: t.Record(t.String(), PerformanceSchema, { description: '30d, 90d, 365d by detection date' }),
-    calibration: t.Object({ byBand: Groups, byPattern: Groups, byRegime: Groups, byTimeframe: Groups }),
+    calibration: t.Object({
+      byBand: Groups,
+      byPattern: Groups,
+      byRegime: Groups,
+      byTimeframe: Groups,
+      byDirection: Groups,
+      confidence: t.Object(
+        {
+          trades: t.Integer({ description: 'Closed trades with a confidence' }),
+          brier: t.Union([t.Number(), t.Null()], { description: 'Mean (confidence − win)²' }),
+          baseRate: t.Union([t.Number(), t.Null()], { description: 'The hit rate of those trades' }),
+          referenceBrier: t.Union([t.Number(), t.Null()], { description: 'Brier score of predicting the base rate for every trade' }),
+          skill: t.Union([t.Number(), t.Null()], { description: '1 − brier ÷ referenceBrier; above 0 the confidence tells more than the base rate' }),
+          reliability: t.Array(
+            t.Object({ from: t.Number(), to: t.Number(), trades: t.Integer(), predicted: t.Number(), observed: t.Number(), lower: t.Number(), upper: t.Number() }),
+            { description: 'Predicted vs observed by decile of confidence; observed with its Wilson 95% interval' },
+          ),
+        },
+        { description: 'Is confidence a probability of a win? Brier score against the base rate, and the reliability table' },
+      ),
+      baseline: t.Object(
+        {
+          method: t.String(),
+          matches: t.Integer({ description: 'Random entries drawn per trade' }),
+          all: LiftFigures,
+          byBand: t.Record(t.String(), LiftFigures),
+          byDirection: t.Record(t.String(), LiftFigures),
+          byPattern: t.Record(t.String(), LiftFigures),
+        },
+        { description: 'The same geometry at matched random entries: the baseline each figure is judged against, and the lift over it' },
+      ),
+    }),
     higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
     method: t.Record(t.String(), t.String()),
+    ...SourceFields,
+    survivorshipBias: t.Boolean({ description: 'Whether the figures may flatter because companies that later failed or left the index are missing from the universe' }),
+    survivorshipNote: t.String({ description: 'What survivorship bias means for these figures, in words' }),
   },
   { title: 'ScorecardResponse', additionalProperties: true },
 );
@@ -129,7 +253,7 @@ export const TRANSPARENCY_DOCS = {
     tags: ['Transparency'],
     summary: 'The signal ledger',
     description:
-      'Every signal ever surfaced, in chain order, as it was recorded when first surfaced, with its state changes and outcome, each with its seq and hash. Filters: since/until (detection date), patternType, scoreBand; limit default 500, at most 1000; offset.',
+      'Every signal ever surfaced, in chain order, as it was recorded when first surfaced, with its state changes and outcome, each with its seq and hash. Filters: since/until (detection date), patternType, scoreBand; limit default 500, at most 1000; offset. Additive: source=replay shows a point-in-time replay of history (its own chain; replayId picks one, default the newest finished), 404 when none exists; `source` and `replay` say which ledger the page shows.',
   },
   ledgerCsv: {
     tags: ['Transparency'],
@@ -148,18 +272,18 @@ export const TRANSPARENCY_DOCS = {
     tags: ['Transparency'],
     summary: 'Monthly rollup',
     description:
-      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome. 400 for a missing or invalid month.",
+      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome. 400 for a missing or invalid month. Additive: source=live|replay (and replayId) as on the ledger.",
   },
   scorecard: {
     tags: ['Transparency'],
     summary: 'Scorecard',
     description:
-      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step).',
+      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step). Additive: source=live (default) | replay (and replayId) chooses the ledger; `survivorshipBias` and `survivorshipNote` say whether the universe behind the figures leaves out companies that later failed or left the index.',
   },
   verify: {
     tags: ['Transparency'],
     summary: 'Verify the ledger',
-    description: 'Recomputes the whole hash chain and the checkpoints; names the first record that does not hold. Additive.',
+    description: 'Recomputes both hash chains (the live ledger and the replay ledger) and their checkpoints; names the first record that does not hold. `ok` only when both hold; the top-level figures are the live chain’s, `chains` has each. Additive.',
   },
   checkpoints: {
     tags: ['Transparency'],

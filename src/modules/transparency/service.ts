@@ -1,7 +1,8 @@
 /**
  * @module modules/transparency/service
- * Reads of the public ledger: filtered pages, verification and checkpoints
- * (the CSV file is ledger/csv's, rendered once per head).
+ * Reads of the public ledger: filtered pages (of the live ledger or a replay's,
+ * sources.ts), verification of both chains, and checkpoints (the CSV file is
+ * ledger/csv's, rendered once per head).
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { ledgerFilter } from '../../ledger/filter';
@@ -9,9 +10,15 @@ import { ledgerEntries } from '../../ledger/serialize';
 import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
+import { ledgerView, type LedgerSources } from './sources';
 
-export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): Promise<LedgerResponse> {
+const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
+const dayEnd = (d: string) => new Date(`${d}T23:59:59.999Z`);
+
+export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Promise<LedgerResponse> {
   if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
+  const view = await ledgerView(sources, query);
+  const { ledger } = view;
   const { limit, offset } = query;
   const filter = ledgerFilter(query);
   const [{ rows, total }, head] = await Promise.all([ledger.signalRecords(filter, limit, offset), ledger.head()]);
@@ -21,12 +28,21 @@ export async function ledgerPage(ledger: LedgerRepository, query: LedgerQuery): 
     filters: { since: query.since ?? null, until: query.until ?? null, patternType: query.patternType ?? null, scoreBand: query.scoreBand ?? null, limit, offset, maxLimit: LEDGER_LIMIT_MAX },
     records: ledgerEntries(rows, followUps),
     head: { seq: head.seq, hash: head.hash },
+    source: view.source,
+    replay: view.replay,
   };
 }
 
-/** The chain verified by the server's verifier (reused per head, extended incrementally), with the method in words. */
-export async function verification(verifier: LedgerVerifier): Promise<VerifyResponse> {
-  return { ...(await verifier.verify()), method: VERIFY_METHOD };
+/**
+ * Both chains verified by the server's verifiers (each reused per head and
+ * extended incrementally), with the method in words: `ok` only when both
+ * hold; the top-level figures are the live chain's (as before the replay chain
+ * existed), each chain's own report under `chains`.
+ */
+export async function verification(verifiers: { live: LedgerVerifier; replay: LedgerVerifier }): Promise<VerifyResponse> {
+  const [live, replay] = await Promise.all([verifiers.live.verify(), verifiers.replay.verify()]);
+  const reason = live.reason ?? (replay.reason === null ? null : `replay chain: ${replay.reason}`);
+  return { ...live, ok: live.ok && replay.ok, reason, durationMs: live.durationMs + replay.durationMs, chains: { live, replay }, method: VERIFY_METHOD };
 }
 
 export async function checkpoints(ledger: LedgerRepository): Promise<CheckpointsResponse> {

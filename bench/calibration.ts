@@ -1,0 +1,392 @@
+/**
+ * bench/calibration: does a higher score mean a better signal, out of sample?
+ *
+ * 1. Replays the real daily history of shared/data (csv provider, SPY
+ *    benchmark) point in time with the replay engine (jobs/replay), over the
+ *    S&P 500 members of each date that the data has (fja05680/sp500), and
+ *    keeps every entered trade the replay resolved (win, loss or scratch, as
+ *    the ledger records it).
+ * 2. Labels each trade two ways: the ledger outcome (a lifecycle scratch is
+ *    not a win), and prices only: was target1 reached before the stop
+ *    (kernels/outcome without the lifecycle; the label `confidence` is
+ *    calibrated to).
+ * 3. Builds the matched random baseline (jobs/baseline): for every trade,
+ *    `--matches` random entries of the same calendar year and ATR% quintile,
+ *    from symbols in the index that day, with the trade's direction, stop and
+ *    target fractions, resolved by prices.
+ * 4. Fits on the trades detected up to `--split` (default 2016-12-31):
+ *    isotonic regression of the price label on finalScore, and logistic
+ *    regression on the seven score components plus a short-side indicator
+ *    (kernels/stats/calibration). Evaluates on the trades detected after the
+ *    split only: Brier score and skill against the training base rate,
+ *    reliability tables by decile, and the band, direction and pattern tables
+ *    with Wilson and t intervals, each beside its matched baseline and the
+ *    lift (Newcombe interval).
+ * 5. Prints the per-pattern base rates over the whole history (the README's
+ *    table) and writes everything as JSON to `--out`.
+ *
+ *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
+ *
+ * It reads nothing but shared/data and writes nothing but `--out`.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/client';
+import { BarsRepository } from '../src/db/repositories/bars';
+import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
+import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
+import { matchedBaseline } from '../src/jobs/baseline';
+import { bucketOf, quantileCuts } from '../src/kernels/baseline';
+import type { Ohlcv } from '../src/kernels/ohlcv';
+import {
+  brierReport,
+  differenceInterval,
+  isotonicFit,
+  isotonicPredict,
+  logisticFit,
+  logisticPredict,
+  meanInterval,
+  reliabilityTable,
+  wilsonInterval,
+  type IsotonicFit,
+  type LogisticFit,
+} from '../src/kernels/stats';
+import { createLogger } from '../src/log';
+import { MarketData } from '../src/market-data';
+import { createPool } from '../src/pool';
+import { createCsvProvider } from '../src/providers/csv';
+import { sp500Membership } from '../src/providers/universe/membership';
+import { BarStore } from '../src/store';
+import { printTable, realCsvDir } from './lib';
+
+/** One entered trade of the replay, with its labels and its matched baseline. */
+export interface Trade {
+  id: string;
+  symbol: string;
+  patternType: string;
+  direction: Direction;
+  band: string;
+  finalScore: number;
+  confidence: number;
+  components: number[];
+  detectedAt: string;
+  entryAt: string;
+  entry: number;
+  stopLoss: number;
+  target1: number;
+  /** Ledger outcome: win, loss or scratch; its R and calendar days held. */
+  outcome: string;
+  r: number;
+  daysHeld: number;
+  /** Prices only: 1 target1 first, 0 stop first, null still open at the data's end. */
+  priceHit: 0 | 1 | null;
+  priceR: number | null;
+  /** The matched random entries resolved by prices: hits, resolved draws, sum of R. */
+  baseHits: number;
+  baseN: number;
+  baseSumR: number;
+}
+
+const fix = (x: number, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : NaN);
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
+
+/** Features of the logistic fit: the seven components (missing → 0) and 1 for a short. */
+export const features = (t: Pick<Trade, 'components' | 'direction'>) => [...t.components, t.direction === 'short' ? 1 : 0];
+
+/** Runs the replay and gathers the trades with their labels and baseline (steps 1–3). */
+export async function gatherTrades(options: { dir: string; from: string; to: string; matches: number; seed?: number; symbols?: string[]; benchmark?: string; onProgress?: (line: string) => void }): Promise<{ trades: Trade[]; universe: unknown; sessions: number; symbols: number; replayMs: number }> {
+  const pool = createPool({ threads: 2, warm: true, taskTimeoutMs: 1_800_000 });
+  const database = await openDatabase({ dataDir: ':memory:' });
+  const barStore = new BarStore();
+  const marketData = new MarketData({ provider: createCsvProvider({ dir: options.dir }), repository: new BarsRepository(database.db), store: barStore, ttlMs: 1e12, log: createLogger('silent') });
+  const deps = { marketData, barStore, pool };
+  try {
+    const started = performance.now();
+    const prepared = await prepareReplay(deps, {
+      timeframe: 'daily',
+      from: options.from,
+      to: options.to,
+      universe: options.symbols ? { kind: 'symbols', symbols: options.symbols } : { kind: 'sp500' },
+      benchmark: options.benchmark ?? 'SPY',
+    });
+    // Bars of every symbol the replay reads, for the labels and the baseline.
+    const series = new Map<string, Ohlcv>();
+    for (const symbol of prepared.symbols) series.set(symbol, await marketData.bars(symbol, 'daily'));
+    // A signal is kept only until its outcome record: then it becomes a trade (entered) or is dropped.
+    const signals = new Map<string, Signal>();
+    const trades: Trade[] = [];
+    let signalCount = 0;
+    let outcomeCount = 0;
+    const toTrade = (signalId: string, data: Record<string, unknown>) => {
+      const s = signals.get(signalId);
+      signals.delete(signalId);
+      if (data.entered !== true || !s || s.stopLoss === null) return;
+      const entryAt = String(data.entryAt);
+      const entry = Number(data.entry);
+      trades.push({
+        id: s.id,
+        symbol: s.symbol,
+        patternType: s.patternType,
+        direction: s.direction,
+        band: s.scoreBand,
+        finalScore: s.finalScore,
+        confidence: s.confidence,
+        components: SCORE_COMPONENTS.map((c) => s.components[c] ?? 0),
+        detectedAt: s.detectedAt,
+        entryAt,
+        entry,
+        stopLoss: s.stopLoss,
+        target1: s.target1,
+        outcome: String(data.outcome),
+        r: Number(data.rMultiple),
+        daysHeld: Number(data.daysHeld),
+        priceHit: null,
+        priceR: null,
+        baseHits: 0,
+        baseN: 0,
+        baseSumR: 0,
+      });
+    };
+    for await (const chunk of replayChunks(deps, prepared)) {
+      for (const r of chunk.records) {
+        if (r.kind === 'signal') {
+          signals.set(r.signal.id, r.signal);
+          signalCount++;
+        } else if (r.kind === 'outcome') {
+          outcomeCount++;
+          toTrade(r.signalId, r.data);
+        }
+      }
+      options.onProgress?.(`replay ${prepared.dates[chunk.to - 1]} (${chunk.to}/${prepared.sessionTs.length} sessions), ${signalCount} signals, ${outcomeCount} outcomes, ${Math.round((performance.now() - started) / 1000)} s`);
+    }
+    const replayMs = performance.now() - started;
+
+    // The matched baseline (jobs/baseline: the trade's own price label, and random entries of its year and ATR% quintile).
+    const membership = options.symbols ? null : sp500Membership();
+    const baseline = await matchedBaseline(marketData, trades, {
+      symbols: prepared.symbols,
+      ...(membership ? { isMember: (symbol: string, day: string) => membership.isMember(symbol, day) } : {}),
+      matches: options.matches,
+      seed: options.seed ?? 14,
+      series,
+    });
+    trades.forEach((t, k) => Object.assign(t, baseline[k]!));
+    return { trades, universe: prepared.universe, sessions: prepared.sessionTs.length, symbols: prepared.symbols.length, replayMs };
+  } finally {
+    await pool.destroy();
+    await database.close();
+  }
+}
+
+/** A group's figures: ledger hit rate and R, price-only hit rate, the baseline beside it and the lift. */
+export function groupFigures(trades: readonly Trade[]) {
+  const n = trades.length;
+  const wins = trades.filter((t) => t.outcome === 'win').length;
+  const scratches = trades.filter((t) => t.outcome === 'scratch').length;
+  const hit = wilsonInterval(wins, n);
+  const r = n >= 2 ? meanInterval(trades.map((t) => t.r)) : null;
+  const priced = trades.filter((t) => t.priceHit !== null);
+  const priceHits = priced.filter((t) => t.priceHit === 1).length;
+  const baseHits = trades.reduce((s, t) => s + t.baseHits, 0);
+  const baseN = trades.reduce((s, t) => s + t.baseN, 0);
+  const baseR = baseN ? trades.reduce((s, t) => s + t.baseSumR, 0) / baseN : NaN;
+  const pricedR = priced.length ? priced.reduce((s, t) => s + t.priceR!, 0) / priced.length : NaN;
+  const lift = priced.length && baseN ? differenceInterval(priceHits, priced.length, baseHits, baseN) : null;
+  const days = trades.map((t) => t.daysHeld).sort((a, b) => a - b);
+  return {
+    n,
+    hitRate: fix(hit.estimate),
+    hitLower: fix(hit.lower),
+    hitUpper: fix(hit.upper),
+    scratchShare: fix(n ? scratches / n : NaN),
+    avgR: fix(r?.mean ?? NaN),
+    rLower: fix(r?.lower ?? NaN),
+    rUpper: fix(r?.upper ?? NaN),
+    medianDaysHeld: n ? days[Math.floor((n - 1) / 2)]! : NaN,
+    priceN: priced.length,
+    priceHitRate: fix(priced.length ? priceHits / priced.length : NaN),
+    priceAvgR: fix(pricedR),
+    baselineN: baseN,
+    baselineHitRate: fix(baseN ? baseHits / baseN : NaN),
+    baselineAvgR: fix(baseR),
+    lift: fix(lift?.difference ?? NaN),
+    liftLower: fix(lift?.lower ?? NaN),
+    liftUpper: fix(lift?.upper ?? NaN),
+  };
+}
+
+export type GroupFigures = ReturnType<typeof groupFigures>;
+
+const groupBy = <K extends string>(trades: readonly Trade[], key: (t: Trade) => K) => {
+  const out = new Map<K, Trade[]>();
+  for (const t of trades) {
+    const k = key(t);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    list.push(t);
+  }
+  return out;
+};
+
+/** Steps 4–5: the fits on the training trades and the out-of-sample judgement. */
+export function evaluate(trades: readonly Trade[], split: string) {
+  const labelled = trades.filter((t) => t.priceHit !== null);
+  const train = labelled.filter((t) => t.detectedAt.slice(0, 10) <= split);
+  const test = labelled.filter((t) => t.detectedAt.slice(0, 10) > split);
+  if (train.length === 0 || test.length === 0) throw new RangeError(`calibration: ${train.length} training and ${test.length} test trades; both must be non-empty`);
+  const y = (ts: readonly Trade[]) => ts.map((t) => t.priceHit!);
+  const won = (ts: readonly Trade[]) => ts.map((t) => (t.outcome === 'win' ? 1 : 0));
+  // Isotonic over deciles of the training scores (each step holds ≥ a tenth of the trades: no 0% or 100% tails from a handful).
+  const scoreCuts = quantileCuts(
+    train.map((t) => t.finalScore),
+    [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+  );
+  const binOf = (score: number) => {
+    const b = bucketOf(score, scoreCuts);
+    return b === 0 ? -Infinity : scoreCuts[b - 1]!;
+  };
+  const isotonic: IsotonicFit = isotonicFit(
+    train.map((t) => Math.max(-1, binOf(t.finalScore))),
+    y(train),
+  );
+  const logistic: LogisticFit = logisticFit(train.map(features), y(train), { l2: 1 });
+  const trainBase = y(train).reduce((a: number, b) => a + b, 0) / train.length;
+  // The ledger label (a win as the ledger records it: target1 before the stop while the lifecycle holds), over every entered trade.
+  const ledgerTrain = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
+  const ledgerTest = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
+  const ledgerLogistic = logisticFit(ledgerTrain.map(features), won(ledgerTrain), { l2: 1 });
+  const ledgerIsotonic = isotonicFit(
+    ledgerTrain.map((t) => Math.max(-1, binOf(t.finalScore))),
+    won(ledgerTrain),
+  );
+  const ledgerBase = won(ledgerTrain).reduce((a: number, b) => a + b, 0) / ledgerTrain.length;
+  const ledgerPredictions = {
+    confidence: ledgerTest.map((t) => t.confidence),
+    isotonicScore: ledgerTest.map((t) => isotonicPredict(ledgerIsotonic, t.finalScore)),
+    logisticComponents: ledgerTest.map((t) => logisticPredict(ledgerLogistic, features(t))),
+  };
+  const ledgerLabel = {
+    trainTrades: ledgerTrain.length,
+    testTrades: ledgerTest.length,
+    trainBaseRate: fix(ledgerBase, 4),
+    logistic: { intercept: ledgerLogistic.intercept, coefficients: Object.fromEntries([...SCORE_COMPONENTS, 'short'].map((c, j) => [c, ledgerLogistic.coefficients[j]!])), converged: ledgerLogistic.converged },
+    isotonic: { x: ledgerIsotonic.x, y: ledgerIsotonic.y.map((v) => fix(v, 4)) },
+    brier: Object.fromEntries(Object.entries(ledgerPredictions).map(([k, p]) => [k, brierReport(p, won(ledgerTest), ledgerBase)])),
+    reliability: Object.fromEntries(Object.entries(ledgerPredictions).map(([k, p]) => [k, reliabilityTable(p, won(ledgerTest), 10)])),
+  };
+  const predictions = {
+    confidence: test.map((t) => t.confidence),
+    isotonicScore: test.map((t) => isotonicPredict(isotonic, t.finalScore)),
+    logisticComponents: test.map((t) => logisticPredict(logistic, features(t))),
+  };
+  const brier = Object.fromEntries(Object.entries(predictions).map(([k, p]) => [k, brierReport(p, y(test), trainBase)]));
+  const reliability = Object.fromEntries(Object.entries(predictions).map(([k, p]) => [k, reliabilityTable(p, y(test), 10)]));
+  const outOfSample = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
+  const inSample = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
+  const table = (ts: readonly Trade[], key: (t: Trade) => string, order?: readonly string[]) => {
+    const groups = groupBy(ts, key);
+    const keys = order ? order.filter((k) => groups.has(k)) : [...groups.keys()].sort();
+    return Object.fromEntries(keys.map((k) => [k, groupFigures(groups.get(k)!)]));
+  };
+  return {
+    split,
+    trainTrades: train.length,
+    testTrades: test.length,
+    trainBaseRate: fix(trainBase, 4),
+    isotonic: { x: isotonic.x, y: isotonic.y.map((v) => fix(v, 4)) },
+    logistic: { intercept: fix(logistic.intercept, 4), coefficients: Object.fromEntries([...SCORE_COMPONENTS, 'short'].map((c, j) => [c, fix(logistic.coefficients[j]!, 4)])), converged: logistic.converged },
+    brier,
+    reliability,
+    ledgerLabel,
+    all: { inSample: groupFigures(inSample), outOfSample: groupFigures(outOfSample) },
+    bands: { inSample: table(inSample, (t) => t.band, SCORE_BANDS), outOfSample: table(outOfSample, (t) => t.band, SCORE_BANDS) },
+    bandsByDirection: table(outOfSample, (t) => `${t.direction} ${t.band}`),
+    directions: { inSample: table(inSample, (t) => t.direction), outOfSample: table(outOfSample, (t) => t.direction) },
+    patterns: { outOfSample: table(outOfSample, (t) => t.patternType) },
+    patternBaseRates: table(trades, (t) => t.patternType),
+  };
+}
+
+function print(report: ReturnType<typeof evaluate>): void {
+  const rows = (o: Record<string, GroupFigures>) =>
+    Object.entries(o).map(([k, f]) => ({
+      group: k,
+      N: f.n,
+      'hit (ledger)': `${pct(f.hitRate)} [${pct(f.hitLower)}, ${pct(f.hitUpper)}]`,
+      'avg R [t 95%]': `${f.avgR.toFixed(3)} [${f.rLower.toFixed(3)}, ${f.rUpper.toFixed(3)}]`,
+      scratch: pct(f.scratchShare),
+      'hit (prices)': pct(f.priceHitRate),
+      'R (prices)': f.priceAvgR.toFixed(3),
+      'baseline hit': `${pct(f.baselineHitRate)} (${f.baselineN})`,
+      'baseline R': f.baselineAvgR.toFixed(3),
+      'lift [95%]': `${(100 * f.lift).toFixed(1)} pp [${(100 * f.liftLower).toFixed(1)}, ${(100 * f.liftUpper).toFixed(1)}]`,
+    }));
+  printTable(`Score bands, in sample (detected ≤ ${report.split})`, rows(report.bands.inSample));
+  printTable(`Score bands, out of sample (detected > ${report.split})`, rows(report.bands.outOfSample));
+  printTable('Direction, out of sample', rows(report.directions.outOfSample));
+  printTable('Direction × band, out of sample', rows(report.bandsByDirection));
+  printTable('Pattern, out of sample', rows(report.patterns.outOfSample));
+  printTable(
+    `Brier score out of sample (${report.testTrades} trades; reference: the training base rate ${pct(report.trainBaseRate)} for all)`,
+    Object.entries(report.brier).map(([k, b]) => ({ predictor: k, brier: b.brier.toFixed(4), reference: b.reference.toFixed(4), skill: b.skill.toFixed(4) })),
+  );
+  for (const [k, bins] of Object.entries(report.reliability)) {
+    printTable(
+      `Reliability out of sample: ${k}`,
+      bins.map((b, i) => ({ decile: i + 1, range: `${b.from.toFixed(3)}–${b.to.toFixed(3)}`, N: b.n, predicted: pct(b.predicted), observed: pct(b.observed), 'Wilson 95%': `[${pct(b.lower)}, ${pct(b.upper)}]` })),
+    );
+  }
+  printTable(
+    'Per-pattern base rates, whole history (ledger outcomes of entered trades)',
+    Object.entries(report.patternBaseRates).map(([k, f]) => ({ pattern: k, N: f.n, 'hit rate': pct(f.hitRate), 'avg R': f.avgR.toFixed(3), 'median days held': f.medianDaysHeld, 'hit (prices)': pct(f.priceHitRate), 'baseline hit': pct(f.baselineHitRate) })),
+  );
+  printTable(
+    `Ledger label (win as the ledger records it): Brier out of sample (${report.ledgerLabel.testTrades} trades; reference: the training base rate ${pct(report.ledgerLabel.trainBaseRate)})`,
+    Object.entries(report.ledgerLabel.brier).map(([k, b]) => ({ predictor: k, brier: b.brier.toFixed(4), reference: b.reference.toFixed(4), skill: b.skill.toFixed(4) })),
+  );
+  for (const [k, bins] of Object.entries(report.ledgerLabel.reliability)) {
+    printTable(
+      `Ledger label reliability out of sample: ${k}`,
+      bins.map((b, i) => ({ decile: i + 1, range: `${b.from.toFixed(3)}–${b.to.toFixed(3)}`, N: b.n, predicted: pct(b.predicted), observed: pct(b.observed), 'Wilson 95%': `[${pct(b.lower)}, ${pct(b.upper)}]` })),
+    );
+  }
+  console.log('\nledger-label logistic fit (training years):', JSON.stringify(report.ledgerLabel.logistic));
+  console.log('\nlogistic fit (training years):', JSON.stringify(report.logistic));
+  console.log('isotonic fit of finalScore (training years):', JSON.stringify(report.isotonic));
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      from: { type: 'string', default: '2005-01-01' },
+      to: { type: 'string', default: '2024-03-08' },
+      split: { type: 'string', default: '2016-12-31' },
+      matches: { type: 'string', default: '5' },
+      out: { type: 'string', default: 'calibration.json' },
+      smoke: { type: 'boolean', default: false },
+      /** Write the gathered trades here (JSON), or with --reuse read them instead of replaying. */
+      trades: { type: 'string' },
+      reuse: { type: 'boolean', default: false },
+    },
+  });
+  const real = realCsvDir();
+  if (!real) {
+    console.log('bench/calibration: shared/data is not here; nothing to measure');
+    process.exit(0);
+  }
+  const from = values.smoke ? '2021-01-01' : values.from!;
+  const split = values.smoke ? '2022-06-30' : values.split!;
+  const gathered: Awaited<ReturnType<typeof gatherTrades>> =
+    values.reuse && values.trades
+      ? JSON.parse(readFileSync(values.trades, 'utf8'))
+      : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
+  process.stderr.write('\n');
+  if (values.trades && !values.reuse) writeFileSync(values.trades, JSON.stringify(gathered));
+  console.log(`replay ${from} .. ${values.to}: ${gathered.sessions} sessions × ${gathered.symbols} symbols in ${(gathered.replayMs / 1000).toFixed(1)} s; ${gathered.trades.length} entered trades`);
+  console.log('universe:', JSON.stringify(gathered.universe));
+  const report = evaluate(gathered.trades, split);
+  print(report);
+  writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report }, null, 1));
+  console.log(`\nwritten ${values.out}`);
+}

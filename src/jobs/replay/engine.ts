@@ -1,0 +1,248 @@
+/**
+ * @module jobs/replay/engine
+ * The point-in-time engine: the live pipeline (universe at the date, scan,
+ * scoring with RS rank and market regime, lifecycle, alerts, outcome
+ * resolution) run over a range of past sessions, in the worker pool over the
+ * shared bar store (workers/replay).
+ *
+ * `prepareReplay` loads the bars (cache-through, into the shared store), takes
+ * the sessions from the benchmark's bars, and computes every session's
+ * cross-sectional inputs up front: RS ranks and breadth of the universe at
+ * that date, and the market regime. `replayChunks` then walks the sessions in
+ * chunks; each chunk is one task per batch of symbols, which advances every
+ * symbol session by session (the scan reads the store's incremental
+ * indicators through views that end at the session's bar) and hands back its
+ * book for the next chunk. The records come back in the order a live run
+ * appends them, session by session: the signals surfaced (by rank), the moves
+ * of listed signals (by rank), the tracked moves, the outcomes (in surfacing
+ * order).
+ *
+ * A symbol whose data ended more than one session of the benchmark's bars
+ * before a session (`STALE_AFTER_BARS`, jobs/scan) is out of that session's
+ * universe, as `runScan` leaves a stale series out: not scanned, ranked or
+ * counted in breadth (its open signals are still tracked to their end).
+ *
+ * Every session equals a `runScan` as of that session over the same universe
+ * (`test/jobs/replay.test.ts`), and nothing in it depends on a later bar (the
+ * same test replays data cut at a date).
+ */
+import type { Books, ReplayParams, UniverseDescription } from '../../domain/replay';
+import type { RegimeReading, Signal, Timeframe } from '../../domain/signal';
+import type { MarketData } from '../../market-data';
+import { batches, type KernelPool } from '../../pool';
+import type { BarStore } from '../../store';
+import type { BookRecord, SessionTally } from '../../../workers/replay-book';
+import type { ReplayMatrices } from '../../../workers/replay';
+import { indexAtOrBefore } from '../../../workers/store';
+import { STALE_AFTER_BARS } from '../scan';
+import { replayUniverse } from './universe';
+
+export interface ReplayDeps {
+  marketData: MarketData;
+  barStore: BarStore;
+  pool: KernelPool;
+}
+
+/** A replay ready to walk: its sessions, universe, matrices and per-session regime. */
+export interface PreparedReplay {
+  params: ReplayParams;
+  source: string;
+  timeframe: Timeframe;
+  /** Session bar times and their dates (YYYY-MM-DD). */
+  sessionTs: number[];
+  dates: string[];
+  /** Symbols in matrix column order. */
+  symbols: string[];
+  universe: UniverseDescription;
+  matrices: ReplayMatrices;
+  breadth: (number | null)[];
+  regimes: (RegimeReading | null)[];
+  /** Report dates per symbol, when the provider knows them. */
+  earnings: Map<string, string[] | null>;
+  /** Symbols in the universe per session. */
+  universeSize: number[];
+}
+
+/** One chunk of sessions, its records in ledger order, and what it did. */
+export interface ReplayChunk {
+  /** Sessions [from, to). */
+  from: number;
+  to: number;
+  records: BookRecord[];
+  tally: SessionTally & { signals: number };
+  /** With `listings`: each session's ranked signals over the whole universe (index k − from). */
+  listings?: Signal[][];
+  /** Every symbol's book after this chunk (what a resumed replay starts the next chunk from). */
+  books: Books;
+}
+
+const dateOf = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+const shared = (bytes: number) => new SharedArrayBuffer(Math.max(8, bytes));
+
+/**
+ * Loads what the replay reads and computes every session's cross-sectional
+ * inputs (passes 1 and 2 of workers/replay).
+ * @throws {RangeError} when the range holds no session of the benchmark, or a listed symbol is unknown.
+ */
+export async function prepareReplay(deps: ReplayDeps, params: ReplayParams): Promise<PreparedReplay> {
+  const { marketData, barStore, pool } = deps;
+  const { timeframe, benchmark } = params;
+  const universe = await replayUniverse(params.universe, marketData, params.from, params.to);
+  const bench = await marketData.bars(benchmark, timeframe);
+  const sessionTs: number[] = [];
+  for (const ts of bench.ts) {
+    const day = dateOf(ts);
+    if (day >= params.from && day <= params.to) sessionTs.push(ts);
+  }
+  if (sessionTs.length === 0) throw new RangeError(`replay: ${benchmark} has no ${timeframe} bars from ${params.from} to ${params.to}`);
+  const dates = sessionTs.map(dateOf);
+  const loaded = await Promise.all(
+    universe.symbols.map((symbol) =>
+      marketData.bars(symbol, timeframe).then(
+        (series) => ({ symbol, first: series.ts.length ? dateOf(series.ts[0]!) : null, ts: series.ts }),
+        () => ({ symbol, first: null, ts: new Float64Array(0) }),
+      ),
+    ),
+  );
+  const firstBar = new Map(loaded.map((l) => [l.symbol, l.first]));
+  const withBars = loaded.filter((l) => l.first !== null);
+  const symbols = withBars.map((l) => l.symbol);
+  const description = universe.describe(dates, (s) => firstBar.get(s) ?? null);
+
+  const n = sessionTs.length;
+  const s = symbols.length;
+  const matrices: ReplayMatrices = {
+    sessions: n,
+    symbols: s,
+    sessionTs: shared(n * 8),
+    universe: shared(n * s),
+    rsScore: shared(n * s * 8),
+    above: shared(n * s),
+    ranks: shared(n * s),
+  };
+  new Float64Array(matrices.sessionTs).set(sessionTs);
+  const member = new Uint8Array(matrices.universe);
+  const universeSize = new Array<number>(n).fill(0);
+  const standOn = sessionTs.map((ts) => indexAtOrBefore(bench.ts, ts));
+  const staleAfter = STALE_AFTER_BARS[timeframe];
+  withBars.forEach(({ symbol, ts }, c) => {
+    for (let k = 0; k < n; k++) {
+      if (!universe.isMember(symbol, dates[k]!)) continue;
+      const i = indexAtOrBefore(ts, sessionTs[k]!);
+      if (i >= 0 && standOn[k]! - indexAtOrBefore(bench.ts, ts[i]!) > staleAfter) continue; // stale: its data ended before this session
+      member[c * n + k] = 1;
+      universeSize[k]!++;
+    }
+  });
+
+  const handle = barStore.handle();
+  const columns = symbols.map((symbol, column) => ({ symbol, column }));
+  await Promise.all(batches(columns, pool.threads * 4).map((part) => pool.run('replayStats', { handle, timeframe, matrices, columns: part })));
+  const ranges = batches(
+    Array.from({ length: n }, (_, k) => k),
+    pool.threads,
+  );
+  const breadth = (await Promise.all(ranges.map((r) => pool.run('replayRanks', { matrices, from: r[0]!, to: r.at(-1)! + 1 })))).flat();
+  const regimes = await pool.run('replayRegimes', { handle, timeframe, benchmark, sessionTs, breadth });
+  const provider = marketData.provider;
+  const earnings = new Map(symbols.map((symbol) => [symbol, provider.earningsDates ? provider.earningsDates(symbol) : null]));
+  return { params, source: provider.name, timeframe, sessionTs, dates, symbols, universe: description, matrices, breadth, regimes, earnings, universeSize };
+}
+
+export interface ChunkOptions {
+  /** The first session to run (a resumed replay starts after its last finished chunk). */
+  startAt?: number;
+  /** Books from the chunks before `startAt`, by symbol. */
+  books?: Books;
+  /** Sessions per chunk; default 21 (about a month of daily sessions). */
+  chunkSessions?: number;
+  /** Return every session's ranked listing (tests, calibration). */
+  listings?: boolean;
+}
+
+const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
+
+/** Phases of a session's records, in the order a live run appends them. */
+function phase(r: BookRecord): number {
+  return r.kind === 'signal' ? 0 : r.kind === 'event' ? (r.phase === 'listed' ? 1 : 2) : 3;
+}
+
+/** Orders a chunk's records as a live run would append them (see the module comment). */
+export function ledgerOrder(records: BookRecord[]): BookRecord[] {
+  const key = (r: BookRecord): [number, string] => {
+    if (r.kind === 'signal') return [-r.signal.finalScore, r.signal.id];
+    if (r.kind === 'event') return r.phase === 'listed' ? [-r.rankScore, r.signalId] : [0, r.signalId];
+    return [0, `${r.surfacedAt}\u0000${String(1e6 - r.finalScore).padStart(12, '0')}\u0000${r.signalId}`];
+  };
+  // Stable: a signal's own events keep their order.
+  return records
+    .map((r, i) => ({ r, i, k: key(r) }))
+    .sort((a, b) => a.r.session - b.r.session || phase(a.r) - phase(b.r) || a.k[0] - b.k[0] || (a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0) || a.i - b.i)
+    .map((x) => x.r);
+}
+
+/**
+ * Walks the prepared sessions in chunks (see the module comment), yielding
+ * each chunk's records in ledger order. The next chunk is computed while the
+ * caller handles the current one. `books` is updated in place.
+ */
+export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, options: ChunkOptions = {}): AsyncGenerator<ReplayChunk> {
+  const { pool, barStore } = deps;
+  const books: Books = options.books ?? {};
+  const size = options.chunkSessions ?? 21;
+  const n = replay.sessionTs.length;
+  const handle = barStore.handle();
+  const parts = batches(
+    replay.symbols.map((symbol, column) => ({ symbol, column })),
+    pool.threads * 4,
+  );
+  const run = async (from: number): Promise<ReplayChunk> => {
+    const to = Math.min(n, from + size);
+    const results = (
+      await Promise.all(
+        parts.map((part) =>
+          pool.run('replayScan', {
+            handle,
+            timeframe: replay.timeframe,
+            source: replay.source,
+            matrices: replay.matrices,
+            from,
+            to,
+            regimes: replay.regimes.slice(from, to),
+            symbols: part.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
+            listings: options.listings,
+          }),
+        ),
+      )
+    ).flat();
+    const tally = { scanned: 0, listed: 0, unresolvable: 0, signals: 0 };
+    const records: BookRecord[] = [];
+    for (const r of results) {
+      books[r.symbol] = r.book;
+      records.push(...r.records);
+      tally.scanned += r.tally.scanned;
+      tally.listed += r.tally.listed;
+      tally.unresolvable += r.tally.unresolvable;
+    }
+    tally.signals = records.filter((r) => r.kind === 'signal').length;
+    // A snapshot: the next chunk's results replace these book objects, never change them.
+    const chunk: ReplayChunk = { from, to, records: ledgerOrder(records), tally, books: { ...books } };
+    if (options.listings) {
+      chunk.listings = Array.from({ length: to - from }, (_, j) => results.flatMap((r) => r.listings?.[j] ?? []).sort(byRank));
+    }
+    return chunk;
+  };
+  // Each chunk needs the books the one before left: chunks run one after the
+  // other, but the next one is under way while the caller handles this one.
+  const start = (from: number) => {
+    const pending = run(from);
+    pending.catch(() => undefined); // a caller that stops early leaves it unawaited; one that goes on sees the error
+    return pending;
+  };
+  let next = (options.startAt ?? 0) < n ? start(options.startAt ?? 0) : undefined;
+  while (next) {
+    const chunk = await next;
+    next = chunk.to < n ? start(chunk.to) : undefined;
+    yield chunk;
+  }
+}

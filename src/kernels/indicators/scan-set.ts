@@ -1,0 +1,182 @@
+/**
+ * @module kernels/indicators/scan-set
+ * The indicators a breakout scan reads (the detectors, the trend template,
+ * scoring, the lifecycle and the market regime), kept incrementally: a
+ * {@link ScanIndicatorState} remembers where every kernel stopped, and
+ * {@link extendScanIndicators} computes only the bars appended since. A
+ * series extended bar by bar, or in any pieces, holds bit for bit the values
+ * of {@link computeIndicators} over the whole series
+ * (`test/kernels/indicators/streaming.test.ts`), because each kernel carries
+ * its running sums instead of rebuilding them, and the value at bar `i` reads
+ * bars `0..i` only.
+ *
+ * The state is a flat list of numbers ({@link SCAN_STATE_WORDS}), so it can
+ * live in shared memory beside the bars (store/scan-state) and be advanced by
+ * whichever worker thread scans the symbol next.
+ *
+ * @example
+ * const set = allocateScanIndicators(capacity);
+ * const state = scanIndicatorState();
+ * extendScanIndicators(bars, set, state); // bars 0..n−1
+ * extendScanIndicators(longerBars, set, state); // only the appended bars are computed
+ */
+import { atr1d, atrState, type AtrState } from './atr';
+import { bollingerState, bollingerWidth1d, percentileRank1d, type BollingerState } from './bollinger';
+import { headBars, type Ohlcv } from '../ohlcv';
+import { rollingMax1d, rollingMin1d } from './rolling';
+import type { IndicatorSet } from './set';
+import { sma1d, smaState, type SmaState } from './sma';
+import { averageVolume1d } from './volume';
+
+/** The members of {@link ScanIndicatorSet}, in the order their arrays sit in a block. */
+export const SCAN_INDICATORS = [
+  'sma50',
+  'sma150',
+  'sma200',
+  'atr14',
+  'avgVolume50',
+  'bbWidth20',
+  'bbWidthPercentile',
+  'high252',
+  'low252',
+  'donchianHigh55',
+  'donchianLow55',
+  'donchianHigh20',
+  'donchianLow20',
+] as const satisfies readonly (keyof IndicatorSet)[];
+
+/**
+ * The part of {@link IndicatorSet} a scan reads. A detector that needs another
+ * indicator fails to compile until it is listed here (and kept incrementally).
+ */
+export type ScanIndicatorSet = Pick<IndicatorSet, (typeof SCAN_INDICATORS)[number]>;
+
+/** Where every kernel of the set stopped; `next` is the first bar not yet computed. */
+export interface ScanIndicatorState {
+  next: number;
+  sma50: SmaState;
+  sma150: SmaState;
+  sma200: SmaState;
+  avgVolume50: SmaState;
+  atr14: AtrState;
+  bbWidth20: BollingerState;
+}
+
+const BOLLINGER = { period: 20, multiplier: 2 };
+
+/** The state before the first bar. */
+export function scanIndicatorState(): ScanIndicatorState {
+  return { next: 0, sma50: smaState(), sma150: smaState(), sma200: smaState(), avgVolume50: smaState(), atr14: atrState(), bbWidth20: bollingerState(BOLLINGER) };
+}
+
+/** A deep copy (a provisional bar is computed on a copy, so the state itself stays at the last final bar). */
+export function copyScanIndicatorState(s: ScanIndicatorState): ScanIndicatorState {
+  return { next: s.next, sma50: { ...s.sma50 }, sma150: { ...s.sma150 }, sma200: { ...s.sma200 }, avgVolume50: { ...s.avgVolume50 }, atr14: { ...s.atr14 }, bbWidth20: { ...s.bbWidth20 } };
+}
+
+/** Numbers {@link packScanState} writes: `next`, then each kernel's running values. */
+export const SCAN_STATE_WORDS = 17;
+
+/** Writes the state into `words[offset …]` ({@link SCAN_STATE_WORDS} numbers, in the order below). */
+export function packScanState(s: ScanIndicatorState, words: Float64Array, offset = 0): void {
+  words.set(
+    [
+      s.next,
+      s.sma50.sum, s.sma50.missing,
+      s.sma150.sum, s.sma150.missing,
+      s.sma200.sum, s.sma200.missing,
+      s.avgVolume50.sum, s.avgVolume50.missing,
+      s.atr14.seen, s.atr14.sum, s.atr14.atr, s.atr14.prevClose,
+      s.bbWidth20.missing, s.bbWidth20.slides, s.bbWidth20.mean, s.bbWidth20.m2,
+    ],
+    offset,
+  );
+}
+
+/** Reads a state written by {@link packScanState}. */
+export function unpackScanState(words: Float64Array, offset = 0): ScanIndicatorState {
+  const w = (k: number) => words[offset + k]!;
+  const next = w(0);
+  const sma = (k: number): SmaState => ({ next, sum: w(k), missing: w(k + 1) });
+  return {
+    next,
+    sma50: sma(1),
+    sma150: sma(3),
+    sma200: sma(5),
+    avgVolume50: sma(7),
+    atr14: { next, seen: w(9), sum: w(10), atr: w(11), prevClose: w(12) },
+    bbWidth20: { next, missing: w(13), slides: w(14), mean: w(15), m2: w(16) },
+  };
+}
+
+/** Views over one block of `capacity` bars per member (`block` holds `SCAN_INDICATORS.length × capacity` doubles). */
+export function scanIndicatorViews(block: Float64Array, capacity: number, length = capacity): ScanIndicatorSet {
+  const set = {} as ScanIndicatorSet;
+  SCAN_INDICATORS.forEach((name, k) => {
+    set[name] = block.subarray(k * capacity, k * capacity + length);
+  });
+  return set;
+}
+
+/** A set with room for `capacity` bars (one allocation). */
+export function allocateScanIndicators(capacity: number): ScanIndicatorSet {
+  return scanIndicatorViews(new Float64Array(SCAN_INDICATORS.length * capacity), capacity);
+}
+
+/** The first `length` values of every member, as views (nothing later can be read through them). */
+export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndicatorSet {
+  const out = {} as ScanIndicatorSet;
+  for (const name of SCAN_INDICATORS) out[name] = set[name].subarray(0, length);
+  return out;
+}
+
+/** The longest rolling window of the set (the 52-week high and low). */
+const LONGEST_WINDOW = 252;
+
+/** The kernels that carry a running state, over `bars` from where `state` stopped. */
+function advanceStateful(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState): void {
+  const { high, low, close, volume } = bars;
+  sma1d(close, set.sma50, { period: 50 }, state.sma50);
+  sma1d(close, set.sma150, { period: 150 }, state.sma150);
+  sma1d(close, set.sma200, { period: 200 }, state.sma200);
+  atr1d(high, low, close, set.atr14, { period: 14 }, state.atr14);
+  bollingerWidth1d(close, set.bbWidth20, BOLLINGER, state.bbWidth20);
+  averageVolume1d(volume, set.avgVolume50, { period: 50 }, state.avgVolume50);
+  state.next = close.length;
+}
+
+/**
+ * Computes every member for bars `state.next .. bars.close.length − 1` and
+ * moves the state over the first `commit` bars (default all): O(new bars),
+ * plus O(252) to rebuild the rolling extremes' deques. Bars past `commit` (a
+ * forming bar a later write may revise) get their values from a copy of the
+ * state, which stays where the committed bars end. The arrays of `set` must
+ * hold at least `bars.close.length` values.
+ * @throws {RangeError} when the state is past `commit` or `commit` past the bars, or from the kernels (short outputs, unequal columns).
+ */
+export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
+  const { high, low } = bars;
+  const n = bars.close.length;
+  const from = state.next;
+  if (!(Number.isInteger(commit) && from <= commit && commit <= n)) throw new RangeError(`scan indicators: state at bar ${from} cannot commit through ${commit} of ${n} bars`);
+  if (from === n) return;
+  advanceStateful(commit < n ? headBars(bars, commit) : bars, set, state);
+  if (commit < n) advanceStateful(bars, set, copyScanIndicatorState(state));
+  // The rest are read back from the bars and the band width, from `from` on.
+  percentileRank1d(set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
+  const scratch = new Int32Array(n - Math.max(0, from - LONGEST_WINDOW));
+  rollingMax1d(high, set.high252, { period: 252 }, scratch, from);
+  rollingMin1d(low, set.low252, { period: 252 }, scratch, from);
+  rollingMax1d(high, set.donchianHigh55, { period: 55, excludeCurrent: true }, scratch, from);
+  rollingMin1d(low, set.donchianLow55, { period: 55, excludeCurrent: true }, scratch, from);
+  rollingMax1d(high, set.donchianHigh20, { period: 20, excludeCurrent: true }, scratch, from);
+  rollingMin1d(low, set.donchianLow20, { period: 20, excludeCurrent: true }, scratch, from);
+}
+
+/** The whole set over `bars`, computed at once (what the incremental form must equal). */
+export function computeScanIndicators(bars: Ohlcv): ScanIndicatorSet {
+  const n = bars.close.length;
+  const set = allocateScanIndicators(n);
+  extendScanIndicators(bars, set, scanIndicatorState());
+  return set;
+}

@@ -1,0 +1,197 @@
+/**
+ * A replay written to the replay ledger: every record marked as a replay's,
+ * the chain verifying on its own beside an untouched live chain; a replay
+ * interrupted after a chunk resumes where it stopped and ends with exactly the
+ * records of one that ran through; and a replay over a few sessions writes
+ * what the live pipeline, persisting a run after each of those sessions,
+ * writes to the live ledger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import type { LedgerRepository } from '../../src/db/repositories/ledger';
+import type { ReplayParams } from '../../src/domain/replay';
+import { runReplay, type ReplayProgress } from '../../src/jobs/replay/run';
+import { storedAs } from '../../src/domain/check';
+import { SignalRecordSchema } from '../../src/domain/signal';
+import { enteredOutcome, notEnteredOutcome, planOutcome } from '../../src/ledger/outcome-plan';
+import { ledgerEntries } from '../../src/ledger/serialize';
+import { resolveItem } from '../../workers/outcomes';
+import { verifyLedger } from '../../src/ledger/verify';
+import { createSyntheticProvider } from '../../src/providers/synthetic';
+import type { MarketDataProvider } from '../../src/providers/types';
+import { scorecard } from '../../src/modules/transparency/performance';
+import { createTestContext, type TestContext } from '../helpers/app';
+
+const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'AVGO', 'COST', 'JPM', 'XOM', 'LLY', 'KO', 'PEP', 'CAT', 'DE', 'AMD', 'MU', 'NFLX', 'CRM', 'ADBE', 'ORCL', 'INTC', 'CSCO', 'QCOM', 'TXN', 'HD', 'LOW', 'NKE', 'SBUX', 'MCD'];
+const PARAMS: ReplayParams = { timeframe: 'daily', from: '2025-09-01', to: '2025-12-31', universe: { kind: 'symbols', symbols: SYMBOLS }, benchmark: 'SPY' };
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext({ provider: createSyntheticProvider({ seed: 42, now: () => Date.UTC(2026, 0, 30, 22) }) });
+});
+afterAll(() => ctx.close());
+
+const deps = () => ({ ...ctx.services });
+const signalRecordOf = storedAs(SignalRecordSchema);
+
+/** Every record of a replay, oldest first, as (kind, signal, body data without what names the run). */
+async function contents(ledger: LedgerRepository, replayId: string, params: ReplayParams = PARAMS) {
+  const out: { kind: string; signalId: string; data: Record<string, unknown> }[] = [];
+  for (let after = 0; ; ) {
+    const rows = await ledger.page(after, 5000);
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      if (row.replayId !== replayId || row.kind === 'replay') continue;
+      const { data } = JSON.parse(row.body) as { data: Record<string, unknown> };
+      const { replay, runId, ...rest } = data;
+      expect(rest.mode).toBe('replay');
+      expect(replay).toMatchObject({ id: replayId, source: 'synthetic', timeframe: 'daily', from: params.from, to: params.to, universe: 'symbols', benchmark: 'SPY' });
+      if (row.kind !== 'outcome') expect(runId).toBe(replayId);
+      out.push({ kind: row.kind, signalId: row.signalId, data: rest });
+    }
+    after = rows.at(-1)!.seq;
+  }
+  return out;
+}
+
+describe('replays in the replay ledger', () => {
+  it('writes a chain of its own, every record marked, that verifies beside an untouched live chain', async () => {
+    const progress: ReplayProgress[] = [];
+    const run = await runReplay(deps(), PARAMS, { origin: 'test', chunkSessions: 15, onProgress: (p) => progress.push(p) });
+    expect(run.status).toBe('done');
+    expect(run.sessionsDone).toBe(run.sessionsTotal);
+    expect(run.signals).toBeGreaterThan(20);
+    expect(progress.length).toBe(Math.ceil(run.sessionsTotal / 15));
+    expect(progress.at(-1)!.through).toBe('2025-12-31');
+    const replayCheck = await verifyLedger(ctx.services.replayLedger);
+    expect(replayCheck.ok).toBe(true);
+    expect(replayCheck.count).toBe(run.records);
+    expect(replayCheck.checkpoints.verified).toBe(progress.length);
+    expect((await ctx.services.ledger.head()).seq).toBe(0);
+    const records = await contents(ctx.services.replayLedger, run.id);
+    expect(records.filter((r) => r.kind === 'signal').length).toBe(run.signals);
+    const surfaced = new Set(records.filter((r) => r.kind === 'signal').map((r) => r.signalId));
+    const followUps = records.filter((r) => r.kind !== 'signal');
+    expect(followUps.length).toBeGreaterThan(0);
+    for (const r of followUps) expect(surfaced.has(r.signalId)).toBe(true);
+    const outcomes = records.filter((r) => r.kind === 'outcome');
+    expect(new Set(outcomes.map((o) => o.data.outcome))).toEqual(new Set(['win', 'loss', 'scratch']));
+    // The run's first record names its parameters and universe, with the survivorship statement.
+    const [first] = await ctx.services.replayLedger.page(0, 1);
+    expect(first!.kind).toBe('replay');
+    const start = JSON.parse(first!.body).data;
+    expect(start.params).toEqual(PARAMS);
+    expect(start.universe).toMatchObject({ kind: 'symbols', survivorshipBias: true });
+    // The same request again finds the finished run.
+    expect((await runReplay(deps(), PARAMS, { origin: 'test' })).id).toBe(run.id);
+  });
+
+  it('records every outcome as the outcome job computes it from scratch, from the ledger as it stood at the exit', async () => {
+    const run = await runReplay(deps(), PARAMS, { origin: 'test' }); // the run of the test before (or a new one when run alone)
+    const ledger = ctx.services.replayLedger.forReplay(run.id);
+    const { rows } = await ledger.signalRecords({}, 100_000, 0);
+    const views = ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId)));
+    let checked = 0;
+    for (const view of views) {
+      if (!view.outcomeRecord) continue;
+      const { mode, replay, ...outcome } = view.outcome;
+      const recorded: Record<string, unknown> = outcome;
+      const record = signalRecordOf(view.signal, 'replayed signal');
+      const exitAt = String(recorded.exitAt);
+      const planned = planOutcome(record, view.events.filter((e) => e.at <= exitAt));
+      expect(planned).not.toBeNull();
+      if ('notEntered' in planned!) {
+        expect(recorded).toEqual(notEnteredOutcome(planned.notEntered));
+      } else {
+        const bars = await ctx.services.marketData.bars(record.symbol, 'daily');
+        const resolved = resolveItem(planned!.item, bars, bars.ts.findLastIndex((ts) => ts <= Date.parse(exitAt)));
+        expect('result' in resolved && resolved.result.outcome).not.toBe('open');
+        if ('result' in resolved) expect(recorded).toEqual(enteredOutcome(planned!.item, resolved.result));
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("judges the replay's closed trades against matched random entries on its scorecard", async () => {
+    const card = await scorecard(ctx.services, { source: 'replay' });
+    const { baseline } = card.calibration;
+    expect(baseline.matches).toBe(5);
+    expect(baseline.all.trades).toBeGreaterThan(0);
+    expect(baseline.all.trades).toBeLessThanOrEqual(card.allTime.closed);
+    expect(baseline.all.baselineDraws).toBeGreaterThan(0);
+    expect(baseline.all.baselineDraws).toBeLessThanOrEqual(5 * baseline.all.trades + 5 * (card.allTime.closed - baseline.all.trades));
+    expect(baseline.all.lift!).toBeCloseTo(baseline.all.hitRate! - baseline.all.baselineHitRate!, 3);
+    expect(baseline.all.liftLower!).toBeLessThan(baseline.all.lift!);
+    expect(baseline.all.liftUpper!).toBeGreaterThan(baseline.all.lift!);
+    const groups = Object.values(baseline.byDirection);
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.reduce((s, g) => s + g.trades, 0)).toBe(baseline.all.trades);
+    expect(Object.values(baseline.byBand).reduce((s, g) => s + g.baselineDraws, 0)).toBe(baseline.all.baselineDraws);
+  });
+
+  it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {
+    const params: ReplayParams = { ...PARAMS, from: '2025-10-01', to: '2025-11-28' };
+    const stop = new AbortController();
+    const first = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, signal: stop.signal, onProgress: (p) => p.sessionsDone >= 20 && stop.abort() });
+    expect(first.status).toBe('running');
+    expect(first.sessionsDone).toBe(20);
+    expect(first.sessionsDone).toBeLessThan(first.sessionsTotal);
+    const seen: number[] = [];
+    const resumed = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, onProgress: (p) => seen.push(p.resumedAt) });
+    expect(resumed.id).toBe(first.id);
+    expect(resumed.status).toBe('done');
+    expect(new Set(seen)).toEqual(new Set([20]));
+    const through = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, fresh: true });
+    expect(through.id).not.toBe(first.id);
+    const a = await contents(ctx.services.replayLedger, resumed.id, params);
+    const b = await contents(ctx.services.replayLedger, through.id, params);
+    expect(a.length).toBeGreaterThan(30);
+    expect(a).toEqual(b);
+    expect(resumed.records).toBe(through.records);
+    expect((await verifyLedger(ctx.services.replayLedger)).ok).toBe(true);
+  });
+});
+
+describe('a replay against the live pipeline', () => {
+  it('writes what persisting a live run after each session writes', async () => {
+    let clock = Date.UTC(2025, 10, 3, 22); // Monday 2025-11-03, after the close
+    const synthetic = createSyntheticProvider({ seed: 5, now: () => clock });
+    const universe = (await synthetic.universe()).filter((i) => i.symbol === 'SPY' || SYMBOLS.includes(i.symbol));
+    const provider: MarketDataProvider = Object.assign(Object.create(synthetic), { universe: async () => universe });
+    const live = await createTestContext({ env: { BARS_CACHE_TTL_SECONDS: '0' }, provider });
+    const replayed = await createTestContext({ provider });
+    try {
+      const days: string[] = [];
+      for (let k = 0; k < 12; k++) {
+        const day = new Date(clock).toISOString().slice(0, 10);
+        const weekday = new Date(clock).getUTCDay();
+        if (weekday !== 0 && weekday !== 6) {
+          await live.services.runs.persist('daily');
+          days.push(day);
+        }
+        clock += 86_400_000;
+      }
+      const run = await runReplay({ ...replayed.services }, { timeframe: 'daily', from: days[0]!, to: days.at(-1)!, universe: { kind: 'default' }, benchmark: 'SPY' }, { origin: 'test', chunkSessions: 4 });
+      expect(run.sessionsTotal).toBe(days.length);
+      const view = async (ledger: LedgerRepository) => {
+        const { rows } = await ledger.signalRecords({}, 10_000, 0);
+        const entries = ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId)));
+        return entries
+          .map((e) => {
+            const { runId, source, mode, replay, components, geometry, rsRank, avgDollarVolume, distancePct, breakoutVolumeRatio, alert, ...signal } = e.signal;
+            const { replay: _, mode: __, ...outcome } = e.outcome;
+            return { signal, state: e.state, events: e.events.map(({ from, to, price, at }) => ({ from, to, price, at })), outcome };
+          })
+          .sort((x, y) => String(x.signal.id).localeCompare(String(y.signal.id)));
+      };
+      const liveView = await view(live.services.ledger);
+      const replayView = await view(replayed.services.replayLedger.forReplay(run.id));
+      expect(liveView.length).toBeGreaterThan(10);
+      expect(replayView).toEqual(liveView);
+      expect(liveView.some((e) => e.events.length > 0)).toBe(true);
+    } finally {
+      await live.close();
+      await replayed.close();
+    }
+  });
+});
