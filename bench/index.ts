@@ -1,6 +1,8 @@
 /**
- * Runs every benchmark in turn; each prints its own table. `--smoke` shortens
- * them (CI runs that as a smoke test; the numbers of a smoke run mean little).
+ * Runs the benchmarks in turn; each prints its own table. `--smoke` shortens
+ * them (the numbers of a smoke run mean little). Names pick some, in this
+ * order: `bun run bench/index.ts --smoke ledger durability` (what CI runs);
+ * none runs all.
  */
 import { benchBoot } from './boot';
 import { benchAuth } from './auth';
@@ -18,18 +20,31 @@ import { benchStall } from './stall';
 import { benchSse } from './sse';
 import { benchSynthetic } from './synthetic';
 
-await benchSynthetic();
-await benchKernels();
-await benchHttp();
-await benchAuth();
-await benchGraphql();
-await benchScan();
-await benchReplay();
-await benchOptions();
-await benchForecast();
-await benchLedger();
-await benchBoot();
-await benchExplain();
-await benchStall();
-await benchSse();
-if (!(await benchDurability())) process.exitCode = 1;
+const BENCHES: Record<string, () => Promise<unknown>> = {
+  synthetic: benchSynthetic,
+  kernels: benchKernels,
+  http: benchHttp,
+  auth: benchAuth,
+  graphql: benchGraphql,
+  scan: benchScan,
+  replay: benchReplay,
+  options: benchOptions,
+  forecast: benchForecast,
+  ledger: benchLedger,
+  boot: benchBoot,
+  explain: benchExplain,
+  stall: benchStall,
+  sse: benchSse,
+  // Exits 1 on a lost acknowledged record or a broken chain.
+  durability: async () => {
+    if (!(await benchDurability())) process.exitCode = 1;
+  },
+};
+
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const unknown = named.filter((name) => !(name in BENCHES));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark ${unknown.join(', ')}; one of: ${Object.keys(BENCHES).join(', ')}`);
+  process.exit(64);
+}
+for (const [name, run] of Object.entries(BENCHES)) if (named.length === 0 || named.includes(name)) await run();
