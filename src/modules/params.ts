@@ -21,7 +21,7 @@ export const SymbolParam = t
     t.String({
       pattern: SYMBOL_PATTERN,
       description: 'Ticker symbol, case-insensitive (normalised to upper case)',
-      examples: ['AAPL'],
+      examples: ['AAPL', 'MSFT', 'NVDA'],
       error: `Query parameter 'symbol' is required: 1–10 characters matching ${SYMBOL_PATTERN}`,
     }),
   )

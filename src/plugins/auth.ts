@@ -17,7 +17,12 @@
  * `forbidden`; both in the Error shape with `WWW-Authenticate`. A
  * cookie-authenticated write from another site: 403 (auth/csrf documents the
  * rule). The check runs before the request's input is validated, so an
- * unauthenticated caller learns nothing about the route's parameters. The
+ * unauthenticated caller learns nothing about the route's parameters — except
+ * the body: the strict JSON reader (plugins/json-body) reads it and checks it
+ * against the route's body schema at parse time, which Elysia runs before any
+ * route hook, so a missing, malformed, oversized or ill-shaped body is
+ * refused 400/413 before the 401. Only the body's own declared shape can be
+ * learnt that way, never a stored object. The
  * credential itself is resolved once per request by the Authenticator (the
  * rate limiter already asked it). The route's OpenAPI operation gets its
  * `security` requirement from the same option, naming the schemes of

@@ -67,6 +67,7 @@ export interface FuzzerOptions {
   credentials?: Record<string, Record<string, string>>;
 }
 
+
 /** Whether an operation requires a credential (a `{}` requirement makes it optional). */
 const requiresCredential = (op: Operation) => op.security.length > 0 && !op.security.some((r) => Object.keys(r as object).length === 0);
 
@@ -234,9 +235,13 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     if (violated) owed.set(400, violated);
     // An operation that requires a credential checks it before the input: without one the answer is 401 (or what
     // the envelope owes first: a bad API-Version, a body over the limit).
+    // A body is read (and checked against its schema by the strict JSON reader) at parse time, which Elysia runs
+    // before the route's access check (plugins/auth says so): a bad body may be refused 400 first.
     if (requiresCredential(op) && scheme === undefined) {
-      const envelope = oversized || (request.headers['API-Version'] !== undefined && !API_VERSIONS.includes(request.headers['API-Version'].trim()));
-      if (reply.status !== 401 && !(envelope && owed.has(reply.status))) fail('no credential, yet the answer is not 401');
+      const unreadable = bodyViolation(op, request) !== null;
+      const envelope = oversized || unreadable || (request.headers['API-Version'] !== undefined && !API_VERSIONS.includes(request.headers['API-Version'].trim()));
+      const envelopeStatus = owed.has(reply.status) || (unreadable && reply.status === 400);
+      if (reply.status !== 401 && !(envelope && envelopeStatus)) fail('no credential, yet the answer is not 401');
       return;
     }
     if (owed.size > 0 && !owed.has(reply.status) && !secured) fail(`${[...owed.values()].join('; ')}, yet the answer is not ${[...owed.keys()].join(' or ')}`);

@@ -31,6 +31,14 @@ import { fakeAnthropic } from '../helpers/fake-models';
 import { servedDocument } from '../helpers/openapi';
 import { createFuzzer } from './harness';
 
+/** Operations whose success needs an object no documented example can name, and the test that walks it. */
+const SUCCESS_ELSEWHERE: Record<string, string> = {
+  // A job's id is made when it is queued (btj_ + random); the job's life is followed in that file.
+  getApiBacktestJobsById: 'test/modules/backtest.test.ts › the universe job',
+  // Generated query and body nearly always give some field both ways with different values: 400 by design.
+  postApiBacktestWalkForward: 'test/modules/backtest.test.ts › the single-symbol answer, by POST query and POST body',
+};
+
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? 1212);
 
@@ -55,7 +63,9 @@ const ctx = await createTestContext({
 /** The operation's user's credentials, by security scheme (set before each secured operation). */
 const credentials: Record<string, Record<string, string>> = {};
 const fuzzer = createFuzzer(await servedDocument(ctx.request), ctx.request, { credentials });
-// Give the ledger, the history and the breakouts something to show: one persisted daily run.
+// The warm-up a server does before it is ready (a health round, the first daily scan persisted): /readyz answers
+// 200, and the ledger, the history and the breakouts have something to show.
+await ctx.services.warm();
 await (await ctx.request('/api/breakouts')).arrayBuffer();
 
 describe('fuzzing every operation of the served OpenAPI document', () => {
@@ -80,9 +90,11 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
         await seedDocumentedExamples(ctx, user, { postAuthor: op.path.endsWith('/report') ? 'usr_fuzz_other' : user });
       }
       await fc.assert(fuzzer.property(op), { seed: SEED, numRuns: RUNS, endOnFailure: false });
-      // Both kinds of body were seen and validated: a success and an error.
+      // Both kinds of body were seen and validated: a success and an error (a success the fuzzer cannot reach
+      // from documented examples is walked by the test named in SUCCESS_ELSEWHERE).
       const seen = [...(fuzzer.answered.get(op.operationId) ?? [])];
-      expect({ op: op.operationId, success: seen.some((s) => s >= 200 && s < 300), error: seen.some((s) => s >= 400 && s < 500) }).toEqual({ op: op.operationId, success: true, error: true });
+      const success = seen.some((s) => s >= 200 && s < 300) || op.operationId in SUCCESS_ELSEWHERE;
+      expect({ op: op.operationId, success, error: seen.some((s) => s >= 400 && s < 500) }).toEqual({ op: op.operationId, success: true, error: true });
     }, 600_000);
   }
 });

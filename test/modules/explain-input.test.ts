@@ -150,14 +150,17 @@ describe('the explain quota', () => {
 
 describe('the OpenAPI document', () => {
   it('documents GET and POST /api/explain under the AI tag, with the request body schema', async () => {
-    const { body } = await ctx.json<{ tags: { name: string }[]; paths: Record<string, Record<string, { tags: string[]; parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses: Record<string, unknown> }>> }>('/openapi/json');
+    const { body } = await ctx.json<{ tags: { name: string }[]; components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> }; paths: Record<string, Record<string, { tags: string[]; parameters?: { name: string }[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> }; responses: Record<string, unknown> }>> }>('/openapi/json');
     expect(body.tags.map((t) => t.name)).toContain('AI');
     const { get, post: postOp } = body.paths['/api/explain']!;
     expect(get!.tags).toEqual(['AI']);
     // Beside its own, every operation takes the shared API-Version header (by reference) and declares a default error.
     expect(get!.parameters!.flatMap((p) => p.name ?? []).sort()).toEqual(['signalId', 'symbol']);
     expect(Object.keys(get!.responses).sort()).toEqual(['200', '400', '404', '429', '500', '502', '503', 'default']);
-    const schema = postOp!.requestBody!.content['application/json']!.schema;
+    // The body's schema is published once, under components, by reference.
+    const ref = (postOp!.requestBody!.content['application/json']!.schema as { $ref?: string }).$ref;
+    expect(ref).toBe('#/components/schemas/ExplainRequestBody');
+    const schema = body.components.schemas.ExplainRequestBody!;
     expect(Object.keys(schema.properties!).sort()).toEqual(['news', 'sectorCtx', 'signal']);
     expect(schema.required).toEqual(['signal']);
     expect(Object.keys(postOp!.responses).sort()).toEqual(['200', '400', '413', '429', '502', '503', 'default']);

@@ -23,6 +23,7 @@ export function aiModule(services: Services) {
       body: ExplainRequestBody,
       costly: { class: 'explain' },
       response: withErrors(ExplainResponse, 400, 413, 429, 502, 503),
-      detail: AI_DOCS.post,
+      // The reader's limit, published as plugins/body-limit publishes its own (the fuzz suite then owes 413 beyond it).
+      detail: { ...AI_DOCS.post, 'x-max-body-bytes': config.explain.bodyLimitBytes },
     });
 }

@@ -34,6 +34,13 @@ const choice = <const V extends string>(field: string, values: readonly V[]) =>
 /** An open JSON object (not an array, not null). */
 const OpenObject = (description: string) => t.Object({}, { additionalProperties: true, description });
 
+/** A client's level: a price, whose distances the facts state in percent (so neither ~0 nor astronomical). */
+export const MIN_PRICE = 0.0001;
+export const MAX_PRICE = 10_000_000;
+const PRICES = ['price', 'triggerPrice', 'target1', 'stopLoss'] as const;
+const price = (field: string, description: string) =>
+  t.Number({ minimum: MIN_PRICE, maximum: MAX_PRICE, description, error: `Invalid body parameter 'signal.${field}': a price between ${MIN_PRICE} and ${MAX_PRICE}` });
+
 const CHOICES = ['timeframe', 'patternType', 'direction', 'patternFamily', 'trendRegime', 'breakoutState', 'scoreBand'] as const;
 
 export const ExplainRequestBody = t.Object(
@@ -49,8 +56,12 @@ export const ExplainRequestBody = t.Object(
           trendRegime: t.Optional(choice('trendRegime', TREND_REGIMES)),
           breakoutState: t.Optional(choice('breakoutState', BREAKOUT_STATES)),
           scoreBand: t.Optional(choice('scoreBand', SCORE_BANDS)),
+          price: t.Optional(price('price', 'The last close')),
+          triggerPrice: t.Optional(price('triggerPrice', 'The breakout level')),
+          target1: t.Optional(price('target1', 'The first target')),
+          stopLoss: t.Optional(t.Union([price('stopLoss', 'The invalidation level'), t.Null()])),
         }),
-        t.Omit(ExplainableSignalSchema, ['symbol', ...CHOICES]),
+        t.Omit(ExplainableSignalSchema, ['symbol', ...CHOICES, ...PRICES]),
       ],
       { title: 'ExplainSignal', description: 'A BreakoutSignal: symbol, timeframe, patternType, direction and finalScore are required; every other field of /api/breakouts signals is optional and used when given' },
     ),

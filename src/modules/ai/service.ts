@@ -70,7 +70,26 @@ export async function explainPosted(deps: Deps, body: ExplainRequestBody): Promi
   const latest = await deps.runs.latest(signal.timeframe);
   const found = { signal, regime: latest?.view.regime ?? null, asOf: signal.detectedAt ?? null };
   const facts = await factsOf(deps, found, { news: body.news, sectorContext: body.sectorCtx });
+  const unbounded = firstNonFinite(facts);
+  if (unbounded) throw new AppError('invalid_body', `Invalid body parameter 'signal': its levels give a fact with no finite value (${unbounded}); check triggerPrice, target1 and stopLoss`);
   return respond(await deps.explainer.explain(explainedId(signal), facts));
+}
+
+/** The path of the first number in `value` that is not finite (a client's levels can make a distance divide by ~0), else null. */
+function firstNonFinite(value: unknown, path = 'facts'): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = firstNonFinite(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const found = firstNonFinite(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 /** A persisted signal by id: from the latest run that lists it (held in memory), else from the database. */
