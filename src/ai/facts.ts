@@ -11,7 +11,8 @@
  * ```
  * targetPct  = |target1 − trigger| ÷ trigger × 100
  * riskPct    = |trigger − stopLoss| ÷ trigger × 100
- * rewardRisk = |target1 − trigger| ÷ |trigger − stopLoss|
+ * rewardRisk = |target1 − trigger| ÷ |trigger − stopLoss|   (null when the risk is under 0.01% of the trigger:
+ *                                                        the ratio would be unbounded, e.g. 1.4e21)
  * ```
  *
  * `history` is a list of track records, each naming its `source` ledger
@@ -58,6 +59,8 @@ export function explainedId(signal: ExplainableSignal): string {
 
 export function buildFacts(sources: FactSources): ExplainFacts {
   const s = sources.signal;
+  /** Below this risk (a fraction of the trigger), no reward-to-risk ratio is stated. */
+  const MIN_RISK_FRACTION = 1e-4;
   const trigger = s.triggerPrice ?? null;
   const target = s.target1 ?? null;
   const stop = s.stopLoss ?? null;
@@ -90,7 +93,7 @@ export function buildFacts(sources: FactSources): ExplainFacts {
       stopLoss: roundOrNull(stop, 2),
       targetPct: pctOfTrigger(reward),
       riskPct: pctOfTrigger(risk),
-      rewardRisk: reward !== null && risk ? round(reward / risk, 2) : null,
+      rewardRisk: reward !== null && risk !== null && trigger && risk / Math.abs(trigger) >= MIN_RISK_FRACTION ? round(reward / risk, 2) : null,
     },
     geometry: s.geometry
       ? { start: s.geometry.start.slice(0, 10), end: s.geometry.end.slice(0, 10), lengthBars: s.geometry.lengthBars, depthPct: round(s.geometry.depthPct, 1), contractions: s.geometry.contractions }
