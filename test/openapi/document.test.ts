@@ -157,3 +157,20 @@ describe('the published OpenAPI document', () => {
     for (const schema of schemas) validator.compile(schema);
   });
 });
+
+describe('the document asked for while the routes are compiled for their first requests', () => {
+  it('is served whole, the same as when asked alone (the shared Error schema is never changed under the generator)', async () => {
+    const fresh = await createTestContext();
+    try {
+      const paths = ['/openapi/json', '/api/health', '/api/bars?symbol=AAPL', '/api/snapshot?symbol=AAPL', '/api/scorecard', '/api/nope', '/api/keys', '/openapi/json'];
+      const replies = await Promise.all(paths.map((path) => fresh.request(path)));
+      const documents = replies.filter((_, i) => paths[i] === '/openapi/json');
+      expect(documents.map((r) => r.status)).toEqual([200, 200]);
+      const [first, second] = await Promise.all(documents.map((r) => r.text()));
+      expect(first).toBe(second!);
+      expect(first).toBe(await (await fresh.request('/openapi/json')).text());
+    } finally {
+      await fresh.close();
+    }
+  });
+});
