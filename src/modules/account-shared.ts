@@ -9,7 +9,6 @@ import { t, type TSchema } from 'elysia';
 import type { Principal } from '../auth';
 import { AppError } from '../errors';
 import type { MarketData } from '../market-data';
-import { jsonBodyWithin } from '../plugins/json-body';
 import { SYMBOL_PATTERN, withErrors } from './params';
 
 /** A path parameter holding an id minted by ids.ts with `prefix` (`wl`, `rul`, …). */
@@ -44,15 +43,9 @@ export async function checkedSymbols(marketData: MarketData, symbols: readonly s
   return unique;
 }
 
-/** A route's strict JSON body: size-limited and checked as sent (plugins/json-body), and documented. */
-export function jsonBody<S extends TSchema>(limitBytes: number, schema: S) {
-  const parse: [ReturnType<typeof jsonBodyWithin>, 'application/json'] = [jsonBodyWithin(limitBytes, schema), 'application/json'];
-  return { parse, body: schema };
-}
-
-/** A JSON-body route's limit in its OpenAPI operation (`x-max-body-bytes`, as plugins/body-limit publishes it): a body past it is 413. */
-export function maxBodyDetail(limitBytes: number): { 'x-max-body-bytes': number } {
-  return { 'x-max-body-bytes': limitBytes };
+/** A route's strict JSON body (plugins/body-limit's `jsonBody`: size-limited, checked as sent, its limit published) and its type. */
+export function jsonBody<S extends TSchema>(limit: number, schema: S) {
+  return { jsonBody: { limit, schema }, body: schema };
 }
 
 /** `withErrors` for a route that answers 201 Created. */

@@ -11,52 +11,60 @@
  * turn a string where an array of objects belongs into an array of
  * one-character objects, and accept an array as an open object. The first
  * failure is a 400 naming the field, with the schema's `error` text when it
- * has one. Use it as a route's `parse` hook (and keep `body` for the types
- * and the OpenAPI document).
- *
- * @example
- * app.post('/api/explain', handler, { parse: [jsonBodyWithin(65_536, Body), 'application/json'], body: Body });
+ * has one. Routes take it through plugins/body-limit's `jsonBody` option,
+ * which also publishes the limit.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { AppError } from '../errors';
 
+/** 413, closing the connection: the rest of the body is not worth reading. */
+const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `The request body exceeds the limit of ${limitBytes} bytes`, { connection: 'close' });
+
+/**
+ * Reads a JSON body of at most `limitBytes`: the content type first, then the
+ * declared length, then the stream, abandoned the moment it passes the limit.
+ * Strict UTF-8; a byte-order mark is kept, so JSON.parse refuses it (RFC 8259
+ * §8.1 forbids one).
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) throw new AppError('invalid_body', `The request body must be JSON (Content-Type: application/json), got ${type ? `'${type.slice(0, 60)}'` : 'none'}`);
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
+  if (!request.body) throw new AppError('invalid_body', 'The request body is required');
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel();
+      throw tooLarge(limitBytes);
+    }
+    chunks.push(value);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('invalid_body', 'The request body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw new AppError('invalid_body', 'The request body is required');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_body', 'The request body is not valid JSON');
+  }
+}
+
+/** A `parse` hook: {@link readJsonBody}, then the value checked against `schema` as it came. */
 export function jsonBodyWithin(limitBytes: number, schema: TSchema): (context: { request: Request }) => Promise<unknown> {
   const check = TypeCompiler.Compile(schema);
-  const tooLarge = () => new AppError('payload_too_large', `The request body exceeds the limit of ${limitBytes} bytes`);
   return async ({ request }) => {
-    const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) throw new AppError('invalid_body', `The request body must be JSON (Content-Type: application/json), got ${type ? `'${type.slice(0, 60)}'` : 'none'}`);
-    const declared = Number(request.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge();
-    if (!request.body) throw new AppError('invalid_body', 'The request body is required');
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limitBytes) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-    // Strict UTF-8, and a byte-order mark is kept (so refused by JSON.parse): RFC 8259 §8.1 forbids one.
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
-    } catch {
-      throw new AppError('invalid_body', 'The request body is not valid UTF-8');
-    }
-    if (text.trim() === '') throw new AppError('invalid_body', 'The request body is required');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new AppError('invalid_body', 'The request body is not valid JSON');
-    }
+    const value = await readJsonBody(request, limitBytes);
     if (!check.Check(value)) {
       const first = check.Errors(value).First()!;
       const path = first.path.replace(/^\//, '').replaceAll('/', '.');

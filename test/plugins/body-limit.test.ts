@@ -1,6 +1,6 @@
 /**
  * Request-body limits per route (plugins/body-limit) and how an operation
- * with a body is published: a route declares `maxBody`; past it the body is
+ * with a body is published: a route declares `jsonBody`; past it the body is
  * refused 413 while it streams in (whatever Content-Length says), it must be
  * UTF-8 JSON, and the document says `x-max-body-bytes` with a JSON-only
  * request body. Today's routes take no body; the first ones (API keys,
@@ -27,7 +27,7 @@ const app = new Elysia()
   .use(bodyLimit)
   .use(versioning('1.0.0'))
   .use(apiDocs({ apiVersions: ['1.0.0', '1.1.0'], documentation: { info: { title: 'test', version: '1.0.0' } } }))
-  .post('/api/notes', ({ body }) => ({ saved: body.text.length }), { maxBody: 128, body: Note, response: { 200: t.Object({ saved: t.Integer() }) }, detail: { summary: 'Save a note' } })
+  .post('/api/notes', ({ body }) => ({ saved: body.text.length }), { jsonBody: { limit: 128, schema: Note }, body: Note, response: { 200: t.Object({ saved: t.Integer() }) }, detail: { summary: 'Save a note' } })
   .get('/api/notes', () => ({ saved: 0 }), { response: { 200: t.Object({ saved: t.Integer() }) } });
 
 const post = (body: NonNullable<RequestInit['body']>, headers: Record<string, string> = { 'content-type': 'application/json' }) =>

@@ -1,6 +1,6 @@
 /** @module modules/ai — the AI tag: GET and POST /api/explain, behind their own stricter quota (the rate limiter's `explain` class). */
 import { Elysia } from 'elysia';
-import { jsonBodyWithin } from '../../plugins/json-body';
+import { bodyLimit } from '../../plugins/body-limit';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
@@ -10,6 +10,7 @@ import { explainPosted, explainSignal } from './service';
 export function aiModule(services: Services) {
   const { config } = services;
   return new Elysia({ name: 'breakline/ai' })
+    .use(bodyLimit)
     .use(rateLimit(rateLimitOptions(services)))
     .get('/api/explain', ({ query }) => explainSignal(services, query), {
       query: ExplainQuery,
@@ -18,12 +19,10 @@ export function aiModule(services: Services) {
       detail: AI_DOCS.get,
     })
     .post('/api/explain', ({ body }) => explainPosted(services, body), {
-      // Our size-limited reader answers; 'application/json' only names the body's type in the OpenAPI document.
-      parse: [jsonBodyWithin(config.explain.bodyLimitBytes, ExplainRequestBody), 'application/json'],
+      jsonBody: { limit: config.explain.bodyLimitBytes, schema: ExplainRequestBody },
       body: ExplainRequestBody,
       costly: { class: 'explain' },
       response: withErrors(ExplainResponse, 400, 413, 429, 502, 503),
-      // The reader's limit, published as plugins/body-limit publishes its own (the fuzz suite then owes 413 beyond it).
-      detail: { ...AI_DOCS.post, 'x-max-body-bytes': config.explain.bodyLimitBytes },
+      detail: { ...AI_DOCS.post },
     });
 }

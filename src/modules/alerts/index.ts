@@ -3,14 +3,16 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { createdWithErrors, jsonBody } from '../account-shared';
 import { withErrors } from '../params';
 import { ALERT_DOCS, CreateRuleBody, DeliveryPage, RulePage, RuleParams, RuleQuery, RuleSchema, UpdateRuleBody } from './model';
 import { createRule, deleteRule, getRule, listDeliveries, listRules, updateRule } from './service';
+import { bodyLimit } from '../../plugins/body-limit';
 
 export function alertsModule(services: Services) {
   const limit = services.config.account.bodyLimitBytes;
   return new Elysia({ name: 'breakline/alerts' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/alerts/v2', ({ principal, query }) => listRules(services, principal, query), {
@@ -25,7 +27,7 @@ export function alertsModule(services: Services) {
         set.status = 201;
         return createRule(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create, ...maxBodyDetail(limit) } },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create } },
     )
     .get('/api/alerts/v2/:id', ({ principal, params }) => getRule(services, principal, params.id), {
       auth: 'session-or-key',
@@ -38,7 +40,7 @@ export function alertsModule(services: Services) {
       params: RuleParams,
       ...jsonBody(limit, UpdateRuleBody),
       response: withErrors(RuleSchema, 400, 401, 403, 404, 413, 429),
-      detail: { ...ALERT_DOCS.update, ...maxBodyDetail(limit) },
+      detail: { ...ALERT_DOCS.update },
     })
     .delete('/api/alerts/v2/:id', ({ principal, params }) => deleteRule(services, principal, params.id), {
       auth: 'session',

@@ -1,7 +1,7 @@
 /** @module modules/backtest — the Backtest tag: GET/POST /api/backtest/walk-forward and GET /api/backtest/jobs/:id, session required. */
 import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
-import { optionalJsonBodyWithin } from '../../plugins/json-body';
+import { bodyLimit } from '../../plugins/body-limit';
 import type { Services } from '../../services';
 import { withErrors } from '../params';
 import { BACKTEST_DOCS, BacktestJob, BODY_LIMIT_BYTES, JobParams, WalkForwardBody, WalkForwardQuery, WalkForwardResponse } from './model';
@@ -21,6 +21,7 @@ export function backtestModule(services: Services) {
     return out.job;
   };
   return new Elysia({ name: 'breakline/backtest' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .get(PATH, async ({ principal, query, request, set }) => answer(set, await walkForward(services, principal, { query, given: givenIn(request) }, 'GET')), {
       auth: 'session',
@@ -31,12 +32,11 @@ export function backtestModule(services: Services) {
     .post(PATH, async ({ principal, query, body, request, set }) => answer(set, await walkForward(services, principal, { query, body, given: givenIn(request) }, 'POST')), {
       auth: 'session',
       query: WalkForwardQuery,
-      // Our strict, size-limited reader answers (no body: {}); 'application/json' only names the body's type in the OpenAPI document.
-      parse: [optionalJsonBodyWithin(BODY_LIMIT_BYTES, WalkForwardBody), 'application/json'],
+      // Without a body: {} (the fields may come as query parameters).
+      jsonBody: { limit: BODY_LIMIT_BYTES, schema: WalkForwardBody, optional: true },
       body: WalkForwardBody,
       response: { ...withErrors(WalkForwardResponse, 400, 401, 403, 404, 413, 429, 500), 202: job },
-      // The limit in the document as plugins/body-limit's `maxBody` states it (that reader cannot take an optional body).
-      detail: { ...BACKTEST_DOCS.post, 'x-max-body-bytes': BODY_LIMIT_BYTES },
+      detail: { ...BACKTEST_DOCS.post },
     })
     .get('/api/backtest/jobs/:id', ({ principal, params }) => backtestJob(services, principal, params.id), {
       auth: 'session',

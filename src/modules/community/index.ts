@@ -3,14 +3,16 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { createdWithErrors, jsonBody } from '../account-shared';
 import { withErrors } from '../params';
 import { COMMUNITY_DOCS, CreatePostBody, EditPostBody, FeedPage, FeedQuery, ModeratedPostSchema, ModerationBody, ModerationPage, ModerationQuery, PostParams, PostSchema, ReportBody, ReportResponse } from './model';
 import { createPost, deletePost, editPost, feed, getPost, moderate, moderationQueue, reportPost } from './service';
+import { bodyLimit } from '../../plugins/body-limit';
 
 export function communityModule(services: Services) {
   const limit = services.config.account.bodyLimitBytes;
   return new Elysia({ name: 'breakline/community' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/community/feed', ({ query }) => feed(services, query), {
@@ -24,7 +26,7 @@ export function communityModule(services: Services) {
         set.status = 201;
         return createPost(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreatePostBody), response: createdWithErrors(PostSchema, 400, 401, 403, 409, 413, 429), detail: { ...COMMUNITY_DOCS.create, ...maxBodyDetail(limit) } },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreatePostBody), response: createdWithErrors(PostSchema, 400, 401, 403, 409, 413, 429), detail: { ...COMMUNITY_DOCS.create } },
     )
     .get('/api/community/feed/:id', ({ params }) => getPost(services, params.id), {
       params: PostParams,
@@ -36,7 +38,7 @@ export function communityModule(services: Services) {
       params: PostParams,
       ...jsonBody(limit, EditPostBody),
       response: withErrors(PostSchema, 400, 401, 403, 404, 413, 429),
-      detail: { ...COMMUNITY_DOCS.edit, ...maxBodyDetail(limit) },
+      detail: { ...COMMUNITY_DOCS.edit },
     })
     .delete('/api/community/feed/:id', ({ principal, params }) => deletePost(services, principal, params.id), {
       auth: 'session',
@@ -50,7 +52,7 @@ export function communityModule(services: Services) {
       params: PostParams,
       ...jsonBody(limit, ReportBody),
       response: withErrors(ReportResponse, 400, 401, 403, 404, 409, 413, 429),
-      detail: { ...COMMUNITY_DOCS.report, ...maxBodyDetail(limit) },
+      detail: { ...COMMUNITY_DOCS.report },
     })
     .get('/api/community/moderation', ({ principal, query }) => moderationQueue(services, principal, query), {
       auth: 'session',
@@ -64,6 +66,6 @@ export function communityModule(services: Services) {
       params: PostParams,
       ...jsonBody(limit, ModerationBody),
       response: withErrors(ModeratedPostSchema, 400, 401, 403, 404, 409, 413, 429),
-      detail: { ...COMMUNITY_DOCS.moderate, ...maxBodyDetail(limit) },
+      detail: { ...COMMUNITY_DOCS.moderate },
     });
 }

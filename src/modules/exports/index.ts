@@ -4,10 +4,11 @@ import { FEATURE_TIERS } from '../../domain/tiers';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { jsonBody, maxBodyDetail } from '../account-shared';
+import { jsonBody } from '../account-shared';
 import { ErrorSchema, withErrors } from '../params';
 import { CreateExportBody, EXPORT_DOCS, ExportPage, ExportParams, ExportQuery, ExportSchema } from './model';
 import { createExport, downloadExport, getExport, listExports } from './service';
+import { bodyLimit } from '../../plugins/body-limit';
 
 export function exportsModule(services: Services) {
   const read = { accept: 'session-or-key', tier: FEATURE_TIERS.exports } as const;
@@ -15,6 +16,7 @@ export function exportsModule(services: Services) {
   const { 200: accepted, ...createErrors } = withErrors(ExportSchema, 400, 401, 403, 409, 413, 429);
   const downloadErrors = Object.fromEntries([400, 401, 403, 404, 409, 410, 429].map((status) => [status, { description: `Response for status ${status}`, content: { 'application/json': { schema: ErrorSchema } } }]));
   return new Elysia({ name: 'breakline/exports' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .post(
@@ -23,7 +25,7 @@ export function exportsModule(services: Services) {
         set.status = 202;
         return createExport(services, principal, body);
       },
-      { auth: write, idempotent: true, ...jsonBody(services.config.account.bodyLimitBytes, CreateExportBody), response: { 202: accepted, ...createErrors }, detail: { ...EXPORT_DOCS.create, ...maxBodyDetail(services.config.account.bodyLimitBytes) } },
+      { auth: write, idempotent: true, ...jsonBody(services.config.account.bodyLimitBytes, CreateExportBody), response: { 202: accepted, ...createErrors }, detail: { ...EXPORT_DOCS.create } },
     )
     .get('/api/exports', ({ principal, query }) => listExports(services, principal, query), {
       auth: read,

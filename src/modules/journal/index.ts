@@ -3,14 +3,16 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { createdWithErrors, jsonBody } from '../account-shared';
 import { withErrors } from '../params';
 import { CreateEntryBody, EntryPage, EntryParams, EntryQuery, EntrySchema, JOURNAL_DOCS, SummaryQuery, SummarySchema, UpdateEntryBody } from './model';
 import { createEntry, deleteEntry, getEntry, listEntries, summarize, updateEntry } from './service';
+import { bodyLimit } from '../../plugins/body-limit';
 
 export function journalModule(services: Services) {
   const limit = services.config.account.bodyLimitBytes;
   return new Elysia({ name: 'breakline/journal' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/journal/entries', ({ principal, query }) => listEntries(services, principal, query), {
@@ -25,7 +27,7 @@ export function journalModule(services: Services) {
         set.status = 201;
         return createEntry(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateEntryBody), response: createdWithErrors(EntrySchema, 400, 401, 403, 409, 413, 429), detail: { ...JOURNAL_DOCS.create, ...maxBodyDetail(limit) } },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateEntryBody), response: createdWithErrors(EntrySchema, 400, 401, 403, 409, 413, 429), detail: { ...JOURNAL_DOCS.create } },
     )
     .get('/api/journal/entries/:id', ({ principal, params }) => getEntry(services, principal, params.id), {
       auth: 'session-or-key',
@@ -38,7 +40,7 @@ export function journalModule(services: Services) {
       params: EntryParams,
       ...jsonBody(limit, UpdateEntryBody),
       response: withErrors(EntrySchema, 400, 401, 403, 404, 413, 429),
-      detail: { ...JOURNAL_DOCS.update, ...maxBodyDetail(limit) },
+      detail: { ...JOURNAL_DOCS.update },
     })
     .delete('/api/journal/entries/:id', ({ principal, params }) => deleteEntry(services, principal, params.id), {
       auth: 'session',

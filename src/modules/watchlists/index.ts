@@ -3,14 +3,16 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { createdWithErrors, jsonBody, maxBodyDetail } from '../account-shared';
+import { createdWithErrors, jsonBody } from '../account-shared';
 import { withErrors } from '../params';
 import { AddSymbolsBody, CreateWatchlistBody, RenameWatchlistBody, WATCHLIST_DOCS, WatchlistPage, WatchlistParams, WatchlistQuery, WatchlistSchema, WatchlistSymbolParams } from './model';
 import { addSymbols, createWatchlist, deleteWatchlist, getWatchlist, listWatchlists, removeSymbol, renameWatchlist } from './service';
+import { bodyLimit } from '../../plugins/body-limit';
 
 export function watchlistsModule(services: Services) {
   const limit = services.config.account.bodyLimitBytes;
   return new Elysia({ name: 'breakline/watchlists' })
+    .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/watchlists', ({ principal, query }) => listWatchlists(services, principal, query), {
@@ -25,7 +27,7 @@ export function watchlistsModule(services: Services) {
         set.status = 201;
         return createWatchlist(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateWatchlistBody), response: createdWithErrors(WatchlistSchema, 400, 401, 403, 409, 413, 429), detail: { ...WATCHLIST_DOCS.create, ...maxBodyDetail(limit) } },
+      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateWatchlistBody), response: createdWithErrors(WatchlistSchema, 400, 401, 403, 409, 413, 429), detail: { ...WATCHLIST_DOCS.create } },
     )
     .get('/api/watchlists/:id', ({ principal, params }) => getWatchlist(services, principal, params.id), {
       auth: 'session-or-key',
@@ -38,7 +40,7 @@ export function watchlistsModule(services: Services) {
       params: WatchlistParams,
       ...jsonBody(limit, RenameWatchlistBody),
       response: withErrors(WatchlistSchema, 400, 401, 403, 404, 413, 429),
-      detail: { ...WATCHLIST_DOCS.rename, ...maxBodyDetail(limit) },
+      detail: { ...WATCHLIST_DOCS.rename },
     })
     .delete('/api/watchlists/:id', ({ principal, params }) => deleteWatchlist(services, principal, params.id), {
       auth: 'session',
@@ -52,7 +54,7 @@ export function watchlistsModule(services: Services) {
       params: WatchlistParams,
       ...jsonBody(limit, AddSymbolsBody),
       response: withErrors(WatchlistSchema, 400, 401, 403, 404, 409, 413, 429),
-      detail: { ...WATCHLIST_DOCS.addSymbols, ...maxBodyDetail(limit) },
+      detail: { ...WATCHLIST_DOCS.addSymbols },
     })
     .delete('/api/watchlists/:id/symbols/:symbol', ({ principal, params }) => removeSymbol(services, principal, params.id, params.symbol), {
       auth: 'session',
