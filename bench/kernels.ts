@@ -40,22 +40,11 @@ import {
   smaReference,
 } from './kernels-reference';
 import { printTable, smoke } from './lib';
-
-/** mulberry32, so every run benches the same bars. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../src/kernels/random';
 
 /** Daily bars from a random walk with gaps and log-normal volume; no missing values. */
 function syntheticBars(length: number, seed: number): Ohlcv {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const bars: Ohlcv = {
     ts: new Float64Array(length),
     open: new Float64Array(length),

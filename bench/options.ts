@@ -14,21 +14,10 @@
 import { blackScholesGreeks1d, blackScholesPrice, blackScholesPrice1d, type OptionColumns } from '../src/kernels/options/black-scholes';
 import { IMPLIED_VOL_REASONS, impliedVol1d } from '../src/kernels/options/implied-vol';
 import { inProcessLatency, printTable, smoke } from './lib';
-
-/** mulberry32, so every run benches the same book. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../src/kernels/random';
 
 function syntheticBook(length: number, seed: number): OptionColumns {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const column = (draw: () => number) => Float64Array.from({ length }, draw);
   return {
     callPut: Int8Array.from({ length }, () => (rand() < 0.5 ? 1 : -1)),

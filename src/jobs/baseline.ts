@@ -9,7 +9,8 @@
  * use it.
  */
 import type { Direction } from '../domain/signal';
-import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches, seededRandom } from '../kernels/baseline';
+import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches } from '../kernels/baseline';
+import { seededRandom } from '../kernels/random';
 import type { Ohlcv } from '../kernels/ohlcv';
 import { resolveOutcome } from '../kernels/outcome';
 import type { MarketData } from '../market-data';

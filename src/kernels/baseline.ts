@@ -77,18 +77,6 @@ export function quantileCuts(values: ArrayLike<number>, q: readonly number[]): n
   return q.map((p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!);
 }
 
-/** A seeded uniform generator on [0, 1) (mulberry32), so a baseline draw is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
-
 /** `k` draws (with replacement) from the candidates filed under `key`; none when there are none. */
 export function sampleMatches<T>(candidates: ReadonlyMap<string, readonly T[]>, key: string, k: number, random: () => number): T[] {
   const pool = candidates.get(key);

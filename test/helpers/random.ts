@@ -7,26 +7,8 @@
  * const close = randomWalk(seededRandom(11), 700); // 700 closes from 100, ±2% a bar
  */
 
-/**
- * mulberry32 (Tommy Ettinger, 2017), as bryc writes it in JavaScript
- * (github.com/bryc/code, jshash/PRNGs.md): a 32-bit state generator, uniform in
- * [0, 1). Small, fast and good enough for test inputs; not for anything that
- * needs to be unpredictable.
- *
- * @example
- * const rand = seededRandom(42);
- * rand(); // => the same number on every run
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator of src/kernels/random (mulberry32). */
+export { seededRandom } from '../../src/kernels/random';
 
 /**
  * A geometric random walk of closes: price_i = price_{i−1} × e^(drift + u),

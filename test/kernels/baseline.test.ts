@@ -1,6 +1,7 @@
 /** kernels/baseline: the geometry re-applied at a random entry, resolved by prices; buckets and seeded matching. */
 import { describe, expect, it } from 'bun:test';
-import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches, seededRandom } from '../../src/kernels/baseline';
+import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches } from '../../src/kernels/baseline';
+import { seededRandom } from '../../src/kernels/random';
 import type { Ohlcv } from '../../src/kernels/ohlcv';
 
 const DAY = 86_400_000;
