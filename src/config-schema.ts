@@ -1,0 +1,189 @@
+/**
+ * @module config-schema
+ * The environment Breakline reads: every variable, its type, range and default,
+ * as one zod object. Only src/config parses it (`loadConfig`), once.
+ */
+import { z } from 'zod';
+import type { Tier } from './domain/tiers';
+
+export const API_VERSIONS = ['1.0.0', '1.1.0'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+const onOff = z.enum(['on', 'off']);
+const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
+
+/** A comma-separated list (blank items dropped). */
+const list = z.string().transform((v) => v.split(',').map((item) => item.trim()).filter(Boolean));
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+/** JWKS are fetched over https only (keys from a tampered fetch would sign anything), plain http only on loopback (tests, sidecars). */
+const jwksUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  } catch {
+    return false;
+  }
+}, 'must be an https:// URL (http:// only on loopback)');
+
+/** Three comma-separated counts, for the tiers free, pro and enterprise, each at least the one before. */
+const perTier = z
+  .string()
+  .regex(/^\s*\d+\s*,\s*\d+\s*,\s*\d+\s*$/, 'must be three counts for free,pro,enterprise, e.g. 3,20,100')
+  .transform((v) => v.split(',').map((n) => Number(n.trim())))
+  .refine(([free, pro, enterprise]) => free! >= 1 && free! <= pro! && pro! <= enterprise!, 'each count must be ≥ 1 and not below the one before (free ≤ pro ≤ enterprise)')
+  .transform(([free, pro, enterprise]): Record<Tier, number> => ({ free: free!, pro: pro!, enterprise: enterprise! }));
+
+/** Origins `scheme://host[:port]`, normalised as the browser sends them in `Origin`. */
+const origins = list.pipe(
+  z.array(
+    z.string().transform((value, ctx) => {
+      try {
+        const origin = new URL(value).origin;
+        if (origin !== 'null') return origin;
+      } catch {}
+      ctx.addIssue({ code: 'custom', message: `'${value}' is not an origin like https://app.example.com` });
+      return z.NEVER;
+    }),
+  ),
+);
+
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  STATE_DIR: z.string().min(1).default('.breakline'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo']).default('synthetic'),
+  CSV_DIR: z.string().min(1).optional(),
+  SYNTHETIC_SEED: z.coerce.number().int().default(42),
+  YAHOO_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://query1.finance.yahoo.com'),
+  YAHOO_RATE_PER_SECOND: z.coerce.number().positive().max(100).default(5),
+  /** SEC EDGAR as the source of insiders, filings and shares outstanding; the SEC requires a contact. */
+  EDGAR_USER_AGENT: z.string().regex(/\S+@\S+\.\S+/, "must name you and a contact e-mail, e.g. 'Acme Research ops@acme.example' (SEC fair-access policy)").optional(),
+  EDGAR_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://www.sec.gov'),
+  EDGAR_DATA_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://data.sec.gov'),
+  FINRA_SHORT_INTEREST: onOff.default('off'),
+  FINRA_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://cdn.finra.org'),
+  API_DEFAULT_VERSION: z.enum(API_VERSIONS).default('1.0.0'),
+  RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_FREE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_QUOTA_PRO: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_QUOTA_ENTERPRISE: z.coerce.number().int().min(1).default(3000),
+  /** Namespace of every key Breakline writes to Redis (deployments or test runs sharing one Redis stay apart). */
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).default('breakline:'),
+  /** The identity provider: its issuer and one source of its public keys. Unset → local mode (`breakline token mint`). */
+  AUTH_ISSUER: z.string().min(1).optional(),
+  AUTH_JWKS_URL: jwksUrl.optional(),
+  AUTH_JWKS_FILE: z.string().min(1).optional(),
+  AUTH_PUBLIC_KEY: z
+    .string()
+    .transform((pem) => pem.replaceAll('\\n', '\n').trim())
+    .refine((pem) => /^-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----$/.test(pem), 'must be a PEM public key (-----BEGIN PUBLIC KEY-----)')
+    .optional(),
+  AUTH_AUDIENCE: list.optional(),
+  AUTH_AUTHORIZED_PARTIES: list.optional(),
+  AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
+  AUTH_ALLOWED_ORIGINS: origins.optional(),
+  /** Origins a browser may call the API from (CORS): `*`, or a comma-separated list; unset → same origin only. */
+  CORS_ORIGINS: z.union([z.string().trim().pipe(z.literal('*')), origins]).optional(),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
+  RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  MACRO_CALENDAR: onOff.default('on'),
+  /** How long fetched bars count as fresh before the provider is asked again. */
+  BARS_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Worker threads for scans; default the machine's cores. */
+  POOL_SIZE: z.coerce.number().int().min(1).max(64).optional(),
+  /** Seconds between scheduler passes; 0 turns the scheduler off. */
+  SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
+  REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Seconds between background health rounds (probes answer from the last one). */
+  HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */
+  AI_PROVIDER: z.enum(['anthropic', 'openai', 'off']).optional(),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_BASE_URL: httpUrl.default('https://api.anthropic.com'),
+  ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  /** An OpenAI-compatible chat-completions server (llama.cpp, vLLM, Ollama, OpenAI), up to and including `/v1`. */
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().min(1).optional(),
+  /** How the OpenAI-compatible server is asked for JSON: a JSON schema (structured output), JSON mode, or only the prompt. */
+  OPENAI_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'off']).default('json_schema'),
+  AI_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(20_000),
+  AI_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(64).max(8192).default(700),
+  /** Consecutive failed or timed-out model calls that open the circuit. */
+  AI_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Seconds the circuit stays open before one probe request is let through. */
+  AI_BREAKER_HALF_OPEN_SECONDS: z.coerce.number().positive().max(86_400).default(30),
+  /** The explain endpoints' own, stricter quota per client IP and window (each explanation may cost a model call)… */
+  EXPLAIN_RATE_LIMIT_QUOTA: z.coerce.number().int().min(1).default(10),
+  /** …and per user or API key of each tier. */
+  EXPLAIN_RATE_LIMIT_QUOTA_FREE: z.coerce.number().int().min(1).default(10),
+  EXPLAIN_RATE_LIMIT_QUOTA_PRO: z.coerce.number().int().min(1).default(60),
+  EXPLAIN_RATE_LIMIT_QUOTA_ENTERPRISE: z.coerce.number().int().min(1).default(300),
+  EXPLAIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Largest POST /api/explain body accepted, in bytes. */
+  EXPLAIN_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
+  /** Account features (issue 17): caps per tier (free,pro,enterprise). */
+  WATCHLISTS_PER_TIER: perTier.prefault('3,20,100'),
+  WATCHLIST_SYMBOLS_PER_TIER: perTier.prefault('25,100,500'),
+  ALERT_RULES_PER_TIER: perTier.prefault('5,50,500'),
+  /** Largest JSON body of an account write (watchlists, alert rules, journal, exports, community), in bytes. */
+  ACCOUNT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
+  /** How long a stored `Idempotency-Key` answer is kept. */
+  IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().positive().max(720).default(24),
+  /** Webhook addresses that resolve to loopback, private, link-local (or other non-public) ranges are refused unless this is set (tests, sidecars). */
+  ALERT_WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** PEM file of extra CA certificates webhook receivers may be signed by (an internal CA), besides the public roots. */
+  ALERT_WEBHOOK_CA_FILE: z.string().min(1).optional(),
+  ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** Attempts per delivery before it is given up as failed. */
+  ALERT_WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Delay before the second attempt; each later one waits twice the one before. */
+  ALERT_WEBHOOK_BACKOFF_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** How long a done export can be downloaded. */
+  EXPORTS_TTL_HOURS: z.coerce.number().positive().max(8760).default(24),
+  /** Community posts a user may publish per window. */
+  COMMUNITY_POST_QUOTA: z.coerce.number().int().min(1).default(10),
+  COMMUNITY_POST_WINDOW_SECONDS: z.coerce.number().int().min(1).default(3600),
+  /** Reports from different users that hide a post until an admin looks; 0 → never hidden by reports. */
+  COMMUNITY_HIDE_AFTER_REPORTS: z.coerce.number().int().min(0).default(5),
+  /** User ids (session `sub`) with the admin role: they moderate the community feed. */
+  ADMIN_USER_IDS: list.optional(),
+  /** GraphQL (/api/graphql): deepest selection, most aliases, most operations in one batch, largest cost per tier (free,pro,enterprise; anonymous as free), introspection. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
+  GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
+  GRAPHQL_MAX_COST_PER_TIER: perTier.prefault('2000,10000,50000'),
+  GRAPHQL_INTROSPECTION: bool.default(true),
+  /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
+  SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
+  SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),
+  SSE_REPLAY_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  SSE_REPLAY_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(3_600),
+  SSE_QUOTE_INTERVAL_MS: z.coerce.number().int().min(50).default(1_000),
+  SSE_QUOTE_POLL_SECONDS: z.coerce.number().int().min(1).default(5),
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  SSE_MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).default(32),
+  SSE_MAX_SYMBOLS: z.coerce.number().int().min(1).max(500).default(50),
+  SSE_QUEUE_KB: z.coerce.number().int().min(1).default(64),
+  SSE_STALL_SECONDS: z.coerce.number().int().min(1).default(30),
+});
+
+/** The parsed environment. */
+export type Env = z.infer<typeof envSchema>;
