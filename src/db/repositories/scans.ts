@@ -6,118 +6,34 @@
  * the run's transaction. Rows come back typed through checked mappers
  * (domain/check): stored JSON is validated, never cast.
  */
-import { Type } from '@sinclair/typebox';
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
-import { storedAs } from '../../domain/check';
 import type { ExplainableSignal } from '../../domain/explanation';
-import {
-  AlertVerdictsSchema,
-  BREAKOUT_STATES,
-  DIRECTIONS,
-  literalUnion,
-  PATTERN_FAMILIES,
-  PATTERN_TYPES,
-  RegimeReadingSchema,
-  SCORE_BANDS,
-  SignalGeometrySchema,
-  SignalSchema,
-  StaleSeriesSchema,
-  TERMINAL_STATES,
-  type AlertVerdicts,
-  type BreakoutState,
-  type Direction,
-  type RegimeReading,
-  type ScanResult,
-  type Signal,
-  type SignalGeometry,
-  type StaleSeries,
-  type Timeframe,
-  TIMEFRAMES,
-  TREND_REGIMES,
-} from '../../domain/signal';
+import { TERMINAL_STATES, type AlertVerdicts, type BreakoutState, type RegimeReading, type ScanResult, type Signal } from '../../domain/signal';
 import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
-import type { LedgerEntry, LedgerRepository } from './ledger';
-import { alerts, scanRuns, signalEvents, signals, type ScanRunRow, type SignalEventRow, type SignalRow } from '../schema';
+import type { LedgerRepository } from './ledger';
+import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
+import { eventEntry, signalEntry } from './scan-entries';
+import {
+  findingOf,
+  patternFamilyOf,
+  patternTypeOf,
+  persistedRun,
+  regimeOf,
+  runSummary,
+  scoreBandOf,
+  stateOf,
+  storedSignal,
+  summaryColumns,
+  timeframeOf,
+  trendRegimeOf,
+  type PersistedRun,
+  type RunSummary,
+  type StoredSignal,
+} from './scan-rows';
 
-/** A run without its findings, its timeframe and stale series checked. */
-export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe' | 'staleSeries'> {
-  timeframe: Timeframe;
-  /** Series the run left out as stale; null on runs persisted before they were stored. */
-  staleSeries: StaleSeries[] | null;
-}
-
-/** A persisted run with its findings, regime and alert verdicts, typed. */
-export interface PersistedRun extends RunSummary {
-  regime: RegimeReading | null;
-  signals: Signal[];
-  /** Null on runs persisted before the verdicts were stored with the run. */
-  alerts: AlertVerdicts | null;
-}
-
-/** A stored signal row with its JSON columns and closed values checked. */
-export interface StoredSignal extends Omit<SignalRow, 'reasons' | 'geometry' | 'direction' | 'state' | 'stopLoss'> {
-  direction: Direction;
-  state: BreakoutState;
-  /** Null when the setup had no stop (stored as NaN). */
-  stopLoss: number | null;
-  reasons: string[];
-  geometry: SignalGeometry;
-}
-
-const findingsOf = storedAs(Type.Array(SignalSchema));
-const regimeOf = storedAs(Type.Union([RegimeReadingSchema, Type.Null()]));
-const alertsOf = storedAs(Type.Union([AlertVerdictsSchema, Type.Null()]));
-const reasonsOf = storedAs(Type.Array(Type.String()));
-const geometryOf = storedAs(SignalGeometrySchema);
-const directionOf = storedAs(literalUnion(DIRECTIONS));
-const stateOf = storedAs(literalUnion(BREAKOUT_STATES));
-const timeframeOf = storedAs(literalUnion(TIMEFRAMES));
-const staleSeriesOf = storedAs(Type.Union([Type.Array(StaleSeriesSchema), Type.Null()]));
-const findingOf = storedAs(SignalSchema);
-const patternTypeOf = storedAs(literalUnion(PATTERN_TYPES));
-const patternFamilyOf = storedAs(literalUnion(PATTERN_FAMILIES));
-const trendRegimeOf = storedAs(literalUnion(TREND_REGIMES));
-const scoreBandOf = storedAs(literalUnion(SCORE_BANDS));
-
-function runSummary<R extends { id: string; timeframe: string; staleSeries: unknown }>(row: R): Omit<R, 'timeframe' | 'staleSeries'> & Pick<RunSummary, 'timeframe' | 'staleSeries'> {
-  const what = `scan run ${row.id}`;
-  return { ...row, timeframe: timeframeOf(row.timeframe, `${what} timeframe`), staleSeries: staleSeriesOf(row.staleSeries ?? null, `${what} stale series`) };
-}
-
-function persistedRun(row: ScanRunRow): PersistedRun {
-  const { findings, regime, alerts: verdicts, ...summary } = row;
-  const what = `scan run ${row.id}`;
-  return { ...runSummary(summary), signals: findingsOf(findings, `${what} findings`), regime: regimeOf(regime ?? null, `${what} regime`), alerts: alertsOf(verdicts ?? null, `${what} alerts`) };
-}
-
-function storedSignal(row: SignalRow): StoredSignal {
-  const what = `signal ${row.id}`;
-  return {
-    ...row,
-    direction: directionOf(row.direction, `${what} direction`),
-    state: stateOf(row.state, `${what} state`),
-    stopLoss: Number.isFinite(row.stopLoss) ? row.stopLoss : null,
-    reasons: reasonsOf(row.reasons, `${what} reasons`),
-    geometry: geometryOf(row.geometry, `${what} geometry`),
-  };
-}
-
-const summaryColumns = {
-  id: scanRuns.id,
-  timeframe: scanRuns.timeframe,
-  asOf: scanRuns.asOf,
-  startedAt: scanRuns.startedAt,
-  finishedAt: scanRuns.finishedAt,
-  status: scanRuns.status,
-  symbolsScanned: scanRuns.symbolsScanned,
-  signalsFound: scanRuns.signalsFound,
-  durationMs: scanRuns.durationMs,
-  error: scanRuns.error,
-  source: scanRuns.source,
-  staleSeries: scanRuns.staleSeries,
-};
+export type { PersistedRun, RunSummary, StoredSignal } from './scan-rows';
 
 export class ScansRepository {
   constructor(
@@ -385,44 +301,4 @@ export interface SignalFilter {
   symbol?: string;
   patternType?: string;
   timeframe?: string;
-}
-
-/** The ledger record of a newly surfaced signal: what was known when it was first surfaced (at bar time `surfacedAt`, in market regime `regime`). */
-export function signalEntry(s: Signal, runId: string, source: string, surfacedAt: string, regime: string | null): LedgerEntry {
-  return {
-    kind: 'signal',
-    signalId: s.id,
-    patternType: s.patternType,
-    scoreBand: s.scoreBand,
-    finalScore: s.finalScore,
-    detectedAt: new Date(s.detectedAt),
-    data: {
-      id: s.id,
-      symbol: s.symbol,
-      timeframe: s.timeframe,
-      patternFamily: s.patternFamily,
-      patternType: s.patternType,
-      direction: s.direction,
-      detectedAt: s.detectedAt,
-      surfacedAt,
-      state: s.breakoutState,
-      triggerPrice: s.triggerPrice,
-      target1: s.target1,
-      stopLoss: s.stopLoss,
-      finalScore: s.finalScore,
-      scoreBand: s.scoreBand,
-      confidence: s.confidence,
-      reasons: s.reasons,
-      trendRegime: s.trendRegime,
-      regime,
-      priceAtDetection: s.price,
-      source,
-      runId,
-    },
-  };
-}
-
-/** The ledger record of a state change. */
-export function eventEntry(signalId: string, runId: string, from: string | null, to: string, price: number, at: string): LedgerEntry {
-  return { kind: 'event', signalId, data: { from, to, price, at, runId } };
 }

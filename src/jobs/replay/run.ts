@@ -14,7 +14,7 @@
  */
 import type { LedgerEntry } from '../../db/repositories/ledger';
 import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
-import { eventEntry, signalEntry } from '../../db/repositories/scans';
+import { eventEntry, signalEntry } from '../../db/repositories/scan-entries';
 import type { ReplayParams } from '../../domain/replay';
 import { newId } from '../../ids';
 import { canonicalJson } from '../../ledger/canonical';

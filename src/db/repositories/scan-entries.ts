@@ -1,0 +1,48 @@
+/**
+ * @module db/repositories/scan-entries
+ * The ledger records a scan writes: a newly surfaced signal (what was known when
+ * it was first surfaced) and a state change. The live run (ScansRepository) and
+ * the replay (jobs/replay) append the same records.
+ */
+import type { Signal } from '../../domain/signal';
+import type { LedgerEntry } from './ledger';
+
+/** The ledger record of a newly surfaced signal: what was known when it was first surfaced (at bar time `surfacedAt`, in market regime `regime`). */
+export function signalEntry(s: Signal, runId: string, source: string, surfacedAt: string, regime: string | null): LedgerEntry {
+  return {
+    kind: 'signal',
+    signalId: s.id,
+    patternType: s.patternType,
+    scoreBand: s.scoreBand,
+    finalScore: s.finalScore,
+    detectedAt: new Date(s.detectedAt),
+    data: {
+      id: s.id,
+      symbol: s.symbol,
+      timeframe: s.timeframe,
+      patternFamily: s.patternFamily,
+      patternType: s.patternType,
+      direction: s.direction,
+      detectedAt: s.detectedAt,
+      surfacedAt,
+      state: s.breakoutState,
+      triggerPrice: s.triggerPrice,
+      target1: s.target1,
+      stopLoss: s.stopLoss,
+      finalScore: s.finalScore,
+      scoreBand: s.scoreBand,
+      confidence: s.confidence,
+      reasons: s.reasons,
+      trendRegime: s.trendRegime,
+      regime,
+      priceAtDetection: s.price,
+      source,
+      runId,
+    },
+  };
+}
+
+/** The ledger record of a state change. */
+export function eventEntry(signalId: string, runId: string, from: string | null, to: string, price: number, at: string): LedgerEntry {
+  return { kind: 'event', signalId, data: { from, to, price, at, runId } };
+}
