@@ -184,4 +184,14 @@ describe('/api/alerts/v2', () => {
     // Another user's same key is another key.
     expect((await ctx.request('/api/alerts/v2', send('POST', body, { cookie: alice, 'idempotency-key': key }))).status).toBe(201);
   });
+
+  it('frees the key of a failed POST before its answer is sent: an immediate retry runs again (no 409)', async () => {
+    const key = crypto.randomUUID();
+    const bad = { name: 'both', symbols: ['AAPL'], watchlistId: '00000000-0000-4000-8000-000000000000' };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await expectError(await ctx.request('/api/alerts/v2', send('POST', bad, { cookie: bob, 'idempotency-key': key })), 400, 'invalid_body');
+    }
+    const good = await ctx.request('/api/alerts/v2', send('POST', { name: 'after-failure', symbols: ['AAPL'] }, { cookie: bob, 'idempotency-key': key }));
+    expect(good.status).toBe(201);
+  });
 });
