@@ -16,7 +16,7 @@
  *    target fractions, resolved by prices.
  * 4. Fits on the trades detected up to `--split` (default 2016-12-31):
  *    isotonic regression of the price label on finalScore, and logistic
- *    regression on the seven score components plus a short-side indicator
+ *    regression on the score model features (components, short, pattern type)
  *    (kernels/stats/calibration). Evaluates on the trades detected after the
  *    split only: Brier score and skill against the training base rate,
  *    reliability tables by decile, and the band, direction and pattern tables
@@ -25,9 +25,19 @@
  * 5. Prints the per-pattern base rates over the whole history (the README's
  *    table) and writes everything as JSON to `--out`.
  *
- *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
+ * The score model (kernels/scoring) is fitted here too: `--fit-score <path>`
+ * fits it on the trades detected to `--split` (`fitScoreModel`, `rankKnots`)
+ * and writes the table module kernels/score-table, nothing else. Every other
+ * run re-scores the trades with the score in the code (`rescore`; a trade's
+ * outcome does not depend on its score) before judging it.
  *
- * It reads nothing but shared/data and writes nothing but `--out`.
+ *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
+ *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
+ *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
+ *   bun run bench/calibration.ts --reuse --trades trades.json             # judge the score in the code
+ *
+ * It reads nothing but shared/data (or `--trades` with `--reuse`) and writes
+ * nothing but `--out`, `--trades` and `--fit-score`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cdfAt, expectedOutcome, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel } from '../src/kernels/scoring';
