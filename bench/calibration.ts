@@ -16,7 +16,7 @@
  *    target fractions, resolved by prices.
  * 4. Fits on the trades detected up to `--split` (default 2016-12-31):
  *    isotonic regression of the price label on finalScore, and logistic
- *    regression on the seven score components plus a short-side indicator
+ *    regression on the score model features (components, short, pattern type)
  *    (kernels/stats/calibration). Evaluates on the trades detected after the
  *    split only: Brier score and skill against the training base rate,
  *    reliability tables by decile, and the band, direction and pattern tables
@@ -25,15 +25,26 @@
  * 5. Prints the per-pattern base rates over the whole history (the README's
  *    table) and writes everything as JSON to `--out`.
  *
- *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
+ * The score model (kernels/scoring) is fitted here too: `--fit-score <path>`
+ * fits it on the trades detected to `--split` (`fitScoreModel`, `rankKnots`)
+ * and writes the table module kernels/score-table, nothing else. Every other
+ * run re-scores the trades with the score in the code (`rescore`; a trade's
+ * outcome does not depend on its score) before judging it.
  *
- * It reads nothing but shared/data and writes nothing but `--out`.
+ *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
+ *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
+ *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
+ *   bun run bench/calibration.ts --reuse --trades trades.json             # judge the score in the code
+ *
+ * It reads nothing but shared/data (or `--trades` with `--reuse`) and writes
+ * nothing but `--out`, `--trades` and `--fit-score`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cdfAt, expectedOutcome, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel } from '../src/kernels/scoring';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/client';
 import { BarsRepository } from '../src/db/repositories/bars';
-import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
+import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type PatternType, type Signal } from '../src/domain/signal';
 import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
 import { matchedBaseline } from '../src/jobs/baseline';
 import { bucketOf, quantileCuts } from '../src/kernels/baseline';
@@ -46,6 +57,7 @@ import {
   logisticFit,
   logisticPredict,
   meanInterval,
+  ridgeFit,
   reliabilityTable,
   wilsonInterval,
   type IsotonicFit,
@@ -90,8 +102,6 @@ export interface Trade {
 const fix = (x: number, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : NaN);
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 
-/** Features of the logistic fit: the seven components (missing → 0) and 1 for a short. */
-export const features = (t: Pick<Trade, 'components' | 'direction'>) => [...t.components, t.direction === 'short' ? 1 : 0];
 
 /** Runs the replay and gathers the trades with their labels and baseline (steps 1–3). */
 export async function gatherTrades(options: { dir: string; from: string; to: string; matches: number; seed?: number; symbols?: string[]; benchmark?: string; onProgress?: (line: string) => void }): Promise<{ trades: Trade[]; universe: unknown; sessions: number; symbols: number; replayMs: number }> {
@@ -178,6 +188,97 @@ export async function gatherTrades(options: { dir: string; from: string; to: str
   }
 }
 
+/** The score model's features of a trade (kernels/scoring `scoreFeatures`). */
+const tradeFeatures = (t: Pick<Trade, 'components' | 'direction' | 'patternType'>) => scoreFeatures(t.components, t.direction, t.patternType as PatternType);
+
+/** `k` + 1 percentile knots (0th .. 100th by the nearest-rank rule) of `values`. */
+const knots = (values: readonly number[], k = 100) => quantileCuts(values, Array.from({ length: k + 1 }, (_, i) => i / k)).map((v) => fix(v, 6));
+
+/**
+ * Fits the score model of kernels/scoring on `train` (entered trades, ledger
+ * outcomes): the logistic fits of a win and a loss, the ridge fit of R over the
+ * scratches, the mean R of wins and losses by pattern and direction (cells of
+ * ≥ 20; else the overall mean), and the percentile knots of E[R], P(win) and
+ * their rank u over the training trades.
+ */
+export function fitScoreModel(train: readonly Trade[]) {
+  if (train.length === 0) throw new RangeError('fitScoreModel: no training trades');
+  const x = train.map(tradeFeatures);
+  const win = logisticFit(x, train.map((t) => (t.outcome === 'win' ? 1 : 0)), { l2: 1 });
+  const loss = logisticFit(x, train.map((t) => (t.outcome === 'loss' ? 1 : 0)), { l2: 1 });
+  const scratchIdx = train.flatMap((t, i) => (t.outcome === 'scratch' ? [i] : []));
+  const scratchR = ridgeFit(scratchIdx.map((i) => x[i]!), scratchIdx.map((i) => train[i]!.r), { l2: 1 });
+  const cellMeans = (outcome: string) => {
+    const all = train.filter((t) => t.outcome === outcome);
+    const overall = all.reduce((s, t) => s + t.r, 0) / all.length;
+    const cells: Record<string, number> = {};
+    for (const [key, ts] of groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
+    return { cells, overall: fix(overall, 4) };
+  };
+  const winR = cellMeans('win');
+  const lossR = cellMeans('loss');
+  const round = (f: { intercept: number; coefficients: number[] }) => ({ intercept: fix(f.intercept, 6), coefficients: f.coefficients.map((c) => fix(c, 6)) });
+  const partial = {
+    win: round(win),
+    loss: round(loss),
+    scratchR: round(scratchR),
+    winR: winR.cells,
+    winRAll: winR.overall,
+    lossR: lossR.cells,
+    lossRAll: lossR.overall,
+  };
+  const days = train.map((t) => t.detectedAt.slice(0, 10)).sort();
+  const share = (o: string) => fix(train.filter((t) => t.outcome === o).length / train.length, 4);
+  return {
+    fittedOn: { from: days[0]!, to: days[days.length - 1]!, trades: train.length, winRate: share('win'), lossRate: share('loss'), scratchRate: share('scratch') },
+    converged: win.converged && loss.converged,
+    ...partial,
+  };
+}
+
+/** The percentile knots the score model ranks by, from the training trades under the fitted parts (`fitScoreModel`). */
+export function rankKnots(train: readonly Trade[], model: Parameters<typeof expectedOutcome>[0]) {
+  const preds = train.map((t) => expectedOutcome(model, t.components, t.direction, t.patternType as PatternType));
+  const cdf = cdfAt;
+  const expectedRKnots = knots(preds.map((p) => p.expectedR));
+  const winKnots = knots(preds.map((p) => p.pWin));
+  const rankKnots = knots(preds.map((p) => Math.min(cdf(expectedRKnots, p.expectedR), cdf(winKnots, p.pWin))));
+  return { expectedRKnots, winKnots, rankKnots };
+}
+
+/** The TypeScript module kernels/score-table for a fitted model (written by `--fit-score`). */
+export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnType<typeof rankKnots>, data: string): string {
+  const { converged, ...table } = fit;
+  if (!converged) throw new Error('fitScoreModel: a logistic fit did not converge');
+  return `/**
+ * @module kernels/score-table
+ * The fitted table of the score model (kernels/scoring documents the model).
+ * Written by \`bun run bench/calibration.ts --reuse --trades <file> --fit-score
+ * src/kernels/score-table.ts\`; do not edit by hand.
+ *
+ * Fitted on the ${table.fittedOn.trades} entered trades detected ${table.fittedOn.from} .. ${table.fittedOn.to}
+ * of the replayed real history (${data}); wins ${(100 * table.fittedOn.winRate).toFixed(1)}%,
+ * losses ${(100 * table.fittedOn.lossRate).toFixed(1)}%, scratches ${(100 * table.fittedOn.scratchRate).toFixed(1)}%. Method: logistic regressions (Newton–Raphson,
+ * ridge λ = 1 on the slopes) of a win and of a loss, a ridge regression (λ = 1) of R over
+ * the scratched trades, on the features ${SCORE_FEATURES.join(', ')};
+ * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
+ * the 101 percentile knots of E[R], P(win) and their rank over the training trades.
+ * Nothing detected after ${table.fittedOn.to} was used (README, "Calibration").
+ */
+export const SCORE_TABLE = ${JSON.stringify(table, null, 1)} as const;
+`;
+}
+
+/** Re-scores trades with the score model in the code now (the components are stored; a trade's outcome does not depend on its score). */
+export function rescore(trades: Trade[]): void {
+  for (const t of trades) {
+    const m = scoreModel(t.components, t.direction, t.patternType as PatternType);
+    t.finalScore = m.finalScore;
+    t.band = scoreBand(m.finalScore);
+    t.confidence = Math.round(100 * m.pWin) / 100;
+  }
+}
+
 /** A group's figures: ledger hit rate and R, price-only hit rate, the baseline beside it and the lift. */
 export function groupFigures(trades: readonly Trade[]) {
   const n = trades.length;
@@ -249,12 +350,12 @@ export function evaluate(trades: readonly Trade[], split: string) {
     train.map((t) => Math.max(-1, binOf(t.finalScore))),
     y(train),
   );
-  const logistic: LogisticFit = logisticFit(train.map(features), y(train), { l2: 1 });
+  const logistic: LogisticFit = logisticFit(train.map(tradeFeatures), y(train), { l2: 1 });
   const trainBase = y(train).reduce((a: number, b) => a + b, 0) / train.length;
   // The ledger label (a win as the ledger records it: target1 before the stop while the lifecycle holds), over every entered trade.
   const ledgerTrain = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
   const ledgerTest = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
-  const ledgerLogistic = logisticFit(ledgerTrain.map(features), won(ledgerTrain), { l2: 1 });
+  const ledgerLogistic = logisticFit(ledgerTrain.map(tradeFeatures), won(ledgerTrain), { l2: 1 });
   const ledgerIsotonic = isotonicFit(
     ledgerTrain.map((t) => Math.max(-1, binOf(t.finalScore))),
     won(ledgerTrain),
@@ -263,13 +364,13 @@ export function evaluate(trades: readonly Trade[], split: string) {
   const ledgerPredictions = {
     confidence: ledgerTest.map((t) => t.confidence),
     isotonicScore: ledgerTest.map((t) => isotonicPredict(ledgerIsotonic, t.finalScore)),
-    logisticComponents: ledgerTest.map((t) => logisticPredict(ledgerLogistic, features(t))),
+    logisticComponents: ledgerTest.map((t) => logisticPredict(ledgerLogistic, tradeFeatures(t))),
   };
   const ledgerLabel = {
     trainTrades: ledgerTrain.length,
     testTrades: ledgerTest.length,
     trainBaseRate: fix(ledgerBase, 4),
-    logistic: { intercept: ledgerLogistic.intercept, coefficients: Object.fromEntries([...SCORE_COMPONENTS, 'short'].map((c, j) => [c, ledgerLogistic.coefficients[j]!])), converged: ledgerLogistic.converged },
+    logistic: { intercept: ledgerLogistic.intercept, coefficients: Object.fromEntries(SCORE_FEATURES.map((c, j) => [c, ledgerLogistic.coefficients[j]!])), converged: ledgerLogistic.converged },
     isotonic: { x: ledgerIsotonic.x, y: ledgerIsotonic.y.map((v) => fix(v, 4)) },
     brier: Object.fromEntries(Object.entries(ledgerPredictions).map(([k, p]) => [k, brierReport(p, won(ledgerTest), ledgerBase)])),
     reliability: Object.fromEntries(Object.entries(ledgerPredictions).map(([k, p]) => [k, reliabilityTable(p, won(ledgerTest), 10)])),
@@ -277,7 +378,7 @@ export function evaluate(trades: readonly Trade[], split: string) {
   const predictions = {
     confidence: test.map((t) => t.confidence),
     isotonicScore: test.map((t) => isotonicPredict(isotonic, t.finalScore)),
-    logisticComponents: test.map((t) => logisticPredict(logistic, features(t))),
+    logisticComponents: test.map((t) => logisticPredict(logistic, tradeFeatures(t))),
   };
   const brier = Object.fromEntries(Object.entries(predictions).map(([k, p]) => [k, brierReport(p, y(test), trainBase)]));
   const reliability = Object.fromEntries(Object.entries(predictions).map(([k, p]) => [k, reliabilityTable(p, y(test), 10)]));
@@ -294,7 +395,7 @@ export function evaluate(trades: readonly Trade[], split: string) {
     testTrades: test.length,
     trainBaseRate: fix(trainBase, 4),
     isotonic: { x: isotonic.x, y: isotonic.y.map((v) => fix(v, 4)) },
-    logistic: { intercept: fix(logistic.intercept, 4), coefficients: Object.fromEntries([...SCORE_COMPONENTS, 'short'].map((c, j) => [c, fix(logistic.coefficients[j]!, 4)])), converged: logistic.converged },
+    logistic: { intercept: fix(logistic.intercept, 4), coefficients: Object.fromEntries(SCORE_FEATURES.map((c, j) => [c, fix(logistic.coefficients[j]!, 4)])), converged: logistic.converged },
     brier,
     reliability,
     ledgerLabel,
@@ -368,6 +469,8 @@ if (import.meta.main) {
       /** Write the gathered trades here (JSON), or with --reuse read them instead of replaying. */
       trades: { type: 'string' },
       reuse: { type: 'boolean', default: false },
+      /** Fit the score model on the trades detected to --split and write kernels/score-table to this path (then run again to judge it). */
+      'fit-score': { type: 'string' },
     },
   });
   const real = realCsvDir();
@@ -385,6 +488,16 @@ if (import.meta.main) {
   if (values.trades && !values.reuse) writeFileSync(values.trades, JSON.stringify(gathered));
   console.log(`replay ${from} .. ${values.to}: ${gathered.sessions} sessions × ${gathered.symbols} symbols in ${(gathered.replayMs / 1000).toFixed(1)} s; ${gathered.trades.length} entered trades`);
   console.log('universe:', JSON.stringify(gathered.universe));
+  if (values['fit-score']) {
+    const train = gathered.trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
+    const fit = fitScoreModel(train);
+    const table = { ...fit, ...rankKnots(train, fit) };
+    writeFileSync(values['fit-score'], scoreTableModule(table, 'shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark'));
+    console.log(`score model fitted on ${train.length} trades detected to ${split}; written ${values['fit-score']}`);
+    process.exit(0);
+  }
+  // The score in the code now (the stored trades may carry an older one).
+  rescore(gathered.trades);
   const report = evaluate(gathered.trades, split);
   print(report);
   writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report }, null, 1));

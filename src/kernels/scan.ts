@@ -147,7 +147,7 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
       proximity: proximityComponent(distancePct),
       tightness: tightnessComponent(ind.bbWidthPercentile[geometry.end] ?? NaN),
       regime: regimeComponent,
-    }, direction);
+    }, direction, match.patternType);
     const reasons = [...match.reasons];
     if (long) reasons.push(`trend template ${template.met}/8${template.failed.length ? ` (missing: ${template.failed.join('; ')})` : ''}`);
     if (ctx.rsRank !== null) reasons.push(`RS rank ${ctx.rsRank}`);

@@ -1,40 +1,39 @@
 /**
  * @module kernels/scoring
  * A signal's `finalScore` (0–100), `confidence` (0–1) and score band (DESIGN
- * §4: elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore below). The score is a
- * weighted sum of components in [0, 1]; the weights are this one table (also
- * printed in the README):
+ * §4: elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore below). The score is
+ * fitted, not designed: a monotone mapping of what the replayed real history
+ * 2005–2016 says a setup like this one earns (the table is
+ * `kernels/score-table`, written by `bench/calibration --fit-score`; the
+ * method and the out-of-sample record 2017–2024 are in the README,
+ * "Calibration").
  *
- * | component | weight | 1.0 means |
- * |---|---|---|
- * | patternQuality | 0.25 | the detector's own quality (depth, tightness, symmetry, volume dry-up) is ideal |
- * | breakoutVolume | 0.15 | breakout bar volume ≥ 2.5× its 50-bar average (0 at ≤ 1×) |
- * | rsRank | 0.20 | RS rank 99 (0 at 1); shorts use 100 − rank |
- * | trendTemplate | 0.15 | all 8 Minervini criteria met (longs); shorts: the mirror share |
- * | proximity | 0.10 | price at the pivot; 0 when 5% or more away either side |
- * | tightness | 0.10 | Bollinger width at the bottom of its 6-month range |
- * | regime | 0.05 | market regime favours the direction (risk_on for longs) |
+ * Features x: the seven score components in [0, 1] (a missing one counts 0),
+ * 1 for a short, and one indicator per pattern type (flat_base is the
+ * reference). From them, fitted on the training trades:
  *
- * finalScore = 100 × Σ weight × component; missing inputs count 0.
- * `confidence` is the calibrated probability of a win given the components
- * and the direction (kernels/confidence: a logistic fit on the replayed real
- * history 2005–2016, judged on 2017–2024). The weights above are the
- * designed ones, not fitted: on the held-out years the fit found breakout
- * volume and tightness informative and the others near zero or negative
- * (README, "Calibration").
+ * ```
+ * P(win)   = σ(w₀ + w·x)      logistic, ridge λ = 1 (the published `confidence`)
+ * P(loss)  = σ(l₀ + l·x)      logistic, ridge λ = 1
+ * R_scr(x) = s₀ + s·x         ridge regression (λ = 1) of R over the scratched trades
+ * E[R]     = P(win)·R̄_win(cell) + P(loss)·R̄_loss(cell) + (1 − P(win) − P(loss))·R_scr(x)
+ * u        = min(F_E(E[R]), F_W(P(win)))        F: training CDFs (percentile knots)
+ * finalScore = g(F_U(u))      g piecewise linear through (0, 0), (0.65, 55), (0.90, 70), (0.98, 85), (1, 100)
+ * ```
+ *
+ * `confidence` is P(win) rounded to 2 decimals: the calibrated probability
+ * that the ledger records a win (target1 before the stop while the lifecycle
+ * holds, kernels/outcome).
+ *
+ * R̄_win and R̄_loss are the training mean R of wins and losses of the
+ * (pattern, direction) cell. So a setup is elite only when both its expected R
+ * and its hit probability are in the training years' top 2%, strong in their
+ * top 10%, watchlist in their top 35%; a pattern or direction that earned
+ * nothing in training scores low whatever its components.
  */
-import { SCORE_COMPONENTS, type Direction, type ScoreBand, type ScoreComponent } from '../domain/signal';
-import { calibratedConfidence } from './confidence';
-
-export const SCORE_WEIGHTS: Readonly<Record<ScoreComponent, number>> = {
-  patternQuality: 0.25,
-  breakoutVolume: 0.15,
-  rsRank: 0.2,
-  trendTemplate: 0.15,
-  proximity: 0.1,
-  tightness: 0.1,
-  regime: 0.05,
-};
+import { PATTERN_TYPES, SCORE_COMPONENTS, type Direction, type PatternType, type ScoreBand, type ScoreComponent } from '../domain/signal';
+import { SCORE_TABLE } from './score-table';
+import { sigmoid } from './stats/calibration';
 
 export type ScoreComponents = Record<ScoreComponent, number | null>;
 
@@ -44,6 +43,15 @@ export const BAND_FLOORS: readonly (readonly [ScoreBand, number])[] = [
   ['strong', 70],
   ['watchlist', 55],
   ['ignore', -Infinity],
+];
+
+/** Training-rank share → finalScore: the band floors sit at the training years' 65th, 90th and 98th percentiles. */
+export const SCORE_KNOTS: readonly (readonly [number, number])[] = [
+  [0, 0],
+  [0.65, 55],
+  [0.9, 70],
+  [0.98, 85],
+  [1, 100],
 ];
 
 export function scoreBand(finalScore: number): ScoreBand {
@@ -60,6 +68,102 @@ export const proximityComponent = (distancePct: number | null) => (distancePct =
 /** Bollinger width percentile (0–100) → component: tight = 1. */
 export const tightnessComponent = (percentile: number | null) => (percentile === null || !Number.isFinite(percentile) ? null : unit(1 - percentile / 100));
 
+/** Names of the feature vector `scoreFeatures` builds, in order. */
+export const SCORE_FEATURES: readonly string[] = [...SCORE_COMPONENTS, 'short', ...PATTERN_TYPES.slice(1).map((p) => `pattern:${p}`)];
+
+/** The feature vector of a setup (see the module comment). */
+export function scoreFeatures(components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType): number[] {
+  const values = Array.isArray(components) ? components : SCORE_COMPONENTS.map((c) => (components as Record<ScoreComponent, number | null>)[c]);
+  const x = SCORE_COMPONENTS.map((_, j) => {
+    const v = values[j];
+    return v === null || v === undefined || !Number.isFinite(v) ? 0 : unit(v);
+  });
+  x.push(direction === 'short' ? 1 : 0);
+  for (const p of PATTERN_TYPES.slice(1)) x.push(p === patternType ? 1 : 0);
+  return x;
+}
+
+/** A linear predictor: intercept + coefficients · x. */
+export interface LinearFit {
+  intercept: number;
+  coefficients: readonly number[];
+}
+
+/** The fitted parts of the score model that predict a setup's outcome. */
+export interface OutcomeModel {
+  win: LinearFit;
+  loss: LinearFit;
+  scratchR: LinearFit;
+  winR: Readonly<Record<string, number>>;
+  winRAll: number;
+  lossR: Readonly<Record<string, number>>;
+  lossRAll: number;
+}
+
+/** The whole fitted table (kernels/score-table): the outcome model, what it was fitted on, and the training percentile knots. */
+export interface ScoreTable extends OutcomeModel {
+  fittedOn: { from: string; to: string; trades: number; winRate: number; lossRate: number; scratchRate: number };
+  expectedRKnots: readonly number[];
+  winKnots: readonly number[];
+  rankKnots: readonly number[];
+}
+
+const linear = (fit: LinearFit, x: readonly number[]) => {
+  let z = fit.intercept;
+  for (let j = 0; j < x.length; j++) z += fit.coefficients[j]! * x[j]!;
+  return z;
+};
+
+/**
+ * The empirical CDF of a training distribution given by its percentile knots
+ * (`knots[k]` = the k-th of `knots.length − 1` quantiles), linear between knots.
+ */
+export function cdfAt(knots: readonly number[], x: number): number {
+  const m = knots.length - 1;
+  if (!(x >= knots[0]!)) return 0;
+  if (x >= knots[m]!) return 1;
+  let lo = 0;
+  let hi = m;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (knots[mid]! <= x) lo = mid;
+    else hi = mid;
+  }
+  const span = knots[hi]! - knots[lo]!;
+  return (lo + (span > 0 ? (x - knots[lo]!) / span : 0)) / m;
+}
+
+/** g: a training-rank share in [0, 1] → finalScore (SCORE_KNOTS, linear between). */
+export function rankToScore(share: number): number {
+  for (let k = 1; k < SCORE_KNOTS.length; k++) {
+    const [x0, y0] = SCORE_KNOTS[k - 1]!;
+    const [x1, y1] = SCORE_KNOTS[k]!;
+    if (share <= x1) return y0 + ((Math.max(share, x0) - x0) / (x1 - x0)) * (y1 - y0);
+  }
+  return 100;
+}
+
+/** P(win), P(loss) and E[R] of a setup under `model` (see the module comment). */
+export function expectedOutcome(model: OutcomeModel, components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType) {
+  const x = scoreFeatures(components, direction, patternType);
+  const pWin = sigmoid(linear(model.win, x));
+  const pLoss = sigmoid(linear(model.loss, x));
+  const cell = `${patternType} ${direction}`;
+  const winR = model.winR[cell] ?? model.winRAll;
+  const lossR = model.lossR[cell] ?? model.lossRAll;
+  const expectedR = pWin * winR + pLoss * lossR + Math.max(0, 1 - pWin - pLoss) * linear(model.scratchR, x);
+  return { pWin, pLoss, expectedR };
+}
+
+/** Every quantity of the fitted model for one setup (see the module comment). */
+export function scoreModel(components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType, table: ScoreTable = SCORE_TABLE) {
+  const t = table;
+  const { pWin, pLoss, expectedR } = expectedOutcome(t, components, direction, patternType);
+  const rank = Math.min(cdfAt(t.expectedRKnots, expectedR), cdfAt(t.winKnots, pWin));
+  const share = cdfAt(t.rankKnots, rank);
+  return { pWin, pLoss, expectedR, rank, share, finalScore: Math.round(10 * rankToScore(share)) / 10 };
+}
+
 export interface Score {
   finalScore: number;
   confidence: number;
@@ -67,19 +171,14 @@ export interface Score {
   components: ScoreComponents;
 }
 
-/** The score of `components` for a signal in `direction` (the direction enters `confidence` only). */
-export function score(components: ScoreComponents, direction: Direction = 'long'): Score {
-  let total = 0;
-  for (const key of SCORE_COMPONENTS) {
-    const value = components[key];
-    if (value === null || !Number.isFinite(value)) continue;
-    total += SCORE_WEIGHTS[key] * unit(value);
-  }
-  const finalScore = Math.round(1000 * total) / 10;
+/** The score of a `patternType` setup in `direction` with `components` (see the module comment). */
+export function score(components: ScoreComponents, direction: Direction, patternType: PatternType): Score {
+  const m = scoreModel(components, direction, patternType);
   return {
-    finalScore,
-    confidence: calibratedConfidence(components, direction),
-    band: scoreBand(finalScore),
+    finalScore: m.finalScore,
+    // `confidence` is P(win), rounded as published.
+    confidence: Math.round(100 * m.pWin) / 100,
+    band: scoreBand(m.finalScore),
     components,
   };
 }

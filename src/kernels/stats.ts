@@ -11,7 +11,7 @@
  * | `stats/trades.ts` | expectancy in R per trade, profit factor |
  * | `stats/rank.ts` | Spearman's rank correlation (Spearman 1904), average ranks for ties |
  * | `stats/monotonicity.ts` | "do higher score bands do better?" as numbers and a sentence |
- * | `stats/calibration.ts` | isotonic (PAV) and logistic fits of a score to a probability, Brier score and skill, reliability table, Newcombe's interval of a difference of proportions |
+ * | `stats/calibration.ts` | isotonic (PAV) and logistic fits of a score to a probability, ridge regression, Brier score and skill, reliability table, Newcombe's interval of a difference of proportions |
  *
  * Pure functions over plain numbers and arrays; bad options throw a
  * `RangeError`, too little data gives `NaN`.
@@ -34,6 +34,7 @@ export {
   logisticFit,
   logisticPredict,
   reliabilityTable,
+  ridgeFit,
   sigmoid,
   type BrierReport,
   type DifferenceInterval,

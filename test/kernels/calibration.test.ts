@@ -4,7 +4,7 @@
  * Brier scores, and the min–max formula of isotonic regression as a naive twin.
  */
 import { describe, expect, it } from 'bun:test';
-import { brierReport, brierScore, differenceInterval, isotonicFit, isotonicPredict, logisticFit, logisticPredict, reliabilityTable } from '../../src/kernels/stats';
+import { brierReport, brierScore, differenceInterval, isotonicFit, isotonicPredict, logisticFit, logisticPredict, reliabilityTable, ridgeFit } from '../../src/kernels/stats';
 
 /** Naive isotonic regression (Barlow et al. 1972, the min–max formula): f(i) = max over j ≤ i of min over k ≥ i of the weighted mean of y[j..k]. */
 function naiveIsotonic(y: number[], w: number[]): number[] {
@@ -84,6 +84,28 @@ describe('logisticFit', () => {
 
   it('refuses labels other than 0 and 1', () => {
     expect(() => logisticFit([[1], [2]], [1, 2])).toThrow(RangeError);
+  });
+});
+
+describe('ridgeFit', () => {
+  // Reference values: numpy.linalg.lstsq, and numpy.linalg.solve(AᵀA + diag(0, λ, λ), Aᵀy) with λ = 0.5.
+  const x = [[1, 0.5], [2, 0.1], [3, 0.9], [4, 0.3], [5, 0.7]];
+  const y = [1.0, 2.1, 2.9, 4.2, 5.1];
+  it('is ordinary least squares without a penalty', () => {
+    const fit = ridgeFit(x, y);
+    expect(fit.intercept).toBeCloseTo(0.07373626, 7);
+    expect(fit.coefficients[0]!).toBeCloseTo(1.04945055, 7);
+    expect(fit.coefficients[1]!).toBeCloseTo(-0.32417582, 7);
+  });
+  it('penalises the slopes, not the intercept', () => {
+    const fit = ridgeFit(x, y, { l2: 0.5 });
+    expect(fit.intercept).toBeCloseTo(0.15075908, 7);
+    expect(fit.coefficients[0]!).toBeCloseTo(0.98679868, 7);
+    expect(fit.coefficients[1]!).toBeCloseTo(-0.10231023, 7);
+  });
+  it('refuses ragged rows and a singular system', () => {
+    expect(() => ridgeFit([[1], [2, 3]], [1, 2])).toThrow(RangeError);
+    expect(() => ridgeFit([[1], [1]], [1, 2])).toThrow(RangeError);
   });
 });
 

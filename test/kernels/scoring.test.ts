@@ -1,45 +1,61 @@
 import { describe, expect, it } from 'bun:test';
 import { percentileRanks, rsScore } from '../../src/kernels/rs-rank';
-import { CONFIDENCE_FIT } from '../../src/kernels/confidence';
-import { proximityComponent, score, SCORE_WEIGHTS, scoreBand, tightnessComponent, volumeComponent } from '../../src/kernels/scoring';
+import { SCORE_TABLE } from '../../src/kernels/score-table';
+import { cdfAt, proximityComponent, rankToScore, score, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel, tightnessComponent, volumeComponent } from '../../src/kernels/scoring';
 
 describe('scoring', () => {
-  it('has weights that sum to 1', () => {
-    expect(Object.values(SCORE_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-  });
+  const setup = { patternQuality: 0.8, breakoutVolume: 0.4, rsRank: 0.9, trendTemplate: 1, proximity: 0.5, tightness: 0.6, regime: 1 };
   it('bands by the DESIGN thresholds', () => {
     expect([85, 84.9, 70, 69.9, 55, 54.9, 0].map(scoreBand)).toEqual(['elite', 'strong', 'strong', 'watchlist', 'watchlist', 'ignore', 'ignore']);
   });
-  it('scores a perfect setup 100 and an empty one 0', () => {
-    const all = (v: number) => ({ patternQuality: v, breakoutVolume: v, rsRank: v, trendTemplate: v, proximity: v, tightness: v, regime: v });
-    expect(score(all(1))).toMatchObject({ finalScore: 100, band: 'elite' });
-    expect(score(all(0))).toMatchObject({ finalScore: 0, band: 'ignore' });
+  it('puts the band floors at the training percentiles 65, 90 and 98', () => {
+    expect([0, 0.65, 0.9, 0.98, 1].map(rankToScore)).toEqual([0, 55, 70, 85, 100]);
+    expect(rankToScore(0.325)).toBeCloseTo(27.5, 12);
+    expect(rankToScore(0.94)).toBeCloseTo(77.5, 12);
   });
-  it('gives the calibrated probability of a win as confidence (the fitted table, by hand)', () => {
-    const all = (v: number) => ({ patternQuality: v, breakoutVolume: v, rsRank: v, trendTemplate: v, proximity: v, tightness: v, regime: v });
-    const p = (z: number) => Math.round(100 / (1 + Math.exp(-z))) / 100;
-    const slopes = Object.values(CONFIDENCE_FIT.coefficients).reduce((a, b) => a + b, 0);
-    // All components 1, long: z = −1.119817 + Σ slopes (0.877438) = −0.242379 → 0.44; short adds −0.418196.
-    expect(slopes).toBeCloseTo(0.877438, 6);
-    expect(score(all(1)).confidence).toBe(p(CONFIDENCE_FIT.intercept + slopes));
-    expect(score(all(1)).confidence).toBe(0.44);
-    expect(score(all(1), 'short').confidence).toBe(p(CONFIDENCE_FIT.intercept + slopes + CONFIDENCE_FIT.short));
-    expect(score(all(0)).confidence).toBe(0.25); // 1 / (1 + e^1.119817) = 0.246
-    // Breakout volume raises it most, a missing one counts 0.
-    const base = { patternQuality: 0.5, breakoutVolume: 0, rsRank: 0.5, trendTemplate: 0.5, proximity: 0.5, tightness: 0.5, regime: 0.5 };
-    expect(score({ ...base, breakoutVolume: 1 }).confidence).toBeGreaterThan(score(base).confidence);
-    expect(score({ ...base, breakoutVolume: null }).confidence).toBe(score(base).confidence);
-    expect(CONFIDENCE_FIT.fittedOn).toMatchObject({ from: '2005-01-03', to: '2016-12-30' });
+  it('reads a CDF from percentile knots, linear between them', () => {
+    expect(cdfAt([0, 1, 2], -1)).toBe(0);
+    expect(cdfAt([0, 1, 2], 0.5)).toBeCloseTo(0.25, 12);
+    expect(cdfAt([0, 1, 2], 1.5)).toBeCloseTo(0.75, 12);
+    expect(cdfAt([0, 1, 2], 2)).toBe(1);
+    expect(cdfAt([0, 1, 1, 2], 1)).toBeCloseTo(2 / 3, 12); // ties: the last knot at or below
   });
-  it('weights each component as the table says (hand computation)', () => {
-    // 0.25·0.8 + 0.15·0.4 + 0.2·0.9 + 0.15·1 + 0.1·0.5 + 0.1·0.6 + 0.05·1 = 0.2+0.06+0.18+0.15+0.05+0.06+0.05 = 0.75
-    const s = score({ patternQuality: 0.8, breakoutVolume: 0.4, rsRank: 0.9, trendTemplate: 1, proximity: 0.5, tightness: 0.6, regime: 1 });
-    expect(s.finalScore).toBe(75);
-    expect(s.band).toBe('strong');
+  it('scores as an independent numpy evaluation of the fitted table does', () => {
+    // Reference: the table's JSON read by Python and evaluated with numpy (the formulas of the module comment).
+    expect(score(setup, 'long', 'range_breakout')).toMatchObject({ finalScore: 81.5, band: 'strong', confidence: 0.37 });
+    expect(score(setup, 'short', 'range_breakdown')).toMatchObject({ finalScore: 29.4, band: 'ignore', confidence: 0.26 });
+    expect(score({ patternQuality: 0.9, breakoutVolume: 1, rsRank: 0.9, trendTemplate: 1, proximity: 0.9, tightness: 0.9, regime: 1 }, 'long', 'gap_and_go')).toMatchObject({ finalScore: 97.9, band: 'elite', confidence: 0.52 });
+    const cup = scoreModel({ patternQuality: 0.5, breakoutVolume: 0, rsRank: 0.5, trendTemplate: 0.5, proximity: 0.5, tightness: 0.5, regime: 0.5 }, 'long', 'cup_with_handle');
+    expect(cup.finalScore).toBe(3.8);
+    expect(cup.pWin).toBeCloseTo(0.144764, 5);
+    expect(cup.expectedR).toBeCloseTo(0.18803, 4);
   });
-  it('counts missing inputs as 0', () => {
-    const s = score({ patternQuality: 1, breakoutVolume: null, rsRank: 1, trendTemplate: 1, proximity: 1, tightness: 1, regime: 1 });
-    expect(s.finalScore).toBe(85);
+  it('was fitted on the training years only', () => {
+    expect(SCORE_TABLE.fittedOn.to <= '2016-12-31').toBe(true);
+    expect(SCORE_TABLE.fittedOn.trades).toBe(204_098);
+    expect(SCORE_TABLE.win.coefficients.length as number).toBe(SCORE_FEATURES.length);
+    for (const k of [SCORE_TABLE.expectedRKnots, SCORE_TABLE.winKnots, SCORE_TABLE.rankKnots]) {
+      expect(k.length).toBe(101);
+      expect(k.every((v, i) => i === 0 || v >= k[i - 1]!)).toBe(true);
+    }
+  });
+  it('gives confidence as P(win), which breakout volume raises; a missing component counts 0', () => {
+    const base = { ...setup, breakoutVolume: 0 };
+    const p = (c: typeof base | typeof setup) => scoreModel(c, 'long', 'flat_base').pWin;
+    expect(p({ ...base, breakoutVolume: 1 })).toBeGreaterThan(p(base));
+    expect(score({ ...base, breakoutVolume: null }, 'long', 'flat_base')).toEqual({ ...score(base, 'long', 'flat_base'), components: { ...base, breakoutVolume: null } });
+    expect(scoreModel(base, 'long', 'flat_base').finalScore).toBeGreaterThanOrEqual(0);
+  });
+  it('scores a short below the same long (shorts earned less in training)', () => {
+    expect(scoreModel(setup, 'short', 'donchian_55').finalScore).toBeLessThan(scoreModel(setup, 'long', 'donchian_55').finalScore);
+  });
+  it('builds the features: components clipped to [0, 1], short, one pattern indicator', () => {
+    const x = scoreFeatures({ ...setup, regime: null, rsRank: 1.4 }, 'short', 'vcp');
+    expect(x.length).toBe(SCORE_FEATURES.length);
+    expect(x.slice(0, 8)).toEqual([0.8, 0.4, 1, 1, 0.5, 0.6, 0, 1]);
+    expect(x[SCORE_FEATURES.indexOf('pattern:vcp')]).toBe(1);
+    expect(x.slice(8).reduce((a, b) => a + b, 0)).toBe(1);
+    expect(scoreFeatures(setup, 'long', 'flat_base').slice(7)).toEqual(new Array(SCORE_FEATURES.length - 7).fill(0));
   });
   it('maps raw measures onto components', () => {
     expect(volumeComponent(1)).toBe(0);

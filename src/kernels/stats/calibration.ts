@@ -12,6 +12,9 @@
  * - `logisticFit` — logistic regression by Newton–Raphson (iteratively
  *   reweighted least squares) with an optional ridge penalty λ‖β‖² on the
  *   slopes (not the intercept): P(y = 1 | x) = 1 / (1 + e^−(β₀ + β·x)).
+ * - `ridgeFit` — linear least squares y ≈ β₀ + β·x with the same ridge penalty
+ *   λ‖β‖² on the slopes, by the normal equations (XᵀX + λI₀) β = Xᵀy
+ *   (Hoerl & Kennard, Technometrics 12, 1970).
  * - `brierScore` = mean (p − y)²; its reference is the base rate b predicted
  *   for everyone, whose Brier score is b(1 − b); skill = 1 − BS / BS_ref
  *   (Brier, Monthly Weather Review 78, 1950; Murphy 1973).
@@ -188,6 +191,32 @@ export function logisticFit(x: readonly ArrayLike<number>[], y: ArrayLike<number
     }
   }
   return { intercept: beta[0]!, coefficients: beta.slice(1), iterations, converged };
+}
+
+/**
+ * Ridge regression of `y` on the rows `x` (see the module comment); `l2` = λ, 0 for ordinary least squares.
+ * @throws {RangeError} on no rows, rows of different widths, or a singular system.
+ */
+export function ridgeFit(x: readonly ArrayLike<number>[], y: ArrayLike<number>, options: { l2?: number } = {}): { intercept: number; coefficients: number[] } {
+  const n = x.length;
+  if (n === 0 || y.length !== n) throw new RangeError('ridgeFit: x and y must be non-empty and of one length');
+  const d = x[0]!.length;
+  const a = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+  const b = new Array<number>(d + 1).fill(0);
+  for (let i = 0; i < n; i++) {
+    const row = x[i]!;
+    if (row.length !== d) throw new RangeError(`ridgeFit: row ${i} has ${row.length} columns, not ${d}`);
+    for (let p = 0; p <= d; p++) {
+      const xp = p === 0 ? 1 : row[p - 1]!;
+      b[p]! += xp * y[i]!;
+      for (let q = p; q <= d; q++) a[p]![q]! += xp * (q === 0 ? 1 : row[q - 1]!);
+    }
+  }
+  for (let p = 0; p <= d; p++) for (let q = 0; q < p; q++) a[p]![q] = a[q]![p]!;
+  for (let j = 1; j <= d; j++) a[j]![j]! += options.l2 ?? 0;
+  const beta = solve(a, b);
+  if (!beta) throw new RangeError('ridgeFit: the normal equations are singular');
+  return { intercept: beta[0]!, coefficients: beta.slice(1) };
 }
 
 /** Mean squared difference between the probabilities `p` and the 0/1 outcomes `y`. */
