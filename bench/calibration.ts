@@ -246,6 +246,21 @@ export function rankKnots(train: readonly Trade[], model: Parameters<typeof expe
   return { expectedRKnots, winKnots, rankKnots };
 }
 
+/** JSON with each array of numbers on lines of at most 12 values (the fitted table stays a short, readable file). */
+function tableLiteral(value: unknown, indent = ''): string {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
+    const rows: string[] = [];
+    for (let i = 0; i < value.length; i += 12) rows.push(value.slice(i, i + 12).join(', '));
+    return rows.length <= 1 ? `[${rows[0] ?? ''}]` : `[\n${rows.map((r) => `${indent} ${r}`).join(',\n')}\n${indent}]`;
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const entries = Object.entries(value).map(([k, v]) => `${indent} ${JSON.stringify(k)}: ${tableLiteral(v, `${indent} `)}`);
+    return `{\n${entries.join(',\n')}\n${indent}}`;
+  }
+  if (Array.isArray(value)) return `[\n${value.map((v) => `${indent} ${tableLiteral(v, `${indent} `)}`).join(',\n')}\n${indent}]`;
+  return JSON.stringify(value);
+}
+
 /** The TypeScript module kernels/score-table for a fitted model (written by `--fit-score`). */
 export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnType<typeof rankKnots>, data: string): string {
   const { converged, ...table } = fit;
@@ -265,7 +280,7 @@ export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnT
  * the 101 percentile knots of E[R], P(win) and their rank over the training trades.
  * Nothing detected after ${table.fittedOn.to} was used (README, "Calibration").
  */
-export const SCORE_TABLE = ${JSON.stringify(table, null, 1)} as const;
+export const SCORE_TABLE = ${tableLiteral(table)} as const;
 `;
 }
 
