@@ -146,11 +146,20 @@ async function templateFor(dataDir: string, wasmHash: string): Promise<Blob | un
   return new Blob([new Uint8Array(Bun.zstdDecompressSync(await Bun.file(pgliteTemplatePath).bytes()))]);
 }
 
+/**
+ * PGlite's own start parameters, and a buffer pool of 32 MB instead of
+ * initdb's 128 MB: PGlite touches the whole pool at start, inside its
+ * WebAssembly memory (RSS that never shrinks), while the pages it would hold
+ * stay in the operating system's file cache anyway (the data directory is an
+ * ordinary directory), a system call away. Saves about 90 MB of RSS.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 async function openPglite(dataDir: string, options: { template?: boolean } = {}): Promise<Database> {
   if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
   const { wasmHash, ...assets } = await loadPgliteAssets();
   const loadDataDir = options.template === false ? undefined : await templateFor(dataDir, wasmHash);
-  const client = new PGlite({ ...(dataDir === ':memory:' ? {} : { dataDir }), ...assets, ...(loadDataDir ? { loadDataDir } : {}) });
+  const client = new PGlite({ ...(dataDir === ':memory:' ? {} : { dataDir }), ...assets, ...(loadDataDir ? { loadDataDir } : {}), startParams: PGLITE_START_PARAMS });
   await client.waitReady;
   const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
   return {
