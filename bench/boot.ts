@@ -6,9 +6,22 @@
  * 10 ms. "cold" runs start from an empty STATE_DIR (initdb, migrations, the
  * first universe scan); "warm" ones restart on the state the cold run left
  * (the usual restart). Prints the medians, and the warm-up steps the server
- * logged in its last warm run. Run: `bun run bench/boot.ts [--smoke] [--binary dist/breakline]`.
+ * logged in its last cold and warm run.
+ *
+ * Memory (issue 13: ≤ 500 MB after the boot scans): the server's RSS when
+ * ready; after the boot scans of every timeframe (cold runs: the server's own
+ * pass, or for a tree that has none, /api/breakouts of 4h and 1h, which scans
+ * them); and after the boot replay of a fresh install (REPLAY_ON_BOOT, cold
+ * runs; `--no-replay` leaves it out, as `--smoke` does), with the peak seen
+ * while it ran (sampled every 250 ms).
+ *
+ * `--tree name=dir` (repeatable) measures other checkouts in the same run, e.g.
+ * main exported with `git archive main | tar -x -C /tmp/main` (its
+ * node_modules: this tree's, through a symlink), for a before/after table.
+ *
+ *   bun run bench/boot.ts [--smoke] [--runs N] [--no-replay] [--tree before=/tmp/main] [--binary dist/breakline]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { printTable, smoke } from './lib';
@@ -20,6 +33,20 @@ interface BootTimes {
   liveMs: number;
   readyMs: number;
   steps: string[];
+  /** RSS (MB) once ready; after the boot scans and after the boot replay (cold runs); the peak during the replay. */
+  rssReady: number;
+  rssScans?: number;
+  rssReplay?: number;
+  rssPeak?: number;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+function flag(name: string): string[] {
+  return process.argv.flatMap((arg, i) => (arg === name && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
 }
 
 function freePort(): number {
@@ -37,70 +64,119 @@ async function status(url: string): Promise<number> {
   }
 }
 
-/** Starts the server on `stateDir`, times its probes, stops it (SIGTERM). */
-export async function timeBoot(stateDir: string, binary?: string): Promise<BootTimes> {
+/**
+ * Starts the server of `root` (or `binary`) on `stateDir`, times its probes,
+ * reads its RSS, and with `memory` waits for the boot scans (and the boot
+ * replay, with `replay`) to read it again; stops it (SIGTERM).
+ */
+export async function timeBoot(stateDir: string, options: { root?: string; binary?: string; memory?: boolean; replay?: boolean } = {}): Promise<BootTimes> {
+  const { root = ROOT, binary, memory = false, replay = false } = options;
   const port = freePort();
   const started = performance.now();
-  const command = binary ? [resolve(binary)] : [process.execPath, 'run', join(ROOT, 'src/index.ts')];
+  const command = binary ? [resolve(binary)] : [process.execPath, 'run', join(root, 'src/index.ts')];
   const proc = Bun.spawn(command, {
-    cwd: binary ? stateDir : ROOT,
+    cwd: binary ? stateDir : root,
     // The embedded defaults, whatever this shell points at (CI runs the benches with DATABASE_URL set).
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'info', SCAN_INTERVAL_SECONDS: '300' },
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'info', SCAN_INTERVAL_SECONDS: '300', REPLAY_ON_BOOT: replay ? 'on' : 'off' },
     stdout: 'ignore',
     stderr: 'pipe',
   });
-  const log = new Response(proc.stderr).text();
+  const lines: string[] = [];
+  const log = (async () => {
+    let rest = '';
+    for await (const chunk of proc.stderr.pipeThrough(new TextDecoderStream())) {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop()!;
+      lines.push(...parts);
+    }
+  })();
+  const logged = (text: string) => lines.some((line) => line.includes(text));
   let liveMs = NaN;
   let readyMs = NaN;
+  const times: Partial<BootTimes> = {};
   try {
     while (performance.now() - started < TIMEOUT_MS && Number.isNaN(readyMs)) {
       if (Number.isNaN(liveMs) && (await status(`http://127.0.0.1:${port}/livez`)) === 200) liveMs = performance.now() - started;
       if (!Number.isNaN(liveMs) && (await status(`http://127.0.0.1:${port}/readyz`)) === 200) readyMs = performance.now() - started;
-      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${await log}`);
+      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${lines.join('\n')}`);
       await Bun.sleep(10);
     }
     if (Number.isNaN(readyMs)) throw new Error(`not ready within ${TIMEOUT_MS} ms`);
+    times.rssReady = rssMb(proc.pid);
+    if (memory) {
+      // A server that runs its boot scans itself logs when they are done; an older one scans a timeframe when asked for it.
+      for (const timeframe of ['4h', '1h']) await fetch(`http://127.0.0.1:${port}/api/breakouts?timeframe=${timeframe}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      while (logged('after ready: the boot scans of every timeframe') && !logged('memory after the boot scans') && performance.now() - started < TIMEOUT_MS) await Bun.sleep(50);
+      times.rssScans = rssMb(proc.pid);
+      if (replay) {
+        let peak = times.rssScans;
+        while (!logged('boot replay finished') && !logged('boot replay failed') && performance.now() - started < 4 * TIMEOUT_MS) {
+          await Bun.sleep(250);
+          peak = Math.max(peak, rssMb(proc.pid));
+        }
+        // The newer server collects once the replay is done and logs it.
+        for (let i = 0; i < 40 && logged('after ready: the boot replay') && !logged('memory after the boot replay'); i++) await Bun.sleep(50);
+        times.rssReplay = rssMb(proc.pid);
+        times.rssPeak = Math.max(peak, times.rssReplay);
+      }
+    }
   } finally {
     proc.kill('SIGTERM');
     await proc.exited;
   }
-  const steps = (await log)
-    .split('\n')
-    .filter((line) => line.includes('warm-up:') && line.includes(' done'))
+  await log;
+  const steps = lines
+    .filter((line) => (line.includes('warm-up:') || line.includes('after ready:')) && line.includes(' done'))
     .map((line) => {
       const { msg, tookMs } = JSON.parse(line) as { msg: string; tookMs: number };
       return `${msg.replace(/^warm-up: /, '').replace(/ done$/, '')}: ${tookMs} ms`;
     });
-  return { liveMs, readyMs, steps };
+  return { liveMs, readyMs, steps, rssReady: times.rssReady!, ...times };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+const cell = (xs: (number | undefined)[]) => (xs.every((x) => x !== undefined) && xs.length ? Math.round(median(xs as number[])) : '–');
+
 export async function benchBoot(binary?: string): Promise<void> {
-  const runs = smoke ? 1 : 3;
-  const cold: BootTimes[] = [];
-  const warm: BootTimes[] = [];
-  for (let i = 0; i < runs; i++) {
-    const stateDir = mkdtempSync(join(tmpdir(), 'breakline-boot-'));
-    try {
-      cold.push(await timeBoot(stateDir, binary));
-      warm.push(await timeBoot(stateDir, binary));
-    } finally {
-      rmSync(stateDir, { recursive: true, force: true });
+  const runs = smoke ? 1 : Number(flag('--runs')[0] ?? 3);
+  const replay = !smoke && !process.argv.includes('--no-replay');
+  const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), [binary ? binary : 'this tree', ROOT]];
+  const rows: Record<string, string | number>[] = [];
+  let last: { cold: BootTimes; warm: BootTimes } | undefined;
+  for (const [name, root] of trees) {
+    if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(ROOT, 'node_modules'), join(root, 'node_modules'));
+    const cold: BootTimes[] = [];
+    const warm: BootTimes[] = [];
+    for (let i = 0; i < runs; i++) {
+      const stateDir = mkdtempSync(join(tmpdir(), 'breakline-boot-'));
+      try {
+        cold.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined, memory: true, replay }));
+        warm.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined }));
+      } finally {
+        rmSync(stateDir, { recursive: true, force: true });
+      }
     }
+    rows.push({
+      tree: name,
+      runs,
+      'cold ready ms': cell(cold.map((t) => t.readyMs)),
+      'cold each': cold.map((t) => Math.round(t.readyMs)).join(' / '),
+      'warm ready ms': cell(warm.map((t) => t.readyMs)),
+      'warm each': warm.map((t) => Math.round(t.readyMs)).join(' / '),
+      'RSS ready MB': cell(cold.map((t) => t.rssReady)),
+      'RSS after boot scans': cell(cold.map((t) => t.rssScans)),
+      'RSS after boot replay': cell(cold.map((t) => t.rssReplay)),
+      'RSS peak (replay)': cell(cold.map((t) => t.rssPeak)),
+      'RSS warm ready': cell(warm.map((t) => t.rssReady)),
+    });
+    last = { cold: cold.at(-1)!, warm: warm.at(-1)! };
   }
-  const row = (label: string, times: BootTimes[]) => ({
-    start: label,
-    runs: times.length,
-    'live p50 ms': Math.round(median(times.map((t) => t.liveMs))),
-    'ready p50 ms': Math.round(median(times.map((t) => t.readyMs))),
-    'ready each ms': times.map((t) => Math.round(t.readyMs)).join(' / '),
-  });
-  printTable(`bench/boot — ${binary ? binary : 'bun run src/index.ts'}, embedded defaults (PGlite, synthetic)`, [row('cold (empty STATE_DIR)', cold), row('warm (restart)', warm)]);
-  console.log('\nwarm-up steps of the last cold run:');
-  for (const step of cold.at(-1)!.steps) console.log(`  ${step}`);
-  console.log('warm-up steps of the last warm run:');
-  for (const step of warm.at(-1)!.steps) console.log(`  ${step}`);
+  printTable(`bench/boot — embedded defaults (PGlite, synthetic), medians; RSS columns from the cold runs${replay ? '' : ' (boot replay off)'}`, rows);
+  console.log('\nwarm-up steps of the last cold run (this tree):');
+  for (const step of last!.cold.steps) console.log(`  ${step}`);
+  console.log('warm-up steps of the last warm run (this tree):');
+  for (const step of last!.warm.steps) console.log(`  ${step}`);
 }
 
 if (import.meta.main) {

@@ -27,3 +27,9 @@ declare module 'swagger-ui-dist/swagger-ui.css' {
   const path: string;
   export default path;
 }
+
+/** The PGlite template data directory (drizzle/pglite-template.tar.zst), imported as an embedded file (its path at run time). */
+declare module '*.tar.zst' {
+  const path: string;
+  export default path;
+}

@@ -8,13 +8,29 @@
  * gracefully (the replay commits its chunk in progress and resumes at the next start).
  */
 import { WarmUp } from '../jobs/health';
-import { createLogger } from '../log';
+import { createLogger, type Logger } from '../log';
 import { LocalKeyError } from '../auth/local-key';
 import { SessionKeyError } from '../auth/session-keys';
 import { configOrExit } from './config';
 import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
 import pkg from '../../package.json' with { type: 'json' };
+
+/** Work after readiness, logged as the warm-up's steps are (`after ready: … done`, with how long it took). */
+async function timed(log: Logger, step: string, work: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  log.info(`after ready: ${step}`);
+  await work();
+  log.info(`after ready: ${step} done`, { tookMs: Math.round(performance.now() - started) });
+}
+
+/** A full garbage collection, and the process's memory after it (the log says where memory goes). */
+function collect(when: string, log: Logger): void {
+  Bun.gc(true);
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+  log.info(`memory ${when}`, { rssMb: mb(rss), heapUsedMb: mb(heapUsed), externalMb: mb(external), arrayBuffersMb: mb(arrayBuffers) });
+}
 
 export async function serve(): Promise<void> {
   const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
@@ -77,13 +93,27 @@ export async function serve(): Promise<void> {
       ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
       : undefined;
   scheduler = scans;
+  // After ready: the boot scans of every timeframe (the scheduler's first pass), then the boot replay, one
+  // after the other, so their peaks of memory and CPU do not stack; a full collection after each returns
+  // what they drew on and left behind (synthetic paths, scan garbage) before the next begins.
+  const afterReady = async () => {
+    if (scans) {
+      await timed(log, 'the boot scans of every timeframe', () => {
+        scans.start();
+        return scans.tick();
+      });
+      collect('after the boot scans', log);
+    }
+    if (stopping || !config.replayOnBoot) return;
+    await timed(log, 'the boot replay', () => bootReplay(built, replayStop.signal));
+    collect('after the boot replay', log);
+  };
   const warm = async () => {
     if (stopping) return;
     try {
       await built.warm();
       log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
-      if (!stopping) scans?.start();
-      if (!stopping && config.replayOnBoot && !replay) replay = bootReplay(built, replayStop.signal);
+      if (!stopping && !replay) replay = afterReady();
     } catch (error) {
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
       setTimeout(() => void warm(), 30_000);

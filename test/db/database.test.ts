@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { migrations } from '../../drizzle/migrations';
-import type { Database } from '../../src/db/client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, pgliteTemplateCurrent, type Database } from '../../src/db/client';
 import { BarsRepository } from '../../src/db/repositories/bars';
 import type { BarSeries } from '../../src/providers/types';
 import { openFreshDatabase, usingPostgres } from '../helpers/db';
@@ -39,6 +42,24 @@ describe(`database (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
     expect(migrations.length).toBeGreaterThan(0);
     expect(migrations.map((m) => m.tag)).toEqual(journal.entries.map((e) => e.tag));
     for (const m of migrations) expect(m.sql).toBe(readFileSync(`drizzle/${m.tag}.sql`, 'utf8'));
+  });
+
+  it('starts a new embedded database from a current template (run npm run db:generate after a schema change or a PGlite upgrade)', async () => {
+    expect(await pgliteTemplateCurrent()).toBe(true);
+  });
+
+  it.skipIf(usingPostgres)('opens an embedded database made from the template again, with what was written to it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'breakline-template-'));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      await new BarsRepository(first.db).save(series([1, 2]), new Date('2024-01-06T00:00:00Z'));
+      await first.close();
+      const again = await openDatabase({ dataDir: dir });
+      expect((await new BarsRepository(again.db).load('test', 'ABC', 'daily')).close).toEqual(Float64Array.from([1.5, 2.5]));
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('records each migration exactly once', async () => {
