@@ -20,6 +20,7 @@ import {
   NoSchemaIntrospectionCustomRule,
   type FragmentDefinitionNode,
   type DocumentNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -27,7 +28,9 @@ import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
+import type { Lru } from '../../lru';
 import type { Services } from '../../services';
+import { Answers, type AnswerSlot } from './answers';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -64,23 +67,25 @@ export function operationCost(selectionSet: SelectionSetNode, fragments: (name: 
   return cost;
 }
 
-/** The cost error of a document over `limit`, or undefined. */
-function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+/** The cost of each operation of a document. */
+function operationCosts(document: DocumentNode): { node: OperationDefinitionNode; cost: number }[] {
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  for (const node of document.definitions) {
-    if (node.kind !== Kind.OPERATION_DEFINITION) continue;
-    const cost = operationCost(node.selectionSet, (name) => fragments.get(name));
-    if (cost > limit) {
-      return new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, limit } });
-    }
-  }
-  return undefined;
+  return document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((node) => ({ node, cost: operationCost(node.selectionSet, (name) => fragments.get(name)) }));
 }
 
-/** Automatic persisted queries: a bounded store of queries by their sha256, filled by clients that send both. */
+/** A document's cost: its costliest operation's (any over the limit refuses the document). */
+export const documentCost = (document: DocumentNode): number => Math.max(0, ...operationCosts(document).map((o) => o.cost));
+
+/** The cost error of a document over `limit`, or undefined. */
+function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+  const over = operationCosts(document).find((o) => o.cost > limit);
+  if (!over) return undefined;
+  return new GraphQLError(`Query cost ${over.cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [over.node], extensions: { code: 'QUERY_TOO_COSTLY', cost: over.cost, limit } });
+}
+
+/** Automatic persisted queries: queries by their sha256 (a bounded store services.ts builds), filled by clients that send both. */
 export class PersistedQueries {
-  private readonly queries = new Map<string, string>();
-  constructor(private readonly max = 1000) {}
+  constructor(private readonly queries: Lru<string, string>) {}
 
   plugin(): Plugin {
     return {
@@ -92,10 +97,7 @@ export class PersistedQueries {
           if (createHash('sha256').update(params.query).digest('hex') !== hash) {
             throw new GraphQLError('The persisted query hash is not the sha256 of the query sent', { extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } } });
           }
-          if (!this.queries.has(hash)) {
-            if (this.queries.size >= this.max) this.queries.delete(this.queries.keys().next().value!);
-            this.queries.set(hash, params.query);
-          }
+          if (!this.queries.has(hash)) this.queries.set(hash, params.query);
           return;
         }
         const query = this.queries.get(hash);
@@ -113,14 +115,17 @@ export interface ServerContext {
   apiVersion: ApiVersion;
   caller: Principal | null;
   principal: GraphQLContext['principal'];
+  /** Where the answer is kept, for a request one may be kept for (graphql/answers). */
+  answer?: AnswerSlot;
 }
 
 export function createGraphQL(services: Services) {
   const { config, log } = services;
   const limits = config.graphql;
   const schema = buildSchema();
-  const persisted = new PersistedQueries();
-  let graphiqlPage: Promise<string> | undefined;
+  const caches = services.graphql;
+  const persisted = new PersistedQueries(caches.persistedQueries);
+  const answers = new Answers(services);
   /** Requests yoga refused before execution (not GraphQL over HTTP); the key goes with the request. */
   const badRequests = new WeakSet<Request>();
   const guard: Plugin<ServerContext> = {
@@ -154,8 +159,10 @@ export function createGraphQL(services: Services) {
     batching: { limit: limits.batchLimit },
     graphiql: { title: 'Breakline GraphQL', defaultQuery: '{ signals(first: 5) { totalCount edges { node { symbol patternType finalScore scoreBand } } } }' },
     // The whole GraphiQL (scripts, styles, workers) inlined from @graphql-yoga/render-graphiql: no CDN, it works offline. Rendered once.
-    renderGraphiQL: (options) => (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options))),
+    renderGraphiQL: (options) => (caches.graphiql ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options))),
     context: ({ request }) => ({ request, loaders: createLoaders(services) }),
+    // yoga's parser cache over stores services.ts holds; validation is cached by yoga per parsed document.
+    parserAndValidationCache: { documentCache: caches.documents, errorCache: caches.parseErrors, validationCache: true },
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
@@ -164,7 +171,7 @@ export function createGraphQL(services: Services) {
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [useGraphQlJit(), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit(), answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   return {
     schema,
@@ -172,9 +179,12 @@ export function createGraphQL(services: Services) {
     async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
-      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      const answer = await answers.slotFor(request, apiVersion);
+      const hit = answer && (await answers.hit(answer, limits.maxCost[caller?.tier ?? 'free']));
+      if (hit) return hit;
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need), answer });
       // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
-      if (response.status < 400 && !badRequests.has(request)) return response;
+      if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
       const text = await response.text();
       // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
       let message = 'Not a GraphQL request';
