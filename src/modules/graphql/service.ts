@@ -5,8 +5,13 @@
  * Authenticator, DataLoaders), and the protections: depth and alias limits
  * (graphql-armor), a cost limit per tier, batch limit, introspection switch,
  * and automatic persisted queries (a client may send only the sha256 of a
- * query it sent once). Subscriptions are answered over SSE by yoga itself
- * (`Accept: text/event-stream`, the graphql-sse "distinct connections" mode).
+ * query it sent once). Subscriptions are answered over SSE: at /api/graphql by
+ * yoga itself (`Accept: text/event-stream`), and at /api/graphql/stream by
+ * the GraphQL over Server-Sent Events Protocol of the `graphql-sse` package
+ * (@graphql-yoga/plugin-graphql-sse), in both its modes: distinct connections
+ * (one stream per operation) and single connection (a stream reserved by PUT,
+ * operations added by POST with its token and stopped by DELETE). Answers of
+ * documents drawn from the latest runs alone are kept per run (graphql/answers).
  * Execution is compiled per document by graphql-jit (bench/graphql: a page of
  * 50 signals executes several times faster than graphql-js interprets it).
  */
@@ -18,11 +23,13 @@ import {
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  parse,
   type FragmentDefinitionNode,
   type DocumentNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
@@ -34,6 +41,10 @@ import { Answers, type AnswerSlot } from './answers';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
 export const GRAPHQL_PATH = '/api/graphql';
+/** The GraphQL over Server-Sent Events Protocol (graphql-sse): both modes. */
+export const GRAPHQL_STREAM_PATH = '/api/graphql/stream';
+/** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
+const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
 
 /** What a list field costs per item when it names no size (`first`/`limit`), and the most it may name. */
 const DEFAULT_LIST_SIZE = 20;
@@ -109,6 +120,17 @@ export class PersistedQueries {
   }
 }
 
+/** Whether an operation came by /api/graphql/stream. */
+const streamed = (context: unknown) => (context as { request?: Request }).request?.url.split('?')[0]!.endsWith(GRAPHQL_STREAM_PATH) === true;
+/** A result refused before execution has no `data`: graphql-sse takes a result only with it (else it reads the result as arguments: a 400). */
+const withData = <R extends object>(result: R) => (Symbol.asyncIterator in result || 'data' in result ? result : { data: null, ...result });
+
+/** On /api/graphql/stream, an operation refused before execution (a subscription without a credential, a cost over the limit) answers `data: null` with its errors. */
+const streamResults: Plugin = {
+  onExecute: ({ args }) => (streamed(args.contextValue) ? { onExecuteDone: ({ result, setResult }) => setResult(withData(result)) } : undefined),
+  onSubscribe: ({ args }) => (streamed(args.contextValue) ? { onSubscribeResult: ({ result, setResult }) => setResult(withData(result)) } : undefined),
+};
+
 /** The per-request part of the context, handed to yoga by the route. */
 export interface ServerContext {
   services: Services;
@@ -150,6 +172,11 @@ export function createGraphQL(services: Services) {
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
+  const graphqlSse = useGraphQLSSE({
+    endpoint: GRAPHQL_STREAM_PATH,
+    // A reservation's token is always the server's (a random UUID, never one the client names); other requests name it.
+    authenticate: (request) => (request.method === 'PUT' ? crypto.randomUUID() : (request.headers.get(STREAM_TOKEN_HEADER) ?? new URL(request.url).searchParams.get('token') ?? undefined)),
+  });
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -171,7 +198,7 @@ export function createGraphQL(services: Services) {
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [useGraphQlJit(), answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit(), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   return {
     schema,
@@ -196,5 +223,60 @@ export function createGraphQL(services: Services) {
       if (response.status >= 500) throw new AppError('internal', message);
       throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
     },
+
+    /** Answers one request to /api/graphql/stream (graphql-sse); its refusals in the Error shape, an empty success as text/plain. */
+    async stream(request: Request, apiVersion: ApiVersion): Promise<Response> {
+      const { authenticator } = services.auth;
+      const caller = await authenticator.principalOf(request);
+      // The yoga plugin parses before graphql-sse could answer a syntax error (400, as graphql-sse itself does): checked here first.
+      const query = request.method === 'GET' ? new URL(request.url).searchParams.get('query') : request.method === 'POST' ? await queryOf(request) : null;
+      if (query !== null) {
+        try {
+          parse(query);
+        } catch (error) {
+          throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', error instanceof Error ? error.message : String(error));
+        }
+      }
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      if (response.status < 400) {
+        if (response.headers.get('content-type')) return response;
+        const headers = new Headers(response.headers);
+        headers.set('content-type', 'text/plain; charset=utf-8');
+        return new Response(response.body, { status: response.status, headers });
+      }
+      throw streamRefusal(request, response.status, await response.text());
+    },
   };
+}
+
+/** The `query` of a POST's JSON body (read from a clone: yoga reads the request), or null. */
+async function queryOf(request: Request): Promise<string | null> {
+  try {
+    const body: unknown = await request.clone().json();
+    const query = body && typeof body === 'object' ? (body as { query?: unknown }).query : undefined;
+    return typeof query === 'string' ? query : null;
+  } catch {
+    return null; // unreadable JSON: graphql-sse refuses it
+  }
+}
+
+/** What each graphql-sse refusal means here, when its body does not say. */
+const STREAM_REFUSALS: Record<number, string> = {
+  404: 'No such stream: open one with Accept: text/event-stream (distinct connections), or name a stream reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
+  405: 'Not a method of the graphql-sse protocol here (GET or POST an operation, PUT to reserve a stream, DELETE to stop an operation)',
+  406: 'Accept must be text/event-stream to open a stream, */* or text/plain to reserve one (PUT), */* or application/json to add an operation to one',
+};
+
+/** A refusal of graphql-sse's handler as an AppError: 404 and 409 as they are, any other 4xx the request's fault (400). */
+function streamRefusal(request: Request, status: number, text: string): AppError {
+  let message = STREAM_REFUSALS[status] ?? 'Not a GraphQL over SSE request';
+  try {
+    message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
+  } catch {
+    // an empty or non-JSON body keeps the general message
+  }
+  if (status === 404) return new AppError('not_found', message);
+  if (status === 409) return new AppError('conflict', message);
+  if (status >= 500) return new AppError('internal', message);
+  return new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', message);
 }
