@@ -24,10 +24,7 @@ export function graphqlModule(services: Services) {
     untimed(route);
     return graphql.handle(route.request, route.apiVersion);
   };
-  const stream = (route: Route) => {
-    untimed(route);
-    return graphql.stream(route.request, route.apiVersion);
-  };
+  const stream = ({ request, apiVersion, server }: Route) => graphql.stream(request, apiVersion, () => (server as ServerLike)?.timeout?.(request, 0));
   return new Elysia({ name: 'breakline/graphql' })
     .use(versioning(services.config.apiDefaultVersion))
     .get(GRAPHQL_PATH, handle, { query: GraphQLGetQuery, response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })

@@ -23,7 +23,7 @@ export const GraphQLResult = t.Object(
   },
 );
 
-const GraphQLRequest = t.Object(
+export const GraphQLRequest = t.Object(
   {
     query: t.Optional(t.String({ description: 'The GraphQL document (may be left out when extensions.persistedQuery names a query sent before)', examples: QUERY_EXAMPLES })),
     variables: t.Optional(t.Record(t.String(), t.Unknown())),
@@ -32,6 +32,8 @@ const GraphQLRequest = t.Object(
   },
   { title: 'GraphQLRequest' },
 );
+
+export type StreamRequest = typeof GraphQLRequest.static;
 
 const TEXT = [
   'One schema over every service: each REST read as a field with the same arguments and the same answer (`breakouts`, `bars`, `snapshot`, `confluence`, `universeScan`, `sectorRotation`, `forecast`, `ledger`, `monthly`, `scorecard`, `earnings`, `float`, `insider`, `optionsFlow`, `shortInterest`, `optionsAnalysis`, …), `signals` as a Relay cursor connection with filters (symbols, timeframe, pattern, band, state, asOf), `signal(id)`, and the signed-in user’s watchlists, alert rules, notifications, journal, exports and API keys.',
@@ -76,7 +78,7 @@ export const StreamDeleteQuery = t.Object({
 
 const STREAM_TEXT = [
   'The GraphQL over Server-Sent Events Protocol of the `graphql-sse` package (use its `createClient`), in both modes, with the schema, credentials, limits and subscriptions of /api/graphql (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules, fed by the event bus of /api/stream).',
-  '**Distinct connections**: GET (query string) or POST (JSON body) an operation with `Accept: text/event-stream`; the answer is a stream of `next` events (each a GraphQL result) and one `complete`.',
+  '**Distinct connections**: GET (query string) or POST (JSON body) an operation with `Accept: text/event-stream` (without a stream token, no Accept or `*/*` is taken as that); the answer is a stream of `next` events (each a GraphQL result) and one `complete`.',
   '**Single connection**: PUT reserves a stream and answers its token (text/plain); GET with `Accept: text/event-stream` and the token (`X-GraphQL-Event-Stream-Token` header or `?token=`) opens it; POST an operation with the token and `extensions.operationId` adds it (202; its results come on the stream as `next` events `{id, payload}`, then `complete {id}`); DELETE `?operationId=` stops it. An operation runs as the credential of the request that added it.',
   'A reservation lives in this instance: behind a load balancer, single connection mode needs requests of one token to reach one instance.',
 ].join('\n\n');
@@ -84,8 +86,8 @@ const STREAM_TEXT = [
 const TOKEN_HEADER = { name: 'X-GraphQL-Event-Stream-Token', in: 'header' as const, required: false, schema: { type: 'string' as const }, description: 'The token of a stream reserved by PUT' };
 const streamError = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 const STREAM_ERRORS = {
-  400: streamError('Not a graphql-sse request: no document, unreadable variables, an Accept the step does not take, a missing operationId'),
-  404: streamError('No such stream (an unknown token), or neither a stream token nor Accept: text/event-stream'),
+  400: streamError('Not a graphql-sse request: no document or a syntax error in it, a body that is not a GraphQL request as JSON, unreadable variables, an Accept the step does not take, a missing operationId'),
+  404: streamError('No such stream: the token names no stream reserved by PUT (or it has closed), or a DELETE names no token'),
   409: streamError('The reserved stream is open already, or the operationId is in use on it'),
   429: streamError('The rate limit'),
 };

@@ -13,13 +13,17 @@
  * operations added by POST with its token and stopped by DELETE). Answers of
  * documents drawn from the latest runs alone are kept per run (graphql/answers).
  * Execution is compiled per document by graphql-jit (bench/graphql: a page of
- * 50 signals executes several times faster than graphql-js interprets it).
+ * 50 signals executes several times faster than graphql-js interprets it); a
+ * document of several operations is interpreted by graphql-js, as
+ * @envelop/graphql-jit keeps one compiled operation per document (the first
+ * one asked for) whatever `operationName` a later request names.
  */
 import { createHash } from 'node:crypto';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
+  getOperationAST,
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
@@ -30,14 +34,18 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { Value } from '@sinclair/typebox/value';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
+import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
+import { readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
 import type { Services } from '../../services';
 import { Answers, type AnswerSlot } from './answers';
+import { GraphQLRequest, type StreamRequest } from './model';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
 export const GRAPHQL_PATH = '/api/graphql';
@@ -175,7 +183,7 @@ export function createGraphQL(services: Services) {
   const graphqlSse = useGraphQLSSE({
     endpoint: GRAPHQL_STREAM_PATH,
     // A reservation's token is always the server's (a random UUID, never one the client names); other requests name it.
-    authenticate: (request) => (request.method === 'PUT' ? crypto.randomUUID() : (request.headers.get(STREAM_TOKEN_HEADER) ?? new URL(request.url).searchParams.get('token') ?? undefined)),
+    authenticate: (request) => (request.method === 'PUT' ? crypto.randomUUID() : streamToken(request)),
   });
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
     schema,
@@ -198,7 +206,7 @@ export function createGraphQL(services: Services) {
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [useGraphQlJit(), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   return {
     schema,
@@ -224,18 +232,39 @@ export function createGraphQL(services: Services) {
       throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
     },
 
-    /** Answers one request to /api/graphql/stream (graphql-sse); its refusals in the Error shape, an empty success as text/plain. */
-    async stream(request: Request, apiVersion: ApiVersion): Promise<Response> {
+    /**
+     * Answers one request to /api/graphql/stream (graphql-sse); its refusals in
+     * the Error shape, an empty success as text/plain. `onStream` is called
+     * when the answer is to be an event stream.
+     */
+    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
-      // The yoga plugin parses before graphql-sse could answer a syntax error (400, as graphql-sse itself does): checked here first.
-      const query = request.method === 'GET' ? new URL(request.url).searchParams.get('query') : request.method === 'POST' ? await queryOf(request) : null;
+      const body = request.method === 'POST' ? await streamBody(request) : undefined;
+      // graphql-sse opens a stream for `Accept: text/event-stream` exactly: a list naming it, and (without a stream token, where only a stream can be meant) no Accept or */*, are taken as that.
+      const accept = request.headers.get('accept');
+      const wantsStream = accept?.includes('text/event-stream') || (!streamToken(request) && (request.method === 'GET' || request.method === 'POST') && (!accept || accept.trim() === '*/*'));
+      if (wantsStream) {
+        request.headers.set('accept', 'text/event-stream');
+        onStream();
+      }
+      // The yoga plugin parses and validates before graphql-sse could answer a syntax error, or an operation it cannot
+      // pick, with a 400 (graphql-sse's own answer; yoga's throws reach the handler as a 500): checked here first.
+      const search = new URL(request.url).searchParams;
+      checkStreamIds(request, search, body);
+      const query = request.method === 'GET' ? search.get('query') : (body?.query ?? null);
+      const operationName = request.method === 'GET' ? search.get('operationName') : body?.operationName;
       if (query !== null) {
+        const refuse = (message: string) => new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
+        let document: DocumentNode;
         try {
-          parse(query);
+          document = parse(query);
         } catch (error) {
-          throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', error instanceof Error ? error.message : String(error));
+          throw refuse(error instanceof Error ? error.message : String(error));
         }
+        const operation = getOperationAST(document, operationName ?? undefined);
+        if (!operation) throw refuse(operationName == null ? 'The document must hold one operation, or operationName must name one' : `The document has no operation named '${operationName}'`);
+        if (operation.operation === 'mutation' && request.method === 'GET') throw refuse('A mutation needs POST');
       }
       const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
       if (response.status < 400) {
@@ -249,20 +278,44 @@ export function createGraphQL(services: Services) {
   };
 }
 
-/** The `query` of a POST's JSON body (read from a clone: yoga reads the request), or null. */
-async function queryOf(request: Request): Promise<string | null> {
-  try {
-    const body: unknown = await request.clone().json();
-    const query = body && typeof body === 'object' ? (body as { query?: unknown }).query : undefined;
-    return typeof query === 'string' ? query : null;
-  } catch {
-    return null; // unreadable JSON: graphql-sse refuses it
-  }
+/** The stream token a request names (header, else `?token=`); an empty one names none. */
+function streamToken(request: { url: string; headers: { get(name: string): string | null | undefined } }): string | undefined {
+  return request.headers.get(STREAM_TOKEN_HEADER) || new URL(request.url).searchParams.get('token') || undefined;
 }
+
+/** A POST's body, read by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
+async function streamBody(request: Request): Promise<StreamRequest> {
+  const body = await readJsonBody(request.clone(), SERVER_BODY_LIMIT);
+  const failure = Value.Errors(GraphQLRequest, body).First();
+  if (failure) throw new AppError('invalid_body', `Body ${failure.path ? `field '${failure.path.slice(1)}'` : ''}: ${failure.message}`.replace('Body :', 'Body:'));
+  return body as StreamRequest;
+}
+
+/**
+ * graphql-sse keeps streams and operations in plain objects: a token or an
+ * operation id named like a member of Object.prototype (`constructor`,
+ * `__proto__`, …) would reach that member. A token is always a UUID this
+ * server made; such an operation id is refused.
+ */
+function checkStreamIds(request: Request, search: URLSearchParams, body: StreamRequest | undefined): void {
+  const token = streamToken(request);
+  if (token !== undefined && !UUID.test(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
+  let operationId: unknown = request.method === 'DELETE' ? search.get('operationId') : body?.extensions?.operationId;
+  if (request.method === 'GET') {
+    try {
+      operationId = (JSON.parse(search.get('extensions') ?? '{}') as { operationId?: unknown } | null)?.operationId;
+    } catch {
+      operationId = undefined; // unreadable extensions: graphql-sse refuses them
+    }
+  }
+  if (operationId != null && String(operationId) in Object.prototype) throw new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', `The operation id '${String(operationId)}' is reserved`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What each graphql-sse refusal means here, when its body does not say. */
 const STREAM_REFUSALS: Record<number, string> = {
-  404: 'No such stream: open one with Accept: text/event-stream (distinct connections), or name a stream reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
+  404: 'No such stream: name one reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
   405: 'Not a method of the graphql-sse protocol here (GET or POST an operation, PUT to reserve a stream, DELETE to stop an operation)',
   406: 'Accept must be text/event-stream to open a stream, */* or text/plain to reserve one (PUT), */* or application/json to add an operation to one',
 };

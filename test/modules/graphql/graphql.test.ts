@@ -296,6 +296,14 @@ describe('protection', () => {
     expect(byPro.body.errors).toBeUndefined();
   });
 
+  it('executes the operation a request names in a document of several, each time (graphql-jit compiles one operation per document)', async () => {
+    const document = 'query Count { signals(first: 1) { totalCount } } query Typename { __typename }';
+    const send = (operationName: string) => ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: document, operationName }) }).then((r) => r.json() as Promise<Result>);
+    expect((await send('Count')).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+    expect((await send('Typename')).data).toEqual({ __typename: 'Query' });
+    expect((await send('Count')).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+  });
+
   it('serves a persisted query by its hash alone once it was sent with it', async () => {
     const query = '{ scorecard { __typename } }';
     const sha256Hash = createHash('sha256').update(query).digest('hex');
