@@ -3,15 +3,20 @@
  * for the same page of signals, in one run, on loopback with wrk (1 thread,
  * 32 connections, GET for both: GraphQL's query in the query string, as a
  * persisted or cached client sends it). Goal: GraphQL ≥ 0.5× REST's requests/s.
+ * Each GraphQL query twice: with its answers kept per persisted run
+ * (services.graphql.answers, as served) and with nothing kept (executed per
+ * request: the store swapped for one that keeps nothing). Rounds interleave
+ * the targets; the table has each one's median.
  * Then a nested query's latency in-process: 50 signals with each symbol's
  * snapshot and earnings (DataLoader), p50/p90 over repeated runs.
  *
- *   bun run bench/graphql.ts            # 10 s per target, 200 nested runs
- *   bun run bench/graphql.ts --smoke    # 2 s per target, 20 nested runs
+ *   bun run bench/graphql.ts            # 3 rounds of 5 s per target, 50 nested runs
+ *   bun run bench/graphql.ts --smoke    # 1 round of 2 s per target, 10 nested runs
  */
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
+import { Lru } from '../src/lru';
 import { createServices } from '../src/services';
 import { haveWrk, printTable, smoke, wrk } from './lib';
 
@@ -22,7 +27,8 @@ const SIGNAL_FIELDS =
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 export async function benchGraphql(): Promise<void> {
-  const seconds = smoke ? 2 : 10;
+  const seconds = smoke ? 2 : 5;
+  const rounds = smoke ? 1 : 3;
   const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000', GRAPHQL_MAX_COST_PER_TIER: '100000,100000,100000', PORT: '0', HOST: '127.0.0.1' });
   const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent') });
   await services.runs.persist('daily');
@@ -30,10 +36,17 @@ export async function benchGraphql(): Promise<void> {
   const base = `http://127.0.0.1:${app.server!.port}`;
   const json = { accept: 'application/json' };
 
-  const targets: [string, string][] = [
-    ['REST GET /api/breakouts?limit=50', '/api/breakouts?limit=50'],
-    ['GraphQL signals(first: 50) { edges { node { …scalars } } }', `/api/graphql?query=${encodeURIComponent(`{ signals(first: 50) { edges { node { ${SIGNAL_FIELDS} } } } }`)}`],
-    ['GraphQL breakouts(limit: 50) { rankedSignals { …scalars } }', `/api/graphql?query=${encodeURIComponent(`{ breakouts(limit: 50) { rankedSignals { ${SIGNAL_FIELDS} } } }`)}`],
+  const kept = services.graphql.answers;
+  const keptNothing = new Lru<string, typeof kept extends Lru<string, infer A> ? A : never>({ maxEntries: 0 });
+  const signals = `/api/graphql?query=${encodeURIComponent(`{ signals(first: 50) { edges { node { ${SIGNAL_FIELDS} } } } }`)}`;
+  const breakouts = `/api/graphql?query=${encodeURIComponent(`{ breakouts(limit: 50) { rankedSignals { ${SIGNAL_FIELDS} } } }`)}`;
+  /** Name, path, and whether answers are kept while it runs. */
+  const targets: [string, string, boolean][] = [
+    ['REST GET /api/breakouts?limit=50', '/api/breakouts?limit=50', true],
+    ['GraphQL signals(first: 50) { edges { node { …scalars } } }, executed per request', signals, false],
+    ['GraphQL signals(first: 50) { edges { node { …scalars } } }, answer kept per run', signals, true],
+    ['GraphQL breakouts(limit: 50) { rankedSignals { …scalars } }, executed per request', breakouts, false],
+    ['GraphQL breakouts(limit: 50) { rankedSignals { …scalars } }, answer kept per run', breakouts, true],
   ];
   for (const [, path] of targets) {
     const warm = await fetch(base + path, { headers: json });
@@ -44,13 +57,22 @@ export async function benchGraphql(): Promise<void> {
   if (!haveWrk()) {
     console.log('bench/graphql: wrk not found (apt-get install -y wrk); throughput skipped');
   } else {
-    let rest = 0;
-    for (const [name, path] of targets) {
-      const result = await wrk(base + path, { seconds, connections: 32, headers: json });
-      if (rest === 0) rest = result.requestsPerSec;
-      rows.push({ target: name, 'req/s': Math.round(result.requestsPerSec), 'p50 ms': result.p50Ms, 'p99 ms': result.p99Ms, '÷ REST': (result.requestsPerSec / rest).toFixed(2), 'non-2xx': result.non2xx });
+    const results = targets.map(() => [] as Awaited<ReturnType<typeof wrk>>[]);
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, [, path, keep]] of targets.entries()) {
+        services.graphql.answers = keep ? kept : keptNothing;
+        results[i]!.push(await wrk(base + path, { seconds, connections: 32, headers: json }));
+      }
     }
-    printTable(`bench/graphql — wrk -t1 -c32 -d${seconds}s, the same 50 signals (goal GraphQL ≥ 0.50× REST)`, rows);
+    services.graphql.answers = kept;
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const rest = median(results[0]!.map((r) => r.requestsPerSec));
+    for (const [i, [name]] of targets.entries()) {
+      const runs = results[i]!;
+      const rps = median(runs.map((r) => r.requestsPerSec));
+      rows.push({ target: name, 'req/s': Math.round(rps), 'p50 ms': median(runs.map((r) => r.p50Ms)), 'p99 ms': median(runs.map((r) => r.p99Ms)), '÷ REST': (rps / rest).toFixed(2), 'non-2xx': runs.reduce((n, r) => n + r.non2xx, 0) });
+    }
+    printTable(`bench/graphql — wrk -t1 -c32 -d${seconds}s, the same 50 signals, median of ${rounds} interleaved round(s) (goal GraphQL ≥ 0.50× REST)`, rows);
   }
 
   // A nested query in-process: each run a fresh request, so fresh DataLoaders (the market data layer's own cache stays warm, as in service).

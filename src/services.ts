@@ -8,6 +8,7 @@
  * tests; `close` releases it all.
  */
 import { readFileSync } from 'node:fs';
+import type { DocumentNode } from 'graphql';
 import pkg from '../package.json' with { type: 'json' };
 import { createExplainer, type Explainer } from './ai';
 import { createAuth, type Auth, type AuthOverrides } from './auth';
@@ -39,6 +40,7 @@ import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
 import { createLogger, type Logger } from './log';
+import { Lru } from './lru';
 import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
@@ -92,6 +94,8 @@ export interface Services {
   metrics: Metrics;
   /** Compressed JSON answers by ETag and encoding (plugins/representation). */
   compressedBodies: CompressedBodies;
+  /** The caches of /api/graphql (modules/graphql). */
+  graphql: GraphQLCaches;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -115,6 +119,30 @@ export interface Account {
   exportJobs: ExportJobs;
 }
 
+/** A GraphQL answer kept as sent: valid while each timeframe's latest persisted run is still `runs`' (modules/graphql/answers). */
+export interface GraphQLAnswer {
+  /** The latest persisted run of each timeframe the answer was drawn from, read before it was executed. */
+  runs: [timeframe: string, runId: string][];
+  /** The document's cost: served only to a caller whose tier's limit allows it. */
+  cost: number;
+  /** Sent as a persisted hash alone: served only while the persisted-query store still holds it. */
+  persistedHash?: string;
+  contentType: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+export interface GraphQLCaches {
+  /** Automatic persisted queries: the query text by its sha256. */
+  persistedQueries: Lru<string, string>;
+  /** yoga's parser cache: documents and parse errors by document text (validation is cached by yoga per document object). */
+  documents: Lru<string, DocumentNode>;
+  parseErrors: Lru<string, unknown>;
+  /** Answers of documents drawn from the latest persisted runs and public data alone, by request (method, API version, Accept, Content-Type, query string or body). */
+  answers: Lru<string, GraphQLAnswer>;
+  /** GraphiQL's page (inlined scripts and styles), rendered once. */
+  graphiql?: Promise<string>;
+}
+
 export interface ServiceOverrides {
   provider?: MarketDataProvider;
   log?: Logger;
@@ -130,6 +158,9 @@ export interface ServiceOverrides {
   /** The event bus (tests give each context a Redis stream of its own). */
   bus?: EventBus;
 }
+
+/** Budget of the GraphQL answer cache: a few hundred pages of signals. */
+const GRAPHQL_ANSWERS_BYTES = 16 * 2 ** 20;
 
 /** Budget of the compressed-answer cache: the breakouts of three timeframes and a few hundred symbols' bars, in both encodings. */
 const COMPRESSED_BODIES_BYTES = 32 * 2 ** 20;
@@ -216,6 +247,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     hub,
     metrics,
     compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
+    graphql: {
+      persistedQueries: new Lru({ maxEntries: 1000 }),
+      documents: new Lru({ maxEntries: 1000 }),
+      parseErrors: new Lru({ maxEntries: 1000 }),
+      answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
+    },
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too

@@ -23,7 +23,7 @@ export const GraphQLResult = t.Object(
   },
 );
 
-const GraphQLRequest = t.Object(
+export const GraphQLRequest = t.Object(
   {
     query: t.Optional(t.String({ description: 'The GraphQL document (may be left out when extensions.persistedQuery names a query sent before)', examples: QUERY_EXAMPLES })),
     variables: t.Optional(t.Record(t.String(), t.Unknown())),
@@ -32,6 +32,8 @@ const GraphQLRequest = t.Object(
   },
   { title: 'GraphQLRequest' },
 );
+
+export type StreamRequest = typeof GraphQLRequest.static;
 
 const TEXT = [
   'One schema over every service: each REST read as a field with the same arguments and the same answer (`breakouts`, `bars`, `snapshot`, `confluence`, `universeScan`, `sectorRotation`, `forecast`, `ledger`, `monthly`, `scorecard`, `earnings`, `float`, `insider`, `optionsFlow`, `shortInterest`, `optionsAnalysis`, …), `signals` as a Relay cursor connection with filters (symbols, timeframe, pattern, band, state, asOf), `signal(id)`, and the signed-in user’s watchlists, alert rules, notifications, journal, exports and API keys.',
@@ -57,4 +59,72 @@ const security: Record<string, string[]>[] = [{}, { SessionCookie: [] }, { ApiKe
 export const GRAPHQL_DOCS = {
   get: { tags: ['GraphQL'], summary: 'GraphiQL in a browser, or a GraphQL query in the query string', description: TEXT, security },
   post: { tags: ['GraphQL'], summary: 'A GraphQL query, mutation, subscription (SSE) or batch', description: TEXT, security, requestBody: { required: true, content: { 'application/json': { schema: t.Union([GraphQLRequest, t.Array(GraphQLRequest)]) } } } },
+};
+
+/** GET /api/graphql/stream: an operation in the query string (distinct connections), or the token of a reserved stream. */
+export const StreamGetQuery = t.Object({
+  query: t.Optional(t.String({ description: 'The GraphQL document (a subscription, or a query)', examples: ['subscription { breakoutNew { signal { id symbol finalScore } } }'] })),
+  variables: t.Optional(t.String({ description: 'The variables as JSON text' })),
+  operationName: t.Optional(t.String()),
+  extensions: t.Optional(t.String({ description: 'Extensions as JSON text (single connection mode: `operationId`)' })),
+  token: t.Optional(t.String({ description: 'The token of a stream reserved by PUT (instead of the X-GraphQL-Event-Stream-Token header)' })),
+});
+
+/** DELETE /api/graphql/stream: the operation to stop on a reserved stream. */
+export const StreamDeleteQuery = t.Object({
+  operationId: t.Optional(t.String({ description: 'The operation to stop (the id it was added with)' })),
+  token: t.Optional(t.String({ description: 'The token of the stream (instead of the header)' })),
+});
+
+const STREAM_TEXT = [
+  'The GraphQL over Server-Sent Events Protocol of the `graphql-sse` package (use its `createClient`), in both modes, with the schema, credentials, limits and subscriptions of /api/graphql (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules, fed by the event bus of /api/stream).',
+  '**Distinct connections**: GET (query string) or POST (JSON body) an operation with `Accept: text/event-stream` (without a stream token, no Accept or `*/*` is taken as that); the answer is a stream of `next` events (each a GraphQL result) and one `complete`.',
+  '**Single connection**: PUT reserves a stream and answers its token (text/plain); GET with `Accept: text/event-stream` and the token (`X-GraphQL-Event-Stream-Token` header or `?token=`) opens it; POST an operation with the token and `extensions.operationId` adds it (202; its results come on the stream as `next` events `{id, payload}`, then `complete {id}`); DELETE `?operationId=` stops it. An operation runs as the credential of the request that added it.',
+  'A reservation lives in this instance: behind a load balancer, single connection mode needs requests of one token to reach one instance.',
+].join('\n\n');
+
+const TOKEN_HEADER = { name: 'X-GraphQL-Event-Stream-Token', in: 'header' as const, required: false, schema: { type: 'string' as const }, description: 'The token of a stream reserved by PUT' };
+const streamError = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+const STREAM_ERRORS = {
+  400: streamError('Not a graphql-sse request: no document or a syntax error in it, a body that is not a GraphQL request as JSON, unreadable variables, an Accept the step does not take, a missing operationId'),
+  404: streamError('No such stream: the token names no stream reserved by PUT (or it has closed), or a DELETE names no token'),
+  409: streamError('The reserved stream is open already, or the operationId is in use on it'),
+  429: streamError('The rate limit'),
+};
+const EVENT_STREAM = { 'text/event-stream': { schema: { type: 'string' as const, description: 'Server-Sent Events: `next` (a GraphQL result; `{id, payload}` on a reserved stream) and `complete`; `:` comments keep it alive' } } };
+const EMPTY = { 'text/plain': { schema: { type: 'string' as const, maxLength: 0 } } };
+
+export const GRAPHQL_STREAM_DOCS = {
+  get: {
+    tags: ['GraphQL'],
+    summary: 'Opens a graphql-sse stream: an operation in the query string, or the stream a token reserved',
+    description: STREAM_TEXT,
+    security,
+    parameters: [TOKEN_HEADER],
+    responses: { 200: { description: 'The event stream (stays open while the operation or the reservation lives), or — without Accept: text/event-stream, on a reserved stream — the operation added (202)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream', content: EMPTY }, ...STREAM_ERRORS },
+  },
+  post: {
+    tags: ['GraphQL'],
+    summary: 'A graphql-sse operation: its own stream (Accept: text/event-stream), or added to a reserved stream (token, extensions.operationId)',
+    description: STREAM_TEXT,
+    security,
+    parameters: [TOKEN_HEADER],
+    requestBody: { required: true, content: { 'application/json': { schema: GraphQLRequest } } },
+    responses: { 200: { description: 'The operation\u2019s event stream (distinct connections)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream; its results come there', content: EMPTY }, 204: { description: 'The operation was stopped before it started', content: EMPTY }, ...STREAM_ERRORS },
+  },
+  put: {
+    tags: ['GraphQL'],
+    summary: 'Reserves a graphql-sse stream (single connection mode); answers its token',
+    description: STREAM_TEXT,
+    security,
+    responses: { 201: { description: 'The token (a random UUID) of the reserved stream', content: { 'text/plain': { schema: { type: 'string' as const, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } } } }, ...STREAM_ERRORS },
+  },
+  delete: {
+    tags: ['GraphQL'],
+    summary: 'Stops an operation on a reserved graphql-sse stream',
+    description: STREAM_TEXT,
+    security,
+    parameters: [TOKEN_HEADER],
+    responses: { 200: { description: 'The operation is stopped (its `complete` comes on the stream)', content: EMPTY }, ...STREAM_ERRORS },
+  },
 };

@@ -5,32 +5,54 @@
  * Authenticator, DataLoaders), and the protections: depth and alias limits
  * (graphql-armor), a cost limit per tier, batch limit, introspection switch,
  * and automatic persisted queries (a client may send only the sha256 of a
- * query it sent once). Subscriptions are answered over SSE by yoga itself
- * (`Accept: text/event-stream`, the graphql-sse "distinct connections" mode).
+ * query it sent once). Subscriptions are answered over SSE: at /api/graphql by
+ * yoga itself (`Accept: text/event-stream`), and at /api/graphql/stream by
+ * the GraphQL over Server-Sent Events Protocol of the `graphql-sse` package
+ * (@graphql-yoga/plugin-graphql-sse), in both its modes: distinct connections
+ * (one stream per operation) and single connection (a stream reserved by PUT,
+ * operations added by POST with its token and stopped by DELETE). Answers of
+ * documents drawn from the latest runs alone are kept per run (graphql/answers).
  * Execution is compiled per document by graphql-jit (bench/graphql: a page of
- * 50 signals executes several times faster than graphql-js interprets it).
+ * 50 signals executes several times faster than graphql-js interprets it); a
+ * document of several operations is interpreted by graphql-js, as
+ * @envelop/graphql-jit keeps one compiled operation per document (the first
+ * one asked for) whatever `operationName` a later request names.
  */
 import { createHash } from 'node:crypto';
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import {
+  getOperationAST,
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
+  parse,
   type FragmentDefinitionNode,
   type DocumentNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
+import { Value } from '@sinclair/typebox/value';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
+import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
+import { readJsonBody } from '../../plugins/json-body';
+import type { Lru } from '../../lru';
 import type { Services } from '../../services';
+import { Answers, type AnswerSlot } from './answers';
+import { GraphQLRequest, type StreamRequest } from './model';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
 export const GRAPHQL_PATH = '/api/graphql';
+/** The GraphQL over Server-Sent Events Protocol (graphql-sse): both modes. */
+export const GRAPHQL_STREAM_PATH = '/api/graphql/stream';
+/** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
+const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
 
 /** What a list field costs per item when it names no size (`first`/`limit`), and the most it may name. */
 const DEFAULT_LIST_SIZE = 20;
@@ -64,23 +86,25 @@ export function operationCost(selectionSet: SelectionSetNode, fragments: (name: 
   return cost;
 }
 
-/** The cost error of a document over `limit`, or undefined. */
-function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+/** The cost of each operation of a document. */
+function operationCosts(document: DocumentNode): { node: OperationDefinitionNode; cost: number }[] {
   const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  for (const node of document.definitions) {
-    if (node.kind !== Kind.OPERATION_DEFINITION) continue;
-    const cost = operationCost(node.selectionSet, (name) => fragments.get(name));
-    if (cost > limit) {
-      return new GraphQLError(`Query cost ${cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [node], extensions: { code: 'QUERY_TOO_COSTLY', cost, limit } });
-    }
-  }
-  return undefined;
+  return document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((node) => ({ node, cost: operationCost(node.selectionSet, (name) => fragments.get(name)) }));
 }
 
-/** Automatic persisted queries: a bounded store of queries by their sha256, filled by clients that send both. */
+/** A document's cost: its costliest operation's (any over the limit refuses the document). */
+export const documentCost = (document: DocumentNode): number => Math.max(0, ...operationCosts(document).map((o) => o.cost));
+
+/** The cost error of a document over `limit`, or undefined. */
+function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+  const over = operationCosts(document).find((o) => o.cost > limit);
+  if (!over) return undefined;
+  return new GraphQLError(`Query cost ${over.cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [over.node], extensions: { code: 'QUERY_TOO_COSTLY', cost: over.cost, limit } });
+}
+
+/** Automatic persisted queries: queries by their sha256 (a bounded store services.ts builds), filled by clients that send both. */
 export class PersistedQueries {
-  private readonly queries = new Map<string, string>();
-  constructor(private readonly max = 1000) {}
+  constructor(private readonly queries: Lru<string, string>) {}
 
   plugin(): Plugin {
     return {
@@ -92,10 +116,7 @@ export class PersistedQueries {
           if (createHash('sha256').update(params.query).digest('hex') !== hash) {
             throw new GraphQLError('The persisted query hash is not the sha256 of the query sent', { extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } } });
           }
-          if (!this.queries.has(hash)) {
-            if (this.queries.size >= this.max) this.queries.delete(this.queries.keys().next().value!);
-            this.queries.set(hash, params.query);
-          }
+          if (!this.queries.has(hash)) this.queries.set(hash, params.query);
           return;
         }
         const query = this.queries.get(hash);
@@ -107,20 +128,34 @@ export class PersistedQueries {
   }
 }
 
+/** Whether an operation came by /api/graphql/stream. */
+const streamed = (context: unknown) => (context as { request?: Request }).request?.url.split('?')[0]!.endsWith(GRAPHQL_STREAM_PATH) === true;
+/** A result refused before execution has no `data`: graphql-sse takes a result only with it (else it reads the result as arguments: a 400). */
+const withData = <R extends object>(result: R) => (Symbol.asyncIterator in result || 'data' in result ? result : { data: null, ...result });
+
+/** On /api/graphql/stream, an operation refused before execution (a subscription without a credential, a cost over the limit) answers `data: null` with its errors. */
+const streamResults: Plugin = {
+  onExecute: ({ args }) => (streamed(args.contextValue) ? { onExecuteDone: ({ result, setResult }) => setResult(withData(result)) } : undefined),
+  onSubscribe: ({ args }) => (streamed(args.contextValue) ? { onSubscribeResult: ({ result, setResult }) => setResult(withData(result)) } : undefined),
+};
+
 /** The per-request part of the context, handed to yoga by the route. */
 export interface ServerContext {
   services: Services;
   apiVersion: ApiVersion;
   caller: Principal | null;
   principal: GraphQLContext['principal'];
+  /** Where the answer is kept, for a request one may be kept for (graphql/answers). */
+  answer?: AnswerSlot;
 }
 
 export function createGraphQL(services: Services) {
   const { config, log } = services;
   const limits = config.graphql;
   const schema = buildSchema();
-  const persisted = new PersistedQueries();
-  let graphiqlPage: Promise<string> | undefined;
+  const caches = services.graphql;
+  const persisted = new PersistedQueries(caches.persistedQueries);
+  const answers = new Answers(services);
   /** Requests yoga refused before execution (not GraphQL over HTTP); the key goes with the request. */
   const badRequests = new WeakSet<Request>();
   const guard: Plugin<ServerContext> = {
@@ -145,6 +180,11 @@ export function createGraphQL(services: Services) {
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
+  const graphqlSse = useGraphQLSSE({
+    endpoint: GRAPHQL_STREAM_PATH,
+    // A reservation's token is always the server's (a random UUID, never one the client names); other requests name it.
+    authenticate: (request) => (request.method === 'PUT' ? crypto.randomUUID() : streamToken(request)),
+  });
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -154,8 +194,10 @@ export function createGraphQL(services: Services) {
     batching: { limit: limits.batchLimit },
     graphiql: { title: 'Breakline GraphQL', defaultQuery: '{ signals(first: 5) { totalCount edges { node { symbol patternType finalScore scoreBand } } } }' },
     // The whole GraphiQL (scripts, styles, workers) inlined from @graphql-yoga/render-graphiql: no CDN, it works offline. Rendered once.
-    renderGraphiQL: (options) => (graphiqlPage ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options))),
+    renderGraphiQL: (options) => (caches.graphiql ??= import('@graphql-yoga/render-graphiql').then(({ renderGraphiQL }) => renderGraphiQL(options))),
     context: ({ request }) => ({ request, loaders: createLoaders(services) }),
+    // yoga's parser cache over stores services.ts holds; validation is cached by yoga per parsed document.
+    parserAndValidationCache: { documentCache: caches.documents, errorCache: caches.parseErrors, validationCache: true },
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
@@ -164,7 +206,7 @@ export function createGraphQL(services: Services) {
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [useGraphQlJit(), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   return {
     schema,
@@ -172,9 +214,12 @@ export function createGraphQL(services: Services) {
     async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
-      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      const answer = await answers.slotFor(request, apiVersion);
+      const hit = answer && (await answers.hit(answer, limits.maxCost[caller?.tier ?? 'free']));
+      if (hit) return hit;
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need), answer });
       // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
-      if (response.status < 400 && !badRequests.has(request)) return response;
+      if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
       const text = await response.text();
       // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
       let message = 'Not a GraphQL request';
@@ -186,5 +231,105 @@ export function createGraphQL(services: Services) {
       if (response.status >= 500) throw new AppError('internal', message);
       throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
     },
+
+    /**
+     * Answers one request to /api/graphql/stream (graphql-sse); its refusals in
+     * the Error shape, an empty success as text/plain. `onStream` is called
+     * when the answer is to be an event stream.
+     */
+    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void): Promise<Response> {
+      const { authenticator } = services.auth;
+      const caller = await authenticator.principalOf(request);
+      const body = request.method === 'POST' ? await streamBody(request) : undefined;
+      // graphql-sse opens a stream for `Accept: text/event-stream` exactly: a list naming it, and (without a stream token, where only a stream can be meant) no Accept or */*, are taken as that.
+      const accept = request.headers.get('accept');
+      const wantsStream = accept?.includes('text/event-stream') || (!streamToken(request) && (request.method === 'GET' || request.method === 'POST') && (!accept || accept.trim() === '*/*'));
+      if (wantsStream) {
+        request.headers.set('accept', 'text/event-stream');
+        onStream();
+      }
+      // The yoga plugin parses and validates before graphql-sse could answer a syntax error, or an operation it cannot
+      // pick, with a 400 (graphql-sse's own answer; yoga's throws reach the handler as a 500): checked here first.
+      const search = new URL(request.url).searchParams;
+      checkStreamIds(request, search, body);
+      const query = request.method === 'GET' ? search.get('query') : (body?.query ?? null);
+      const operationName = request.method === 'GET' ? search.get('operationName') : body?.operationName;
+      if (query !== null) {
+        const refuse = (message: string) => new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
+        let document: DocumentNode;
+        try {
+          document = parse(query);
+        } catch (error) {
+          throw refuse(error instanceof Error ? error.message : String(error));
+        }
+        const operation = getOperationAST(document, operationName ?? undefined);
+        if (!operation) throw refuse(operationName == null ? 'The document must hold one operation, or operationName must name one' : `The document has no operation named '${operationName}'`);
+        if (operation.operation === 'mutation' && request.method === 'GET') throw refuse('A mutation needs POST');
+      }
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      if (response.status < 400) {
+        if (response.headers.get('content-type')) return response;
+        const headers = new Headers(response.headers);
+        headers.set('content-type', 'text/plain; charset=utf-8');
+        return new Response(response.body, { status: response.status, headers });
+      }
+      throw streamRefusal(request, response.status, await response.text());
+    },
   };
+}
+
+/** The stream token a request names (header, else `?token=`); an empty one names none. */
+function streamToken(request: { url: string; headers: { get(name: string): string | null | undefined } }): string | undefined {
+  return request.headers.get(STREAM_TOKEN_HEADER) || new URL(request.url).searchParams.get('token') || undefined;
+}
+
+/** A POST's body, read by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
+async function streamBody(request: Request): Promise<StreamRequest> {
+  const body = await readJsonBody(request.clone(), SERVER_BODY_LIMIT);
+  const failure = Value.Errors(GraphQLRequest, body).First();
+  if (failure) throw new AppError('invalid_body', `Body ${failure.path ? `field '${failure.path.slice(1)}'` : ''}: ${failure.message}`.replace('Body :', 'Body:'));
+  return body as StreamRequest;
+}
+
+/**
+ * graphql-sse keeps streams and operations in plain objects: a token or an
+ * operation id named like a member of Object.prototype (`constructor`,
+ * `__proto__`, …) would reach that member. A token is always a UUID this
+ * server made; such an operation id is refused.
+ */
+function checkStreamIds(request: Request, search: URLSearchParams, body: StreamRequest | undefined): void {
+  const token = streamToken(request);
+  if (token !== undefined && !UUID.test(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
+  let operationId: unknown = request.method === 'DELETE' ? search.get('operationId') : body?.extensions?.operationId;
+  if (request.method === 'GET') {
+    try {
+      operationId = (JSON.parse(search.get('extensions') ?? '{}') as { operationId?: unknown } | null)?.operationId;
+    } catch {
+      operationId = undefined; // unreadable extensions: graphql-sse refuses them
+    }
+  }
+  if (operationId != null && String(operationId) in Object.prototype) throw new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', `The operation id '${String(operationId)}' is reserved`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What each graphql-sse refusal means here, when its body does not say. */
+const STREAM_REFUSALS: Record<number, string> = {
+  404: 'No such stream: name one reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
+  405: 'Not a method of the graphql-sse protocol here (GET or POST an operation, PUT to reserve a stream, DELETE to stop an operation)',
+  406: 'Accept must be text/event-stream to open a stream, */* or text/plain to reserve one (PUT), */* or application/json to add an operation to one',
+};
+
+/** A refusal of graphql-sse's handler as an AppError: 404 and 409 as they are, any other 4xx the request's fault (400). */
+function streamRefusal(request: Request, status: number, text: string): AppError {
+  let message = STREAM_REFUSALS[status] ?? 'Not a GraphQL over SSE request';
+  try {
+    message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
+  } catch {
+    // an empty or non-JSON body keeps the general message
+  }
+  if (status === 404) return new AppError('not_found', message);
+  if (status === 409) return new AppError('conflict', message);
+  if (status >= 500) return new AppError('internal', message);
+  return new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', message);
 }

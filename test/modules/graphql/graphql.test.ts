@@ -296,6 +296,14 @@ describe('protection', () => {
     expect(byPro.body.errors).toBeUndefined();
   });
 
+  it('executes the operation a request names in a document of several, each time (graphql-jit compiles one operation per document)', async () => {
+    const document = 'query Count { signals(first: 1) { totalCount } } query Typename { __typename }';
+    const send = (operationName: string) => ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: document, operationName }) }).then((r) => r.json() as Promise<Result>);
+    expect((await send('Count')).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+    expect((await send('Typename')).data).toEqual({ __typename: 'Query' });
+    expect((await send('Count')).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+  });
+
   it('serves a persisted query by its hash alone once it was sent with it', async () => {
     const query = '{ scorecard { __typename } }';
     const sha256Hash = createHash('sha256').update(query).digest('hex');
@@ -352,6 +360,76 @@ describe('protection', () => {
     expect((await post()).status).toBe(200);
     const refused = await expectError(await post(), 429, 'rate_limited');
     expect(refused.error).toContain('Rate limit of 2');
+  });
+});
+
+describe('answers kept per persisted run (services.graphql.answers)', () => {
+  const page = '{ breakouts(limit: 3) { latestPersistedRun rankedSignals { id symbol finalScore } } signals(first: 2, timeframe: "daily") { totalCount edges { node { id } } } }';
+  const getPage = (on: TestContext, headers: Record<string, string> = {}) => on.request(`/api/graphql?query=${encodeURIComponent(page)}`, { headers: { accept: 'application/json', ...headers } });
+
+  it('serves a query drawn from the latest run alone as it was sent, until a new run is persisted', async () => {
+    const { answers } = ctx.services.graphql;
+    answers.clear();
+    const first = await getPage(ctx);
+    const firstText = await first.text();
+    expect(first.status).toBe(200);
+    expect(answers.size).toBe(1);
+    const second = await getPage(ctx);
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(await second.text()).toBe(firstText);
+    const before = (JSON.parse(firstText) as Result).data!.breakouts.latestPersistedRun.id as string;
+    expect(before).toMatch(/^run_/);
+    // The same document by POST is another request (its own entry), with the same answer.
+    const posted = await gql(page);
+    expect(posted.body).toEqual(JSON.parse(firstText));
+    expect(answers.size).toBe(2);
+
+    const runId = await ctx.services.runs.persist('daily');
+    expect(runId).not.toBe(before);
+    const after = (await (await getPage(ctx)).json()) as Result;
+    expect(after.data!.breakouts.latestPersistedRun.id).toBe(runId);
+    expect((await gql(page)).body.data!.breakouts.latestPersistedRun.id).toBe(runId);
+  });
+
+  it('keeps nothing that is read per request, per caller or with errors', async () => {
+    const { answers } = ctx.services.graphql;
+    answers.clear();
+    const kept = async (query: string, headers: Record<string, string> = {}) => {
+      const reply = await gql(query, {}, headers);
+      expect(reply.status).toBe(200);
+      return answers.size;
+    };
+    expect(await kept('{ signals(first: 2) { edges { node { id snapshot { price } } } } }')).toBe(0);
+    expect(await kept('{ signals(first: 2) { edges { node { ...S } } } } fragment S on Signal { earnings { symbol } }')).toBe(0);
+    expect(await kept('{ breakouts(limit: 2, asOf: "2026-01-02") { asOf } }')).toBe(0);
+    expect(await kept('{ signals(first: 2, symbols: ["AAPL"]) { totalCount } }')).toBe(0);
+    expect(await kept('{ signals(first: 2) { totalCount } scorecard { generatedAt } }')).toBe(0);
+    expect(await kept('{ watchlists { items { id } } }', { cookie: pro })).toBe(0);
+    expect(await kept('{ breakouts(view: "nope") { asOf } }')).toBe(0);
+    const batch = await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ query: '{ signals(first: 1) { totalCount } }' }, { query: '{ signals(first: 2) { totalCount } }' }]) });
+    expect(batch.status).toBe(200);
+    expect(answers.size).toBe(0);
+    // With a variable the timeframe is read from it: kept under that timeframe's run.
+    expect(await kept('query($tf: String) { signals(first: 1, timeframe: $tf) { totalCount } }')).toBe(1);
+  });
+
+  it('serves a kept answer only to a caller whose tier allows its cost, and a hash alone only while it is held', async () => {
+    const costly = '{ signals(first: 100) { edges { node { id symbol finalScore scoreBand patternType breakoutState } } } }';
+    limits.services.graphql.answers.clear();
+    const byPro = await gql(costly, {}, { cookie: await sessionCookie(limits, 'gq-pro-kept', 'pro') }, limits);
+    expect(byPro.body.errors).toBeUndefined();
+    expect(limits.services.graphql.answers.size).toBe(1);
+    const anonymous = await gql(costly, {}, {}, limits);
+    expect(anonymous.body.errors![0]!.extensions!.code).toBe('QUERY_TOO_COSTLY');
+
+    const query = '{ signals(first: 1) { totalCount } }';
+    const extensions = { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update(query).digest('hex') } };
+    expect((await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, extensions }) })).status).toBe(200);
+    const byHash = () => ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ extensions }) }).then((r) => r.json() as Promise<Result>);
+    expect((await byHash()).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+    expect((await byHash()).data).toEqual({ signals: { totalCount: expect.any(Number) } });
+    ctx.services.graphql.persistedQueries.delete(extensions.persistedQuery.sha256Hash);
+    expect((await byHash()).errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_NOT_FOUND');
   });
 });
 
