@@ -44,10 +44,26 @@ export class FitMemo {
       return fits.get(end) as F | null;
     }
     const found = measure();
-    const kept = found === null ? null : structuredClone(found);
+    const kept = found === null ? null : copyFit(found);
     fits.set(end, kept);
     return kept;
   }
+}
+
+/**
+ * A copy of a fit that shares nothing with it: a fit is a flat record of
+ * numbers and typed arrays (the detectors' scratch objects), so its fields
+ * are copied and its typed arrays sliced; a nested plain object or array is
+ * copied the same way. What `structuredClone` gives for such records, without
+ * its serialisation (the replay copies one fit per detector and session).
+ */
+export function copyFit<F>(fit: F): F {
+  if (typeof fit !== 'object' || fit === null) return fit;
+  if (ArrayBuffer.isView(fit)) return (fit as unknown as { slice(): F }).slice();
+  if (Array.isArray(fit)) return fit.map((item: unknown) => copyFit(item)) as F;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fit)) out[key] = copyFit((fit as Record<string, unknown>)[key]);
+  return out as F;
 }
 
 /** The fit ending at `end`, through the input's memo when it has one (see `FitMemo`). */
