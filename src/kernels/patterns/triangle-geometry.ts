@@ -228,6 +228,7 @@ export function triangleDetector(type: PatternType, direction: Direction, option
   checkOptions(o);
   const sign = direction === 'long' ? 1 : -1;
   const scratch: TriangleFit = { start: 0, top: 0, minTouch: 0, touches: 0, lows: 0, lowIndex: new Int32Array(o.maxBars), lowest: 0, height: 0 };
+  const measure = (input: PatternInput, e: number) => fitTriangle(input, e, sign, o, scratch);
   return {
     type,
     family: 'continuation',
@@ -238,7 +239,7 @@ export function triangleDetector(type: PatternType, direction: Direction, option
       const { asOf } = input;
       const close = input.bars.close;
       // a fit reads bars up to its end only: a memo (the replay) keeps it for later bars
-      const fitAt = (e: number) => memoFit(input, scratch, e, () => fitTriangle(input, e, sign, o, scratch));
+      const fitAt = (e: number) => memoFit(input, scratch, e, measure);
       // breakouts first, latest first; a triangle cannot break twice, since a close beyond its flat side ends it
       for (let b = asOf; b >= Math.max(1, asOf - o.recentBars + 1); b--) {
         const fit = fitAt(b - 1);
