@@ -70,12 +70,13 @@ export function signalsAtEachBar(bars: Ohlcv, from: number, to: number, context:
   if (indicators && indicators.sma50.length <= to) throw new RangeError(`signalsAtEachBar: indicators over ${indicators.sma50.length} bars, need ${to + 1}`);
   const upTo = headBars(bars, to + 1);
   const ind = indicators ? headIndicators(indicators, to + 1) : computeScanIndicators(upTo);
-  // Successive bars look back at the same pattern ends: each is fitted once (patterns/types `FitMemo`).
+  // Successive bars look back at the same pattern ends: each is fitted once (patterns/types `FitMemo`);
+  // a signal here carries no sentences, so the scan writes none.
   const memo = new FitMemo();
   const out: BarSignal[][] = [];
   for (let asOf = from; asOf <= to; asOf++) {
     const view = headBars(upTo, asOf + 1);
-    const ctx = { asOf, rsRank: context.rsRankAt?.(asOf) ?? null, regime: context.regimeAt?.(asOf) ?? null, memo };
+    const ctx = { asOf, rsRank: context.rsRankAt?.(asOf) ?? null, regime: context.regimeAt?.(asOf) ?? null, memo, reasons: false };
     out.push(
       scanWithIndicators(view, headIndicators(ind, asOf + 1), ctx).map(({ match, state, score }) => ({
         asOf,

@@ -189,14 +189,17 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
       0.2 * (Number.isFinite(volumeDryUp) ? unit((1.2 - volumeDryUp) / 0.6) : 0.5),
   );
   const side = direction === 'long' ? 'upper' : 'lower';
-  const reasons = [
-    `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
-    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
-    `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
-    volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
-    pivotText(breakout, pivot, direction, 'bar', `the ${side} flag line`),
-    measuredMoveText('pole', fit.poleHeight, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
+        `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
+        `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
+        volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
+        pivotText(breakout, pivot, direction, 'bar', `the ${side} flag line`),
+        measuredMoveText('pole', fit.poleHeight, target1),
+      ];
   return {
     patternType: type,
     patternFamily: 'continuation',

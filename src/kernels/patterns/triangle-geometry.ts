@@ -196,14 +196,17 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const lows = direction === 'long' ? 'rising lows' : 'falling highs';
   const change = pctChange(firstLow, stopLoss);
   // not fmtSigned: a change that rounds to zero keeps its sign here ("−0.0")
-  const reasons = [
-    `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
-    `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
-    `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
-    volumeComparisonText(volumeTrend, 'volume in the last third', "the first third's"),
-    pivotText(breakout, pivot, direction, 'bar', `the ${side}`, side),
-    measuredMoveText('height', fit.height, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
+        `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
+        `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
+        volumeComparisonText(volumeTrend, 'volume in the last third', "the first third's"),
+        pivotText(breakout, pivot, direction, 'bar', `the ${side}`, side),
+        measuredMoveText('height', fit.height, target1),
+      ];
   return {
     patternType: type,
     patternFamily: 'continuation',

@@ -18,6 +18,12 @@ export interface PatternInput {
   asOf: number;
   /** Measurements kept between scans of the same series at successive bars (the replay); see `FitMemo`. */
   memo?: FitMemo;
+  /**
+   * True: the match's `reasons` is left empty, every other field as without
+   * it (a caller that reads the levels and geometry alone: the scan's first
+   * look at a match it may drop, the backtest). Default false.
+   */
+  brief?: boolean;
 }
 
 /**
