@@ -8,7 +8,6 @@
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
 import { headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, type Ohlcv } from '../src/kernels/ohlcv';
-import { FitMemo } from '../src/kernels/patterns/types';
 import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators, type ScanContext } from '../src/kernels/scan';
@@ -115,68 +114,20 @@ export function profileAt(symbol: string, series: Ohlcv, ind: ScanIndicatorSet, 
   return { symbol, trendTemplate: trendTemplate(series.close, ind, asOf, rsRank), trendRegime: trendRegime(series.close, ind, asOf) };
 }
 
-/**
- * How far back a kept fit may end before the newest bar: a scan looks back at
- * fits ending up to ~20 bars before it (the flags' earlier breaks of one
- * pole, with the default options); anything older is dropped. Dropping never
- * changes a result, only what is measured again.
- */
-export const LIVE_MEMO_BARS = 64;
-
-/**
- * The fit memos (patterns/types `FitMemo`) of the scans this worker thread ran
- * on a series' newest bar, one per series, so the next session's scan fits
- * the pattern ending at the new bar and reuses those ending before it. A memo
- * holds while the series' `revision` does (only appends, or a revised last
- * bar, since: store/layout.ts): the fits ending at the last bar it saw are
- * dropped, since that bar may have been revised; a new revision, or a store
- * write overlapping the scan, starts the series afresh.
- */
-export class LiveFitMemos {
-  private readonly bySeries = new Map<string, { revision: number; last: number; memo: FitMemo }>();
-
-  /** The memo for a scan standing on `last`, the newest of the series' bars under `revision`. */
-  open(key: string, revision: number, last: number): FitMemo {
-    const kept = this.bySeries.get(key);
-    if (kept && kept.revision === revision && last >= kept.last) {
-      kept.memo.retain(last - LIVE_MEMO_BARS, kept.last);
-      kept.last = last;
-      return kept.memo;
-    }
-    const memo = new FitMemo();
-    this.bySeries.set(key, { revision, last, memo });
-    return memo;
-  }
-
-  drop(key: string): void {
-    this.bySeries.delete(key);
-  }
-}
-
-/** This thread's memos of the live scan (a worker thread's own, like its store reader in store.ts). */
-const liveMemos = new LiveFitMemos();
-
 /** Scans a batch of symbols as of `asOfTs`: the live setups of each, and each symbol's trend profile. */
 export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[] } {
   const s = store(handle);
   const out: ScanFinding[] = [];
   const profiles: SymbolProfile[] = [];
   for (const symbol of symbols) {
-    const key = `${s.storeId}:${timeframe}:${symbol}`;
-    let seen: number | undefined;
     withScanInputs(s, symbol, timeframe, (series, ind) => {
       const asOf = indexAtOrBefore(series.ts, asOfTs);
       if (asOf < 0) return;
       const rank = rsRanks[symbol];
       const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
-      // Only a scan on the newest bar keeps fits for the next session's (a past asOf is a one-off).
-      const memo = asOf === series.ts.length - 1 ? liveMemos.open(key, s.revision(symbol, timeframe)!, asOf) : undefined;
-      seen ??= series.version;
       profiles.push(profileAt(symbol, series, ind, asOf, rsRank));
-      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime, memo }));
+      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime }));
     });
-    // A write during the scan: what was kept may mix old and new bars.
-    if (seen !== undefined && s.version(symbol, timeframe) !== seen) liveMemos.drop(key);
   }
   return { findings: out, profiles };
 }

@@ -61,15 +61,6 @@ export class FitMemo {
     fits.set(end, kept);
     return kept;
   }
-
-  /**
-   * Drops every fit whose end bar is outside [`from`, `to`): those of bars
-   * that changed (a revised last bar) or that no later scan looks back at. A
-   * dropped fit is measured again if asked for, so this changes no result.
-   */
-  retain(from: number, to: number): void {
-    for (const fits of this.byDetector.values()) for (const end of fits.keys()) if (end < from || end >= to) fits.delete(end);
-  }
 }
 
 /**
