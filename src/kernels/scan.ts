@@ -4,6 +4,10 @@
  * live setup its lifecycle state, trend and score. Pure and allocation-light,
  * so worker threads run it over the shared bar store; it reads no bar after
  * `asOf` (the indicators, the detectors and the lifecycle replay all stop there).
+ * Each detector's match is first taken brief (no reason sentences, the
+ * formatting being much of a match's cost); only a setup the scan lists is
+ * asked for again with its sentences (with the caller's memo, no fit is
+ * repeated).
  *
  * A setup is live when it broke out within the last `freshBars` bars, or has
  * not broken out yet, completed within `freshBars` bars, and the close sits

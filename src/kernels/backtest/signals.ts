@@ -4,18 +4,22 @@
  * `[from, to]`, what the live daily scan (kernels/scan `scanWithIndicators`:
  * every detector, the lifecycle replay, trend and scoring) lists when it
  * stands on that bar. This is the one place the backtest asks "what did the
- * service show then?"; it switches to the incremental replay engine (issue
- * 14: indicators and detector state advancing bar by bar, the same
- * detectors, scoring and lifecycle) when that lands, and nothing else in the
- * backtest changes.
+ * service show then?", and it walks the bars the way the replay engine does
+ * (issue 14): one fit memo (patterns/types `FitMemo`) for the whole walk, so
+ * each pattern end is fitted once, not again at every later bar that looks
+ * back at it; the same detectors, scoring and lifecycle as the live scan.
+ * A signal here carries no sentences, so the scan writes none (`reasons:
+ * false`). Equal to a scan from scratch at each bar:
+ * test/kernels/backtest/signals-equivalence.test.ts.
  *
- * Point in time: the scan's indicators are computed once over `bars[0..to]` (a value at
- * bar i reads bars 0..i only: kernels/indicators/set), and each scan gets
- * views that end at `asOf` (bars and indicators), so no detector can read a
- * later bar. The score's cross-sectional inputs come from `context`: the RS
- * rank (a universe run ranks every symbol at every bar) and the market regime
- * (from the benchmark, with the universe's breadth when there is one);
- * absent, they count as missing, as in /api/forecast.
+ * Point in time: the scan's indicators are computed once over `bars[0..to]`,
+ * or handed in already computed (the store's incremental state), a value at
+ * bar i reading bars 0..i only (kernels/indicators/set); each scan gets views
+ * that end at `asOf` (bars and indicators), so no detector can read a later
+ * bar. The score's cross-sectional inputs come from `context`: the RS rank (a
+ * universe run ranks every symbol at every bar) and the market regime (from
+ * the benchmark, with the universe's breadth when there is one); absent, they
+ * count as missing, as in /api/forecast.
  *
  * @example
  * const perBar = signalsAtEachBar(bars, 300, 420, { regimeAt: (i) => readings[i] ?? null });
@@ -70,8 +74,7 @@ export function signalsAtEachBar(bars: Ohlcv, from: number, to: number, context:
   if (indicators && indicators.sma50.length <= to) throw new RangeError(`signalsAtEachBar: indicators over ${indicators.sma50.length} bars, need ${to + 1}`);
   const upTo = headBars(bars, to + 1);
   const ind = indicators ? headIndicators(indicators, to + 1) : computeScanIndicators(upTo);
-  // Successive bars look back at the same pattern ends: each is fitted once (patterns/types `FitMemo`);
-  // a signal here carries no sentences, so the scan writes none.
+  // Successive bars look back at the same pattern ends: each is fitted once.
   const memo = new FitMemo();
   const out: BarSignal[][] = [];
   for (let asOf = from; asOf <= to; asOf++) {
