@@ -27,11 +27,11 @@ import {
   type EvaluationOptions,
   type Fold,
 } from '../src/kernels/backtest';
-import { computeIndicators } from '../src/kernels/indicators';
+import { computeScanIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, OHLCV_COLUMNS, type Ohlcv } from '../src/kernels/ohlcv';
 import { marketRegime } from '../src/kernels/regime';
-import type { StoreHandle } from '../src/store';
-import { symbolStats } from './scan';
+import { withScanInputs, type StoreHandle } from '../src/store';
+import { standingOn, symbolStats } from './scan';
 import { indexAtOrBefore, store } from './store';
 
 /** The walk-forward settings, in bars and dollars. */
@@ -56,6 +56,23 @@ function barsUpTo(handle: StoreHandle, symbol: string, endTs: number): Ohlcv | u
   if (!series) return undefined;
   const n = indexAtOrBefore(series.ts, endTs) + 1;
   return n > 0 ? headBars(series, n) : undefined;
+}
+
+/**
+ * `use` with the bars of `symbol` at or before `endTs` and their scan
+ * indicators, as views (`standingOn`): the indicators are the store's
+ * incremental state (store/scan-state, equal to `computeScanIndicators` bit
+ * for bit), kept beside the bars rather than computed again for every run.
+ * Holds the series' slot while `use` runs (one symbol's work, and no other
+ * slot taken inside it). Undefined without such a bar.
+ */
+function withBarsUpTo<T>(handle: StoreHandle, symbol: string, endTs: number, use: (bars: Ohlcv, ind: ScanIndicatorSet) => T): T | undefined {
+  return withScanInputs(store(handle), symbol, 'daily', (series, ind) => {
+    const n = indexAtOrBefore(series.ts, endTs) + 1;
+    if (n <= 0) return undefined;
+    const view = standingOn(series, ind, n - 1);
+    return use(view.bars, view.ind);
+  });
 }
 
 /** SHA-256 (hex) of the bars' six columns, as the little-endian doubles they are. */
@@ -127,15 +144,19 @@ function alignedCloses(bars: Ohlcv | undefined, calendar: ArrayLike<number>): Fl
   return out;
 }
 
-/** The benchmark's market regime at each time, cached per benchmark bar (null under 200 bars). */
-function regimeReader(bench: Ohlcv | undefined, breadthAt: (ts: number) => number | null = () => null) {
+/**
+ * The benchmark's market regime at each time, cached per benchmark bar (null
+ * under 200 bars); `ind`: the benchmark's scan indicators, computed here when
+ * not given.
+ */
+function regimeReader(bench: Ohlcv | undefined, ind?: ScanIndicatorSet, breadthAt: (ts: number) => number | null = () => null) {
   if (!bench) return () => null;
-  const ind = computeIndicators(bench);
+  const indicators = ind ?? computeScanIndicators(bench);
   const cache = new Map<number, RegimeReading | null>();
   return (ts: number): RegimeReading | null => {
     const j = indexAtOrBefore(bench.ts, ts);
     if (j < 200) return null;
-    if (!cache.has(j)) cache.set(j, marketRegime(bench, ind, j, breadthAt(ts)));
+    if (!cache.has(j)) cache.set(j, marketRegime(bench, indicators, j, breadthAt(ts)));
     return cache.get(j)!;
   };
 }
@@ -165,29 +186,32 @@ export type WalkForwardOutput =
 
 /** One symbol's purged walk-forward backtest, the market regime from `benchmark` (no universe: no RS rank, no breadth). */
 export function walkForward({ handle, symbol, benchmark, endTs, params }: WalkForwardInput): WalkForwardOutput {
-  const bars = barsUpTo(handle, symbol, endTs);
-  const n = bars?.ts.length ?? 0;
-  if (!bars || n < params.train + params.purge + params.test) return { ok: false, bars: n };
-  const folds = periodFolds(bars.ts, params);
+  // The benchmark's indicators are its own (not its slot's: one slot at a time, and the symbol may be the benchmark).
   const bench = barsUpTo(handle, benchmark, endTs);
   const regimeAt = regimeReader(bench);
-  const from = Math.max(0, folds[0]!.trainStart - 1);
-  const perBar = signalsAtEachBar(bars, from, n - 1, { regimeAt: (i) => regimeAt(bars.ts[i]!) });
-  const candidates = candidateTrades(symbol, bars, perBar, from, { maxHold: params.maxHold, costs: params.costs });
-  const calendar = Array.from(bars.ts);
-  const evaluation = evaluateWalkForward(calendar, folds, candidates, evaluationOptions(params), {
-    [symbol]: bars.close,
-    [benchmark]: alignedCloses(bench, calendar),
-  });
-  return {
-    ok: true,
-    bars: n,
-    span: [bars.ts[0]!, bars.ts[n - 1]!],
-    evaluation: compact(calendar, evaluation),
-    candidates: candidates.length,
-    fingerprints: { [symbol]: fingerprint(bars), ...(bench ? { [benchmark]: fingerprint(bench) } : {}) },
-    benchmarkBars: bench?.ts.length ?? 0,
+  const run = (bars: Ohlcv, ind: ScanIndicatorSet): WalkForwardOutput => {
+    const n = bars.ts.length;
+    if (n < params.train + params.purge + params.test) return { ok: false, bars: n };
+    const folds = periodFolds(bars.ts, params);
+    const from = Math.max(0, folds[0]!.trainStart - 1);
+    const perBar = signalsAtEachBar(bars, from, n - 1, { regimeAt: (i) => regimeAt(bars.ts[i]!) }, ind);
+    const candidates = candidateTrades(symbol, bars, perBar, from, { maxHold: params.maxHold, costs: params.costs });
+    const calendar = Array.from(bars.ts);
+    const evaluation = evaluateWalkForward(calendar, folds, candidates, evaluationOptions(params), {
+      [symbol]: bars.close,
+      [benchmark]: alignedCloses(bench, calendar),
+    });
+    return {
+      ok: true,
+      bars: n,
+      span: [bars.ts[0]!, bars.ts[n - 1]!],
+      evaluation: compact(calendar, evaluation),
+      candidates: candidates.length,
+      fingerprints: { [symbol]: fingerprint(bars), ...(bench ? { [benchmark]: fingerprint(bench) } : {}) },
+      benchmarkBars: bench?.ts.length ?? 0,
+    };
   };
+  return withBarsUpTo(handle, symbol, endTs, run) ?? { ok: false, bars: 0 };
 }
 
 export interface CrossSectionInput {
@@ -236,10 +260,14 @@ export interface RegimesInput {
 /** The benchmark's regime at every calendar time with the universe's breadth, its closes there and its fingerprint. */
 export function backtestRegimes({ handle, benchmark, calendar, breadth }: RegimesInput): { regimes: (RegimeReading | null)[]; closes: Float64Array; fingerprint: string | null } {
   const endTs = calendar[calendar.length - 1] ?? -Infinity;
-  const bench = barsUpTo(handle, benchmark, endTs);
   const position = new Map(calendar.map((ts, k) => [ts, k]));
-  const regimeAt = regimeReader(bench, (ts) => breadth[position.get(ts) ?? -1] ?? null);
-  return { regimes: calendar.map((ts) => regimeAt(ts)), closes: alignedCloses(bench, calendar), fingerprint: bench ? fingerprint(bench) : null };
+  const breadthAt = (ts: number) => breadth[position.get(ts) ?? -1] ?? null;
+  return (
+    withBarsUpTo(handle, benchmark, endTs, (bench, ind) => {
+      const regimeAt = regimeReader(bench, ind, breadthAt);
+      return { regimes: calendar.map((ts) => regimeAt(ts)), closes: alignedCloses(bench, calendar), fingerprint: fingerprint(bench) };
+    }) ?? { regimes: calendar.map(() => null), closes: alignedCloses(undefined, calendar), fingerprint: null }
+  );
 }
 
 export interface CandidatesInput {
@@ -268,10 +296,8 @@ export function backtestCandidates({ handle, symbols, calendar, ranks, regimes, 
   const firstTs = calendar[0]!;
   const endTs = calendar[calendar.length - 1]!;
   const position = new Map(calendar.map((ts, k) => [ts, k]));
-  return symbols.map((symbol) => {
-    const bars = barsUpTo(handle, symbol, endTs);
+  const candidatesOf = (symbol: string, bars: Ohlcv, ind: ScanIndicatorSet): SymbolCandidates => {
     const closes = new Float64Array(calendar.length).fill(NaN);
-    if (!bars) return { symbol, bars: 0, candidates: [], fingerprint: null, closes };
     for (let i = 0; i < bars.ts.length; i++) {
       const k = position.get(bars.ts[i]!);
       if (k !== undefined) closes[k] = bars.close[i]!;
@@ -281,17 +307,33 @@ export function backtestCandidates({ handle, symbols, calendar, ranks, regimes, 
     let candidates: CandidateTrade[] = [];
     if (from < n) {
       const rank = ranks[symbol];
-      const perBar = signalsAtEachBar(bars, from, n - 1, {
-        rsRankAt: (i) => {
-          const r = rank?.[position.get(bars.ts[i]!) ?? -1];
-          return r ? r : null;
+      const perBar = signalsAtEachBar(
+        bars,
+        from,
+        n - 1,
+        {
+          rsRankAt: (i) => {
+            const r = rank?.[position.get(bars.ts[i]!) ?? -1];
+            return r ? r : null;
+          },
+          regimeAt: (i) => regimes[position.get(bars.ts[i]!) ?? -1] ?? null,
         },
-        regimeAt: (i) => regimes[position.get(bars.ts[i]!) ?? -1] ?? null,
-      });
+        ind,
+      );
       candidates = candidateTrades(symbol, bars, perBar, from, { maxHold, costs });
     }
     return { symbol, bars: n, candidates, fingerprint: fingerprint(bars), closes };
-  });
+  };
+  return symbols.map(
+    (symbol) =>
+      withBarsUpTo(handle, symbol, endTs, (bars, ind) => candidatesOf(symbol, bars, ind)) ?? {
+        symbol,
+        bars: 0,
+        candidates: [],
+        fingerprint: null,
+        closes: new Float64Array(calendar.length).fill(NaN),
+      },
+  );
 }
 
 export interface EvaluateInput {

@@ -4,6 +4,10 @@
  * live setup its lifecycle state, trend and score. Pure and allocation-light,
  * so worker threads run it over the shared bar store; it reads no bar after
  * `asOf` (the indicators, the detectors and the lifecycle replay all stop there).
+ * Each detector's match is first taken brief (no reason sentences, the
+ * formatting being much of a match's cost); only a setup the scan lists is
+ * asked for again with its sentences (with the caller's memo, no fit is
+ * repeated).
  *
  * A setup is live when it broke out within the last `freshBars` bars, or has
  * not broken out yet, completed within `freshBars` bars, and the close sits
@@ -43,6 +47,8 @@ export interface ScanContext {
   regime: RegimeReading | null;
   /** Fits kept between scans of these bars at successive bars (the replay; patterns/types `FitMemo`). */
   memo?: FitMemo;
+  /** False: findings without `reasons` (empty; a caller that reads the levels and scores alone: the backtest). Default true. */
+  reasons?: boolean;
 }
 
 export interface SetupFinding {
@@ -122,10 +128,13 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
   const trend = trendRegime(bars.close, ind, asOf);
   const template = trendTemplate(bars.close, ind, asOf, ctx.rsRank);
   const findings: SetupFinding[] = [];
+  const withReasons = ctx.reasons !== false;
   for (const detector of detectors) {
     if (asOf < detector.lookback) continue;
-    const match = detector.detect({ bars, ind, asOf, memo: ctx.memo });
-    if (!match) continue;
+    // A brief match first (no sentences): most matches are not live and are dropped below.
+    const brief = detector.detect({ bars, ind, asOf, memo: ctx.memo, brief: true });
+    if (!brief) continue;
+    let match = brief;
     const { breakout, geometry, direction, pivot } = match;
     const long = direction === 'long';
     const distancePct = (long ? close / pivot - 1 : 1 - close / pivot) * 100;
@@ -135,6 +144,8 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
     if (!live || !stillATrade(bars, match, asOf)) continue;
     const { snapshot } = replayLifecycle(bars, ind, { direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }, geometry.end + 1, asOf);
     if (!options.includeTerminal && TERMINAL_STATES.has(snapshot.state)) continue;
+    // Listed: the same match with its sentences (a detector is a pure function of its input).
+    if (withReasons) match = detector.detect({ bars, ind, asOf, memo: ctx.memo })!;
     const rsComponent = ctx.rsRank === null ? null : (long ? ctx.rsRank - 1 : 99 - ctx.rsRank) / 98;
     const templateComponent = long ? template.met / 8 : trend === 'downtrend' ? 1 : trend === 'sideways' ? 0.4 : 0;
     const regimeComponent = ctx.regime === null ? null : { risk_on: long ? 1 : 0, neutral: 0.5, risk_off: long ? 0 : 1 }[ctx.regime.regime];
@@ -149,9 +160,11 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
       regime: regimeComponent,
     }, direction, match.patternType);
     const reasons = [...match.reasons];
-    if (long) reasons.push(`trend template ${template.met}/8${template.failed.length ? ` (missing: ${template.failed.join('; ')})` : ''}`);
-    if (ctx.rsRank !== null) reasons.push(`RS rank ${ctx.rsRank}`);
-    if (ctx.regime) reasons.push(`market ${ctx.regime.regime.replace('_', '-')}`);
+    if (withReasons) {
+      if (long) reasons.push(`trend template ${template.met}/8${template.failed.length ? ` (missing: ${template.failed.join('; ')})` : ''}`);
+      if (ctx.rsRank !== null) reasons.push(`RS rank ${ctx.rsRank}`);
+      if (ctx.regime) reasons.push(`market ${ctx.regime.regime.replace('_', '-')}`);
+    }
     findings.push({
       match,
       state: snapshot.state,

@@ -238,15 +238,18 @@ function buildMatch(input: PatternInput, o: CupWithHandleOptions, fit: CupFit, e
       0.2 * (handleVolume > 0 ? unit((1.2 - handleVolume) / 0.5) : 0.5) +
       0.2 * unit(1 - rimBelowPct / o.maxRimBelowLipPct),
   );
-  const reasons = [
-    `cup ${weeksText(cupBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}, ${weeksText(Math.round(fit.bottomSpan * cupBars))} (${fmt1(100 * fit.bottomSpan)}% of it) between its first and last close in the bottom third`,
-    `handle ${weeksText(handleBars)}, ${fmt1(handleDepthPct)}% deep, in the upper half of the cup (low at ${fmt1(100 * handlePosition)}% of the cup's height)`,
-    handleVolume > 0 ? `handle volume ${fmt1(handleVolume)}× the 50-day average` : 'no volume history before the handle',
-    `prior advance ${fmt1(advancePct)}% into the lip (${fmtPrice(fit.priorLow)} → ${fmtPrice(lipHigh)}); rim ${fmt1(rimBelowPct)}% below the lip`,
-    pivotText(breakout, pivot, 'long', 'day', 'the handle high'),
-    cappedStopText(stopLoss, handleLow, o.maxStopPct, 'the handle low'),
-    baseMeasuredMoveText(pivot, top - bottomLow, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `cup ${weeksText(cupBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}, ${weeksText(Math.round(fit.bottomSpan * cupBars))} (${fmt1(100 * fit.bottomSpan)}% of it) between its first and last close in the bottom third`,
+        `handle ${weeksText(handleBars)}, ${fmt1(handleDepthPct)}% deep, in the upper half of the cup (low at ${fmt1(100 * handlePosition)}% of the cup's height)`,
+        handleVolume > 0 ? `handle volume ${fmt1(handleVolume)}× the 50-day average` : 'no volume history before the handle',
+        `prior advance ${fmt1(advancePct)}% into the lip (${fmtPrice(fit.priorLow)} → ${fmtPrice(lipHigh)}); rim ${fmt1(rimBelowPct)}% below the lip`,
+        pivotText(breakout, pivot, 'long', 'day', 'the handle high'),
+        cappedStopText(stopLoss, handleLow, o.maxStopPct, 'the handle low'),
+        baseMeasuredMoveText(pivot, top - bottomLow, target1),
+      ];
   return {
     patternType: 'cup_with_handle',
     patternFamily: 'base',

@@ -85,13 +85,16 @@ function buildMatch(input: PatternInput, b: number, direction: Direction): Patte
       0.2 * (Number.isNaN(ind.sma200[b]!) ? 0.5 : trendAgrees ? 1 : 0),
   );
   const word = long ? 'above the prior 55-bar high' : 'below the prior 55-bar low';
-  const reasons = [
-    `close ${fmtPrice(bars.close[b]!)} ${word} ${fmtPrice(pivot)}, a fresh System 2 entry`,
-    `55-bar channel ${fmtPrice(channelLow)}–${fmtPrice(channelHigh)}, ${fmt1(widthN)} N wide`,
-    `N (ATR 14) ${fmtPrice(n)}: stop ${STOP_N}N at ${fmtPrice(stopLoss)}, target ${TARGET_N}N at ${fmtPrice(target1)}`,
-    breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
-    `close at ${Math.round(100 * location)}% of the bar's range`,
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `close ${fmtPrice(bars.close[b]!)} ${word} ${fmtPrice(pivot)}, a fresh System 2 entry`,
+        `55-bar channel ${fmtPrice(channelLow)}–${fmtPrice(channelHigh)}, ${fmt1(widthN)} N wide`,
+        `N (ATR 14) ${fmtPrice(n)}: stop ${STOP_N}N at ${fmtPrice(stopLoss)}, target ${TARGET_N}N at ${fmtPrice(target1)}`,
+        breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
+        `close at ${Math.round(100 * location)}% of the bar's range`,
+      ];
   return {
     patternType: 'donchian_55',
     patternFamily: 'range',

@@ -240,18 +240,21 @@ function buildMatch(input: PatternInput, o: DoubleBottomOptions, fit: WFit, end:
       0.2 * (lowVolume > 0 ? unit((1.3 - lowVolume) / 0.6) : 0.5) +
       0.2 * unit(symmetry),
   );
-  const reasons = [
-    `W over ${weeksText(lengthBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}`,
-    undercutPct >= 0
-      ? `second low ${fmtPrice(lowB)} undercuts the first (${fmtPrice(lowA)}) by ${fmt1(undercutPct)}%`
-      : `second low ${fmtPrice(lowB)} holds ${fmt1(-undercutPct)}% above the first (${fmtPrice(lowA)}); O'Neil prefers an undercut`,
-    `middle peak ${fmtPrice(pivot)} recovers ${fmt1(100 * peakPosition)}% of the base, ${fmt1(peakBelowPct)}% below the left high ${fmtPrice(lip)}`,
-    lowVolume > 0 ? `volume around the second low ${fmt1(lowVolume)}× the 50-day average before the base` : 'no volume history before the base',
-    `prior advance ${fmt1(advancePct)}% into the left high (${fmtPrice(fit.priorLow)} → ${fmtPrice(lip)})`,
-    pivotText(breakout, pivot, 'long', 'day', 'the middle peak'),
-    cappedStopText(stopLoss, lowB, o.maxStopPct, 'the second low'),
-    baseMeasuredMoveText(pivot, lip - floor, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `W over ${weeksText(lengthBars)}, ${fmt1(depthPct)}% deep${deepBaseNote(depthPct, o.idealMaxDepthPct)}`,
+        undercutPct >= 0
+          ? `second low ${fmtPrice(lowB)} undercuts the first (${fmtPrice(lowA)}) by ${fmt1(undercutPct)}%`
+          : `second low ${fmtPrice(lowB)} holds ${fmt1(-undercutPct)}% above the first (${fmtPrice(lowA)}); O'Neil prefers an undercut`,
+        `middle peak ${fmtPrice(pivot)} recovers ${fmt1(100 * peakPosition)}% of the base, ${fmt1(peakBelowPct)}% below the left high ${fmtPrice(lip)}`,
+        lowVolume > 0 ? `volume around the second low ${fmt1(lowVolume)}× the 50-day average before the base` : 'no volume history before the base',
+        `prior advance ${fmt1(advancePct)}% into the left high (${fmtPrice(fit.priorLow)} → ${fmtPrice(lip)})`,
+        pivotText(breakout, pivot, 'long', 'day', 'the middle peak'),
+        cappedStopText(stopLoss, lowB, o.maxStopPct, 'the second low'),
+        baseMeasuredMoveText(pivot, lip - floor, target1),
+      ];
   return {
     patternType: 'double_bottom',
     patternFamily: 'base',

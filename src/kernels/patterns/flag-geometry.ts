@@ -189,14 +189,17 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
       0.2 * (Number.isFinite(volumeDryUp) ? unit((1.2 - volumeDryUp) / 0.6) : 0.5),
   );
   const side = direction === 'long' ? 'upper' : 'lower';
-  const reasons = [
-    `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
-    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
-    `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
-    volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
-    pivotText(breakout, pivot, direction, 'bar', `the ${side} flag line`),
-    measuredMoveText('pole', fit.poleHeight, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `pole ${fmtSigned(polePct)}% in ${poleBars} bars (${fmtPrice(poleStartPrice)} → ${fmtPrice(poleEndPrice)})`,
+        `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep, sloping ${fmtSigned(slopePct)}%/bar`,
+        `flag gives back ${fmt1(100 * fit.retrace)}% of the pole in a channel ${fmt1(100 * channelOfPole)}% of the pole wide`,
+        volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
+        pivotText(breakout, pivot, direction, 'bar', `the ${side} flag line`),
+        measuredMoveText('pole', fit.poleHeight, target1),
+      ];
   return {
     patternType: type,
     patternFamily: 'continuation',
@@ -221,6 +224,7 @@ export function flagDetector(type: PatternType, direction: Direction, options: P
   const sign = direction === 'long' ? 1 : -1;
   const scratch: FlagFit = { poleStart: 0, poleTop: 0, poleHeight: 0, pivotS: 0, flagLowS: 0, slope: 0, channel: 0, retrace: 0 };
   const tops = new Int32Array(o.recentBars);
+  const measure = (input: PatternInput, e: number) => fitFlag(input, e, sign, o, scratch);
   return {
     type,
     family: 'continuation',
@@ -232,7 +236,7 @@ export function flagDetector(type: PatternType, direction: Direction, options: P
       const close = input.bars.close;
       const windowStart = Math.max(1, asOf - o.recentBars + 1);
       // a fit reads bars up to its end only: a memo (the replay) keeps it for later bars
-      const fitAt = (e: number) => memoFit(input, scratch, e, () => fitFlag(input, e, sign, o, scratch));
+      const fitAt = (e: number) => memoFit(input, scratch, e, measure);
       // the first bar in [from + 1, to + 1] closing through the line of a flag with pole top t, or −1
       const firstBreak = (t: number, from: number, to: number): number => {
         for (let e = Math.max(from, t + o.minFlagBars - 1); e <= to; e++) {

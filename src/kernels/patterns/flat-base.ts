@@ -189,15 +189,18 @@ function buildMatch(input: PatternInput, o: FlatBaseOptions, fit: FlatBaseFit, e
       0.25 * (dryUp > 0 ? unit((1.2 - dryUp) / 0.5) : 0.5) +
       0.15 * unit(advancePct / 40),
   );
-  const reasons = [
-    `base depth ${fmt1(depthPct)}% over ${weeksText(lengthBars)} (${lengthBars} bars)`,
-    `prior advance ${fmt1(advancePct)}% into the base (${fmtPrice(fit.priorLow)} → ${fmtPrice(high[start]!)})`,
-    `closes of the last ${weeksText(end - tailFrom + 1)} within ${fmt1(closeSpreadPct)}% of each other`,
-    dryUp > 0 ? `volume in the last ${weeksText(end - tailFrom + 1)} ${fmt1(dryUp)}× the 50-day average before the base` : 'no volume history before the base',
-    pivotText(breakout, pivot, 'long', 'day', 'the base high', 'the pivot'),
-    cappedStopText(stopLoss, lastLow, o.maxStopPct, `the lowest low of the last ${weeksText(end - tailFrom + 1)}`),
-    baseMeasuredMoveText(pivot, pivot - baseLow, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `base depth ${fmt1(depthPct)}% over ${weeksText(lengthBars)} (${lengthBars} bars)`,
+        `prior advance ${fmt1(advancePct)}% into the base (${fmtPrice(fit.priorLow)} → ${fmtPrice(high[start]!)})`,
+        `closes of the last ${weeksText(end - tailFrom + 1)} within ${fmt1(closeSpreadPct)}% of each other`,
+        dryUp > 0 ? `volume in the last ${weeksText(end - tailFrom + 1)} ${fmt1(dryUp)}× the 50-day average before the base` : 'no volume history before the base',
+        pivotText(breakout, pivot, 'long', 'day', 'the base high', 'the pivot'),
+        cappedStopText(stopLoss, lastLow, o.maxStopPct, `the lowest low of the last ${weeksText(end - tailFrom + 1)}`),
+        baseMeasuredMoveText(pivot, pivot - baseLow, target1),
+      ];
   return {
     patternType: 'flat_base',
     patternFamily: 'base',

@@ -81,13 +81,16 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
       0.25 * unit((location - MIN_CLOSE_LOCATION) / (1 - MIN_CLOSE_LOCATION)) +
       0.15 * (heldOpen ? 1 : 0),
   );
-  const reasons = [
-    `gap ${fmtSigned(gapPct)}% over the prior high ${fmtPrice(priorHigh)} (open ${fmtPrice(open[b]!)}), ${fmt1(gapAtr)} ATR`,
-    `volume ${fmt1(gapVolume)}× the 50-bar average`,
-    `closed at ${Math.round(100 * location)}% of its range${heldOpen ? ', above the open' : ''}; gap unfilled (low ${fmtPrice(low[b]!)})`,
-    pivotText(breakout, pivot, 'long', 'day', "the gap day's high"),
-    `stop at the gap day's low ${fmtPrice(stopLoss)}; target ${TARGET_R}× the gap day's range above the pivot → ${fmtPrice(target1)}`,
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `gap ${fmtSigned(gapPct)}% over the prior high ${fmtPrice(priorHigh)} (open ${fmtPrice(open[b]!)}), ${fmt1(gapAtr)} ATR`,
+        `volume ${fmt1(gapVolume)}× the 50-bar average`,
+        `closed at ${Math.round(100 * location)}% of its range${heldOpen ? ', above the open' : ''}; gap unfilled (low ${fmtPrice(low[b]!)})`,
+        pivotText(breakout, pivot, 'long', 'day', "the gap day's high"),
+        `stop at the gap day's low ${fmtPrice(stopLoss)}; target ${TARGET_R}× the gap day's range above the pivot → ${fmtPrice(target1)}`,
+      ];
   return {
     patternType: 'gap_and_go',
     patternFamily: 'momentum',

@@ -98,15 +98,18 @@ function buildMatch(input: PatternInput, { start: p0, top: t }: Pole, end: numbe
       0.2 * (Number.isFinite(volumeDryUp) ? unit((1.2 - volumeDryUp) / 0.7) : 0.5) +
       0.15 * (lengthBars >= 10 ? 1 : lengthBars / 10),
   );
-  const reasons = [
-    `pole ${fmtSigned(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
-    `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep under the ${fmtPrice(pivot)} top`,
-    volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
-    breakout.triggered
-      ? `closed above the ${fmtPrice(pivot)} top${onVolumeText(breakout.volumeRatio, 'bar')}`
-      : `pivot ${fmtPrice(pivot)} at the pole's top`,
-    measuredMoveText('pole', poleHeight, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `pole ${fmtSigned(polePct)}% in ${t - p0} bars (${fmtPrice(poleLow)} → ${fmtPrice(pivot)})`,
+        `flag ${lengthBars} bars, ${fmt1(depthPct)}% deep under the ${fmtPrice(pivot)} top`,
+        volumeComparisonText(volumeDryUp, 'flag volume', "the pole's"),
+        breakout.triggered
+          ? `closed above the ${fmtPrice(pivot)} top${onVolumeText(breakout.volumeRatio, 'bar')}`
+          : `pivot ${fmtPrice(pivot)} at the pole's top`,
+        measuredMoveText('pole', poleHeight, target1),
+      ];
   return {
     patternType: 'high_tight_flag',
     patternFamily: 'continuation',

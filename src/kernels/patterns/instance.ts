@@ -99,9 +99,9 @@ export interface ShapeSpec<F> extends DetectorSpec {
  * @throws RangeError from `detect` when `asOf` is not a bar's index.
  */
 export function shapeDetector<F>(spec: ShapeSpec<F>): PatternDetector {
-  const { type, firstBar, mayBreakOut, breaksOut, instanceKey, build } = spec;
+  const { type, firstBar, mayBreakOut, breaksOut, instanceKey, build, fit: measure } = spec;
   // With a memo, each end bar is fitted once per series.
-  const fit = (input: PatternInput, end: number): F | null => memoFit(input, spec, end, () => spec.fit(input, end));
+  const fit = (input: PatternInput, end: number): F | null => memoFit(input, spec, end, measure);
   const breakoutKey = (input: PatternInput, b: number): number => {
     if (mayBreakOut && !mayBreakOut(input, b)) return -1;
     const broken = fit(input, b - 1);

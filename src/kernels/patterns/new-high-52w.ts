@@ -78,13 +78,16 @@ function buildMatch(input: PatternInput, b: number): PatternMatch {
       0.15 * location +
       0.2 * (trendUp ? 1 : 0),
   );
-  const reasons = [
-    `close ${fmtPrice(bars.close[b]!)} at a new 252-bar high, ${fmt1(extensionPct)}% above the prior high ${fmtPrice(pivot)}`,
-    `prior high set ${lengthBars} bars earlier; pullback since ${fmt1(depthPct)}% deep`,
-    breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
-    `close at ${Math.round(100 * location)}% of the bar's range${trendUp ? '; close > 50-bar SMA > 200-bar SMA' : ''}`,
-    `ATR ${fmtPrice(atr)}: stop ${STOP_ATR} ATR at ${fmtPrice(stopLoss)}, target ${TARGET_ATR} ATR at ${fmtPrice(target1)}`,
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `close ${fmtPrice(bars.close[b]!)} at a new 252-bar high, ${fmt1(extensionPct)}% above the prior high ${fmtPrice(pivot)}`,
+        `prior high set ${lengthBars} bars earlier; pullback since ${fmt1(depthPct)}% deep`,
+        breakout.volumeRatio === null ? 'no 50-bar volume average yet' : `volume ${fmt1(breakout.volumeRatio)}× the 50-bar average`,
+        `close at ${Math.round(100 * location)}% of the bar's range${trendUp ? '; close > 50-bar SMA > 200-bar SMA' : ''}`,
+        `ATR ${fmtPrice(atr)}: stop ${STOP_ATR} ATR at ${fmtPrice(stopLoss)}, target ${TARGET_ATR} ATR at ${fmtPrice(target1)}`,
+      ];
   return {
     patternType: 'new_high_52w',
     patternFamily: 'momentum',

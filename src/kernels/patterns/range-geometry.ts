@@ -170,15 +170,18 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
       0.2 * (breakout.volumeRatio === null ? 0.5 : unit((breakout.volumeRatio - 1) / 1.5)),
   );
   const side = long ? 'top' : 'bottom';
-  const reasons = [
-    `range ${lengthBars} bars between ${fmtPrice(fit.bottom)} and ${fmtPrice(fit.top)}, ${fmt1(depthPct)}% (${fmt1(widthAtr)} ATR) wide`,
-    `${fit.crossings} crossings; ${touches} visits to the ${side} quarter`,
-    volumeComparisonText(volumeTrend, 'volume in the second half', "the first half's"),
-    breakout.triggered
-      ? `closed ${long ? 'above' : 'below'} the ${fmtPrice(pivot)} ${side} on volume ${fmt1(breakout.volumeRatio ?? NaN)}× the 50-bar average`
-      : `pivot ${fmtPrice(pivot)} at the range ${side}`,
-    `${measuredMoveText('height', height, target1)}; stop at the midpoint ${fmtPrice(stopLoss)}`,
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `range ${lengthBars} bars between ${fmtPrice(fit.bottom)} and ${fmtPrice(fit.top)}, ${fmt1(depthPct)}% (${fmt1(widthAtr)} ATR) wide`,
+        `${fit.crossings} crossings; ${touches} visits to the ${side} quarter`,
+        volumeComparisonText(volumeTrend, 'volume in the second half', "the first half's"),
+        breakout.triggered
+          ? `closed ${long ? 'above' : 'below'} the ${fmtPrice(pivot)} ${side} on volume ${fmt1(breakout.volumeRatio ?? NaN)}× the 50-bar average`
+          : `pivot ${fmtPrice(pivot)} at the range ${side}`,
+        `${measuredMoveText('height', height, target1)}; stop at the midpoint ${fmtPrice(stopLoss)}`,
+      ];
   return {
     patternType: type,
     patternFamily: 'range',

@@ -196,14 +196,17 @@ function buildMatch(input: PatternInput, type: PatternType, direction: Direction
   const lows = direction === 'long' ? 'rising lows' : 'falling highs';
   const change = pctChange(firstLow, stopLoss);
   // not fmtSigned: a change that rounds to zero keeps its sign here ("−0.0")
-  const reasons = [
-    `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
-    `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
-    `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
-    volumeComparisonText(volumeTrend, 'volume in the last third', "the first third's"),
-    pivotText(breakout, pivot, direction, 'bar', `the ${side}`, side),
-    measuredMoveText('height', fit.height, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `${fit.touches} touches of ${fmtPrice(pivot)} ${side} (spread ${fmtPrice(fit.top - fit.minTouch)})`,
+        `${fit.lows} ${lows}, ${fmtPrice(firstLow)} → ${fmtPrice(stopLoss)} (${change < 0 ? '−' : '+'}${fmt1(Math.abs(change))}%)`,
+        `triangle ${lengthBars} bars, ${fmt1(depthPct)}% tall`,
+        volumeComparisonText(volumeTrend, 'volume in the last third', "the first third's"),
+        pivotText(breakout, pivot, direction, 'bar', `the ${side}`, side),
+        measuredMoveText('height', fit.height, target1),
+      ];
   return {
     patternType: type,
     patternFamily: 'continuation',
@@ -228,6 +231,7 @@ export function triangleDetector(type: PatternType, direction: Direction, option
   checkOptions(o);
   const sign = direction === 'long' ? 1 : -1;
   const scratch: TriangleFit = { start: 0, top: 0, minTouch: 0, touches: 0, lows: 0, lowIndex: new Int32Array(o.maxBars), lowest: 0, height: 0 };
+  const measure = (input: PatternInput, e: number) => fitTriangle(input, e, sign, o, scratch);
   return {
     type,
     family: 'continuation',
@@ -238,7 +242,7 @@ export function triangleDetector(type: PatternType, direction: Direction, option
       const { asOf } = input;
       const close = input.bars.close;
       // a fit reads bars up to its end only: a memo (the replay) keeps it for later bars
-      const fitAt = (e: number) => memoFit(input, scratch, e, () => fitTriangle(input, e, sign, o, scratch));
+      const fitAt = (e: number) => memoFit(input, scratch, e, measure);
       // breakouts first, latest first; a triangle cannot break twice, since a close beyond its flat side ends it
       for (let b = asOf; b >= Math.max(1, asOf - o.recentBars + 1); b--) {
         const fit = fitAt(b - 1);

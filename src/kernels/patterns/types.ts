@@ -18,6 +18,12 @@ export interface PatternInput {
   asOf: number;
   /** Measurements kept between scans of the same series at successive bars (the replay); see `FitMemo`. */
   memo?: FitMemo;
+  /**
+   * True: the match's `reasons` is left empty, every other field as without
+   * it (a caller that reads the levels and geometry alone: the scan's first
+   * look at a match it may drop, the backtest). Default false.
+   */
+  brief?: boolean;
 }
 
 /**
@@ -37,22 +43,52 @@ export class FitMemo {
    * scratch object); `null` is a measured non-pattern.
    */
   fit<F>(owner: object, end: number, measure: () => F | null): F | null {
+    const kept = this.kept<F>(owner, end);
+    return kept !== undefined ? kept : this.keep(owner, end, measure());
+  }
+
+  /** The fit of `owner` kept for bar `end` (`null`: a measured non-pattern), or undefined when none is kept. */
+  kept<F>(owner: object, end: number): F | null | undefined {
+    // One owner keeps one fit type: what it stored under `end` is an F or null.
+    return this.byDetector.get(owner)?.get(end) as F | null | undefined;
+  }
+
+  /** Keeps a copy of `found` (a fit may be a reused scratch object) as the fit of `owner` ending at `end`, and returns the copy. */
+  keep<F>(owner: object, end: number, found: F | null): F | null {
     let fits = this.byDetector.get(owner);
     if (!fits) this.byDetector.set(owner, (fits = new Map()));
-    if (fits.has(end)) {
-      // One owner keeps one fit type: what it stored under `end` is an F or null.
-      return fits.get(end) as F | null;
-    }
-    const found = measure();
-    const kept = found === null ? null : structuredClone(found);
+    const kept = found === null ? null : copyFit(found);
     fits.set(end, kept);
     return kept;
   }
 }
 
-/** The fit ending at `end`, through the input's memo when it has one (see `FitMemo`). */
-export function memoFit<F>(input: PatternInput, owner: object, end: number, measure: () => F | null): F | null {
-  return input.memo ? input.memo.fit(owner, end, measure) : measure();
+/**
+ * A copy of a fit that shares nothing with it: a fit is a flat record of
+ * numbers and typed arrays (the detectors' scratch objects), so its fields
+ * are copied and its typed arrays sliced; a nested plain object or array is
+ * copied the same way. What `structuredClone` gives for such records, without
+ * its serialisation (the replay copies one fit per detector and session).
+ */
+export function copyFit<F>(fit: F): F {
+  if (typeof fit !== 'object' || fit === null) return fit;
+  if (ArrayBuffer.isView(fit)) return (fit as unknown as { slice(): F }).slice();
+  if (Array.isArray(fit)) return fit.map((item: unknown) => copyFit(item)) as F;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(fit)) out[key] = copyFit((fit as Record<string, unknown>)[key]);
+  return out as F;
+}
+
+/**
+ * The fit ending at `end`, through the input's memo when it has one (see
+ * `FitMemo`). `measure` is called as `measure(input, end)`: pass a function
+ * made once per detector, not a closure per call (this runs for every bar).
+ */
+export function memoFit<F>(input: PatternInput, owner: object, end: number, measure: (input: PatternInput, end: number) => F | null): F | null {
+  const { memo } = input;
+  if (!memo) return measure(input, end);
+  const kept = memo.kept<F>(owner, end);
+  return kept !== undefined ? kept : memo.keep(owner, end, measure(input, end));
 }
 
 export interface PatternGeometry {

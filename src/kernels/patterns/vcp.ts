@@ -222,15 +222,18 @@ function buildMatch(input: PatternInput, o: VcpOptions, fit: VcpFit, end: number
       0.15 * (n >= 3 && n <= 4 ? 1 : 0.7) +
       0.1 * (depths[0]! <= 35 ? 1 : 0.5),
   );
-  const reasons = [
-    `${n} contractions: ${depths.map((d) => `${fmt1(d)}%`).join(' → ')}`,
-    `base depth ${fmt1(depthPct)}% over ${weeksText(lengthBars)} (${lengthBars} bars)`,
-    `volume in the last contraction ${fmt1(dryUp)}× the first's`,
-    `Stage 2: close ${fmtPrice(close[end]!)} above the 150-day (${fmtPrice(sma150[end]!)}) and 200-day (${fmtPrice(sma200[end]!)}) averages, the 200-day up ${fmt1(smaRisePct)}% in ${weeksText(o.smaRiseBars)}`,
-    pivotText(breakout, pivot, 'long', 'day', "the last contraction's high"),
-    cappedStopText(stopLoss, lastLow, o.maxStopPct, "the last contraction's low", 'the 7–8% loss limit'),
-    baseMeasuredMoveText(pivot, baseHigh - baseLow, target1),
-  ];
+  // the sentences only when asked for (`PatternInput.brief`: a caller that reads the levels alone)
+  const reasons = input.brief
+    ? []
+    : [
+        `${n} contractions: ${depths.map((d) => `${fmt1(d)}%`).join(' → ')}`,
+        `base depth ${fmt1(depthPct)}% over ${weeksText(lengthBars)} (${lengthBars} bars)`,
+        `volume in the last contraction ${fmt1(dryUp)}× the first's`,
+        `Stage 2: close ${fmtPrice(close[end]!)} above the 150-day (${fmtPrice(sma150[end]!)}) and 200-day (${fmtPrice(sma200[end]!)}) averages, the 200-day up ${fmt1(smaRisePct)}% in ${weeksText(o.smaRiseBars)}`,
+        pivotText(breakout, pivot, 'long', 'day', "the last contraction's high"),
+        cappedStopText(stopLoss, lastLow, o.maxStopPct, "the last contraction's low", 'the 7–8% loss limit'),
+        baseMeasuredMoveText(pivot, baseHigh - baseLow, target1),
+      ];
   return {
     patternType: 'vcp',
     patternFamily: 'base',

@@ -2,7 +2,8 @@
  * The fit memo the replay hands the detectors: walking one series session by
  * session with a memo must report, at every session, exactly what each
  * detector reports without one (a fit reads no bar after its end, so a kept
- * fit is the fit a later scan would measure).
+ * fit is the fit a later scan would measure). And a brief match (no reason
+ * sentences, what the scan looks at first) is the full match without them.
  */
 import { describe, expect, it } from 'bun:test';
 import { computeScanIndicators, headIndicators } from '../../../src/kernels/indicators';
@@ -30,4 +31,26 @@ describe('detectors with a fit memo', () => {
       expect(matches).toBeGreaterThan(100);
     });
   }
+});
+
+describe('detectors asked for a brief match', () => {
+  it('report every field they report without it, with no reasons (AAPL, NVDA)', async () => {
+    let matches = 0;
+    for (const symbol of ['AAPL', 'NVDA']) {
+      const bars: Ohlcv = await provider.bars({ symbol, timeframe: 'daily' });
+      const ind = computeScanIndicators(bars);
+      for (let asOf = bars.ts.length - 150; asOf < bars.ts.length; asOf++) {
+        const input = { bars: headBars(bars, asOf + 1), ind: headIndicators(ind, asOf + 1), asOf };
+        for (const detector of DETECTOR_LIST) {
+          const full = detector.detect(input);
+          expect(detector.detect({ ...input, brief: true })).toEqual(full && { ...full, reasons: [] });
+          if (full) {
+            matches++;
+            expect(full.reasons.length).toBeGreaterThan(0);
+          }
+        }
+      }
+    }
+    expect(matches).toBeGreaterThan(50);
+  });
 });
