@@ -19,12 +19,14 @@
  * What p99 is made of: `fan-out ms` is the server's time per event from the
  * publish until the frame has been handed to every socket (a `setImmediate`
  * after the publish runs once the hub's loop and the stream writes it
- * queued have run), median and max over the events; the rest of a delivery's
- * delay is the kernel and the client process getting scheduled to read it.
- * `server CPU µs/delivery` (user + system) is this process's CPU time over
+ * queued have run), median and max over the events (over the bursts, with
+ * `--burst=n`: n events published together, as a scan publishes its results);
+ * the rest of a delivery's delay is the kernel and the client process getting
+ * scheduled to read it. `server CPU µs/delivery` (user + system) is this process's CPU time over
  * the publish phase ÷ deliveries: it barely depends on how busy the machine
  * is, and times the clients gives the CPU one event's fan-out needs. Each
- * delivery is one socket write, most of it the kernel's. `clients CPU %` is
+ * subscriber's events of one tick are one socket write, most of it the
+ * kernel's. `clients CPU %` is
  * the client processes' CPU over the same window (100 = one core; `max proc
  * %` the busiest process): a client process near 100 % would be the
  * bottleneck. `load` is the 1-minute load average as the row starts (the
@@ -32,7 +34,7 @@
  *
  * Goals (issue 16): 10k clients on one instance, ≤ 20 KB RSS per idle client,
  * p99 ≤ 100 ms. Run: `bun run bench/sse.ts [--smoke] [--sizes=1000,5000,10000]
- * [--rates=5,20] [--seconds=10]` (smoke: 200 clients, 2 s).
+ * [--rates=5,20] [--seconds=10] [--burst=1]` (smoke: 200 clients, 2 s).
  */
 import { loadavg } from 'node:os';
 import { createApp } from '../src/app';
@@ -51,6 +53,8 @@ const option = (name: string): number[] | undefined =>
 const RATES = option('rates') ?? (smoke ? [5] : [5, 20]);
 const SECONDS = option('seconds')?.[0] ?? (smoke ? 2 : 10);
 const SIZES = option('sizes') ?? (smoke ? [200] : [1000, 5000, 10000]);
+/** Events published together (one tick), as a scan publishes its results: `rate` events/s in `burst`s. */
+const BURST = option('burst')?.[0] ?? 1;
 /** Client processes per run (each holds an equal share of the connections). */
 const PROCESSES = 4;
 
@@ -157,12 +161,14 @@ export async function benchSse(): Promise<void> {
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const fanouts: number[] = [];
-    for (let n = 0; n < total; n++) {
+    for (let n = 0; n < total; n += BURST) {
       const due = started + (n * 1000) / rate;
       const wait = due - performance.now();
       if (wait > 0) await Bun.sleep(wait);
       const at = performance.now();
-      services.bus.publish('breakouts.state_change', { signalId: `BENCH-${n}`, symbol: 'SPY', from: 'forming', to: 'triggered', price: performance.timeOrigin + at, at: new Date().toISOString() });
+      for (let k = n; k < Math.min(total, n + BURST); k++) {
+        services.bus.publish('breakouts.state_change', { signalId: `BENCH-${k}`, symbol: 'SPY', from: 'forming', to: 'triggered', price: performance.timeOrigin + performance.now(), at: new Date().toISOString() });
+      }
       setImmediate(() => fanouts.push(performance.now() - at));
     }
     const cpu = process.cpuUsage(cpuBefore);
@@ -187,6 +193,7 @@ export async function benchSse(): Promise<void> {
     const spans = Float64Array.from(fanouts).sort();
     return {
       'events/s': rate,
+      burst: BURST,
       deliveries: received,
       missing: total * clients - received,
       'delivered/s': Math.round(received / ((lastReceipt - started) / 1000)),
