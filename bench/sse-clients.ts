@@ -7,7 +7,9 @@
  *
  * Talks to bench/sse on stdio, one JSON line each: prints `{"ready":n}` once n
  * connections have had their hello; on `report` prints
- * `{"received":…,"latencies":[µs…],"closed":…}`; on `exit` exits.
+ * `{"received":…,"latencies":[µs…],"closed":…,"cpuUs":…}` (cpuUs: this
+ * process's CPU time since the last report, so the bench can show the
+ * clients are not the bottleneck); on `exit` exits.
  *
  *   bun run bench/sse-clients.ts <host> <port> <path> <count>
  */
@@ -76,9 +78,12 @@ for (let i = 0; i < count; i++) {
   if (i % 250 === 249) await Bun.sleep(5); // let the server accept in step
 }
 
+let cpuMark = process.cpuUsage();
 for await (const line of console) {
   if (line === 'report') {
-    console.log(JSON.stringify({ received, latencies, closed }));
+    const cpu = process.cpuUsage(cpuMark);
+    cpuMark = process.cpuUsage();
+    console.log(JSON.stringify({ received, latencies, closed, cpuUs: cpu.user + cpu.system }));
     latencies.length = 0;
     received = 0;
   } else if (line === 'exit') process.exit(0);

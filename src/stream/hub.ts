@@ -32,7 +32,7 @@ import { encodeFrame, PING_FRAME } from './frames';
 import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
-import { CAUGHT_UP, Subscriber } from './subscriber';
+import { CAUGHT_UP, FrameBatch, Subscriber } from './subscriber';
 import { ownerAlert, ownerProgress, publicAlert, type StreamPrincipal } from './visibility';
 
 export interface HubOptions {
@@ -89,6 +89,7 @@ export class StreamHub {
   private readonly caps: ConnectionCaps;
   private readonly quotes: QuoteRoutes;
   private readonly waiters = new Set<() => void>();
+  private readonly batch = new FrameBatch();
   private buffer!: ReplayBuffer;
   private head!: EventId;
   private ownSeq = 0;
@@ -154,6 +155,7 @@ export class StreamHub {
       queueBytes: this.options.queueBytes,
       now: this.now(),
       onDrop: request.onDrop,
+      batch: this.batch,
     });
     this.all.add(subscriber);
     return new ReadableStream<Uint8Array>(

@@ -9,6 +9,14 @@
  * only a cursor into it, taking more as its socket drains. So a burst costs a
  * healthy client nothing, and a client that stops reading holds a cursor, not
  * bytes, until the hub drops it (stream/hub).
+ *
+ * Frames sent within one tick (a scan's burst of events, a Redis read's
+ * batch, a resume's replay) reach the socket as one chunk, so one write: a
+ * subscriber's frames wait until the tick's microtasks run (`FrameBatch`),
+ * then go to its stream together. A lone frame goes as it is (the shared
+ * bytes); the same run of frames for many subscribers is joined once.
+ * Delivery costs about one socket write per subscriber per tick, whatever
+ * the number of events in it.
  */
 import type { Channel } from './bus';
 import type { EventId } from './event-id';
@@ -25,6 +33,53 @@ export interface SubscriberInit {
   now: number;
   /** Closes the socket behind the stream (the route sets the request's idle timeout short). */
   onDrop?: () => void;
+  /** Where its frames of a tick wait to be handed over together (one per hub). */
+  batch: FrameBatch;
+}
+
+/**
+ * The subscribers sent something in the current tick; at its end (a
+ * microtask) each hands its frames to its stream as one chunk. Runs of frames
+ * several subscribers share are joined once per tick.
+ */
+export class FrameBatch {
+  private waiting: Subscriber[] = [];
+  private scheduled = false;
+
+  mark(subscriber: Subscriber): void {
+    this.waiting.push(subscriber);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(this.flush);
+    }
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const waiting = this.waiting;
+    this.waiting = [];
+    const ids = new Map<Uint8Array, number>();
+    const joined = new Map<string, Uint8Array>();
+    const join = (frames: Uint8Array[]): Uint8Array => {
+      const key = frames.map((f) => ids.get(f) ?? (ids.set(f, ids.size), ids.size - 1)).join(',');
+      let bytes = joined.get(key);
+      if (!bytes) joined.set(key, (bytes = concat(frames)));
+      return bytes;
+    };
+    for (const subscriber of waiting) subscriber.flush(join);
+  };
+}
+
+function concat(frames: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const frame of frames) size += frame.byteLength;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const frame of frames) {
+    bytes.set(frame, at);
+    at += frame.byteLength;
+  }
+  return bytes;
 }
 
 /** `cursor` of a subscriber that has been sent everything. */
@@ -48,6 +103,10 @@ export class Subscriber {
   controller?: ReadableStreamDefaultController<Uint8Array>;
   private readonly queueBytes: number;
   private readonly onDrop?: () => void;
+  private readonly batch: FrameBatch;
+  /** Frames sent this tick, not yet handed to the stream. */
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
 
   constructor(init: SubscriberInit) {
     this.connectionId = init.connectionId;
@@ -58,11 +117,12 @@ export class Subscriber {
     this.queueBytes = init.queueBytes;
     this.progressAt = init.now;
     this.onDrop = init.onDrop;
+    this.batch = init.batch;
   }
 
-  /** Bytes handed to the socket and not yet taken. */
+  /** Bytes sent and not yet taken by the socket (this tick's included). */
   get queued(): number {
-    return -(this.controller?.desiredSize ?? 0);
+    return this.pendingBytes - (this.controller?.desiredSize ?? 0);
   }
 
   /** Whether its socket queue has room for more (else further events wait in the replay buffer). */
@@ -70,17 +130,34 @@ export class Subscriber {
     return this.queued < this.queueBytes;
   }
 
-  /** Hands a frame to the socket (the caller checked `hasRoom`, or the frame is tiny: hello, reset). */
+  /** Queues a frame for the socket at the end of this tick (the caller checked `hasRoom`, or the frame is tiny: hello, reset). */
   send(frame: Uint8Array): void {
     if (this.closed || !this.controller) return;
-    this.controller.enqueue(frame);
+    if (this.pending.length === 0) this.batch.mark(this);
+    this.pending.push(frame);
+    this.pendingBytes += frame.byteLength;
     const queued = this.queued;
     if (queued > this.peakQueued) this.peakQueued = queued;
   }
 
-  /** Ends the stream in order (the client reconnects with its last id). */
+  /** Hands this tick's frames to the stream as one chunk (`join` makes it of several). */
+  flush(join: (frames: Uint8Array[]) => Uint8Array = concat): void {
+    const frames = this.pending;
+    if (frames.length === 0) return;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.closed) return;
+    try {
+      this.controller?.enqueue(frames.length === 1 ? frames[0]! : join(frames));
+    } catch {
+      // the client went away this tick
+    }
+  }
+
+  /** Ends the stream in order, after what was sent (the client reconnects with its last id). */
   end(): void {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
     try {
       this.controller?.close();
@@ -93,6 +170,8 @@ export class Subscriber {
   drop(): void {
     if (this.closed) return;
     this.closed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
     this.onDrop?.();
     try {
       // No reason object: Bun prints an errored response body's reason like an uncaught error, once per drop.

@@ -1,0 +1,71 @@
+/**
+ * A subscriber's frames of one tick reach its stream as one chunk
+ * (stream/subscriber FrameBatch): one socket write per subscriber per tick.
+ */
+import { describe, expect, it } from 'bun:test';
+import { decodeText, encodeFrame } from '../../src/stream/frames';
+import { FrameBatch, Subscriber } from '../../src/stream/subscriber';
+
+const frame = (n: number) => encodeFrame({ id: `1-${n}`, event: 'breakouts.state_change', data: { n } });
+
+function subscriber(batch: FrameBatch, queueBytes = 65536) {
+  const s = new Subscriber({ connectionId: 'sse_test', channels: new Set(), symbols: [], principal: null, key: 'ip:127.0.0.1', queueBytes, now: 0, batch });
+  const stream = new ReadableStream<Uint8Array>({ start: (c) => void (s.controller = c) }, { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 });
+  return { s, reader: stream.getReader() };
+}
+
+describe('stream subscriber: one chunk per tick', () => {
+  it('hands the frames of one tick over together, after the tick, counted as queued meanwhile', async () => {
+    const batch = new FrameBatch();
+    const { s, reader } = subscriber(batch);
+    const frames = [frame(1), frame(2), frame(3)];
+    for (const f of frames) s.send(f);
+    const bytes = frames.reduce((n, f) => n + f.byteLength, 0);
+    expect(s.queued).toBe(bytes); // waiting for the end of the tick, and counted
+    const { value } = await reader.read();
+    expect(decodeText(value!)).toBe(frames.map(decodeText).join(''));
+    expect(s.queued).toBe(0);
+    expect(s.peakQueued).toBe(bytes);
+  });
+
+  it('sends a lone frame as the shared bytes, and joins a run shared by several subscribers once', async () => {
+    const batch = new FrameBatch();
+    const a = subscriber(batch);
+    const b = subscriber(batch);
+    const c = subscriber(batch);
+    const lone = frame(0);
+    c.s.send(lone);
+    const run = [frame(1), frame(2)];
+    for (const f of run) {
+      a.s.send(f);
+      b.s.send(f);
+    }
+    const [fromA, fromB, fromC] = await Promise.all([a.reader.read(), b.reader.read(), c.reader.read()]);
+    expect(fromC.value).toBe(lone);
+    expect(fromA.value).toBe(fromB.value!); // the same bytes, joined once
+    expect(decodeText(fromA.value!)).toBe(run.map(decodeText).join(''));
+  });
+
+  it('keeps tick order across ticks, and sends what a tick holds before ending the stream', async () => {
+    const batch = new FrameBatch();
+    const { s, reader } = subscriber(batch);
+    s.send(frame(1));
+    await Promise.resolve();
+    await Promise.resolve();
+    s.send(frame(2));
+    s.send(frame(3));
+    s.end();
+    const seen: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) seen.push(decodeText(r.value));
+    expect(seen).toEqual([decodeText(frame(1)), decodeText(frame(2)) + decodeText(frame(3))]);
+  });
+
+  it('discards what a dropped subscriber had waiting', async () => {
+    const batch = new FrameBatch();
+    const { s, reader } = subscriber(batch);
+    s.send(frame(1));
+    s.drop();
+    expect(s.queued).toBe(0);
+    expect(await reader.read().catch(() => 'errored')).toBe('errored');
+  });
+});
