@@ -21,9 +21,16 @@ import { brotliCompressSync, constants as zlib } from 'node:zlib';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A 200 JSON answer from an already serialised body; `serialized` is read back by this plugin. */
+/**
+ * A 200 JSON answer from an already serialised body; `serialized` is read back
+ * by this plugin. `held`: the string is a cached answer, served again as the
+ * same string (its ETag is remembered); a one-off body is hashed as it comes.
+ */
 export class JsonResponse extends Response {
-  constructor(readonly serialized: string) {
+  constructor(
+    readonly serialized: string,
+    readonly held = true,
+  ) {
     super(serialized, { headers: { 'content-type': JSON_TYPE } });
   }
 }
@@ -33,12 +40,32 @@ export const MIN_COMPRESSED_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
 
-/** Compressed bodies by ETag and encoding, least recently used out past a byte budget. */
+/** ETags remembered for the most recent bodies (a cached answer is the same string on every request). */
+const ETAGS_HELD = 256;
+
+/**
+ * Compressed bodies by ETag and encoding, least recently used out past a byte
+ * budget; and the ETags of recent bodies, so a cached answer (the same string
+ * object on every request: JavaScriptCore keeps a string's hash with it, so
+ * the lookup does not read the body) is hashed once, not per request.
+ */
 export class CompressedBodies {
   private readonly bodies = new Map<string, Uint8Array<ArrayBuffer>>();
+  private readonly etags = new Map<string, string>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
+
+  /** The strong ETag of `text` ({@link etagOf}), remembered for the last ETAGS_HELD bodies. */
+  etag(text: string): string {
+    let etag = this.etags.get(text);
+    if (etag === undefined) {
+      etag = etagOf(text);
+      if (this.etags.size >= ETAGS_HELD) this.etags.delete(this.etags.keys().next().value!);
+      this.etags.set(text, etag);
+    }
+    return etag;
+  }
 
   get(etag: string, encoding: Encoding, text: string): Uint8Array<ArrayBuffer> {
     const key = `${encoding}${etag}`;
@@ -124,16 +151,17 @@ export function representation(compressed: CompressedBodies) {
     else text = JSON.stringify(responseValue);
 
     const headers = set.headers as HeaderRecord;
-    const etag = etagOf(text);
+    const etag = responseValue instanceof JsonResponse && responseValue.held ? compressed.etag(text) : etagOf(text);
     headers.etag = etag;
     headers['content-type'] = JSON_TYPE;
     const vary = headers.vary;
     headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
     if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as Record<string, string> });
     const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
-    // A pre-serialised answer goes out as it is (Elysia adds the headers set here): no second Response per request.
-    if (!encoding && responseValue instanceof JsonResponse) return;
-    if (!encoding) return new Response(text, { headers: headers as Record<string, string> });
+    // The text itself: Elysia makes the one Response of it with the headers set here (a Response returned
+    // from this hook would be copied once more to merge them).
+    // (Elysia maps whatever this hook returns as it maps a handler's answer; its types only name Response.)
+    if (!encoding) return text as unknown as Response;
     headers['content-encoding'] = encoding;
     return new Response(compressed.get(etag, encoding, text), { headers: headers as Record<string, string> });
   });

@@ -21,9 +21,10 @@ export function marketModule(services: Services) {
       response: { 200: BarsResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.bars,
     })
-    .get('/api/snapshot', ({ query }) => snapshot(marketData, query.symbol), {
+    // Serialised here, not by Elysia: a plain object would be checked and encoded against the response schema per request.
+    .get('/api/snapshot', async ({ query }) => jsonResponse(JSON.stringify(await snapshot(marketData, query.symbol)), false), {
       query: SnapshotQuery,
-      response: withErrors(SnapshotResponse, 400, 404, 429),
+      response: { 200: SnapshotResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.snapshot,
     })
     .get('/api/sector-rotation', () => sectorRotation(marketData), {

@@ -1,7 +1,7 @@
 /** @module modules/system — GET /api/health, the probes GET /livez and GET /readyz, and GET /metrics (outside /api: never rate limited). */
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { jsonResponse, withErrors } from '../params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
 import { health, liveness, readinessOf } from './service';
 
@@ -12,7 +12,8 @@ export function systemModule(services: Services) {
       async ({ set }) => {
         const { body, httpStatus } = await health(services);
         set.status = httpStatus;
-        return body;
+        // Serialised here: a plain object would be checked and encoded against the response schema per request.
+        return jsonResponse(JSON.stringify(body), false);
       },
       { response: { ...withErrors(HealthResponse), 503: HealthResponse }, detail: SYSTEM_DOCS.health },
     )
