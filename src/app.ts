@@ -17,23 +17,24 @@ import { altdataModule } from './modules/altdata';
 import { backtestModule } from './modules/backtest';
 import { fundamentalsModule } from './modules/fundamentals';
 import { graphqlModule } from './modules/graphql';
-import { marketModule } from './modules/market';
+import { marketFastRoutes, marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
 import { realtimeModule } from './modules/realtime';
-import { signalsModule } from './modules/signals';
+import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
-import { systemModule } from './modules/system';
+import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
 import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
-import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
+import { rateLimit, rateLimiter, rateLimitOptions } from './plugins/rate-limit';
+import { fastPath } from './plugins/fast-path';
 import { observe } from './plugins/observe';
 import { representation } from './plugins/representation';
 import { requestId } from './plugins/request-id';
-import { security } from './plugins/security';
+import { corsPolicy, security } from './plugins/security';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
@@ -59,6 +60,26 @@ const TAGS = [
   ['Community', 'The public feed of posts; posting needs a session'],
 ] as const;
 
+/**
+ * The fast path's handlers by path (plugins/fast-path), in Bun's `routes`
+ * shape; `ordinary` answers what they leave (the app's own fetch).
+ */
+export function fastRoutes(services: Services, ordinary: () => (request: Request) => Response | Promise<Response>) {
+  const { config } = services;
+  return fastPath(
+    [...marketFastRoutes(services), ...signalsFastRoutes(services), ...systemFastRoutes(services)],
+    {
+      log: services.log,
+      metrics: services.metrics,
+      defaultVersion: config.apiDefaultVersion,
+      cors: corsPolicy({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }),
+      rateLimit: rateLimiter(rateLimitOptions(services)).general,
+      compressed: services.compressedBodies,
+    },
+    ordinary,
+  );
+}
+
 export function createApp(services: Services) {
   const { config, log } = services;
   // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
@@ -67,7 +88,11 @@ export function createApp(services: Services) {
   let routes: () => readonly { path: string }[] = () => [];
   let staticRoutes: Set<string> | undefined;
   const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
-  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+  // The hot cached GETs are Bun's routes, answered by the fast path before Elysia (plugins/fast-path);
+  // what it leaves goes to the app. Only `listen` uses them: `app.handle` (the tests) is the ordinary path.
+  let ordinary: ((request: Request) => Response | Promise<Response>) | undefined;
+  const hot = fastRoutes(services, () => (ordinary ??= app.fetch));
+  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))

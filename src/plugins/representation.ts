@@ -124,7 +124,7 @@ export function matches(ifNoneMatch: string | null, etag: string): boolean {
   return false;
 }
 
-type HeaderRecord = Record<string, string | number | undefined>;
+export type HeaderRecord = Record<string, string | number | undefined>;
 
 /** A non-200 answer unchanged: a Response as it is, an object as JSON, anything else as text. */
 function asIs(value: unknown, status: number, headers: HeaderRecord): Response {
@@ -136,6 +136,27 @@ function asIs(value: unknown, status: number, headers: HeaderRecord): Response {
     return new Response(JSON.stringify(value), init);
   }
   return new Response(value as string | Uint8Array<ArrayBuffer>, init);
+}
+
+/** What {@link represent} answers when `If-None-Match` names the ETag. */
+export const NOT_MODIFIED = 304;
+
+/**
+ * A 200 JSON answer to a GET on the wire: sets its ETag, type and `Vary` in
+ * `headers`, and says what to send: 304 when `If-None-Match` names the ETag,
+ * else the body, compressed (`Content-Encoding` set) when it is large enough
+ * and the client accepts an encoding.
+ */
+export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies): typeof NOT_MODIFIED | string | Uint8Array<ArrayBuffer> {
+  headers.etag = etag;
+  headers['content-type'] = JSON_TYPE;
+  const vary = headers.vary;
+  headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (matches(request.headers.get('if-none-match'), etag)) return NOT_MODIFIED;
+  const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
+  if (!encoding) return text;
+  headers['content-encoding'] = encoding;
+  return compressed.get(etag, encoding, text);
 }
 
 export function representation(compressed: CompressedBodies) {
@@ -150,19 +171,13 @@ export function representation(compressed: CompressedBodies) {
     else if (responseValue instanceof Response || responseValue === null || typeof responseValue !== 'object' || responseValue instanceof Uint8Array) return;
     else text = JSON.stringify(responseValue);
 
-    const headers = set.headers as HeaderRecord;
     const etag = responseValue instanceof JsonResponse && responseValue.held ? compressed.etag(text) : etagOf(text);
-    headers.etag = etag;
-    headers['content-type'] = JSON_TYPE;
-    const vary = headers.vary;
-    headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as Record<string, string> });
-    const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
-    // The text itself: Elysia makes the one Response of it with the headers set here (a Response returned
-    // from this hook would be copied once more to merge them).
-    // (Elysia maps whatever this hook returns as it maps a handler's answer; its types only name Response.)
-    if (!encoding) return text as unknown as Response;
-    headers['content-encoding'] = encoding;
-    return new Response(compressed.get(etag, encoding, text), { headers: headers as Record<string, string> });
+    const answer = represent(request, text, etag, set.headers as HeaderRecord, compressed);
+    if (answer === NOT_MODIFIED) return new Response(null, { status: 304, headers: set.headers as Record<string, string> });
+    // Text as it is: Elysia makes the one Response of it with the headers set here (a Response returned
+    // from this hook would be copied once more to merge them). Elysia maps whatever this hook returns as
+    // it maps a handler's answer; its types only name Response.
+    if (typeof answer === 'string') return answer as unknown as Response;
+    return new Response(answer, { headers: set.headers as Record<string, string> });
   });
 }

@@ -1,5 +1,6 @@
 /** @module modules/system — GET /api/health, the probes GET /livez and GET /readyz, and GET /metrics (outside /api: never rate limited). */
 import { Elysia } from 'elysia';
+import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
@@ -32,4 +33,16 @@ export function systemModule(services: Services) {
     .get('/metrics', async () => new Response(await services.metrics.text(), { headers: { 'content-type': services.metrics.contentType } }), {
       detail: { hide: true },
     });
+}
+
+/** /api/health on the fast path (plugins/fast-path) while it answers 200; a 503 goes the ordinary way. */
+export function systemFastRoutes(services: Services): FastRoute<never>[] {
+  const probe: FastRoute = {
+    path: '/api/health',
+    async answer() {
+      const { body, httpStatus } = await health(services);
+      return httpStatus === 200 ? { text: JSON.stringify(body), held: false } : null;
+    },
+  };
+  return [probe] as FastRoute<never>[];
 }
