@@ -4,6 +4,7 @@
  * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
  */
 import { Elysia } from 'elysia';
+import { createBunRouteHandler } from 'elysia/adapter/bun/compose';
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
 import { watchlistsModule } from './modules/watchlists';
@@ -62,9 +63,9 @@ const TAGS = [
 
 /**
  * The fast path's handlers by path (plugins/fast-path), in Bun's `routes`
- * shape; `ordinary` answers what they leave (the app's own fetch).
+ * shape; `ordinaryOf(path)` answers what they leave (the app's own handler of the route).
  */
-export function fastRoutes(services: Services, ordinary: () => (request: Request) => Response | Promise<Response>) {
+export function fastRoutes(services: Services, ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>) {
   const { config } = services;
   return fastPath(
     [...marketFastRoutes(services), ...signalsFastRoutes(services), ...systemFastRoutes(services)],
@@ -76,7 +77,7 @@ export function fastRoutes(services: Services, ordinary: () => (request: Request
       rateLimit: rateLimiter(rateLimitOptions(services)).general,
       compressed: services.compressedBodies,
     },
-    ordinary,
+    ordinaryOf,
   );
 }
 
@@ -90,8 +91,19 @@ export function createApp(services: Services) {
   const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
   // The hot cached GETs are Bun's routes, answered by the fast path before Elysia (plugins/fast-path);
   // what it leaves goes to the app. Only `listen` uses them: `app.handle` (the tests) is the ordinary path.
-  let ordinary: ((request: Request) => Response | Promise<Response>) | undefined;
-  const hot = fastRoutes(services, () => (ordinary ??= app.fetch));
+  // What the fast path leaves goes to the handler Elysia itself gives Bun for the route (not app.fetch,
+  // whose path parser assumes a host of 4+ characters: `Host: a` would be a 404 there).
+  const ordinary = new Map<string, (request: Request) => Response | Promise<Response>>();
+  const ordinaryOf = (path: string) => {
+    let handler = ordinary.get(path);
+    if (!handler) {
+      const route = app.router.history.find((r) => r.method === 'GET' && r.path === path);
+      handler = route ? (createBunRouteHandler(app, route) as (request: Request) => Response | Promise<Response>) : app.fetch;
+      ordinary.set(path, handler);
+    }
+    return handler;
+  };
+  const hot = fastRoutes(services, ordinaryOf);
   const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)

@@ -83,15 +83,17 @@ const respond = (body: BodyInit | null, status: number, headers: HeaderRecord) =
 
 /**
  * The handlers by path (`{ '/api/bars': { GET } }`, Bun's `routes` shape);
- * `ordinary` is the whole app, which answers whatever is left to it.
+ * `ordinaryOf(path)` is the app's own handler of the route, which answers
+ * whatever is left to it.
  */
-export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinary: () => Handler): Record<string, { GET: Handler }> {
+export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinaryOf: (path: string) => Handler): Record<string, { GET: Handler }> {
   const record = recorder(options);
   const { defaultVersion, cors, rateLimit, compressed } = options;
   const handlers: Record<string, { GET: Handler }> = {};
   for (const route of routes as readonly FastRoute[]) {
     const check = route.query ? TypeCompiler.Compile(route.query) : undefined;
     const keys = route.keys ?? [];
+    const ordinary = () => ordinaryOf(route.path);
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
       if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0') return ordinary()(request, server);
@@ -116,7 +118,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     } catch {
       body = null;
     }
-    if (body === null) return ordinary()(request, server);
+    if (body === null) return ordinaryOf(route.path)(request, server);
     // From here on the request is ours: headers in the plugins' order.
     const requestId = requestIdOf(request);
     const headers: HeaderRecord = { [REQUEST_ID_HEADER]: requestId, [API_VERSION_HEADER]: apiVersion, 'x-content-type-options': 'nosniff' };
