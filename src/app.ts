@@ -4,6 +4,7 @@
  * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
  */
 import { Elysia } from 'elysia';
+import { createBunRouteHandler } from 'elysia/adapter/bun/compose';
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
 import { watchlistsModule } from './modules/watchlists';
@@ -17,23 +18,24 @@ import { altdataModule } from './modules/altdata';
 import { backtestModule } from './modules/backtest';
 import { fundamentalsModule } from './modules/fundamentals';
 import { graphqlModule } from './modules/graphql';
-import { marketModule } from './modules/market';
+import { marketFastRoutes, marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
 import { realtimeModule } from './modules/realtime';
-import { signalsModule } from './modules/signals';
+import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
-import { systemModule } from './modules/system';
+import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
 import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
-import { rateLimit, rateLimitOptions } from './plugins/rate-limit';
+import { rateLimit, rateLimiter, rateLimitOptions } from './plugins/rate-limit';
+import { fastPath } from './plugins/fast-path';
 import { observe } from './plugins/observe';
 import { representation } from './plugins/representation';
 import { requestId } from './plugins/request-id';
-import { security } from './plugins/security';
+import { corsPolicy, security } from './plugins/security';
 import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
@@ -59,6 +61,26 @@ const TAGS = [
   ['Community', 'The public feed of posts; posting needs a session'],
 ] as const;
 
+/**
+ * The fast path's handlers by path (plugins/fast-path), in Bun's `routes`
+ * shape; `ordinaryOf(path)` answers what they leave (the app's own handler of the route).
+ */
+export function fastRoutes(services: Services, ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>) {
+  const { config } = services;
+  return fastPath(
+    [...marketFastRoutes(services), ...signalsFastRoutes(services), ...systemFastRoutes(services)],
+    {
+      log: services.log,
+      metrics: services.metrics,
+      defaultVersion: config.apiDefaultVersion,
+      cors: corsPolicy({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }),
+      rateLimit: rateLimiter(rateLimitOptions(services)).general,
+      compressed: services.compressedBodies,
+    },
+    ordinaryOf,
+  );
+}
+
 export function createApp(services: Services) {
   const { config, log } = services;
   // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
@@ -67,7 +89,22 @@ export function createApp(services: Services) {
   let routes: () => readonly { path: string }[] = () => [];
   let staticRoutes: Set<string> | undefined;
   const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
-  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false } })
+  // The hot cached GETs are Bun's routes, answered by the fast path before Elysia (plugins/fast-path);
+  // what it leaves goes to the app. Only `listen` uses them: `app.handle` (the tests) is the ordinary path.
+  // What the fast path leaves goes to the handler Elysia itself gives Bun for the route (not app.fetch,
+  // whose path parser assumes a host of 4+ characters: `Host: a` would be a 404 there).
+  const ordinary = new Map<string, (request: Request) => Response | Promise<Response>>();
+  const ordinaryOf = (path: string) => {
+    let handler = ordinary.get(path);
+    if (!handler) {
+      const route = app.router.history.find((r) => r.method === 'GET' && r.path === path);
+      handler = route ? (createBunRouteHandler(app, route) as (request: Request) => Response | Promise<Response>) : app.fetch;
+      ordinary.set(path, handler);
+    }
+    return handler;
+  };
+  const hot = fastRoutes(services, ordinaryOf);
+  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))

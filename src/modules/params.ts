@@ -137,7 +137,8 @@ export function withErrors<S extends TSchema>(ok: S, ...statuses: number[]) {
  * A 200 JSON response from an already serialised body (the hot read paths
  * cache their JSON); the route's `response` schema still documents its shape.
  * plugins/representation gives it its ETag and compression without re-reading it.
+ * `held: false` for a body serialised for this request only (not cached).
  */
-export function jsonResponse(body: string): Response {
-  return new JsonResponse(body);
+export function jsonResponse(body: string, held = true): Response {
+  return new JsonResponse(body, held);
 }

@@ -54,12 +54,16 @@ export function errors(log: Logger) {
       appError = new AppError('internal', 'Internal server error');
     }
     set.status = appError.status;
-    Object.assign(set.headers, appError.headers);
-    set.headers['content-type'] = 'application/json; charset=utf-8';
-    set.headers['x-content-type-options'] = 'nosniff'; // also when a plugin before plugins/security refused the request
-    const body: ErrorBody = { error: appError.message, requestId, code: appError.code };
-    return body;
+    return errorBody(appError, set.headers as Record<string, unknown>, requestId);
   });
+}
+
+/** An AppError's body, with its headers (and the JSON type, and nosniff) added to `headers`. */
+export function errorBody(appError: AppError, headers: Record<string, unknown>, requestId: string | undefined): ErrorBody {
+  Object.assign(headers, appError.headers);
+  headers['content-type'] = 'application/json; charset=utf-8';
+  headers['x-content-type-options'] = 'nosniff'; // also when a plugin before plugins/security refused the request
+  return { error: appError.message, requestId, code: appError.code };
 }
 
 /** A provider failure, still naming the provider and the symbol. */

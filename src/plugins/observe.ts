@@ -25,8 +25,17 @@ export interface ObserveOptions {
   isRoute?: (path: string) => boolean;
 }
 
-export function observe({ log, metrics, isRoute }: ObserveOptions) {
+/** Records one answered request: its metrics observation and (at level info) its access-log line. */
+export function recorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>) {
   const logging = log.enabled('info');
+  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
+    metrics.http(method, route, status, seconds);
+    if (logging) log.info('request', { method, route, status, durationMs: Math.round(seconds * 1e5) / 100, requestId });
+  };
+}
+
+export function observe({ log, metrics, isRoute }: ObserveOptions) {
+  const record = recorder({ log, metrics });
   const routeOf = (route: string, url: string) => {
     if (route) return route;
     const path = requestPath(url);
@@ -40,10 +49,6 @@ export function observe({ log, metrics, isRoute }: ObserveOptions) {
     .onAfterResponse({ as: 'global' }, ({ request, route, set, receivedAt }) => {
       const seconds = (performance.now() - receivedAt) / 1000;
       const status = typeof set.status === 'number' ? set.status : 200;
-      const matched = routeOf(route, request.url);
-      metrics.http(request.method, matched, status, seconds);
-      if (logging) {
-        log.info('request', { method: request.method, route: matched, status, durationMs: Math.round(seconds * 1e5) / 100, requestId: set.headers[REQUEST_ID_HEADER] });
-      }
+      record(request.method, routeOf(route, request.url), status, seconds, set.headers[REQUEST_ID_HEADER]);
     });
 }

@@ -77,8 +77,8 @@ export interface RateLimitOptions {
 /** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
 export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
 
-type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
-type HeaderSet = { headers: Record<string, unknown> };
+export type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
+export type HeaderSet = { headers: Record<string, unknown> };
 
 export function clientIp(request: Request, server: SocketInfo, trustProxy: boolean): string {
   if (trustProxy) {
@@ -130,7 +130,44 @@ export function rateLimitOptions(services: {
   };
 }
 
+/**
+ * The ordinary accounting of one request, as the plugin does it before
+ * routing (plugins/fast-path calls it too): counts it (or, for an exempt path,
+ * reads its standing), sets the three headers, throws the 429's AppError on a
+ * refusal. Synchronous for an anonymous client and the in-process store.
+ */
+export type GeneralAccounting = (request: Request, server: SocketInfo, set: HeaderSet, path: string) => void | Promise<void>;
+
 export function rateLimit(options: RateLimitOptions) {
+  const { general, classed } = rateLimiter(options);
+  // Not async functions: for an anonymous client and the in-process store the
+  // whole check runs synchronously; only a credential check or a remote
+  // store's answer is awaited.
+  return new Elysia({ name: 'breakline/rate-limit' })
+    .onRequest(({ request, set, server }) => {
+      if (!isApiPath(request.url)) return;
+      return general(request, server as SocketInfo, set, requestPath(request.url));
+    })
+    .macro({
+      costly: (when: CostlyWhen) => {
+        if (when === false) return;
+        const name: QuotaClassName = when === true ? 'costly' : (when.class ?? 'costly');
+        const onlyWith = when === true ? undefined : when.query;
+        const detail: Record<string, string> = { 'x-rate-limit-class': name };
+        if (onlyWith !== undefined) detail['x-rate-limit-class-when-present'] = onlyWith;
+        return {
+          detail,
+          beforeHandle({ request, set, server, query }) {
+            if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
+            return classed(name, request, server as SocketInfo, set);
+          },
+        };
+      },
+    });
+}
+
+/** The accounting itself: the ordinary quota (`general`) and the quota classes (`classed`). */
+export function rateLimiter(options: RateLimitOptions): { general: GeneralAccounting; classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void> } {
   const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
 
@@ -176,32 +213,14 @@ export function rateLimit(options: RateLimitOptions) {
   };
   const ordinary = { quota, tierQuotas };
 
-  // Not async functions: for an anonymous client and the in-process store the
-  // whole check runs synchronously; only a credential check or a remote
-  // store's answer is awaited.
-  return new Elysia({ name: 'breakline/rate-limit' })
-    .onRequest(({ request, set, server }) => {
-      if (!isApiPath(request.url)) return;
-      const counted = exempt.size === 0 || !exempt.has(requestPath(request.url));
-      return withBucket(request, server as SocketInfo, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'general'));
-    })
-    .macro({
-      costly: (when: CostlyWhen) => {
-        if (when === false) return;
-        const name: QuotaClassName = when === true ? 'costly' : (when.class ?? 'costly');
-        const quotaClass = classes[name];
-        const onlyWith = when === true ? undefined : when.query;
-        const detail: Record<string, string> = { 'x-rate-limit-class': name };
-        if (onlyWith !== undefined) detail['x-rate-limit-class-when-present'] = onlyWith;
-        return {
-          detail,
-          beforeHandle({ request, set, server, query }) {
-            if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
-            return withBucket(request, server as SocketInfo, quotaClass, (bucket) =>
-              count(`${name}:${bucket.key}`, bucket.quota, set, true, name, quotaClass.windowSeconds),
-            );
-          },
-        };
-      },
-    });
+  return {
+    general(request, server, set, path) {
+      const counted = exempt.size === 0 || !exempt.has(path);
+      return withBucket(request, server, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'general'));
+    },
+    classed(name, request, server, set) {
+      const quotaClass = classes[name];
+      return withBucket(request, server, quotaClass, (bucket) => count(`${name}:${bucket.key}`, bucket.quota, set, true, name, quotaClass.windowSeconds));
+    },
+  };
 }

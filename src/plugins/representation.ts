@@ -21,9 +21,16 @@ import { brotliCompressSync, constants as zlib } from 'node:zlib';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A 200 JSON answer from an already serialised body; `serialized` is read back by this plugin. */
+/**
+ * A 200 JSON answer from an already serialised body; `serialized` is read back
+ * by this plugin. `held`: the string is a cached answer, served again as the
+ * same string (its ETag is remembered); a one-off body is hashed as it comes.
+ */
 export class JsonResponse extends Response {
-  constructor(readonly serialized: string) {
+  constructor(
+    readonly serialized: string,
+    readonly held = true,
+  ) {
     super(serialized, { headers: { 'content-type': JSON_TYPE } });
   }
 }
@@ -33,12 +40,32 @@ export const MIN_COMPRESSED_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
 
-/** Compressed bodies by ETag and encoding, least recently used out past a byte budget. */
+/** ETags remembered for the most recent bodies (a cached answer is the same string on every request). */
+const ETAGS_HELD = 256;
+
+/**
+ * Compressed bodies by ETag and encoding, least recently used out past a byte
+ * budget; and the ETags of recent bodies, so a cached answer (the same string
+ * object on every request: JavaScriptCore keeps a string's hash with it, so
+ * the lookup does not read the body) is hashed once, not per request.
+ */
 export class CompressedBodies {
   private readonly bodies = new Map<string, Uint8Array<ArrayBuffer>>();
+  private readonly etags = new Map<string, string>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
+
+  /** The strong ETag of `text` ({@link etagOf}), remembered for the last ETAGS_HELD bodies. */
+  etag(text: string): string {
+    let etag = this.etags.get(text);
+    if (etag === undefined) {
+      etag = etagOf(text);
+      if (this.etags.size >= ETAGS_HELD) this.etags.delete(this.etags.keys().next().value!);
+      this.etags.set(text, etag);
+    }
+    return etag;
+  }
 
   get(etag: string, encoding: Encoding, text: string): Uint8Array<ArrayBuffer> {
     const key = `${encoding}${etag}`;
@@ -97,7 +124,7 @@ export function matches(ifNoneMatch: string | null, etag: string): boolean {
   return false;
 }
 
-type HeaderRecord = Record<string, string | number | undefined>;
+export type HeaderRecord = Record<string, string | number | undefined>;
 
 /** A non-200 answer unchanged: a Response as it is, an object as JSON, anything else as text. */
 function asIs(value: unknown, status: number, headers: HeaderRecord): Response {
@@ -109,6 +136,27 @@ function asIs(value: unknown, status: number, headers: HeaderRecord): Response {
     return new Response(JSON.stringify(value), init);
   }
   return new Response(value as string | Uint8Array<ArrayBuffer>, init);
+}
+
+/** What {@link represent} answers when `If-None-Match` names the ETag. */
+export const NOT_MODIFIED = 304;
+
+/**
+ * A 200 JSON answer to a GET on the wire: sets its ETag, type and `Vary` in
+ * `headers`, and says what to send: 304 when `If-None-Match` names the ETag,
+ * else the body, compressed (`Content-Encoding` set) when it is large enough
+ * and the client accepts an encoding.
+ */
+export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies): typeof NOT_MODIFIED | string | Uint8Array<ArrayBuffer> {
+  headers.etag = etag;
+  headers['content-type'] = JSON_TYPE;
+  const vary = headers.vary;
+  headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+  if (matches(request.headers.get('if-none-match'), etag)) return NOT_MODIFIED;
+  const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
+  if (!encoding) return text;
+  headers['content-encoding'] = encoding;
+  return compressed.get(etag, encoding, text);
 }
 
 export function representation(compressed: CompressedBodies) {
@@ -123,18 +171,13 @@ export function representation(compressed: CompressedBodies) {
     else if (responseValue instanceof Response || responseValue === null || typeof responseValue !== 'object' || responseValue instanceof Uint8Array) return;
     else text = JSON.stringify(responseValue);
 
-    const headers = set.headers as HeaderRecord;
-    const etag = etagOf(text);
-    headers.etag = etag;
-    headers['content-type'] = JSON_TYPE;
-    const vary = headers.vary;
-    headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (matches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as Record<string, string> });
-    const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
-    // A pre-serialised answer goes out as it is (Elysia adds the headers set here): no second Response per request.
-    if (!encoding && responseValue instanceof JsonResponse) return;
-    if (!encoding) return new Response(text, { headers: headers as Record<string, string> });
-    headers['content-encoding'] = encoding;
-    return new Response(compressed.get(etag, encoding, text), { headers: headers as Record<string, string> });
+    const etag = responseValue instanceof JsonResponse && responseValue.held ? compressed.etag(text) : etagOf(text);
+    const answer = represent(request, text, etag, set.headers as HeaderRecord, compressed);
+    if (answer === NOT_MODIFIED) return new Response(null, { status: 304, headers: set.headers as Record<string, string> });
+    // Text as it is: Elysia makes the one Response of it with the headers set here (a Response returned
+    // from this hook would be copied once more to merge them). Elysia maps whatever this hook returns as
+    // it maps a handler's answer; its types only name Response.
+    if (typeof answer === 'string') return answer as unknown as Response;
+    return new Response(answer, { headers: set.headers as Record<string, string> });
   });
 }

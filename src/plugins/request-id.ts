@@ -11,7 +11,12 @@ const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-export const requestId = new Elysia({ name: 'breakline/request-id' }).onRequest(({ request, set }) => {
+/** The request's id: the caller's own when well formed, else a fresh one. */
+export function requestIdOf(request: Request): string {
   const incoming = request.headers.get(REQUEST_ID_HEADER);
-  set.headers[REQUEST_ID_HEADER] = incoming && WELL_FORMED.test(incoming) ? incoming : newId('req');
+  return incoming && WELL_FORMED.test(incoming) ? incoming : newId('req');
+}
+
+export const requestId = new Elysia({ name: 'breakline/request-id' }).onRequest(({ request, set }) => {
+  set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
 });

@@ -36,7 +36,8 @@ export interface SecurityOptions {
 
 type Headers = Record<string, string | number>;
 
-export function security({ corsOrigins, credentialOrigins }: SecurityOptions) {
+/** The CORS headers for a request's Origin: null when CORS is off, the request names no Origin, or it is not allowed. */
+export function corsPolicy({ corsOrigins, credentialOrigins }: SecurityOptions): (origin: string | null) => Headers | null {
   const any = corsOrigins === '*';
   const listed = new Set(any ? [] : (corsOrigins ?? []));
   const withCredentials = new Set(credentialOrigins);
@@ -50,12 +51,17 @@ export function security({ corsOrigins, credentialOrigins }: SecurityOptions) {
     if (withCredentials.has(origin)) headers['access-control-allow-credentials'] = 'true';
     return headers;
   };
+  return (origin) => (origin && enabled ? corsFor(origin) : null);
+}
 
+export function security(options: SecurityOptions) {
+  const enabled = options.corsOrigins === '*' || (options.corsOrigins ?? []).length > 0;
+  const corsOf = corsPolicy(options);
   return new Elysia({ name: 'breakline/security' })
     .onRequest(({ request, set }) => {
       set.headers['x-content-type-options'] = 'nosniff';
       const origin = enabled || request.method === 'OPTIONS' ? request.headers.get('origin') : null;
-      const cors = origin && enabled ? corsFor(origin) : null;
+      const cors = corsOf(origin);
       if (cors) Object.assign(set.headers, cors);
       if (request.method !== 'OPTIONS') return;
       const asked = request.headers.get('access-control-request-method');

@@ -10,16 +10,23 @@ import { AppError, echoed } from '../errors';
 
 export const API_VERSION_HEADER = 'api-version';
 
+/** The version a request asks for (its header, else the default), or null when the header names none we serve. */
+export function versionOf(request: Request, defaultVersion: ApiVersion): ApiVersion | null {
+  const asked = request.headers.get(API_VERSION_HEADER)?.trim();
+  if (asked === undefined || asked === '') return asked === '' ? null : defaultVersion;
+  return (API_VERSIONS as readonly string[]).includes(asked) ? (asked as ApiVersion) : null;
+}
+
 export function versioning(defaultVersion: ApiVersion) {
   return new Elysia({ name: 'breakline/versioning' })
     .onRequest(({ request, set }) => {
       // A header that is present must name a version: a blank one is as wrong as '9.9.9'.
-      const asked = request.headers.get(API_VERSION_HEADER)?.trim();
-      if (asked !== undefined && !(API_VERSIONS as readonly string[]).includes(asked)) {
-        set.headers[API_VERSION_HEADER] = defaultVersion;
+      const version = versionOf(request, defaultVersion);
+      set.headers[API_VERSION_HEADER] = version ?? defaultVersion;
+      if (version === null) {
+        const asked = request.headers.get(API_VERSION_HEADER)!.trim();
         throw new AppError('invalid_parameter', `Unsupported API-Version '${echoed(asked)}'; supported: ${API_VERSIONS.join(', ')}`);
       }
-      set.headers[API_VERSION_HEADER] = asked || defaultVersion;
     })
     .resolve({ as: 'global' }, ({ set }) => ({ apiVersion: set.headers[API_VERSION_HEADER] as ApiVersion }));
 }

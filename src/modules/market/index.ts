@@ -1,6 +1,7 @@
 /** @module modules/market — the Market Data tag: bars, snapshots, sector rotation, macro calendar. */
 import { Elysia, t } from 'elysia';
 import { versioning } from '../../plugins/versioning';
+import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, readPage } from '../../pagination';
 import { ErrorSchema, jsonResponse, withErrors } from '../params';
@@ -21,9 +22,10 @@ export function marketModule(services: Services) {
       response: { 200: BarsResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.bars,
     })
-    .get('/api/snapshot', ({ query }) => snapshot(marketData, query.symbol), {
+    // Serialised here, not by Elysia: a plain object would be checked and encoded against the response schema per request.
+    .get('/api/snapshot', async ({ query }) => jsonResponse(JSON.stringify(await snapshot(marketData, query.symbol)), false), {
       query: SnapshotQuery,
-      response: withErrors(SnapshotResponse, 400, 404, 429),
+      response: { 200: SnapshotResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.snapshot,
     })
     .get('/api/sector-rotation', () => sectorRotation(marketData), {
@@ -40,4 +42,21 @@ export function marketModule(services: Services) {
       response: withErrors(MacroCalendarResponse, 400, 404, 429),
       detail: MARKET_DOCS.macroCalendar,
     });
+}
+
+/** /api/bars and /api/snapshot on the fast path (plugins/fast-path): the same schemas and service functions. */
+export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
+  const bars: FastRoute<typeof BarsQuery.static> = {
+    path: '/api/bars',
+    query: BarsQuery,
+    keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
+    answer: async (query, apiVersion) => ({ text: await barsJson(marketData, query, apiVersion), held: true }),
+  };
+  const quote: FastRoute<typeof SnapshotQuery.static> = {
+    path: '/api/snapshot',
+    query: SnapshotQuery,
+    keys: ['symbol'],
+    answer: async (query) => ({ text: JSON.stringify(await snapshot(marketData, query.symbol)), held: false }),
+  };
+  return [bars, quote] as FastRoute<never>[];
 }

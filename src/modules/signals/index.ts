@@ -1,6 +1,7 @@
 /** @module modules/signals — the Signals tag: breakouts, their history, confluence, forecasts and the universe scan. */
 import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
+import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { confluenceOf } from './confluence';
@@ -40,4 +41,19 @@ export function signalsModule(services: Services) {
       response: withErrors(UniverseScanResponse, 400, 429, 500),
       detail: SIGNALS_DOCS.universe,
     });
+}
+
+/**
+ * /api/breakouts on the fast path (plugins/fast-path), for the answers of the
+ * latest persisted run: without `asOf` (a costly replay) and without paging
+ * parameters (numbers, coerced by Elysia), which go the ordinary way.
+ */
+export function signalsFastRoutes(services: Services): FastRoute<never>[] {
+  const breakouts: FastRoute<typeof BreakoutsQuery.static> = {
+    path: '/api/breakouts',
+    query: BreakoutsQuery,
+    keys: ['symbols', 'timeframe', 'view'],
+    answer: async (query) => ({ text: await breakoutsJson(services, query), held: true }),
+  };
+  return [breakouts] as FastRoute<never>[];
 }

@@ -1,7 +1,8 @@
 /** @module modules/system — GET /api/health, the probes GET /livez and GET /readyz, and GET /metrics (outside /api: never rate limited). */
 import { Elysia } from 'elysia';
+import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { jsonResponse, withErrors } from '../params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
 import { health, liveness, readinessOf } from './service';
 
@@ -12,7 +13,8 @@ export function systemModule(services: Services) {
       async ({ set }) => {
         const { body, httpStatus } = await health(services);
         set.status = httpStatus;
-        return body;
+        // Serialised here: a plain object would be checked and encoded against the response schema per request.
+        return jsonResponse(JSON.stringify(body), false);
       },
       { response: { ...withErrors(HealthResponse), 503: HealthResponse }, detail: SYSTEM_DOCS.health },
     )
@@ -31,4 +33,16 @@ export function systemModule(services: Services) {
     .get('/metrics', async () => new Response(await services.metrics.text(), { headers: { 'content-type': services.metrics.contentType } }), {
       detail: { hide: true },
     });
+}
+
+/** /api/health on the fast path (plugins/fast-path) while it answers 200; a 503 goes the ordinary way. */
+export function systemFastRoutes(services: Services): FastRoute<never>[] {
+  const probe: FastRoute = {
+    path: '/api/health',
+    async answer() {
+      const { body, httpStatus } = await health(services);
+      return httpStatus === 200 ? { text: JSON.stringify(body), held: false } : null;
+    },
+  };
+  return [probe] as FastRoute<never>[];
 }

@@ -1,0 +1,152 @@
+/**
+ * The fast path for the hot cached GETs (plugins/fast-path) answers exactly
+ * as the ordinary path: the same requests are sent through its handlers and
+ * through the app, and the status, the headers (but the request id and the
+ * date; the rate-limit standing one request apart) and the bodies are
+ * compared — 200s, 304, compression, CORS, 400s (bad parameters, bad
+ * API-Version), 404, 429 — and its answers are logged and counted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { fastRoutes } from '../../src/app';
+import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
+
+const ORIGIN = 'https://app.example';
+
+/** Headers that differ between two answers by nature: the request id, the date, the rate-limit standing. */
+const PER_REQUEST = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']);
+
+/** Fields of a health body that move with the clock. */
+const CLOCK_FIELDS = new Set(['timestamp', 'ageMs', 'uptime']);
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  requestId: string | null;
+  remaining: number;
+}
+
+async function read(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    if (!PER_REQUEST.has(key)) headers[key] = value;
+  });
+  return {
+    status: response.status,
+    headers,
+    bytes: new Uint8Array(await response.arrayBuffer()),
+    requestId: response.headers.get('x-request-id'),
+    remaining: Number(response.headers.get('x-ratelimit-remaining')),
+  };
+}
+
+/** The body to compare: health without its clock fields, an error body without its request id, anything else as bytes. */
+function comparable(answer: Answer, path: string): unknown {
+  const text = new TextDecoder().decode(answer.bytes);
+  if (answer.headers['content-encoding'] || answer.bytes.length === 0) return answer.bytes;
+  const body = JSON.parse(text) as Record<string, unknown>;
+  if (answer.status >= 400) {
+    expect(body.requestId).toBe(answer.requestId!);
+    delete body.requestId;
+  } else if (path.startsWith('/api/health')) for (const field of CLOCK_FIELDS) delete body[field];
+  return body;
+}
+
+describe('the fast path for hot cached GETs', () => {
+  let ctx: TestContext;
+  let fast: ReturnType<typeof fastRoutes>;
+  beforeAll(async () => {
+    ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '120', RATE_LIMIT_WINDOW_SECONDS: '3600', CORS_ORIGINS: ORIGIN, LOG_LEVEL: 'info' } });
+    fast = fastRoutes(ctx.services, () => ctx.app.handle);
+    expect((await ctx.request('/api/breakouts')).status).toBe(200); // the latest run, persisted and cached
+  });
+  afterAll(() => ctx.close());
+
+  /** One request through the fast path, then the same through the app: both answers. */
+  async function both(path: string, headers: Record<string, string> = {}) {
+    const route = path.split('?')[0]!;
+    const handler = fast[route]?.GET;
+    expect(handler).toBeDefined();
+    const viaFast = await read(await handler!(new Request(`http://localhost${path}`, { headers }), null));
+    const viaApp = await read(await ctx.request(path, { headers }));
+    return { viaFast, viaApp };
+  }
+
+  const cases: [string, string, Record<string, string>?][] = [
+    ['bars', '/api/bars?symbol=AAPL&range=6mo'],
+    ['bars, lower-case symbol and a window', '/api/bars?symbol=msft&range=1mo&from=2026-01-05&to=2026-06-30'],
+    ['bars under API-Version 1.0.0 without range', '/api/bars?symbol=AAPL', { 'api-version': '1.0.0' }],
+    ['bars under 1.1.0 without range (400)', '/api/bars?symbol=AAPL', { 'api-version': '1.1.0' }],
+    ['bars with a bad symbol (400)', '/api/bars?symbol=!!&range=6mo'],
+    ['bars without a symbol (400)', '/api/bars?range=6mo'],
+    ['bars with a bad range (400)', '/api/bars?symbol=AAPL&range=7y'],
+    ['bars of an unknown symbol (404)', '/api/bars?symbol=ZZZZZ&range=1mo'],
+    ['bars with a repeated key', '/api/bars?symbol=AAPL&symbol=MSFT&range=1mo'],
+    ['bars with an escaped value', '/api/bars?symbol=%41APL&range=1mo'],
+    ['bars with an unsupported API-Version (400)', '/api/bars?symbol=AAPL&range=1mo', { 'api-version': '9.9.9' }],
+    ['bars with a blank API-Version (400)', '/api/bars?symbol=AAPL&range=1mo', { 'api-version': ' ' }],
+    ['bars, gzip', '/api/bars?symbol=AAPL&range=6mo', { 'accept-encoding': 'gzip' }],
+    ['bars, brotli', '/api/bars?symbol=AAPL&range=6mo', { 'accept-encoding': 'gzip, br' }],
+    ['bars, from an allowed origin (CORS)', '/api/bars?symbol=AAPL&range=1mo', { origin: ORIGIN }],
+    ['bars, from another origin', '/api/bars?symbol=AAPL&range=1mo', { origin: 'https://evil.example' }],
+    ['bars with the caller’s request id', '/api/bars?symbol=AAPL&range=1mo', { 'x-request-id': 'client-42' }],
+    ['snapshot', '/api/snapshot?symbol=AAPL'],
+    ['snapshot of an unknown symbol (404)', '/api/snapshot?symbol=ZZZZZ'],
+    ['snapshot with an unknown parameter', '/api/snapshot?symbol=AAPL&x=1'],
+    ['cached breakouts', '/api/breakouts'],
+    ['cached breakouts, rollup, brotli', '/api/breakouts?view=rollup', { 'accept-encoding': 'br' }],
+    ['breakouts of a timeframe', '/api/breakouts?timeframe=daily&symbols=AAPL,MSFT'],
+    ['breakouts with a bad timeframe (400)', '/api/breakouts?timeframe=1m'],
+    ['breakouts, paged (the ordinary path)', '/api/breakouts?limit=2'],
+    ['health', '/api/health'],
+    ['health, gzip', '/api/health', { 'accept-encoding': 'gzip' }],
+  ];
+  for (const [what, path, headers] of cases) {
+    it(`${what}: ${path} answers the same both ways`, async () => {
+      const { viaFast, viaApp } = await both(path, headers);
+      expect(viaFast.status).toBe(viaApp.status);
+      // A health body moves with the clock, and its ETag with it.
+      if (path.startsWith('/api/health')) delete viaFast.headers.etag, delete viaApp.headers.etag;
+      expect(viaFast.headers).toEqual(viaApp.headers);
+      expect(comparable(viaFast, path)).toEqual(comparable(viaApp, path));
+      // One bucket, counted once per request either way; health is never counted, nor a request refused for its API-Version.
+      const uncounted = path.startsWith('/api/health') || headers?.['api-version']?.trim().match(/^(|9\.9\.9)$/);
+      expect(viaFast.remaining - viaApp.remaining).toBe(uncounted ? 0 : 1);
+      if (headers?.['x-request-id']) expect([viaFast.requestId, viaApp.requestId]).toEqual([headers['x-request-id'], headers['x-request-id']]);
+      else expect(viaFast.requestId).toMatch(/^req_[0-9a-z]{20}$/);
+    });
+  }
+
+  it('answers 304 to its own ETag both ways', async () => {
+    for (const path of ['/api/bars?symbol=AAPL&range=6mo', '/api/snapshot?symbol=AAPL', '/api/breakouts', '/api/health']) {
+      const first = await fast[path.split('?')[0]!]!.GET(new Request(`http://localhost${path}`), null);
+      const etag = first.headers.get('etag')!;
+      expect(etag).toMatch(/^"[0-9a-z]+"$/);
+      if (path === '/api/health') continue; // its body moves with the clock: a later one has another ETag
+      const { viaFast, viaApp } = await both(path, { 'if-none-match': etag });
+      expect([viaFast.status, viaApp.status]).toEqual([304, 304]);
+      expect(viaFast.headers).toEqual(viaApp.headers);
+      expect([viaFast.bytes.length, viaApp.bytes.length]).toEqual([0, 0]);
+    }
+  });
+
+  it('logs and counts its answers under the route', async () => {
+    const before = await ctx.services.metrics.text();
+    const count = (text: string) => Number(/breakline_http_requests_total\{method="GET",route="\/api\/snapshot",status="200"\} (\d+)/.exec(text)?.[1] ?? 0);
+    await fast['/api/snapshot']!.GET(new Request('http://localhost/api/snapshot?symbol=MSFT'), null);
+    expect(count(await ctx.services.metrics.text())).toBe(count(before) + 1);
+  });
+
+  it('refuses with the same 429 once the quota is spent, and counts nothing it leaves to the app', async () => {
+    const path = '/api/bars?symbol=AAPL&range=1mo';
+    let last = await read(await ctx.request(path));
+    for (let i = 0; i < 200 && last.status === 200; i++) last = await read(await fast['/api/bars']!.GET(new Request(`http://localhost${path}`), null));
+    expect(last.status).toBe(429);
+    const { viaFast, viaApp } = await both(path);
+    expect([viaFast.status, viaApp.status]).toEqual([429, 429]);
+    expect(viaFast.headers).toEqual(viaApp.headers);
+    expect(viaFast.headers['content-type']).toContain('application/json');
+    expect(comparable(viaFast, path)).toEqual(comparable(viaApp, path));
+    expect(comparable(viaFast, path)).toMatchObject({ code: 'rate_limited' });
+  });
+});
