@@ -131,14 +131,16 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     try {
       const counting = rateLimit(request, server, { headers }, route.path);
       if (counting) await counting;
+      const etag = body.held ? compressed.etag(body.text) : etagOf(body.text);
+      const sent = represent(request, body.text, etag, headers, compressed);
+      if (sent === NOT_MODIFIED) return done(respond(null, 304, headers));
+      return done(respond(sent, 200, headers));
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return done(respond(JSON.stringify(errorBody(error, headers, requestId)), error.status, headers));
+      // A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged.
+      const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
+      if (!(error instanceof AppError)) options.log.error('fast path failed', { path: route.path, requestId, error: String(error) });
+      return done(respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers));
     }
-    const etag = body.held ? compressed.etag(body.text) : etagOf(body.text);
-    const sent = represent(request, body.text, etag, headers, compressed);
-    if (sent === NOT_MODIFIED) return done(respond(null, 304, headers));
-    return done(respond(sent, 200, headers));
   }
   return handlers;
 }

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { fastRoutes } from '../../src/app';
+import { fastPath } from '../../src/plugins/fast-path';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
 
 const ORIGIN = 'https://app.example';
@@ -148,5 +149,27 @@ describe('the fast path for hot cached GETs', () => {
     expect(viaFast.headers['content-type']).toContain('application/json');
     expect(comparable(viaFast, path)).toEqual(comparable(viaApp, path));
     expect(comparable(viaFast, path)).toMatchObject({ code: 'rate_limited' });
+  });
+  it('answers an unexpected failure after the request is its own with a 500 in the Error shape, never a bare page', async () => {
+    const { services } = ctx;
+    const failing = fastPath(
+      [{ path: '/api/health', answer: async () => ({ text: '{"status":"ok"}', held: false }) }],
+      {
+        log: services.log,
+        metrics: services.metrics,
+        defaultVersion: services.config.apiDefaultVersion,
+        cors: () => null,
+        rateLimit: () => {
+          throw new Error('the rate-limit store broke');
+        },
+        compressed: services.compressedBodies,
+      },
+      () => ctx.app.handle,
+    );
+    const response = await failing['/api/health']!.GET(new Request('http://localhost/api/health'), null);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toEqual({ error: 'Internal server error', requestId: response.headers.get('x-request-id'), code: 'internal' });
   });
 });
