@@ -18,6 +18,7 @@
  */
 import { Elysia, StatusMap } from 'elysia';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { Lru } from '../lru';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -50,18 +51,18 @@ const ETAGS_HELD = 256;
  * the lookup does not read the body) is hashed once, not per request.
  */
 export class CompressedBodies {
-  private readonly bodies = new Map<string, Uint8Array<ArrayBuffer>>();
-  private readonly etags = new Map<string, string>();
-  private bytes = 0;
+  private readonly bodies: Lru<string, Uint8Array<ArrayBuffer>>;
+  private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.bodies = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes, sizeOf: (body) => body.byteLength });
+  }
 
   /** The strong ETag of `text` ({@link etagOf}), remembered for the last ETAGS_HELD bodies. */
   etag(text: string): string {
     let etag = this.etags.get(text);
     if (etag === undefined) {
       etag = etagOf(text);
-      if (this.etags.size >= ETAGS_HELD) this.etags.delete(this.etags.keys().next().value!);
       this.etags.set(text, etag);
     }
     return etag;
@@ -70,21 +71,9 @@ export class CompressedBodies {
   get(etag: string, encoding: Encoding, text: string): Uint8Array<ArrayBuffer> {
     const key = `${encoding}${etag}`;
     const held = this.bodies.get(key);
-    if (held) {
-      this.bodies.delete(key);
-      this.bodies.set(key, held); // most recently used last
-      return held;
-    }
+    if (held) return held;
     const body = compress(text, encoding);
-    if (body.byteLength <= this.maxBytes) {
-      this.bodies.set(key, body);
-      this.bytes += body.byteLength;
-      for (const [oldKey, old] of this.bodies) {
-        if (this.bytes <= this.maxBytes) break;
-        this.bodies.delete(oldKey);
-        this.bytes -= old.byteLength;
-      }
-    }
+    this.bodies.set(key, body); // a body larger than the whole budget is not kept
     return body;
   }
 }
