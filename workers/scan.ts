@@ -65,7 +65,10 @@ export function prepare({ handle, symbols, timeframe, asOfTs }: PrepareInput): S
 
 export interface ScanInput extends PrepareInput {
   rsRanks: Record<string, number>;
+  /** The market regime the scores read; with `regimeOf` the task reads it itself (one round trip less for a scan). */
   regime: RegimeReading | null;
+  /** Read the regime from this benchmark and breadth ({@link regime}) in place of `regime`. */
+  regimeOf?: { benchmark: string; breadth: number | null };
 }
 
 /**
@@ -114,8 +117,9 @@ export function profileAt(symbol: string, series: Ohlcv, ind: ScanIndicatorSet, 
   return { symbol, trendTemplate: trendTemplate(series.close, ind, asOf, rsRank), trendRegime: trendRegime(series.close, ind, asOf) };
 }
 
-/** Scans a batch of symbols as of `asOfTs`: the live setups of each, and each symbol's trend profile. */
-export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[] } {
+/** Scans a batch of symbols as of `asOfTs`: the live setups of each, each symbol's trend profile, and the regime the scores read. */
+export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime: given, regimeOf }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[]; regime: RegimeReading | null } {
+  const regime = regimeOf ? readRegime(handle, regimeOf.benchmark, timeframe, asOfTs, regimeOf.breadth) : given;
   const s = store(handle);
   const out: ScanFinding[] = [];
   const profiles: SymbolProfile[] = [];
@@ -129,7 +133,7 @@ export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime }: Sc
       out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime }));
     });
   }
-  return { findings: out, profiles };
+  return { findings: out, profiles, regime };
 }
 
 export interface RegimeInput extends PrepareInput {
@@ -139,8 +143,12 @@ export interface RegimeInput extends PrepareInput {
 
 /** The market regime from the benchmark (symbols[0]) as of `asOfTs`, or null without enough bars. */
 export function regime({ handle, symbols, timeframe, asOfTs, breadth }: RegimeInput): RegimeReading | null {
+  return readRegime(handle, symbols[0]!, timeframe, asOfTs, breadth);
+}
+
+function readRegime(handle: StoreHandle, benchmark: string, timeframe: Timeframe, asOfTs: number, breadth: number | null): RegimeReading | null {
   return (
-    withScanInputs(store(handle), symbols[0]!, timeframe, (series, ind) => {
+    withScanInputs(store(handle), benchmark, timeframe, (series, ind) => {
       const asOf = indexAtOrBefore(series.ts, asOfTs);
       if (asOf < 200) return null;
       const view = standingOn(series, ind, asOf);

@@ -60,13 +60,14 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   if (request.asOfTs !== undefined) while (standOn >= 0 && benchBars.ts[standOn]! > request.asOfTs) standOn--;
   const asOfTs = benchBars.ts[standOn] ?? request.asOfTs ?? started;
   const handle = barStore.handle();
-  const parts = batches(symbols, pool.threads * 4);
+  // One task per thread: every task message and answer costs a round trip, and the work per symbol is even enough.
+  const parts = batches(symbols, pool.threads);
 
   const prepared = (await Promise.all(parts.map((part) => pool.run('prepare', { handle, symbols: part, timeframe, asOfTs })))).flat();
   const stale = staleSeries(prepared, benchBars.ts, standOn, timeframe);
   const left = new Set(stale.map((s) => s.symbol));
   const stats = left.size ? prepared.filter((s) => !left.has(s.symbol)) : prepared;
-  const scanParts = left.size ? batches(stats.map((s) => s.symbol), pool.threads * 4) : parts;
+  const scanParts = left.size ? batches(stats.map((s) => s.symbol), pool.threads) : parts;
   const ranks = percentileRanks(stats.map((s) => s.rsScore));
   const rsRanks: Record<string, number> = {};
   stats.forEach((s, i) => {
@@ -74,9 +75,10 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   });
   const above = stats.filter((s) => s.aboveSma50 !== null);
   const breadth = above.length ? above.filter((s) => s.aboveSma50).length / above.length : null;
-  const regime = await pool.run('regime', { handle, symbols: [benchmark], timeframe, asOfTs, breadth });
-
-  const scanned = await Promise.all(scanParts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime })));
+  // Every scan task reads the regime itself (the same bars, the same reading) rather than waiting on a task of its own.
+  const regimeOf = { benchmark, breadth };
+  const scanned = await Promise.all(scanParts.map((part) => pool.run('scan', { handle, symbols: part, timeframe, asOfTs, rsRanks, regime: null, regimeOf })));
+  const regime = scanned[0]?.regime ?? (await pool.run('regime', { handle, symbols: [benchmark], timeframe, asOfTs, breadth }));
   const findings = scanned.flatMap((r) => r.findings);
   const profiles = new Map(scanned.flatMap((r) => r.profiles).map((p) => [p.symbol, p]));
   const statsBySymbol = new Map(stats.map((s) => [s.symbol, s]));

@@ -27,6 +27,7 @@ import {
   seriesKey,
   type SeriesEntry,
   type StoreHandle,
+  writeDirectory,
 } from './layout';
 import { BarStoreReader, mapSegment, type MappedSegment } from './reader';
 
@@ -56,10 +57,12 @@ export class BarStore extends BarStoreReader {
   private readonly slotsPerSegment: number;
   /** Index of the newest segment per timeframe, and its next free slot. */
   private readonly open = new Map<Timeframe, { segment: number; next: number }>();
+  /** The last handle given out, while the directory's generation is unchanged (writing the directory is O(series)). */
+  private handed: StoreHandle | undefined;
 
   constructor(options: BarStoreOptions = {}) {
     const control = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-    super({ layoutVersion: LAYOUT_VERSION, storeId: crypto.randomUUID(), control, generation: 0, segments: [], series: [] });
+    super({ layoutVersion: LAYOUT_VERSION, storeId: crypto.randomUUID(), control, generation: 0, segments: [], directory: writeDirectory([]) });
     this.capacity = { ...DEFAULT_CAPACITY };
     for (const [timeframe, capacity] of Object.entries(options.capacityPerSeries ?? {})) {
       this.capacity[timeframe as Timeframe] = positiveInteger(capacity, `capacityPerSeries.${timeframe}`);
@@ -122,25 +125,29 @@ export class BarStore extends BarStoreReader {
     if (stored === 0) return false;
     const keep = stored - 1;
     if (kept < keep) return false;
+    // Bit for bit, as two 32-bit words a value (BigUint64 compares allocate a BigInt per read: ~100× slower).
     for (let c = 0; c < COLUMNS.length; c++) {
-      const old = new BigUint64Array(segment.buffer, columnOffset(segment.slots, segment.capacity, slot, c), keep);
+      const old = new Int32Array(segment.buffer, columnOffset(segment.slots, segment.capacity, slot, c), keep * 2);
       const incoming = series[COLUMNS[c]!];
-      const fresh = new BigUint64Array(incoming.buffer, incoming.byteOffset + from * 8, keep);
-      for (let i = 0; i < keep; i++) if (old[i] !== fresh[i]) return false;
+      const fresh = new Int32Array(incoming.buffer, incoming.byteOffset + from * 8, keep * 2);
+      for (let i = 0; i < keep * 2; i++) if (old[i] !== fresh[i]) return false;
     }
     return true;
   }
 
   /** A structured-cloneable description for `attachStore()` in a worker; take a new one after adding series. */
   handle(): StoreHandle {
-    return {
-      layoutVersion: LAYOUT_VERSION,
-      storeId: this.storeId,
-      control: this.control.buffer as SharedArrayBuffer,
-      generation: this.generation,
-      segments: this.segments.map(({ buffer, scanState, timeframe, capacity, slots }) => ({ buffer, scanState, timeframe, capacity, slots })),
-      series: [...this.entries.values()].map((entry) => ({ ...entry })),
-    };
+    if (this.handed?.generation !== this.generation) {
+      this.handed = {
+        layoutVersion: LAYOUT_VERSION,
+        storeId: this.storeId,
+        control: this.control.buffer as SharedArrayBuffer,
+        generation: this.generation,
+        segments: this.segments.map(({ buffer, scanState, timeframe, capacity, slots }) => ({ buffer, scanState, timeframe, capacity, slots })),
+        directory: writeDirectory([...this.entries.values()]),
+      };
+    }
+    return this.handed;
   }
 
   /** The slot of the series, assigning one (and a new segment when full) the first time. */

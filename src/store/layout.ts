@@ -70,10 +70,14 @@
  *
  * ## Directory
  *
- * Which slot holds which (symbol, timeframe) is a plain list passed in the
- * `StoreHandle`. A one-Int32 control buffer counts directory changes; a reader
- * whose handle is older than that count is `stale` (it still reads every series
- * it knows, correctly) and attaches a fresh handle to see new series.
+ * Which slot holds which (symbol, timeframe) is a list of {@link SeriesEntry},
+ * written once per directory generation as UTF-8 JSON into its own
+ * `SharedArrayBuffer` (`StoreHandle.directory`), so a handle crosses to a
+ * worker without copying the list (a task's message stays a few hundred
+ * bytes however many series the store holds) and a worker decodes it only
+ * when it attaches. A one-Int32 control buffer counts directory changes; a
+ * reader whose handle is older than that count is `stale` (it still reads
+ * every series it knows, correctly) and attaches a fresh handle to see new series.
  */
 import type { Timeframe } from '../domain/signal';
 import { SCAN_INDICATORS, SCAN_STATE_WORDS } from '../kernels/indicators/scan-set';
@@ -121,7 +125,22 @@ export interface StoreHandle {
   /** The generation this handle's `series` list describes. */
   generation: number;
   segments: SegmentHandle[];
-  series: SeriesEntry[];
+  /** The generation's `SeriesEntry[]` as UTF-8 JSON (see "Directory"): read it with {@link readDirectory}. */
+  directory: SharedArrayBuffer;
+}
+
+/** Writes a directory for {@link StoreHandle.directory}. */
+export function writeDirectory(series: readonly SeriesEntry[]): SharedArrayBuffer {
+  const bytes = new TextEncoder().encode(JSON.stringify(series));
+  const shared = new SharedArrayBuffer(bytes.length);
+  new Uint8Array(shared).set(bytes);
+  return shared;
+}
+
+/** The series a directory written by {@link writeDirectory} lists. */
+export function readDirectory(directory: SharedArrayBuffer): SeriesEntry[] {
+  // TextDecoder does not read shared memory: one copy of the bytes first.
+  return JSON.parse(new TextDecoder().decode(new Uint8Array(directory).slice())) as SeriesEntry[];
 }
 
 /** Bytes of a segment of `slots` series with room for `capacity` bars each. */

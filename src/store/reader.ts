@@ -16,6 +16,7 @@ import {
   HEADER_INTS,
   LAYOUT_VERSION,
   LENGTH,
+  readDirectory,
   REVISION,
   SEQ,
   seriesKey,
@@ -55,7 +56,7 @@ export class BarStoreReader {
     this.generation = handle.generation;
     this.storeId = handle.storeId;
     this.segments = handle.segments.map(mapSegment);
-    for (const entry of handle.series) this.entries.set(seriesKey(entry.symbol, entry.timeframe), entry);
+    for (const entry of readDirectory(handle.directory)) this.entries.set(seriesKey(entry.symbol, entry.timeframe), entry);
   }
 
   /** True when the writer has added series since this reader's handle was taken. */

@@ -76,3 +76,21 @@ describe('the live scan on incremental state', () => {
     expect(signals).toBeGreaterThan(0);
   });
 });
+
+describe('the scan task reading the regime itself', () => {
+  it('reads what the regime task reads, and scores exactly as with that regime handed in', async () => {
+    const live = deps(new BarStore());
+    const symbols = (await defaultUniverse(live.marketData)).slice(0, 40);
+    const result = await runScan(live, { timeframe: 'daily', symbols });
+    expect(result.regime).not.toBeNull();
+    const handle = live.barStore.handle();
+    const asOfTs = Date.parse(result.asOf);
+    const rsRanks = Object.fromEntries(result.stats.flatMap((s) => (s.rsRank === null ? [] : [[s.symbol, s.rsRank]])));
+    const regime = await pool.run('regime', { handle, symbols: ['SPY'], timeframe: 'daily', asOfTs, breadth: result.breadth });
+    expect(regime).toEqual(result.regime);
+    const handedIn = await pool.run('scan', { handle, symbols, timeframe: 'daily', asOfTs, rsRanks, regime });
+    const readItself = await pool.run('scan', { handle, symbols, timeframe: 'daily', asOfTs, rsRanks, regime: null, regimeOf: { benchmark: 'SPY', breadth: result.breadth } });
+    expect(handedIn.findings.length).toBeGreaterThan(0);
+    expect(readItself).toEqual(handedIn);
+  });
+});

@@ -171,6 +171,50 @@ describe('bar store handle in a worker', () => {
   });
 });
 
+describe('bar store revision', () => {
+  it('moves on a change of any stored bar but the last, down to one bit of a value, and not on an append', () => {
+    const store = new BarStore();
+    store.put(series('BITS', 100));
+    const revised = (edit: (s: BarSeries) => void) => {
+      const next = series('BITS', 101);
+      edit(next);
+      store.put(next);
+      return store.revision('BITS', 'daily');
+    };
+    expect(revised(() => {})).toBe(1); // one bar appended
+    // The lowest bit of one close's low word, then the sign of a zero volume: bit for bit, not by value.
+    const lowBit = new Float64Array(1);
+    lowBit[0] = 150;
+    new Int32Array(lowBit.buffer)[0]! ^= 1;
+    expect(revised((s) => (s.close[50] = lowBit[0]!))).toBe(2);
+    store.put(series('BITS', 101));
+    expect(store.revision('BITS', 'daily')).toBe(3);
+    const zero = series('BITS', 101);
+    zero.volume[10] = 0;
+    store.put(zero);
+    expect(revised((s) => (s.volume[10] = -0))).toBe(5);
+    expect(revised((s) => (s.volume[10] = -0))).toBe(5); // the same bits again
+  });
+});
+
+describe('bar store handle', () => {
+  it('is the same description while no series is added, and lists every series through its shared directory', async () => {
+    const store = new BarStore();
+    store.put(series('AAPL', 10));
+    const first = store.handle();
+    store.put(series('AAPL', 11));
+    expect(store.handle()).toBe(first);
+    store.put(series('MSFT', 5));
+    const second = store.handle();
+    expect(second).not.toBe(first);
+    expect(second.directory).toBeInstanceOf(SharedArrayBuffer);
+    const reader = attachStore(structuredClone(second));
+    expect(reader.symbols()).toEqual(['AAPL', 'MSFT']);
+    expect(reader.get('MSFT', 'daily')!.close[4]).toBe(104);
+    expect(attachStore(first).has('MSFT')).toBe(false);
+  });
+});
+
 describe('bar store seqlock under concurrent writes', () => {
   it('never lets read() return a half-written series', async () => {
     const store = new BarStore({ capacityPerSeries: { daily: 2_048 } });
