@@ -31,15 +31,20 @@ const STEPS_PER_HOUR = 12;
 /** 1h bars per 4h bar. */
 const HOURS_PER_BLOCK = 4;
 
-/** Draws the grid of session `t` of a daily path. */
-export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath): SessionGrid {
+/**
+ * Draws the grid of session `t` of a daily path. With `into`, its arrays are
+ * drawn on again (when long enough) and it is returned: a pass over many
+ * sessions then allocates nothing per session (the values are the same).
+ */
+export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath, into?: SessionGrid): SessionGrid {
   const steps = Math.round((closeTs - openTs) / STEP_MS);
+  const reuse = into !== undefined && into.price.length > steps;
   const o = daily.open[t]!;
   const h = daily.high[t]!;
   const l = daily.low[t]!;
   const c = daily.close[t]!;
   const rng = new Rng(mix32(seed, SESSION_STREAM, t));
-  const price = new Float64Array(steps + 1);
+  const price = reuse ? into.price : new Float64Array(steps + 1);
 
   // Times of the high and the low, arcsine-distributed over the inner steps.
   const arcsine = () => 1 + Math.round(((steps - 2) * (1 - Math.cos(Math.PI * rng.uniform()))) / 2);
@@ -61,8 +66,8 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
   }
 
   // Each step trades a little beyond its end prices, never beyond the day's range.
-  const stepHigh = new Float64Array(steps);
-  const stepLow = new Float64Array(steps);
+  const stepHigh = reuse ? into.stepHigh : new Float64Array(steps);
+  const stepLow = reuse ? into.stepLow : new Float64Array(steps);
   for (let s = 0; s < steps; s++) {
     const a = price[s]!;
     const b = price[s + 1]!;
@@ -79,7 +84,8 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
     weights[s] = w;
     total += w;
   }
-  const cumVolume = new Float64Array(steps + 1);
+  const cumVolume = reuse ? into.cumVolume : new Float64Array(steps + 1);
+  cumVolume[0] = 0;
   const v = daily.volume[t]!;
   let acc = 0;
   for (let s = 0; s < steps; s++) {
@@ -87,7 +93,9 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
     cumVolume[s + 1] = Math.round((v * acc) / total);
   }
   cumVolume[steps] = v;
-  return { seed, session: t, openTs, closeTs, steps, price, stepHigh, stepLow, cumVolume };
+  if (!reuse) return { seed, session: t, openTs, closeTs, steps, price, stepHigh, stepLow, cumVolume };
+  Object.assign(into, { seed, session: t, openTs, closeTs, steps, scan: undefined });
+  return into;
 }
 
 const shapes = new Map<number, Float64Array>();

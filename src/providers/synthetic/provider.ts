@@ -45,7 +45,8 @@ interface SymbolState {
   daily: DailyPath;
   /** The daily path as bars, every session of the world (its `ts` a copy of the world's `dayTs`). */
   bars: Ohlcv;
-  intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns };
+  /** The 1h and 4h bars of the last window asked, held until both timeframes have been served once. */
+  intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns; served: Set<string> };
   grid?: SessionGrid;
 }
 
@@ -73,6 +74,8 @@ export class SyntheticProvider implements MarketDataProvider {
   /** The New York date the world was built to. */
   private worldDay?: string;
   private readonly symbols = new Map<string, SymbolState>();
+  /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
+  private readonly passGrid: SessionGrid = { seed: 0, session: -1, openTs: 0, closeTs: 0, steps: 0, price: new Float64Array(128), stepHigh: new Float64Array(128), stepLow: new Float64Array(128), cumVolume: new Float64Array(128) };
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
@@ -97,7 +100,7 @@ export class SyntheticProvider implements MarketDataProvider {
       const anchor = lastOpenedSession(world, Math.min(to ?? now, now));
       if (anchor < 0) return emptySeries(name, timeframe, SOURCE);
       const first = Math.max(0, anchor - INTRADAY_SESSIONS + 1);
-      const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1));
+      const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1), timeframe);
       const cols = timeframe === '1h' ? hour : block;
       if (anchor === live) {
         const extended = BarColumns.copyOf(cols.bars(), cols.length, 8);
@@ -238,20 +241,27 @@ export class SyntheticProvider implements MarketDataProvider {
     return cols.series(symbol, 'daily');
   }
 
-  /** 1h and 4h bars of the complete sessions `first..last`, cached per symbol for the last window asked. */
-  private intraday(state: SymbolState, first: number, last: number): { hour: BarColumns; block: BarColumns } {
-    const hit = state.intraday;
-    if (hit && hit.from === first && hit.to === last) return hit;
-    const sessions = Math.max(0, last - first + 1);
-    const hour = new BarColumns(sessions * 7);
-    const block = new BarColumns(sessions * 2);
-    const world = this.world!;
-    for (let t = first; t <= last; t++) {
-      const grid = sessionGrid(state.profile.seed, t, world.openTs[t]!, world.closeTs[t]!, state.daily);
-      appendIntradayBars(grid, Infinity, hour, block);
+  /**
+   * 1h and 4h bars of the complete sessions `first..last`, drawn together and
+   * held per symbol for the last window asked until both timeframes have been
+   * served (the bar store keeps what was served; a boot pass asks for 4h,
+   * then 1h). The bars handed out are views, never written to afterwards.
+   */
+  private intraday(state: SymbolState, first: number, last: number, timeframe: string): { hour: BarColumns; block: BarColumns } {
+    let hit = state.intraday;
+    if (!hit || hit.from !== first || hit.to !== last) {
+      const sessions = Math.max(0, last - first + 1);
+      const hour = new BarColumns(sessions * 7);
+      const block = new BarColumns(sessions * 2);
+      const world = this.world!;
+      for (let t = first; t <= last; t++) {
+        appendIntradayBars(sessionGrid(state.profile.seed, t, world.openTs[t]!, world.closeTs[t]!, state.daily, this.passGrid), Infinity, hour, block);
+      }
+      hit = state.intraday = { from: first, to: last, hour, block, served: new Set() };
     }
-    state.intraday = { from: first, to: last, hour, block };
-    return state.intraday;
+    hit.served.add(timeframe);
+    if (hit.served.size === 2) state.intraday = undefined;
+    return hit;
   }
 
   private grid(state: SymbolState, session: number): SessionGrid {
