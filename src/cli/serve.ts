@@ -2,7 +2,8 @@
  * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
  * at once: cli/warming-listener), then warms up behind readiness, logging each
  * step: the application's modules, database and migrations, services and worker threads, the app takes
- * over the port, the first health round, the latest daily scan. Then the
+ * over the port, the first health round, the latest daily scan (on a first start of the embedded
+ * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
  * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
  * gracefully (the replay commits its chunk in progress and resumes at the next start).
@@ -11,6 +12,8 @@ import { WarmUp } from '../jobs/health';
 import { createLogger, type Logger } from '../log';
 import { LocalKeyError } from '../auth/local-key';
 import { SessionKeyError } from '../auth/session-keys';
+import { existsSync } from 'node:fs';
+import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
 import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
@@ -35,6 +38,7 @@ function collect(when: string, log: Logger): void {
 export async function serve(): Promise<void> {
   const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
   const config = configOrExit();
+  const firstStart = !config.databaseUrl && !existsSync(pgliteDataDir(config));
   const log = createLogger(config.logLevel);
   const holder = embeddedDatabaseHolder(config);
   if (holder) {
@@ -72,11 +76,22 @@ export async function serve(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   // The app's modules load after the port is open, so liveness does not wait for them.
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
+  // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
+  // synthetic market draws its daily paths in worker threads while the application loads and the database opens,
+  // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
+  const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
+    const created = createProvider(config);
+    if (created instanceof SyntheticProvider && firstStart) {
+      const drawing = performance.now();
+      void created.prepareDaily({ threads: config.poolSize }).then((drawn) => log.info('synthetic market: daily paths drawn in worker threads', { drawn, tookMs: Math.round(performance.now() - drawing) }));
+    }
+    return created;
+  });
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, provider] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
   );
   const built = await warmUp
-    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { warmPool: true, log, warmUp }))
+    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { provider, warmPool: true, log, warmUp }))
     .catch((error: unknown) => {
       if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
         process.stderr.write(`${error.message}\n`);

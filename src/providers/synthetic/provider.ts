@@ -28,6 +28,16 @@ import { simulateDaily, type DailyPath } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
 import type { SessionGrid } from './session-grid';
+import type { DailyRequest } from './daily-worker';
+
+/**
+ * The daily-path worker module. From source it sits beside this file; in the
+ * executable built by `npm run build` it is an extra entrypoint embedded at
+ * `$bunfs/root/src/providers/synthetic/daily-worker.ts` (see scripts/build.ts).
+ */
+const DAILY_WORKER = import.meta.url.includes('/$bunfs/')
+  ? new URL('./src/providers/synthetic/daily-worker.ts', import.meta.url).href
+  : new URL('./daily-worker.ts', import.meta.url).href;
 
 export interface SyntheticProviderOptions {
   /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */
@@ -74,6 +84,8 @@ export class SyntheticProvider implements MarketDataProvider {
   /** The New York date the world was built to. */
   private worldDay?: string;
   private readonly symbols = new Map<string, SymbolState>();
+  /** Daily paths being drawn in worker threads (`prepareDaily`): the day, the symbols, and when they are all in. */
+  private preparing?: { day: string; symbols: Set<string>; done: Promise<number> };
   /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
   private readonly passGrid: SessionGrid = { seed: 0, session: -1, openTs: 0, closeTs: 0, steps: 0, price: new Float64Array(128), stepHigh: new Float64Array(128), stepLow: new Float64Array(128), cumVolume: new Float64Array(128) };
 
@@ -89,6 +101,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
+    await this.prepared(symbol, now);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -114,6 +127,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
+    await this.prepared(symbol, now);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -205,24 +219,90 @@ export class SyntheticProvider implements MarketDataProvider {
     return state.daily.patterns.filter((r) => r.trendStart <= asOf).map((r) => visibleAsOf(r, asOf));
   }
 
-  /** The symbol's state under the world of `now`, built on first use. */
-  private state(symbol: string, now: number): SymbolState {
-    const instrument = this.instrument(symbol);
-    const day = newYorkDate(now);
+  /**
+   * Draws the daily paths of `symbols` (default: the whole universe) in
+   * `threads` worker threads (daily-worker.ts), off the main thread, so a
+   * server's first scan does not wait on the simulation while its database
+   * opens. `bars` and `snapshot` of those symbols wait until they are in; the
+   * bars are the same as drawn on demand. Without worker threads (or when one
+   * fails) the paths are drawn on demand as before. Resolves when all are in,
+   * with how many the worker threads drew.
+   */
+  prepareDaily(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
+    const day = newYorkDate(this.clock());
+    if (this.preparing?.day === day) return this.preparing.done;
+    this.world_(day);
+    const symbols = (options.symbols ?? loadInstruments().map((i) => i.symbol)).filter((s) => !this.symbols.has(s));
+    const threads = Math.max(1, Math.min(options.threads ?? 2, Math.ceil(symbols.length / 32)));
+    const parts = Array.from({ length: threads }, (_, k) => symbols.filter((_, i) => i % threads === k));
+    const done = Promise.all(parts.map((part) => this.drawInWorker(day, part))).then((counts) => counts.reduce((a, b) => a + b, 0));
+    const preparing = { day, symbols: new Set(symbols), done };
+    this.preparing = preparing;
+    void done.finally(() => {
+      if (this.preparing === preparing) this.preparing = undefined;
+    });
+    return done;
+  }
+
+  /**
+   * Runs one worker over `symbols`; resolves with how many paths it drew when
+   * it is done or has failed (what it did not draw is drawn on demand).
+   */
+  private drawInWorker(day: string, symbols: string[]): Promise<number> {
+    if (symbols.length === 0) return Promise.resolve(0);
+    return new Promise<number>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(DAILY_WORKER);
+      } catch {
+        resolve(0);
+        return;
+      }
+      let drawn = 0;
+      const end = () => {
+        worker.terminate();
+        resolve(drawn);
+      };
+      worker.onmessage = ({ data }: MessageEvent<{ done: true } | { symbol: string; daily: DailyPath }>) => {
+        if ('done' in data) return end();
+        drawn++;
+        if (this.worldDay !== day || this.symbols.has(data.symbol)) return;
+        this.install(this.instrument(data.symbol), data.daily);
+      };
+      worker.onerror = end;
+      const request: DailyRequest = { seed: this.seed, day, symbols };
+      worker.postMessage(request);
+    });
+  }
+
+  /** Waits for a symbol's daily path when worker threads are drawing it. */
+  private async prepared(symbol: string, now: number): Promise<void> {
+    const preparing = this.preparing;
+    if (preparing && preparing.day === newYorkDate(now) && preparing.symbols.has(symbol) && !this.symbols.has(symbol)) await preparing.done;
+  }
+
+  /** The world of New York day `day`, built when the day changes (the symbols' states go with the old one). */
+  private world_(day: string): World {
     if (!this.world || this.world.dates.length === 0 || this.worldDay !== day) {
       this.world = buildWorld(this.seed, day);
       this.worldDay = day;
       this.symbols.clear();
     }
-    let state = this.symbols.get(instrument.symbol);
-    if (!state) {
-      const profile = symbolProfile(this.seed, instrument);
-      const daily = simulateDaily(this.world, profile);
-      const dayTs = this.world.dayTs;
-      state = { profile, daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
-      this.symbols.set(instrument.symbol, state);
-    }
+    return this.world;
+  }
+
+  private install(instrument: Instrument, daily: DailyPath): SymbolState {
+    const dayTs = this.world!.dayTs;
+    const state = { profile: symbolProfile(this.seed, instrument), daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
+    this.symbols.set(instrument.symbol, state);
     return state;
+  }
+
+  /** The symbol's state under the world of `now`, built on first use. */
+  private state(symbol: string, now: number): SymbolState {
+    const instrument = this.instrument(symbol);
+    const world = this.world_(newYorkDate(now));
+    return this.symbols.get(instrument.symbol) ?? this.install(instrument, simulateDaily(world, symbolProfile(this.seed, instrument)));
   }
 
   private instrument(symbol: string): Instrument {
