@@ -22,13 +22,13 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, sessionGrid } from './intraday';
+import { appendIntradayBars, drawIntraday, scratchGrid, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
 import { simulateDaily, type DailyPath } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
 import type { SessionGrid } from './session-grid';
-import type { DailyRequest } from './daily-worker';
+import type { DrawnSymbol, DrawRequest } from './daily-worker';
 
 /**
  * The daily-path worker module. From source it sits beside this file; in the
@@ -84,10 +84,10 @@ export class SyntheticProvider implements MarketDataProvider {
   /** The New York date the world was built to. */
   private worldDay?: string;
   private readonly symbols = new Map<string, SymbolState>();
-  /** Daily paths being drawn in worker threads (`prepareDaily`): the day, the symbols, and when they are all in. */
-  private preparing?: { day: string; symbols: Set<string>; done: Promise<number> };
+  /** Symbols whose paths worker threads are drawing (`prepareDaily`, `prepareIntraday`): when their batch is in. */
+  private readonly drawing = new Map<string, Promise<number>>();
   /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
-  private readonly passGrid: SessionGrid = { seed: 0, session: -1, openTs: 0, closeTs: 0, steps: 0, price: new Float64Array(128), stepHigh: new Float64Array(128), stepLow: new Float64Array(128), cumVolume: new Float64Array(128) };
+  private readonly passGrid = scratchGrid();
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
@@ -101,7 +101,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
-    await this.prepared(symbol, now);
+    await this.prepared(symbol);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -127,7 +127,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.prepared(symbol, now);
+    await this.prepared(symbol);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -230,26 +230,50 @@ export class SyntheticProvider implements MarketDataProvider {
    */
   prepareDaily(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
     const day = newYorkDate(this.clock());
-    if (this.preparing?.day === day) return this.preparing.done;
     this.world_(day);
-    const symbols = (options.symbols ?? loadInstruments().map((i) => i.symbol)).filter((s) => !this.symbols.has(s));
-    const threads = Math.max(1, Math.min(options.threads ?? 2, Math.ceil(symbols.length / 32)));
-    const parts = Array.from({ length: threads }, (_, k) => symbols.filter((_, i) => i % threads === k));
-    const done = Promise.all(parts.map((part) => this.drawInWorker(day, part))).then((counts) => counts.reduce((a, b) => a + b, 0));
-    const preparing = { day, symbols: new Set(symbols), done };
-    this.preparing = preparing;
+    return this.draw(day, (options.symbols ?? this.universeSymbols()).filter((s) => !this.symbols.has(s) && !this.drawing.has(s)), options.threads);
+  }
+
+  /**
+   * Draws the 1h and 4h bars `bars` serves as of now (the 126 sessions up to
+   * the last one opened) of `symbols` (default: the whole universe) in worker
+   * threads, as `prepareDaily` does the daily paths: a boot pass over the
+   * intraday timeframes then leaves the main thread free for requests.
+   */
+  prepareIntraday(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
+    const now = this.clock();
+    const day = newYorkDate(now);
+    const world = this.world_(day);
+    const anchor = lastOpenedSession(world, now);
+    if (anchor < 0) return Promise.resolve(0);
+    const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
+    const held = (s: string) => this.symbols.get(s)?.intraday;
+    const symbols = (options.symbols ?? this.universeSymbols()).filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last);
+    return this.draw(day, symbols, options.threads, window);
+  }
+
+  private universeSymbols(): string[] {
+    return loadInstruments().map((i) => i.symbol);
+  }
+
+  /** Splits `symbols` over worker threads (at least 32 symbols a thread); resolves with how many they drew. */
+  private draw(day: string, symbols: string[], threads = 2, window?: DrawRequest['window']): Promise<number> {
+    const count = Math.max(1, Math.min(threads, Math.ceil(symbols.length / 32)));
+    const parts = Array.from({ length: count }, (_, k) => symbols.filter((_, i) => i % count === k));
+    const done = Promise.all(parts.map((part) => this.drawInWorker({ seed: this.seed, day, symbols: part, window }))).then((counts) => counts.reduce((x, y) => x + y, 0));
+    for (const symbol of symbols) this.drawing.set(symbol, done);
     void done.finally(() => {
-      if (this.preparing === preparing) this.preparing = undefined;
+      for (const symbol of symbols) if (this.drawing.get(symbol) === done) this.drawing.delete(symbol);
     });
     return done;
   }
 
   /**
-   * Runs one worker over `symbols`; resolves with how many paths it drew when
-   * it is done or has failed (what it did not draw is drawn on demand).
+   * Runs one worker over a request; resolves with how many symbols it drew
+   * when it is done or has failed (what it did not draw is drawn on demand).
    */
-  private drawInWorker(day: string, symbols: string[]): Promise<number> {
-    if (symbols.length === 0) return Promise.resolve(0);
+  private drawInWorker(request: DrawRequest): Promise<number> {
+    if (request.symbols.length === 0) return Promise.resolve(0);
     return new Promise<number>((resolve) => {
       let worker: Worker;
       try {
@@ -263,22 +287,26 @@ export class SyntheticProvider implements MarketDataProvider {
         worker.terminate();
         resolve(drawn);
       };
-      worker.onmessage = ({ data }: MessageEvent<{ done: true } | { symbol: string; daily: DailyPath }>) => {
+      worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
         if ('done' in data) return end();
         drawn++;
-        if (this.worldDay !== day || this.symbols.has(data.symbol)) return;
-        this.install(this.instrument(data.symbol), data.daily);
+        if (this.worldDay !== request.day) return;
+        const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), data.daily);
+        const { window } = request;
+        if (window && data.intraday && (state.intraday?.from !== window.first || state.intraday.to !== window.last)) {
+          const { hour, hourLength, block, blockLength } = data.intraday;
+          state.intraday = { from: window.first, to: window.last, hour: BarColumns.over(hour, hourLength), block: BarColumns.over(block, blockLength), served: new Set() };
+        }
       };
       worker.onerror = end;
-      const request: DailyRequest = { seed: this.seed, day, symbols };
       worker.postMessage(request);
     });
   }
 
-  /** Waits for a symbol's daily path when worker threads are drawing it. */
-  private async prepared(symbol: string, now: number): Promise<void> {
-    const preparing = this.preparing;
-    if (preparing && preparing.day === newYorkDate(now) && preparing.symbols.has(symbol) && !this.symbols.has(symbol)) await preparing.done;
+  /** Waits for a symbol's paths when worker threads are drawing them. */
+  private async prepared(symbol: string): Promise<void> {
+    const pending = this.drawing.get(symbol);
+    if (pending) await pending;
   }
 
   /** The world of New York day `day`, built when the day changes (the symbols' states go with the old one). */
@@ -330,14 +358,8 @@ export class SyntheticProvider implements MarketDataProvider {
   private intraday(state: SymbolState, first: number, last: number, timeframe: string): { hour: BarColumns; block: BarColumns } {
     let hit = state.intraday;
     if (!hit || hit.from !== first || hit.to !== last) {
-      const sessions = Math.max(0, last - first + 1);
-      const hour = new BarColumns(sessions * 7);
-      const block = new BarColumns(sessions * 2);
-      const world = this.world!;
-      for (let t = first; t <= last; t++) {
-        appendIntradayBars(sessionGrid(state.profile.seed, t, world.openTs[t]!, world.closeTs[t]!, state.daily, this.passGrid), Infinity, hour, block);
-      }
-      hit = state.intraday = { from: first, to: last, hour, block, served: new Set() };
+      const { openTs, closeTs } = this.world!;
+      hit = state.intraday = { from: first, to: last, ...drawIntraday(state.profile.seed, openTs, closeTs, state.daily, first, last, this.passGrid), served: new Set() };
     }
     hit.served.add(timeframe);
     if (hit.served.size === 2) state.intraday = undefined;

@@ -40,8 +40,22 @@ describe('same seed, same market', () => {
       expect(columns(await a.bars({ symbol, timeframe: 'daily' }))).toEqual(columns(await b.bars({ symbol, timeframe: 'daily' })));
       expect(a.injectedPatterns(symbol)).toEqual(b.injectedPatterns(symbol));
     }
-    expect(columns(await a.bars({ symbol: 'AAPL', timeframe: '1h' }))).toEqual(columns(await b.bars({ symbol: 'AAPL', timeframe: '1h' })));
     expect(await a.snapshot({ symbol: 'NVDA' })).toEqual(await b.snapshot({ symbol: 'NVDA' }));
+  });
+
+  it('draws the same 1h and 4h bars in worker threads (prepareIntraday) as on demand', async () => {
+    const symbols = ['AAPL', 'SPY', 'XLE'];
+    const a = provider(42);
+    const b = provider(42);
+    expect(await a.prepareIntraday({ symbols })).toBe(symbols.length);
+    for (const symbol of symbols) {
+      for (const timeframe of ['4h', '1h', '4h'] as const) {
+        const drawn = columns(await a.bars({ symbol, timeframe }));
+        expect(drawn[0]!.length).toBeGreaterThan(100);
+        expect(drawn).toEqual(columns(await b.bars({ symbol, timeframe })));
+      }
+      expect(columns(await a.bars({ symbol, timeframe: 'daily' }))).toEqual(columns(await b.bars({ symbol, timeframe: 'daily' })));
+    }
   });
 
   it('defaults to seed 42', async () => {
