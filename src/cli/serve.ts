@@ -27,6 +27,12 @@ async function timed(log: Logger, step: string, work: () => Promise<void>): Prom
   log.info(`after ready: ${step} done`, { tookMs: Math.round(performance.now() - started) });
 }
 
+/** Logs when the synthetic market's worker threads have drawn what they were given. */
+function drawn(log: Logger, what: string, work: Promise<number>): void {
+  const started = performance.now();
+  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started) }));
+}
+
 /** A full garbage collection, and the process's memory after it (the log says where memory goes). */
 function collect(when: string, log: Logger): void {
   Bun.gc(true);
@@ -81,13 +87,11 @@ export async function serve(): Promise<void> {
   // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
   const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
     const created = createProvider(config);
-    if (created instanceof SyntheticProvider && firstStart) {
-      const drawing = performance.now();
-      void created.prepareDaily({ threads: config.poolSize }).then((drawn) => log.info('synthetic market: daily paths drawn in worker threads', { drawn, tookMs: Math.round(performance.now() - drawing) }));
-    }
-    return created;
+    const synthetic = created instanceof SyntheticProvider && firstStart ? created : undefined;
+    if (synthetic) drawn(log, 'daily paths', synthetic.prepareDaily({ threads: config.poolSize }));
+    return { provider: created, synthetic };
   });
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, provider] = await warmUp.run('loading the application', () =>
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, { provider, synthetic }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
   );
   const built = await warmUp
@@ -114,6 +118,8 @@ export async function serve(): Promise<void> {
   const afterReady = async () => {
     if (scans) {
       await timed(log, 'the boot scans of every timeframe', () => {
+        // The 1h and 4h bars of a first start are drawn in worker threads, so requests are not kept waiting meanwhile.
+        if (synthetic) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
         scans.start();
         return scans.tick();
       });
