@@ -283,10 +283,15 @@ export class SyntheticProvider implements MarketDataProvider {
         return;
       }
       let drawn = 0;
+      let ended = false;
       const end = () => {
+        if (ended) return;
+        ended = true;
         worker.terminate();
         resolve(drawn);
       };
+      // A thread that dies without a word (its module failed, it ran out of memory) ends the batch too: nothing waits forever.
+      worker.addEventListener('close', end);
       worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
         if ('done' in data) return end();
         drawn++;
