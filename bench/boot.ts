@@ -13,7 +13,8 @@
  * pass, or for a tree that has none, /api/breakouts of 4h and 1h, which scans
  * them); and after the boot replay of a fresh install (REPLAY_ON_BOOT, cold
  * runs; `--no-replay` leaves it out, as `--smoke` does), with the peak seen
- * while it ran (sampled every 250 ms).
+ * while it ran (sampled every 250 ms). While the boot scans run, `/readyz` is
+ * polled every 50 ms: its slowest answer says how long requests waited on them.
  *
  * `--tree name=dir` (repeatable) measures other checkouts in the same run, e.g.
  * main exported with `git archive main | tar -x -C /tmp/main` (its
@@ -38,6 +39,8 @@ interface BootTimes {
   rssScans?: number;
   rssReplay?: number;
   rssPeak?: number;
+  /** The slowest `/readyz` answer while the boot scans ran (ms; polled every 50 ms): how long requests waited on them. */
+  readyzMaxMs?: number;
 }
 
 function rssMb(pid: number): number {
@@ -104,9 +107,22 @@ export async function timeBoot(stateDir: string, options: { root?: string; binar
     if (Number.isNaN(readyMs)) throw new Error(`not ready within ${TIMEOUT_MS} ms`);
     times.rssReady = rssMb(proc.pid);
     if (memory) {
+      let probing = true;
+      let readyzMaxMs = 0;
+      const probe = (async () => {
+        while (probing) {
+          const asked = performance.now();
+          await status(`http://127.0.0.1:${port}/readyz`);
+          readyzMaxMs = Math.max(readyzMaxMs, performance.now() - asked);
+          await Bun.sleep(50);
+        }
+      })();
       // A server that runs its boot scans itself logs when they are done; an older one scans a timeframe when asked for it.
       for (const timeframe of ['4h', '1h']) await fetch(`http://127.0.0.1:${port}/api/breakouts?timeframe=${timeframe}`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
       while (logged('after ready: the boot scans of every timeframe') && !logged('memory after the boot scans') && performance.now() - started < TIMEOUT_MS) await Bun.sleep(50);
+      probing = false;
+      await probe;
+      times.readyzMaxMs = readyzMaxMs;
       times.rssScans = rssMb(proc.pid);
       if (replay) {
         let peak = times.rssScans;
@@ -126,7 +142,7 @@ export async function timeBoot(stateDir: string, options: { root?: string; binar
   }
   await log;
   const steps = lines
-    .filter((line) => (line.includes('warm-up:') || line.includes('after ready:')) && line.includes(' done'))
+    .filter((line) => ((line.includes('warm-up:') || line.includes('after ready:')) && line.includes(' done')) || line.includes('drawn in worker threads'))
     .map((line) => {
       const { msg, tookMs } = JSON.parse(line) as { msg: string; tookMs: number };
       return `${msg.replace(/^warm-up: /, '').replace(/ done$/, '')}: ${tookMs} ms`;
@@ -164,6 +180,7 @@ export async function benchBoot(binary?: string): Promise<void> {
       'cold each': cold.map((t) => Math.round(t.readyMs)).join(' / '),
       'warm ready ms': cell(warm.map((t) => t.readyMs)),
       'warm each': warm.map((t) => Math.round(t.readyMs)).join(' / '),
+      'readyz max ms (boot scans)': cell(cold.map((t) => t.readyzMaxMs)),
       'RSS ready MB': cell(cold.map((t) => t.rssReady)),
       'RSS after boot scans': cell(cold.map((t) => t.rssScans)),
       'RSS after boot replay': cell(cold.map((t) => t.rssReplay)),

@@ -9,7 +9,9 @@
  * freezes `__dirname` to the build machine's node_modules path; the plugin below
  * points that lookup at the embedded copy, so the executable runs scans from
  * any directory without node_modules beside it. `--outfile PATH` builds
- * elsewhere (the standalone test builds into a temporary directory).
+ * elsewhere (the standalone test builds into a temporary directory). The
+ * synthetic market's daily-path worker (src/providers/synthetic/daily-worker.ts)
+ * is a third extra entrypoint, started with Bun's own Worker.
  */
 import type { BunPlugin } from 'bun';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -36,7 +38,7 @@ const embeddedPiscinaWorker: BunPlugin = {
 };
 
 const result = await Bun.build({
-  entrypoints: [resolve(ROOT, 'src/index.ts'), resolve(ROOT, 'workers/index.ts'), PISCINA_WORKER],
+  entrypoints: [resolve(ROOT, 'src/index.ts'), resolve(ROOT, 'workers/index.ts'), resolve(ROOT, 'src/providers/synthetic/daily-worker.ts'), PISCINA_WORKER],
   root: ROOT,
   target: 'bun',
   compile: { outfile: OUTFILE },

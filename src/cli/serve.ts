@@ -2,7 +2,8 @@
  * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
  * at once: cli/warming-listener), then warms up behind readiness, logging each
  * step: the application's modules, database and migrations, services and worker threads, the app takes
- * over the port, the first health round, the latest daily scan. Then the
+ * over the port, the first health round, the latest daily scan (on a first start of the embedded
+ * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
  * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
  * gracefully (the replay commits its chunk in progress and resumes at the next start).
@@ -11,6 +12,8 @@ import { WarmUp } from '../jobs/health';
 import { createLogger, type Logger } from '../log';
 import { LocalKeyError } from '../auth/local-key';
 import { SessionKeyError } from '../auth/session-keys';
+import { existsSync } from 'node:fs';
+import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
 import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
@@ -24,6 +27,12 @@ async function timed(log: Logger, step: string, work: () => Promise<void>): Prom
   log.info(`after ready: ${step} done`, { tookMs: Math.round(performance.now() - started) });
 }
 
+/** Logs when the synthetic market's worker threads have drawn what they were given. */
+function drawn(log: Logger, what: string, work: Promise<number>): void {
+  const started = performance.now();
+  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started) }));
+}
+
 /** A full garbage collection, and the process's memory after it (the log says where memory goes). */
 function collect(when: string, log: Logger): void {
   Bun.gc(true);
@@ -35,6 +44,7 @@ function collect(when: string, log: Logger): void {
 export async function serve(): Promise<void> {
   const startedAt = Math.round(performance.timeOrigin); // the process's start, as services.startedAt
   const config = configOrExit();
+  const firstStart = !config.databaseUrl && !existsSync(pgliteDataDir(config));
   const log = createLogger(config.logLevel);
   const holder = embeddedDatabaseHolder(config);
   if (holder) {
@@ -72,11 +82,20 @@ export async function serve(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   // The app's modules load after the port is open, so liveness does not wait for them.
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
+  // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
+  // synthetic market draws its daily paths in worker threads while the application loads and the database opens,
+  // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
+  const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
+    const created = createProvider(config);
+    const synthetic = created instanceof SyntheticProvider && firstStart ? created : undefined;
+    if (synthetic) drawn(log, 'daily paths', synthetic.prepareDaily({ threads: config.poolSize }));
+    return { provider: created, synthetic };
+  });
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, { provider, synthetic }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
   );
   const built = await warmUp
-    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { warmPool: true, log, warmUp }))
+    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { provider, warmPool: true, log, warmUp }))
     .catch((error: unknown) => {
       if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
         process.stderr.write(`${error.message}\n`);
@@ -99,6 +118,8 @@ export async function serve(): Promise<void> {
   const afterReady = async () => {
     if (scans) {
       await timed(log, 'the boot scans of every timeframe', () => {
+        // The 1h and 4h bars of a first start are drawn in worker threads, so requests are not kept waiting meanwhile.
+        if (synthetic) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
         scans.start();
         return scans.tick();
       });

@@ -26,6 +26,14 @@ export class BarColumns {
     return out;
   }
 
+  /** Columns over `buffers` (owned from now on) whose first `length` bars are filled. */
+  static over(buffers: Ohlcv, length: number): BarColumns {
+    const out = new BarColumns(1);
+    out.buffers = buffers;
+    out.length = length;
+    return out;
+  }
+
   push(ts: number, open: number, high: number, low: number, close: number, volume: number): void {
     if (this.length === this.buffers.ts.length) this.grow();
     const i = this.length++;

@@ -31,15 +31,26 @@ const STEPS_PER_HOUR = 12;
 /** 1h bars per 4h bar. */
 const HOURS_PER_BLOCK = 4;
 
-/** Draws the grid of session `t` of a daily path. */
-export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath): SessionGrid {
+/**
+ * Draws the grid of session `t` of a daily path. With `into`, its arrays are
+ * drawn on again (replaced by longer ones when too short) and it is returned:
+ * a pass over many sessions then allocates nothing per session (the values
+ * are the same).
+ */
+export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath, into?: SessionGrid): SessionGrid {
   const steps = Math.round((closeTs - openTs) / STEP_MS);
+  if (into && into.price.length <= steps) {
+    into.price = new Float64Array(steps + 1);
+    into.stepHigh = new Float64Array(steps);
+    into.stepLow = new Float64Array(steps);
+    into.cumVolume = new Float64Array(steps + 1);
+  }
   const o = daily.open[t]!;
   const h = daily.high[t]!;
   const l = daily.low[t]!;
   const c = daily.close[t]!;
   const rng = new Rng(mix32(seed, SESSION_STREAM, t));
-  const price = new Float64Array(steps + 1);
+  const price = into ? into.price : new Float64Array(steps + 1);
 
   // Times of the high and the low, arcsine-distributed over the inner steps.
   const arcsine = () => 1 + Math.round(((steps - 2) * (1 - Math.cos(Math.PI * rng.uniform()))) / 2);
@@ -61,8 +72,8 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
   }
 
   // Each step trades a little beyond its end prices, never beyond the day's range.
-  const stepHigh = new Float64Array(steps);
-  const stepLow = new Float64Array(steps);
+  const stepHigh = into ? into.stepHigh : new Float64Array(steps);
+  const stepLow = into ? into.stepLow : new Float64Array(steps);
   for (let s = 0; s < steps; s++) {
     const a = price[s]!;
     const b = price[s + 1]!;
@@ -79,7 +90,8 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
     weights[s] = w;
     total += w;
   }
-  const cumVolume = new Float64Array(steps + 1);
+  const cumVolume = into ? into.cumVolume : new Float64Array(steps + 1);
+  cumVolume[0] = 0;
   const v = daily.volume[t]!;
   let acc = 0;
   for (let s = 0; s < steps; s++) {
@@ -87,7 +99,9 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
     cumVolume[s + 1] = Math.round((v * acc) / total);
   }
   cumVolume[steps] = v;
-  return { seed, session: t, openTs, closeTs, steps, price, stepHigh, stepLow, cumVolume };
+  if (!into) return { seed, session: t, openTs, closeTs, steps, price, stepHigh, stepLow, cumVolume };
+  Object.assign(into, { seed, session: t, openTs, closeTs, steps, scan: undefined });
+  return into;
 }
 
 const shapes = new Map<number, Float64Array>();
@@ -125,6 +139,24 @@ function bridge(price: Float64Array, a: number, pa: number, b: number, pb: numbe
     const x = pa + ((pb - pa) * j) / m + walk[j]! - (walk[m]! * j) / m;
     price[a + j] = cents(reflect(x, lo, hi));
   }
+}
+
+/** A scratch grid for `drawIntraday` (its arrays grow to the longest session on first use). */
+export function scratchGrid(): SessionGrid {
+  const empty = () => new Float64Array(0);
+  return { seed: 0, session: -1, openTs: 0, closeTs: 0, steps: 0, price: empty(), stepHigh: empty(), stepLow: empty(), cumVolume: empty() };
+}
+
+/**
+ * The 1h and 4h bars of the complete sessions `first..last` of a daily path
+ * (sessions of `openTs`/`closeTs`), each session drawn on `grid` in turn.
+ */
+export function drawIntraday(seed: number, openTs: Float64Array, closeTs: Float64Array, daily: DailyPath, first: number, last: number, grid: SessionGrid): { hour: BarColumns; block: BarColumns } {
+  const sessions = Math.max(0, last - first + 1);
+  const hour = new BarColumns(sessions * 7);
+  const block = new BarColumns(sessions * 2);
+  for (let t = first; t <= last; t++) appendIntradayBars(sessionGrid(seed, t, openTs[t]!, closeTs[t]!, daily, grid), Infinity, hour, block);
+  return { hour, block };
 }
 
 /**

@@ -41,8 +41,6 @@ import { Rng, seedFor } from './rng';
 
 /** The path's OHLCV columns, one value per session of the world (the times are the world's `dayTs`). */
 export interface DailyPath extends Omit<Ohlcv, 'ts'> {
-  /** Total conditional daily volatility per session (drives intraday noise). */
-  sigma: Float64Array;
   patterns: PatternRecord[];
   /** Session indices of earnings reports inside the path. */
   earnings: number[];
@@ -67,7 +65,6 @@ export function simulateDaily(world: World, profile: SymbolProfile): DailyPath {
   const low = new Float64Array(n);
   const close = new Float64Array(n);
   const volume = new Float64Array(n);
-  const sigma = new Float64Array(n);
   const rng = new Rng(seedFor(profile.seed, 'daily'));
   const idio = new Garch(0.08, 0.9, profile.idioVol ** 2);
   const injector = profile.hasPatterns ? new PatternInjector(profile.symbol, world.regime, new Rng(seedFor(profile.seed, 'patterns'))) : null;
@@ -95,7 +92,6 @@ export function simulateDaily(world: World, profile: SymbolProfile): DailyPath {
     for (let k = 0; k < loadingCount; k++) factor += loadingWeights[k]! * loadingFactors[k]![t]!;
     const eps = idio.next(idioVariance, rng.studentT(profile.idioNu));
     const sd = Math.sqrt((marketBeta * world.marketSigma[t]!) ** 2 + staticVariance + idio.variance);
-    sigma[t] = sd;
     let natural = profile.alpha + factor + eps;
     if (logClose < FLOOR) natural += BARRIER_DRIFT;
     else if (logClose > CEILING) natural -= BARRIER_DRIFT;
@@ -130,7 +126,7 @@ export function simulateDaily(world: World, profile: SymbolProfile): DailyPath {
     prevClose = c;
     logClose = Math.log(c);
   }
-  return { open, high, low, close, volume, sigma, patterns: injector ? injector.records : [], earnings };
+  return { open, high, low, close, volume, patterns: injector ? injector.records : [], earnings };
 }
 
 /** Highest and lowest of the last `window` values pushed (monotonic deques, O(1) amortised). */

@@ -22,12 +22,22 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, sessionGrid } from './intraday';
+import { appendIntradayBars, drawIntraday, scratchGrid, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
 import { simulateDaily, type DailyPath } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
 import type { SessionGrid } from './session-grid';
+import type { DrawnSymbol, DrawRequest } from './daily-worker';
+
+/**
+ * The daily-path worker module. From source it sits beside this file; in the
+ * executable built by `npm run build` it is an extra entrypoint embedded at
+ * `$bunfs/root/src/providers/synthetic/daily-worker.ts` (see scripts/build.ts).
+ */
+const DAILY_WORKER = import.meta.url.includes('/$bunfs/')
+  ? new URL('./src/providers/synthetic/daily-worker.ts', import.meta.url).href
+  : new URL('./daily-worker.ts', import.meta.url).href;
 
 export interface SyntheticProviderOptions {
   /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */
@@ -45,7 +55,8 @@ interface SymbolState {
   daily: DailyPath;
   /** The daily path as bars, every session of the world (its `ts` a copy of the world's `dayTs`). */
   bars: Ohlcv;
-  intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns };
+  /** The 1h and 4h bars of the last window asked, held until both timeframes have been served once. */
+  intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns; served: Set<string> };
   grid?: SessionGrid;
 }
 
@@ -73,6 +84,10 @@ export class SyntheticProvider implements MarketDataProvider {
   /** The New York date the world was built to. */
   private worldDay?: string;
   private readonly symbols = new Map<string, SymbolState>();
+  /** Symbols whose paths worker threads are drawing (`prepareDaily`, `prepareIntraday`): when their batch is in. */
+  private readonly drawing = new Map<string, Promise<number>>();
+  /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
+  private readonly passGrid = scratchGrid();
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
@@ -86,6 +101,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
+    await this.prepared(symbol);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -97,7 +113,7 @@ export class SyntheticProvider implements MarketDataProvider {
       const anchor = lastOpenedSession(world, Math.min(to ?? now, now));
       if (anchor < 0) return emptySeries(name, timeframe, SOURCE);
       const first = Math.max(0, anchor - INTRADAY_SESSIONS + 1);
-      const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1));
+      const { hour, block } = this.intraday(state, first, Math.min(anchor, complete - 1), timeframe);
       const cols = timeframe === '1h' ? hour : block;
       if (anchor === live) {
         const extended = BarColumns.copyOf(cols.bars(), cols.length, 8);
@@ -111,6 +127,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
+    await this.prepared(symbol);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -202,24 +219,123 @@ export class SyntheticProvider implements MarketDataProvider {
     return state.daily.patterns.filter((r) => r.trendStart <= asOf).map((r) => visibleAsOf(r, asOf));
   }
 
-  /** The symbol's state under the world of `now`, built on first use. */
-  private state(symbol: string, now: number): SymbolState {
-    const instrument = this.instrument(symbol);
+  /**
+   * Draws the daily paths of `symbols` (default: the whole universe) in
+   * `threads` worker threads (daily-worker.ts), off the main thread, so a
+   * server's first scan does not wait on the simulation while its database
+   * opens. `bars` and `snapshot` of those symbols wait until they are in; the
+   * bars are the same as drawn on demand. Without worker threads (or when one
+   * fails) the paths are drawn on demand as before. Resolves when all are in,
+   * with how many the worker threads drew.
+   */
+  prepareDaily(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
+    const day = newYorkDate(this.clock());
+    this.world_(day);
+    return this.draw(day, (options.symbols ?? this.universeSymbols()).filter((s) => !this.symbols.has(s) && !this.drawing.has(s)), options.threads);
+  }
+
+  /**
+   * Draws the 1h and 4h bars `bars` serves as of now (the 126 sessions up to
+   * the last one opened) of `symbols` (default: the whole universe) in worker
+   * threads, as `prepareDaily` does the daily paths: a boot pass over the
+   * intraday timeframes then leaves the main thread free for requests.
+   */
+  prepareIntraday(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
+    const now = this.clock();
     const day = newYorkDate(now);
+    const world = this.world_(day);
+    const anchor = lastOpenedSession(world, now);
+    if (anchor < 0) return Promise.resolve(0);
+    const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
+    const held = (s: string) => this.symbols.get(s)?.intraday;
+    const symbols = (options.symbols ?? this.universeSymbols()).filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last);
+    return this.draw(day, symbols, options.threads, window);
+  }
+
+  private universeSymbols(): string[] {
+    return loadInstruments().map((i) => i.symbol);
+  }
+
+  /** Splits `symbols` over worker threads (at least 32 symbols a thread); resolves with how many they drew. */
+  private draw(day: string, symbols: string[], threads = 2, window?: DrawRequest['window']): Promise<number> {
+    const count = Math.max(1, Math.min(threads, Math.ceil(symbols.length / 32)));
+    const parts = Array.from({ length: count }, (_, k) => symbols.filter((_, i) => i % count === k));
+    const done = Promise.all(parts.map((part) => this.drawInWorker({ seed: this.seed, day, symbols: part, window }))).then((counts) => counts.reduce((x, y) => x + y, 0));
+    for (const symbol of symbols) this.drawing.set(symbol, done);
+    void done.finally(() => {
+      for (const symbol of symbols) if (this.drawing.get(symbol) === done) this.drawing.delete(symbol);
+    });
+    return done;
+  }
+
+  /**
+   * Runs one worker over a request; resolves with how many symbols it drew
+   * when it is done or has failed (what it did not draw is drawn on demand).
+   */
+  private drawInWorker(request: DrawRequest): Promise<number> {
+    if (request.symbols.length === 0) return Promise.resolve(0);
+    return new Promise<number>((resolve) => {
+      let worker: Worker;
+      try {
+        worker = new Worker(DAILY_WORKER);
+      } catch {
+        resolve(0);
+        return;
+      }
+      let drawn = 0;
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        worker.terminate();
+        resolve(drawn);
+      };
+      // A thread that dies without a word (its module failed, it ran out of memory) ends the batch too: nothing waits forever.
+      worker.addEventListener('close', end);
+      worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
+        if ('done' in data) return end();
+        drawn++;
+        if (this.worldDay !== request.day) return;
+        const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), data.daily);
+        const { window } = request;
+        if (window && data.intraday && (state.intraday?.from !== window.first || state.intraday.to !== window.last)) {
+          const { hour, hourLength, block, blockLength } = data.intraday;
+          state.intraday = { from: window.first, to: window.last, hour: BarColumns.over(hour, hourLength), block: BarColumns.over(block, blockLength), served: new Set() };
+        }
+      };
+      worker.onerror = end;
+      worker.postMessage(request);
+    });
+  }
+
+  /** Waits for a symbol's paths when worker threads are drawing them. */
+  private async prepared(symbol: string): Promise<void> {
+    const pending = this.drawing.get(symbol);
+    if (pending) await pending;
+  }
+
+  /** The world of New York day `day`, built when the day changes (the symbols' states go with the old one). */
+  private world_(day: string): World {
     if (!this.world || this.world.dates.length === 0 || this.worldDay !== day) {
       this.world = buildWorld(this.seed, day);
       this.worldDay = day;
       this.symbols.clear();
     }
-    let state = this.symbols.get(instrument.symbol);
-    if (!state) {
-      const profile = symbolProfile(this.seed, instrument);
-      const daily = simulateDaily(this.world, profile);
-      const dayTs = this.world.dayTs;
-      state = { profile, daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
-      this.symbols.set(instrument.symbol, state);
-    }
+    return this.world;
+  }
+
+  private install(instrument: Instrument, daily: DailyPath): SymbolState {
+    const dayTs = this.world!.dayTs;
+    const state = { profile: symbolProfile(this.seed, instrument), daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
+    this.symbols.set(instrument.symbol, state);
     return state;
+  }
+
+  /** The symbol's state under the world of `now`, built on first use. */
+  private state(symbol: string, now: number): SymbolState {
+    const instrument = this.instrument(symbol);
+    const world = this.world_(newYorkDate(now));
+    return this.symbols.get(instrument.symbol) ?? this.install(instrument, simulateDaily(world, symbolProfile(this.seed, instrument)));
   }
 
   private instrument(symbol: string): Instrument {
@@ -238,20 +354,21 @@ export class SyntheticProvider implements MarketDataProvider {
     return cols.series(symbol, 'daily');
   }
 
-  /** 1h and 4h bars of the complete sessions `first..last`, cached per symbol for the last window asked. */
-  private intraday(state: SymbolState, first: number, last: number): { hour: BarColumns; block: BarColumns } {
-    const hit = state.intraday;
-    if (hit && hit.from === first && hit.to === last) return hit;
-    const sessions = Math.max(0, last - first + 1);
-    const hour = new BarColumns(sessions * 7);
-    const block = new BarColumns(sessions * 2);
-    const world = this.world!;
-    for (let t = first; t <= last; t++) {
-      const grid = sessionGrid(state.profile.seed, t, world.openTs[t]!, world.closeTs[t]!, state.daily);
-      appendIntradayBars(grid, Infinity, hour, block);
+  /**
+   * 1h and 4h bars of the complete sessions `first..last`, drawn together and
+   * held per symbol for the last window asked until both timeframes have been
+   * served (the bar store keeps what was served; a boot pass asks for 4h,
+   * then 1h). The bars handed out are views, never written to afterwards.
+   */
+  private intraday(state: SymbolState, first: number, last: number, timeframe: string): { hour: BarColumns; block: BarColumns } {
+    let hit = state.intraday;
+    if (!hit || hit.from !== first || hit.to !== last) {
+      const { openTs, closeTs } = this.world!;
+      hit = state.intraday = { from: first, to: last, ...drawIntraday(state.profile.seed, openTs, closeTs, state.daily, first, last, this.passGrid), served: new Set() };
     }
-    state.intraday = { from: first, to: last, hour, block };
-    return state.intraday;
+    hit.served.add(timeframe);
+    if (hit.served.size === 2) state.intraday = undefined;
+    return hit;
   }
 
   private grid(state: SymbolState, session: number): SessionGrid {

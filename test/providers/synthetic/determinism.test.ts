@@ -30,6 +30,34 @@ describe('same seed, same market', () => {
     expect(injectedPatterns('NVDA', { seed: 42, now: () => NOW })).toEqual(a.injectedPatterns('NVDA'));
   });
 
+  it('draws the same daily paths in worker threads (prepareDaily) as on demand, and the same bars from them', async () => {
+    const symbols = [...SYMBOLS, 'MSFT', 'NVDA', 'XOM', 'JPM', 'IWM', 'AMZN', 'TSLA'];
+    const a = provider(42);
+    const b = provider(42);
+    // 12 symbols over up to 2 threads: fewer than 32 a thread, so one thread draws them all.
+    expect(await a.prepareDaily({ symbols, threads: 2 })).toBe(symbols.length);
+    for (const symbol of symbols) {
+      expect(columns(await a.bars({ symbol, timeframe: 'daily' }))).toEqual(columns(await b.bars({ symbol, timeframe: 'daily' })));
+      expect(a.injectedPatterns(symbol)).toEqual(b.injectedPatterns(symbol));
+    }
+    expect(await a.snapshot({ symbol: 'NVDA' })).toEqual(await b.snapshot({ symbol: 'NVDA' }));
+  });
+
+  it('draws the same 1h and 4h bars in worker threads (prepareIntraday) as on demand', async () => {
+    const symbols = ['AAPL', 'SPY', 'XLE'];
+    const a = provider(42);
+    const b = provider(42);
+    expect(await a.prepareIntraday({ symbols })).toBe(symbols.length);
+    for (const symbol of symbols) {
+      for (const timeframe of ['4h', '1h', '4h'] as const) {
+        const drawn = columns(await a.bars({ symbol, timeframe }));
+        expect(drawn[0]!.length).toBeGreaterThan(100);
+        expect(drawn).toEqual(columns(await b.bars({ symbol, timeframe })));
+      }
+      expect(columns(await a.bars({ symbol, timeframe: 'daily' }))).toEqual(columns(await b.bars({ symbol, timeframe: 'daily' })));
+    }
+  });
+
   it('defaults to seed 42', async () => {
     const implicit = await (await import('../../../src/providers/synthetic')).createSyntheticProvider({ now: () => NOW }).bars({ symbol: 'MSFT', timeframe: 'daily' });
     expect(columns(implicit)).toEqual(columns(await provider(42).bars({ symbol: 'MSFT', timeframe: 'daily' })));
