@@ -25,11 +25,9 @@
  * 5. Prints the per-pattern base rates over the whole history (the README's
  *    table) and writes everything as JSON to `--out`.
  *
- * The score model (kernels/scoring) is fitted here too: `--fit-score <path>`
- * fits it on the trades detected to `--split` (`fitScoreModel`, `rankKnots`)
- * and writes the table module kernels/score-table, nothing else. Every other
- * run re-scores the trades with the score in the code (`rescore`; a trade's
- * outcome does not depend on its score) before judging it.
+ * `--fit-score <path>` fits the score model on the trades detected to
+ * `--split` (bench/score-fit) and writes kernels/score-table, nothing else;
+ * other runs re-score the trades with the score in the code before judging.
  *
  *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
  *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
@@ -40,13 +38,13 @@
  * nothing but `--out`, `--trades` and `--fit-score`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cdfAt, expectedOutcome, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel } from '../src/kernels/scoring';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/client';
 import { BarsRepository } from '../src/db/repositories/bars';
-import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type PatternType, type Signal } from '../src/domain/signal';
+import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
 import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
 import { matchedBaseline } from '../src/jobs/baseline';
+import { SCORE_FEATURES } from '../src/kernels/scoring';
 import { bucketOf, quantileCuts } from '../src/kernels/baseline';
 import type { Ohlcv } from '../src/kernels/ohlcv';
 import {
@@ -57,7 +55,6 @@ import {
   logisticFit,
   logisticPredict,
   meanInterval,
-  ridgeFit,
   reliabilityTable,
   wilsonInterval,
   type IsotonicFit,
@@ -70,6 +67,7 @@ import { createCsvProvider } from '../src/providers/csv';
 import { sp500Membership } from '../src/providers/universe/membership';
 import { BarStore } from '../src/store';
 import { printTable, realCsvDir } from './lib';
+import { fitScoreModel, fix, groupBy, rankKnots, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
 /** One entered trade of the replay, with its labels and its matched baseline. */
 export interface Trade {
@@ -99,7 +97,6 @@ export interface Trade {
   baseSumR: number;
 }
 
-const fix = (x: number, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : NaN);
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 
 
@@ -188,112 +185,6 @@ export async function gatherTrades(options: { dir: string; from: string; to: str
   }
 }
 
-/** The score model's features of a trade (kernels/scoring `scoreFeatures`). */
-const tradeFeatures = (t: Pick<Trade, 'components' | 'direction' | 'patternType'>) => scoreFeatures(t.components, t.direction, t.patternType as PatternType);
-
-/** `k` + 1 percentile knots (0th .. 100th by the nearest-rank rule) of `values`. */
-const knots = (values: readonly number[], k = 100) => quantileCuts(values, Array.from({ length: k + 1 }, (_, i) => i / k)).map((v) => fix(v, 6));
-
-/**
- * Fits the score model of kernels/scoring on `train` (entered trades, ledger
- * outcomes): the logistic fits of a win and a loss, the ridge fit of R over the
- * scratches, the mean R of wins and losses by pattern and direction (cells of
- * ≥ 20; else the overall mean), and the percentile knots of E[R], P(win) and
- * their rank u over the training trades.
- */
-export function fitScoreModel(train: readonly Trade[]) {
-  if (train.length === 0) throw new RangeError('fitScoreModel: no training trades');
-  const x = train.map(tradeFeatures);
-  const win = logisticFit(x, train.map((t) => (t.outcome === 'win' ? 1 : 0)), { l2: 1 });
-  const loss = logisticFit(x, train.map((t) => (t.outcome === 'loss' ? 1 : 0)), { l2: 1 });
-  const scratchIdx = train.flatMap((t, i) => (t.outcome === 'scratch' ? [i] : []));
-  const scratchR = ridgeFit(scratchIdx.map((i) => x[i]!), scratchIdx.map((i) => train[i]!.r), { l2: 1 });
-  const cellMeans = (outcome: string) => {
-    const all = train.filter((t) => t.outcome === outcome);
-    const overall = all.reduce((s, t) => s + t.r, 0) / all.length;
-    const cells: Record<string, number> = {};
-    for (const [key, ts] of groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
-    return { cells, overall: fix(overall, 4) };
-  };
-  const winR = cellMeans('win');
-  const lossR = cellMeans('loss');
-  const round = (f: { intercept: number; coefficients: number[] }) => ({ intercept: fix(f.intercept, 6), coefficients: f.coefficients.map((c) => fix(c, 6)) });
-  const partial = {
-    win: round(win),
-    loss: round(loss),
-    scratchR: round(scratchR),
-    winR: winR.cells,
-    winRAll: winR.overall,
-    lossR: lossR.cells,
-    lossRAll: lossR.overall,
-  };
-  const days = train.map((t) => t.detectedAt.slice(0, 10)).sort();
-  const share = (o: string) => fix(train.filter((t) => t.outcome === o).length / train.length, 4);
-  return {
-    fittedOn: { from: days[0]!, to: days[days.length - 1]!, trades: train.length, winRate: share('win'), lossRate: share('loss'), scratchRate: share('scratch') },
-    converged: win.converged && loss.converged,
-    ...partial,
-  };
-}
-
-/** The percentile knots the score model ranks by, from the training trades under the fitted parts (`fitScoreModel`). */
-export function rankKnots(train: readonly Trade[], model: Parameters<typeof expectedOutcome>[0]) {
-  const preds = train.map((t) => expectedOutcome(model, t.components, t.direction, t.patternType as PatternType));
-  const cdf = cdfAt;
-  const expectedRKnots = knots(preds.map((p) => p.expectedR));
-  const winKnots = knots(preds.map((p) => p.pWin));
-  const rankKnots = knots(preds.map((p) => Math.min(cdf(expectedRKnots, p.expectedR), cdf(winKnots, p.pWin))));
-  return { expectedRKnots, winKnots, rankKnots };
-}
-
-/** JSON with each array of numbers on lines of at most 12 values (the fitted table stays a short, readable file). */
-function tableLiteral(value: unknown, indent = ''): string {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'number')) {
-    const rows: string[] = [];
-    for (let i = 0; i < value.length; i += 12) rows.push(value.slice(i, i + 12).join(', '));
-    return rows.length <= 1 ? `[${rows[0] ?? ''}]` : `[\n${rows.map((r) => `${indent} ${r}`).join(',\n')}\n${indent}]`;
-  }
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const entries = Object.entries(value).map(([k, v]) => `${indent} ${JSON.stringify(k)}: ${tableLiteral(v, `${indent} `)}`);
-    return `{\n${entries.join(',\n')}\n${indent}}`;
-  }
-  if (Array.isArray(value)) return `[\n${value.map((v) => `${indent} ${tableLiteral(v, `${indent} `)}`).join(',\n')}\n${indent}]`;
-  return JSON.stringify(value);
-}
-
-/** The TypeScript module kernels/score-table for a fitted model (written by `--fit-score`). */
-export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnType<typeof rankKnots>, data: string): string {
-  const { converged, ...table } = fit;
-  if (!converged) throw new Error('fitScoreModel: a logistic fit did not converge');
-  return `/**
- * @module kernels/score-table
- * The fitted table of the score model (kernels/scoring documents the model).
- * Written by \`bun run bench/calibration.ts --reuse --trades <file> --fit-score
- * src/kernels/score-table.ts\`; do not edit by hand.
- *
- * Fitted on the ${table.fittedOn.trades} entered trades detected ${table.fittedOn.from} .. ${table.fittedOn.to}
- * of the replayed real history (${data}); wins ${(100 * table.fittedOn.winRate).toFixed(1)}%,
- * losses ${(100 * table.fittedOn.lossRate).toFixed(1)}%, scratches ${(100 * table.fittedOn.scratchRate).toFixed(1)}%. Method: logistic regressions (Newton–Raphson,
- * ridge λ = 1 on the slopes) of a win and of a loss, a ridge regression (λ = 1) of R over
- * the scratched trades, on the features ${SCORE_FEATURES.join(', ')};
- * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
- * the 101 percentile knots of E[R], P(win) and their rank over the training trades.
- * Nothing detected after ${table.fittedOn.to} was used (README, "Calibration").
- */
-export const SCORE_TABLE = ${tableLiteral(table)} as const;
-`;
-}
-
-/** Re-scores trades with the score model in the code now (the components are stored; a trade's outcome does not depend on its score). */
-export function rescore(trades: Trade[]): void {
-  for (const t of trades) {
-    const m = scoreModel(t.components, t.direction, t.patternType as PatternType);
-    t.finalScore = m.finalScore;
-    t.band = scoreBand(m.finalScore);
-    t.confidence = Math.round(100 * m.pWin) / 100;
-  }
-}
-
 /** A group's figures: ledger hit rate and R, price-only hit rate, the baseline beside it and the lift. */
 export function groupFigures(trades: readonly Trade[]) {
   const n = trades.length;
@@ -332,17 +223,6 @@ export function groupFigures(trades: readonly Trade[]) {
 }
 
 export type GroupFigures = ReturnType<typeof groupFigures>;
-
-const groupBy = <K extends string>(trades: readonly Trade[], key: (t: Trade) => K) => {
-  const out = new Map<K, Trade[]>();
-  for (const t of trades) {
-    const k = key(t);
-    let list = out.get(k);
-    if (!list) out.set(k, (list = []));
-    list.push(t);
-  }
-  return out;
-};
 
 /** Steps 4–5: the fits on the training trades and the out-of-sample judgement. */
 export function evaluate(trades: readonly Trade[], split: string) {

@@ -2,13 +2,14 @@
  * The fitted score table (src/kernels/score-table) is what the real history
  * gives: the replay of shared/data 2005–2017 (bench/calibration's trades; the
  * baseline draws left out), refitted on the trades detected to 2016-12-31
- * with bench/calibration's `fitScoreModel`, reproduces the table's trade
+ * with bench/score-fit's `fitScoreModel`, reproduces the table's trade
  * count, outcome rates and win coefficients. Trades detected late in 2016
  * that resolved after 2017-12-29 are missing here (the bench replays to
  * 2024), hence the tolerances.
  */
 import { describe, expect, it } from 'bun:test';
-import { fitScoreModel, gatherTrades } from '../../../bench/calibration';
+import { gatherTrades } from '../../../bench/calibration';
+import { fitScoreModel } from '../../../bench/score-fit';
 import { realCsvDir } from '../../../bench/lib';
 import { SCORE_TABLE } from '../../../src/kernels/score-table';
 import { SCORE_FEATURES } from '../../../src/kernels/scoring';
