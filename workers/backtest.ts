@@ -50,12 +50,39 @@ export interface WalkForwardParams {
   trials?: number;
 }
 
-/** The bars of `symbol` at or before `endTs`, or undefined. */
-function barsUpTo(handle: StoreHandle, symbol: string, endTs: number): Ohlcv | undefined {
+/**
+ * The SHA-256 of each series' bars this thread has hashed, by what the bytes
+ * are: the store and its directory generation, the series, the slot's write
+ * seq when read (it moves on every write and never goes back; slots are never
+ * reused) and the number of bars. A run again over unchanged bars (the next
+ * universe run, a single-symbol run after it) hashes nothing; one entry per
+ * series held, replaced when its bars change. A hash whose bars were
+ * written to meanwhile is returned but not kept.
+ */
+class Fingerprints {
+  private readonly bySeries = new Map<string, { key: string; hex: string }>();
+
+  of(handle: StoreHandle, symbol: string, version: number, bars: Ohlcv): string {
+    const id = `${handle.storeId}|${symbol}`;
+    const key = `${handle.generation}|${version}|${bars.ts.length}`;
+    const kept = this.bySeries.get(id);
+    if (kept?.key === key) return kept.hex;
+    const hex = fingerprint(bars);
+    if (store(handle).version(symbol, 'daily') === version) this.bySeries.set(id, { key, hex });
+    return hex;
+  }
+}
+
+const fingerprints = new Fingerprints();
+
+/** The bars of `symbol` at or before `endTs` and their fingerprint, or undefined. */
+function barsUpTo(handle: StoreHandle, symbol: string, endTs: number): { bars: Ohlcv; fingerprint: string } | undefined {
   const series = store(handle).get(symbol, 'daily');
   if (!series) return undefined;
   const n = indexAtOrBefore(series.ts, endTs) + 1;
-  return n > 0 ? headBars(series, n) : undefined;
+  if (n <= 0) return undefined;
+  const bars = headBars(series, n);
+  return { bars, fingerprint: fingerprints.of(handle, symbol, series.version, bars) };
 }
 
 /**
@@ -66,12 +93,12 @@ function barsUpTo(handle: StoreHandle, symbol: string, endTs: number): Ohlcv | u
  * Holds the series' slot while `use` runs (one symbol's work, and no other
  * slot taken inside it). Undefined without such a bar.
  */
-function withBarsUpTo<T>(handle: StoreHandle, symbol: string, endTs: number, use: (bars: Ohlcv, ind: ScanIndicatorSet) => T): T | undefined {
+function withBarsUpTo<T>(handle: StoreHandle, symbol: string, endTs: number, use: (bars: Ohlcv, ind: ScanIndicatorSet, fingerprint: () => string) => T): T | undefined {
   return withScanInputs(store(handle), symbol, 'daily', (series, ind) => {
     const n = indexAtOrBefore(series.ts, endTs) + 1;
     if (n <= 0) return undefined;
     const view = standingOn(series, ind, n - 1);
-    return use(view.bars, view.ind);
+    return use(view.bars, view.ind, () => fingerprints.of(handle, symbol, series.version, view.bars));
   });
 }
 
@@ -187,9 +214,10 @@ export type WalkForwardOutput =
 /** One symbol's purged walk-forward backtest, the market regime from `benchmark` (no universe: no RS rank, no breadth). */
 export function walkForward({ handle, symbol, benchmark, endTs, params }: WalkForwardInput): WalkForwardOutput {
   // The benchmark's indicators are its own (not its slot's: one slot at a time, and the symbol may be the benchmark).
-  const bench = barsUpTo(handle, benchmark, endTs);
+  const benchmarkRead = barsUpTo(handle, benchmark, endTs);
+  const bench = benchmarkRead?.bars;
   const regimeAt = regimeReader(bench);
-  const run = (bars: Ohlcv, ind: ScanIndicatorSet): WalkForwardOutput => {
+  const run = (bars: Ohlcv, ind: ScanIndicatorSet, fingerprintOf: () => string): WalkForwardOutput => {
     const n = bars.ts.length;
     if (n < params.train + params.purge + params.test) return { ok: false, bars: n };
     const folds = periodFolds(bars.ts, params);
@@ -207,7 +235,7 @@ export function walkForward({ handle, symbol, benchmark, endTs, params }: WalkFo
       span: [bars.ts[0]!, bars.ts[n - 1]!],
       evaluation: compact(calendar, evaluation),
       candidates: candidates.length,
-      fingerprints: { [symbol]: fingerprint(bars), ...(bench ? { [benchmark]: fingerprint(bench) } : {}) },
+      fingerprints: { [symbol]: fingerprintOf(), ...(benchmarkRead ? { [benchmark]: benchmarkRead.fingerprint } : {}) },
       benchmarkBars: bench?.ts.length ?? 0,
     };
   };
@@ -263,9 +291,9 @@ export function backtestRegimes({ handle, benchmark, calendar, breadth }: Regime
   const position = new Map(calendar.map((ts, k) => [ts, k]));
   const breadthAt = (ts: number) => breadth[position.get(ts) ?? -1] ?? null;
   return (
-    withBarsUpTo(handle, benchmark, endTs, (bench, ind) => {
+    withBarsUpTo(handle, benchmark, endTs, (bench, ind, fingerprintOf) => {
       const regimeAt = regimeReader(bench, ind, breadthAt);
-      return { regimes: calendar.map((ts) => regimeAt(ts)), closes: alignedCloses(bench, calendar), fingerprint: fingerprint(bench) };
+      return { regimes: calendar.map((ts) => regimeAt(ts)), closes: alignedCloses(bench, calendar), fingerprint: fingerprintOf() };
     }) ?? { regimes: calendar.map(() => null), closes: alignedCloses(undefined, calendar), fingerprint: null }
   );
 }
@@ -296,7 +324,7 @@ export function backtestCandidates({ handle, symbols, calendar, ranks, regimes, 
   const firstTs = calendar[0]!;
   const endTs = calendar[calendar.length - 1]!;
   const position = new Map(calendar.map((ts, k) => [ts, k]));
-  const candidatesOf = (symbol: string, bars: Ohlcv, ind: ScanIndicatorSet): SymbolCandidates => {
+  const candidatesOf = (symbol: string, bars: Ohlcv, ind: ScanIndicatorSet, fingerprintOf: () => string): SymbolCandidates => {
     const closes = new Float64Array(calendar.length).fill(NaN);
     for (let i = 0; i < bars.ts.length; i++) {
       const k = position.get(bars.ts[i]!);
@@ -322,11 +350,11 @@ export function backtestCandidates({ handle, symbols, calendar, ranks, regimes, 
       );
       candidates = candidateTrades(symbol, bars, perBar, from, { maxHold, costs });
     }
-    return { symbol, bars: n, candidates, fingerprint: fingerprint(bars), closes };
+    return { symbol, bars: n, candidates, fingerprint: fingerprintOf(), closes };
   };
   return symbols.map(
     (symbol) =>
-      withBarsUpTo(handle, symbol, endTs, (bars, ind) => candidatesOf(symbol, bars, ind)) ?? {
+      withBarsUpTo(handle, symbol, endTs, (bars, ind, fingerprintOf) => candidatesOf(symbol, bars, ind, fingerprintOf)) ?? {
         symbol,
         bars: 0,
         candidates: [],

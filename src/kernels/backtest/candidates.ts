@@ -51,9 +51,9 @@ export interface CandidateTrade {
   exitReason: ExitReason;
   /** Net R of the natural exit (commission both ways). */
   r: number;
-  /** Bar times from the entry bar to the exit bar, and their closes. */
-  pathTs: number[];
-  pathClose: number[];
+  /** Bar times from the entry bar to the exit bar, and their closes (typed: they cross threads as one block each). */
+  pathTs: Float64Array | number[];
+  pathClose: Float64Array | number[];
 }
 
 export interface CandidateOptions {
@@ -107,8 +107,8 @@ export function candidateTrades(symbol: string, bars: Ohlcv, perBar: readonly (r
         exitPrice: exit.price,
         exitReason: exit.reason,
         r: netR(s.direction, fill.price, exit.price, s.stopLoss, costs),
-        pathTs: Array.from(bars.ts.subarray(next, exit.index + 1)),
-        pathClose: Array.from(bars.close.subarray(next, exit.index + 1)),
+        pathTs: bars.ts.slice(next, exit.index + 1),
+        pathClose: bars.close.slice(next, exit.index + 1),
       });
     }
   }

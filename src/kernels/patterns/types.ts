@@ -74,8 +74,12 @@ export function copyFit<F>(fit: F): F {
   if (typeof fit !== 'object' || fit === null) return fit;
   if (ArrayBuffer.isView(fit)) return (fit as unknown as { slice(): F }).slice();
   if (Array.isArray(fit)) return fit.map((item: unknown) => copyFit(item)) as F;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(fit)) out[key] = copyFit((fit as Record<string, unknown>)[key]);
+  // The fields as they are (most are numbers), then the objects among them copied in place.
+  const out: Record<string, unknown> = { ...(fit as Record<string, unknown>) };
+  for (const key in out) {
+    const value = out[key];
+    if (typeof value === 'object' && value !== null) out[key] = copyFit(value);
+  }
   return out as F;
 }
 

@@ -46,7 +46,7 @@ describe('candidate trades', () => {
     expect(c!.entryPrice).toBeCloseTo(100.05, 12);
     expect(c!.exitPrice).toBeCloseTo(109.945, 12);
     expect(c!.r).toBeCloseTo(9.885 / 5.05, 12);
-    expect(c!.pathClose).toEqual([100.6, 102, 104, 105, 109]);
+    expect(Array.from(c!.pathClose)).toEqual([100.6, 102, 104, 105, 109]);
   });
 
   it('buys a setup first listed on its breakout bar at the next open, and skips older breakouts', () => {
