@@ -7,7 +7,7 @@
  * the plugins use, in their order, without Elysia's per-request hook chain,
  * query parser and Response copies:
  *
- * - the access-log line and the metrics observation (plugins/observe's `recorder`),
+ * - the access-log line and the metrics observation (plugins/observe's `routeRecorder`),
  * - `X-Request-Id` (plugins/request-id), `API-Version` (plugins/versioning),
  * - `X-Content-Type-Options` and the CORS headers (plugins/security),
  * - the rate-limit accounting and its headers, 429 included (plugins/rate-limit's
@@ -31,7 +31,7 @@ import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
 import { Lru } from '../lru';
 import { errorBody } from './errors';
-import { recorder, type ObserveOptions } from './observe';
+import { routeRecorder, type ObserveOptions } from './observe';
 import type { GeneralAccounting, SocketInfo } from './rate-limit';
 import { represent, NOT_MODIFIED, etagOf, type CompressedBodies, type HeaderRecord } from './representation';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
@@ -94,13 +94,13 @@ type Decoded = Readonly<Record<string, unknown>> | null;
  * whatever is left to it.
  */
 export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinaryOf: (path: string) => Handler): Record<string, { GET: Handler }> {
-  const record = recorder(options);
   const { defaultVersion, cors, rateLimit, compressed } = options;
   const handlers: Record<string, { GET: Handler }> = {};
   for (const route of routes as readonly FastRoute[]) {
     const check = route.query ? TypeCompiler.Compile(route.query) : undefined;
     const keys = route.keys ?? [];
     const ordinary = () => ordinaryOf(route.path);
+    const record = routeRecorder(options, 'GET', route.path);
     // The same raw query string always decodes the same way (the schema is fixed): decoded once, then looked up.
     const decoded = new Lru<string, { query: Decoded }>({ maxEntries: QUERIES_HELD });
     const decode = (search: string): Decoded => {
@@ -130,14 +130,14 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       } catch {
         body = null;
       }
-      if (body instanceof Promise) return body.then((b) => finish(route, request, server, b, apiVersion, receivedAt), () => finish(route, request, server, null, apiVersion, receivedAt));
-      return finish(route, request, server, body, apiVersion, receivedAt);
+      if (body instanceof Promise) return body.then((b) => finish(route, record, request, server, b, apiVersion, receivedAt), () => finish(route, record, request, server, null, apiVersion, receivedAt));
+      return finish(route, record, request, server, body, apiVersion, receivedAt);
     };
     handlers[route.path] = { GET };
   }
 
   /** The answer on the wire once the route has given its body (synchronous unless the rate-limit store is remote). */
-  function finish(route: FastRoute, request: Request, server: SocketInfo, body: FastBody | null, apiVersion: ApiVersion, receivedAt: number): Response | Promise<Response> {
+  function finish(route: FastRoute, record: ReturnType<typeof routeRecorder>, request: Request, server: SocketInfo, body: FastBody | null, apiVersion: ApiVersion, receivedAt: number): Response | Promise<Response> {
     if (body === null) return ordinaryOf(route.path)(request, server);
     // From here on the request is ours: headers in the plugins' order.
     const requestId = requestIdOf(request);
@@ -145,7 +145,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const corsHeaders = cors(request.headers.get('origin'));
     if (corsHeaders) Object.assign(headers, corsHeaders);
     const done = (response: Response) => {
-      record('GET', route.path, response.status, (performance.now() - receivedAt) / 1000, requestId);
+      record(response.status, (performance.now() - receivedAt) / 1000, requestId);
       return response;
     };
     // A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged.
