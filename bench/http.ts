@@ -152,5 +152,3 @@ export async function benchHttp(): Promise<void> {
 }
 
 if (import.meta.main) await benchHttp();
-
-if (import.meta.main) await benchHttp();

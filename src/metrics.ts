@@ -9,6 +9,7 @@
  * @example
  * const metrics = new Metrics();
  * metrics.http('GET', '/api/bars', 200, 0.0012);
+ * metrics.tally('GET', '/api/bars', 200).observe(0.0012); // the same, for a caller that keeps the tally
  * await metrics.text(); // => '# HELP breakline_http_requests_total …'
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -26,18 +27,85 @@ export interface MetricSources {
 /** A scrape never waits on a slow database longer than this: the last known ledger figures are served. */
 const SCRAPE_QUERY_TIMEOUT_MS = 1_000;
 
+/** Upper bounds of the request-duration buckets (seconds). */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+type HttpLabel = 'method' | 'route' | 'status';
+
+/** One method, route and status's requests so far: their count, summed seconds and per-bucket counts (the last is above every bound). */
+class RequestTally {
+  count = 0;
+  sum = 0;
+  /** The count prom-client's counter has been told of (it is told the rest when scraped). */
+  reported = 0;
+  readonly buckets = new Float64Array(HTTP_BUCKETS.length + 1);
+  constructor(readonly labels: Readonly<Record<HttpLabel, string>>) {}
+
+  observe(seconds: number): void {
+    let b = 0;
+    while (b < HTTP_BUCKETS.length && seconds > HTTP_BUCKETS[b]!) b++;
+    this.buckets[b]!++;
+    this.count++;
+    this.sum += seconds;
+  }
+}
+
+/**
+ * The request-duration histogram read from the tallies when scraped.
+ * prom-client's own labelled children convert, check and hash their labels on
+ * every observation (microseconds each, on every request); a request here adds
+ * to plain numbers, and the exposition is prom-client's histogram format:
+ * cumulative `_bucket` series with `le` first, then `_sum` and `_count`.
+ */
+class TalliedHistogram extends Histogram<HttpLabel> {
+  constructor(
+    private readonly tallies: () => Iterable<RequestTally>,
+    private readonly configuration: { name: string; help: string; registers: Registry[] },
+  ) {
+    super({ ...configuration, labelNames: ['method', 'route', 'status'], buckets: HTTP_BUCKETS });
+  }
+
+  /**
+   * What prom-client's registry reads to write the text exposition (the base
+   * class's `get()` reads it too, merging `sharedLabels` into `labels`): the
+   * values in the shape prom-client's own histogram gives them.
+   */
+  async getForPromString() {
+    const values: { labels: { le?: number | string }; sharedLabels: Readonly<Record<HttpLabel, string>>; value: number; metricName: string }[] = [];
+    for (const tally of this.tallies()) {
+      const sharedLabels = tally.labels;
+      let cumulative = 0;
+      HTTP_BUCKETS.forEach((le, b) => {
+        cumulative += tally.buckets[b]!;
+        values.push({ labels: { le }, sharedLabels, value: cumulative, metricName: `${this.configuration.name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf' }, sharedLabels, value: tally.count, metricName: `${this.configuration.name}_bucket` });
+      values.push({ labels: {}, sharedLabels, value: tally.sum, metricName: `${this.configuration.name}_sum` });
+      values.push({ labels: {}, sharedLabels, value: tally.count, metricName: `${this.configuration.name}_count` });
+    }
+    return { name: this.configuration.name, help: this.configuration.help, type: 'histogram', values, aggregator: 'sum' };
+  }
+}
+
 const HEALTH_VALUE: Record<string, number> = { ok: 1, warn: 1, degraded: 0.5, down: 0 };
 
 export class Metrics {
   readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
-  private readonly requests = new Counter({ name: 'breakline_http_requests_total', help: 'HTTP requests answered, by method, route and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry] });
-  private readonly latency = new Histogram({
-    name: 'breakline_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer, by method, route and status',
+  /** Requests by method, route and status (a closed set: routes are patterns or `unmatched`), tallied in plain numbers. */
+  private readonly tallies = new Map<string, RequestTally>();
+  private readonly requests = new Counter({
+    name: 'breakline_http_requests_total',
+    help: 'HTTP requests answered, by method, route and status',
     labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
+    // The tallies' counts since the last scrape, told to the counter when scraped.
+    collect: () => {
+      for (const tally of this.tallies.values()) {
+        if (tally.count > tally.reported) this.requests.inc(tally.labels, tally.count - tally.reported);
+        tally.reported = tally.count;
+      }
+    },
   });
   private readonly scans = new Histogram({
     name: 'breakline_scan_duration_seconds',
@@ -47,27 +115,30 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly refusals = new Counter({ name: 'breakline_rate_limit_refusals_total', help: 'Requests refused with 429, by quota class', labelNames: ['class'] as const, registers: [this.registry] });
-  /** Children of the request metrics by method, status and route (a closed set: routes are patterns or `unmatched`). */
-  private readonly httpChildren = new Map<string, { count: { inc(): void }; latency: { observe(value: number): void } }>();
   private lastLedger = { headSeq: 0, checkpointSeq: 0 };
   private watching = false;
 
   constructor(options: { processMetrics?: boolean } = {}) {
     // Process metrics (RSS, heap, event-loop lag, GC) under the same prefix.
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry, prefix: 'breakline_' });
+    new TalliedHistogram(() => this.tallies.values(), {
+      name: 'breakline_http_request_duration_seconds',
+      help: 'Time from a request arriving to its answer, by method, route and status',
+      registers: [this.registry],
+    });
   }
 
-  /** One answered request (the labelled children are looked up once per method, route and status). */
+  /** One answered request (its tally is looked up once per method, route and status, then only added to). */
   http(method: string, route: string, status: number, seconds: number): void {
+    this.tally(method, route, status).observe(seconds);
+  }
+
+  /** The requests of one method, route and status, to add to directly (the fast path keeps its own by status). */
+  tally(method: string, route: string, status: number): { observe(seconds: number): void } {
     const key = `${method} ${status} ${route}`;
-    let child = this.httpChildren.get(key);
-    if (!child) {
-      const labels = [method, route, String(status)] as const;
-      child = { count: this.requests.labels(...labels), latency: this.latency.labels(...labels) };
-      this.httpChildren.set(key, child);
-    }
-    child.count.inc();
-    child.latency.observe(seconds);
+    let tally = this.tallies.get(key);
+    if (!tally) this.tallies.set(key, (tally = new RequestTally({ method, route, status: String(status) })));
+    return tally;
   }
 
   scanSeconds(timeframe: string, seconds: number): void {

@@ -7,7 +7,7 @@
  * the plugins use, in their order, without Elysia's per-request hook chain,
  * query parser and Response copies:
  *
- * - the access-log line and the metrics observation (plugins/observe's `recorder`),
+ * - the access-log line and the metrics observation (plugins/observe's `routeRecorder`),
  * - `X-Request-Id` (plugins/request-id), `API-Version` (plugins/versioning),
  * - `X-Content-Type-Options` and the CORS headers (plugins/security),
  * - the rate-limit accounting and its headers, 429 included (plugins/rate-limit's
@@ -29,8 +29,9 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { Value } from '@sinclair/typebox/value';
 import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
+import { Lru } from '../lru';
 import { errorBody } from './errors';
-import { recorder, type ObserveOptions } from './observe';
+import { routeRecorder, type ObserveOptions } from './observe';
 import type { GeneralAccounting, SocketInfo } from './rate-limit';
 import { represent, NOT_MODIFIED, etagOf, type CompressedBodies, type HeaderRecord } from './representation';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
@@ -50,7 +51,7 @@ export interface FastRoute<Q = Record<string, unknown>> {
   /** Query keys answered here (string parameters); any other key sends the request to Elysia. */
   keys?: readonly string[];
   /** The answer, or null to leave the request to Elysia (nothing has been counted yet). */
-  answer(query: Q, apiVersion: ApiVersion): Promise<FastBody | null>;
+  answer(query: Q, apiVersion: ApiVersion): FastBody | null | Promise<FastBody | null>;
 }
 
 export interface FastPathOptions extends Pick<ObserveOptions, 'log' | 'metrics'> {
@@ -62,12 +63,10 @@ export interface FastPathOptions extends Pick<ObserveOptions, 'log' | 'metrics'>
 
 type Handler = (request: Request, server: SocketInfo) => Response | Promise<Response>;
 
-/** A plain query's pairs, or null when it is not plain (escapes, `+`, a repeated or unknown key). */
-function plainQuery(url: string, keys: readonly string[]): Record<string, string> | null {
-  const mark = url.indexOf('?');
+/** A plain query's pairs (the part of the URL after `?`), or null when it is not plain (escapes, `+`, a repeated or unknown key). */
+function plainQuery(raw: string, keys: readonly string[]): Record<string, string> | null {
   const query: Record<string, string> = {};
-  if (mark < 0 || mark === url.length - 1) return query;
-  const raw = url.slice(mark + 1);
+  if (raw === '') return query;
   if (raw.includes('%') || raw.includes('+') || raw.includes('#')) return null;
   for (const pair of raw.split('&')) {
     const eq = pair.indexOf('=');
@@ -81,43 +80,64 @@ function plainQuery(url: string, keys: readonly string[]): Record<string, string
 /** A JSON answer's bare minimum: status, headers, body. */
 const respond = (body: BodyInit | null, status: number, headers: HeaderRecord) => new Response(body, { status, headers: headers as Record<string, string> });
 
+/** Decoded queries remembered per route (the raw query string is the key; a refused one is remembered as refused). */
+const QUERIES_HELD = 512;
+/** A longer query string is decoded every time, not remembered (the memory held stays small whatever callers send). */
+const QUERY_HELD_CHARS = 256;
+
+/** What a raw query string decodes to: the route's query, frozen (it is shared by every request that sends it), or null (Elysia's). */
+type Decoded = Readonly<Record<string, unknown>> | null;
+
 /**
  * The handlers by path (`{ '/api/bars': { GET } }`, Bun's `routes` shape);
  * `ordinaryOf(path)` is the app's own handler of the route, which answers
  * whatever is left to it.
  */
 export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinaryOf: (path: string) => Handler): Record<string, { GET: Handler }> {
-  const record = recorder(options);
   const { defaultVersion, cors, rateLimit, compressed } = options;
   const handlers: Record<string, { GET: Handler }> = {};
   for (const route of routes as readonly FastRoute[]) {
     const check = route.query ? TypeCompiler.Compile(route.query) : undefined;
     const keys = route.keys ?? [];
     const ordinary = () => ordinaryOf(route.path);
+    const record = routeRecorder(options, 'GET', route.path);
+    // The same raw query string always decodes the same way (the schema is fixed): decoded once, then looked up.
+    const decoded = new Lru<string, { query: Decoded }>({ maxEntries: QUERIES_HELD });
+    const decode = (search: string): Decoded => {
+      const raw = plainQuery(search, keys);
+      if (raw === null) return null;
+      if (!check) return Object.keys(raw).length > 0 ? null : Object.freeze(raw);
+      const query = Value.Default(route.query!, raw);
+      return check.Check(query) ? Object.freeze(check.Decode(query) as Record<string, unknown>) : null;
+    };
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
       if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0') return ordinary()(request, server);
       const apiVersion = versionOf(request, defaultVersion);
-      const raw = plainQuery(request.url, keys);
-      if (apiVersion === null || raw === null || (check === undefined && Object.keys(raw).length > 0)) return ordinary()(request, server);
-      let query: unknown = raw;
-      if (check) {
-        query = Value.Default(route.query!, raw);
-        if (!check.Check(query)) return ordinary()(request, server);
-        query = check.Decode(query);
+      if (apiVersion === null) return ordinary()(request, server);
+      const url = request.url;
+      const mark = url.indexOf('?');
+      const search = mark < 0 ? '' : url.slice(mark + 1);
+      let held = decoded.get(search);
+      if (held === undefined) {
+        held = { query: decode(search) };
+        if (search.length <= QUERY_HELD_CHARS) decoded.set(search, held);
       }
-      return answer(route, request, server, query, apiVersion, receivedAt);
+      if (held.query === null) return ordinary()(request, server);
+      let body: FastBody | null | Promise<FastBody | null>;
+      try {
+        body = route.answer(held.query, apiVersion);
+      } catch {
+        body = null;
+      }
+      if (body instanceof Promise) return body.then((b) => finish(route, record, request, server, b, apiVersion, receivedAt), () => finish(route, record, request, server, null, apiVersion, receivedAt));
+      return finish(route, record, request, server, body, apiVersion, receivedAt);
     };
     handlers[route.path] = { GET };
   }
 
-  async function answer(route: FastRoute, request: Request, server: SocketInfo, query: unknown, apiVersion: ApiVersion, receivedAt: number): Promise<Response> {
-    let body: FastBody | null;
-    try {
-      body = await route.answer(query as Record<string, unknown>, apiVersion);
-    } catch {
-      body = null;
-    }
+  /** The answer on the wire once the route has given its body (synchronous unless the rate-limit store is remote). */
+  function finish(route: FastRoute, record: ReturnType<typeof routeRecorder>, request: Request, server: SocketInfo, body: FastBody | null, apiVersion: ApiVersion, receivedAt: number): Response | Promise<Response> {
     if (body === null) return ordinaryOf(route.path)(request, server);
     // From here on the request is ours: headers in the plugins' order.
     const requestId = requestIdOf(request);
@@ -125,21 +145,27 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const corsHeaders = cors(request.headers.get('origin'));
     if (corsHeaders) Object.assign(headers, corsHeaders);
     const done = (response: Response) => {
-      record('GET', route.path, response.status, (performance.now() - receivedAt) / 1000, requestId);
+      record(response.status, (performance.now() - receivedAt) / 1000, requestId);
       return response;
     };
-    try {
-      const counting = rateLimit(request, server, { headers }, route.path);
-      if (counting) await counting;
+    // A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged.
+    const failed = (error: unknown) => {
+      const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
+      if (!(error instanceof AppError)) options.log.error('fast path failed', { path: route.path, requestId, error: String(error) });
+      return done(respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers));
+    };
+    const send = () => {
       const etag = body.held ? compressed.etag(body.text) : etagOf(body.text);
       const sent = represent(request, body.text, etag, headers, compressed);
       if (sent === NOT_MODIFIED) return done(respond(null, 304, headers));
       return done(respond(sent, 200, headers));
+    };
+    try {
+      const counting = rateLimit(request, server, { headers }, route.path);
+      if (counting) return counting.then(send).catch(failed);
+      return send();
     } catch (error) {
-      // A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged.
-      const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
-      if (!(error instanceof AppError)) options.log.error('fast path failed', { path: route.path, requestId, error: String(error) });
-      return done(respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers));
+      return failed(error);
     }
   }
   return handlers;

@@ -17,7 +17,7 @@ import { requestPath } from './request-path';
 
 export interface ObserveOptions {
   log: Logger;
-  metrics: Pick<Metrics, 'http'>;
+  metrics: Pick<Metrics, 'http' | 'tally'>;
   /**
    * Whether a path is a route's own (static) pattern: a request refused before
    * routing (a 429 in onRequest) is labelled with it rather than `unmatched`.
@@ -25,12 +25,34 @@ export interface ObserveOptions {
   isRoute?: (path: string) => boolean;
 }
 
+/** The access-log line of one answered request, or undefined when level info is off. */
+function accessLog(log: Logger) {
+  if (!log.enabled('info')) return undefined;
+  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void =>
+    log.info('request', { method, route, status, durationMs: Math.round(seconds * 1e5) / 100, requestId });
+}
+
 /** Records one answered request: its metrics observation and (at level info) its access-log line. */
 export function recorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>) {
-  const logging = log.enabled('info');
+  const line = accessLog(log);
   return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
     metrics.http(method, route, status, seconds);
-    if (logging) log.info('request', { method, route, status, durationMs: Math.round(seconds * 1e5) / 100, requestId });
+    line?.(method, route, status, seconds, requestId);
+  };
+}
+
+/**
+ * The same for one method and route (the fast path's): its metrics tallies are
+ * kept here by status, so an observation is a few additions, not a lookup by labels.
+ */
+export function routeRecorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>, method: string, route: string) {
+  const line = accessLog(log);
+  const tallies = new Map<number, { observe(seconds: number): void }>();
+  return (status: number, seconds: number, requestId: unknown): void => {
+    let tally = tallies.get(status);
+    if (!tally) tallies.set(status, (tally = metrics.tally(method, route, status)));
+    tally.observe(seconds);
+    line?.(method, route, status, seconds, requestId);
   };
 }
 
