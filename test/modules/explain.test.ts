@@ -40,7 +40,7 @@ beforeAll(async () => {
     env: {
       ANTHROPIC_API_KEY: 'sk-ant-test',
       ANTHROPIC_BASE_URL: fake.url,
-      AI_TIMEOUT_MS: '400',
+      AI_TIMEOUT_MS: '1500', // a loaded CI machine can take a few hundred ms to answer on loopback
       AI_BREAKER_FAILURES: '3',
       AI_BREAKER_HALF_OPEN_SECONDS: '10',
       EXPLAIN_RATE_LIMIT_QUOTA: '100000',
@@ -298,7 +298,7 @@ describe('upstream failures', () => {
     fake.script = () => ({ kind: 'hang' });
     const response = await ctx.request(explainPath(signals[8]!));
     expect(response.status).toBe(503);
-    expect((await errorBody(response)).error).toBe('AI explanations are unavailable: anthropic: no answer within 400 ms');
+    expect((await errorBody(response)).error).toBe('AI explanations are unavailable: anthropic: no answer within 1500 ms');
   });
 });
 
