@@ -196,8 +196,8 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
  * memory of every heap that holds them, and JSC scales the point of its next
  * collection by the heap's size with it, so a worker let the garbage of
  * dozens of chunks (records, signals, fits: ~20,000 records a chunk) pile up
- * first: RSS 1.3–1.8 GB during the boot replay and ~1.15 GB after it, against
- * ~0.85 GB and ~0.75 GB with this (issue 13; bench/boot). What the next task
+ * first: the boot replay peaked at 1.97 GB RSS and left 1.22 GB, against 1.37
+ * GB and 0.81 GB with this (issue 13; bench/boot). What the next task
  * needs lives in the books it is handed, so little survives a collection.
  */
 function collectGarbage(): void {
