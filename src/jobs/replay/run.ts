@@ -141,6 +141,9 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
       records += await replays.commitChunk(run.id, entries, { sessionsDone: chunk.to, signals: chunk.tally.signals, books: chunk.books });
       signals += chunk.tally.signals;
       await replays.ledger.checkpoint();
+      // The chunk's records and entries are garbage now: collected at once rather than when JSC's collector,
+      // which counts the store's SharedArrayBuffers as heap, gets to them (workers/replay collectGarbage).
+      Bun.gc(true);
       if (chunk.tally.unresolvable > 0) log.warn('replay: outcomes unresolvable', { runId: run.id, count: chunk.tally.unresolvable, through: prepared.dates[chunk.to - 1] });
       options.onProgress?.({ runId: run.id, sessionsDone: chunk.to, sessionsTotal: total, resumedAt: startAt, through: prepared.dates[chunk.to - 1]!, signals, records, elapsedMs: Date.now() - started });
       if (options.signal?.aborted) return (await replays.get(run.id))!;
