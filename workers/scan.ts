@@ -3,8 +3,7 @@
  * Each task attaches the shared bar store (zero copy; the reader is kept while
  * the store's generation is unchanged) and calls the pure kernels. The
  * indicators come from the store's incremental scan state (store/scan-state):
- * a scan on a new bar computes that bar's indicators, not the history's, and
- * the detectors refit only the bars not fitted before ({@link LiveFits}).
+ * a scan on a new bar computes that bar's indicators, not the history's.
  */
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
 import { headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
@@ -13,7 +12,6 @@ import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators, type ScanContext } from '../src/kernels/scan';
 import { trendRegime, trendTemplate } from '../src/kernels/trend';
-import { FitMemo } from '../src/kernels/patterns';
 import { withScanInputs, type StoreHandle } from '../src/store';
 import { indexAtOrBefore, store } from './store';
 
@@ -119,83 +117,6 @@ export function profileAt(symbol: string, series: Ohlcv, ind: ScanIndicatorSet, 
   return { symbol, trendTemplate: trendTemplate(series.close, ind, asOf, rsRank), trendRegime: trendRegime(series.close, ind, asOf) };
 }
 
-/**
- * The detectors' fits kept between live scans in this worker thread, a
- * `FitMemo` a series (patterns/types): a scan standing on a series' last bar
- * refits only the ends it has not fitted before, so a new bar costs a fit or
- * two a detector, not the recent window's. A fit reads bars up to its end
- * only, so it holds while those bars do:
- * - a fit ending at the last stored bar is forgotten after the scan (that bar
- *   may still be forming: the next write may revise it, revision unchanged);
- * - the memo is dropped when the series' revision moves (a write changed a
- *   bar before the last, or the window slid), when its first bar or the last
- *   bar it kept fits for is not the same bar, when the store's generation
- *   changes, and after a read a write overlapped;
- * - memos are kept for the {@link LIVE_FITS_STORES} stores scanned last;
- * - fits older than {@link LIVE_FITS_BARS} bars are let go (memory).
- * Only a scan standing on the last bar uses it (a scan `asOf` an earlier date
- * fits from scratch), so it holds about {@link LIVE_FITS_BARS} ends a detector
- * and series. The findings are those of a scan without it (the replay's memo
- * property, `test/kernels/patterns/memo.test.ts`; `test/workers/scan-live-fits.test.ts`).
- */
-export class LiveFits {
-  /** By store id, the latest used last (a scan may alternate between two stores: a replay's cut copy, a test's fresh one). */
-  private readonly stores = new Map<string, { generation: number; bySeries: Map<string, KeptFits> }>();
-
-  /** The memo of a series whose bars are `ts` (held under the slot's lock), or a fresh one. */
-  memo(store: StoreHandle, symbol: string, timeframe: Timeframe, revision: number, ts: Float64Array): FitMemo {
-    let held = this.stores.get(store.storeId);
-    this.stores.delete(store.storeId);
-    if (!held || held.generation !== store.generation) held = { generation: store.generation, bySeries: new Map() };
-    this.stores.set(store.storeId, held);
-    for (const id of this.stores.keys()) if (this.stores.size > LIVE_FITS_STORES) this.stores.delete(id);
-    const key = `${timeframe}\u0000${symbol}`;
-    const kept = held.bySeries.get(key);
-    if (kept && kept.revision === revision && kept.firstTs === ts[0] && kept.keptEnd < ts.length && kept.keptTs === ts[kept.keptEnd]) return kept.memo;
-    const memo = new FitMemo();
-    held.bySeries.set(key, { memo, revision, firstTs: ts[0]!, keptEnd: -1, keptTs: NaN });
-    return memo;
-  }
-
-  private kept(store: StoreHandle, symbol: string, timeframe: Timeframe): KeptFits | undefined {
-    const held = this.stores.get(store.storeId);
-    return held?.generation === store.generation ? held.bySeries.get(`${timeframe}\u0000${symbol}`) : undefined;
-  }
-
-  /** After a scan over bars `ts` that no write overlapped: forget the last (forming) bar's fits and the old ones. */
-  settle(store: StoreHandle, symbol: string, timeframe: Timeframe, ts: Float64Array): void {
-    const kept = this.kept(store, symbol, timeframe);
-    if (!kept) return;
-    const last = ts.length - 2; // the last bar a write cannot revise without moving the revision
-    kept.memo.retain(last - LIVE_FITS_BARS + 1, last);
-    kept.keptEnd = last;
-    kept.keptTs = last >= 0 ? ts[last]! : NaN;
-  }
-
-  /** Forget a series (a write overlapped the read that used its memo). */
-  drop(store: StoreHandle, symbol: string, timeframe: Timeframe): void {
-    this.stores.get(store.storeId)?.bySeries.delete(`${timeframe}\u0000${symbol}`);
-  }
-}
-
-interface KeptFits {
-  memo: FitMemo;
-  /** The series' revision, first bar time, and the last bar the memo holds fits up to, with its time. */
-  revision: number;
-  firstTs: number;
-  keptEnd: number;
-  keptTs: number;
-}
-
-/** Stores {@link LiveFits} keeps fits for. */
-export const LIVE_FITS_STORES = 2;
-
-/** Bars of fits {@link LiveFits} keeps a series (the detectors look back 5 bars for a breakout; a flag back to its pole). */
-export const LIVE_FITS_BARS = 48;
-
-/** This thread's fits between live scans. */
-const liveFits = new LiveFits();
-
 /** Scans a batch of symbols as of `asOfTs`: the live setups of each, each symbol's trend profile, and the regime the scores read. */
 export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime: given, regimeOf }: ScanInput): { findings: ScanFinding[]; profiles: SymbolProfile[]; regime: RegimeReading | null } {
   const regime = regimeOf ? readRegime(handle, regimeOf.benchmark, timeframe, asOfTs, regimeOf.breadth) : given;
@@ -203,26 +124,14 @@ export function scan({ handle, symbols, timeframe, asOfTs, rsRanks, regime: give
   const out: ScanFinding[] = [];
   const profiles: SymbolProfile[] = [];
   for (const symbol of symbols) {
-    let calls = 0;
-    let seen = -1; // the bars' version a memo was used on
     withScanInputs(s, symbol, timeframe, (series, ind) => {
-      // A second call is the redo over a consistent copy after an overlapping write: no memo then.
-      calls++;
       const asOf = indexAtOrBefore(series.ts, asOfTs);
       if (asOf < 0) return;
       const rank = rsRanks[symbol];
       const rsRank = rank === undefined || Number.isNaN(rank) ? null : rank;
-      let memo: FitMemo | undefined;
-      if (calls === 1 && asOf === series.ts.length - 1) {
-        seen = series.version;
-        memo = liveFits.memo(handle, symbol, timeframe, s.revision(symbol, timeframe)!, series.ts);
-      }
       profiles.push(profileAt(symbol, series, ind, asOf, rsRank));
-      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime, memo }));
-      if (memo && calls === 1) liveFits.settle(handle, symbol, timeframe, series.ts);
+      out.push(...findingsAt(symbol, standingOn(series, ind, asOf), { rsRank, regime }));
     });
-    // The revision read, the fits kept and the bars they read are one version only if no write came since.
-    if (seen >= 0 && (calls > 1 || s.version(symbol, timeframe) !== seen)) liveFits.drop(handle, symbol, timeframe);
   }
   return { findings: out, profiles, regime };
 }

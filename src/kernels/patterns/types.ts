@@ -53,15 +53,6 @@ export class FitMemo {
     return this.byDetector.get(owner)?.get(end) as F | null | undefined;
   }
 
-  /**
-   * Drops every fit ending before `first` or after `last`: a caller that keeps
-   * a memo while bars are appended (the live scan, workers/scan) forgets the
-   * fits of a bar still forming and those too old to be asked for again.
-   */
-  retain(first: number, last: number): void {
-    for (const fits of this.byDetector.values()) for (const end of fits.keys()) if (end < first || end > last) fits.delete(end);
-  }
-
   /** Keeps a copy of `found` (a fit may be a reused scratch object) as the fit of `owner` ending at `end`, and returns the copy. */
   keep<F>(owner: object, end: number, found: F | null): F | null {
     let fits = this.byDetector.get(owner);
