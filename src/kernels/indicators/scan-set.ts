@@ -22,7 +22,7 @@
  */
 import { atr1d, atrState, type AtrState } from './atr';
 import { bollingerState, bollingerWidth1d, percentileRank1d, type BollingerState } from './bollinger';
-import { headBars, type Ohlcv } from '../ohlcv';
+import type { Ohlcv } from '../ohlcv';
 import { extendRollingMax1d, extendRollingMin1d, rollingMax1d, rollingMin1d, type RollingOptions } from './rolling';
 import type { IndicatorSet } from './set';
 import { sma1d, smaState, type SmaState } from './sma';
@@ -130,9 +130,8 @@ export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndic
   return out;
 }
 
-/** The kernels that carry a running state, over `bars` from where `state` stopped. */
-function advanceStateful(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState): void {
-  const { high, low, close, volume } = bars;
+/** The kernels that carry a running state, over the columns' bars from where `state` stopped. */
+function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: ScanIndicatorSet, state: ScanIndicatorState): void {
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
@@ -160,10 +159,13 @@ export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: 
   const from = state.next;
   if (!(Number.isInteger(commit) && from <= commit && commit <= n)) throw new RangeError(`scan indicators: state at bar ${from} cannot commit through ${commit} of ${n} bars`);
   if (from === n) return;
-  advanceStateful(commit < n ? headBars(bars, commit) : bars, set, state);
-  if (commit < n) advanceStateful(bars, set, copyScanIndicatorState(state));
+  const { close, volume } = bars;
+  // The committed bars (views over the four columns the kernels read), then the rest on a copy of the state.
+  const head = (column: Float64Array) => (commit < n ? column.subarray(0, commit) : column);
+  advanceStateful(head(high), head(low), head(close), head(volume), set, state);
+  if (commit < n) advanceStateful(high, low, close, volume, set, copyScanIndicatorState(state));
   // The rest are read back from the bars and the band width, from `from` on.
-  percentileRank1d(set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
+  percentileRank1d(set.bbWidth20.length === n ? set.bbWidth20 : set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
   // Resuming, the extremes carry on from their values before `from` (O(1) a bar); from bar 0, the deque.
   const scratch = from > 0 ? undefined : new Int32Array(n);
   const max = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMax1d(values, out, options, scratch) : extendRollingMax1d(values, out, options, from));
