@@ -6,7 +6,7 @@
  * a scan on a new bar computes that bar's indicators, not the history's.
  */
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
-import { headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
+import { SCAN_INDICATORS, headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, type Ohlcv } from '../src/kernels/ohlcv';
 import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
@@ -18,8 +18,13 @@ import { indexAtOrBefore, store } from './store';
 /** The bars up to and including `asOf`, as views (nothing later can be read through them). */
 export const upTo = (series: Ohlcv, asOf: number): Ohlcv => headBars(series, asOf + 1);
 
-/** The bars and indicators up to and including `asOf`, as views: what a scan standing on `asOf` may read. */
+/**
+ * The bars and indicators up to and including `asOf`, as views: what a scan
+ * standing on `asOf` may read. Standing on the last bar (the live scan), the
+ * views given are already that (19 views fewer a symbol).
+ */
 export function standingOn(series: Ohlcv, ind: ScanIndicatorSet, asOf: number): { bars: Ohlcv; ind: ScanIndicatorSet } {
+  if (asOf + 1 === series.ts.length && SCAN_INDICATORS.every((name) => ind[name].length === asOf + 1)) return { bars: series, ind };
   return { bars: upTo(series, asOf), ind: headIndicators(ind, asOf + 1) };
 }
 

@@ -108,9 +108,11 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       Atomics.store(headers, base + PROVISIONAL, -1);
       state = scanIndicatorState();
     }
+    // One set of views, as long as the bars: the kernels write through them, the caller reads them.
+    const ind = scanIndicatorViews(values, segment.capacity, n);
     if (n > 0 && (state.next < n - 1 || Atomics.load(headers, base + PROVISIONAL) !== bars.version)) {
       const committedBefore = state.next;
-      extendScanIndicators(bars, scanIndicatorViews(values, segment.capacity), state, n - 1);
+      extendScanIndicators(bars, ind, state, n - 1);
       if (state.next !== committedBefore) {
         packScanState(state, words);
         Atomics.store(headers, base + BUILT_ON, revision);
@@ -118,7 +120,7 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       }
       Atomics.store(headers, base + PROVISIONAL, bars.version);
     }
-    const result = use(bars, scanIndicatorViews(values, segment.capacity, n));
+    const result = use(bars, ind);
     if (store.version(symbol, timeframe) === bars.version) return result;
     // A write overlapped: what was read may mix old and new bars.
     Atomics.store(headers, base + COMMITTED, 0);

@@ -22,7 +22,10 @@
  * Streaming: with `from`, only outputs `from..` are written. The deque is
  * rebuilt from the `period` bars before `from` (it holds exactly the window's
  * bars that no later bar of the window tops, so the rebuild is the deque the
- * whole run would hold there), in O(period).
+ * whole run would hold there), in O(period). {@link extendRollingMax1d} and
+ * {@link extendRollingMin1d} resume from the output before `from` instead (the
+ * scan's one-bar advance): O(1) a bar, O(period) only when the extreme leaves
+ * the window; the same values, since a maximum or minimum is exact.
  *
  * @example
  * const out = new Float64Array(4);
@@ -106,5 +109,56 @@ function rollingExtreme1d(
     }
     if (tail > head && deque[head] === i - period) head++;
     if (!excludeCurrent && i >= from) out[i] = i >= period - 1 && i - lastMissing >= period ? values[deque[head]!]! : NaN;
+  }
+}
+
+/**
+ * The rolling maximum for bars `from..`, carried from `out[from − 1]` (which
+ * must hold this kernel's output for that bar; outputs before `from` are read,
+ * never written). A new bar: the extreme of the window before, unless the bar
+ * leaving it was that extreme (then the window is rescanned). The same values
+ * as {@link rollingMax1d} bit for bit, ±0 ties included (the latest bar of the
+ * extreme's value wins, as in the deque). Allocates nothing.
+ * @throws {RangeError} on a bad period, a short output, or `from` outside 1..input length.
+ */
+export function extendRollingMax1d(values: Float64Array, out: Float64Array, options: RollingOptions, from: number): void {
+  extendRollingExtreme1d(values, out, options, 1, from);
+}
+
+/** The rolling minimum carried from `out[from − 1]`; otherwise as {@link extendRollingMax1d}. */
+export function extendRollingMin1d(values: Float64Array, out: Float64Array, options: RollingOptions, from: number): void {
+  extendRollingExtreme1d(values, out, options, -1, from);
+}
+
+function extendRollingExtreme1d(values: Float64Array, out: Float64Array, options: RollingOptions, sign: number, from: number): void {
+  const { period, excludeCurrent } = resolve(options);
+  const n = values.length;
+  if (out.length < n) throw new RangeError(`rolling: output holds ${out.length} values, input has ${n}`);
+  if (!Number.isInteger(from) || from < 1 || from > n) throw new RangeError(`rolling: from must be a bar index in 1..${n}, got ${from}`);
+  const shift = excludeCurrent ? 1 : 0;
+  for (let i = from; i < n; i++) {
+    const last = i - shift; // the window is bars last − period + 1 .. last
+    const first = last - period + 1;
+    if (first < 0) {
+      out[i] = NaN;
+      continue;
+    }
+    const prev = out[i - 1]!;
+    const entering = values[last]!;
+    // A number before means the window before (first − 1 .. last − 1) held no missing value.
+    if (prev - prev === 0 && first > 0 && sign * values[first - 1]! < sign * prev) {
+      out[i] = entering - entering !== 0 ? NaN : sign * entering >= sign * prev ? entering : prev;
+      continue;
+    }
+    let best = NaN;
+    for (let j = first; j <= last; j++) {
+      const x = values[j]!;
+      if (x - x !== 0) {
+        best = NaN;
+        break;
+      }
+      if (j === first || sign * x >= sign * best) best = x;
+    }
+    out[i] = best;
   }
 }

@@ -22,8 +22,8 @@
  */
 import { atr1d, atrState, type AtrState } from './atr';
 import { bollingerState, bollingerWidth1d, percentileRank1d, type BollingerState } from './bollinger';
-import { headBars, type Ohlcv } from '../ohlcv';
-import { rollingMax1d, rollingMin1d } from './rolling';
+import type { Ohlcv } from '../ohlcv';
+import { extendRollingMax1d, extendRollingMin1d, rollingMax1d, rollingMin1d, type RollingOptions } from './rolling';
 import type { IndicatorSet } from './set';
 import { sma1d, smaState, type SmaState } from './sma';
 import { averageVolume1d } from './volume';
@@ -130,12 +130,8 @@ export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndic
   return out;
 }
 
-/** The longest rolling window of the set (the 52-week high and low). */
-const LONGEST_WINDOW = 252;
-
-/** The kernels that carry a running state, over `bars` from where `state` stopped. */
-function advanceStateful(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState): void {
-  const { high, low, close, volume } = bars;
+/** The kernels that carry a running state, over the columns' bars from where `state` stopped. */
+function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: ScanIndicatorSet, state: ScanIndicatorState): void {
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
@@ -147,11 +143,14 @@ function advanceStateful(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicato
 
 /**
  * Computes every member for bars `state.next .. bars.close.length − 1` and
- * moves the state over the first `commit` bars (default all): O(new bars),
- * plus O(252) to rebuild the rolling extremes' deques. Bars past `commit` (a
+ * moves the state over the first `commit` bars (default all): O(new bars)
+ * (the rolling extremes carry on from their values before `state.next`, and
+ * rescan a window only when its extreme leaves it). Bars past `commit` (a
  * forming bar a later write may revise) get their values from a copy of the
  * state, which stays where the committed bars end. The arrays of `set` must
- * hold at least `bars.close.length` values.
+ * hold at least `bars.close.length` values, and the values this function
+ * wrote for the bars before `state.next` (the band width's percentile and the
+ * extremes read them).
  * @throws {RangeError} when the state is past `commit` or `commit` past the bars, or from the kernels (short outputs, unequal columns).
  */
 export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
@@ -160,18 +159,27 @@ export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: 
   const from = state.next;
   if (!(Number.isInteger(commit) && from <= commit && commit <= n)) throw new RangeError(`scan indicators: state at bar ${from} cannot commit through ${commit} of ${n} bars`);
   if (from === n) return;
-  advanceStateful(commit < n ? headBars(bars, commit) : bars, set, state);
-  if (commit < n) advanceStateful(bars, set, copyScanIndicatorState(state));
+  const { close, volume } = bars;
+  // The committed bars (views over the four columns the kernels read), then the rest on a copy of the state.
+  const head = (column: Float64Array) => (commit < n ? column.subarray(0, commit) : column);
+  advanceStateful(head(high), head(low), head(close), head(volume), set, state);
+  if (commit < n) advanceStateful(high, low, close, volume, set, copyScanIndicatorState(state));
   // The rest are read back from the bars and the band width, from `from` on.
-  percentileRank1d(set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
-  const scratch = new Int32Array(n - Math.max(0, from - LONGEST_WINDOW));
-  rollingMax1d(high, set.high252, { period: 252 }, scratch, from);
-  rollingMin1d(low, set.low252, { period: 252 }, scratch, from);
-  rollingMax1d(high, set.donchianHigh55, { period: 55, excludeCurrent: true }, scratch, from);
-  rollingMin1d(low, set.donchianLow55, { period: 55, excludeCurrent: true }, scratch, from);
-  rollingMax1d(high, set.donchianHigh20, { period: 20, excludeCurrent: true }, scratch, from);
-  rollingMin1d(low, set.donchianLow20, { period: 20, excludeCurrent: true }, scratch, from);
+  percentileRank1d(set.bbWidth20.length === n ? set.bbWidth20 : set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
+  // Resuming, the extremes carry on from their values before `from` (O(1) a bar); from bar 0, the deque.
+  const scratch = from > 0 ? undefined : new Int32Array(n);
+  const max = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMax1d(values, out, options, scratch) : extendRollingMax1d(values, out, options, from));
+  const min = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMin1d(values, out, options, scratch) : extendRollingMin1d(values, out, options, from));
+  max(high, set.high252, { period: 252 });
+  min(low, set.low252, { period: 252 });
+  max(high, set.donchianHigh55, DONCHIAN_55);
+  min(low, set.donchianLow55, DONCHIAN_55);
+  max(high, set.donchianHigh20, DONCHIAN_20);
+  min(low, set.donchianLow20, DONCHIAN_20);
 }
+
+const DONCHIAN_55: RollingOptions = { period: 55, excludeCurrent: true };
+const DONCHIAN_20: RollingOptions = { period: 20, excludeCurrent: true };
 
 /** The whole set over `bars`, computed at once (what the incremental form must equal). */
 export function computeScanIndicators(bars: Ohlcv): ScanIndicatorSet {

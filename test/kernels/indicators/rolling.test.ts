@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
+import fc from 'fast-check';
+import { extendRollingMax1d, extendRollingMin1d, rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
 import { randomWalk, seededRandom } from '../../helpers/random';
 
 /** Reference twin: scan every window; the window ends at t, or at t − 1 when the current bar is excluded. */
@@ -96,5 +97,47 @@ describe('rolling max and min', () => {
         expectExactly(run(rollingMin1d, x, { period, excludeCurrent }), naiveMin(x, period, excludeCurrent));
       }
     }
+  });
+});
+
+describe('rolling extremes carried from the output before (the scan one-bar advance)', () => {
+  // Few distinct values (ties, ±0) and missing values, so the extreme often leaves the window or ties.
+  const value = fc.oneof(fc.constantFrom(0, -0, 1, 2, 3, -1, NaN, Infinity), fc.double({ min: -5, max: 5, noNaN: true }));
+  const case_ = fc.record({
+    values: fc.array(value, { minLength: 1, maxLength: 80 }),
+    period: fc.integer({ min: 1, max: 12 }),
+    excludeCurrent: fc.boolean(),
+    cut: fc.double({ min: 0, max: 1, noNaN: true }),
+    step: fc.integer({ min: 1, max: 5 }),
+  });
+
+  for (const [name, batch, extend] of [
+    ['max', rollingMax1d, extendRollingMax1d],
+    ['min', rollingMin1d, extendRollingMin1d],
+  ] as const) {
+    it(`${name}: the deque's values bit for bit, a bar or a few at a time from any bar`, () => {
+      fc.assert(
+        fc.property(case_, ({ values: list, period, excludeCurrent, cut, step }) => {
+          const values = Float64Array.from(list);
+          const options = { period, excludeCurrent };
+          const expected = run(batch, values, options);
+          const out = new Float64Array(values.length).fill(12345); // garbage past what was computed
+          let at = Math.max(1, Math.floor(cut * values.length));
+          out.set(expected.subarray(0, at));
+          while (at < values.length) {
+            const to = Math.min(values.length, at + step);
+            extend(values.subarray(0, to), out, options, at);
+            at = to;
+          }
+          expect(Array.from(new Uint8Array(out.buffer))).toEqual(Array.from(new Uint8Array(expected.buffer)));
+        }),
+        { numRuns: 500 },
+      );
+    });
+  }
+
+  it('rejects a start outside 1..length', () => {
+    expect(() => extendRollingMax1d(new Float64Array(3), new Float64Array(3), { period: 2 }, 0)).toThrow(RangeError);
+    expect(() => extendRollingMin1d(new Float64Array(3), new Float64Array(3), { period: 2 }, 4)).toThrow(RangeError);
   });
 });
