@@ -8,7 +8,6 @@ import {
   fitGarch11,
   garchLogLikelihood,
   horizonVariance,
-  logReturns,
   meanSquare,
   priceQuantiles,
   varianceFilter,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { confluence } from '../../src/kernels/confluence';
 import type { ConfluenceResponse } from '../../src/modules/signals/model';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 

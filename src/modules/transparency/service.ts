@@ -12,9 +12,6 @@ import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 
-const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
-const dayEnd = (d: string) => new Date(`${d}T23:59:59.999Z`);
-
 export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Promise<LedgerResponse> {
   if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
   const view = await ledgerView(sources, query);

@@ -2,7 +2,8 @@
  * /api/graphql: every query against the REST answer for the same inputs,
  * the signals connection paging and filters, the N+1 bound, mutations by
  * tier, errors with extensions.code, limits, persisted queries, GraphiQL
- * offline, rate limiting. One context for the file.
+ * offline, rate limiting, answers kept per run. One context for the file
+ * (and one with small limits); subscriptions are in subscriptions.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createHash } from 'node:crypto';
@@ -10,6 +11,7 @@ import type { Signal } from '../../../src/domain/signal';
 import { createTestContext, type TestContext } from '../../helpers/app';
 import { expectError, sessionCookie } from '../../helpers/account';
 import { smallMarket } from '../../helpers/small-market';
+import { postGraphql, type Result, selectionOf, typeOf, withNulls } from './requests';
 
 let ctx: TestContext;
 /** Small limits: depth 5, 5 aliases, cost 500 for free and anonymous callers, batches of 3, no introspection, 2 requests per window for a free user. */
@@ -29,52 +31,12 @@ afterAll(async () => {
   await limits.close();
 });
 
-interface Result<T = Record<string, any>> {
-  data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[];
-}
-
-async function gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, on: TestContext = ctx): Promise<{ status: number; body: Result<T>; headers: Headers }> {
-  const response = await on.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query, variables }) });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Result<T> };
-}
+const gql = <T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}, on: TestContext = ctx) => postGraphql<T>(on, query, variables, headers);
 
 async function rest<T = any>(path: string, headers: Record<string, string> = {}): Promise<T> {
   const reply = await ctx.json<T>(path, { headers });
   expect(reply.status).toBe(200);
   return reply.body;
-}
-
-/** Every field of the REST answer asked for, to compare whole answers: the schema's fields one level per type. */
-async function selectionOf(typeName: string, depth = 6): Promise<string> {
-  const { body } = await gql<{ __type: { fields: { name: string; type: TypeRef }[] } }>(`query($n: String!) { __type(name: $n) { fields { name type { ...T } } } } fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`, { n: typeName });
-  const fields = body.data!.__type.fields;
-  const parts: string[] = [];
-  for (const f of fields) {
-    const named = namedOf(f.type);
-    if (named.kind === 'OBJECT') {
-      if (depth === 0 || ['snapshot', 'earnings'].includes(f.name)) continue;
-      parts.push(`${f.name} { ${await selectionOf(named.name!, depth - 1)} }`);
-    } else parts.push(f.name);
-  }
-  return parts.join(' ');
-}
-interface TypeRef {
-  kind: string;
-  name: string | null;
-  ofType?: TypeRef | null;
-}
-const namedOf = (t: TypeRef): TypeRef => (t.ofType ? namedOf(t.ofType) : t);
-
-/** A REST answer with the fields GraphQL leaves out (absent optionals) as null, for comparing. */
-function withNulls(rest: unknown, gq: unknown): unknown {
-  if (Array.isArray(gq) && Array.isArray(rest)) return rest.map((r, i) => withNulls(r, gq[i]));
-  if (gq && typeof gq === 'object' && rest && typeof rest === 'object' && !Array.isArray(gq)) {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(gq)) out[key] = key in (rest as object) ? withNulls((rest as Record<string, unknown>)[key], (gq as Record<string, unknown>)[key]) : null;
-    return out;
-  }
-  return rest;
 }
 
 describe('/api/graphql reads: the REST answer for the same inputs', () => {
@@ -104,9 +66,9 @@ describe('/api/graphql reads: the REST answer for the same inputs', () => {
   expect(cases.length).toBeGreaterThan(10);
   for (const [field, args, path, clock] of cases) {
     it(`${field}${args} equals GET ${path}`, async () => {
-      const typeName = await typeOf(field);
+      const typeName = await typeOf(ctx, field);
       expect(typeName).toBeTruthy();
-      const selection = typeName === 'JSON' ? '' : ` { ${await selectionOf(typeName!)} }`;
+      const selection = typeName === 'JSON' ? '' : ` { ${await selectionOf(ctx, typeName!)} }`;
       const { status, body } = await gql(`{ ${field}${args}${selection} }`);
       expect(status).toBe(200);
       expect(body.errors).toBeUndefined();
@@ -121,12 +83,6 @@ describe('/api/graphql reads: the REST answer for the same inputs', () => {
     });
   }
 });
-
-async function typeOf(field: string): Promise<string | null> {
-  const { body } = await gql<{ __schema: { queryType: { fields: { name: string; type: TypeRef }[] } } }>(`{ __schema { queryType { fields { name type { kind name ofType { kind name } } } } } }`);
-  const f = body.data!.__schema.queryType.fields.find((x) => x.name === field);
-  return f ? namedOf(f.type).name : null;
-}
 
 describe('signals: a Relay connection over the /api/breakouts ranking', () => {
   it('pages through every signal of GET /api/breakouts in its order, with cursors', async () => {
@@ -430,79 +386,5 @@ describe('answers kept per persisted run (services.graphql.answers)', () => {
     expect((await byHash()).data).toEqual({ signals: { totalCount: expect.any(Number) } });
     ctx.services.graphql.persistedQueries.delete(extensions.persistedQuery.sha256Hash);
     expect((await byHash()).errors![0]!.extensions!.code).toBe('PERSISTED_QUERY_NOT_FOUND');
-  });
-});
-
-describe('subscriptions over SSE, fed by the event bus of /api/stream', () => {
-  /** Opens a subscription as an event stream and returns a reader of its `next` payloads. */
-  async function subscribe(query: string, headers: Record<string, string> = {}) {
-    const abort = new AbortController();
-    const response = await ctx.request('/api/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
-      body: JSON.stringify({ query }),
-      signal: abort.signal,
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    return {
-      async next(): Promise<Result> {
-        for (;;) {
-          const frame = /event: next\ndata: (.*)\n\n/.exec(buffer);
-          if (frame) {
-            buffer = buffer.slice(frame.index + frame[0].length);
-            return JSON.parse(frame[1]!) as Result;
-          }
-          const { value, done } = await reader.read();
-          if (done) throw new Error(`stream ended: ${buffer}`);
-          buffer += decoder.decode(value, { stream: true });
-        }
-      },
-      close: () => abort.abort(),
-    };
-  }
-
-  /** Publishes until the subscription (live once yoga has subscribed to the bus) has received a frame. */
-  async function publishUntil(received: Promise<Result>, publish: () => void): Promise<Result> {
-    let done = false;
-    void received.finally(() => (done = true));
-    while (!done) {
-      publish();
-      await Promise.race([received, Bun.sleep(5)]);
-    }
-    return received;
-  }
-
-  it('delivers breakoutNew and breakoutStateChange as published on the bus', async () => {
-    const [signal] = (await rest<{ rankedSignals: Signal[] }>('/api/breakouts?limit=1')).rankedSignals;
-    const stream = await subscribe('subscription { breakoutNew { signal { id symbol finalScore } } }');
-    // The subscription is live once yoga has called subscribe: publish after the first read has started.
-    const received = publishUntil(stream.next(), () => ctx.services.bus.publish('breakouts.new', { signal: signal! }));
-    expect((await received).data).toEqual({ breakoutNew: { signal: { id: signal!.id, symbol: signal!.symbol, finalScore: signal!.finalScore } } });
-    stream.close();
-
-    const changes = await subscribe('subscription { breakoutStateChange { signalId from to price } }');
-    const change = publishUntil(changes.next(), () =>
-      ctx.services.bus.publish('breakouts.state_change', { signalId: signal!.id, symbol: signal!.symbol, from: 'triggered', to: 'confirmed', price: 101.5, at: '2026-11-20T21:00:00.000Z' }),
-    );
-    expect((await change).data).toEqual({ breakoutStateChange: { signalId: signal!.id, from: 'triggered', to: 'confirmed', price: 101.5 } });
-    changes.close();
-  });
-
-  it("delivers alertDispatched of the caller's own rules only, and refuses it without a credential", async () => {
-    const anonymous = await gql('subscription { alertDispatched { alertId } }');
-    expect(anonymous.body.errors![0]!.extensions!.code).toBe('UNAUTHENTICATED');
-    const stream = await subscribe('subscription { alertDispatched { alertId symbol ruleId } }', { cookie: pro });
-    const base = { signalId: 'AAPL-x', symbol: 'AAPL', at: '2026-11-20T21:00:00.000Z' };
-    // Someone else's alert goes first each round: the stream must skip it.
-    const received = publishUntil(stream.next(), () => {
-      ctx.services.bus.publish('alerts.dispatched', { ...base, alertId: 'alr_other', userId: 'someone-else', ruleId: 'rul_1', rule: { id: 'rul_1', name: 'x' } });
-      ctx.services.bus.publish('alerts.dispatched', { ...base, alertId: 'alr_mine', userId: 'gq-pro', ruleId: 'rul_2', rule: { id: 'rul_2', name: 'mine' } });
-    });
-    expect((await received).data).toEqual({ alertDispatched: { alertId: 'alr_mine', symbol: 'AAPL', ruleId: 'rul_2' } });
-    stream.close();
   });
 });

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { cupWithHandle } from '../../../../src/kernels/patterns/cup-with-handle';
-import { history } from '../../../kernels/patterns/builders';
 import { firingRate, LARGE_CAPS, matchOn } from '../../../kernels/patterns/real-data';
 import { sharedData } from '../../../helpers/shared-data';
 
