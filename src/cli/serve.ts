@@ -42,7 +42,7 @@ const SETTLE_MS = 300;
  * back over the next moments (JSC sweeps freed blocks lazily, mimalloc
  * purges a freed range after a delay): the second, once that is done, hands
  * it to the system (each `Bun.gc` also collects mimalloc's free pages). After
- * the boot scans of a cold start that is 30–55 MB more than one collection
+ * the boot scans of a cold start that is 25–55 MB more than one collection
  * returns (bench/boot; issue 13).
  */
 async function collect(when: string, log: Logger): Promise<void> {
