@@ -41,7 +41,7 @@ import {
   type ScanIndicatorSet,
   type ScanIndicatorState,
 } from '../kernels/indicators/scan-set';
-import { HEADER_INTS, scanStateOffset, scanValuesOffset } from './layout';
+import { HEADER_INTS, columnStride, scanStateOffset, scanValuesOffset } from './layout';
 import type { BarStoreReader, StoredSeries } from './reader';
 
 /** Words of a slot's scan-state header. */
@@ -97,7 +97,8 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
     const revision = store.revision(symbol, timeframe)!;
     const n = bars.ts.length;
     const words = new Float64Array(segment.scanState, scanStateOffset(segment.slots, slot), SCAN_STATE_WORDS);
-    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, segment.capacity, slot), SCAN_INDICATORS.length * segment.capacity);
+    const stride = columnStride(segment.capacity);
+    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, segment.capacity, slot), SCAN_INDICATORS.length * stride);
     const committed = Atomics.load(headers, base + COMMITTED);
     const reusable = committed > 0 && committed <= n - 1 && Atomics.load(headers, base + BUILT_ON) === revision;
     let state: ScanIndicatorState;
@@ -109,7 +110,7 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       state = scanIndicatorState();
     }
     // One set of views, as long as the bars: the kernels write through them, the caller reads them.
-    const ind = scanIndicatorViews(values, segment.capacity, n);
+    const ind = scanIndicatorViews(values, stride, n);
     if (n > 0 && (state.next < n - 1 || Atomics.load(headers, base + PROVISIONAL) !== bars.version)) {
       const committedBefore = state.next;
       extendScanIndicators(bars, ind, state, n - 1);

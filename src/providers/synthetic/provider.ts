@@ -53,7 +53,7 @@ export const DEFAULT_SEED = 42;
 interface SymbolState {
   profile: SymbolProfile;
   daily: DailyPath;
-  /** The daily path as bars, every session of the world (its `ts` a copy of the world's `dayTs`). */
+  /** The daily path as bars, every session of the world (its `ts` the provider's one copy of the world's `dayTs`, shared by every symbol). */
   bars: Ohlcv;
   /** The 1h and 4h bars of the last window asked, held until both timeframes have been served once. */
   intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns; served: Set<string> };
@@ -83,6 +83,8 @@ export class SyntheticProvider implements MarketDataProvider {
   private world?: World;
   /** The New York date the world was built to. */
   private worldDay?: string;
+  /** The times of the world's sessions, one copy every symbol's daily bars share (531 copies were 8 MB). */
+  private sessionTs?: Float64Array;
   private readonly symbols = new Map<string, SymbolState>();
   /** Symbols whose paths worker threads are drawing (`prepareDaily`, `prepareIntraday`): when their batch is in. */
   private readonly drawing = new Map<string, Promise<number>>();
@@ -319,14 +321,15 @@ export class SyntheticProvider implements MarketDataProvider {
     if (!this.world || this.world.dates.length === 0 || this.worldDay !== day) {
       this.world = buildWorld(this.seed, day);
       this.worldDay = day;
+      this.sessionTs = this.world.dayTs.slice();
       this.symbols.clear();
     }
     return this.world;
   }
 
   private install(instrument: Instrument, daily: DailyPath): SymbolState {
-    const dayTs = this.world!.dayTs;
-    const state = { profile: symbolProfile(this.seed, instrument), daily, bars: ohlcvFrom((name) => (name === 'ts' ? dayTs.slice() : daily[name])) };
+    const ts = this.sessionTs!;
+    const state = { profile: symbolProfile(this.seed, instrument), daily, bars: ohlcvFrom((name) => (name === 'ts' ? ts : daily[name])) };
     this.symbols.set(instrument.symbol, state);
     return state;
   }
