@@ -67,7 +67,7 @@ import { createCsvProvider } from '../src/providers/csv';
 import { sp500Membership } from '../src/providers/universe/membership';
 import { BarStore } from '../src/store';
 import { printTable, realCsvDir } from './lib';
-import { fitScoreModel, fix, groupBy, rankKnots, rescore, scoreTableModule, tradeFeatures } from './score-fit';
+import { fitScoreModel, fix, rankKnots, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
 /** One entered trade of the replay, with its labels and its matched baseline. */
 export interface Trade {
@@ -280,7 +280,7 @@ export function evaluate(trades: readonly Trade[], split: string) {
   const outOfSample = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
   const inSample = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
   const table = (ts: readonly Trade[], key: (t: Trade) => string, order?: readonly string[]) => {
-    const groups = groupBy(ts, key);
+    const groups = Map.groupBy(ts, key);
     const keys = order ? order.filter((k) => groups.has(k)) : [...groups.keys()].sort();
     return Object.fromEntries(keys.map((k) => [k, groupFigures(groups.get(k)!)]));
   };

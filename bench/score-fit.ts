@@ -10,18 +10,6 @@ import { logisticFit, ridgeFit } from '../src/kernels/stats';
 import { cdfAt, expectedOutcome, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel } from '../src/kernels/scoring';
 import type { PatternType } from '../src/domain/signal';
 
-/** Trades by `key`, in their order. */
-export const groupBy = <K extends string>(trades: readonly Trade[], key: (t: Trade) => K) => {
-  const out = new Map<K, Trade[]>();
-  for (const t of trades) {
-    const k = key(t);
-    let list = out.get(k);
-    if (!list) out.set(k, (list = []));
-    list.push(t);
-  }
-  return out;
-};
-
 /** A number rounded to `d` decimals for a report or the table (NaN when not finite). */
 export const fix = (x: number, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : NaN);
 
@@ -49,7 +37,7 @@ export function fitScoreModel(train: readonly Trade[]) {
     const all = train.filter((t) => t.outcome === outcome);
     const overall = all.reduce((s, t) => s + t.r, 0) / all.length;
     const cells: Record<string, number> = {};
-    for (const [key, ts] of groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
+    for (const [key, ts] of Map.groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
     return { cells, overall: fix(overall, 4) };
   };
   const winR = cellMeans('win');
