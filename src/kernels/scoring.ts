@@ -45,15 +45,6 @@ export const BAND_FLOORS: readonly (readonly [ScoreBand, number])[] = [
   ['ignore', -Infinity],
 ];
 
-/** Training-rank share → finalScore: the band floors sit at the training years' 65th, 90th and 98th percentiles. */
-export const SCORE_KNOTS: readonly (readonly [number, number])[] = [
-  [0, 0],
-  [0.65, 55],
-  [0.9, 70],
-  [0.98, 85],
-  [1, 100],
-];
-
 export function scoreBand(finalScore: number): ScoreBand {
   for (const [band, floor] of BAND_FLOORS) if (finalScore >= floor) return band;
   return 'ignore';
@@ -68,20 +59,39 @@ export const proximityComponent = (distancePct: number | null) => (distancePct =
 /** Bollinger width percentile (0–100) → component: tight = 1. */
 export const tightnessComponent = (percentile: number | null) => (percentile === null || !Number.isFinite(percentile) ? null : unit(1 - percentile / 100));
 
-/** Names of the feature vector `scoreFeatures` builds, in order. */
-export const SCORE_FEATURES: readonly string[] = [...SCORE_COMPONENTS, 'short', ...PATTERN_TYPES.slice(1).map((p) => `pattern:${p}`)];
+/**
+ * Every feature the model may read, by name: the seven components, `short`,
+ * one indicator per pattern type (flat_base is the reference) and the
+ * direction × component terms `short×<component>`. A table names the ones it
+ * was fitted on (`ScoreTable.features`).
+ */
+export const FEATURE_NAMES: readonly string[] = [...SCORE_COMPONENTS, 'short', ...PATTERN_TYPES.slice(1).map((p) => `pattern:${p}`), ...SCORE_COMPONENTS.map((c) => `short×${c}`)];
 
-/** The feature vector of a setup (see the module comment). */
-export function scoreFeatures(components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType): number[] {
+type Components = Readonly<Record<ScoreComponent, number | null>> | readonly number[];
+
+/** The value of every feature of FEATURE_NAMES for a setup, in that order (components clipped to [0, 1], a missing one 0). */
+export function allFeatures(components: Components, direction: Direction, patternType: PatternType): number[] {
   const values = Array.isArray(components) ? components : SCORE_COMPONENTS.map((c) => (components as Record<ScoreComponent, number | null>)[c]);
-  const x = SCORE_COMPONENTS.map((_, j) => {
+  const c = SCORE_COMPONENTS.map((_, j) => {
     const v = values[j];
     return v === null || v === undefined || !Number.isFinite(v) ? 0 : unit(v);
   });
-  x.push(direction === 'short' ? 1 : 0);
-  for (const p of PATTERN_TYPES.slice(1)) x.push(p === patternType ? 1 : 0);
-  return x;
+  const short = direction === 'short' ? 1 : 0;
+  return [...c, short, ...PATTERN_TYPES.slice(1).map((p) => (p === patternType ? 1 : 0)), ...c.map((v) => short * v)];
 }
+
+/** The feature vector of a setup: the features `names` (default: the fitted table's), in that order. */
+export function scoreFeatures(components: Components, direction: Direction, patternType: PatternType, names: readonly string[] = SCORE_TABLE.features): number[] {
+  const all = allFeatures(components, direction, patternType);
+  return names.map((n) => {
+    const k = FEATURE_NAMES.indexOf(n);
+    if (k < 0) throw new RangeError(`scoreFeatures: no feature ${n}`);
+    return all[k]!;
+  });
+}
+
+/** The features of the fitted table, in the order of its coefficients. */
+export const SCORE_FEATURES: readonly string[] = SCORE_TABLE.features;
 
 /** A linear predictor: intercept + coefficients · x. */
 export interface LinearFit {
@@ -91,6 +101,7 @@ export interface LinearFit {
 
 /** The fitted parts of the score model that predict a setup's outcome. */
 export interface OutcomeModel {
+  features: readonly string[];
   win: LinearFit;
   loss: LinearFit;
   scratchR: LinearFit;
@@ -106,7 +117,15 @@ export interface ScoreTable extends OutcomeModel {
   expectedRKnots: readonly number[];
   winKnots: readonly number[];
   rankKnots: readonly number[];
+  /** How E[R] and P(win) make the rank u (module comment). */
+  rank: RankRule;
+  /** The training shares of u below the watchlist, strong and elite floors (g's knots). */
+  bandShares: readonly number[];
 }
+
+/** The rank rules: the lower or the mean of the two training percentiles, or one of them alone. */
+export const RANK_RULES = ['min', 'mean', 'expectedR', 'pWin'] as const;
+export type RankRule = (typeof RANK_RULES)[number];
 
 const linear = (fit: LinearFit, x: readonly number[]) => {
   let z = fit.intercept;
@@ -133,19 +152,30 @@ export function cdfAt(knots: readonly number[], x: number): number {
   return (lo + (span > 0 ? (x - knots[lo]!) / span : 0)) / m;
 }
 
-/** g: a training-rank share in [0, 1] → finalScore (SCORE_KNOTS, linear between). */
-export function rankToScore(share: number): number {
-  for (let k = 1; k < SCORE_KNOTS.length; k++) {
-    const [x0, y0] = SCORE_KNOTS[k - 1]!;
-    const [x1, y1] = SCORE_KNOTS[k]!;
+/** g: a training-rank share in [0, 1] → finalScore, linear through (0, 0), (shares[0], 55), (shares[1], 70), (shares[2], 85), (1, 100). */
+export function rankToScore(share: number, shares: readonly number[] = SCORE_TABLE.bandShares): number {
+  const knots: readonly (readonly [number, number])[] = [[0, 0], ...shares.map((x, k) => [x, BAND_FLOORS[2 - k]![1]] as const), [1, 100]];
+  for (let k = 1; k < knots.length; k++) {
+    const [x0, y0] = knots[k - 1]!;
+    const [x1, y1] = knots[k]!;
     if (share <= x1) return y0 + ((Math.max(share, x0) - x0) / (x1 - x0)) * (y1 - y0);
   }
   return 100;
 }
 
+/** The rank u from the training percentiles `e` of E[R] and `w` of P(win) under `rule`. */
+export const rankOf = (rule: RankRule, e: number, w: number) => (rule === 'min' ? Math.min(e, w) : rule === 'mean' ? (e + w) / 2 : rule === 'expectedR' ? e : w);
+
+/** The rank u, its training share and finalScore (one decimal) of a setup with P(win) `pWin` and E[R] `expectedR` under `table`. */
+export function finalScoreOf(table: Pick<ScoreTable, 'expectedRKnots' | 'winKnots' | 'rankKnots' | 'rank' | 'bandShares'>, pWin: number, expectedR: number) {
+  const rank = rankOf(table.rank, cdfAt(table.expectedRKnots, expectedR), cdfAt(table.winKnots, pWin));
+  const share = cdfAt(table.rankKnots, rank);
+  return { rank, share, finalScore: Math.round(10 * rankToScore(share, table.bandShares)) / 10 };
+}
+
 /** P(win), P(loss) and E[R] of a setup under `model` (see the module comment). */
-export function expectedOutcome(model: OutcomeModel, components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType) {
-  const x = scoreFeatures(components, direction, patternType);
+export function expectedOutcome(model: OutcomeModel, components: Components, direction: Direction, patternType: PatternType) {
+  const x = scoreFeatures(components, direction, patternType, model.features);
   const pWin = sigmoid(linear(model.win, x));
   const pLoss = sigmoid(linear(model.loss, x));
   const cell = `${patternType} ${direction}`;
@@ -156,12 +186,9 @@ export function expectedOutcome(model: OutcomeModel, components: Readonly<Record
 }
 
 /** Every quantity of the fitted model for one setup (see the module comment). */
-export function scoreModel(components: Readonly<Record<ScoreComponent, number | null>> | readonly number[], direction: Direction, patternType: PatternType, table: ScoreTable = SCORE_TABLE) {
-  const t = table;
-  const { pWin, pLoss, expectedR } = expectedOutcome(t, components, direction, patternType);
-  const rank = Math.min(cdfAt(t.expectedRKnots, expectedR), cdfAt(t.winKnots, pWin));
-  const share = cdfAt(t.rankKnots, rank);
-  return { pWin, pLoss, expectedR, rank, share, finalScore: Math.round(10 * rankToScore(share)) / 10 };
+export function scoreModel(components: Components, direction: Direction, patternType: PatternType, table: ScoreTable = SCORE_TABLE) {
+  const { pWin, pLoss, expectedR } = expectedOutcome(table, components, direction, patternType);
+  return { pWin, pLoss, expectedR, ...finalScoreOf(table, pWin, expectedR) };
 }
 
 export interface Score {

@@ -9,7 +9,7 @@ describe('scoring', () => {
     expect([85, 84.9, 70, 69.9, 55, 54.9, 0].map(scoreBand)).toEqual(['elite', 'strong', 'strong', 'watchlist', 'watchlist', 'ignore', 'ignore']);
   });
   it('puts the band floors at the training percentiles 65, 90 and 98', () => {
-    expect([0, 0.65, 0.9, 0.98, 1].map(rankToScore)).toEqual([0, 55, 70, 85, 100]);
+    expect([0, 0.65, 0.9, 0.98, 1].map((s) => rankToScore(s))).toEqual([0, 55, 70, 85, 100]);
     expect(rankToScore(0.325)).toBeCloseTo(27.5, 12);
     expect(rankToScore(0.94)).toBeCloseTo(77.5, 12);
   });
