@@ -82,7 +82,7 @@ export function separations(bands: Readonly<Record<string, GroupFigures>>) {
 }
 
 /** The criterion's order (2 and 3 of the module comment): best first. */
-export const byCriterion = (a: Candidate, b: Candidate) => b.separations - a.separations || a.brier - b.brier || b.minHitGap - a.minHitGap;
+export const byCriterion = (a: Candidate, b: Candidate) => b.separations - a.separations || a.brier - b.brier || (b.minHitGap > a.minHitGap ? 1 : b.minHitGap < a.minHitGap ? -1 : 0);
 
 /** Fits and judges every candidate on `trades` (fit: detected ≤ fitTo; validation: fitTo < detected ≤ validateTo); best first. */
 export function selectScoreForm(trades: readonly Trade[], fitTo: string, validateTo: string): Candidate[] {
@@ -100,8 +100,10 @@ export function selectScoreForm(trades: readonly Trade[], fitTo: string, validat
     const validPreds = predictions(valid, fit);
     const brier = brierReport(validPreds.map((p) => p.pWin), won, base).brier;
     for (const rank of RANK_RULES) {
+      // The knots depend on the rank rule, not on the band shares.
+      const ruleKnots = rankKnots(trainPreds, rank, BAND_SHARES[0]!);
       for (const bandShares of BAND_SHARES) {
-        const knots = rankKnots(trainPreds, rank, bandShares);
+        const knots = { ...ruleKnots, bandShares };
         const band = (i: number) => scoreBand(finalScoreOf(knots, validPreds[i]!.pWin, validPreds[i]!.expectedR).finalScore);
         const groups = Map.groupBy(valid, (_, i) => band(i));
         const bands = Object.fromEntries(SCORE_BANDS.filter((b) => groups.has(b)).map((b) => [b, groupFigures(groups.get(b)!)]));

@@ -8,28 +8,32 @@
  * method and the out-of-sample record 2017–2024 are in the README,
  * "Calibration").
  *
- * Features x: the seven score components in [0, 1] (a missing one counts 0),
- * 1 for a short, and one indicator per pattern type (flat_base is the
- * reference). From them, fitted on the training trades:
+ * Features x: those the table names (`ScoreTable.features`, a subset of
+ * `FEATURE_NAMES`: the seven score components in [0, 1] (a missing one counts
+ * 0), 1 for a short, one indicator per pattern type (flat_base is the
+ * reference), short × each component). From them, fitted on the training trades:
  *
  * ```
  * P(win)   = σ(w₀ + w·x)      logistic, ridge λ = 1 (the published `confidence`)
  * P(loss)  = σ(l₀ + l·x)      logistic, ridge λ = 1
  * R_scr(x) = s₀ + s·x         ridge regression (λ = 1) of R over the scratched trades
  * E[R]     = P(win)·R̄_win(cell) + P(loss)·R̄_loss(cell) + (1 − P(win) − P(loss))·R_scr(x)
- * u        = min(F_E(E[R]), F_W(P(win)))        F: training CDFs (percentile knots)
- * finalScore = g(F_U(u))      g piecewise linear through (0, 0), (0.65, 55), (0.90, 70), (0.98, 85), (1, 100)
+ * e, w     = F_E(E[R]), F_W(P(win))     F: training CDFs (101 percentile knots, linear between)
+ * u        = rank rule of the table: min(e, w) | (e + w)/2 | e (`expectedR`) | w (`pWin`)
+ * finalScore = g(F_U(u))      g piecewise linear through (0, 0), (s₁, 55), (s₂, 70), (s₃, 85), (1, 100)
  * ```
  *
- * `confidence` is P(win) rounded to 2 decimals: the calibrated probability
- * that the ledger records a win (target1 before the stop while the lifecycle
- * holds, kernels/outcome).
+ * with (s₁, s₂, s₃) the table's `bandShares`: the band floors sit at those
+ * training percentiles of u. `confidence` is P(win) rounded to 2 decimals: the
+ * calibrated probability that the ledger records a win (target1 before the
+ * stop while the lifecycle holds, kernels/outcome).
  *
  * R̄_win and R̄_loss are the training mean R of wins and losses of the
- * (pattern, direction) cell. So a setup is elite only when both its expected R
- * and its hit probability are in the training years' top 2%, strong in their
- * top 10%, watchlist in their top 35%; a pattern or direction that earned
- * nothing in training scores low whatever its components.
+ * (pattern, direction) cell. The form (features, rank rule, band shares) was
+ * chosen by bench/score-select on 2005–2012 → 2013–2016 and refitted on
+ * 2005–2016; the table in the code ranks by E[R] alone with the floors at the
+ * training 50th, 75th and 90th percentiles, so a pattern or direction that
+ * earned nothing in training scores low whatever its components.
  */
 import { PATTERN_TYPES, SCORE_COMPONENTS, type Direction, type PatternType, type ScoreBand, type ScoreComponent } from '../domain/signal';
 import { SCORE_TABLE } from './score-table';
