@@ -3,13 +3,15 @@
  * gives: the replay of shared/data 2005–2017 (bench/calibration's trades; the
  * baseline draws left out), refitted on the trades detected to 2016-12-31
  * with bench/score-fit's `fitScoreModel`, reproduces the table's trade
- * count, outcome rates and win coefficients. Trades detected late in 2016
- * that resolved after 2017-12-29 are missing here (the bench replays to
- * 2024), hence the tolerances.
+ * count, outcome rates and win coefficients, and bench/score-select run on
+ * the same trades (fit to 2012, judged on 2013–2016) chooses the table's
+ * form. Trades detected late in 2016 that resolved after 2017-12-29 are
+ * missing here (the bench replays to 2024), hence the tolerances.
  */
 import { describe, expect, it } from 'bun:test';
 import { gatherTrades } from '../../../bench/calibration';
 import { fitScoreModel } from '../../../bench/score-fit';
+import { selectScoreForm } from '../../../bench/score-select';
 import { realCsvDir } from '../../../bench/lib';
 import { SCORE_TABLE } from '../../../src/kernels/score-table';
 import { SCORE_FEATURES } from '../../../src/kernels/scoring';
@@ -28,5 +30,9 @@ describe('the fitted score table', () => {
     expect(fit.fittedOn.lossRate).toBeCloseTo(SCORE_TABLE.fittedOn.lossRate, 2);
     expect(Math.abs(fit.win.intercept - SCORE_TABLE.win.intercept)).toBeLessThan(0.02);
     SCORE_FEATURES.forEach((c, j) => expect({ c, diff: Math.abs(fit.win.coefficients[j]! - SCORE_TABLE.win.coefficients[j]!) < 0.02 }).toEqual({ c, diff: true }));
+    // The form: what the written criterion picks on the training years (no candidate meets all six separations there).
+    const [chosen] = selectScoreForm(train, '2012-12-31', '2016-12-31');
+    expect({ features: chosen!.form.features, rank: chosen!.form.rank, bandShares: chosen!.form.bandShares }).toEqual({ features: [...SCORE_TABLE.features], rank: SCORE_TABLE.rank, bandShares: [...SCORE_TABLE.bandShares] });
+    expect(chosen!.separations).toBe(5);
   }, 600_000);
 });
