@@ -386,7 +386,7 @@ if (import.meta.main) {
   console.log('universe:', JSON.stringify(gathered.universe));
   if (values['fit-score']) {
     const train = gathered.trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
-    // The form in the code now (bench/score-select chose it); a refit from the same trades writes the same table.
+    // The form of the table in the code now (its features, rank rule and band shares); a refit from the same trades writes the same table.
     const table = fitScoreTable(train, SCORE_TABLE);
     writeFileSync(values['fit-score'], scoreTableModule(table, 'shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark'));
     console.log(`score model fitted on ${train.length} trades detected to ${split}; written ${values['fit-score']}`);

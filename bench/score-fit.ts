@@ -124,7 +124,8 @@ export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnT
  * The fitted table of the score model (kernels/scoring documents the model).
  * Written by \`bun run bench/calibration.ts --reuse --trades <file> --fit-score
  * src/kernels/score-table.ts\`; do not edit by hand. The form (features, rank
- * rule, band shares) is the one bench/score-select chose on 2005–2012 → 2013–2016.
+ * rule, band shares) is the table's own \`features\`, \`rank\` and \`bandShares\`; a refit
+ * keeps it (README, "Calibration", says how it was chosen).
  *
  * Fitted on the ${table.fittedOn.trades} entered trades detected ${table.fittedOn.from} .. ${table.fittedOn.to}
  * of the replayed real history (${data}); wins ${(100 * table.fittedOn.winRate).toFixed(1)}%,

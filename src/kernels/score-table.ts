@@ -3,7 +3,8 @@
  * The fitted table of the score model (kernels/scoring documents the model).
  * Written by `bun run bench/calibration.ts --reuse --trades <file> --fit-score
  * src/kernels/score-table.ts`; do not edit by hand. The form (features, rank
- * rule, band shares) is the one bench/score-select chose on 2005–2012 → 2013–2016.
+ * rule, band shares) is the table's own `features`, `rank` and `bandShares`; a refit
+ * keeps it (README, "Calibration", says how it was chosen).
  *
  * Fitted on the 204098 entered trades detected 2004-12-28 .. 2016-12-30
  * of the replayed real history (shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark); wins 25.6%,
@@ -11,8 +12,8 @@
  * ridge λ = 1 on the slopes) of a win and of a loss, a ridge regression (λ = 1) of R over
  * the scratched trades, on the features patternQuality, breakoutVolume, rsRank, trendTemplate, proximity, tightness, regime, short, pattern:cup_with_handle, pattern:double_bottom, pattern:vcp, pattern:bull_flag, pattern:high_tight_flag, pattern:ascending_triangle, pattern:bear_flag, pattern:descending_triangle, pattern:range_breakout, pattern:range_breakdown, pattern:donchian_55, pattern:new_high_52w, pattern:gap_and_go;
  * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
- * the 101 percentile knots of E[R], P(win) and their rank (rule `expectedR`) over the
- * training trades; the band floors 55, 70, 85 at the training shares 0.5, 0.75, 0.9 of the rank.
+ * the 101 percentile knots of E[R], P(win) and their rank (rule `min`) over the
+ * training trades; the band floors 55, 70, 85 at the training shares 0.65, 0.9, 0.98 of the rank.
  * Nothing detected after 2016-12-30 was used (README, "Calibration").
  */
 export const SCORE_TABLE = {
@@ -125,16 +126,16 @@ export const SCORE_TABLE = {
   0.343433, 0.354969, 0.383218, 0.426766, 0.53716
  ],
  "rankKnots": [
-  0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.070001, 0.08, 0.089999, 0.100001, 0.11,
-  0.12, 0.129999, 0.140001, 0.15, 0.159999, 0.170001, 0.180001, 0.190001, 0.200001, 0.21, 0.22, 0.23,
-  0.24, 0.25, 0.26, 0.27, 0.28, 0.29, 0.299999, 0.31, 0.319999, 0.33, 0.340001, 0.349999,
-  0.36, 0.369999, 0.380001, 0.39, 0.4, 0.409999, 0.419999, 0.43, 0.439998, 0.450001, 0.460001, 0.469998,
-  0.480002, 0.489999, 0.5, 0.51, 0.519999, 0.530001, 0.540001, 0.550002, 0.560002, 0.569998, 0.580001, 0.590002,
-  0.599999, 0.609999, 0.619998, 0.629998, 0.639999, 0.649998, 0.66, 0.67, 0.679999, 0.690001, 0.7, 0.710001,
-  0.72, 0.73, 0.740001, 0.75, 0.759999, 0.770001, 0.779999, 0.790001, 0.800001, 0.81, 0.820001, 0.830001,
-  0.840001, 0.850001, 0.859999, 0.87, 0.88, 0.89, 0.9, 0.91, 0.92, 0.93, 0.94, 0.95,
-  0.96, 0.97, 0.98, 0.99, 1
+  0, 0.008597, 0.015805, 0.026731, 0.037383, 0.041333, 0.04715, 0.051707, 0.057212, 0.062455, 0.067784, 0.073118,
+  0.078721, 0.08419, 0.089981, 0.095959, 0.102132, 0.108267, 0.114442, 0.120928, 0.127391, 0.134072, 0.140624, 0.147452,
+  0.154211, 0.160988, 0.168234, 0.175299, 0.18246, 0.189678, 0.197123, 0.204747, 0.212101, 0.21976, 0.227462, 0.23531,
+  0.243205, 0.251499, 0.259448, 0.267577, 0.275596, 0.283504, 0.291411, 0.299577, 0.307433, 0.315707, 0.323668, 0.331655,
+  0.339654, 0.347713, 0.3559, 0.364335, 0.372778, 0.381213, 0.389597, 0.398294, 0.406807, 0.415541, 0.424213, 0.432974,
+  0.441661, 0.450558, 0.459436, 0.468253, 0.477081, 0.486175, 0.495434, 0.504691, 0.513873, 0.523193, 0.532981, 0.542694,
+  0.552761, 0.562725, 0.572996, 0.58336, 0.594216, 0.605037, 0.616056, 0.627458, 0.638956, 0.650861, 0.663142, 0.675353,
+  0.687546, 0.700656, 0.714311, 0.727964, 0.741851, 0.756456, 0.771223, 0.786914, 0.803129, 0.819902, 0.83755, 0.856509,
+  0.876805, 0.899448, 0.92537, 0.967127, 0.992724
  ],
- "rank": "expectedR",
- "bandShares": [0.5, 0.75, 0.9]
+ "rank": "min",
+ "bandShares": [0.65, 0.9, 0.98]
 } as const;

@@ -29,11 +29,14 @@
  * stop while the lifecycle holds, kernels/outcome).
  *
  * R̄_win and R̄_loss are the training mean R of wins and losses of the
- * (pattern, direction) cell. The form (features, rank rule, band shares) was
- * chosen by bench/score-select on 2005–2012 → 2013–2016 and refitted on
- * 2005–2016; the table in the code ranks by E[R] alone with the floors at the
- * training 50th, 75th and 90th percentiles, so a pattern or direction that
- * earned nothing in training scores low whatever its components.
+ * (pattern, direction) cell. The table in the code ranks by the lower of the
+ * two percentiles (`min`) with the floors at the training 65th, 90th and 98th
+ * percentiles of u: a setup is elite only when both its expected R and its hit
+ * probability are in the training years' top 2%, strong in their top 10%,
+ * watchlist in their top 35%, and a pattern or direction that earned nothing
+ * in training scores low whatever its components. bench/score-select chose
+ * another form on 2005–2012 → 2013–2016; it did worse on 2017–2024 and was not
+ * adopted (README, "Calibration").
  */
 import { PATTERN_TYPES, SCORE_COMPONENTS, type Direction, type PatternType, type ScoreBand, type ScoreComponent } from '../domain/signal';
 import { SCORE_TABLE } from './score-table';
