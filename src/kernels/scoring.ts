@@ -31,10 +31,11 @@
  * R̄_win and R̄_loss are the training mean R of wins and losses of the
  * (pattern, direction) cell. The table in the code ranks by the lower of the
  * two percentiles (`min`) with the floors at the training 65th, 90th and 98th
- * percentiles of u: a setup is elite only when both its expected R and its hit
- * probability are in the training years' top 2%, strong in their top 10%,
- * watchlist in their top 35%, and a pattern or direction that earned nothing
- * in training scores low whatever its components. bench/score-select chose
+ * percentiles of u: a setup is elite only when the lower of its two
+ * percentiles is in the training top 2% of u (both at least 0.925 in this
+ * table), strong in the top 10%, watchlist in the top 35%; a high E[R] with a
+ * low P(win) (or the reverse) scores low, and a pattern or direction that
+ * earned nothing in training scores low whatever its components. bench/score-select chose
  * another form on 2005–2012 → 2013–2016; it did worse on 2017–2024 and was not
  * adopted (README, "Calibration").
  */

@@ -14,10 +14,11 @@ describe('scoring', () => {
     expect([0, 0.65, 0.9, 0.98, 1].map((x) => rankToScore(x, [0.65, 0.9, 0.98]))).toEqual([0, 55, 70, 85, 100]);
     expect(rankToScore(0.325, [0.65, 0.9, 0.98])).toBeCloseTo(27.5, 12);
     expect(rankToScore(0.94, [0.65, 0.9, 0.98])).toBeCloseTo(77.5, 12);
-    // The table's own shares (bench/score-select chose them on 2013–2016): floors at the training 50th, 75th and 90th percentiles.
-    expect(SCORE_TABLE.bandShares).toEqual([0.5, 0.75, 0.9]);
-    expect([0, 0.5, 0.75, 0.9, 1].map((x) => rankToScore(x))).toEqual([0, 55, 70, 85, 100]);
-    expect(rankToScore(0.95)).toBeCloseTo(92.5, 12);
+    expect([0, 0.5, 0.75, 0.9, 1].map((x) => rankToScore(x, [0.5, 0.75, 0.9]))).toEqual([0, 55, 70, 85, 100]);
+    // The table's own shares: floors at the training 65th, 90th and 98th percentiles of the rank.
+    expect(SCORE_TABLE.bandShares).toEqual([0.65, 0.9, 0.98]);
+    expect([0, 0.65, 0.9, 0.98, 1].map((x) => rankToScore(x))).toEqual([0, 55, 70, 85, 100]);
+    expect(rankToScore(0.99)).toBeCloseTo(92.5, 12);
   });
   it('combines the two training percentiles by the rule it is given', () => {
     expect(RANK_RULES).toEqual(['min', 'mean', 'expectedR', 'pWin']);
@@ -31,35 +32,46 @@ describe('scoring', () => {
     expect(cdfAt([0, 1, 1, 2], 1)).toBeCloseTo(2 / 3, 12); // ties: the last knot at or below
   });
   it('scores as an independent numpy evaluation of the fitted table does', () => {
-    // Reference: the table's JSON read by Python and evaluated with numpy (the formulas of the module comment, np.interp for g).
-    expect(score(setup, 'long', 'range_breakout')).toMatchObject({ finalScore: 83, band: 'strong', confidence: 0.37 });
-    expect(score(setup, 'short', 'range_breakdown')).toMatchObject({ finalScore: 25.7, band: 'ignore', confidence: 0.26 });
-    expect(score(setup, 'long', 'flat_base')).toMatchObject({ finalScore: 74.3, band: 'strong', confidence: 0.34 });
-    expect(score({ patternQuality: 0.9, breakoutVolume: 1, rsRank: 0.9, trendTemplate: 1, proximity: 0.9, tightness: 0.9, regime: 1 }, 'long', 'gap_and_go')).toMatchObject({ finalScore: 97.8, band: 'elite', confidence: 0.52 });
+    // Reference: the table's JSON read by Python and evaluated with numpy (the formulas of the module comment,
+    // the lower of the two percentiles as the rank, np.interp through (0, 0), (0.65, 55), (0.9, 70), (0.98, 85), (1, 100) for g).
+    expect(score(setup, 'long', 'range_breakout')).toMatchObject({ finalScore: 81.5, band: 'strong', confidence: 0.37 });
+    expect(score(setup, 'short', 'range_breakdown')).toMatchObject({ finalScore: 29.4, band: 'ignore', confidence: 0.26 });
+    expect(score(setup, 'long', 'flat_base')).toMatchObject({ finalScore: 72.6, band: 'strong', confidence: 0.34 });
+    expect(score(setup, 'long', 'bull_flag')).toMatchObject({ finalScore: 54.5, band: 'ignore', confidence: 0.26 });
+    expect(score({ patternQuality: 0.9, breakoutVolume: 1, rsRank: 0.9, trendTemplate: 1, proximity: 0.9, tightness: 0.9, regime: 1 }, 'long', 'gap_and_go')).toMatchObject({ finalScore: 97.9, band: 'elite', confidence: 0.52 });
     const vcp = scoreModel(setup, 'long', 'vcp');
-    expect(vcp.finalScore).toBe(97.3);
+    expect(vcp.finalScore).toBe(51.8);
     expect(vcp.expectedR).toBeCloseTo(0.29679, 5);
+    expect(vcp.share).toBeCloseTo(0.612388, 5);
+    // A high E[R] with a low P(win) ranks by the low one: the cup's E[R] is in the training top 10%, its P(win) is not.
     const cup = scoreModel({ patternQuality: 0.5, breakoutVolume: 0, rsRank: 0.5, trendTemplate: 0.5, proximity: 0.5, tightness: 0.5, regime: 0.5 }, 'long', 'cup_with_handle');
-    expect(cup.finalScore).toBe(87.9);
+    expect(cup.finalScore).toBe(3.8);
     expect(cup.pWin).toBeCloseTo(0.144764, 5);
     expect(cup.expectedR).toBeCloseTo(0.18803, 5);
-    expect(cup.share).toBeCloseTo(0.919321, 5);
+    expect(cup.share).toBeCloseTo(0.044368, 5);
+    expect(cdfAt(SCORE_TABLE.expectedRKnots, cup.expectedR)).toBeGreaterThan(0.9);
   });
-  it('ranks by expected R alone: a higher E[R] never scores lower, whatever P(win)', () => {
+  it('ranks by the lower of the two percentiles: a setup at least as high on both never scores lower', () => {
     const component = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null });
     const setupArb = fc.record({
       components: fc.record(Object.fromEntries(SCORE_COMPONENTS.map((c) => [c, component])) as Record<ScoreComponent, typeof component>),
       direction: fc.constantFrom<Direction>('long', 'short'),
       pattern: fc.constantFrom(...PATTERN_TYPES),
     });
+    const percentiles = (m: ReturnType<typeof scoreModel>) => [cdfAt(SCORE_TABLE.expectedRKnots, m.expectedR), cdfAt(SCORE_TABLE.winKnots, m.pWin)] as const;
     let pairs = 0;
     fc.assert(
       fc.property(setupArb, setupArb, (a, b) => {
         const ma = scoreModel(a.components, a.direction, a.pattern);
         const mb = scoreModel(b.components, b.direction, b.pattern);
+        const [ea, wa] = percentiles(ma);
+        const [eb, wb] = percentiles(mb);
         pairs++;
-        if (ma.expectedR > mb.expectedR) expect(ma.finalScore).toBeGreaterThanOrEqual(mb.finalScore);
-        if (mb.expectedR > ma.expectedR) expect(mb.finalScore).toBeGreaterThanOrEqual(ma.finalScore);
+        expect(ma.rank).toBe(Math.min(ea, wa));
+        if (Math.min(ea, wa) >= Math.min(eb, wb)) expect(ma.finalScore).toBeGreaterThanOrEqual(mb.finalScore);
+        if (Math.min(eb, wb) >= Math.min(ea, wa)) expect(mb.finalScore).toBeGreaterThanOrEqual(ma.finalScore);
+        // Elite only when both percentiles reach the training 98th percentile of the rank.
+        if (ma.finalScore >= 85) expect(Math.min(ea, wa)).toBeGreaterThanOrEqual(SCORE_TABLE.rankKnots[98]!);
       }),
       { numRuns: 500, seed: 14 },
     );
@@ -68,7 +80,7 @@ describe('scoring', () => {
   it('was fitted on the training years only', () => {
     expect(SCORE_TABLE.fittedOn.to <= '2016-12-31').toBe(true);
     expect(SCORE_TABLE.fittedOn.trades).toBe(204_098);
-    expect(SCORE_TABLE.rank).toBe('expectedR');
+    expect(SCORE_TABLE.rank).toBe('min');
     expect(SCORE_TABLE.win.coefficients.length as number).toBe(SCORE_FEATURES.length);
     for (const k of [SCORE_TABLE.expectedRKnots, SCORE_TABLE.winKnots, SCORE_TABLE.rankKnots]) {
       expect(k.length).toBe(101);
