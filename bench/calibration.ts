@@ -45,6 +45,7 @@ import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../s
 import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
 import { matchedBaseline } from '../src/jobs/baseline';
 import { SCORE_FEATURES } from '../src/kernels/scoring';
+import { SCORE_TABLE } from '../src/kernels/score-table';
 import { bucketOf, quantileCuts } from '../src/kernels/baseline';
 import type { Ohlcv } from '../src/kernels/ohlcv';
 import {
@@ -67,7 +68,7 @@ import { createCsvProvider } from '../src/providers/csv';
 import { sp500Membership } from '../src/providers/universe/membership';
 import { BarStore } from '../src/store';
 import { printTable, realCsvDir } from './lib';
-import { fitScoreModel, fix, groupBy, rankKnots, rescore, scoreTableModule, tradeFeatures } from './score-fit';
+import { fitScoreTable, fix, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
 /** One entered trade of the replay, with its labels and its matched baseline. */
 export interface Trade {
@@ -245,12 +246,12 @@ export function evaluate(trades: readonly Trade[], split: string) {
     train.map((t) => Math.max(-1, binOf(t.finalScore))),
     y(train),
   );
-  const logistic: LogisticFit = logisticFit(train.map(tradeFeatures), y(train), { l2: 1 });
+  const logistic: LogisticFit = logisticFit(train.map((t) => tradeFeatures(t)), y(train), { l2: 1 });
   const trainBase = y(train).reduce((a: number, b) => a + b, 0) / train.length;
   // The ledger label (a win as the ledger records it: target1 before the stop while the lifecycle holds), over every entered trade.
   const ledgerTrain = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
   const ledgerTest = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
-  const ledgerLogistic = logisticFit(ledgerTrain.map(tradeFeatures), won(ledgerTrain), { l2: 1 });
+  const ledgerLogistic = logisticFit(ledgerTrain.map((t) => tradeFeatures(t)), won(ledgerTrain), { l2: 1 });
   const ledgerIsotonic = isotonicFit(
     ledgerTrain.map((t) => Math.max(-1, binOf(t.finalScore))),
     won(ledgerTrain),
@@ -280,7 +281,7 @@ export function evaluate(trades: readonly Trade[], split: string) {
   const outOfSample = trades.filter((t) => t.detectedAt.slice(0, 10) > split);
   const inSample = trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
   const table = (ts: readonly Trade[], key: (t: Trade) => string, order?: readonly string[]) => {
-    const groups = groupBy(ts, key);
+    const groups = Map.groupBy(ts, key);
     const keys = order ? order.filter((k) => groups.has(k)) : [...groups.keys()].sort();
     return Object.fromEntries(keys.map((k) => [k, groupFigures(groups.get(k)!)]));
   };
@@ -385,8 +386,8 @@ if (import.meta.main) {
   console.log('universe:', JSON.stringify(gathered.universe));
   if (values['fit-score']) {
     const train = gathered.trades.filter((t) => t.detectedAt.slice(0, 10) <= split);
-    const fit = fitScoreModel(train);
-    const table = { ...fit, ...rankKnots(train, fit) };
+    // The form of the table in the code now (its features, rank rule and band shares); a refit from the same trades writes the same table.
+    const table = fitScoreTable(train, SCORE_TABLE);
     writeFileSync(values['fit-score'], scoreTableModule(table, 'shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark'));
     console.log(`score model fitted on ${train.length} trades detected to ${split}; written ${values['fit-score']}`);
     process.exit(0);

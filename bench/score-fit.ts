@@ -7,26 +7,24 @@
 import type { Trade } from './calibration';
 import { quantileCuts } from '../src/kernels/baseline';
 import { logisticFit, ridgeFit } from '../src/kernels/stats';
-import { cdfAt, expectedOutcome, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel } from '../src/kernels/scoring';
-import type { PatternType } from '../src/domain/signal';
-
-/** Trades by `key`, in their order. */
-export const groupBy = <K extends string>(trades: readonly Trade[], key: (t: Trade) => K) => {
-  const out = new Map<K, Trade[]>();
-  for (const t of trades) {
-    const k = key(t);
-    let list = out.get(k);
-    if (!list) out.set(k, (list = []));
-    list.push(t);
-  }
-  return out;
-};
+import { cdfAt, expectedOutcome, FEATURE_NAMES, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel, rankOf, type RankRule } from '../src/kernels/scoring';
+import { PATTERN_TYPES, SCORE_COMPONENTS, type PatternType } from '../src/domain/signal';
 
 /** A number rounded to `d` decimals for a report or the table (NaN when not finite). */
 export const fix = (x: number, d = 3) => (Number.isFinite(x) ? Number(x.toFixed(d)) : NaN);
 
-/** The score model's features of a trade (kernels/scoring `scoreFeatures`). */
-export const tradeFeatures = (t: Pick<Trade, 'components' | 'direction' | 'patternType'>) => scoreFeatures(t.components, t.direction, t.patternType as PatternType);
+/** The score model's features of a trade (kernels/scoring `scoreFeatures`; default: the fitted table's). */
+export const tradeFeatures = (t: Pick<Trade, 'components' | 'direction' | 'patternType'>, names: readonly string[] = SCORE_FEATURES) => scoreFeatures(t.components, t.direction, t.patternType as PatternType, names);
+
+const PATTERNS = PATTERN_TYPES.slice(1).map((p) => `pattern:${p}`);
+
+/** The feature sets the model selection tries (bench/score-select), by name; each a subset of kernels/scoring FEATURE_NAMES. */
+export const FEATURE_SETS: Readonly<Record<string, readonly string[]>> = {
+  'components+short+pattern': [...SCORE_COMPONENTS, 'short', ...PATTERNS],
+  'components+short+pattern+short×components': FEATURE_NAMES,
+  'short+pattern': ['short', ...PATTERNS],
+  'components+short': [...SCORE_COMPONENTS, 'short'],
+};
 
 /** `k` + 1 percentile knots (0th .. 100th by the nearest-rank rule) of `values`. */
 const knots = (values: readonly number[], k = 100) => quantileCuts(values, Array.from({ length: k + 1 }, (_, i) => i / k)).map((v) => fix(v, 6));
@@ -38,9 +36,9 @@ const knots = (values: readonly number[], k = 100) => quantileCuts(values, Array
  * ≥ 20; else the overall mean), and the percentile knots of E[R], P(win) and
  * their rank u over the training trades.
  */
-export function fitScoreModel(train: readonly Trade[]) {
+export function fitScoreModel(train: readonly Trade[], features: readonly string[] = SCORE_FEATURES) {
   if (train.length === 0) throw new RangeError('fitScoreModel: no training trades');
-  const x = train.map(tradeFeatures);
+  const x = train.map((t) => tradeFeatures(t, features));
   const win = logisticFit(x, train.map((t) => (t.outcome === 'win' ? 1 : 0)), { l2: 1 });
   const loss = logisticFit(x, train.map((t) => (t.outcome === 'loss' ? 1 : 0)), { l2: 1 });
   const scratchIdx = train.flatMap((t, i) => (t.outcome === 'scratch' ? [i] : []));
@@ -49,13 +47,14 @@ export function fitScoreModel(train: readonly Trade[]) {
     const all = train.filter((t) => t.outcome === outcome);
     const overall = all.reduce((s, t) => s + t.r, 0) / all.length;
     const cells: Record<string, number> = {};
-    for (const [key, ts] of groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
+    for (const [key, ts] of Map.groupBy(all, (t) => `${t.patternType} ${t.direction}`)) if (ts.length >= 20) cells[key] = fix(ts.reduce((s, t) => s + t.r, 0) / ts.length, 4);
     return { cells, overall: fix(overall, 4) };
   };
   const winR = cellMeans('win');
   const lossR = cellMeans('loss');
   const round = (f: { intercept: number; coefficients: number[] }) => ({ intercept: fix(f.intercept, 6), coefficients: f.coefficients.map((c) => fix(c, 6)) });
   const partial = {
+    features: [...features],
     win: round(win),
     loss: round(loss),
     scratchR: round(scratchR),
@@ -73,14 +72,32 @@ export function fitScoreModel(train: readonly Trade[]) {
   };
 }
 
-/** The percentile knots the score model ranks by, from the training trades under the fitted parts (`fitScoreModel`). */
-export function rankKnots(train: readonly Trade[], model: Parameters<typeof expectedOutcome>[0]) {
-  const preds = train.map((t) => expectedOutcome(model, t.components, t.direction, t.patternType as PatternType));
-  const cdf = cdfAt;
+/** P(win), P(loss) and E[R] of each trade under a fitted model. */
+export const predictions = (trades: readonly Trade[], model: Parameters<typeof expectedOutcome>[0]) => trades.map((t) => expectedOutcome(model, t.components, t.direction, t.patternType as PatternType));
+
+/**
+ * The percentile knots the score model ranks by, from the training trades'
+ * predictions under the fitted parts (`fitScoreModel`), for the rank rule
+ * `rank`, with the band floors at the training shares `bandShares`.
+ */
+export function rankKnots(preds: readonly { pWin: number; expectedR: number }[], rank: RankRule, bandShares: readonly number[]) {
   const expectedRKnots = knots(preds.map((p) => p.expectedR));
   const winKnots = knots(preds.map((p) => p.pWin));
-  const rankKnots = knots(preds.map((p) => Math.min(cdf(expectedRKnots, p.expectedR), cdf(winKnots, p.pWin))));
-  return { expectedRKnots, winKnots, rankKnots };
+  const u = preds.map((p) => rankOf(rank, cdfAt(expectedRKnots, p.expectedR), cdfAt(winKnots, p.pWin)));
+  return { expectedRKnots, winKnots, rankKnots: knots(u), rank, bandShares: [...bandShares] };
+}
+
+/** A score model's form: the features it reads, its rank rule and the training shares of its band floors. */
+export interface ScoreForm {
+  features: readonly string[];
+  rank: RankRule;
+  bandShares: readonly number[];
+}
+
+/** The whole fitted table (kernels/score-table) of the form `form` on the training trades `train`. */
+export function fitScoreTable(train: readonly Trade[], form: ScoreForm) {
+  const fit = fitScoreModel(train, form.features);
+  return { ...fit, ...rankKnots(predictions(train, fit), form.rank, form.bandShares) };
 }
 
 /** JSON with each array of numbers on lines of at most 12 values (the fitted table stays a short, readable file). */
@@ -106,15 +123,18 @@ export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnT
  * @module kernels/score-table
  * The fitted table of the score model (kernels/scoring documents the model).
  * Written by \`bun run bench/calibration.ts --reuse --trades <file> --fit-score
- * src/kernels/score-table.ts\`; do not edit by hand.
+ * src/kernels/score-table.ts\`; do not edit by hand. The form (features, rank
+ * rule, band shares) is the table's own \`features\`, \`rank\` and \`bandShares\`; a refit
+ * keeps it (README, "Calibration", says how it was chosen).
  *
  * Fitted on the ${table.fittedOn.trades} entered trades detected ${table.fittedOn.from} .. ${table.fittedOn.to}
  * of the replayed real history (${data}); wins ${(100 * table.fittedOn.winRate).toFixed(1)}%,
  * losses ${(100 * table.fittedOn.lossRate).toFixed(1)}%, scratches ${(100 * table.fittedOn.scratchRate).toFixed(1)}%. Method: logistic regressions (Newton–Raphson,
  * ridge λ = 1 on the slopes) of a win and of a loss, a ridge regression (λ = 1) of R over
- * the scratched trades, on the features ${SCORE_FEATURES.join(', ')};
+ * the scratched trades, on the features ${table.features.join(', ')};
  * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
- * the 101 percentile knots of E[R], P(win) and their rank over the training trades.
+ * the 101 percentile knots of E[R], P(win) and their rank (rule \`${table.rank}\`) over the
+ * training trades; the band floors 55, 70, 85 at the training shares ${table.bandShares.join(', ')} of the rank.
  * Nothing detected after ${table.fittedOn.to} was used (README, "Calibration").
  */
 export const SCORE_TABLE = ${tableLiteral(table)} as const;

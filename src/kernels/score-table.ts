@@ -2,7 +2,9 @@
  * @module kernels/score-table
  * The fitted table of the score model (kernels/scoring documents the model).
  * Written by `bun run bench/calibration.ts --reuse --trades <file> --fit-score
- * src/kernels/score-table.ts`; do not edit by hand.
+ * src/kernels/score-table.ts`; do not edit by hand. The form (features, rank
+ * rule, band shares) is the table's own `features`, `rank` and `bandShares`; a refit
+ * keeps it (README, "Calibration", says how it was chosen).
  *
  * Fitted on the 204098 entered trades detected 2004-12-28 .. 2016-12-30
  * of the replayed real history (shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark); wins 25.6%,
@@ -10,7 +12,8 @@
  * ridge λ = 1 on the slopes) of a win and of a loss, a ridge regression (λ = 1) of R over
  * the scratched trades, on the features patternQuality, breakoutVolume, rsRank, trendTemplate, proximity, tightness, regime, short, pattern:cup_with_handle, pattern:double_bottom, pattern:vcp, pattern:bull_flag, pattern:high_tight_flag, pattern:ascending_triangle, pattern:bear_flag, pattern:descending_triangle, pattern:range_breakout, pattern:range_breakdown, pattern:donchian_55, pattern:new_high_52w, pattern:gap_and_go;
  * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
- * the 101 percentile knots of E[R], P(win) and their rank over the training trades.
+ * the 101 percentile knots of E[R], P(win) and their rank (rule `min`) over the
+ * training trades; the band floors 55, 70, 85 at the training shares 0.65, 0.9, 0.98 of the rank.
  * Nothing detected after 2016-12-30 was used (README, "Calibration").
  */
 export const SCORE_TABLE = {
@@ -22,6 +25,29 @@ export const SCORE_TABLE = {
   "lossRate": 0.0429,
   "scratchRate": 0.7013
  },
+ "features": [
+  "patternQuality",
+  "breakoutVolume",
+  "rsRank",
+  "trendTemplate",
+  "proximity",
+  "tightness",
+  "regime",
+  "short",
+  "pattern:cup_with_handle",
+  "pattern:double_bottom",
+  "pattern:vcp",
+  "pattern:bull_flag",
+  "pattern:high_tight_flag",
+  "pattern:ascending_triangle",
+  "pattern:bear_flag",
+  "pattern:descending_triangle",
+  "pattern:range_breakout",
+  "pattern:range_breakdown",
+  "pattern:donchian_55",
+  "pattern:new_high_52w",
+  "pattern:gap_and_go"
+ ],
  "win": {
   "intercept": -1.154992,
   "coefficients": [
@@ -109,5 +135,7 @@ export const SCORE_TABLE = {
   0.552761, 0.562725, 0.572996, 0.58336, 0.594216, 0.605037, 0.616056, 0.627458, 0.638956, 0.650861, 0.663142, 0.675353,
   0.687546, 0.700656, 0.714311, 0.727964, 0.741851, 0.756456, 0.771223, 0.786914, 0.803129, 0.819902, 0.83755, 0.856509,
   0.876805, 0.899448, 0.92537, 0.967127, 0.992724
- ]
+ ],
+ "rank": "min",
+ "bandShares": [0.65, 0.9, 0.98]
 } as const;

@@ -186,13 +186,7 @@ export function confidenceCheck(trades: readonly Trade[]): ConfidenceCheck {
 
 /** `performance` per value of `key`, keys sorted. */
 export function performanceBy(trades: readonly Trade[], key: (t: Trade) => string): Record<string, Performance> {
-  const groups = new Map<string, Trade[]>();
-  for (const t of trades) {
-    const k = key(t);
-    let list = groups.get(k);
-    if (!list) groups.set(k, (list = []));
-    list.push(t);
-  }
+  const groups = Map.groupBy(trades, key);
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, performance(groups.get(k)!)]));
 }
 

@@ -116,7 +116,15 @@ describe('a single-symbol walk-forward', () => {
     const costly = (await (await get('?symbol=NVDA&commission=0.05&slippage=25')).json()) as WalkForwardResponse;
     expect(costly.dataFingerprint).not.toBe(body.dataFingerprint);
     expect(costly.config.commission).toBe(0.05);
-    for (const t of costly.folds.flatMap((f) => f.trades)) expect(t.r).toBeLessThan(2.5);
+    const trades = costly.folds.flatMap((f) => f.trades);
+    expect(trades.length).toBeGreaterThan(0);
+    for (const t of trades) {
+      const sign = t.direction === 'long' ? 1 : -1;
+      // Commission both ways: the net R is below the (slipped) price move per unit of risk.
+      expect(t.r).toBeLessThan((sign * (t.exitPrice - t.entryPrice)) / Math.abs(t.entryPrice - t.stopLoss));
+      // Slippage of 25 bp: a stop entry fills beyond its trigger.
+      if (t.entryKind === 'stop') expect(sign * (t.entryPrice - t.trigger)).toBeGreaterThan(0);
+    }
   });
 
   it('states the number of trials of its deflated Sharpe ratio', async () => {
