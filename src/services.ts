@@ -148,6 +148,8 @@ export interface ServiceOverrides {
   log?: Logger;
   /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
   pgliteDir?: string;
+  /** The database, opened and migrated already (the server opens it while the application's modules load); closed by `close`. */
+  database?: Database;
   rateLimitStore?: RateLimitStore;
   /** Clock and schedules of the auth layer (tests). */
   auth?: AuthOverrides;
@@ -168,7 +170,7 @@ const COMPRESSED_BODIES_BYTES = 32 * 2 ** 20;
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
   const warmUp = overrides.warmUp ?? new WarmUp();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) });
+  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) }));
   warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config);
   const barStore = new BarStore();

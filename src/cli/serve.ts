@@ -1,7 +1,7 @@
 /**
  * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
  * at once: cli/warming-listener), then warms up behind readiness, logging each
- * step: the application's modules, database and migrations, services and worker threads, the app takes
+ * step: the application's modules and, beside them, the database and migrations; services and worker threads, the app takes
  * over the port, the first health round, the latest daily scan (on a first start of the embedded
  * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
@@ -81,10 +81,15 @@ export async function serve(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  // The app's modules load after the port is open, so liveness does not wait for them.
+  // The app's modules load after the port is open, so liveness does not wait for them. The database opens at
+  // once beside them (unpacking, WebAssembly compilation and migrations need none of them).
   // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
   // synthetic market draws its daily paths in worker threads while the application loads and the database opens,
   // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
+  const opening = warmUp.run('opening the database (migrations)', () =>
+    import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
+  );
+  opening.catch(() => {}); // awaited below, after the application's modules: a failure is reported there
   const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
     const created = createProvider(config);
     const synthetic = created instanceof SyntheticProvider && firstStart ? created : undefined;
@@ -94,8 +99,9 @@ export async function serve(): Promise<void> {
   const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, { provider, synthetic }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
   );
+  const database = await opening;
   const built = await warmUp
-    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { provider, warmPool: true, log, warmUp }))
+    .run('starting the market data provider, the session keys and the worker pool', () => createServices(config, { provider, database, warmPool: true, log, warmUp }))
     .catch((error: unknown) => {
       if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
         process.stderr.write(`${error.message}\n`);
