@@ -30,7 +30,7 @@ async function timed(log: Logger, step: string, work: () => Promise<void>): Prom
 /** Logs when the synthetic market's worker threads have drawn what they were given. */
 function drawn(log: Logger, what: string, work: Promise<number>): void {
   const started = performance.now();
-  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started) }));
+  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started), begunAtMs: Math.round(started) }));
 }
 
 /** A full garbage collection, and the process's memory after it (the log says where memory goes). */
@@ -81,23 +81,24 @@ export async function serve(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  // The app's modules load after the port is open, so liveness does not wait for them. The database opens at
-  // once beside them (unpacking, WebAssembly compilation and migrations need none of them).
+  // The app's modules load after the port is open, so liveness does not wait for them.
   // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
   // synthetic market draws its daily paths in worker threads while the application loads and the database opens,
-  // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
+  // so that scan does not wait on them; they are begun first, as the first scan waits on them. A restart loads its
+  // scans from the database and draws paths only when asked.
+  const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
+    const created = createProvider(config);
+    const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
+    if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
+    return { provider: created, synthetic: drawing };
+  });
+  // The database opens beside the application's modules (unpacking, WebAssembly compilation and migrations need none of them).
   const opening = warmUp.run('opening the database (migrations)', () =>
     import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
   );
   opening.catch(() => {}); // awaited below, after the application's modules: a failure is reported there
-  const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
-    const created = createProvider(config);
-    const synthetic = created instanceof SyntheticProvider && firstStart ? created : undefined;
-    if (synthetic) drawn(log, 'daily paths', synthetic.prepareDaily({ threads: config.poolSize }));
-    return { provider: created, synthetic };
-  });
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, { provider, synthetic }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
   const database = await opening;
   const built = await warmUp
