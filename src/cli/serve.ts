@@ -96,13 +96,12 @@ export async function serve(): Promise<void> {
   const opening = warmUp.run('opening the database (migrations)', () =>
     import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
   );
-  opening.catch(() => {}); // awaited below, after the application's modules: a failure is reported there
+  opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
   const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
-  const database = await opening;
   const built = await warmUp
-    .run('starting the market data provider, the session keys and the worker pool', () => createServices(config, { provider, database, warmPool: true, log, warmUp }))
+    .run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }))
     .catch((error: unknown) => {
       if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
         process.stderr.write(`${error.message}\n`);
