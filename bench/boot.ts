@@ -18,7 +18,10 @@
  *
  * `--tree name=dir` (repeatable) measures other checkouts in the same run, e.g.
  * main exported with `git archive main | tar -x -C /tmp/main` (its
- * node_modules: this tree's, through a symlink), for a before/after table.
+ * node_modules: this tree's, through a symlink), for a before/after table; the
+ * trees take turns run by run. Besides wall time, each run reads the server's
+ * CPU time (all threads) when it is first seen ready, which another process's
+ * load on the machine changes far less, and the load average as it starts.
  *
  *   bun run bench/boot.ts [--smoke] [--runs N] [--no-replay] [--tree before=/tmp/main] [--binary dist/breakline]
  */
@@ -33,6 +36,8 @@ const TIMEOUT_MS = 180_000;
 interface BootTimes {
   liveMs: number;
   readyMs: number;
+  /** CPU time (user + system, every thread) the server had used when it was first seen ready: less noisy than wall time on a shared machine. */
+  cpuReadyMs: number;
   steps: string[];
   /** RSS (MB) once ready; after the boot scans and after the boot replay (cold runs); the peak during the replay. */
   rssReady: number;
@@ -41,6 +46,12 @@ interface BootTimes {
   rssPeak?: number;
   /** The slowest `/readyz` answer while the boot scans ran (ms; polled every 50 ms): how long requests waited on them. */
   readyzMaxMs?: number;
+}
+
+/** CPU time (ms, user + system, all threads, those that exited included) a process has used, from /proc. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100 on Linux)
 }
 
 function rssMb(pid: number): number {
@@ -105,6 +116,7 @@ export async function timeBoot(stateDir: string, options: { root?: string; binar
       await Bun.sleep(10);
     }
     if (Number.isNaN(readyMs)) throw new Error(`not ready within ${TIMEOUT_MS} ms`);
+    times.cpuReadyMs = cpuMs(proc.pid);
     times.rssReady = rssMb(proc.pid);
     if (memory) {
       let probing = true;
@@ -147,8 +159,11 @@ export async function timeBoot(stateDir: string, options: { root?: string; binar
       const { msg, tookMs } = JSON.parse(line) as { msg: string; tookMs: number };
       return `${msg.replace(/^warm-up: /, '').replace(/ done$/, '')}: ${tookMs} ms`;
     });
-  return { liveMs, readyMs, steps, rssReady: times.rssReady!, ...times };
+  return { liveMs, readyMs, steps, rssReady: times.rssReady!, cpuReadyMs: times.cpuReadyMs!, ...times };
 }
+
+/** The machine's load average over the last minute (the benches share it with other work). */
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -159,27 +174,33 @@ export async function benchBoot(binary?: string): Promise<void> {
   const replay = !smoke && !process.argv.includes('--no-replay');
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), [binary ? binary : 'this tree', ROOT]];
   const rows: Record<string, string | number>[] = [];
-  let last: { cold: BootTimes; warm: BootTimes } | undefined;
-  for (const [name, root] of trees) {
-    if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(ROOT, 'node_modules'), join(root, 'node_modules'));
-    const cold: BootTimes[] = [];
-    const warm: BootTimes[] = [];
-    for (let i = 0; i < runs; i++) {
+  const measured = trees.map(() => ({ cold: [] as BootTimes[], warm: [] as BootTimes[], load: [] as number[] }));
+  for (const [, root] of trees) if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(ROOT, 'node_modules'), join(root, 'node_modules'));
+  // The trees take turns run by run, so a change in the machine's load falls on each alike.
+  for (let i = 0; i < runs; i++) {
+    for (const [t, [, root]] of trees.entries()) {
       const stateDir = mkdtempSync(join(tmpdir(), 'breakline-boot-'));
       try {
-        cold.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined, memory: true, replay }));
-        warm.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined }));
+        measured[t]!.load.push(loadAverage());
+        measured[t]!.cold.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined, memory: true, replay }));
+        measured[t]!.warm.push(await timeBoot(stateDir, { root, binary: root === ROOT ? binary : undefined }));
       } finally {
         rmSync(stateDir, { recursive: true, force: true });
       }
     }
+  }
+  for (const [t, [name]] of trees.entries()) {
+    const { cold, warm, load } = measured[t]!;
     rows.push({
       tree: name,
       runs,
+      'load (1 min) each': load.map((l) => l.toFixed(1)).join(' / '),
       'cold ready ms': cell(cold.map((t) => t.readyMs)),
       'cold each': cold.map((t) => Math.round(t.readyMs)).join(' / '),
+      'cold CPU to ready ms': cell(cold.map((t) => t.cpuReadyMs)),
       'warm ready ms': cell(warm.map((t) => t.readyMs)),
       'warm each': warm.map((t) => Math.round(t.readyMs)).join(' / '),
+      'warm CPU to ready ms': cell(warm.map((t) => t.cpuReadyMs)),
       'readyz max ms (boot scans)': cell(cold.map((t) => t.readyzMaxMs)),
       'RSS ready MB': cell(cold.map((t) => t.rssReady)),
       'RSS after boot scans': cell(cold.map((t) => t.rssScans)),
@@ -187,13 +208,13 @@ export async function benchBoot(binary?: string): Promise<void> {
       'RSS peak (replay)': cell(cold.map((t) => t.rssPeak)),
       'RSS warm ready': cell(warm.map((t) => t.rssReady)),
     });
-    last = { cold: cold.at(-1)!, warm: warm.at(-1)! };
   }
+  const last = { cold: measured.at(-1)!.cold.at(-1)!, warm: measured.at(-1)!.warm.at(-1)! };
   printTable(`bench/boot — embedded defaults (PGlite, synthetic), medians; RSS columns from the cold runs${replay ? '' : ' (boot replay off)'}`, rows);
   console.log('\nwarm-up steps of the last cold run (this tree):');
-  for (const step of last!.cold.steps) console.log(`  ${step}`);
+  for (const step of last.cold.steps) console.log(`  ${step}`);
   console.log('warm-up steps of the last warm run (this tree):');
-  for (const step of last!.warm.steps) console.log(`  ${step}`);
+  for (const step of last.warm.steps) console.log(`  ${step}`);
 }
 
 if (import.meta.main) {

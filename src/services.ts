@@ -148,6 +148,8 @@ export interface ServiceOverrides {
   log?: Logger;
   /** PGlite data directory; `:memory:` in tests. Defaults to `STATE_DIR/pgdata`. */
   pgliteDir?: string;
+  /** The database, opened and migrated (or being opened: the server opens it while the application's modules load); closed by `close`. */
+  database?: Database | Promise<Database>;
   rateLimitStore?: RateLimitStore;
   /** Clock and schedules of the auth layer (tests). */
   auth?: AuthOverrides;
@@ -168,7 +170,16 @@ const COMPRESSED_BODIES_BYTES = 32 * 2 ** 20;
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
   const log = overrides.log ?? createLogger(config.logLevel);
   const warmUp = overrides.warmUp ?? new WarmUp();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) });
+  // The worker threads start first: they load their modules while the database opens.
+  const pool = createPool({
+    threads: config.poolSize,
+    warm: overrides.warmPool,
+    onError: (error) => log.error('scan worker failed', { error: String(error) }),
+  });
+  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) })).catch(async (error: unknown) => {
+    await pool.destroy();
+    throw error;
+  });
   warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config);
   const barStore = new BarStore();
@@ -182,11 +193,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
   const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
-  const pool = createPool({
-    threads: config.poolSize,
-    warm: overrides.warmPool,
-    onError: (error) => log.error('scan worker failed', { error: String(error) }),
-  });
   const scans = new ScansRepository(database.db, ledger);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.

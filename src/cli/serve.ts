@@ -1,7 +1,7 @@
 /**
  * @module cli/serve — `breakline` / `breakline serve`. Listens first (liveness
  * at once: cli/warming-listener), then warms up behind readiness, logging each
- * step: the application's modules, database and migrations, services and worker threads, the app takes
+ * step: the application's modules and, beside them, the database and migrations; services and worker threads, the app takes
  * over the port, the first health round, the latest daily scan (on a first start of the embedded
  * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
@@ -30,7 +30,7 @@ async function timed(log: Logger, step: string, work: () => Promise<void>): Prom
 /** Logs when the synthetic market's worker threads have drawn what they were given. */
 function drawn(log: Logger, what: string, work: Promise<number>): void {
   const started = performance.now();
-  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started) }));
+  void work.then((count) => log.info(`synthetic market: ${what} drawn in worker threads`, { symbols: count, tookMs: Math.round(performance.now() - started), begunAtMs: Math.round(started) }));
 }
 
 /** The pause between the two collections of `collect`. */
@@ -97,18 +97,24 @@ export async function serve(): Promise<void> {
   // The app's modules load after the port is open, so liveness does not wait for them.
   // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
   // synthetic market draws its daily paths in worker threads while the application loads and the database opens,
-  // so that scan does not wait on them. A restart loads its scans from the database and draws paths only when asked.
-  const providing = Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
+  // so that scan does not wait on them; they are begun first, as the first scan waits on them. A restart loads its
+  // scans from the database and draws paths only when asked.
+  const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
     const created = createProvider(config);
-    const synthetic = created instanceof SyntheticProvider && firstStart ? created : undefined;
-    if (synthetic) drawn(log, 'daily paths', synthetic.prepareDaily({ threads: config.poolSize }));
-    return { provider: created, synthetic };
+    const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
+    if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
+    return { provider: created, synthetic: drawing };
   });
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }, { provider, synthetic }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), providing]),
+  // The database opens beside the application's modules (unpacking, WebAssembly compilation and migrations need none of them).
+  const opening = warmUp.run('opening the database (migrations)', () =>
+    import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
+  );
+  opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
   const built = await warmUp
-    .run('opening the database (migrations), the market data provider, the session keys and the worker pool', () => createServices(config, { provider, warmPool: true, log, warmUp }))
+    .run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }))
     .catch((error: unknown) => {
       if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
         process.stderr.write(`${error.message}\n`);

@@ -124,10 +124,10 @@ async function timed(timeoutMs: number, run: () => Promise<{ status: CheckStatus
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-/** The boot's progress: the step it is on (logged with its duration) and what is done. */
+/** The boot's progress: the steps it is on (each logged with its duration; some run side by side) and what is done. */
 export class WarmUp {
   private current = 'starting';
-  private stepStarted = performance.now();
+  private readonly running: string[] = [];
   private readonly started = performance.now();
   /** Migrations have run on the database. */
   migrated = false;
@@ -136,8 +136,9 @@ export class WarmUp {
 
   constructor(private readonly log?: Logger) {}
 
+  /** The step in progress (steps side by side joined with ` + `), else the last one begun, or `done`. */
   get step(): string {
-    return this.current;
+    return this.running.length > 1 ? this.running.join(' + ') : this.current;
   }
 
   /** Milliseconds since the warm-up began. */
@@ -148,11 +149,17 @@ export class WarmUp {
   /** Runs one step of the warm-up, logging what it does and how long it took. */
   async run<T>(step: string, work: () => Promise<T>): Promise<T> {
     this.current = step;
-    this.stepStarted = performance.now();
+    this.running.push(step);
+    const stepStarted = performance.now();
     this.log?.info(`warm-up: ${step}`, { atMs: this.elapsedMs });
-    const result = await work();
-    this.log?.info(`warm-up: ${step} done`, { tookMs: Math.round(performance.now() - this.stepStarted), atMs: this.elapsedMs });
-    return result;
+    try {
+      const result = await work();
+      this.log?.info(`warm-up: ${step} done`, { tookMs: Math.round(performance.now() - stepStarted), atMs: this.elapsedMs });
+      return result;
+    } finally {
+      this.running.splice(this.running.indexOf(step), 1);
+      if (this.running.length) this.current = this.running.at(-1)!;
+    }
   }
 
   done(): void {

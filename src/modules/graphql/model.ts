@@ -2,6 +2,10 @@
 import { t } from 'elysia';
 import { ErrorSchema } from '../params';
 
+export const GRAPHQL_PATH = '/api/graphql';
+/** The GraphQL over Server-Sent Events Protocol (graphql-sse): both modes. */
+export const GRAPHQL_STREAM_PATH = '/api/graphql/stream';
+
 const QUERY_EXAMPLES = ['{ scorecard { generatedAt ledgerHead { seq hash } } }', '{ signals(first: 2) { totalCount edges { cursor node { id symbol finalScore } } } }', '{ __typename }'];
 
 /** GET's parameters: GraphQL over HTTP's, each a string (variables and extensions as JSON text). */

@@ -45,12 +45,9 @@ import { readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
 import type { Services } from '../../services';
 import { Answers, type AnswerSlot } from './answers';
-import { GraphQLRequest, type StreamRequest } from './model';
+import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH, GraphQLRequest, type StreamRequest } from './model';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
-export const GRAPHQL_PATH = '/api/graphql';
-/** The GraphQL over Server-Sent Events Protocol (graphql-sse): both modes. */
-export const GRAPHQL_STREAM_PATH = '/api/graphql/stream';
 /** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
 const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
 
