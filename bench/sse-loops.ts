@@ -37,6 +37,18 @@ const HELLO = encoder.encode('retry: 1000\nid: 0\nevent: hello\ndata: {}\n\n');
 /** Holds every response this thread serves; `fanOut` writes one frame to each. */
 function serveResponses(port: number, path: Path, reusePort: boolean) {
   const writes: Write[] = [];
+  const direct: Bun.DirectUnderlyingSource<Uint8Array> = {
+    type: 'direct',
+    pull(controller) {
+      writes.push((frame) => {
+        controller.write(frame);
+        controller.flush();
+      });
+      controller.write(HELLO);
+      controller.flush();
+      return new Promise<void>(() => {}); // open until the bench ends
+    },
+  };
   const stream = (): ReadableStream<Uint8Array> =>
     path === 'stream'
       ? new ReadableStream<Uint8Array>(
@@ -48,18 +60,8 @@ function serveResponses(port: number, path: Path, reusePort: boolean) {
           },
           { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
         )
-      : new ReadableStream({
-          type: 'direct',
-          pull(controller: ReadableStreamDirectController) {
-            writes.push((frame) => {
-              controller.write(frame);
-              controller.flush();
-            });
-            controller.write(HELLO);
-            controller.flush();
-            return new Promise<void>(() => {}); // open until the bench ends
-          },
-        });
+      : // Bun's types resolve this constructor to the standard one; the direct overload exists at runtime (bun-types DirectUnderlyingSource).
+        new ReadableStream(direct as unknown as UnderlyingDefaultSource<Uint8Array>);
   const server = Bun.serve({ port, hostname: '127.0.0.1', reusePort, idleTimeout: 0, fetch: () => new Response(stream(), { headers: { 'content-type': 'text/event-stream' } }) });
   /** Writes the frame to every response; resolves with the ms until the writes ran. */
   const fanOut = (frame: Uint8Array): Promise<number> => {
@@ -113,7 +115,7 @@ function inbox(worker: Worker) {
 /** Starts the client processes and resolves once all `count` connections have had their hello. */
 async function connectClients(port: number, count: number) {
   const share = Math.ceil(count / PROCESSES);
-  const procs = [];
+  const procs: { proc: Bun.Subprocess<'pipe', 'pipe', 'inherit'>; reader: ReadableStreamDefaultReader<Uint8Array>; text: string }[] = [];
   for (let left = count; left > 0; left -= share) {
     const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(port), '/stream', String(Math.min(share, left))], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
     procs.push({ proc, reader: proc.stdout.getReader(), text: '' });
