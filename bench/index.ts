@@ -18,6 +18,7 @@ import { benchReplay } from './replay';
 import { benchScan } from './scan';
 import { benchStall } from './stall';
 import { benchSse } from './sse';
+import { benchSseLoops } from './sse-loops';
 import { benchSynthetic } from './synthetic';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {
@@ -35,6 +36,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   explain: benchExplain,
   stall: benchStall,
   sse: benchSse,
+  'sse-loops': benchSseLoops,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

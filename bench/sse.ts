@@ -26,7 +26,13 @@
  * the publish phase ÷ deliveries: it barely depends on how busy the machine
  * is, and times the clients gives the CPU one event's fan-out needs. Each
  * subscriber's events of one tick are one socket write, most of it the
- * kernel's. `clients CPU %` is
+ * kernel's: strace counts one `sendto` per delivery and no other syscall
+ * per delivery, and on loopback that `sendto` also runs the client's side —
+ * its TCP receive and its wake-up (perf, 5k clients: 77 % of the server's
+ * CPU under `sendto`, 39 % of it the receiver's `net_rx_action`). A
+ * client on another machine would cost the server about half of it.
+ * bench/sse-loops measures the same writes without the hub (the ceiling of
+ * one event loop, and of two). `clients CPU %` is
  * the client processes' CPU over the same window (100 = one core; `max proc
  * %` the busiest process): a client process near 100 % would be the
  * bottleneck. `load` is the 1-minute load average as the row starts (the
