@@ -156,7 +156,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     };
     const send = () => {
       const etag = body.held ? compressed.etag(body.text) : etagOf(body.text);
-      const sent = represent(request, body.text, etag, headers, compressed);
+      const sent = represent(request, body.text, etag, headers, compressed, body.held);
       if (sent === NOT_MODIFIED) return done(respond(null, 304, headers));
       return done(respond(sent, 200, headers));
     };
