@@ -58,7 +58,8 @@ class BatchedLines {
       try {
         bytes = bytes.subarray(writeSync(this.fd, bytes));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        // stderr closed (EPIPE, EBADF): the lines cannot go anywhere, and no request or timer may fail for it.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a full pipe: wait for the reader
       }
     }
