@@ -15,7 +15,13 @@
  * `--tree name=dir` (repeatable) measures other checkouts in the same run, e.g.
  * main exported with `git archive main | tar -x -C /tmp/main` (it uses this
  * worktree's node_modules through a symlink), for a before/after table on one
- * noisy machine. `--runs N` repeats each measurement and reports medians.
+ * noisy machine: every tree's server runs at once, and each measurement is
+ * taken from the bare handler and then from each tree in turn, so a change in
+ * the machine's load falls on all of them alike. `--runs N` repeats each
+ * measurement and reports medians. `--log-level info` runs the servers at
+ * `npm start`'s default level (an access-log line per request, to a pipe read
+ * by this process) rather than `warn`. `--warm S` (3 s) loads each server on
+ * each target before it is measured.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
@@ -56,17 +62,19 @@ async function freePort(): Promise<number> {
 }
 
 /** A server process from `root`, warmed up (ready), on a port of its own. */
-async function startServer(root: string) {
+async function startServer(root: string, logLevel: string) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(import.meta.dir, '../node_modules'), join(root, 'node_modules'));
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-http-'));
   const port = await freePort();
   const started = performance.now();
   const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'warn', RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
     stdout: 'ignore',
-    stderr: 'ignore',
+    // At info the access lines go to a pipe that is read and dropped (as a process manager would read them).
+    stderr: logLevel === 'warn' ? 'ignore' : 'pipe',
   });
+  if (proc.stderr instanceof ReadableStream) void proc.stderr.pipeTo(new WritableStream());
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}`);
@@ -94,11 +102,6 @@ async function startServer(root: string) {
   };
 }
 
-interface Cell {
-  bare: LoadResult[];
-  app: LoadResult[];
-}
-
 export async function benchHttp(): Promise<void> {
   if (!haveWrk()) {
     console.log('bench/http: wrk not found (apt-get install -y wrk); skipped');
@@ -106,49 +109,71 @@ export async function benchHttp(): Promise<void> {
   }
   const seconds = smoke ? 1 : Number(flag('--seconds')[0] ?? 5);
   const runs = smoke ? 1 : Number(flag('--runs')[0] ?? 1);
+  const logLevel = flag('--log-level')[0] ?? 'warn';
+  const warmSeconds = smoke ? 1 : Number(flag('--warm')[0] ?? 3);
   const connections = smoke ? [64] : [64, 256];
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
 
-  const rows: Record<string, string | number>[] = [];
   const memory: Record<string, string | number>[] = [];
-  for (const [name, root] of trees) {
-    const server = await startServer(root);
-    memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
-    try {
-      for (const [label, path] of TARGETS) {
-        const warm = await fetch(server.base + path);
-        if (warm.status !== 200) throw new Error(`${name}: ${path} answered ${warm.status}`);
-        const payload = await warm.arrayBuffer();
-        const type = warm.headers.get('content-type') ?? 'application/json';
-        const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
+  const servers: { name: string; server: Awaited<ReturnType<typeof startServer>> }[] = [];
+  try {
+    // One after the other, so each one's ready time and RSS are its own; then all of them stay up.
+    for (const [name, root] of trees) {
+      const server = await startServer(root, logLevel);
+      servers.push({ name, server });
+      memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
+    }
+    const rows: Record<string, string | number>[] = [];
+    for (const [label, path] of TARGETS) {
+      // The bare handler returns this tree's bytes (the last server), with its content type.
+      const warm = await fetch(servers.at(-1)!.server.base + path);
+      if (warm.status !== 200) throw new Error(`${path} answered ${warm.status}`);
+      const payload = await warm.arrayBuffer();
+      const type = warm.headers.get('content-type') ?? 'application/json';
+      // Each server warmed up on the target alike (a server's per-request cost keeps falling for minutes of load).
+      for (const { name, server } of servers) {
+        const answer = await fetch(server.base + path);
+        if (answer.status !== 200) throw new Error(`${name}: ${path} answered ${answer.status}`);
+        await wrk(server.base + path, { seconds: warmSeconds, connections: connections[0]! });
+      }
+      const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
+      try {
         for (const c of connections) {
-          const cell: Cell = { bare: [], app: [] };
+          const bareRuns: LoadResult[] = [];
+          const appRuns = servers.map(() => [] as LoadResult[]);
           for (let run = 0; run < runs; run++) {
-            cell.bare.push(await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: c }));
-            cell.app.push(await wrk(server.base + path, { seconds, connections: c }));
+            bareRuns.push(await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: c }));
+            for (const [i, { server }] of servers.entries()) appRuns[i]!.push(await wrk(server.base + path, { seconds, connections: c }));
           }
-          const bareRps = median(cell.bare.map((r) => r.requestsPerSec));
-          const appRps = median(cell.app.map((r) => r.requestsPerSec));
-          rows.push({
-            tree: name,
-            target: label,
-            conns: c,
-            'bare req/s': Math.round(bareRps),
-            'req/s': Math.round(appRps),
-            ratio: (appRps / bareRps).toFixed(2),
-            'bare p50/p99 ms': `${median(cell.bare.map((r) => r.p50Ms)).toFixed(2)} / ${median(cell.bare.map((r) => r.p99Ms)).toFixed(2)}`,
-            'p50/p99 ms': `${median(cell.app.map((r) => r.p50Ms)).toFixed(2)} / ${median(cell.app.map((r) => r.p99Ms)).toFixed(2)}`,
-            'non-2xx': cell.app.reduce((n, r) => n + r.non2xx, 0),
-          });
+          const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
+          for (const [i, { name }] of servers.entries()) {
+            const app = appRuns[i]!;
+            const appRps = median(app.map((r) => r.requestsPerSec));
+            rows.push({
+              target: label,
+              conns: c,
+              tree: name,
+              'bare req/s': Math.round(bareRps),
+              'req/s': Math.round(appRps),
+              ratio: (appRps / bareRps).toFixed(2),
+              'bare p50/p99 ms': `${median(bareRuns.map((r) => r.p50Ms)).toFixed(2)} / ${median(bareRuns.map((r) => r.p99Ms)).toFixed(2)}`,
+              'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${median(app.map((r) => r.p99Ms)).toFixed(2)}`,
+              'non-2xx': app.reduce((n, r) => n + r.non2xx, 0),
+            });
+          }
         }
+      } finally {
         bare.stop(true);
       }
-    } finally {
-      await server.stop();
     }
+    printTable(
+      `bench/http — wrk -t1 -d${seconds}s, ${runs} run(s) (medians), LOG_LEVEL=${logLevel}, same bytes from a bare Bun.serve (goals: ratio ≥ 0.70 bars/snapshot/breakouts, ≥ 0.50 health)`,
+      rows,
+    );
+    printTable('bench/http — server process memory (embedded PGlite, synthetic market)', memory);
+  } finally {
+    for (const { server } of servers) await server.stop();
   }
-  printTable(`bench/http — wrk -t1 -d${seconds}s, ${runs} run(s) (medians), same bytes from a bare Bun.serve (goals: ratio ≥ 0.70 bars/snapshot/breakouts, ≥ 0.50 health)`, rows);
-  printTable('bench/http — server process memory (embedded PGlite, synthetic market)', memory);
 }
 
 if (import.meta.main) await benchHttp();

@@ -5,11 +5,80 @@
  * fields), so pino stays behind this file. Lines read
  * `{"level":"info","time":"2026-11-20T18:00:00.000Z","msg":"…",…fields}`.
  *
+ * Writes are synchronous and batched: info and debug lines (the access log:
+ * one line per request) gather up to 4 KiB and are written together, at the
+ * latest 100 ms later; a warning or an error is written at once with
+ * everything before it, and whatever is held is written when the process
+ * exits. A write per request cost 4–10 µs of the server's time (a system call,
+ * more to a pipe), most of a hot request's own cost.
+ *
  * @example
  * const log = createLogger('info');
  * log.info('request', { method: 'GET', route: '/api/bars', status: 200, durationMs: 1.2, requestId: 'req_…' });
  */
+import { writeSync } from 'node:fs';
 import pino from 'pino';
+
+/** Bytes of info/debug lines gathered before they are written. */
+const BATCH_BYTES = 4096;
+/** The longest a gathered line waits to be written. */
+const BATCH_MS = 100;
+
+/**
+ * Lines gathered and written to a file descriptor together, synchronously.
+ * Not sonic-boom's `minLength`: it measures the whole gathered string's UTF-8
+ * length again on every line (a flatten and a scan of up to the batch each time).
+ */
+class BatchedLines {
+  private held: string[] = [];
+  private chars = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly fd: number) {}
+
+  write(line: string): void {
+    this.held.push(line);
+    this.chars += line.length;
+    if (this.chars >= BATCH_BYTES) this.flushSync();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flushSync(), BATCH_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Writes every held line now. */
+  flushSync(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.held.length === 0) return;
+    let bytes = Buffer.from(this.held.join(''));
+    this.held = [];
+    this.chars = 0;
+    while (bytes.length > 0) {
+      try {
+        bytes = bytes.subarray(writeSync(this.fd, bytes));
+      } catch (error) {
+        // stderr closed (EPIPE, EBADF): the lines cannot go anywhere, and no request or timer may fail for it.
+        if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); // a full pipe: wait for the reader
+      }
+    }
+  }
+}
+
+/**
+ * The one stderr destination every logger shares (lines of two loggers must
+ * not be reordered by two buffers), written out when the process exits.
+ */
+let stderr: BatchedLines | undefined;
+function stderrDestination(): BatchedLines {
+  if (!stderr) {
+    const destination = new BatchedLines(2);
+    process.on('exit', () => destination.flushSync());
+    stderr = destination;
+  }
+  return stderr;
+}
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -23,12 +92,13 @@ export interface Logger {
 }
 
 /**
- * A logger at `level`. Lines go to stderr (synchronously, so a line written
- * before `process.exit` is not lost), or to `write` (tests read them back),
- * one line per call without its newline.
+ * A logger at `level`. Lines go to stderr (synchronously, in batches; none
+ * written before `process.exit` is lost), or to `write` (tests read them
+ * back), one line per call without its newline.
  */
 export function createLogger(level: LogLevel, write?: (line: string) => void): Logger {
-  const destination = write ? { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) } : pino.destination({ fd: 2, sync: true });
+  const buffered = write ? undefined : stderrDestination();
+  const destination = write ? { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) } : buffered!;
   const logger = pino(
     {
       level,
@@ -41,6 +111,8 @@ export function createLogger(level: LogLevel, write?: (line: string) => void): L
   const at = (name: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (fields === undefined) logger[name](msg);
     else logger[name](fields, msg);
+    // A warning or an error is not held back (nor is anything before it).
+    if (buffered && (name === 'warn' || name === 'error')) buffered.flushSync();
   };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled: (name) => logger.isLevelEnabled(name) };
 }

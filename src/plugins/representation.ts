@@ -45,17 +45,22 @@ export type Encoding = 'br' | 'gzip';
 const ETAGS_HELD = 256;
 
 /**
- * Compressed bodies by ETag and encoding, least recently used out past a byte
- * budget; and the ETags of recent bodies, so a cached answer (the same string
- * object on every request: JavaScriptCore keeps a string's hash with it, so
- * the lookup does not read the body) is hashed once, not per request.
+ * Bodies on the wire by ETag and encoding (compressed, or a held answer's
+ * own UTF-8 bytes), least recently used out past a byte budget; and the ETags
+ * of recent bodies, so a cached answer (the same string object on every
+ * request: JavaScriptCore keeps a string's hash with it, so the lookup does
+ * not read the body) is hashed once, not per request.
+ *
+ * Each is kept as a Blob: a Response made of a Blob shares its bytes, where
+ * one made of a string encodes it and one made of a Uint8Array copies it, on
+ * every request (about 4 µs and 14 µs for 200 KB in Bun 1.4).
  */
 export class CompressedBodies {
-  private readonly bodies: Lru<string, Uint8Array<ArrayBuffer>>;
+  private readonly bodies: Lru<string, Blob>;
   private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
 
   constructor(maxBytes: number) {
-    this.bodies = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes, sizeOf: (body) => body.byteLength });
+    this.bodies = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes, sizeOf: (body) => body.size });
   }
 
   /** The strong ETag of `text` ({@link etagOf}), remembered for the last ETAGS_HELD bodies. */
@@ -68,11 +73,12 @@ export class CompressedBodies {
     return etag;
   }
 
-  get(etag: string, encoding: Encoding, text: string): Uint8Array<ArrayBuffer> {
+  /** `text` (whose ETag is `etag`) in `encoding`, `identity`: its UTF-8 bytes as they are. */
+  get(etag: string, encoding: Encoding | 'identity', text: string): Blob {
     const key = `${encoding}${etag}`;
     const held = this.bodies.get(key);
     if (held) return held;
-    const body = compress(text, encoding);
+    const body = new Blob([encoding === 'identity' ? text : compress(text, encoding)]);
     this.bodies.set(key, body); // a body larger than the whole budget is not kept
     return body;
   }
@@ -134,16 +140,17 @@ export const NOT_MODIFIED = 304;
  * A 200 JSON answer to a GET on the wire: sets its ETag, type and `Vary` in
  * `headers`, and says what to send: 304 when `If-None-Match` names the ETag,
  * else the body, compressed (`Content-Encoding` set) when it is large enough
- * and the client accepts an encoding.
+ * and the client accepts an encoding. `held`: the text is a cached answer,
+ * sent as its held bytes too when not compressed (the text itself otherwise).
  */
-export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies): typeof NOT_MODIFIED | string | Uint8Array<ArrayBuffer> {
+export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies, held = false): typeof NOT_MODIFIED | string | Blob {
   headers.etag = etag;
   headers['content-type'] = JSON_TYPE;
   const vary = headers.vary;
   headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
   if (matches(request.headers.get('if-none-match'), etag)) return NOT_MODIFIED;
   const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
-  if (!encoding) return text;
+  if (!encoding) return held && text.length >= MIN_COMPRESSED_BYTES ? compressed.get(etag, 'identity', text) : text;
   headers['content-encoding'] = encoding;
   return compressed.get(etag, encoding, text);
 }

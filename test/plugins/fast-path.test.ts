@@ -131,6 +131,27 @@ describe('the fast path for hot cached GETs', () => {
     }
   });
 
+  it('gives each of a run of answers its own headers, whatever the shape of the one before (the kept Headers object)', async () => {
+    const path = '/api/bars?symbol=AAPL&range=1mo';
+    const shapes: Record<string, string>[] = [{}, {}, { origin: ORIGIN }, {}, { 'api-version': '1.1.0' }, { 'accept-encoding': 'gzip' }, {}];
+    const answers: Response[] = [];
+    for (const [i, headers] of shapes.entries()) answers.push(await fast['/api/bars']!.GET(new Request(`http://localhost${path}`, { headers: { ...headers, 'x-request-id': `run-${i}` } }), null));
+    expect(answers.length).toBe(shapes.length);
+    const remaining = answers.map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('x-request-id')).toBe(`run-${i}`);
+      if (i > 0) expect(remaining[i]).toBe(remaining[i - 1]! - 1);
+      expect(answer.headers.get('access-control-allow-origin')).toBe(shapes[i]!.origin ?? null);
+      expect(answer.headers.get('vary')).toBe(shapes[i]!.origin ? 'Origin, Accept-Encoding' : 'Accept-Encoding');
+      expect(answer.headers.get('api-version')).toBe(shapes[i]!['api-version'] ?? ctx.services.config.apiDefaultVersion);
+      expect(answer.headers.get('content-encoding')).toBe(shapes[i]!['accept-encoding'] ?? null);
+    }
+    // The same bytes as the first answer's each time it is not compressed.
+    const plain = await answers[0]!.text();
+    for (const i of [1, 3, 6]) expect(await answers[i]!.text()).toBe(plain);
+  });
+
   it('logs and counts its answers under the route', async () => {
     const before = await ctx.services.metrics.text();
     const count = (text: string) => Number(/breakline_http_requests_total\{method="GET",route="\/api\/snapshot",status="200"\} (\d+)/.exec(text)?.[1] ?? 0);

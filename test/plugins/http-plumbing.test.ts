@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { newId } from '../../src/ids';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
 describe('HTTP plumbing', () => {
@@ -24,6 +25,15 @@ describe('HTTP plumbing', () => {
     it('gives every request its own id', async () => {
       const [a, b] = await Promise.all([ctx.request('/api/health'), ctx.request('/api/health')]);
       expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+    });
+    it('mints ids of 20 Crockford base32 characters, every character at every position, none twice', () => {
+      // 20,000 ids: past several refills of the random pool (409 ids each).
+      const ids = Array.from({ length: 20_000 }, () => newId('req'));
+      const seen = Array.from({ length: 20 }, () => new Set<string>());
+      expect(ids.filter((id) => !/^req_[0-9a-hjkmnp-tv-z]{20}$/.test(id))).toEqual([]);
+      for (const id of ids) for (let i = 0; i < 20; i++) seen[i]!.add(id[4 + i]!);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const position of seen) expect(position.size).toBe(32);
     });
   });
 

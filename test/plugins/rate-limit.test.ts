@@ -7,6 +7,7 @@ import { bucketOf, rateLimit } from '../../src/plugins/rate-limit';
 import { requestPath } from '../../src/plugins/request-path';
 import { requestId } from '../../src/plugins/request-id';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
+import type { HitOptions } from '../../src/ratelimit/interface';
 
 const log = createLogger('silent');
 const TIERS = { free: 10, pro: 50, enterprise: 100 };
@@ -15,8 +16,21 @@ const CLASSES = {
   explain: { quota: 3, tierQuotas: { free: 3, pro: 5, enterprise: 8 }, windowSeconds: 3600 },
 };
 
-function app(options: { exempt?: string[]; principalOf?: (r: Request) => Principal | null | Promise<Principal | null> } = {}) {
-  const store = new MemoryRateLimitStore();
+/** The in-process store on a pinned clock (a test about a window's length must not depend on where in the hour it runs). */
+class PinnedStore extends MemoryRateLimitStore {
+  constructor(private readonly at: number) {
+    super();
+  }
+  override hit(key: string, quota: number, windowMs: number, options?: HitOptions) {
+    return super.hit(key, quota, windowMs, { ...options, now: this.at });
+  }
+  override peek(key: string, quota: number, windowMs: number) {
+    return super.peek(key, quota, windowMs, this.at);
+  }
+}
+
+function app(options: { exempt?: string[]; principalOf?: (r: Request) => Principal | null | Promise<Principal | null>; now?: number } = {}) {
+  const store = options.now === undefined ? new MemoryRateLimitStore() : new PinnedStore(options.now);
   const server = new Elysia()
     .use(requestId)
     .use(errors(log))
@@ -69,7 +83,8 @@ describe('rate-limit route rules', () => {
   it('counts a named class in its own buckets, at its own quota per tier and window, apart from the costly class', async () => {
     const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'session' };
     let who: Principal | null = null;
-    const { request } = app({ principalOf: () => who });
+    // Ten minutes into an hour: the hour's window has 50 minutes left, the ordinary minute all of its own.
+    const { request } = app({ principalOf: () => who, now: Date.UTC(2026, 10, 20, 18, 10) });
     const anonymous = [];
     for (let i = 0; i < 4; i++) anonymous.push(await request('/api/model'));
     expect(anonymous.map((r) => r.status)).toEqual([200, 200, 200, 429]);

@@ -73,7 +73,7 @@ describe('ETag, 304 and compression', () => {
     expect(bodies.get('"a"', 'br', text)).toBe(first); // the same bytes object: not compressed again
     expect(bodies.get('"a"', 'gzip', text)).not.toBe(first);
     // Past the budget the least recently used goes.
-    const tiny = new CompressedBodies(first.byteLength + 10);
+    const tiny = new CompressedBodies(first.size + 10);
     const a = tiny.get('"a"', 'br', text);
     tiny.get('"b"', 'br', text);
     expect(tiny.get('"a"', 'br', text)).not.toBe(a);

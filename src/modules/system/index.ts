@@ -4,7 +4,7 @@ import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
-import { health, liveness, readinessOf } from './service';
+import { health, healthText, liveness, readinessOf } from './service';
 
 export function systemModule(services: Services) {
   return new Elysia({ name: 'breakline/system' })
@@ -35,13 +35,18 @@ export function systemModule(services: Services) {
     });
 }
 
-/** /api/health on the fast path (plugins/fast-path) while it answers 200; a 503 goes the ordinary way. */
+/**
+ * /api/health on the fast path (plugins/fast-path) while it answers 200; a 503 goes the ordinary way.
+ * From a fresh round the answer is synchronous (serialised by `healthText`); before one, a round runs.
+ */
 export function systemFastRoutes(services: Services): FastRoute<never>[] {
+  const now = healthText(services);
   const probe: FastRoute = {
     path: '/api/health',
-    async answer() {
-      const { body, httpStatus } = await health(services);
-      return httpStatus === 200 ? { text: JSON.stringify(body), held: false } : null;
+    answer() {
+      const fresh = now();
+      if (fresh) return fresh.httpStatus === 200 ? { text: fresh.text, held: false } : null;
+      return health(services).then(({ body, httpStatus }) => (httpStatus === 200 ? { text: JSON.stringify(body), held: false } : null));
     },
   };
   return [probe] as FastRoute<never>[];

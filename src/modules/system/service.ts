@@ -8,23 +8,31 @@
  * `kv` is `degraded` (200, not 503) while Redis is away and requests are
  * limited in-process.
  */
-import { readiness } from '../../jobs/health';
 import type { AiStatus } from '../../ai';
 import type { CheckResult } from '../../domain/health';
+import { readiness, type HealthMonitor, type HealthSnapshot } from '../../jobs/health';
 import type { Services } from '../../services';
 import type { HealthResponse, ReadinessResponse } from './model';
 import pkg from '../../../package.json' with { type: 'json' };
 
+/** What health is answered from (the composition root's services; a test may pass its own). */
+export interface HealthSources {
+  health: Pick<HealthMonitor, 'last' | 'refresh'>;
+  config: { healthCheckIntervalSeconds: number };
+  startedAt: number;
+  explainer: { status(): AiStatus };
+}
+
 /** A round older than this many intervals is stale: the background rounds are not running. */
 const STALE_INTERVALS = 3;
 
-async function lastRound(services: Services) {
+async function lastRound(services: HealthSources) {
   const last = services.health.last;
   const maxAgeMs = STALE_INTERVALS * services.config.healthCheckIntervalSeconds * 1000;
   return last && Date.now() - last.checkedAt <= maxAgeMs ? last : services.health.refresh();
 }
 
-const uptime = (services: Services) => Math.floor((Date.now() - services.startedAt) / 1000);
+const uptime = (services: Pick<Services, 'startedAt'>, now = Date.now()) => Math.floor((now - services.startedAt) / 1000);
 
 /**
  * The explanation model's circuit, as a detail only: it is not one of the
@@ -45,22 +53,61 @@ function aiCheck(ai: AiStatus): CheckResult {
   }
 }
 
-export async function health(services: Services): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
+export async function health(services: HealthSources, now?: number): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
   const { checks, details, checkedAt } = await lastRound(services);
+  const at = now ?? Date.now();
   const statuses = Object.values(checks);
   const anyDown = statuses.includes('down');
-  const now = Date.now();
   const body: HealthResponse = {
     status: anyDown || statuses.includes('degraded') ? 'degraded' : 'ok',
     checks,
     version: pkg.version,
-    uptime: uptime(services),
-    timestamp: new Date(now).toISOString(),
+    uptime: uptime(services, at),
+    timestamp: new Date(at).toISOString(),
     checkedAt: new Date(checkedAt).toISOString(),
-    ageMs: Math.max(0, now - checkedAt),
+    ageMs: Math.max(0, at - checkedAt),
     details: { ...details, ai: aiCheck(services.explainer.status()) },
   };
   return { body, httpStatus: anyDown ? 503 : 200 };
+}
+
+/**
+ * The same answer as {@link health}, already serialised, with no await: the
+ * parts one round fixes (status, checks, details) are serialised once a round,
+ * the clock fields and `details.ai` (read live) per answer (the same bytes as
+ * `JSON.stringify(body)`; test/modules/system-health-text.test.ts checks it).
+ * Null while there is no fresh round (then {@link health} runs one).
+ * For the fast path (plugins/fast-path), where a probe answers in a few microseconds.
+ */
+export function healthText(services: HealthSources): (now?: number) => { text: string; httpStatus: 200 | 503 } | null {
+  let round: HealthSnapshot | undefined;
+  let head = '';
+  let checkedAtIso = '';
+  let detailsHead = '';
+  let httpStatus: 200 | 503 = 200;
+  let isoAt = Number.NaN;
+  let isoText = '';
+  return (now = Date.now()) => {
+    const last = services.health.last;
+    if (!last || now - last.checkedAt > STALE_INTERVALS * services.config.healthCheckIntervalSeconds * 1000) return null;
+    if (last !== round) {
+      round = last;
+      const statuses = Object.values(last.checks);
+      const anyDown = statuses.includes('down');
+      httpStatus = anyDown ? 503 : 200;
+      const status = anyDown || statuses.includes('degraded') ? 'degraded' : 'ok';
+      head = `{"status":${JSON.stringify(status)},"checks":${JSON.stringify(last.checks)},"version":${JSON.stringify(pkg.version)},"uptime":`;
+      checkedAtIso = new Date(last.checkedAt).toISOString();
+      detailsHead = `${JSON.stringify(last.details).slice(0, -1)},`; // every check has its entry: never `{}`
+    }
+    const aiText = JSON.stringify(aiCheck(services.explainer.status()));
+    if (now !== isoAt) {
+      isoAt = now;
+      isoText = new Date(now).toISOString();
+    }
+    const text = `${head}${uptime(services, now)},"timestamp":"${isoText}","checkedAt":"${checkedAtIso}","ageMs":${Math.max(0, now - last.checkedAt)},"details":${detailsHead}"ai":${aiText}}}`;
+    return { text, httpStatus };
+  };
 }
 
 export function liveness(services: Services) {
