@@ -28,22 +28,20 @@ import type { IndicatorSet } from './set';
 import { sma1d, smaState, type SmaState } from './sma';
 import { averageVolume1d } from './volume';
 
+/** The members a running state carries (and the percentile of one of them), in the order their arrays sit in a block. */
+export const STATEFUL_SCAN_INDICATORS = ['sma50', 'sma150', 'sma200', 'atr14', 'avgVolume50', 'bbWidth20', 'bbWidthPercentile'] as const satisfies readonly (keyof IndicatorSet)[];
+
+/**
+ * The rolling extremes of the set: each value is some bar's high or low, and
+ * {@link rollingExtremes} computes all of them over N bars in O(N) with no
+ * state, so the bar store keeps only the stateful members and a reader
+ * computes these when it reads (issue 13: six columns of history a series
+ * fewer in shared memory).
+ */
+export const EXTREME_SCAN_INDICATORS = ['high252', 'low252', 'donchianHigh55', 'donchianLow55', 'donchianHigh20', 'donchianLow20'] as const satisfies readonly (keyof IndicatorSet)[];
+
 /** The members of {@link ScanIndicatorSet}, in the order their arrays sit in a block. */
-export const SCAN_INDICATORS = [
-  'sma50',
-  'sma150',
-  'sma200',
-  'atr14',
-  'avgVolume50',
-  'bbWidth20',
-  'bbWidthPercentile',
-  'high252',
-  'low252',
-  'donchianHigh55',
-  'donchianLow55',
-  'donchianHigh20',
-  'donchianLow20',
-] as const satisfies readonly (keyof IndicatorSet)[];
+export const SCAN_INDICATORS = [...STATEFUL_SCAN_INDICATORS, ...EXTREME_SCAN_INDICATORS] as const;
 
 /**
  * The part of {@link IndicatorSet} a scan reads. A detector that needs another
@@ -109,10 +107,13 @@ export function unpackScanState(words: Float64Array, offset = 0): ScanIndicatorS
   };
 }
 
-/** Views over one block of `capacity` bars per member (`block` holds `SCAN_INDICATORS.length × capacity` doubles). */
-export function scanIndicatorViews(block: Float64Array, capacity: number, length = capacity): ScanIndicatorSet {
-  const set = {} as ScanIndicatorSet;
-  SCAN_INDICATORS.forEach((name, k) => {
+/**
+ * Views over one block of `capacity` bars per member of `members` (`block`
+ * holds `members.length × capacity` doubles, in that order), each `length` long.
+ */
+export function scanIndicatorViews<K extends (typeof SCAN_INDICATORS)[number]>(block: Float64Array, capacity: number, length: number, members: readonly K[]): Pick<ScanIndicatorSet, K> {
+  const set = {} as Pick<ScanIndicatorSet, K>;
+  members.forEach((name, k) => {
     set[name] = block.subarray(k * capacity, k * capacity + length);
   });
   return set;
@@ -120,7 +121,7 @@ export function scanIndicatorViews(block: Float64Array, capacity: number, length
 
 /** A set with room for `capacity` bars (one allocation). */
 export function allocateScanIndicators(capacity: number): ScanIndicatorSet {
-  return scanIndicatorViews(new Float64Array(SCAN_INDICATORS.length * capacity), capacity);
+  return scanIndicatorViews(new Float64Array(SCAN_INDICATORS.length * capacity), capacity, capacity, SCAN_INDICATORS);
 }
 
 /** The first `length` values of every member, as views (nothing later can be read through them). */
@@ -131,7 +132,7 @@ export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndic
 }
 
 /** The kernels that carry a running state, over the columns' bars from where `state` stopped. */
-function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: ScanIndicatorSet, state: ScanIndicatorState): void {
+function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: StatefulScanIndicatorSet, state: ScanIndicatorState): void {
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
@@ -154,6 +155,20 @@ function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Ar
  * @throws {RangeError} when the state is past `commit` or `commit` past the bars, or from the kernels (short outputs, unequal columns).
  */
 export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
+  const from = state.next;
+  extendStatefulScanIndicators(bars, set, state, commit);
+  if (from < bars.close.length) rollingExtremes(bars, set, from);
+}
+
+/** The members of {@link STATEFUL_SCAN_INDICATORS}. */
+export type StatefulScanIndicatorSet = Pick<ScanIndicatorSet, (typeof STATEFUL_SCAN_INDICATORS)[number]>;
+
+/**
+ * {@link extendScanIndicators} for the {@link STATEFUL_SCAN_INDICATORS} only
+ * (what the bar store keeps; the extremes come from {@link rollingExtremes}).
+ * @throws {RangeError} as {@link extendScanIndicators}.
+ */
+export function extendStatefulScanIndicators(bars: Ohlcv, set: StatefulScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
   const { high, low } = bars;
   const n = bars.close.length;
   const from = state.next;
@@ -166,7 +181,18 @@ export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: 
   if (commit < n) advanceStateful(high, low, close, volume, set, copyScanIndicatorState(state));
   // The rest are read back from the bars and the band width, from `from` on.
   percentileRank1d(set.bbWidth20.length === n ? set.bbWidth20 : set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
-  // Resuming, the extremes carry on from their values before `from` (O(1) a bar); from bar 0, the deque.
+}
+
+/**
+ * Writes the rolling extremes ({@link EXTREME_SCAN_INDICATORS}) for bars
+ * `from .. bars.close.length − 1`: resuming (`from` > 0) they carry on from
+ * their values before `from` (O(1) a bar), which must be there; from bar 0,
+ * the deque (O(N), nothing read from `set`).
+ * @throws {RangeError} from the kernels (short outputs).
+ */
+export function rollingExtremes(bars: Pick<Ohlcv, 'high' | 'low'>, set: Pick<ScanIndicatorSet, (typeof EXTREME_SCAN_INDICATORS)[number]>, from = 0): void {
+  const { high, low } = bars;
+  const n = high.length;
   const scratch = from > 0 ? undefined : new Int32Array(n);
   const max = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMax1d(values, out, options, scratch) : extendRollingMax1d(values, out, options, from));
   const min = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMin1d(values, out, options, scratch) : extendRollingMin1d(values, out, options, from));
