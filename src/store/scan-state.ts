@@ -30,12 +30,11 @@
  */
 import type { Timeframe } from '../domain/signal';
 import {
-  EXTREME_SCAN_INDICATORS,
   STATEFUL_SCAN_INDICATORS,
   SCAN_STATE_WORDS,
   computeScanIndicators,
   extendStatefulScanIndicators,
-  rollingExtremes,
+  lazyExtremes,
   packScanState,
   scanIndicatorState,
   scanIndicatorViews,
@@ -123,10 +122,8 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       }
       Atomics.store(headers, base + PROVISIONAL, bars.version);
     }
-    // The rolling extremes are not kept (layout.ts): this reader's own, from bar 0 (O(n)).
-    const extremes = scanIndicatorViews(new Float64Array(EXTREME_SCAN_INDICATORS.length * n), n, n, EXTREME_SCAN_INDICATORS);
-    rollingExtremes(bars, extremes);
-    const result = use(bars, { ...stateful, ...extremes });
+    // The rolling extremes are not kept (layout.ts): computed from the bars at the bars the caller reads.
+    const result = use(bars, { ...stateful, ...lazyExtremes(bars) });
     if (store.version(symbol, timeframe) === bars.version) return result;
     // A write overlapped: what was read may mix old and new bars.
     Atomics.store(headers, base + COMMITTED, 0);
