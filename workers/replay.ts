@@ -195,7 +195,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
 
 /**
  * A full collection of this thread's heap after each replay task. The store's
- * SharedArrayBuffers (about 2 GB reserved, mostly untouched) count as extra
+ * SharedArrayBuffers (well over a GB reserved, mostly untouched) count as extra
  * memory of every heap that holds them, and JSC scales the point of its next
  * collection by the heap's size with it, so a worker let the garbage of
  * dozens of chunks (records, signals, fits: ~20,000 records a chunk) pile up
