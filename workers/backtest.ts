@@ -27,7 +27,7 @@ import {
   type EvaluationOptions,
   type Fold,
 } from '../src/kernels/backtest';
-import { computeScanIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
+import { computeScanIndicators, extremeArrays, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, OHLCV_COLUMNS, type Ohlcv } from '../src/kernels/ohlcv';
 import { marketRegime } from '../src/kernels/regime';
 import { withScanInputs, type StoreHandle } from '../src/store';
@@ -98,7 +98,8 @@ function withBarsUpTo<T>(handle: StoreHandle, symbol: string, endTs: number, use
     const n = indexAtOrBefore(series.ts, endTs) + 1;
     if (n <= 0) return undefined;
     const view = standingOn(series, ind, n - 1);
-    return use(view.bars, view.ind, () => fingerprints.of(handle, symbol, series.version, view.bars));
+    // A backtest reads every bar: the rolling extremes as arrays (O(bars) once, rather than O(window) a read).
+    return use(view.bars, extremeArrays(view.bars, view.ind), () => fingerprints.of(handle, symbol, series.version, view.bars));
   });
 }
 

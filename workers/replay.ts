@@ -18,6 +18,7 @@
  */
 import type { RegimeReading, Signal, Timeframe } from '../src/domain/signal';
 import { FitMemo } from '../src/kernels/patterns/types';
+import { extremeArrays } from '../src/kernels/indicators';
 import { marketRegime } from '../src/kernels/regime';
 import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
@@ -174,7 +175,9 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
     const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo(), plans: new WeakMap() };
-    withScanInputs(s, symbol, timeframe, (bars, ind) => {
+    withScanInputs(s, symbol, timeframe, (bars, stored) => {
+      // Over more than a session, the rolling extremes as arrays (O(bars) once, rather than O(window) a read).
+      const ind = to - from > 1 ? extremeArrays(bars, stored) : stored;
       for (let k = from; k < to; k++) {
         const at = column * m.sessions + k;
         const rank = ranks[at]!;
@@ -192,7 +195,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
 
 /**
  * A full collection of this thread's heap after each replay task. The store's
- * SharedArrayBuffers (about 2 GB reserved, mostly untouched) count as extra
+ * SharedArrayBuffers (well over a GB reserved, mostly untouched) count as extra
  * memory of every heap that holds them, and JSC scales the point of its next
  * collection by the heap's size with it, so a worker let the garbage of
  * dozens of chunks (records, signals, fits: ~20,000 records a chunk) pile up

@@ -24,8 +24,8 @@ export function trendTemplate(close: Float64Array, ind: ScanIndicatorSet, asOf: 
   const s150 = ind.sma150[asOf]!;
   const s200 = ind.sma200[asOf]!;
   const s200Before = asOf >= SLOPE_BARS ? ind.sma200[asOf - SLOPE_BARS]! : NaN;
-  const low = ind.low252[asOf]!;
-  const high = ind.high252[asOf]!;
+  const low = ind.low252.at(asOf)!;
+  const high = ind.high252.at(asOf)!;
   const checks: [boolean, string][] = [
     [c > s150 && c > s200, 'close above the 150- and 200-day averages'],
     [s150 > s200, '150-day average above the 200-day'],

@@ -71,9 +71,14 @@
  *   header[4s + 3]  provisional  the bars' seq when the last bar's values were computed
  * byte 16·slots               states: SCAN_STATE_WORDS Float64 per slot
  * byte V = page(16·slots + 8·SCAN_STATE_WORDS·slots)
- *                             values: SCAN_INDICATORS.length columns of stride(capacity)
+ *                             values: STATEFUL_SCAN_INDICATORS.length columns of stride(capacity)
  *                             Float64 per slot, slot-major, one column per indicator
  * ```
+ *
+ * The rolling extremes of the set (52-week and Donchian highs and lows) are
+ * not kept: each is some bar's high or low, and a reader computes them from
+ * the bars in O(bars) when it reads (store/scan-state), which costs less than
+ * the six columns of history a series would keep resident (layout 4, issue 13).
  *
  * ## Directory
  *
@@ -87,10 +92,10 @@
  * every series it knows, correctly) and attaches a fresh handle to see new series.
  */
 import type { Timeframe } from '../domain/signal';
-import { SCAN_INDICATORS, SCAN_STATE_WORDS } from '../kernels/indicators/scan-set';
+import { STATEFUL_SCAN_INDICATORS, SCAN_STATE_WORDS } from '../kernels/indicators/scan-set';
 
 /** Bumped when the byte layout changes; readers refuse other versions. */
-export const LAYOUT_VERSION = 3;
+export const LAYOUT_VERSION = 4;
 export const HEADER_INTS = 4;
 export const HEADER_BYTES = HEADER_INTS * 4;
 export const SEQ = 0;
@@ -178,7 +183,7 @@ export function segmentBytes(slots: number, capacity: number): number {
 
 /** Bytes of a segment's scan-state buffer. */
 export function scanStateBytes(slots: number, capacity: number): number {
-  return valuesStart(slots) + slots * SCAN_INDICATORS.length * columnStride(capacity) * 8;
+  return valuesStart(slots) + slots * STATEFUL_SCAN_INDICATORS.length * columnStride(capacity) * 8;
 }
 
 /** Byte offset of slot `slot`'s packed state in a scan-state buffer. */
@@ -187,11 +192,11 @@ export function scanStateOffset(slots: number, slot: number): number {
 }
 
 /**
- * Byte offset of slot `slot`'s indicator values: `SCAN_INDICATORS.length`
+ * Byte offset of slot `slot`'s indicator values: `STATEFUL_SCAN_INDICATORS.length`
  * columns, each `columnStride(capacity)` values apart.
  */
 export function scanValuesOffset(slots: number, capacity: number, slot: number): number {
-  return valuesStart(slots) + slot * SCAN_INDICATORS.length * columnStride(capacity) * 8;
+  return valuesStart(slots) + slot * STATEFUL_SCAN_INDICATORS.length * columnStride(capacity) * 8;
 }
 
 /** Byte offset of column `column` (index into {@link COLUMNS}) of slot `slot`. */

@@ -30,10 +30,11 @@
  */
 import type { Timeframe } from '../domain/signal';
 import {
-  SCAN_INDICATORS,
+  STATEFUL_SCAN_INDICATORS,
   SCAN_STATE_WORDS,
   computeScanIndicators,
-  extendScanIndicators,
+  extendStatefulScanIndicators,
+  lazyExtremes,
   packScanState,
   scanIndicatorState,
   scanIndicatorViews,
@@ -98,7 +99,7 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
     const n = bars.ts.length;
     const words = new Float64Array(segment.scanState, scanStateOffset(segment.slots, slot), SCAN_STATE_WORDS);
     const stride = columnStride(segment.capacity);
-    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, segment.capacity, slot), SCAN_INDICATORS.length * stride);
+    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, segment.capacity, slot), STATEFUL_SCAN_INDICATORS.length * stride);
     const committed = Atomics.load(headers, base + COMMITTED);
     const reusable = committed > 0 && committed <= n - 1 && Atomics.load(headers, base + BUILT_ON) === revision;
     let state: ScanIndicatorState;
@@ -110,10 +111,10 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       state = scanIndicatorState();
     }
     // One set of views, as long as the bars: the kernels write through them, the caller reads them.
-    const ind = scanIndicatorViews(values, stride, n);
+    const stateful = scanIndicatorViews(values, stride, n, STATEFUL_SCAN_INDICATORS);
     if (n > 0 && (state.next < n - 1 || Atomics.load(headers, base + PROVISIONAL) !== bars.version)) {
       const committedBefore = state.next;
-      extendScanIndicators(bars, ind, state, n - 1);
+      extendStatefulScanIndicators(bars, stateful, state, n - 1);
       if (state.next !== committedBefore) {
         packScanState(state, words);
         Atomics.store(headers, base + BUILT_ON, revision);
@@ -121,7 +122,8 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
       }
       Atomics.store(headers, base + PROVISIONAL, bars.version);
     }
-    const result = use(bars, ind);
+    // The rolling extremes are not kept (layout.ts): computed from the bars at the bars the caller reads.
+    const result = use(bars, { ...stateful, ...lazyExtremes(bars) });
     if (store.version(symbol, timeframe) === bars.version) return result;
     // A write overlapped: what was read may mix old and new bars.
     Atomics.store(headers, base + COMMITTED, 0);

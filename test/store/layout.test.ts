@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { SCAN_INDICATORS, SCAN_STATE_WORDS } from '../../src/kernels/indicators/scan-set';
+import { STATEFUL_SCAN_INDICATORS, SCAN_STATE_WORDS } from '../../src/kernels/indicators/scan-set';
 import { DEFAULT_CAPACITY } from '../../src/store/bar-store';
 import { COLUMNS, HEADER_BYTES, PAGE_BYTES, columnOffset, columnStride, scanStateBytes, scanStateOffset, scanValuesOffset, segmentBytes } from '../../src/store/layout';
 
@@ -12,8 +12,8 @@ function barColumns(slots: number, capacity: number): [number, number][] {
 }
 
 function valueColumns(slots: number, capacity: number): [number, number][] {
-  return Array.from({ length: slots * SCAN_INDICATORS.length }, (_, k) => {
-    const start = scanValuesOffset(slots, capacity, Math.floor(k / SCAN_INDICATORS.length)) + (k % SCAN_INDICATORS.length) * columnStride(capacity) * 8;
+  return Array.from({ length: slots * STATEFUL_SCAN_INDICATORS.length }, (_, k) => {
+    const start = scanValuesOffset(slots, capacity, Math.floor(k / STATEFUL_SCAN_INDICATORS.length)) + (k % STATEFUL_SCAN_INDICATORS.length) * columnStride(capacity) * 8;
     return [start, start + capacity * 8];
   });
 }

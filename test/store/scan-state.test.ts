@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import type { Timeframe } from '../../src/domain/signal';
-import { SCAN_INDICATORS, allocateScanIndicators, computeScanIndicators, type ScanIndicatorSet } from '../../src/kernels/indicators';
+import { SCAN_INDICATORS, allocateScanIndicators, computeScanIndicators, type ScanIndicatorArrays, type ScanIndicatorSet } from '../../src/kernels/indicators';
 import type { BarSeries } from '../../src/providers/types';
 import { BarStore, LEASE_SECONDS, withScanInputs } from '../../src/store';
 import { randomWalk, seededRandom } from '../helpers/random';
@@ -36,7 +36,7 @@ function head(s: BarSeries, n: number): BarSeries {
   return { ...s, ts: cut(s.ts), open: cut(s.open), high: cut(s.high), low: cut(s.low), close: cut(s.close), volume: cut(s.volume) };
 }
 
-function expectSameBits(actual: ScanIndicatorSet, expected: ScanIndicatorSet, what: string) {
+function expectSameBits(actual: ScanIndicatorArrays, expected: ScanIndicatorArrays, what: string) {
   for (const name of SCAN_INDICATORS) {
     const a = actual[name];
     const b = expected[name];
@@ -51,7 +51,8 @@ function expectSameBits(actual: ScanIndicatorSet, expected: ScanIndicatorSet, wh
 function check(store: BarStore, what: string, symbol = 'TEST') {
   const read = withScanInputs(store, symbol, 'daily', (bars, ind) => {
     const copy = allocateScanIndicators(bars.ts.length);
-    for (const name of SCAN_INDICATORS) copy[name].set(ind[name]);
+    // The extremes are read bar by bar (RollingExtreme): every bar of every member.
+    for (const name of SCAN_INDICATORS) for (let i = 0; i < bars.ts.length; i++) copy[name][i] = ind[name].at(i)!;
     return { bars: head(bars, bars.ts.length), ind: copy };
   });
   expect(read, what).toBeDefined();

@@ -150,15 +150,54 @@ function extendRollingExtreme1d(values: Float64Array, out: Float64Array, options
       out[i] = entering - entering !== 0 ? NaN : sign * entering >= sign * prev ? entering : prev;
       continue;
     }
-    let best = NaN;
-    for (let j = first; j <= last; j++) {
-      const x = values[j]!;
-      if (x - x !== 0) {
-        best = NaN;
-        break;
-      }
-      if (j === first || sign * x >= sign * best) best = x;
-    }
-    out[i] = best;
+    out[i] = windowExtreme(values, first, last, sign);
+  }
+}
+
+/** The extreme of bars `first..last` (latest wins a tie, as in the deque); `NaN` when one is not a number. */
+function windowExtreme(values: ArrayLike<number>, first: number, last: number, sign: number): number {
+  let best = NaN;
+  for (let j = first; j <= last; j++) {
+    const x = values[j]!;
+    if (x - x !== 0) return NaN;
+    if (j === first || sign * x >= sign * best) best = x;
+  }
+  return best;
+}
+
+/**
+ * A rolling maximum (`sign` 1) or minimum (−1) of `values` read bar by bar,
+ * each read computed from the window's `period` bars (O(period)): what
+ * {@link rollingMax1d} / {@link rollingMin1d} would write at that bar, bit for
+ * bit (the same window, `NaN` rule and tie rule), without a stored output.
+ * For a reader that needs the extreme at a few bars (the live scan reads it
+ * at a handful); one that reads every bar computes the arrays instead
+ * (`extremeArrays` in scan-set). `length` ends it like a `subarray` would.
+ */
+export class RollingExtreme {
+  private readonly period: number;
+  private readonly shift: number;
+  constructor(
+    private readonly values: Float64Array,
+    options: RollingOptions,
+    private readonly sign: 1 | -1,
+    readonly length = values.length,
+  ) {
+    const { period, excludeCurrent } = resolve(options);
+    this.period = period;
+    this.shift = excludeCurrent ? 1 : 0;
+  }
+
+  /** The value at bar `index` (0 ≤ index < length), else `undefined` (as an array's `at` for such an index). */
+  at(index: number): number | undefined {
+    if (!(Number.isInteger(index) && index >= 0 && index < this.length)) return undefined;
+    const last = index - this.shift;
+    const first = last - this.period + 1;
+    return first < 0 ? NaN : windowExtreme(this.values, first, last, this.sign);
+  }
+
+  /** The same extreme ending at bar `length − 1` (as `subarray(0, length)` of its array). */
+  head(length: number): RollingExtreme {
+    return new RollingExtreme(this.values, { period: this.period, excludeCurrent: this.shift === 1 }, this.sign as 1 | -1, Math.min(length, this.length));
   }
 }

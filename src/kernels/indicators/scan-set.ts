@@ -23,33 +23,36 @@
 import { atr1d, atrState, type AtrState } from './atr';
 import { bollingerState, bollingerWidth1d, percentileRank1d, type BollingerState } from './bollinger';
 import type { Ohlcv } from '../ohlcv';
-import { extendRollingMax1d, extendRollingMin1d, rollingMax1d, rollingMin1d, type RollingOptions } from './rolling';
+import { extendRollingMax1d, extendRollingMin1d, RollingExtreme, rollingMax1d, rollingMin1d, type RollingOptions } from './rolling';
 import type { IndicatorSet } from './set';
 import { sma1d, smaState, type SmaState } from './sma';
 import { averageVolume1d } from './volume';
 
+/** The members a running state carries (and the percentile of one of them), in the order their arrays sit in a block. */
+export const STATEFUL_SCAN_INDICATORS = ['sma50', 'sma150', 'sma200', 'atr14', 'avgVolume50', 'bbWidth20', 'bbWidthPercentile'] as const satisfies readonly (keyof IndicatorSet)[];
+
+/**
+ * The rolling extremes of the set: each value is some bar's high or low, and
+ * {@link rollingExtremes} computes all of them over N bars in O(N) with no
+ * state, so the bar store keeps only the stateful members and a reader
+ * computes these when it reads (issue 13: six columns of history a series
+ * fewer in shared memory).
+ */
+export const EXTREME_SCAN_INDICATORS = ['high252', 'low252', 'donchianHigh55', 'donchianLow55', 'donchianHigh20', 'donchianLow20'] as const satisfies readonly (keyof IndicatorSet)[];
+
 /** The members of {@link ScanIndicatorSet}, in the order their arrays sit in a block. */
-export const SCAN_INDICATORS = [
-  'sma50',
-  'sma150',
-  'sma200',
-  'atr14',
-  'avgVolume50',
-  'bbWidth20',
-  'bbWidthPercentile',
-  'high252',
-  'low252',
-  'donchianHigh55',
-  'donchianLow55',
-  'donchianHigh20',
-  'donchianLow20',
-] as const satisfies readonly (keyof IndicatorSet)[];
+export const SCAN_INDICATORS = [...STATEFUL_SCAN_INDICATORS, ...EXTREME_SCAN_INDICATORS] as const;
+
+/** Every member of the set as an array (what {@link computeScanIndicators} gives). */
+export type ScanIndicatorArrays = Pick<IndicatorSet, (typeof SCAN_INDICATORS)[number]>;
 
 /**
  * The part of {@link IndicatorSet} a scan reads. A detector that needs another
  * indicator fails to compile until it is listed here (and kept incrementally).
+ * The rolling extremes are read with `at(i)`: arrays, or (from the bar store)
+ * {@link RollingExtreme}s computed at the bars read.
  */
-export type ScanIndicatorSet = Pick<IndicatorSet, (typeof SCAN_INDICATORS)[number]>;
+export type ScanIndicatorSet = Pick<IndicatorSet, (typeof STATEFUL_SCAN_INDICATORS)[number]> & Record<(typeof EXTREME_SCAN_INDICATORS)[number], Float64Array | RollingExtreme>;
 
 /** Where every kernel of the set stopped; `next` is the first bar not yet computed. */
 export interface ScanIndicatorState {
@@ -109,29 +112,71 @@ export function unpackScanState(words: Float64Array, offset = 0): ScanIndicatorS
   };
 }
 
-/** Views over one block of `capacity` bars per member (`block` holds `SCAN_INDICATORS.length × capacity` doubles). */
-export function scanIndicatorViews(block: Float64Array, capacity: number, length = capacity): ScanIndicatorSet {
-  const set = {} as ScanIndicatorSet;
-  SCAN_INDICATORS.forEach((name, k) => {
+/**
+ * Views over one block of `capacity` bars per member of `members` (`block`
+ * holds `members.length × capacity` doubles, in that order), each `length` long.
+ */
+export function scanIndicatorViews<K extends (typeof SCAN_INDICATORS)[number]>(block: Float64Array, capacity: number, length: number, members: readonly K[]): Pick<ScanIndicatorArrays, K> {
+  const set = {} as Pick<ScanIndicatorArrays, K>;
+  members.forEach((name, k) => {
     set[name] = block.subarray(k * capacity, k * capacity + length);
   });
   return set;
 }
 
 /** A set with room for `capacity` bars (one allocation). */
-export function allocateScanIndicators(capacity: number): ScanIndicatorSet {
-  return scanIndicatorViews(new Float64Array(SCAN_INDICATORS.length * capacity), capacity);
+export function allocateScanIndicators(capacity: number): ScanIndicatorArrays {
+  return scanIndicatorViews(new Float64Array(SCAN_INDICATORS.length * capacity), capacity, capacity, SCAN_INDICATORS);
 }
 
 /** The first `length` values of every member, as views (nothing later can be read through them). */
-export function headIndicators(set: ScanIndicatorSet, length: number): ScanIndicatorSet {
-  const out = {} as ScanIndicatorSet;
-  for (const name of SCAN_INDICATORS) out[name] = set[name].subarray(0, length);
+export function headIndicators<T extends ScanIndicatorSet>(set: T, length: number): T {
+  const out = {} as Record<string, Float64Array | RollingExtreme>;
+  for (const name of SCAN_INDICATORS) {
+    const member = set[name];
+    out[name] = member instanceof RollingExtreme ? member.head(length) : member.subarray(0, length);
+  }
+  return out as T;
+}
+
+const EXTREMES: Record<(typeof EXTREME_SCAN_INDICATORS)[number], [high: boolean, options: RollingOptions]> = {
+  high252: [true, { period: 252 }],
+  low252: [false, { period: 252 }],
+  donchianHigh55: [true, { period: 55, excludeCurrent: true }],
+  donchianLow55: [false, { period: 55, excludeCurrent: true }],
+  donchianHigh20: [true, { period: 20, excludeCurrent: true }],
+  donchianLow20: [false, { period: 20, excludeCurrent: true }],
+};
+
+/**
+ * The rolling extremes of `bars` as {@link RollingExtreme}s: nothing computed
+ * until a bar is read, O(period) a read (the bar store keeps no history of
+ * them; a live scan reads them at a handful of bars).
+ */
+export function lazyExtremes(bars: Pick<Ohlcv, 'high' | 'low'>): Record<(typeof EXTREME_SCAN_INDICATORS)[number], RollingExtreme> {
+  const out = {} as Record<(typeof EXTREME_SCAN_INDICATORS)[number], RollingExtreme>;
+  for (const name of EXTREME_SCAN_INDICATORS) {
+    const [high, options] = EXTREMES[name];
+    out[name] = new RollingExtreme(high ? bars.high : bars.low, options, high ? 1 : -1);
+  }
   return out;
 }
 
+/**
+ * `set` with its rolling extremes as arrays over `bars` (O(bars) once; the
+ * same values): for a reader that reads them at every bar (a backtest, the
+ * replay). A set whose extremes are arrays is given back as it is.
+ */
+export function extremeArrays(bars: Pick<Ohlcv, 'high' | 'low'>, set: ScanIndicatorSet): ScanIndicatorArrays {
+  if (EXTREME_SCAN_INDICATORS.every((name) => set[name] instanceof Float64Array)) return set as ScanIndicatorArrays;
+  const n = set.sma50.length;
+  const arrays = scanIndicatorViews(new Float64Array(EXTREME_SCAN_INDICATORS.length * n), n, n, EXTREME_SCAN_INDICATORS);
+  rollingExtremes({ high: bars.high.subarray(0, n), low: bars.low.subarray(0, n) }, arrays);
+  return { ...set, ...arrays };
+}
+
 /** The kernels that carry a running state, over the columns' bars from where `state` stopped. */
-function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: ScanIndicatorSet, state: ScanIndicatorState): void {
+function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Array, volume: Float64Array, set: StatefulScanIndicatorSet, state: ScanIndicatorState): void {
   sma1d(close, set.sma50, { period: 50 }, state.sma50);
   sma1d(close, set.sma150, { period: 150 }, state.sma150);
   sma1d(close, set.sma200, { period: 200 }, state.sma200);
@@ -153,7 +198,21 @@ function advanceStateful(high: Float64Array, low: Float64Array, close: Float64Ar
  * extremes read them).
  * @throws {RangeError} when the state is past `commit` or `commit` past the bars, or from the kernels (short outputs, unequal columns).
  */
-export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
+export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorArrays, state: ScanIndicatorState, commit = bars.close.length): void {
+  const from = state.next;
+  extendStatefulScanIndicators(bars, set, state, commit);
+  if (from < bars.close.length) rollingExtremes(bars, set, from);
+}
+
+/** The members of {@link STATEFUL_SCAN_INDICATORS}. */
+export type StatefulScanIndicatorSet = Pick<ScanIndicatorSet, (typeof STATEFUL_SCAN_INDICATORS)[number]>;
+
+/**
+ * {@link extendScanIndicators} for the {@link STATEFUL_SCAN_INDICATORS} only
+ * (what the bar store keeps; the extremes come from {@link rollingExtremes}).
+ * @throws {RangeError} as {@link extendScanIndicators}.
+ */
+export function extendStatefulScanIndicators(bars: Ohlcv, set: StatefulScanIndicatorSet, state: ScanIndicatorState, commit = bars.close.length): void {
   const { high, low } = bars;
   const n = bars.close.length;
   const from = state.next;
@@ -166,23 +225,29 @@ export function extendScanIndicators(bars: Ohlcv, set: ScanIndicatorSet, state: 
   if (commit < n) advanceStateful(high, low, close, volume, set, copyScanIndicatorState(state));
   // The rest are read back from the bars and the band width, from `from` on.
   percentileRank1d(set.bbWidth20.length === n ? set.bbWidth20 : set.bbWidth20.subarray(0, n), set.bbWidthPercentile, { period: 126 }, from);
-  // Resuming, the extremes carry on from their values before `from` (O(1) a bar); from bar 0, the deque.
+}
+
+/**
+ * Writes the rolling extremes ({@link EXTREME_SCAN_INDICATORS}) for bars
+ * `from .. bars.close.length − 1`: resuming (`from` > 0) they carry on from
+ * their values before `from` (O(1) a bar), which must be there; from bar 0,
+ * the deque (O(N), nothing read from `set`).
+ * @throws {RangeError} from the kernels (short outputs).
+ */
+export function rollingExtremes(bars: Pick<Ohlcv, 'high' | 'low'>, set: Pick<ScanIndicatorArrays, (typeof EXTREME_SCAN_INDICATORS)[number]>, from = 0): void {
+  const { high, low } = bars;
+  const n = high.length;
   const scratch = from > 0 ? undefined : new Int32Array(n);
   const max = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMax1d(values, out, options, scratch) : extendRollingMax1d(values, out, options, from));
   const min = (values: Float64Array, out: Float64Array, options: RollingOptions) => (scratch ? rollingMin1d(values, out, options, scratch) : extendRollingMin1d(values, out, options, from));
-  max(high, set.high252, { period: 252 });
-  min(low, set.low252, { period: 252 });
-  max(high, set.donchianHigh55, DONCHIAN_55);
-  min(low, set.donchianLow55, DONCHIAN_55);
-  max(high, set.donchianHigh20, DONCHIAN_20);
-  min(low, set.donchianLow20, DONCHIAN_20);
+  for (const name of EXTREME_SCAN_INDICATORS) {
+    const [isHigh, options] = EXTREMES[name];
+    (isHigh ? max : min)(isHigh ? high : low, set[name], options);
+  }
 }
 
-const DONCHIAN_55: RollingOptions = { period: 55, excludeCurrent: true };
-const DONCHIAN_20: RollingOptions = { period: 20, excludeCurrent: true };
-
 /** The whole set over `bars`, computed at once (what the incremental form must equal). */
-export function computeScanIndicators(bars: Ohlcv): ScanIndicatorSet {
+export function computeScanIndicators(bars: Ohlcv): ScanIndicatorArrays {
   const n = bars.close.length;
   const set = allocateScanIndicators(n);
   extendScanIndicators(bars, set, scanIndicatorState());

@@ -46,7 +46,7 @@ const RECENT_BARS = 5;
 
 /** Whether bar `b` closes beyond the 55-bar channel on side `sign` (+1 above the high, −1 below the low). */
 function beyond(input: PatternInput, b: number, sign: 1 | -1): boolean {
-  const edge = sign === 1 ? input.ind.donchianHigh55[b]! : input.ind.donchianLow55[b]!;
+  const edge = sign === 1 ? input.ind.donchianHigh55.at(b)! : input.ind.donchianLow55.at(b)!;
   return edge > 0 && sign * input.bars.close[b]! > sign * edge;
 }
 
@@ -56,7 +56,7 @@ function isEntry(input: PatternInput, b: number, sign: 1 | -1): boolean {
   const close = input.bars.close;
   const exitEdge = sign === 1 ? input.ind.donchianLow20 : input.ind.donchianHigh20;
   for (let j = b - 1; j >= Math.max(0, b - CHANNEL); j--) {
-    if (sign * close[j]! < sign * exitEdge[j]!) return true; // exited on the 20-bar channel since
+    if (sign * close[j]! < sign * exitEdge.at(j)!) return true; // exited on the 20-bar channel since
     if (beyond(input, j, sign)) return false; // still in that earlier breakout's trade
   }
   return true;
@@ -66,9 +66,9 @@ function buildMatch(input: PatternInput, b: number, direction: Direction): Patte
   const { ind, bars } = input;
   const long = direction === 'long';
   const sign = long ? 1 : -1;
-  const pivot = long ? ind.donchianHigh55[b]! : ind.donchianLow55[b]!;
-  const channelHigh = ind.donchianHigh55[b]!;
-  const channelLow = ind.donchianLow55[b]!;
+  const pivot = long ? ind.donchianHigh55.at(b)! : ind.donchianLow55.at(b)!;
+  const channelHigh = ind.donchianHigh55.at(b)!;
+  const channelLow = ind.donchianLow55.at(b)!;
   const n = ind.atr14[b]!;
   const stopLoss = pivot - sign * STOP_N * n;
   const target1 = pivot + sign * TARGET_N * n;

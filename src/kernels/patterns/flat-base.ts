@@ -149,7 +149,7 @@ function fitFlatBase(input: PatternInput, e: number, o: FlatBaseOptions, out: Fl
   const priorLow = priorAdvanceLow(input, start, o.priorBars, o.minPriorAdvancePct);
   if (priorLow === null) return null;
   const pivot = high[argMaxHigh(high, start, e)]!;
-  const yearHigh = input.ind.high252[e]!; // NaN in a stock's first year: no test
+  const yearHigh = input.ind.high252.at(e)!; // NaN in a stock's first year: no test
   if (yearHigh > 0 && pivot < yearHigh * (1 - o.maxBelowYearHighPct / 100)) return null;
   // a base needs some depth, and its last lows (the stop) below its high: a
   // price that did not move is a series of stale prints, not a base (AMCR's

@@ -43,7 +43,7 @@ const RECENT_BARS = 5;
 
 /** Whether bar `b` closes above every high of the 252 bars before it. */
 function closesAtNewHigh(input: PatternInput, b: number): boolean {
-  const prior = input.ind.high252[b - 1]!;
+  const prior = input.ind.high252.at(b - 1)!;
   return prior > 0 && input.bars.close[b]! > prior;
 }
 
@@ -56,7 +56,7 @@ function isEvent(input: PatternInput, b: number): boolean {
 
 function buildMatch(input: PatternInput, b: number): PatternMatch {
   const { bars, ind } = input;
-  const pivot = ind.high252[b - 1]!;
+  const pivot = ind.high252.at(b - 1)!;
   const atr = ind.atr14[b]!;
   const stopLoss = pivot - STOP_ATR * atr;
   const target1 = pivot + TARGET_ATR * atr;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
-import { extendRollingMax1d, extendRollingMin1d, rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
+import { extendRollingMax1d, extendRollingMin1d, RollingExtreme, rollingLookback, rollingMax1d, rollingMin1d, type RollingOptions } from '../../../src/kernels/indicators/rolling';
 import { randomWalk, seededRandom } from '../../helpers/random';
 
 /** Reference twin: scan every window; the window ends at t, or at t − 1 when the current bar is excluded. */
@@ -140,4 +140,40 @@ describe('rolling extremes carried from the output before (the scan one-bar adva
     expect(() => extendRollingMax1d(new Float64Array(3), new Float64Array(3), { period: 2 }, 0)).toThrow(RangeError);
     expect(() => extendRollingMin1d(new Float64Array(3), new Float64Array(3), { period: 2 }, 4)).toThrow(RangeError);
   });
+});
+
+describe('rolling extremes read bar by bar (RollingExtreme: what the bar store hands a scan)', () => {
+  // As above: ties, ±0 and missing values.
+  const value = fc.oneof(fc.constantFrom(0, -0, 1, 2, 3, -1, NaN, Infinity), fc.double({ min: -5, max: 5, noNaN: true }));
+  const case_ = fc.record({
+    values: fc.array(value, { minLength: 1, maxLength: 80 }),
+    period: fc.integer({ min: 1, max: 12 }),
+    excludeCurrent: fc.boolean(),
+    cut: fc.double({ min: 0, max: 1, noNaN: true }),
+  });
+  const bits = (x: number) => Array.from(new Uint8Array(Float64Array.of(x).buffer));
+
+  for (const [name, batch, sign] of [
+    ['max', rollingMax1d, 1],
+    ['min', rollingMin1d, -1],
+  ] as const) {
+    it(`${name}: the deque's value at every bar bit for bit, and nothing past its length`, () => {
+      fc.assert(
+        fc.property(case_, ({ values: list, period, excludeCurrent, cut }) => {
+          const values = Float64Array.from(list);
+          const options = { period, excludeCurrent };
+          const expected = run(batch, values, options);
+          const lazy = new RollingExtreme(values, options, sign);
+          expect(lazy.length).toBe(values.length);
+          for (let i = 0; i < values.length; i++) expect(bits(lazy.at(i)!)).toEqual(bits(expected[i]!));
+          const length = Math.floor(cut * values.length);
+          const head = lazy.head(length);
+          expect(head.length).toBe(length);
+          for (let i = 0; i < length; i++) expect(bits(head.at(i)!)).toEqual(bits(expected[i]!));
+          for (const outside of [-1, length, length + 1, 0.5]) expect(head.at(outside)).toBeUndefined();
+        }),
+        { numRuns: 500 },
+      );
+    });
+  }
 });
