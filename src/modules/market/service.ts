@@ -3,6 +3,7 @@
  * Bars and quote snapshots over the cache-through market data.
  */
 import { AppError } from '../../errors';
+import { etagOf } from '../../plugins/representation';
 import type { MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
 import type { Timeframe } from '../../domain/signal';
@@ -86,4 +87,29 @@ export async function snapshot(marketData: MarketData, symbol: string): Promise<
   const instrument = await marketData.instrument(symbol);
   const quote = await marketData.snapshot(symbol);
   return { ...quote, name: instrument.name, sector: instrument.sector };
+}
+
+/** The snapshot answer serialised, with its ETag. */
+export interface SnapshotBody {
+  text: string;
+  etag: string;
+}
+
+/**
+ * The snapshot answer serialised, held by the market data while the
+ * provider's quote has not moved (`MarketData.heldQuote`): a repeated read of
+ * a quote that has not moved builds no objects and does no JSON work. It is
+ * answered at once when held, else once the quote is made.
+ */
+export function snapshotBody(marketData: MarketData, symbol: string): SnapshotBody | Promise<SnapshotBody> {
+  const { held, quote } = marketData.heldQuote<SnapshotBody>(symbol);
+  if (held !== undefined) return held;
+  return (async () => {
+    const instrument = await marketData.instrument(symbol);
+    const made = await quote();
+    const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
+    const body = { text, etag: etagOf(text) };
+    made.hold(body);
+    return body;
+  })();
 }
