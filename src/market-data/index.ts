@@ -106,6 +106,20 @@ export class MarketData {
   }
 
   /**
+   * The serialised answer `serialized` would give at once for a known
+   * instrument's series held and fresh, read without waiting or reading the
+   * series (no views made); undefined whenever `serialized` would have to
+   * look further (an unknown or not yet listed symbol, a series not held,
+   * stale or refreshed since, no answer held).
+   */
+  heldBody(symbol: string, timeframe: Timeframe, key: string): string | undefined {
+    const fetched = this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+    if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.has(symbol, timeframe)) return undefined;
+    const held = this.bodies.get(`${symbol}\u0000${timeframe}\u0000${key}`);
+    return held?.loadedAt === fetched ? held.body : undefined;
+  }
+
+  /**
    * The provider's today (New York date of its latest quote) and the daily
    * bars of complete sessions: a live session's partial bar is left out.
    */

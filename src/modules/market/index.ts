@@ -8,7 +8,7 @@ import { ErrorSchema, jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { barsJson, snapshotBody, type SnapshotBody } from './service';
+import { barsJson, heldBarsJson, snapshotBody, type SnapshotBody } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -53,7 +53,10 @@ export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
     path: '/api/bars',
     query: BarsQuery,
     keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
-    answer: async (query, apiVersion) => ({ text: await barsJson(marketData, query, apiVersion), held: true }),
+    answer: (query, apiVersion) => {
+      const held = heldBarsJson(marketData, query, apiVersion);
+      return held !== undefined ? { text: held, held: true } : barsJson(marketData, query, apiVersion).then((text) => ({ text, held: true }));
+    },
   };
   const quote: FastRoute<typeof SnapshotQuery.static> = {
     path: '/api/snapshot',

@@ -59,6 +59,23 @@ export function barsOf(series: BarSeries, symbol: string, { timeframe, range, fr
   return { symbol, range, timeframe, source: series.source, bars };
 }
 
+/** The key the serialised answer of a window is held under. */
+const barsKey = (range: Range, from: string | undefined, to: string | undefined) => `bars:${range}:${from ?? ''}:${to ?? ''}`;
+
+/**
+ * `barsJson`'s answer when the market data holds it for a fresh series
+ * (`MarketData.heldBody`), at once; undefined otherwise, and for a query
+ * `barsJson` refuses (it is asked then, and says why).
+ */
+export function heldBarsJson(
+  marketData: MarketData,
+  { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
+  apiVersion: ApiVersion,
+): string | undefined {
+  if ((range === undefined && apiVersion !== '1.0.0') || (from !== undefined && to !== undefined && from > to)) return undefined;
+  return marketData.heldBody(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+}
+
 /**
  * `barsOf` serialised, held by the market data until the series is refreshed:
  * a repeat read of /api/bars builds no objects and does no JSON work.
@@ -76,7 +93,7 @@ export async function barsJson(
   // Under 1.0.0 the spec's default applies; from 1.1.0 the parameter is required (so no TypeBox default).
   const range = params.range ?? '6mo';
   await marketData.instrument(symbol);
-  const { series, body, hold } = await marketData.serialized(symbol, timeframe, `bars:${range}:${from ?? ''}:${to ?? ''}`);
+  const { series, body, hold } = await marketData.serialized(symbol, timeframe, barsKey(range, from, to));
   if (body !== undefined) return body;
   const fresh = JSON.stringify(barsOf(series, symbol, { timeframe, range, from, to }));
   hold(fresh);
