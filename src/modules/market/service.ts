@@ -3,6 +3,7 @@
  * Bars and quote snapshots over the cache-through market data.
  */
 import { AppError } from '../../errors';
+import { etagOf } from '../../plugins/representation';
 import type { MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
 import type { Timeframe } from '../../domain/signal';
@@ -58,6 +59,23 @@ export function barsOf(series: BarSeries, symbol: string, { timeframe, range, fr
   return { symbol, range, timeframe, source: series.source, bars };
 }
 
+/** The key the serialised answer of a window is held under. */
+const barsKey = (range: Range, from: string | undefined, to: string | undefined) => `bars:${range}:${from ?? ''}:${to ?? ''}`;
+
+/**
+ * `barsJson`'s answer when the market data holds it for a fresh series
+ * (`MarketData.heldBody`), at once; undefined otherwise, and for a query
+ * `barsJson` refuses (it is asked then, and says why).
+ */
+export function heldBarsJson(
+  marketData: MarketData,
+  { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
+  apiVersion: ApiVersion,
+): string | undefined {
+  if ((range === undefined && apiVersion !== '1.0.0') || (from !== undefined && to !== undefined && from > to)) return undefined;
+  return marketData.heldBody(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+}
+
 /**
  * `barsOf` serialised, held by the market data until the series is refreshed:
  * a repeat read of /api/bars builds no objects and does no JSON work.
@@ -75,7 +93,7 @@ export async function barsJson(
   // Under 1.0.0 the spec's default applies; from 1.1.0 the parameter is required (so no TypeBox default).
   const range = params.range ?? '6mo';
   await marketData.instrument(symbol);
-  const { series, body, hold } = await marketData.serialized(symbol, timeframe, `bars:${range}:${from ?? ''}:${to ?? ''}`);
+  const { series, body, hold } = await marketData.serialized(symbol, timeframe, barsKey(range, from, to));
   if (body !== undefined) return body;
   const fresh = JSON.stringify(barsOf(series, symbol, { timeframe, range, from, to }));
   hold(fresh);
@@ -86,4 +104,29 @@ export async function snapshot(marketData: MarketData, symbol: string): Promise<
   const instrument = await marketData.instrument(symbol);
   const quote = await marketData.snapshot(symbol);
   return { ...quote, name: instrument.name, sector: instrument.sector };
+}
+
+/** The snapshot answer serialised, with its ETag. */
+export interface SnapshotBody {
+  text: string;
+  etag: string;
+}
+
+/**
+ * The snapshot answer serialised, held by the market data while the
+ * provider's quote has not moved (`MarketData.heldQuote`): a repeated read of
+ * a quote that has not moved builds no objects and does no JSON work. It is
+ * answered at once when held, else once the quote is made.
+ */
+export function snapshotBody(marketData: MarketData, symbol: string): SnapshotBody | Promise<SnapshotBody> {
+  const { held, quote } = marketData.heldQuote<SnapshotBody>(symbol);
+  if (held !== undefined) return held;
+  return (async () => {
+    const instrument = await marketData.instrument(symbol);
+    const made = await quote();
+    const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
+    const body = { text, etag: etagOf(text) };
+    made.hold(body);
+    return body;
+  })();
 }

@@ -138,6 +138,20 @@ export class SyntheticProvider implements MarketDataProvider {
     return quote;
   }
 
+  /**
+   * The time of the quote `snapshot` answers now: the clock inside a session
+   * (the quote is a function of the instant), the last close outside one (the
+   * same quote until the next open). Undefined until the symbol's state is
+   * built under the world of today (the next `snapshot` builds it).
+   */
+  quoteTime(symbol: string): number | undefined {
+    const now = this.clock();
+    const world = this.world;
+    if (!world || this.drawing.has(symbol) || !this.symbols.has(symbol) || this.worldDay !== newYorkDate(now)) return undefined;
+    const { complete, live } = clockState(world, now);
+    return live >= 0 ? now : complete > 0 ? world.closeTs[complete - 1] : undefined;
+  }
+
   async selfCheck(): Promise<SelfCheck> {
     const started = performance.now();
     try {
