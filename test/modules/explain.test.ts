@@ -10,7 +10,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, setSystemTime } from 'bun:test';
 import { eq } from 'drizzle-orm';
 import { createExplainer } from '../../src/ai';
-import { mentionsOf } from '../../src/ai/grounding';
 import { SYSTEM_PROMPT } from '../../src/ai/prompt';
 import { loadConfig } from '../../src/config';
 import { ExplanationsRepository } from '../../src/db/repositories/explanations';
@@ -21,6 +20,7 @@ import type { ExplainResponse } from '../../src/modules/ai/model';
 import type { HealthResponse } from '../../src/modules/system/model';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 import { fakeAnthropic, fakeOpenAi, writeBullets, type FakeModelServer, type Reply } from '../helpers/fake-models';
+import { expectGrounded } from '../helpers/grounded';
 import { guardLoopback } from '../helpers/loopback';
 import { smallMarket } from '../helpers/small-market';
 
@@ -74,40 +74,6 @@ afterEach(() => {
 
 const explainPath = (s: Signal) => `/api/explain?symbol=${s.symbol}&signalId=${encodeURIComponent(s.id)}`;
 const explain = (s: Signal) => ctx.json<ExplainResponse>(explainPath(s));
-
-/** The value at a grounding path such as `history[0].hitRatePct`. */
-function valueAt(facts: unknown, path: string): unknown {
-  return path.split(/\.|(?=\[)/).reduce<unknown>((node, key) => {
-    const index = /^\[(\d+)\]$/.exec(key);
-    if (node === null || typeof node !== 'object') return undefined;
-    return index ? (node as unknown[])[Number(index[1])] : (node as Record<string, unknown>)[key];
-  }, facts);
-}
-
-/** Every number in every bullet is cited, and each citation names a fact that rounds to what the bullet states. */
-function expectGrounded(body: ExplainResponse): void {
-  expect(body.bullets.length).toBeGreaterThanOrEqual(3);
-  expect(body.bullets.length).toBeLessThanOrEqual(6);
-  expect(body.grounding.map((g) => g.bullet)).toEqual(body.bullets.map((_, i) => i));
-  expect(body.grounding.some((g) => g.citations.length > 0)).toBe(true);
-  for (const { bullet, citations } of body.grounding) {
-    const text = body.bullets[bullet]!;
-    expect(citations).toHaveLength(mentionsOf(text).length);
-    for (const c of citations) {
-      expect(text).toContain(c.text);
-      const fact = valueAt(body.facts, c.fact);
-      if (typeof c.value === 'string') {
-        expect(String(fact)).toContain(c.value);
-        continue;
-      }
-      expect(fact).toBe(c.value);
-      const digits = /(\d[\d,]*)(?:\.(\d+))?/.exec(c.text)!;
-      const stated = Number(`${digits[1]!.replaceAll(',', '')}.${digits[2] ?? '0'}`);
-      const half = 0.5 * 10 ** -(digits[2]?.length ?? 0) + 1e-9;
-      expect([Math.abs(c.value), Math.abs(c.value) * 100].some((v) => Math.abs(v - stated) <= half)).toBe(true);
-    }
-  }
-}
 
 describe('GET /api/explain (Anthropic Messages API)', () => {
   it('explains a persisted signal by id: grounded bullets from facts gathered from the run, the provider and the ledger', async () => {
