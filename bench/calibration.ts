@@ -6,10 +6,9 @@
  *    S&P 500 members of each date that the data has (fja05680/sp500), and
  *    keeps every entered trade the replay resolved (win, loss or scratch, as
  *    the ledger records it).
- * 2. Labels each trade two ways: the ledger outcome (a lifecycle scratch is
- *    not a win), and prices only: was target1 reached before the stop
- *    (kernels/outcome without the lifecycle; the label `confidence` is
- *    calibrated to).
+ * 2. Labels each trade by the ledger outcome (a lifecycle scratch is not a win)
+ *    and by prices only: target1 before the stop (kernels/outcome without the
+ *    lifecycle; `confidence`'s label).
  * 3. Builds the matched random baseline (jobs/baseline): for every trade,
  *    `--matches` random entries of the same calendar year and ATR% quintile,
  *    from symbols in the index that day, with the trade's direction, stop and
@@ -34,8 +33,7 @@
  *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
  *   bun run bench/calibration.ts --reuse --trades trades.json             # judge the score in the code
  *
- * It reads nothing but shared/data (or `--trades` with `--reuse`) and writes
- * nothing but `--out`, `--trades` and `--fit-score`.
+ * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
