@@ -53,6 +53,12 @@ function aiCheck(ai: AiStatus): CheckResult {
   }
 }
 
+/** The fields of the model's status that {@link aiCheck} reads (its call counters are not among them). */
+const AI_CHECK_FIELDS = ['provider', 'model', 'circuit', 'reason', 'heldUntil', 'openedAt', 'consecutiveFailures', 'lastFailure', 'probeAt'] as const satisfies readonly (keyof AiStatus)[];
+
+/** Whether two statuses of the model give the same {@link aiCheck}. */
+const sameCheck = (a: AiStatus, b: AiStatus): boolean => AI_CHECK_FIELDS.every((field) => a[field] === b[field]);
+
 export async function health(services: HealthSources, now?: number): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
   const { checks, details, checkedAt } = await lastRound(services);
   const at = now ?? Date.now();
@@ -87,6 +93,8 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
   let httpStatus: 200 | 503 = 200;
   let isoAt = Number.NaN;
   let isoText = '';
+  let ai: AiStatus | undefined;
+  let aiText = '';
   return (now = Date.now()) => {
     const last = services.health.last;
     if (!last || now - last.checkedAt > STALE_INTERVALS * services.config.healthCheckIntervalSeconds * 1000) return null;
@@ -100,7 +108,12 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
       checkedAtIso = new Date(last.checkedAt).toISOString();
       detailsHead = `${JSON.stringify(last.details).slice(0, -1)},`; // every check has its entry: never `{}`
     }
-    const aiText = JSON.stringify(aiCheck(services.explainer.status()));
+    // The model's status is read live but changes rarely: serialised again only when one of its fields did.
+    const status = services.explainer.status();
+    if (ai === undefined || !sameCheck(status, ai)) {
+      ai = status;
+      aiText = JSON.stringify(aiCheck(status));
+    }
     if (now !== isoAt) {
       isoAt = now;
       isoText = new Date(now).toISOString();
