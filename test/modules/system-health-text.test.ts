@@ -117,6 +117,9 @@ describe('healthText, the serialised health answer', () => {
     }
     expect(texts.length).toBe(changes.length);
     expect(new Set(texts).size).toBe(changes.length - 1); // every change shown but the counters'
+    // Within one millisecond and no change, the same answer again; the next millisecond, a new one.
+    expect(text(CHECKED_AT + 1)).toBe(text(CHECKED_AT + 1)!);
+    expect(text(CHECKED_AT + 2)!.text).not.toBe(texts.at(-1)!);
   });
 
   it('answers nothing before the first round or from a stale one (the ordinary path runs a round)', () => {

@@ -82,7 +82,9 @@ export async function health(services: HealthSources, now?: number): Promise<{ b
  * parts one round fixes (status, checks, details) are serialised once a round,
  * the clock fields and `details.ai` (read live) per answer (the same bytes as
  * `JSON.stringify(body)`; test/modules/system-health-text.test.ts checks it).
- * Null while there is no fresh round (then {@link health} runs one).
+ * Null while there is no fresh round (then {@link health} runs one). Within
+ * one millisecond the same answer object is given again while neither the
+ * round nor the model's status changed (a caller may key on its text).
  * For the fast path (plugins/fast-path), where a probe answers in a few microseconds.
  */
 export function healthText(services: HealthSources): (now?: number) => { text: string; httpStatus: 200 | 503 } | null {
@@ -95,11 +97,14 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
   let isoText = '';
   let ai: AiStatus | undefined;
   let aiText = '';
+  // The last answer, given again while nothing in it changed (the same millisecond, round and model status).
+  let answer: { text: string; httpStatus: 200 | 503 } | null = null;
   return (now = Date.now()) => {
     const last = services.health.last;
     if (!last || now - last.checkedAt > STALE_INTERVALS * services.config.healthCheckIntervalSeconds * 1000) return null;
     if (last !== round) {
       round = last;
+      answer = null;
       const statuses = Object.values(last.checks);
       const anyDown = statuses.includes('down');
       httpStatus = anyDown ? 503 : 200;
@@ -113,13 +118,16 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
     if (ai === undefined || !sameCheck(status, ai)) {
       ai = status;
       aiText = JSON.stringify(aiCheck(status));
+      answer = null;
     }
     if (now !== isoAt) {
       isoAt = now;
       isoText = new Date(now).toISOString();
+      answer = null;
     }
+    if (answer) return answer;
     const text = `${head}${uptime(services, now)},"timestamp":"${isoText}","checkedAt":"${checkedAtIso}","ageMs":${Math.max(0, now - last.checkedAt)},"details":${detailsHead}"ai":${aiText}}}`;
-    return { text, httpStatus };
+    return (answer = { text, httpStatus });
   };
 }
 
