@@ -161,6 +161,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const on: OnRoute = { route, record, held: new HeldHeaders() };
     // The same raw query string always decodes the same way (the schema is fixed): decoded once, then looked up.
     const decoded = new Lru<string, { query: Decoded }>({ maxEntries: QUERIES_HELD });
+    const last: { search: string | undefined; query: { query: Decoded } | undefined } = { search: undefined, query: undefined };
     const decode = (search: string): Decoded => {
       const raw = plainQuery(search, keys);
       if (raw === null) return null;
@@ -176,11 +177,14 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       const url = request.url;
       const mark = url.indexOf('?');
       const search = mark < 0 ? '' : url.slice(mark + 1);
-      let query = decoded.get(search);
+      // The query of the route's last request first (a client polling sends the same one), then the held ones.
+      let query = search === last.search ? last.query : decoded.get(search);
       if (query === undefined) {
         query = { query: decode(search) };
         if (search.length <= QUERY_HELD_CHARS) decoded.set(search, query);
       }
+      last.search = search;
+      last.query = query;
       if (query.query === null) return ordinary()(request, server);
       let body: FastBody | null | Promise<FastBody | null>;
       try {

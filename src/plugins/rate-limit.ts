@@ -90,11 +90,13 @@ export function clientIp(request: Request, server: SocketInfo, trustProxy: boole
   return server?.requestIP?.(request)?.address ?? 'local';
 }
 
+/** The bucket of an authenticated principal: its key (API key) or its user (session). */
+const principalKey = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`);
+
 /** The bucket a request is counted in and its quota. */
 export function bucketOf(principal: Principal | null, ip: () => string, quota: number, tierQuotas: Readonly<Record<Tier, number>>): { key: string; quota: number } {
   if (!principal) return { key: `ip:${ip()}`, quota };
-  const key = principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
-  return { key, quota: tierQuotas[principal.tier] };
+  return { key: principalKey(principal), quota: tierQuotas[principal.tier] };
 }
 
 /** The options from the composition root: config, store, logger and the authenticator that names the principal. */
@@ -172,13 +174,13 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   const exempt = new Set(options.exempt ?? []);
 
   const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number) => {
-    const what = quotaClass === 'general' ? 'requests' : `${quotaClass} requests`;
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     set.headers['x-ratelimit-limit'] = String(decision.limit);
     set.headers['x-ratelimit-remaining'] = String(decision.remaining);
     set.headers['x-ratelimit-reset'] = String(resetSeconds);
     if (counted && !decision.allowed) {
       onRefused?.(quotaClass);
+      const what = quotaClass === 'general' ? 'requests' : `${quotaClass} requests`;
       throw new AppError('rate_limited', `Rate limit of ${decision.limit} ${what} per ${window}s exceeded; retry in ${resetSeconds}s`, {
         'retry-after': String(resetSeconds),
       });
@@ -187,7 +189,7 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
   /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
-  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window = windowSeconds): void | Promise<void> => {
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number): void | Promise<void> => {
     let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
       decision = counted ? store.hit(key, limit, window * 1000) : store.peek(key, limit, window * 1000);
@@ -199,28 +201,40 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     apply(decision, set, counted, quotaClass, window);
   };
 
-  /** Resolves the request's bucket (awaiting the principal only when the authenticator must). */
-  const withBucket = (
+  /**
+   * Counts the request in its principal's bucket (`prefix` names a quota
+   * class's buckets): the key and quota made here, no closure or object per
+   * request, so an anonymous client with the in-process store is counted
+   * synchronously without allocating more than the key.
+   */
+  const countFor = (
+    principal: Principal | null,
     request: Request,
     server: SocketInfo,
+    set: HeaderSet,
+    counted: boolean,
+    quotaClass: 'general' | QuotaClassName,
     quotas: { quota: number; tierQuotas: Readonly<Record<Tier, number>> },
-    then: (bucket: { key: string; quota: number }) => void | Promise<void>,
+    window: number,
   ): void | Promise<void> => {
-    const ip = () => clientIp(request, server, trustProxy);
-    const principal = principalOf ? principalOf(request) : null;
-    if (principal instanceof Promise) return principal.then((p) => then(bucketOf(p, ip, quotas.quota, quotas.tierQuotas)));
-    return then(bucketOf(principal, ip, quotas.quota, quotas.tierQuotas));
+    const prefix = quotaClass === 'general' ? '' : `${quotaClass}:`;
+    if (!principal) return count(`${prefix}ip:${clientIp(request, server, trustProxy)}`, quotas.quota, set, counted, quotaClass, window);
+    return count(`${prefix}${principalKey(principal)}`, quotas.tierQuotas[principal.tier], set, counted, quotaClass, window);
   };
   const ordinary = { quota, tierQuotas };
 
   return {
     general(request, server, set, path) {
       const counted = exempt.size === 0 || !exempt.has(path);
-      return withBucket(request, server, ordinary, (bucket) => count(bucket.key, bucket.quota, set, counted, 'general'));
+      const principal = principalOf ? principalOf(request) : null;
+      if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, counted, 'general', ordinary, windowSeconds));
+      return countFor(principal, request, server, set, counted, 'general', ordinary, windowSeconds);
     },
     classed(name, request, server, set) {
       const quotaClass = classes[name];
-      return withBucket(request, server, quotaClass, (bucket) => count(`${name}:${bucket.key}`, bucket.quota, set, true, name, quotaClass.windowSeconds));
+      const principal = principalOf ? principalOf(request) : null;
+      if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, true, name, quotaClass, quotaClass.windowSeconds));
+      return countFor(principal, request, server, set, true, name, quotaClass, quotaClass.windowSeconds);
     },
   };
 }

@@ -58,6 +58,7 @@ const ETAGS_HELD = 256;
 export class CompressedBodies {
   private readonly bodies: Lru<string, Blob>;
   private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
+  private last = { text: '', etag: etagOf('') };
 
   constructor(maxBytes: number) {
     this.bodies = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes, sizeOf: (body) => body.size });
@@ -65,11 +66,13 @@ export class CompressedBodies {
 
   /** The strong ETag of `text` ({@link etagOf}), remembered for the last ETAGS_HELD bodies. */
   etag(text: string): string {
+    if (text === this.last.text) return this.last.etag; // the body asked last (the same string object: no read of its bytes)
     let etag = this.etags.get(text);
     if (etag === undefined) {
       etag = etagOf(text);
       this.etags.set(text, etag);
     }
+    this.last = { text, etag };
     return etag;
   }
 

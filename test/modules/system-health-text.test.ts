@@ -89,6 +89,39 @@ describe('healthText, the serialised health answer', () => {
     expect(text(CHECKED_AT + 20_002)!.httpStatus).toBe(503);
   });
 
+  it('follows every change of the model status it shows (its text is kept while they stay the same)', async () => {
+    const open = { circuit: 'open', openedAt: '2026-11-20T18:00:01.000Z', probeAt: '2026-11-20T18:00:31.000Z', consecutiveFailures: 3, lastFailure: 'timeout' } as const;
+    const changes: Partial<AiStatus>[] = [
+      {},
+      { counters: { calls: 9, successes: 5, failures: 4, timeouts: 1, rateLimited: 0, shortCircuited: 2 } }, // not shown: the same text
+      { provider: 'openai' },
+      { model: 'claude-2' },
+      { openedAt: '2026-11-20T18:00:02.000Z' },
+      { probeAt: '2026-11-20T18:00:32.000Z' },
+      { consecutiveFailures: 4 },
+      { lastFailure: 'anthropic: 529' },
+      { circuit: 'half_open' },
+      { circuit: 'closed', heldUntil: '2026-11-20T18:01:00.000Z' },
+      { circuit: 'closed' },
+      { circuit: 'disabled', reason: 'no key' },
+      { circuit: 'disabled', reason: 'no endpoint' },
+    ];
+    let status = ai(open);
+    const services = sources(ok, () => status);
+    const text = healthText(services);
+    const texts: string[] = [];
+    for (const change of changes) {
+      status = ai({ ...open, ...change });
+      await expectSame(services, text, CHECKED_AT + 1);
+      texts.push(text(CHECKED_AT + 1)!.text);
+    }
+    expect(texts.length).toBe(changes.length);
+    expect(new Set(texts).size).toBe(changes.length - 1); // every change shown but the counters'
+    // Within one millisecond and no change, the same answer again; the next millisecond, a new one.
+    expect(text(CHECKED_AT + 1)).toBe(text(CHECKED_AT + 1)!);
+    expect(text(CHECKED_AT + 2)!.text).not.toBe(texts.at(-1)!);
+  });
+
   it('answers nothing before the first round or from a stale one (the ordinary path runs a round)', () => {
     expect(healthText(sources(undefined))(CHECKED_AT)).toBeNull();
     const text = healthText(sources(ok));

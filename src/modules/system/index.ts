@@ -1,6 +1,7 @@
 /** @module modules/system — GET /api/health, the probes GET /livez and GET /readyz, and GET /metrics (outside /api: never rate limited). */
 import { Elysia } from 'elysia';
 import type { FastRoute } from '../../plugins/fast-path';
+import { etagOf } from '../../plugins/representation';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
@@ -41,11 +42,17 @@ export function systemModule(services: Services) {
  */
 export function systemFastRoutes(services: Services): FastRoute<never>[] {
   const now = healthText(services);
+  // The ETag of the last text: the same text (object) is answered again within its millisecond, hashed once.
+  let etagged = { text: '', etag: etagOf('') };
   const probe: FastRoute = {
     path: '/api/health',
     answer() {
       const fresh = now();
-      if (fresh) return fresh.httpStatus === 200 ? { text: fresh.text, held: false } : null;
+      if (fresh) {
+        if (fresh.httpStatus !== 200) return null;
+        if (fresh.text !== etagged.text) etagged = { text: fresh.text, etag: etagOf(fresh.text) };
+        return { text: etagged.text, held: false, etag: etagged.etag };
+      }
       return health(services).then(({ body, httpStatus }) => (httpStatus === 200 ? { text: JSON.stringify(body), held: false } : null));
     },
   };

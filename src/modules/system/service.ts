@@ -53,6 +53,12 @@ function aiCheck(ai: AiStatus): CheckResult {
   }
 }
 
+/** The fields of the model's status that {@link aiCheck} reads (its call counters are not among them). */
+const AI_CHECK_FIELDS = ['provider', 'model', 'circuit', 'reason', 'heldUntil', 'openedAt', 'consecutiveFailures', 'lastFailure', 'probeAt'] as const satisfies readonly (keyof AiStatus)[];
+
+/** Whether two statuses of the model give the same {@link aiCheck}. */
+const sameCheck = (a: AiStatus, b: AiStatus): boolean => AI_CHECK_FIELDS.every((field) => a[field] === b[field]);
+
 export async function health(services: HealthSources, now?: number): Promise<{ body: HealthResponse; httpStatus: 200 | 503 }> {
   const { checks, details, checkedAt } = await lastRound(services);
   const at = now ?? Date.now();
@@ -76,7 +82,9 @@ export async function health(services: HealthSources, now?: number): Promise<{ b
  * parts one round fixes (status, checks, details) are serialised once a round,
  * the clock fields and `details.ai` (read live) per answer (the same bytes as
  * `JSON.stringify(body)`; test/modules/system-health-text.test.ts checks it).
- * Null while there is no fresh round (then {@link health} runs one).
+ * Null while there is no fresh round (then {@link health} runs one). Within
+ * one millisecond the same answer object is given again while neither the
+ * round nor the model's status changed (a caller may key on its text).
  * For the fast path (plugins/fast-path), where a probe answers in a few microseconds.
  */
 export function healthText(services: HealthSources): (now?: number) => { text: string; httpStatus: 200 | 503 } | null {
@@ -87,11 +95,16 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
   let httpStatus: 200 | 503 = 200;
   let isoAt = Number.NaN;
   let isoText = '';
+  let ai: AiStatus | undefined;
+  let aiText = '';
+  // The last answer, given again while nothing in it changed (the same millisecond, round and model status).
+  let answer: { text: string; httpStatus: 200 | 503 } | null = null;
   return (now = Date.now()) => {
     const last = services.health.last;
     if (!last || now - last.checkedAt > STALE_INTERVALS * services.config.healthCheckIntervalSeconds * 1000) return null;
     if (last !== round) {
       round = last;
+      answer = null;
       const statuses = Object.values(last.checks);
       const anyDown = statuses.includes('down');
       httpStatus = anyDown ? 503 : 200;
@@ -100,13 +113,21 @@ export function healthText(services: HealthSources): (now?: number) => { text: s
       checkedAtIso = new Date(last.checkedAt).toISOString();
       detailsHead = `${JSON.stringify(last.details).slice(0, -1)},`; // every check has its entry: never `{}`
     }
-    const aiText = JSON.stringify(aiCheck(services.explainer.status()));
+    // The model's status is read live but changes rarely: serialised again only when one of its fields did.
+    const status = services.explainer.status();
+    if (ai === undefined || !sameCheck(status, ai)) {
+      ai = status;
+      aiText = JSON.stringify(aiCheck(status));
+      answer = null;
+    }
     if (now !== isoAt) {
       isoAt = now;
       isoText = new Date(now).toISOString();
+      answer = null;
     }
+    if (answer) return answer;
     const text = `${head}${uptime(services, now)},"timestamp":"${isoText}","checkedAt":"${checkedAtIso}","ageMs":${Math.max(0, now - last.checkedAt)},"details":${detailsHead}"ai":${aiText}}}`;
-    return { text, httpStatus };
+    return (answer = { text, httpStatus });
   };
 }
 
