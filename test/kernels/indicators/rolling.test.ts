@@ -100,16 +100,18 @@ describe('rolling max and min', () => {
   });
 });
 
+// Few distinct values (ties, ±0) and missing values, so the extreme often leaves the window or ties.
+const extremeValue = fc.oneof(fc.constantFrom(0, -0, 1, 2, 3, -1, NaN, Infinity), fc.double({ min: -5, max: 5, noNaN: true }));
+/** A series, a window and where a reader starts (`cut`, a share of the length). */
+const extremeCase = {
+  values: fc.array(extremeValue, { minLength: 1, maxLength: 80 }),
+  period: fc.integer({ min: 1, max: 12 }),
+  excludeCurrent: fc.boolean(),
+  cut: fc.double({ min: 0, max: 1, noNaN: true }),
+};
+
 describe('rolling extremes carried from the output before (the scan one-bar advance)', () => {
-  // Few distinct values (ties, ±0) and missing values, so the extreme often leaves the window or ties.
-  const value = fc.oneof(fc.constantFrom(0, -0, 1, 2, 3, -1, NaN, Infinity), fc.double({ min: -5, max: 5, noNaN: true }));
-  const case_ = fc.record({
-    values: fc.array(value, { minLength: 1, maxLength: 80 }),
-    period: fc.integer({ min: 1, max: 12 }),
-    excludeCurrent: fc.boolean(),
-    cut: fc.double({ min: 0, max: 1, noNaN: true }),
-    step: fc.integer({ min: 1, max: 5 }),
-  });
+  const case_ = fc.record({ ...extremeCase, step: fc.integer({ min: 1, max: 5 }) });
 
   for (const [name, batch, extend] of [
     ['max', rollingMax1d, extendRollingMax1d],
@@ -143,14 +145,7 @@ describe('rolling extremes carried from the output before (the scan one-bar adva
 });
 
 describe('rolling extremes read bar by bar (RollingExtreme: what the bar store hands a scan)', () => {
-  // As above: ties, ±0 and missing values.
-  const value = fc.oneof(fc.constantFrom(0, -0, 1, 2, 3, -1, NaN, Infinity), fc.double({ min: -5, max: 5, noNaN: true }));
-  const case_ = fc.record({
-    values: fc.array(value, { minLength: 1, maxLength: 80 }),
-    period: fc.integer({ min: 1, max: 12 }),
-    excludeCurrent: fc.boolean(),
-    cut: fc.double({ min: 0, max: 1, noNaN: true }),
-  });
+  const case_ = fc.record(extremeCase);
   const bits = (x: number) => Array.from(new Uint8Array(Float64Array.of(x).buffer));
 
   for (const [name, batch, sign] of [
