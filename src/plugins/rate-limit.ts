@@ -202,10 +202,8 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   };
 
   /**
-   * Counts the request in its principal's bucket (`prefix` names a quota
-   * class's buckets): the key and quota made here, no closure or object per
-   * request, so an anonymous client with the in-process store is counted
-   * synchronously without allocating more than the key.
+   * Counts the request in its principal's bucket (`bucketOf`; `prefix` names
+   * a quota class's buckets), synchronously with the in-process store.
    */
   const countFor = (
     principal: Principal | null,
@@ -218,8 +216,8 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     window: number,
   ): void | Promise<void> => {
     const prefix = quotaClass === 'general' ? '' : `${quotaClass}:`;
-    if (!principal) return count(`${prefix}ip:${clientIp(request, server, trustProxy)}`, quotas.quota, set, counted, quotaClass, window);
-    return count(`${prefix}${principalKey(principal)}`, quotas.tierQuotas[principal.tier], set, counted, quotaClass, window);
+    const bucket = bucketOf(principal, () => clientIp(request, server, trustProxy), quotas.quota, quotas.tierQuotas);
+    return count(`${prefix}${bucket.key}`, bucket.quota, set, counted, quotaClass, window);
   };
   const ordinary = { quota, tierQuotas };
 
