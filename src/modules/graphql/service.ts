@@ -45,11 +45,11 @@ import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
 import { readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
 import type { Services } from '../../services';
+import { connectionKey } from '../../stream/visibility';
 import { Answers, type AnswerSlot } from './answers';
 import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH, GraphQLRequest, type StreamRequest } from './model';
 import { StreamReservations } from './reservations';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
-import { connectionKey } from '../../stream/visibility';
 
 /** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
 const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -218,7 +218,6 @@ export function createGraphQL(services: Services) {
   const reservations = new StreamReservations(limits.sse, release);
   return {
     schema,
-    reservations,
     /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream). */
     async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
       const { authenticator } = services.auth;
@@ -262,12 +261,9 @@ export function createGraphQL(services: Services) {
       // pick, with a 400 (graphql-sse's own answer; yoga's throws reach the handler as a 500): checked here first.
       const search = new URL(request.url).searchParams;
       checkStreamIds(request, search, body);
-      // Only a reservation this instance holds (not expired) is a stream; PUT makes one under the caps.
+      // Only a reservation this instance holds (not expired) is a stream.
       let token = streamToken(request);
-      if (request.method === 'PUT') {
-        token = reservations.reserve(connectionKey(caller && { userId: caller.userId }, ip));
-        request.headers.set(STREAM_TOKEN_HEADER, token);
-      } else if (token !== undefined && !reservations.has(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
+      if (request.method !== 'PUT' && token !== undefined && !reservations.has(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
       const query = request.method === 'GET' ? search.get('query') : (body?.query ?? null);
       const operationName = request.method === 'GET' ? search.get('operationName') : body?.operationName;
       if (query !== null) {
@@ -281,6 +277,11 @@ export function createGraphQL(services: Services) {
         const operation = getOperationAST(document, operationName ?? undefined);
         if (!operation) throw refuse(operationName == null ? 'The document must hold one operation, or operationName must name one' : `The document has no operation named '${operationName}'`);
         if (operation.operation === 'mutation' && request.method === 'GET') throw refuse('A mutation needs POST');
+      }
+      // PUT reserves under the caps; the token is set as the request's before graphql-sse reads it.
+      if (request.method === 'PUT') {
+        token = reservations.reserve(connectionKey(caller && { userId: caller.userId }, ip));
+        request.headers.set(STREAM_TOKEN_HEADER, token);
       }
       let response: Response | undefined;
       try {

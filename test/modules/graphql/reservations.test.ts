@@ -160,8 +160,12 @@ describe('PUT /api/graphql/stream reservations, served', () => {
     expect(status).toBe(404);
   });
 
-  it('answers 429 past the per-client cap and 503 past the instance cap, in the Error shape with Retry-After', async () => {
+  it('answers 429 past the per-client cap and 503 past the instance cap, in the Error shape with Retry-After; a refused PUT holds no place', async () => {
     setSystemTime(Date.now() + 31_000); // every earlier reservation has expired (a session lives longer)
+    for (let i = 0; i < 3; i++) {
+      await expectError(await server.get('/api/graphql/stream', { method: 'PUT', headers: { accept: 'application/json' } }), 400, 'invalid_parameter');
+      await expectError(await server.get('/api/graphql/stream', { method: 'PUT', headers: { accept: 'text/event-stream' } }), 400, 'invalid_parameter');
+    }
     await put();
     await put();
     const perClient = await server.get('/api/graphql/stream', { method: 'PUT' });
