@@ -13,6 +13,7 @@ import { benchForecast } from './forecast';
 import { benchGraphql } from './graphql';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
+import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
 import { benchReplay } from './replay';
 import { benchScan } from './scan';
@@ -33,6 +34,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   forecast: benchForecast,
   ledger: benchLedger,
   boot: benchBoot,
+  metrics: benchMetrics,
   explain: benchExplain,
   stall: benchStall,
   sse: benchSse,

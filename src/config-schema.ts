@@ -171,6 +171,10 @@ export const envSchema = z.object({
   GRAPHQL_BATCH_LIMIT: z.coerce.number().int().min(1).max(100).default(10),
   GRAPHQL_MAX_COST_PER_TIER: perTier.prefault('2000,10000,50000'),
   GRAPHQL_INTROSPECTION: bool.default(true),
+  /** graphql-sse single connection mode (/api/graphql/stream): how long a stream reserved by PUT waits to be opened, and how many unopened ones an instance and one client hold. */
+  GRAPHQL_SSE_RESERVATION_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  GRAPHQL_SSE_MAX_RESERVATIONS: z.coerce.number().int().min(1).default(1000),
+  GRAPHQL_SSE_MAX_RESERVATIONS_PER_CLIENT: z.coerce.number().int().min(1).default(16),
   /** The realtime stream (GET /api/stream): keep-alive comments, reconnection delay, replay buffer, quotes, caps. */
   SSE_PING_MS: z.coerce.number().int().min(0).default(15_000),
   SSE_RETRY_MS: z.coerce.number().int().min(0).default(3_000),

@@ -59,7 +59,15 @@ export interface Config {
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
-  graphql: { maxDepth: number; maxAliases: number; batchLimit: number; maxCost: Record<Tier, number>; introspection: boolean };
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    batchLimit: number;
+    maxCost: Record<Tier, number>;
+    introspection: boolean;
+    /** graphql-sse streams reserved by PUT and not yet opened: released after `reservationSeconds`; at most `maxReservations` an instance, `maxReservationsPerClient` a client. */
+    sse: { reservationSeconds: number; maxReservations: number; maxReservationsPerClient: number };
+  };
   stream: {
     /** Between `: ping` comments; 0 sends none. */
     pingMs: number;
@@ -227,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchLimit: e.GRAPHQL_BATCH_LIMIT,
       maxCost: e.GRAPHQL_MAX_COST_PER_TIER,
       introspection: e.GRAPHQL_INTROSPECTION,
+      sse: { reservationSeconds: e.GRAPHQL_SSE_RESERVATION_SECONDS, maxReservations: e.GRAPHQL_SSE_MAX_RESERVATIONS, maxReservationsPerClient: e.GRAPHQL_SSE_MAX_RESERVATIONS_PER_CLIENT },
     },
     stream: {
       pingMs: e.SSE_PING_MS,

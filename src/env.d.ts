@@ -33,3 +33,29 @@ declare module '*.tar.zst' {
   const path: string;
   export default path;
 }
+
+/**
+ * prom-client's modules one by one (its entry module loads them all, default
+ * metrics, push gateway and cluster aggregation among them: src/metrics). Each
+ * exports what the entry module exports under that name.
+ */
+declare module 'prom-client/lib/registry' {
+  import { Registry } from 'prom-client';
+  export default Registry;
+}
+declare module 'prom-client/lib/counter' {
+  import { Counter } from 'prom-client';
+  export default Counter;
+}
+declare module 'prom-client/lib/gauge' {
+  import { Gauge } from 'prom-client';
+  export default Gauge;
+}
+declare module 'prom-client/lib/histogram' {
+  import { Histogram } from 'prom-client';
+  export default Histogram;
+}
+declare module 'prom-client/lib/defaultMetrics' {
+  import { collectDefaultMetrics } from 'prom-client';
+  export default collectDefaultMetrics;
+}

@@ -271,6 +271,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       account.webhooks.start();
       account.exportJobs.start();
       warmUp.done();
+      // After readiness: prom-client's process metrics are not needed to be ready (src/metrics).
+      void metrics.startProcessMetrics();
     },
     explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
     async close() {

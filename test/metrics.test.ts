@@ -67,3 +67,31 @@ describe('request metrics', () => {
     }
   });
 });
+
+describe('process metrics (prom-client default metrics)', () => {
+  const PROCESS = ['breakline_process_cpu_user_seconds_total', 'breakline_process_start_time_seconds', 'breakline_nodejs_heap_size_total_bytes', 'breakline_nodejs_eventloop_lag_seconds'];
+
+  it('are not registered when the metrics are made, and the first scrape serves them (once, however many ask at once)', async () => {
+    const metrics = new Metrics();
+    for (const name of PROCESS) expect(metrics.registry.getSingleMetric(name)).toBeUndefined();
+    const [first, second] = await Promise.all([metrics.text(), metrics.text()]);
+    for (const text of [first, second]) for (const name of PROCESS) expect(text).toContain(`# TYPE ${name} `);
+    await metrics.startProcessMetrics();
+    expect(family(await metrics.text(), 'breakline_process_cpu_user_seconds_total').filter((line) => !line.startsWith('#'))).toHaveLength(1);
+    // Turned off, they never come.
+    const off = new Metrics({ processMetrics: false });
+    await off.startProcessMetrics();
+    expect(await off.text()).not.toContain('breakline_process_');
+  });
+
+  it('are off the boot path: the app and the composition root load neither prom-client’s entry module nor its default metrics', () => {
+    const script = `await Promise.all([import('./src/app.ts'), import('./src/services.ts')]);
+      console.log(JSON.stringify(Object.keys(require.cache).filter((k) => k.includes('/prom-client/')).map((k) => k.slice(k.lastIndexOf('/prom-client/') + 13))));`;
+    const run = Bun.spawnSync([process.execPath, '-e', script], { cwd: `${import.meta.dir}/..`, stderr: 'pipe' });
+    expect(run.stderr.toString()).toBe('');
+    const loaded = JSON.parse(run.stdout.toString()) as string[];
+    expect(loaded).toContain('lib/registry.js');
+    expect(loaded).not.toContain('index.js');
+    expect(loaded.filter((file) => file.includes('defaultMetrics') || file.startsWith('lib/metrics/'))).toEqual([]);
+  });
+});

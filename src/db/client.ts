@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { MigrationMeta } from 'drizzle-orm/migrator';
@@ -150,7 +150,8 @@ export async function pgliteTemplateCurrent(): Promise<boolean> {
  * WebAssembly memory behind. A stale template (another PGlite build) is passed
  * over for initdb. A data directory on disk is unpacked natively
  * (`Bun.Archive`, about 0.15 s) into a sibling directory renamed into place, so
- * a start cut short leaves no half-made database; PGlite then opens it as an
+ * a start cut short leaves no half-made database (the next start removes the
+ * sibling it left: removeStalePartials); PGlite then opens it as an
  * existing one (its own unpacking writes each file through the WebAssembly file
  * system: about a second of the main thread). An in-memory database (tests) is
  * given the template to load itself (as is a directory holding other files).
@@ -165,6 +166,34 @@ async function unpackTemplate(dataDir: string, wasmHash: string): Promise<boolea
   await new Bun.Archive(tar).extract(partial);
   renameSync(partial, dataDir); // over the empty directory made for it, if any
   return true;
+}
+
+/**
+ * Removes the `<dataDir>.partial-<pid>` siblings unpackTemplate left when a
+ * start was killed mid-unpack: those of a process that is no more. A live
+ * process's (a concurrent start unpacking now) is kept, as is anything else
+ * in the folder. Answers the folders removed.
+ */
+export function removeStalePartials(dataDir: string): string[] {
+  const parent = dirname(dataDir);
+  const prefix = `${basename(dataDir)}.partial-`;
+  if (!existsSync(parent)) return [];
+  const stale = readdirSync(parent).filter((name) => {
+    const pid = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    return /^[1-9][0-9]*$/.test(pid) && Number(pid) !== process.pid && !processAlive(Number(pid));
+  });
+  for (const name of stale) rmSync(join(parent, name), { recursive: true, force: true });
+  return stale.map((name) => join(parent, name));
+}
+
+/** Whether a process of that id runs (signal 0 checks without sending; EPERM: it runs as another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function templateBlob(wasmHash: string): Promise<Blob | undefined> {
@@ -186,6 +215,7 @@ async function openPglite(dataDir: string, options: { template?: boolean } = {})
   const { wasmHash, initdbWasmModule, ...assets } = await loadPgliteAssets();
   const template = options.template !== false;
   const onDisk = dataDir !== ':memory:';
+  if (onDisk) removeStalePartials(dataDir);
   const unpacked = onDisk && template && (await unpackTemplate(dataDir, wasmHash()));
   if (onDisk) mkdirSync(dataDir, { recursive: true });
   const exists = unpacked || (onDisk && existsSync(join(dataDir, 'PG_VERSION')));

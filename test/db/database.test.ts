@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { migrations } from '../../drizzle/migrations';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, pgliteTemplateCurrent, type Database } from '../../src/db/client';
@@ -57,6 +57,31 @@ describe(`database (${usingPostgres ? 'PostgreSQL' : 'PGlite'})`, () => {
       const again = await openDatabase({ dataDir: dir });
       expect((await new BarsRepository(again.db).load('test', 'ABC', 'daily')).close).toEqual(Float64Array.from([1.5, 2.5]));
       await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(usingPostgres)('removes the unpacking folder a killed first start left, never a live process\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'breakline-partial-'));
+    const dataDir = join(dir, 'pgdata');
+    // A process that has ended: its pid names no live process now.
+    const ended = Bun.spawnSync(['true']).pid;
+    const folders = {
+      stale: `${dataDir}.partial-${ended}`,
+      live: `${dataDir}.partial-1`, // init: always running
+      other: `${dataDir}.partial-x1`,
+      otherDir: join(dir, `elsewhere.partial-${ended}`),
+    };
+    try {
+      for (const folder of Object.values(folders)) {
+        mkdirSync(folder);
+        writeFileSync(join(folder, 'PG_VERSION'), '17\n');
+      }
+      const database = await openDatabase({ dataDir });
+      await database.close();
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      expect(Object.fromEntries(Object.entries(folders).map(([name, folder]) => [name, existsSync(folder)]))).toEqual({ stale: false, live: true, other: true, otherDir: true });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

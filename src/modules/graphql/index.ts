@@ -9,6 +9,7 @@
  * not at boot (about 0.15 s of the main thread that readiness does not need).
  */
 import { Elysia } from 'elysia';
+import { clientIp, type SocketInfo } from '../../plugins/rate-limit';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { GRAPHQL_DOCS, GRAPHQL_PATH, GRAPHQL_RESPONSES, GRAPHQL_STREAM_DOCS, GRAPHQL_STREAM_PATH, GraphQLGetQuery, StreamDeleteQuery, StreamGetQuery } from './model';
@@ -29,7 +30,8 @@ export function graphqlModule(services: Services) {
     untimed(route);
     return (await graphql()).handle(route.request, route.apiVersion);
   };
-  const stream = async ({ request, apiVersion, server }: Route) => (await graphql()).stream(request, apiVersion, () => (server as ServerLike)?.timeout?.(request, 0));
+  const stream = async ({ request, apiVersion, server }: Route) =>
+    (await graphql()).stream(request, apiVersion, () => (server as ServerLike)?.timeout?.(request, 0), clientIp(request, server as SocketInfo, services.config.trustProxy));
   return new Elysia({ name: 'breakline/graphql' })
     .use(versioning(services.config.apiDefaultVersion))
     .get(GRAPHQL_PATH, handle, { query: GraphQLGetQuery, response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })

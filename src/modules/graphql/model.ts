@@ -84,14 +84,14 @@ const STREAM_TEXT = [
   'The GraphQL over Server-Sent Events Protocol of the `graphql-sse` package (use its `createClient`), in both modes, with the schema, credentials, limits and subscriptions of /api/graphql (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules, fed by the event bus of /api/stream).',
   '**Distinct connections**: GET (query string) or POST (JSON body) an operation with `Accept: text/event-stream` (without a stream token, no Accept or `*/*` is taken as that); the answer is a stream of `next` events (each a GraphQL result) and one `complete`.',
   '**Single connection**: PUT reserves a stream and answers its token (text/plain); GET with `Accept: text/event-stream` and the token (`X-GraphQL-Event-Stream-Token` header or `?token=`) opens it; POST an operation with the token and `extensions.operationId` adds it (202; its results come on the stream as `next` events `{id, payload}`, then `complete {id}`); DELETE `?operationId=` stops it. An operation runs as the credential of the request that added it.',
-  'A reservation lives in this instance: behind a load balancer, single connection mode needs requests of one token to reach one instance.',
+  'A reservation lives in this instance: behind a load balancer, single connection mode needs requests of one token to reach one instance. A reservation not opened within GRAPHQL_SSE_RESERVATION_SECONDS (30 s) is released: its token then answers 404 and the operations added to it stop. An instance holds at most GRAPHQL_SSE_MAX_RESERVATIONS reservations not yet opened (then PUT answers 503), a client (its IP, or its user when signed in) at most GRAPHQL_SSE_MAX_RESERVATIONS_PER_CLIENT (then 429); both with Retry-After.',
 ].join('\n\n');
 
 const TOKEN_HEADER = { name: 'X-GraphQL-Event-Stream-Token', in: 'header' as const, required: false, schema: { type: 'string' as const }, description: 'The token of a stream reserved by PUT' };
 const streamError = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
 const STREAM_ERRORS = {
   400: streamError('Not a graphql-sse request: no document or a syntax error in it, a body that is not a GraphQL request as JSON, unreadable variables, an Accept the step does not take, a missing operationId'),
-  404: streamError('No such stream: the token names no stream reserved by PUT (or it has closed), or a DELETE names no token'),
+  404: streamError('No such stream: the token names no stream reserved by PUT (or it has closed, or it was not opened within GRAPHQL_SSE_RESERVATION_SECONDS and was released), or a DELETE names no token'),
   409: streamError('The reserved stream is open already, or the operationId is in use on it'),
   429: streamError('The rate limit'),
 };
@@ -121,7 +121,12 @@ export const GRAPHQL_STREAM_DOCS = {
     summary: 'Reserves a graphql-sse stream (single connection mode); answers its token',
     description: STREAM_TEXT,
     security,
-    responses: { 201: { description: 'The token (a random UUID) of the reserved stream', content: { 'text/plain': { schema: { type: 'string' as const, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } } } }, ...STREAM_ERRORS },
+    responses: {
+      201: { description: 'The token (a random UUID) of the reserved stream; open it (GET) within GRAPHQL_SSE_RESERVATION_SECONDS or it is released', content: { 'text/plain': { schema: { type: 'string' as const, pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' } } } },
+      ...STREAM_ERRORS,
+      429: streamError('The rate limit, or this client (its IP, or its user when signed in) holds GRAPHQL_SSE_MAX_RESERVATIONS_PER_CLIENT reservations not yet opened; Retry-After says when to try again'),
+      503: streamError('This instance holds GRAPHQL_SSE_MAX_RESERVATIONS reservations not yet opened; Retry-After says when to try again'),
+    },
   },
   delete: {
     tags: ['GraphQL'],

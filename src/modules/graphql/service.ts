@@ -10,7 +10,8 @@
  * the GraphQL over Server-Sent Events Protocol of the `graphql-sse` package
  * (@graphql-yoga/plugin-graphql-sse), in both its modes: distinct connections
  * (one stream per operation) and single connection (a stream reserved by PUT,
- * operations added by POST with its token and stopped by DELETE). Answers of
+ * operations added by POST with its token and stopped by DELETE; reservations
+ * bounded in time and number by graphql/reservations). Answers of
  * documents drawn from the latest runs alone are kept per run (graphql/answers).
  * Execution is compiled per document by graphql-jit (bench/graphql: a page of
  * 50 signals executes several times faster than graphql-js interprets it); a
@@ -44,8 +45,10 @@ import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
 import { readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
 import type { Services } from '../../services';
+import { connectionKey } from '../../stream/visibility';
 import { Answers, type AnswerSlot } from './answers';
 import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH, GraphQLRequest, type StreamRequest } from './model';
+import { StreamReservations } from './reservations';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
 
 /** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
@@ -177,11 +180,8 @@ export function createGraphQL(services: Services) {
       if (error) setResultAndStopExecution({ errors: [error] });
     },
   };
-  const graphqlSse = useGraphQLSSE({
-    endpoint: GRAPHQL_STREAM_PATH,
-    // A reservation's token is always the server's (a random UUID, never one the client names); other requests name it.
-    authenticate: (request) => (request.method === 'PUT' ? crypto.randomUUID() : streamToken(request)),
-  });
+  // A reservation's token is always the server's (a random UUID from reservations, set as the PUT's header before graphql-sse reads it).
+  const graphqlSse = useGraphQLSSE({ endpoint: GRAPHQL_STREAM_PATH, authenticate: streamToken });
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -205,6 +205,17 @@ export function createGraphQL(services: Services) {
     },
     plugins: [useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
+  /** An expired reservation's stream opened and dropped at once: graphql-sse then forgets it and stops its operations. */
+  const release = async (token: string) => {
+    const request = new Request(`http://localhost${GRAPHQL_STREAM_PATH}`, { headers: { accept: 'text/event-stream', [STREAM_TOKEN_HEADER]: token } });
+    try {
+      const response = await yoga.fetch(request, { services, apiVersion: config.apiDefaultVersion, caller: null, principal: (need) => services.auth.authenticator.authorize(request, need) });
+      await response.body?.cancel();
+    } catch (error) {
+      log.warn('graphql-sse: an expired reservation could not be released', { error: String(error) });
+    }
+  };
+  const reservations = new StreamReservations(limits.sse, release);
   return {
     schema,
     /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream). */
@@ -232,9 +243,10 @@ export function createGraphQL(services: Services) {
     /**
      * Answers one request to /api/graphql/stream (graphql-sse); its refusals in
      * the Error shape, an empty success as text/plain. `onStream` is called
-     * when the answer is to be an event stream.
+     * when the answer is to be an event stream; `ip` is the client's (the
+     * reservation caps count per user when signed in, else per IP).
      */
-    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void): Promise<Response> {
+    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void, ip: string): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
       const body = request.method === 'POST' ? await streamBody(request) : undefined;
@@ -249,6 +261,9 @@ export function createGraphQL(services: Services) {
       // pick, with a 400 (graphql-sse's own answer; yoga's throws reach the handler as a 500): checked here first.
       const search = new URL(request.url).searchParams;
       checkStreamIds(request, search, body);
+      // Only a reservation this instance holds (not expired) is a stream.
+      let token = streamToken(request);
+      if (request.method !== 'PUT' && token !== undefined && !reservations.has(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
       const query = request.method === 'GET' ? search.get('query') : (body?.query ?? null);
       const operationName = request.method === 'GET' ? search.get('operationName') : body?.operationName;
       if (query !== null) {
@@ -263,7 +278,24 @@ export function createGraphQL(services: Services) {
         if (!operation) throw refuse(operationName == null ? 'The document must hold one operation, or operationName must name one' : `The document has no operation named '${operationName}'`);
         if (operation.operation === 'mutation' && request.method === 'GET') throw refuse('A mutation needs POST');
       }
-      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      // PUT reserves under the caps; the token is set as the request's before graphql-sse reads it.
+      if (request.method === 'PUT') {
+        token = reservations.reserve(connectionKey(caller && { userId: caller.userId }, ip));
+        request.headers.set(STREAM_TOKEN_HEADER, token);
+      }
+      let response: Response | undefined;
+      try {
+        response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+      } finally {
+        if (request.method === 'PUT' && response?.status !== 201) reservations.closed(token!);
+      }
+      if (token !== undefined && response.status === 200 && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        // The reserved stream is open: it is no longer released, and its token names nothing once it ends.
+        reservations.opened(token);
+        const end = () => reservations.closed(token);
+        request.signal.addEventListener('abort', end, { once: true });
+        return new Response(endingWith(response.body, end), response);
+      }
       if (response.status < 400) {
         if (response.headers.get('content-type')) return response;
         const headers = new Headers(response.headers);
@@ -273,6 +305,23 @@ export function createGraphQL(services: Services) {
       throw streamRefusal(request, response.status, await response.text());
     },
   };
+}
+
+/** `body`, calling `end` when it ends or is cancelled. */
+function endingWith(body: ReadableStream<Uint8Array>, end: () => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (!done) return controller.enqueue(value);
+      end();
+      controller.close();
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
 }
 
 /** The stream token a request names (header, else `?token=`); an empty one names none. */
