@@ -2,8 +2,10 @@
  * Runs the benchmarks in turn; each prints its own table. `--smoke` shortens
  * them (the numbers of a smoke run mean little). Names pick some, in this
  * order: `bun run bench/index.ts --smoke ledger durability` (what CI runs);
- * none runs all.
+ * none runs all. Flags pass through to the benches, with their values
+ * (`bun run bench/index.ts boot --tree main=/tmp/x`: bench/args).
  */
+import { benchNames } from './args';
 import { benchBoot } from './boot';
 import { benchAuth } from './auth';
 import { benchHttp } from './http';
@@ -45,8 +47,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   },
 };
 
-const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-const unknown = named.filter((name) => !(name in BENCHES));
+const { named, unknown } = benchNames(process.argv.slice(2), Object.keys(BENCHES));
 if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(', ')}; one of: ${Object.keys(BENCHES).join(', ')}`);
   process.exit(64);

@@ -49,6 +49,7 @@ import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
+import { ConnectionCaps } from './stream/caps';
 import { StreamHub } from './stream/hub';
 
 export interface Services {
@@ -96,9 +97,20 @@ export interface Services {
   compressedBodies: CompressedBodies;
   /** The caches of /api/graphql (modules/graphql). */
   graphql: GraphQLCaches;
+  /**
+   * The GraphQL event streams open on this instance (a subscription on
+   * /api/graphql, a stream on /api/graphql/stream), capped as /api/stream's
+   * are (SSE_MAX_CONNECTIONS per instance, SSE_MAX_CONNECTIONS_PER_CLIENT per
+   * client, the same Retry-After). Counted apart from the hub's for now: the
+   * hub builds its own ConnectionCaps (stream/hub takes none from outside);
+   * passing this one to it makes one budget of sockets per instance.
+   */
+  graphqlStreams: ConnectionCaps;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
+  /** Registers what a part built later (a module's lazily made service) stops when the services close; run first, in order. */
+  atClose(close: () => void | Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -198,6 +210,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
   const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
   const { stream } = config;
+  const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
   const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
   const hub = new StreamHub({
     bus,
@@ -212,8 +225,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     maxConnectionsPerKey: stream.maxConnectionsPerClient,
     queueBytes: stream.queueBytes,
     stallMs: stream.stallSeconds * 1000,
-    retryAfterSeconds: Math.max(1, Math.ceil(stream.retryMs / 1000)),
+    retryAfterSeconds: streamRetryAfterSeconds,
   });
+  const closers: (() => void | Promise<void>)[] = [];
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
@@ -259,6 +273,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       parseErrors: new Lru({ maxEntries: 1000 }),
       answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
     },
+    graphqlStreams: new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }),
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too
@@ -275,7 +290,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       void metrics.startProcessMetrics();
     },
     explainer: createExplainer(config.ai, { repository: new ExplanationsRepository(database.db), log }),
+    atClose(close) {
+      closers.push(close);
+    },
     async close() {
+      for (const close of closers.splice(0)) await close();
       health.stop();
       await account.webhooks.stop();
       await account.exportJobs.stop();

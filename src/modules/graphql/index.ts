@@ -4,9 +4,11 @@
  * unparsed; mounted here directly so the request's API version and credential reach
  * the resolvers). /api/graphql/stream speaks the graphql-sse protocol (PUT
  * reserves a stream, GET or POST opens one or adds an operation, DELETE stops
- * one). An event stream (a subscription) is exempt from the idle timeout.
+ * one). An event stream (a subscription) is exempt from the idle timeout,
+ * and counted against the instance's stream caps (graphql/event-streams).
  * graphql-yoga, graphql-js and the schema load on the first GraphQL request,
- * not at boot (about 0.15 s of the main thread that readiness does not need).
+ * not at boot (about 0.15 s of the main thread that readiness does not need);
+ * once built, the service is closed with the services.
  */
 import { Elysia } from 'elysia';
 import { clientIp, type SocketInfo } from '../../plugins/rate-limit';
@@ -21,17 +23,22 @@ type GraphQL = ReturnType<typeof createGraphQL>;
 
 export function graphqlModule(services: Services) {
   let created: Promise<GraphQL> | undefined;
-  const graphql = () => (created ??= import('./service').then((service) => service.createGraphQL(services)));
+  const graphql = () =>
+    (created ??= import('./service').then((service) => {
+      const built = service.createGraphQL(services);
+      services.atClose(() => built.close());
+      return built;
+    }));
   type Route = { request: Request; apiVersion: Parameters<GraphQL['handle']>[1]; server: unknown };
   const untimed = ({ request, server }: Route) => {
     if (request.headers.get('accept')?.includes('text/event-stream')) (server as ServerLike)?.timeout?.(request, 0);
   };
+  const ip = ({ request, server }: Route) => clientIp(request, server as SocketInfo, services.config.trustProxy);
   const handle = async (route: Route) => {
     untimed(route);
-    return (await graphql()).handle(route.request, route.apiVersion);
+    return (await graphql()).handle(route.request, route.apiVersion, ip(route));
   };
-  const stream = async ({ request, apiVersion, server }: Route) =>
-    (await graphql()).stream(request, apiVersion, () => (server as ServerLike)?.timeout?.(request, 0), clientIp(request, server as SocketInfo, services.config.trustProxy));
+  const stream = async (route: Route) => (await graphql()).stream(route.request, route.apiVersion, () => (route.server as ServerLike)?.timeout?.(route.request, 0), ip(route));
   return new Elysia({ name: 'breakline/graphql' })
     .use(versioning(services.config.apiDefaultVersion))
     .get(GRAPHQL_PATH, handle, { query: GraphQLGetQuery, response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })

@@ -42,7 +42,7 @@ export type StreamRequest = typeof GraphQLRequest.static;
 const TEXT = [
   'One schema over every service: each REST read as a field with the same arguments and the same answer (`breakouts`, `bars`, `snapshot`, `confluence`, `universeScan`, `sectorRotation`, `forecast`, `ledger`, `monthly`, `scorecard`, `earnings`, `float`, `insider`, `optionsFlow`, `shortInterest`, `optionsAnalysis`, …), `signals` as a Relay cursor connection with filters (symbols, timeframe, pattern, band, state, asOf), `signal(id)`, and the signed-in user’s watchlists, alert rules, notifications, journal, exports and API keys.',
   'A signal’s `snapshot` and `earnings` are batched per request (DataLoader). Mutations mirror the account writes and need the pro tier or above (free is read-only: FORBIDDEN); without a credential: UNAUTHENTICATED. Execution problems come in `errors` of a 200, each with `extensions.code`.',
-  'Subscriptions (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules) are served over Server-Sent Events: send the subscription with `Accept: text/event-stream`.',
+  'Subscriptions (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules) are served over Server-Sent Events: send the subscription with `Accept: text/event-stream`. An open event stream counts against the stream caps of the instance (SSE_MAX_CONNECTIONS: then 503) and of the client, its IP or its user when signed in (SSE_MAX_CONNECTIONS_PER_CLIENT: then 429), both with Retry-After, until it ends.',
   'Limits: selection depth (GRAPHQL_MAX_DEPTH), aliases (GRAPHQL_MAX_ALIASES), operations per batch (GRAPHQL_BATCH_LIMIT), cost per tier (GRAPHQL_MAX_COST_PER_TIER), introspection (GRAPHQL_INTROSPECTION). Persisted queries: send `extensions.persistedQuery.sha256Hash` with the query once, then the hash alone.',
   'Credentials: the `__session` cookie or an API key as `Authorization: Bearer bk_…`; public fields answer without one, rate-limited by IP as REST.',
 ].join('\n\n');
@@ -54,7 +54,10 @@ export const GRAPHQL_RESPONSES = {
   401: ErrorSchema,
   403: ErrorSchema,
   404: ErrorSchema,
+  /** The rate limit, or this client's open event streams at SSE_MAX_CONNECTIONS_PER_CLIENT (with Retry-After). */
   429: ErrorSchema,
+  /** This instance's open event streams at SSE_MAX_CONNECTIONS (with Retry-After). */
+  503: ErrorSchema,
 };
 
 /** Public, and the caller’s when it sends a credential. */
@@ -84,6 +87,7 @@ const STREAM_TEXT = [
   'The GraphQL over Server-Sent Events Protocol of the `graphql-sse` package (use its `createClient`), in both modes, with the schema, credentials, limits and subscriptions of /api/graphql (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules, fed by the event bus of /api/stream).',
   '**Distinct connections**: GET (query string) or POST (JSON body) an operation with `Accept: text/event-stream` (without a stream token, no Accept or `*/*` is taken as that); the answer is a stream of `next` events (each a GraphQL result) and one `complete`.',
   '**Single connection**: PUT reserves a stream and answers its token (text/plain); GET with `Accept: text/event-stream` and the token (`X-GraphQL-Event-Stream-Token` header or `?token=`) opens it; POST an operation with the token and `extensions.operationId` adds it (202; its results come on the stream as `next` events `{id, payload}`, then `complete {id}`); DELETE `?operationId=` stops it. An operation runs as the credential of the request that added it.',
+  'An open event stream (either mode) counts against the stream caps of the instance (SSE_MAX_CONNECTIONS: then 503) and of the client, its IP or its user when signed in (SSE_MAX_CONNECTIONS_PER_CLIENT: then 429), both with Retry-After and before the stream opens, until it ends.',
   'A reservation lives in this instance: behind a load balancer, single connection mode needs requests of one token to reach one instance. A reservation not opened within GRAPHQL_SSE_RESERVATION_SECONDS (30 s) is released: its token then answers 404 and the operations added to it stop. An instance holds at most GRAPHQL_SSE_MAX_RESERVATIONS reservations not yet opened (then PUT answers 503), a client (its IP, or its user when signed in) at most GRAPHQL_SSE_MAX_RESERVATIONS_PER_CLIENT (then 429); both with Retry-After.',
 ].join('\n\n');
 
@@ -95,6 +99,12 @@ const STREAM_ERRORS = {
   409: streamError('The reserved stream is open already, or the operationId is in use on it'),
   429: streamError('The rate limit'),
 };
+/** The refusals of a stream to be opened (GET or POST with Accept: text/event-stream). */
+const OPEN_ERRORS = {
+  ...STREAM_ERRORS,
+  429: streamError('The rate limit, or this client (its IP, or its user when signed in) holds SSE_MAX_CONNECTIONS_PER_CLIENT open GraphQL event streams; Retry-After says when to try again'),
+  503: streamError('This instance holds SSE_MAX_CONNECTIONS open GraphQL event streams; Retry-After says when to try again'),
+};
 const EVENT_STREAM = { 'text/event-stream': { schema: { type: 'string' as const, description: 'Server-Sent Events: `next` (a GraphQL result; `{id, payload}` on a reserved stream) and `complete`; `:` comments keep it alive' } } };
 const EMPTY = { 'text/plain': { schema: { type: 'string' as const, maxLength: 0 } } };
 
@@ -105,7 +115,7 @@ export const GRAPHQL_STREAM_DOCS = {
     description: STREAM_TEXT,
     security,
     parameters: [TOKEN_HEADER],
-    responses: { 200: { description: 'The event stream (stays open while the operation or the reservation lives), or — without Accept: text/event-stream, on a reserved stream — the operation added (202)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream', content: EMPTY }, ...STREAM_ERRORS },
+    responses: { 200: { description: 'The event stream (stays open while the operation or the reservation lives), or — without Accept: text/event-stream, on a reserved stream — the operation added (202)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream', content: EMPTY }, ...OPEN_ERRORS },
   },
   post: {
     tags: ['GraphQL'],
@@ -114,7 +124,7 @@ export const GRAPHQL_STREAM_DOCS = {
     security,
     parameters: [TOKEN_HEADER],
     requestBody: { required: true, content: { 'application/json': { schema: GraphQLRequest } } },
-    responses: { 200: { description: 'The operation\u2019s event stream (distinct connections)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream; its results come there', content: EMPTY }, 204: { description: 'The operation was stopped before it started', content: EMPTY }, ...STREAM_ERRORS },
+    responses: { 200: { description: 'The operation\u2019s event stream (distinct connections)', content: EVENT_STREAM }, 202: { description: 'The operation was added to the reserved stream; its results come there', content: EMPTY }, 204: { description: 'The operation was stopped before it started', content: EMPTY }, ...OPEN_ERRORS },
   },
   put: {
     tags: ['GraphQL'],

@@ -47,6 +47,7 @@ import type { Lru } from '../../lru';
 import type { Services } from '../../services';
 import { connectionKey } from '../../stream/visibility';
 import { Answers, type AnswerSlot } from './answers';
+import { admitAnswered, admitStream, holding, isEventStream } from './event-streams';
 import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH, GraphQLRequest, type StreamRequest } from './model';
 import { StreamReservations } from './reservations';
 import { buildSchema, createLoaders, type GraphQLContext } from './schema';
@@ -216,10 +217,17 @@ export function createGraphQL(services: Services) {
     }
   };
   const reservations = new StreamReservations(limits.sse, release);
+  /** Open GraphQL event streams count against the instance's stream caps (graphql/event-streams). */
+  const streams = services.graphqlStreams;
   return {
     schema,
-    /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream). */
-    async handle(request: Request, apiVersion: ApiVersion): Promise<Response> {
+    /** Stops what runs on its own (the reservations' timer): the services close. */
+    close(): void {
+      reservations.close();
+    },
+
+    /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream); `ip` is the client's (a stream is capped per user when signed in, else per IP). */
+    async handle(request: Request, apiVersion: ApiVersion, ip: string): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
       const answer = await answers.slotFor(request, apiVersion);
@@ -227,6 +235,7 @@ export function createGraphQL(services: Services) {
       if (hit) return hit;
       const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need), answer });
       // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
+      if (isEventStream(response) && !badRequests.has(request)) return admitAnswered(streams, connectionKey(caller && { userId: caller.userId }, ip), request, response);
       if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
       const text = await response.text();
       // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
@@ -244,11 +253,13 @@ export function createGraphQL(services: Services) {
      * Answers one request to /api/graphql/stream (graphql-sse); its refusals in
      * the Error shape, an empty success as text/plain. `onStream` is called
      * when the answer is to be an event stream; `ip` is the client's (the
-     * reservation caps count per user when signed in, else per IP).
+     * reservation and stream caps count per user when signed in, else per IP).
+     * A stream to be opened takes its place under the stream caps first.
      */
     async stream(request: Request, apiVersion: ApiVersion, onStream: () => void, ip: string): Promise<Response> {
       const { authenticator } = services.auth;
       const caller = await authenticator.principalOf(request);
+      const key = connectionKey(caller && { userId: caller.userId }, ip);
       const body = request.method === 'POST' ? await streamBody(request) : undefined;
       // graphql-sse opens a stream for `Accept: text/event-stream` exactly: a list naming it, and (without a stream token, where only a stream can be meant) no Accept or */*, are taken as that.
       const accept = request.headers.get('accept');
@@ -280,21 +291,26 @@ export function createGraphQL(services: Services) {
       }
       // PUT reserves under the caps; the token is set as the request's before graphql-sse reads it.
       if (request.method === 'PUT') {
-        token = reservations.reserve(connectionKey(caller && { userId: caller.userId }, ip));
+        token = reservations.reserve(key);
         request.headers.set(STREAM_TOKEN_HEADER, token);
       }
+      // Only a stream is asked for with Accept: text/event-stream (graphql-sse opens one for nothing else).
+      const released = wantsStream ? admitStream(streams, key) : () => undefined;
       let response: Response | undefined;
       try {
         response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
       } finally {
         if (request.method === 'PUT' && response?.status !== 201) reservations.closed(token!);
+        if (!isEventStream(response)) released();
       }
-      if (token !== undefined && response.status === 200 && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      if (isEventStream(response)) {
+        if (token === undefined) return holding(request, response, released);
         // The reserved stream is open: it is no longer released, and its token names nothing once it ends.
         reservations.opened(token);
-        const end = () => reservations.closed(token);
-        request.signal.addEventListener('abort', end, { once: true });
-        return new Response(endingWith(response.body, end), response);
+        return holding(request, response, () => {
+          reservations.closed(token);
+          released();
+        });
       }
       if (response.status < 400) {
         if (response.headers.get('content-type')) return response;
@@ -305,23 +321,6 @@ export function createGraphQL(services: Services) {
       throw streamRefusal(request, response.status, await response.text());
     },
   };
-}
-
-/** `body`, calling `end` when it ends or is cancelled. */
-function endingWith(body: ReadableStream<Uint8Array>, end: () => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (!done) return controller.enqueue(value);
-      end();
-      controller.close();
-    },
-    cancel(reason) {
-      end();
-      return reader.cancel(reason);
-    },
-  });
 }
 
 /** The stream token a request names (header, else `?token=`); an empty one names none. */
