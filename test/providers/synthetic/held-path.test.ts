@@ -18,11 +18,11 @@ function expectSame(held: HeldPath, daily: DailyPath): void {
   const ts = Float64Array.from({ length: n }, (_, i) => i * 1000);
   const bars = held.ohlcv(ts, n);
   for (const name of COLUMNS) {
-    expect(bars[name]).toEqual(daily[name]);
+    expect([...bars[name]]).toEqual([...daily[name]]);
     const bySession = Float64Array.from({ length: n }, (_, t) => held[name](t));
-    expect(bySession).toEqual(daily[name]);
+    expect([...bySession]).toEqual([...daily[name]]);
   }
-  expect(bars.ts).toEqual(ts);
+  expect([...bars.ts]).toEqual([...ts]);
 }
 
 describe('HeldPath', () => {
