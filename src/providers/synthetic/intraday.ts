@@ -31,6 +31,13 @@ const SESSION_STREAM = hashString('session');
 const STEPS_PER_HOUR = 12;
 /** 1h bars per 4h bar. */
 const HOURS_PER_BLOCK = 4;
+/** The longest session, a regular one: 09:30–16:00 New York. */
+export const LONGEST_SESSION_MS = 6.5 * HOUR_MS;
+/** The most 1h and 4h bars one session has (a regular one: 7 and 2). */
+export const MOST_BARS_PER_SESSION = {
+  '1h': Math.ceil(LONGEST_SESSION_MS / HOUR_MS),
+  '4h': Math.ceil(Math.ceil(LONGEST_SESSION_MS / HOUR_MS) / HOURS_PER_BLOCK),
+} as const;
 
 /**
  * Draws the grid of session `t` of a daily path. With `into`, its arrays are

@@ -21,7 +21,7 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, drawIntraday, scratchGrid, sessionGrid } from './intraday';
+import { appendIntradayBars, drawIntraday, MOST_BARS_PER_SESSION, scratchGrid, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
 import { HeldPath } from './held-path';
 import { simulateDaily } from './paths';
@@ -76,6 +76,8 @@ export class SyntheticProvider implements MarketDataProvider {
   readonly synthetic = true;
   readonly remote = false;
   readonly testSymbol = 'SPY';
+  /** 1h and 4h bars cover `INTRADAY_SESSIONS` sessions at most (the bar store packs those slots to it). */
+  readonly longestSeries = { '1h': INTRADAY_SESSIONS * MOST_BARS_PER_SESSION['1h'], '4h': INTRADAY_SESSIONS * MOST_BARS_PER_SESSION['4h'] };
   readonly seed: number;
   private readonly clock: () => number;
   private instruments?: Map<string, Instrument>;
