@@ -194,7 +194,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config);
-  const barStore = new BarStore();
+  const barStore = new BarStore({ longestSeries: provider.longestSeries });
   const marketData = new MarketData({
     provider,
     repository: new BarsRepository(database.db),

@@ -110,6 +110,12 @@ export interface MarketDataProvider {
    * it cannot tell (not ready yet, no quote).
    */
   quoteTime?(symbol: string): number | undefined;
+  /**
+   * The most bars `bars` ever answers for a timeframe, where the provider
+   * bounds it whatever the clock (the synthetic market's 1h and 4h window):
+   * the bar store sizes those series' slots to it (store/layout, "Segments").
+   */
+  readonly longestSeries?: Partial<Record<Timeframe, number>>;
   selfCheck(): Promise<SelfCheck>;
   /** Report dates (`YYYY-MM-DD`, past and scheduled) where the provider knows them (capability `earnings`). */
   earningsDates?(symbol: string): string[];

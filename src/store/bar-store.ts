@@ -16,6 +16,7 @@ import type { Timeframe } from '../domain/signal';
 import {
   CAPACITY,
   columnOffset,
+  columnStride,
   COLUMNS,
   HEADER_INTS,
   LAYOUT_VERSION,
@@ -45,6 +46,13 @@ export interface BarStoreOptions {
   capacityPerSeries?: Partial<Record<Timeframe, number>>;
   /** Series per shared segment; a full segment is followed by a new one. */
   slotsPerSegment?: number;
+  /**
+   * The most bars a series of a timeframe ever has, where the provider bounds
+   * it (`MarketDataProvider.longestSeries`): that timeframe's capacity becomes
+   * this length (instead of `capacityPerSeries`) and its columns are packed
+   * end to end (layout.ts, "Segments"), so its slots hold no part-empty pages.
+   */
+  longestSeries?: Partial<Record<Timeframe, number>>;
 }
 
 function positiveInteger(value: number, what: string): number {
@@ -55,6 +63,8 @@ function positiveInteger(value: number, what: string): number {
 export class BarStore extends BarStoreReader {
   private readonly capacity: Record<Timeframe, number>;
   private readonly slotsPerSegment: number;
+  /** Timeframes whose columns are packed (`longestSeries`). */
+  private readonly packed = new Set<Timeframe>();
   /** Index of the newest segment per timeframe, and its next free slot. */
   private readonly open = new Map<Timeframe, { segment: number; next: number }>();
   /** The last handle given out, while the directory's generation is unchanged (writing the directory is O(series)). */
@@ -66,6 +76,10 @@ export class BarStore extends BarStoreReader {
     this.capacity = { ...DEFAULT_CAPACITY };
     for (const [timeframe, capacity] of Object.entries(options.capacityPerSeries ?? {})) {
       this.capacity[timeframe as Timeframe] = positiveInteger(capacity, `capacityPerSeries.${timeframe}`);
+    }
+    for (const [timeframe, longest] of Object.entries(options.longestSeries ?? {})) {
+      this.capacity[timeframe as Timeframe] = positiveInteger(longest, `longestSeries.${timeframe}`);
+      this.packed.add(timeframe as Timeframe);
     }
     this.slotsPerSegment = positiveInteger(options.slotsPerSegment ?? DEFAULT_SLOTS_PER_SEGMENT, 'slotsPerSegment');
   }
@@ -108,7 +122,7 @@ export class BarStore extends BarStoreReader {
     Atomics.add(headers, base + SEQ, 1); // odd: write in progress
     if (!appendOnly) Atomics.add(headers, base + REVISION, 1);
     COLUMNS.forEach((column, c) => {
-      const target = new Float64Array(segment.buffer, columnOffset(segment.slots, capacity, entry.slot, c), capacity);
+      const target = new Float64Array(segment.buffer, columnOffset(segment.slots, segment.stride, entry.slot, c), capacity);
       target.set(series[column].subarray(from));
     });
     Atomics.store(headers, base + LENGTH, kept);
@@ -127,7 +141,7 @@ export class BarStore extends BarStoreReader {
     if (kept < keep) return false;
     // Bit for bit, as two 32-bit words a value (BigUint64 compares allocate a BigInt per read: ~100× slower).
     for (let c = 0; c < COLUMNS.length; c++) {
-      const old = new Int32Array(segment.buffer, columnOffset(segment.slots, segment.capacity, slot, c), keep * 2);
+      const old = new Int32Array(segment.buffer, columnOffset(segment.slots, segment.stride, slot, c), keep * 2);
       const incoming = series[COLUMNS[c]!];
       const fresh = new Int32Array(incoming.buffer, incoming.byteOffset + from * 8, keep * 2);
       for (let i = 0; i < keep * 2; i++) if (old[i] !== fresh[i]) return false;
@@ -143,7 +157,7 @@ export class BarStore extends BarStoreReader {
         storeId: this.storeId,
         control: this.control.buffer as SharedArrayBuffer,
         generation: this.generation,
-        segments: this.segments.map(({ buffer, scanState, timeframe, capacity, slots }) => ({ buffer, scanState, timeframe, capacity, slots })),
+        segments: this.segments.map(({ buffer, scanState, timeframe, capacity, stride, slots }) => ({ buffer, scanState, timeframe, capacity, stride, slots })),
         directory: writeDirectory([...this.entries.values()]),
       };
     }
@@ -167,11 +181,13 @@ export class BarStore extends BarStoreReader {
       const capacity = this.capacity[timeframe];
       if (capacity === undefined) throw new RangeError(`bar store: no capacity for timeframe ${timeframe}`);
       const slots = this.slotsPerSegment;
+      const stride = this.packed.has(timeframe) ? capacity : columnStride(capacity);
       const segment = mapSegment({
-        buffer: new SharedArrayBuffer(segmentBytes(slots, capacity)),
-        scanState: new SharedArrayBuffer(scanStateBytes(slots, capacity)),
+        buffer: new SharedArrayBuffer(segmentBytes(slots, stride)),
+        scanState: new SharedArrayBuffer(scanStateBytes(slots, stride)),
         timeframe,
         capacity,
+        stride,
         slots,
       });
       for (let slot = 0; slot < slots; slot++) segment.headers[slot * HEADER_INTS + CAPACITY] = capacity;

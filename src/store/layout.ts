@@ -21,20 +21,29 @@
  *                             the last one (a revised history, a window that slid);
  *                             a write that only appends bars, or revises the last
  *                             (still forming) bar, keeps it
- * byte D = page(16·slots)      columns: 6 columns of stride(capacity) Float64 values per slot, slot-major:
- *   column c of slot s starts at byte D + (6s + c) · stride(capacity) · 8
+ * byte D = page(16·slots)      columns: 6 columns of `stride` Float64 values per slot, slot-major:
+ *   column c of slot s starts at byte D + (6s + c) · stride · 8
  *   c = 0 ts (epoch ms, UTC), 1 open, 2 high, 3 low, 4 close, 5 volume
  *   the first `length` values are the bars, oldest first
  * ```
  *
- * `page(x)` rounds up to a multiple of 4,096 bytes and `stride(capacity)` to a
- * multiple of 512 values (4,096 bytes), so every column starts on a page of its
- * own (and is 8-byte aligned, as `Float64Array` requires). A buffer's pages
- * are resident only once written, and a series fills only the start of each
- * column (about 2,000 daily bars of room for 12,600): a column that began
- * mid-page would keep one page more resident for a few bytes. Aligned, the
- * store of a cold start (531 symbols, three timeframes, bars and scan state)
- * keeps about 62 MB less resident (issue 13).
+ * `page(x)` rounds up to a multiple of 4,096 bytes. A segment's `stride` is
+ * one of two (`SegmentHandle.stride`):
+ *
+ * - padded (the default), `columnStride(capacity)`: the capacity rounded up to
+ *   a multiple of 512 values (4,096 bytes), so every column starts on a page of
+ *   its own (and is 8-byte aligned, as `Float64Array` requires). A buffer's
+ *   pages are resident only once written, and such a series fills only the
+ *   start of each column (about 2,000 daily bars of room for 12,600): a column
+ *   that began mid-page would keep one page more resident for a few bytes.
+ *   Aligned, the store of a cold start (531 symbols, three timeframes, bars and
+ *   scan state) keeps about 62 MB less resident (issue 13).
+ * - packed, `capacity` itself: for a timeframe whose series never grow past a
+ *   known length (`BarStoreOptions.longestSeries`, from the provider), the
+ *   capacity is that length and columns follow each other end to end, so a
+ *   page holds the end of one column and the start of the next instead of
+ *   being left part empty (the synthetic market's 252 4h bars fill half a
+ *   page a column: about 21 MB less resident for 4h and 1h, issue 13).
  *
  * ## Writing and reading (single writer, many readers)
  *
@@ -71,7 +80,7 @@
  *   header[4s + 3]  provisional  the bars' seq when the last bar's values were computed
  * byte 16·slots               states: SCAN_STATE_WORDS Float64 per slot
  * byte V = page(16·slots + 8·SCAN_STATE_WORDS·slots)
- *                             values: STATEFUL_SCAN_INDICATORS.length columns of stride(capacity)
+ *                             values: STATEFUL_SCAN_INDICATORS.length columns of `stride`
  *                             Float64 per slot, slot-major, one column per indicator
  * ```
  *
@@ -95,7 +104,7 @@ import type { Timeframe } from '../domain/signal';
 import { STATEFUL_SCAN_INDICATORS, SCAN_STATE_WORDS } from '../kernels/indicators/scan-set';
 
 /** Bumped when the byte layout changes; readers refuse other versions. */
-export const LAYOUT_VERSION = 4;
+export const LAYOUT_VERSION = 5;
 export const HEADER_INTS = 4;
 export const HEADER_BYTES = HEADER_INTS * 4;
 export const SEQ = 0;
@@ -112,6 +121,8 @@ export interface SegmentHandle {
   scanState: SharedArrayBuffer;
   timeframe: Timeframe;
   capacity: number;
+  /** Values from the start of a column to the start of the next: `columnStride(capacity)` (padded) or `capacity` (packed); see "Segments". */
+  stride: number;
   slots: number;
 }
 
@@ -176,14 +187,14 @@ function valuesStart(slots: number): number {
   return toPage(slots * HEADER_BYTES + slots * SCAN_STATE_WORDS * 8);
 }
 
-/** Bytes of a segment of `slots` series with room for `capacity` bars each. */
-export function segmentBytes(slots: number, capacity: number): number {
-  return columnsStart(slots) + slots * COLUMNS.length * columnStride(capacity) * Float64Array.BYTES_PER_ELEMENT;
+/** Bytes of a segment of `slots` series whose columns are `stride` values apart. */
+export function segmentBytes(slots: number, stride: number): number {
+  return columnsStart(slots) + slots * COLUMNS.length * stride * Float64Array.BYTES_PER_ELEMENT;
 }
 
 /** Bytes of a segment's scan-state buffer. */
-export function scanStateBytes(slots: number, capacity: number): number {
-  return valuesStart(slots) + slots * STATEFUL_SCAN_INDICATORS.length * columnStride(capacity) * 8;
+export function scanStateBytes(slots: number, stride: number): number {
+  return valuesStart(slots) + slots * STATEFUL_SCAN_INDICATORS.length * stride * 8;
 }
 
 /** Byte offset of slot `slot`'s packed state in a scan-state buffer. */
@@ -193,15 +204,15 @@ export function scanStateOffset(slots: number, slot: number): number {
 
 /**
  * Byte offset of slot `slot`'s indicator values: `STATEFUL_SCAN_INDICATORS.length`
- * columns, each `columnStride(capacity)` values apart.
+ * columns, each `stride` values apart.
  */
-export function scanValuesOffset(slots: number, capacity: number, slot: number): number {
-  return valuesStart(slots) + slot * STATEFUL_SCAN_INDICATORS.length * columnStride(capacity) * 8;
+export function scanValuesOffset(slots: number, stride: number, slot: number): number {
+  return valuesStart(slots) + slot * STATEFUL_SCAN_INDICATORS.length * stride * 8;
 }
 
 /** Byte offset of column `column` (index into {@link COLUMNS}) of slot `slot`. */
-export function columnOffset(slots: number, capacity: number, slot: number, column: number): number {
-  return columnsStart(slots) + (slot * COLUMNS.length + column) * columnStride(capacity) * Float64Array.BYTES_PER_ELEMENT;
+export function columnOffset(slots: number, stride: number, slot: number, column: number): number {
+  return columnsStart(slots) + (slot * COLUMNS.length + column) * stride * Float64Array.BYTES_PER_ELEMENT;
 }
 
 /** The map key of a series. */

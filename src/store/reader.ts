@@ -111,7 +111,7 @@ export class BarStoreReader {
       const length = Atomics.load(headers, base + LENGTH);
       if (Atomics.load(headers, base + SEQ) !== seq) continue;
       const view = (column: number) =>
-        new Float64Array(segment.buffer, columnOffset(segment.slots, segment.capacity, entry.slot, column), length);
+        new Float64Array(segment.buffer, columnOffset(segment.slots, segment.stride, entry.slot, column), length);
       return {
         symbol,
         timeframe,

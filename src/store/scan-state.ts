@@ -42,7 +42,7 @@ import {
   type ScanIndicatorSet,
   type ScanIndicatorState,
 } from '../kernels/indicators/scan-set';
-import { HEADER_INTS, columnStride, scanStateOffset, scanValuesOffset } from './layout';
+import { HEADER_INTS, scanStateOffset, scanValuesOffset } from './layout';
 import type { BarStoreReader, StoredSeries } from './reader';
 
 /** Words of a slot's scan-state header. */
@@ -98,8 +98,8 @@ export function withScanInputs<T>(store: BarStoreReader, symbol: string, timefra
     const revision = store.revision(symbol, timeframe)!;
     const n = bars.ts.length;
     const words = new Float64Array(segment.scanState, scanStateOffset(segment.slots, slot), SCAN_STATE_WORDS);
-    const stride = columnStride(segment.capacity);
-    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, segment.capacity, slot), STATEFUL_SCAN_INDICATORS.length * stride);
+    const { stride } = segment;
+    const values = new Float64Array(segment.scanState, scanValuesOffset(segment.slots, stride, slot), STATEFUL_SCAN_INDICATORS.length * stride);
     const committed = Atomics.load(headers, base + COMMITTED);
     const reusable = committed > 0 && committed <= n - 1 && Atomics.load(headers, base + BUILT_ON) === revision;
     let state: ScanIndicatorState;

@@ -114,6 +114,30 @@ describe('bar store put/get', () => {
     expect(() => new BarStore({ slotsPerSegment: 1.5 })).toThrow(RangeError);
   });
 
+  it('packs the columns of a timeframe with a longest series, and slots side by side keep their own bars', () => {
+    const store = new BarStore({ longestSeries: { '4h': 37 }, slotsPerSegment: 3 });
+    expect(store.capacityOf('4h')).toBe(37);
+    const symbols = ['A', 'B', 'C', 'D', 'E'];
+    const expected = new Map<string, BarSeries>();
+    // Full slots, shorter ones, rewrites of a slot between its neighbours, a series longer than the bound (its newest 37 kept).
+    for (const [round, n] of [37, 12, 37, 40, 1].entries()) {
+      for (const [i, symbol] of symbols.entries()) {
+        const input = series(symbol, n - (i % 2), 1_000 * (i + 1) + round * 100, '4h');
+        store.put(input);
+        expected.set(symbol, input);
+      }
+      for (const [symbol, input] of expected) {
+        const out = store.get(symbol, '4h')!;
+        const kept = Math.min(input.ts.length, 37);
+        for (const column of ['ts', 'open', 'high', 'low', 'close', 'volume'] as const) {
+          expect([...out[column]]).toEqual([...input[column].subarray(input.ts.length - kept)]);
+        }
+      }
+    }
+    const reader = attachStore(store.handle());
+    expect([...reader.get('E', '4h')!.close]).toEqual([...store.get('E', '4h')!.close]);
+  });
+
   it('read() returns a result only when no write overlapped it', () => {
     const store = new BarStore({ capacityPerSeries: { daily: 8 } });
     store.put(series('AAPL', 4));

@@ -61,6 +61,19 @@ function check(store: BarStore, what: string, symbol = 'TEST') {
 }
 
 describe('scan indicators kept in the shared store', () => {
+  it('equal a computation from scratch in packed slots (longestSeries), neighbours written in between, the window sliding', () => {
+    const store = new BarStore({ longestSeries: { daily: 400 }, slotsPerSegment: 2 });
+    const symbols = ['P', 'Q', 'R'];
+    const full = symbols.map((symbol, i) => walk(10 + i, 700, symbol));
+    for (const n of [250, 251, 260, 399, 400, 401, 450, 700]) {
+      for (const [i, symbol] of symbols.entries()) {
+        store.put(head(full[i]!, n));
+        expect(check(store, `${symbol} at ${n} bars`, symbol)).toBe(Math.min(n, 400));
+      }
+      for (const symbol of symbols) expect(check(store, `${symbol} again at ${n} bars`, symbol)).toBe(Math.min(n, 400));
+    }
+  });
+
   it('equal a computation from scratch as bars are appended one by one and in blocks', () => {
     const store = new BarStore({ capacityPerSeries: { daily: 3000 } });
     const full = walk(1, 2000);

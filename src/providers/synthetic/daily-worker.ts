@@ -13,7 +13,8 @@ import type { Ohlcv } from '../../kernels/ohlcv';
 import { loadInstruments } from '../universe';
 import { drawIntraday, scratchGrid } from './intraday';
 import { buildWorld } from './market';
-import { simulateDaily, type DailyPath } from './paths';
+import { drawnSessions, HeldPath, type HeldPathParts } from './held-path';
+import { simulateDaily } from './paths';
 import { symbolProfile } from './profile';
 
 declare const self: Worker;
@@ -28,11 +29,13 @@ export interface DrawRequest {
 
 export interface DrawnSymbol {
   symbol: string;
-  daily: DailyPath;
+  /** The daily path in the form the provider holds it (held-path.ts). */
+  daily: HeldPathParts;
   intraday?: { hour: Ohlcv; hourLength: number; block: Ohlcv; blockLength: number };
 }
 
-const buffersOf = (columns: object) => Object.values(columns).flatMap((c) => (c instanceof Float64Array ? [c.buffer as ArrayBuffer] : []));
+const buffersOf = (columns: object) =>
+  Object.values(columns).flatMap((c) => (c instanceof Float64Array || c instanceof Int32Array || c instanceof Uint32Array ? [c.buffer as ArrayBuffer] : []));
 
 self.onmessage = ({ data }: MessageEvent<DrawRequest>) => {
   const { seed, day, symbols, window } = data;
@@ -43,11 +46,12 @@ self.onmessage = ({ data }: MessageEvent<DrawRequest>) => {
     const instrument = instruments.get(symbol);
     if (!instrument) continue;
     const profile = symbolProfile(seed, instrument);
-    const daily = simulateDaily(world, profile);
+    const path = simulateDaily(world, profile);
+    const daily = HeldPath.partsOf(path);
     const drawn: DrawnSymbol = { symbol, daily };
-    const transfer = buffersOf(daily);
+    const transfer = [...buffersOf(daily), ...buffersOf(daily.drawn ?? {})];
     if (window) {
-      const { hour, block } = drawIntraday(profile.seed, world.openTs, world.closeTs, daily, window.first, window.last, grid);
+      const { hour, block } = drawIntraday(profile.seed, world.openTs, world.closeTs, drawnSessions(path), window.first, window.last, grid);
       drawn.intraday = { hour: hour.buffers, hourLength: hour.length, block: block.buffers, blockLength: block.length };
       transfer.push(...buffersOf(hour.buffers), ...buffersOf(block.buffers));
     }

@@ -19,7 +19,8 @@
  * light at midday, heavy again into the close; integer per five minutes and
  * summing exactly to the daily volume.
  */
-import { cents, type DailyPath } from './paths';
+import type { PathSessions } from './held-path';
+import { cents } from './paths';
 import { hashString, mix32, Rng } from './rng';
 import { BarColumns } from './columns';
 import { STEP_MS, type SessionGrid } from './session-grid';
@@ -30,6 +31,13 @@ const SESSION_STREAM = hashString('session');
 const STEPS_PER_HOUR = 12;
 /** 1h bars per 4h bar. */
 const HOURS_PER_BLOCK = 4;
+/** The longest session, a regular one: 09:30–16:00 New York. */
+export const LONGEST_SESSION_MS = 6.5 * HOUR_MS;
+/** The most 1h and 4h bars one session has (a regular one: 7 and 2). */
+export const MOST_BARS_PER_SESSION = {
+  '1h': Math.ceil(LONGEST_SESSION_MS / HOUR_MS),
+  '4h': Math.ceil(Math.ceil(LONGEST_SESSION_MS / HOUR_MS) / HOURS_PER_BLOCK),
+} as const;
 
 /**
  * Draws the grid of session `t` of a daily path. With `into`, its arrays are
@@ -37,7 +45,7 @@ const HOURS_PER_BLOCK = 4;
  * a pass over many sessions then allocates nothing per session (the values
  * are the same).
  */
-export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: DailyPath, into?: SessionGrid): SessionGrid {
+export function sessionGrid(seed: number, t: number, openTs: number, closeTs: number, daily: PathSessions, into?: SessionGrid): SessionGrid {
   const steps = Math.round((closeTs - openTs) / STEP_MS);
   if (into && into.price.length <= steps) {
     into.price = new Float64Array(steps + 1);
@@ -45,10 +53,10 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
     into.stepLow = new Float64Array(steps);
     into.cumVolume = new Float64Array(steps + 1);
   }
-  const o = daily.open[t]!;
-  const h = daily.high[t]!;
-  const l = daily.low[t]!;
-  const c = daily.close[t]!;
+  const o = daily.open(t);
+  const h = daily.high(t);
+  const l = daily.low(t);
+  const c = daily.close(t);
   const rng = new Rng(mix32(seed, SESSION_STREAM, t));
   const price = into ? into.price : new Float64Array(steps + 1);
 
@@ -92,7 +100,7 @@ export function sessionGrid(seed: number, t: number, openTs: number, closeTs: nu
   }
   const cumVolume = into ? into.cumVolume : new Float64Array(steps + 1);
   cumVolume[0] = 0;
-  const v = daily.volume[t]!;
+  const v = daily.volume(t);
   let acc = 0;
   for (let s = 0; s < steps; s++) {
     acc += weights[s]!;
@@ -151,7 +159,7 @@ export function scratchGrid(): SessionGrid {
  * The 1h and 4h bars of the complete sessions `first..last` of a daily path
  * (sessions of `openTs`/`closeTs`), each session drawn on `grid` in turn.
  */
-export function drawIntraday(seed: number, openTs: Float64Array, closeTs: Float64Array, daily: DailyPath, first: number, last: number, grid: SessionGrid): { hour: BarColumns; block: BarColumns } {
+export function drawIntraday(seed: number, openTs: Float64Array, closeTs: Float64Array, daily: PathSessions, first: number, last: number, grid: SessionGrid): { hour: BarColumns; block: BarColumns } {
   const sessions = Math.max(0, last - first + 1);
   const hour = new BarColumns(sessions * 7);
   const block = new BarColumns(sessions * 2);

@@ -11,7 +11,6 @@
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
  */
-import { headBars, ohlcvFrom, type Ohlcv } from '../../kernels/ohlcv';
 import { newYorkDate } from '../calendar';
 import { loadInstruments } from '../universe';
 import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
@@ -22,9 +21,10 @@ import { optionChain } from './options';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
-import { appendIntradayBars, drawIntraday, scratchGrid, sessionGrid } from './intraday';
+import { appendIntradayBars, drawIntraday, MOST_BARS_PER_SESSION, scratchGrid, sessionGrid } from './intraday';
 import { buildWorld, type World } from './market';
-import { simulateDaily, type DailyPath } from './paths';
+import { HeldPath } from './held-path';
+import { simulateDaily } from './paths';
 import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
 import type { SessionGrid } from './session-grid';
@@ -52,9 +52,8 @@ export const DEFAULT_SEED = 42;
 
 interface SymbolState {
   profile: SymbolProfile;
-  daily: DailyPath;
-  /** The daily path as bars, every session of the world (its `ts` the provider's one copy of the world's `dayTs`, shared by every symbol). */
-  bars: Ohlcv;
+  /** The daily path over every session of the world, held compactly (held-path.ts); its bars' times are the provider's `sessionTs`. */
+  daily: HeldPath;
   /** The 1h and 4h bars of the last window asked, held until both timeframes have been served once. */
   intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns; served: Set<string> };
   grid?: SessionGrid;
@@ -77,13 +76,15 @@ export class SyntheticProvider implements MarketDataProvider {
   readonly synthetic = true;
   readonly remote = false;
   readonly testSymbol = 'SPY';
+  /** 1h and 4h bars cover `INTRADAY_SESSIONS` sessions at most (the bar store packs those slots to it). */
+  readonly longestSeries = { '1h': INTRADAY_SESSIONS * MOST_BARS_PER_SESSION['1h'], '4h': INTRADAY_SESSIONS * MOST_BARS_PER_SESSION['4h'] };
   readonly seed: number;
   private readonly clock: () => number;
   private instruments?: Map<string, Instrument>;
   private world?: World;
   /** The New York date the world was built to. */
   private worldDay?: string;
-  /** The times of the world's sessions, one copy every symbol's daily bars share (531 copies were 8 MB). */
+  /** The times of the world's sessions, one copy every symbol's daily bars are served over (531 copies were 8 MB). */
   private sessionTs?: Float64Array;
   private readonly symbols = new Map<string, SymbolState>();
   /** Symbols whose paths worker threads are drawing (`prepareDaily`, `prepareIntraday`): when their batch is in. */
@@ -312,7 +313,7 @@ export class SyntheticProvider implements MarketDataProvider {
         if ('done' in data) return end();
         drawn++;
         if (this.worldDay !== request.day) return;
-        const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), data.daily);
+        const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), HeldPath.from(data.daily));
         const { window } = request;
         if (window && data.intraday && (state.intraday?.from !== window.first || state.intraday.to !== window.last)) {
           const { hour, hourLength, block, blockLength } = data.intraday;
@@ -341,9 +342,8 @@ export class SyntheticProvider implements MarketDataProvider {
     return this.world;
   }
 
-  private install(instrument: Instrument, daily: DailyPath): SymbolState {
-    const ts = this.sessionTs!;
-    const state = { profile: symbolProfile(this.seed, instrument), daily, bars: ohlcvFrom((name) => (name === 'ts' ? ts : daily[name])) };
+  private install(instrument: Instrument, daily: HeldPath): SymbolState {
+    const state = { profile: symbolProfile(this.seed, instrument), daily };
     this.symbols.set(instrument.symbol, state);
     return state;
   }
@@ -352,7 +352,7 @@ export class SyntheticProvider implements MarketDataProvider {
   private state(symbol: string, now: number): SymbolState {
     const instrument = this.instrument(symbol);
     const world = this.world_(newYorkDate(now));
-    return this.symbols.get(instrument.symbol) ?? this.install(instrument, simulateDaily(world, symbolProfile(this.seed, instrument)));
+    return this.symbols.get(instrument.symbol) ?? this.install(instrument, HeldPath.of(simulateDaily(world, symbolProfile(this.seed, instrument))));
   }
 
   private instrument(symbol: string): Instrument {
@@ -363,11 +363,11 @@ export class SyntheticProvider implements MarketDataProvider {
   }
 
   private dailySeries(symbol: string, state: SymbolState, complete: number, live: number, now: number): BarSeries {
-    const { bars } = state;
-    if (live < 0) return { symbol, timeframe: 'daily', ...headBars(bars, complete), source: SOURCE };
-    const cols = BarColumns.copyOf(bars, complete, 1);
+    const ts = this.sessionTs!;
+    if (live < 0) return { symbol, timeframe: 'daily', ...state.daily.ohlcv(ts, complete), source: SOURCE };
+    const cols = BarColumns.over(state.daily.ohlcv(ts, complete, 1), complete);
     const day = partialDay(this.grid(state, live), now);
-    cols.push(bars.ts[live]!, day.open, day.high, day.low, day.close, day.volume);
+    cols.push(ts[live]!, day.open, day.high, day.low, day.close, day.volume);
     return cols.series(symbol, 'daily');
   }
 

@@ -7,7 +7,7 @@ import type { Snapshot } from '../types';
 import { BarColumns, SOURCE } from './columns';
 import { appendIntradayBars } from './intraday';
 import type { World } from './market';
-import type { DailyPath } from './paths';
+import type { PathSessions } from './held-path';
 import type { SessionGrid } from './session-grid';
 import { tickPrice } from './ticks';
 
@@ -65,7 +65,7 @@ export function partialDay(grid: SessionGrid, now: number): { open: number; high
 export function quoteAt(
   symbol: string,
   world: World,
-  daily: DailyPath,
+  daily: PathSessions,
   startPrice: number,
   at: number,
   grid: (session: number) => SessionGrid,
@@ -73,7 +73,7 @@ export function quoteAt(
   const { complete, live } = clockState(world, at);
   const index = live >= 0 ? live : complete - 1;
   if (index < 0) return null;
-  const previousClose = index > 0 ? daily.close[index - 1]! : startPrice;
+  const previousClose = index > 0 ? daily.close(index - 1) : startPrice;
   let day: { open: number; high: number; low: number; close: number; volume: number };
   let price: number;
   let ts: number;
@@ -84,11 +84,11 @@ export function quoteAt(
     ts = at;
   } else {
     day = {
-      open: daily.open[index]!,
-      high: daily.high[index]!,
-      low: daily.low[index]!,
-      close: daily.close[index]!,
-      volume: daily.volume[index]!,
+      open: daily.open(index),
+      high: daily.high(index),
+      low: daily.low(index),
+      close: daily.close(index),
+      volume: daily.volume(index),
     };
     price = day.close;
     ts = world.closeTs[index]!;

@@ -202,3 +202,31 @@ describe('provider surface', () => {
     expect(market.capabilities.has('bars')).toBe(true);
   });
 });
+
+describe('longestSeries (the bar store packs 1h and 4h slots to it)', () => {
+  it('no session is longer than a regular one, and no 1h or 4h answer is longer than the bound, whatever the clock', async () => {
+    const { buildWorld } = await import('../../../src/providers/synthetic/market');
+    const { LONGEST_SESSION_MS } = await import('../../../src/providers/synthetic/intraday');
+    const world = buildWorld(42, isoDay(NOW));
+    expect(world.openTs.length).toBeGreaterThan(1000);
+    let longest = 0;
+    for (let t = 0; t < world.openTs.length; t++) longest = Math.max(longest, world.closeTs[t]! - world.openTs[t]!);
+    expect(longest).toBe(LONGEST_SESSION_MS);
+    const bound = market.longestSeries;
+    expect(bound).toEqual({ '1h': INTRADAY_SESSIONS * 7, '4h': INTRADAY_SESSIONS * 2 });
+    // Mid-session, a minute before the close, after it, a weekend, the day after Thanksgiving's early close.
+    const clocks = [NOW, Date.UTC(2026, 10, 20, 20, 59), Date.UTC(2026, 10, 20, 23, 0), Date.UTC(2026, 10, 22, 12, 0), Date.UTC(2026, 10, 27, 17, 30)];
+    const seen = { '1h': 0, '4h': 0 };
+    for (const clock of clocks) {
+      const at = provider(42, clock);
+      for (const timeframe of ['1h', '4h'] as const) {
+        const n = (await at.bars({ symbol: 'SPY', timeframe })).ts.length;
+        expect(n).toBeLessThanOrEqual(bound[timeframe]);
+        seen[timeframe] = Math.max(seen[timeframe], n);
+      }
+    }
+    // The bound is reached, not only respected: the store keeps no room a series never fills.
+    expect(seen['4h']).toBe(bound['4h']);
+    expect(seen['1h']).toBeGreaterThan(bound['1h'] - 7);
+  });
+});
