@@ -8,7 +8,7 @@ import { ErrorSchema, jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { barsJson, heldBarsJson, snapshotBody, type SnapshotBody } from './service';
+import { barsJson, heldBarsJson, snapshotBody } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -44,9 +44,6 @@ export function marketModule(services: Services) {
     });
 }
 
-/** A held snapshot answer as the fast path takes it (held: its ETag goes with it). */
-const quoteAnswer = ({ text, etag }: SnapshotBody) => ({ text, etag, held: true });
-
 /** /api/bars and /api/snapshot on the fast path (plugins/fast-path): the same schemas and service functions. */
 export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
   const bars: FastRoute<typeof BarsQuery.static> = {
@@ -62,10 +59,8 @@ export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
     path: '/api/snapshot',
     query: SnapshotQuery,
     keys: ['symbol'],
-    answer: (query) => {
-      const body = snapshotBody(marketData, query.symbol);
-      return body instanceof Promise ? body.then(quoteAnswer) : quoteAnswer(body);
-    },
+    // A SnapshotBody is a held FastBody with its ETag (nothing made per request).
+    answer: (query) => snapshotBody(marketData, query.symbol),
   };
   return [bars, quote] as FastRoute<never>[];
 }

@@ -106,10 +106,11 @@ export async function snapshot(marketData: MarketData, symbol: string): Promise<
   return { ...quote, name: instrument.name, sector: instrument.sector };
 }
 
-/** The snapshot answer serialised, with its ETag. */
+/** The snapshot answer serialised, with its ETag; `held`: it is kept (the fast path's FastBody as it is). */
 export interface SnapshotBody {
   text: string;
   etag: string;
+  held: true;
 }
 
 /**
@@ -119,14 +120,14 @@ export interface SnapshotBody {
  * answered at once when held, else once the quote is made.
  */
 export function snapshotBody(marketData: MarketData, symbol: string): SnapshotBody | Promise<SnapshotBody> {
-  const { held, quote } = marketData.heldQuote<SnapshotBody>(symbol);
-  if (held !== undefined) return held;
-  return (async () => {
-    const instrument = await marketData.instrument(symbol);
-    const made = await quote();
-    const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
-    const body = { text, etag: etagOf(text) };
-    made.hold(body);
-    return body;
-  })();
+  return marketData.heldQuote<SnapshotBody>(symbol) ?? freshSnapshotBody(marketData, symbol);
+}
+
+async function freshSnapshotBody(marketData: MarketData, symbol: string): Promise<SnapshotBody> {
+  const instrument = await marketData.instrument(symbol);
+  const made = await marketData.quoteToHold<SnapshotBody>(symbol);
+  const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
+  const body: SnapshotBody = { text, etag: etagOf(text), held: true };
+  made.hold(body);
+  return body;
 }
