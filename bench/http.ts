@@ -9,6 +9,9 @@
  * The boot replay (REPLAY_ON_BOOT) is off: it is a one-off background job that
  * runs for minutes on the main thread after the first start (jobs/replay), and
  * the requests would be measured against it rather than against the bare handler.
+ * `CPU µs/req` is the server process's CPU time (every thread: GC included)
+ * over the requests of the run, the bare handler's likewise (it runs in this
+ * process): steadier than req/s while other work loads the machine.
  * Also the server's RSS once ready (the daily boot scan), and after the 4h and
  * 1h scans too.
  *
@@ -21,10 +24,12 @@
  * measurement and reports medians. `--log-level info` runs the servers at
  * `npm start`'s default level (an access-log line per request, to a pipe read
  * by this process) rather than `warn`. `--warm S` (3 s) loads each server on
- * each target before it is measured.
+ * each target before it is measured. `--target /api/snapshot` (repeatable)
+ * measures only the targets named (by their label in the table).
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
+ *   bun run bench/http.ts --target /api/snapshot --seconds 3
  *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
@@ -52,6 +57,23 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat's utime + stime. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms (utime, stime: fields 14 and 15)
+}
+
+/**
+ * A wrk run with the CPU the server process spent on it per request (µs):
+ * less noisy than req/s on a shared machine (another process's load slows the
+ * server down, it hardly changes what each request costs).
+ */
+async function measured(url: string, pid: number, opts: { seconds: number; connections: number }): Promise<LoadResult & { cpuUs: number }> {
+  const before = cpuSeconds(pid);
+  const result = await wrk(url, opts);
+  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
 }
 
 async function freePort(): Promise<number> {
@@ -94,6 +116,7 @@ async function startServer(root: string, logLevel: string) {
     readyMs,
     rssReady,
     rssScans,
+    pid: proc.pid,
     async stop() {
       proc.kill('SIGTERM');
       await proc.exited;
@@ -124,7 +147,8 @@ export async function benchHttp(): Promise<void> {
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
     const rows: Record<string, string | number>[] = [];
-    for (const [label, path] of TARGETS) {
+    const only = flag('--target');
+    for (const [label, path] of TARGETS.filter(([label]) => only.length === 0 || only.includes(label))) {
       // The bare handler returns this tree's bytes (the last server), with its content type.
       const warm = await fetch(servers.at(-1)!.server.base + path);
       if (warm.status !== 200) throw new Error(`${path} answered ${warm.status}`);
@@ -139,11 +163,12 @@ export async function benchHttp(): Promise<void> {
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
       try {
         for (const c of connections) {
-          const bareRuns: LoadResult[] = [];
-          const appRuns = servers.map(() => [] as LoadResult[]);
+          const bareRuns: (LoadResult & { cpuUs: number })[] = [];
+          const appRuns = servers.map(() => [] as (LoadResult & { cpuUs: number })[]);
           for (let run = 0; run < runs; run++) {
-            bareRuns.push(await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: c }));
-            for (const [i, { server }] of servers.entries()) appRuns[i]!.push(await wrk(server.base + path, { seconds, connections: c }));
+            // The bare handler is served by this process (idle meanwhile but for it).
+            bareRuns.push(await measured(`http://127.0.0.1:${bare.port}${path}`, process.pid, { seconds, connections: c }));
+            for (const [i, { server }] of servers.entries()) appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
           for (const [i, { name }] of servers.entries()) {
@@ -158,6 +183,8 @@ export async function benchHttp(): Promise<void> {
               ratio: (appRps / bareRps).toFixed(2),
               'bare p50/p99 ms': `${median(bareRuns.map((r) => r.p50Ms)).toFixed(2)} / ${median(bareRuns.map((r) => r.p99Ms)).toFixed(2)}`,
               'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${median(app.map((r) => r.p99Ms)).toFixed(2)}`,
+              'bare CPU µs/req': median(bareRuns.map((r) => r.cpuUs)).toFixed(1),
+              'CPU µs/req': median(app.map((r) => r.cpuUs)).toFixed(1),
               'non-2xx': app.reduce((n, r) => n + r.non2xx, 0),
             });
           }
