@@ -25,7 +25,9 @@
  * `npm start`'s default level (an access-log line per request, to a pipe read
  * by this process) rather than `warn`. `--warm S` (3 s) loads each server on
  * each target before it is measured. `--target /api/snapshot` (repeatable)
- * measures only the targets named (by their label in the table).
+ * measures only the targets named (by their label in the table). `--floor`
+ * adds a `contract floor` row: a bare handler doing only what the contract
+ * makes any server do per request (see floorServer), the ceiling of the ratio.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
@@ -74,6 +76,35 @@ async function measured(url: string, pid: number, opts: { seconds: number; conne
   const before = cpuSeconds(pid);
   const result = await wrk(url, opts);
   return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
+}
+
+/** The request headers the fast path reads (plugins/fast-path, the rate limit's authenticator, representation). */
+const CONTRACT_READS = ['transfer-encoding', 'content-length', 'api-version', 'x-request-id', 'origin', 'authorization', 'cookie', 'if-none-match', 'accept-encoding'];
+
+/**
+ * `--floor`: the least a server answering under the contract does per
+ * request, as a bare handler on Bun's router: it reads the request headers
+ * the contract needs and the URL, asks the client's address (the rate
+ * limit's per-IP bucket), and answers the same bytes with the header set this
+ * tree answers (a fresh request id and remaining count each time) from one
+ * kept Headers object. Its ratio to the bare handler bounds any server's
+ * ratio from above (it runs in this process, with a small heap).
+ */
+function floorServer(route: string, payload: ArrayBuffer, answered: Headers) {
+  const headers = new Headers();
+  answered.forEach((value, name) => {
+    if (name !== 'date' && name !== 'content-length' && name !== 'content-encoding') headers.set(name, value);
+  });
+  let n = 0;
+  const GET = (request: Request, server: { requestIP(request: Request): unknown }) => {
+    for (const name of CONTRACT_READS) request.headers.get(name);
+    if (request.url.length === 0 || server.requestIP(request) === undefined) throw new Error('unreachable');
+    n++;
+    headers.set('x-request-id', `req_${n.toString(36).padStart(20, '0')}`);
+    headers.set('x-ratelimit-remaining', String(1e9 - n));
+    return new Response(payload, { headers });
+  };
+  return Bun.serve({ port: 0, hostname: '127.0.0.1', routes: { [route]: { GET } }, fetch: () => new Response(null, { status: 404 }) });
 }
 
 async function freePort(): Promise<number> {
@@ -135,6 +166,7 @@ export async function benchHttp(): Promise<void> {
   const logLevel = flag('--log-level')[0] ?? 'warn';
   const warmSeconds = smoke ? 1 : Number(flag('--warm')[0] ?? 3);
   const connections = smoke ? [64] : [64, 256];
+  const withFloor = process.argv.includes('--floor');
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
 
   const memory: Record<string, string | number>[] = [];
@@ -161,17 +193,19 @@ export async function benchHttp(): Promise<void> {
         await wrk(server.base + path, { seconds: warmSeconds, connections: connections[0]! });
       }
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
+      const floor = withFloor ? floorServer(path.split('?')[0]!, payload, warm.headers) : undefined;
+      const measuredServers = floor ? [...servers, { name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } }] : servers;
       try {
         for (const c of connections) {
           const bareRuns: (LoadResult & { cpuUs: number })[] = [];
-          const appRuns = servers.map(() => [] as (LoadResult & { cpuUs: number })[]);
+          const appRuns = measuredServers.map(() => [] as (LoadResult & { cpuUs: number })[]);
           for (let run = 0; run < runs; run++) {
             // The bare handler is served by this process (idle meanwhile but for it).
             bareRuns.push(await measured(`http://127.0.0.1:${bare.port}${path}`, process.pid, { seconds, connections: c }));
-            for (const [i, { server }] of servers.entries()) appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
+            for (const [i, { server }] of measuredServers.entries()) appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
-          for (const [i, { name }] of servers.entries()) {
+          for (const [i, { name }] of measuredServers.entries()) {
             const app = appRuns[i]!;
             const appRps = median(app.map((r) => r.requestsPerSec));
             rows.push({
@@ -191,6 +225,7 @@ export async function benchHttp(): Promise<void> {
         }
       } finally {
         bare.stop(true);
+        floor?.stop(true);
       }
     }
     printTable(
