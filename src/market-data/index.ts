@@ -26,6 +26,14 @@ export interface MarketDataOptions {
   now?: () => number;
 }
 
+/** Where an answer held for a series is kept (`MarketData.heldRef`): the series' id and the answer's. */
+export interface HeldRef {
+  readonly symbol: string;
+  readonly timeframe: Timeframe;
+  readonly series: string;
+  readonly body: string;
+}
+
 export class MarketData {
   readonly provider: MarketDataProvider;
   private readonly fetchedAt = new Map<string, number>();
@@ -96,7 +104,7 @@ export class MarketData {
   async serialized(symbol: string, timeframe: Timeframe, key: string): Promise<{ series: BarSeries; body: string | undefined; hold: (body: string) => void }> {
     const series = await this.series(symbol, timeframe);
     const loadedAt = this.loadedAt(symbol, timeframe) ?? -1;
-    const id = `${symbol}\u0000${timeframe}\u0000${key}`;
+    const id = this.heldRef(symbol, timeframe, key).body;
     const held = this.bodies.get(id);
     const hold = (body: string) => {
       if (this.bodies.size >= SERIALIZED_MAX) this.bodies.clear();
@@ -106,16 +114,26 @@ export class MarketData {
   }
 
   /**
+   * The ids the answer held for a series under `key` is read by
+   * (`heldBody`): a caller that asks again for the same answer (the fast
+   * path, per query string) makes them once, not a string per request.
+   */
+  heldRef(symbol: string, timeframe: Timeframe, key: string): HeldRef {
+    const series = `${symbol}\u0000${timeframe}`;
+    return { symbol, timeframe, series, body: `${series}\u0000${key}` };
+  }
+
+  /**
    * The serialised answer `serialized` would give at once for a known
    * instrument's series held and fresh, read without waiting or reading the
    * series (no views made); undefined whenever `serialized` would have to
    * look further (an unknown or not yet listed symbol, a series not held,
    * stale or refreshed since, no answer held).
    */
-  heldBody(symbol: string, timeframe: Timeframe, key: string): string | undefined {
-    const fetched = this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+  heldBody({ symbol, timeframe, series, body }: HeldRef): string | undefined {
+    const fetched = this.fetchedAt.get(series);
     if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.has(symbol, timeframe)) return undefined;
-    const held = this.bodies.get(`${symbol}\u0000${timeframe}\u0000${key}`);
+    const held = this.bodies.get(body);
     return held?.loadedAt === fetched ? held.body : undefined;
   }
 

@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../errors';
 import { etagOf } from '../../plugins/representation';
-import type { MarketData } from '../../market-data';
+import type { HeldRef, MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
 import type { Timeframe } from '../../domain/signal';
 import { newYorkDate } from '../../providers/calendar';
@@ -62,18 +62,26 @@ export function barsOf(series: BarSeries, symbol: string, { timeframe, range, fr
 /** The key the serialised answer of a window is held under. */
 const barsKey = (range: Range, from: string | undefined, to: string | undefined) => `bars:${range}:${from ?? ''}:${to ?? ''}`;
 
+/** Where the answer of a bars query is held (made once per query string by the fast path). */
+export function barsRef(marketData: MarketData, { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string }): HeldRef {
+  return marketData.heldRef(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+}
+
 /**
  * `barsJson`'s answer when the market data holds it for a fresh series
  * (`MarketData.heldBody`), at once; undefined otherwise, and for a query
- * `barsJson` refuses (it is asked then, and says why).
+ * `barsJson` refuses (it is asked then, and says why). `ref`: the query's
+ * `barsRef`, when the caller keeps it.
  */
 export function heldBarsJson(
   marketData: MarketData,
-  { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
+  query: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
   apiVersion: ApiVersion,
+  ref: HeldRef = barsRef(marketData, query),
 ): string | undefined {
+  const { range, from, to } = query;
   if ((range === undefined && apiVersion !== '1.0.0') || (from !== undefined && to !== undefined && from > to)) return undefined;
-  return marketData.heldBody(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+  return marketData.heldBody(ref);
 }
 
 /**
