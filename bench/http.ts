@@ -9,6 +9,9 @@
  * The boot replay (REPLAY_ON_BOOT) is off: it is a one-off background job that
  * runs for minutes on the main thread after the first start (jobs/replay), and
  * the requests would be measured against it rather than against the bare handler.
+ * `CPU µs/req` is the server process's CPU time (every thread: GC included)
+ * over the requests of the run, the bare handler's likewise (it runs in this
+ * process): steadier than req/s while other work loads the machine.
  * Also the server's RSS once ready (the daily boot scan), and after the 4h and
  * 1h scans too.
  *
@@ -21,10 +24,14 @@
  * measurement and reports medians. `--log-level info` runs the servers at
  * `npm start`'s default level (an access-log line per request, to a pipe read
  * by this process) rather than `warn`. `--warm S` (3 s) loads each server on
- * each target before it is measured.
+ * each target before it is measured. `--target /api/snapshot` (repeatable)
+ * measures only the targets named (by their label in the table). `--floor`
+ * adds a `contract floor` row: a bare handler doing only what the contract
+ * makes any server do per request (see floorServer), the ceiling of the ratio.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
+ *   bun run bench/http.ts --target /api/snapshot --seconds 3
  *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
@@ -52,6 +59,52 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat's utime + stime. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms (utime, stime: fields 14 and 15)
+}
+
+/**
+ * A wrk run with the CPU the server process spent on it per request (µs):
+ * less noisy than req/s on a shared machine (another process's load slows the
+ * server down, it hardly changes what each request costs).
+ */
+async function measured(url: string, pid: number, opts: { seconds: number; connections: number }): Promise<LoadResult & { cpuUs: number }> {
+  const before = cpuSeconds(pid);
+  const result = await wrk(url, opts);
+  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
+}
+
+/** The request headers the fast path reads (plugins/fast-path, the rate limit's authenticator, representation). */
+const CONTRACT_READS = ['transfer-encoding', 'content-length', 'api-version', 'x-request-id', 'origin', 'authorization', 'cookie', 'if-none-match', 'accept-encoding'];
+
+/**
+ * `--floor`: the least a server answering under the contract does per
+ * request, as a bare handler on Bun's router: it reads the request headers
+ * the contract needs and the URL, asks the client's address (the rate
+ * limit's per-IP bucket), and answers the same bytes with the header set this
+ * tree answers (a fresh request id and remaining count each time) from one
+ * kept Headers object. Its ratio to the bare handler bounds any server's
+ * ratio from above (it runs in this process, with a small heap).
+ */
+function floorServer(route: string, payload: ArrayBuffer, answered: Headers) {
+  const headers = new Headers();
+  answered.forEach((value, name) => {
+    if (name !== 'date' && name !== 'content-length' && name !== 'content-encoding') headers.set(name, value);
+  });
+  let n = 0;
+  const GET = (request: Request, server: { requestIP(request: Request): unknown }) => {
+    for (const name of CONTRACT_READS) request.headers.get(name);
+    if (request.url.length === 0 || server.requestIP(request) === undefined) throw new Error('unreachable');
+    n++;
+    headers.set('x-request-id', `req_${n.toString(36).padStart(20, '0')}`);
+    headers.set('x-ratelimit-remaining', String(1e9 - n));
+    return new Response(payload, { headers });
+  };
+  return Bun.serve({ port: 0, hostname: '127.0.0.1', routes: { [route]: { GET } }, fetch: () => new Response(null, { status: 404 }) });
 }
 
 async function freePort(): Promise<number> {
@@ -94,6 +147,7 @@ async function startServer(root: string, logLevel: string) {
     readyMs,
     rssReady,
     rssScans,
+    pid: proc.pid,
     async stop() {
       proc.kill('SIGTERM');
       await proc.exited;
@@ -112,6 +166,7 @@ export async function benchHttp(): Promise<void> {
   const logLevel = flag('--log-level')[0] ?? 'warn';
   const warmSeconds = smoke ? 1 : Number(flag('--warm')[0] ?? 3);
   const connections = smoke ? [64] : [64, 256];
+  const withFloor = process.argv.includes('--floor');
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
 
   const memory: Record<string, string | number>[] = [];
@@ -124,7 +179,8 @@ export async function benchHttp(): Promise<void> {
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
     const rows: Record<string, string | number>[] = [];
-    for (const [label, path] of TARGETS) {
+    const only = flag('--target');
+    for (const [label, path] of TARGETS.filter(([label]) => only.length === 0 || only.includes(label))) {
       // The bare handler returns this tree's bytes (the last server), with its content type.
       const warm = await fetch(servers.at(-1)!.server.base + path);
       if (warm.status !== 200) throw new Error(`${path} answered ${warm.status}`);
@@ -137,16 +193,19 @@ export async function benchHttp(): Promise<void> {
         await wrk(server.base + path, { seconds: warmSeconds, connections: connections[0]! });
       }
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
+      const floor = withFloor ? floorServer(path.split('?')[0]!, payload, warm.headers) : undefined;
+      const measuredServers = floor ? [...servers, { name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } }] : servers;
       try {
         for (const c of connections) {
-          const bareRuns: LoadResult[] = [];
-          const appRuns = servers.map(() => [] as LoadResult[]);
+          const bareRuns: (LoadResult & { cpuUs: number })[] = [];
+          const appRuns = measuredServers.map(() => [] as (LoadResult & { cpuUs: number })[]);
           for (let run = 0; run < runs; run++) {
-            bareRuns.push(await wrk(`http://127.0.0.1:${bare.port}${path}`, { seconds, connections: c }));
-            for (const [i, { server }] of servers.entries()) appRuns[i]!.push(await wrk(server.base + path, { seconds, connections: c }));
+            // The bare handler is served by this process (idle meanwhile but for it).
+            bareRuns.push(await measured(`http://127.0.0.1:${bare.port}${path}`, process.pid, { seconds, connections: c }));
+            for (const [i, { server }] of measuredServers.entries()) appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
-          for (const [i, { name }] of servers.entries()) {
+          for (const [i, { name }] of measuredServers.entries()) {
             const app = appRuns[i]!;
             const appRps = median(app.map((r) => r.requestsPerSec));
             rows.push({
@@ -158,12 +217,15 @@ export async function benchHttp(): Promise<void> {
               ratio: (appRps / bareRps).toFixed(2),
               'bare p50/p99 ms': `${median(bareRuns.map((r) => r.p50Ms)).toFixed(2)} / ${median(bareRuns.map((r) => r.p99Ms)).toFixed(2)}`,
               'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${median(app.map((r) => r.p99Ms)).toFixed(2)}`,
+              'bare CPU µs/req': median(bareRuns.map((r) => r.cpuUs)).toFixed(1),
+              'CPU µs/req': median(app.map((r) => r.cpuUs)).toFixed(1),
               'non-2xx': app.reduce((n, r) => n + r.non2xx, 0),
             });
           }
         }
       } finally {
         bare.stop(true);
+        floor?.stop(true);
       }
     }
     printTable(

@@ -12,6 +12,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
+  /** Requests completed in the run (wrk's `N requests in …`). */
+  requests: number;
 }
 
 export const smoke = process.argv.includes('--smoke');
@@ -40,8 +42,9 @@ export async function wrk(url: string, opts: { seconds: number; connections: num
   const p50 = /\s50%\s+([\d.]+\w+)/.exec(out)?.[1];
   const p99 = /\s99%\s+([\d.]+\w+)/.exec(out)?.[1];
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1];
+  const requests = /(\d+) requests in/.exec(out)?.[1];
   if (!rps || !p50 || !p99) throw new Error(`could not parse wrk output:\n${out}`);
-  return { requestsPerSec: parseFloat(rps), p50Ms: toMs(p50), p99Ms: toMs(p99), non2xx: non2xx ? parseInt(non2xx, 10) : 0 };
+  return { requestsPerSec: parseFloat(rps), p50Ms: toMs(p50), p99Ms: toMs(p99), non2xx: non2xx ? parseInt(non2xx, 10) : 0, requests: requests ? parseInt(requests, 10) : 0 };
 }
 
 export function printTable(title: string, rows: Record<string, string | number>[]): void {

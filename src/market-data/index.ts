@@ -26,12 +26,20 @@ export interface MarketDataOptions {
   now?: () => number;
 }
 
+/** Where an answer held for a series is kept (`MarketData.heldRef`): the series' id and the answer's. */
+export interface HeldRef {
+  readonly symbol: string;
+  readonly timeframe: Timeframe;
+  readonly series: string;
+  readonly body: string;
+}
+
 export class MarketData {
   readonly provider: MarketDataProvider;
   private readonly fetchedAt = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<BarSeries>>();
   private readonly bodies = new Map<string, { loadedAt: number; body: string }>();
-  /** Whatever a caller made of a symbol's quote (`heldQuote`), with the quote's time. */
+  /** Whatever a caller made of a symbol's quote (`quoteToHold`, read by `heldQuote`), with the quote's time. */
   private readonly quoteBodies = new Map<string, { time: number; value: unknown }>();
   private writes: Promise<void> = Promise.resolve();
   private instrumentsBySymbol?: Map<string, Instrument>;
@@ -96,7 +104,7 @@ export class MarketData {
   async serialized(symbol: string, timeframe: Timeframe, key: string): Promise<{ series: BarSeries; body: string | undefined; hold: (body: string) => void }> {
     const series = await this.series(symbol, timeframe);
     const loadedAt = this.loadedAt(symbol, timeframe) ?? -1;
-    const id = `${symbol}\u0000${timeframe}\u0000${key}`;
+    const id = this.heldRef(symbol, timeframe, key).body;
     const held = this.bodies.get(id);
     const hold = (body: string) => {
       if (this.bodies.size >= SERIALIZED_MAX) this.bodies.clear();
@@ -106,16 +114,26 @@ export class MarketData {
   }
 
   /**
+   * The ids the answer held for a series under `key` is read by
+   * (`heldBody`): a caller that asks again for the same answer (the fast
+   * path, per query string) makes them once, not a string per request.
+   */
+  heldRef(symbol: string, timeframe: Timeframe, key: string): HeldRef {
+    const series = `${symbol}\u0000${timeframe}`;
+    return { symbol, timeframe, series, body: `${series}\u0000${key}` };
+  }
+
+  /**
    * The serialised answer `serialized` would give at once for a known
    * instrument's series held and fresh, read without waiting or reading the
    * series (no views made); undefined whenever `serialized` would have to
    * look further (an unknown or not yet listed symbol, a series not held,
    * stale or refreshed since, no answer held).
    */
-  heldBody(symbol: string, timeframe: Timeframe, key: string): string | undefined {
-    const fetched = this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+  heldBody({ symbol, timeframe, series, body }: HeldRef): string | undefined {
+    const fetched = this.fetchedAt.get(series);
     if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.has(symbol, timeframe)) return undefined;
-    const held = this.bodies.get(`${symbol}\u0000${timeframe}\u0000${key}`);
+    const held = this.bodies.get(body);
     return held?.loadedAt === fetched ? held.body : undefined;
   }
 
@@ -136,31 +154,36 @@ export class MarketData {
   }
 
   /**
-   * A quote with the serialised answer held for it (undefined until one is
-   * held, and again once the provider's quote has moved: `quoteTime`), and
-   * `hold` to keep a new one, which it does only when the provider names the
-   * quote's time and the quote is of that time. A provider that cannot tell
-   * when its quote moves holds nothing: every read is a fresh quote.
+   * The answer held for the symbol's quote (what a caller made of it and gave
+   * `quoteToHold`'s `hold`), undefined until one is held, and again once the
+   * provider's quote has moved (`quoteTime`). Reads two maps: nothing is made
+   * per call (it runs on every /api/snapshot).
    */
-  heldQuote<T>(symbol: string): { held: T | undefined; quote: () => Promise<{ quote: Snapshot; hold: (value: T) => void }> } {
+  heldQuote<T>(symbol: string): T | undefined {
     const time = this.provider.quoteTime?.(symbol);
-    const held = time === undefined ? undefined : this.quoteBodies.get(symbol);
-    return {
-      held: held !== undefined && held.time === time ? (held.value as T) : undefined,
-      quote: async () => {
-        const before = this.provider.quoteTime?.(symbol);
-        const quote = await this.snapshot(symbol);
-        const hold = (value: T) => {
-          // The quote is of a time the provider named (before it was made, or after: a first quote builds what it names it by),
-          // so whenever the provider names that time again, the quote is this one.
-          const time = before ?? this.provider.quoteTime?.(symbol);
-          if (time === undefined || Date.parse(quote.ts) !== time) return;
-          if (this.quoteBodies.size >= SERIALIZED_MAX) this.quoteBodies.clear();
-          this.quoteBodies.set(symbol, { time, value });
-        };
-        return { quote, hold };
-      },
+    if (time === undefined) return undefined;
+    const held = this.quoteBodies.get(symbol);
+    return held !== undefined && held.time === time ? (held.value as T) : undefined;
+  }
+
+  /**
+   * A fresh quote and `hold` to keep what the caller makes of it (read back by
+   * `heldQuote`), which it does only when the provider names the quote's
+   * time and the quote is of that time. A provider that cannot tell when its
+   * quote moves holds nothing: every read is a fresh quote.
+   */
+  async quoteToHold<T>(symbol: string): Promise<{ quote: Snapshot; hold: (value: T) => void }> {
+    const before = this.provider.quoteTime?.(symbol);
+    const quote = await this.snapshot(symbol);
+    const hold = (value: T) => {
+      // The quote is of a time the provider named (before it was made, or after: a first quote builds what it names it by),
+      // so whenever the provider names that time again, the quote is this one.
+      const time = before ?? this.provider.quoteTime?.(symbol);
+      if (time === undefined || Date.parse(quote.ts) !== time) return;
+      if (this.quoteBodies.size >= SERIALIZED_MAX) this.quoteBodies.clear();
+      this.quoteBodies.set(symbol, { time, value });
     };
+    return { quote, hold };
   }
 
   /**

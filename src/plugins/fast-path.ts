@@ -13,7 +13,8 @@
  * - the rate-limit accounting and its headers, 429 included (plugins/rate-limit's
  *   `rateLimiter`, rendered by plugins/errors' `errorBody`),
  * - the route's own query schema (checked and decoded by TypeBox, defaults
- *   applied) and its service function,
+ *   applied; each query string decoded once, with what the route `prepare`s
+ *   of it) and its service function,
  * - ETag / 304, compression negotiation and `Vary` (plugins/representation's `represent`).
  *
  * Anything it does not answer the same way goes to Elysia untouched, before
@@ -46,14 +47,19 @@ export interface FastBody {
 }
 
 /** One hot route: its path (the metrics label too), the query keys it takes here, and its answer. */
-export interface FastRoute<Q = Record<string, unknown>> {
+export interface FastRoute<Q = Record<string, unknown>, P = unknown> {
   path: string;
   /** The route's query schema (the same object Elysia validates with); omitted: no query at all. */
   query?: TSchema;
   /** Query keys answered here (string parameters); any other key sends the request to Elysia. */
   keys?: readonly string[];
+  /**
+   * What the answer needs of a query alone (ids, keys), made once when a
+   * query string is decoded and kept with it, not per request.
+   */
+  prepare?(query: Q): P;
   /** The answer, or null to leave the request to Elysia (nothing has been counted yet). */
-  answer(query: Q, apiVersion: ApiVersion): FastBody | null | Promise<FastBody | null>;
+  answer(query: Q, apiVersion: ApiVersion, prepared: P): FastBody | null | Promise<FastBody | null>;
 }
 
 export interface FastPathOptions extends Pick<ObserveOptions, 'log' | 'metrics'> {
@@ -145,6 +151,12 @@ const QUERY_HELD_CHARS = 256;
 /** What a raw query string decodes to: the route's query, frozen (it is shared by every request that sends it), or null (Elysia's). */
 type Decoded = Readonly<Record<string, unknown>> | null;
 
+/** A query string's decoded query and what the route prepared of it. */
+interface Held {
+  query: Decoded;
+  prepared: unknown;
+}
+
 /**
  * The handlers by path (`{ '/api/bars': { GET } }`, Bun's `routes` shape);
  * `ordinaryOf(path)` is the app's own handler of the route, which answers
@@ -160,14 +172,18 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const record = routeRecorder(options, 'GET', route.path);
     const on: OnRoute = { route, record, held: new HeldHeaders() };
     // The same raw query string always decodes the same way (the schema is fixed): decoded once, then looked up.
-    const decoded = new Lru<string, { query: Decoded }>({ maxEntries: QUERIES_HELD });
-    const last: { search: string | undefined; query: { query: Decoded } | undefined } = { search: undefined, query: undefined };
+    const decoded = new Lru<string, Held>({ maxEntries: QUERIES_HELD });
+    const last: { search: string | undefined; query: Held | undefined } = { search: undefined, query: undefined };
     const decode = (search: string): Decoded => {
       const raw = plainQuery(search, keys);
       if (raw === null) return null;
       if (!check) return Object.keys(raw).length > 0 ? null : Object.freeze(raw);
       const query = Value.Default(route.query!, raw);
       return check.Check(query) ? Object.freeze(check.Decode(query) as Record<string, unknown>) : null;
+    };
+    const held = (search: string): Held => {
+      const query = decode(search);
+      return { query, prepared: query !== null && route.prepare ? route.prepare(query) : undefined };
     };
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
@@ -180,7 +196,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       // The query of the route's last request first (a client polling sends the same one), then the held ones.
       let query = search === last.search ? last.query : decoded.get(search);
       if (query === undefined) {
-        query = { query: decode(search) };
+        query = held(search);
         if (search.length <= QUERY_HELD_CHARS) decoded.set(search, query);
       }
       last.search = search;
@@ -188,7 +204,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       if (query.query === null) return ordinary()(request, server);
       let body: FastBody | null | Promise<FastBody | null>;
       try {
-        body = route.answer(query.query, apiVersion);
+        body = route.answer(query.query, apiVersion, query.prepared);
       } catch {
         body = null;
       }

@@ -70,13 +70,51 @@ const SPECIAL_CLOSURES: readonly Closure[] = [
   { date: '2025-01-09', name: 'National day of mourning (Carter)' },
 ];
 
-/** Days since 1970-01-01 of a UTC calendar date (month 1–12). */
+/**
+ * Days since 1970-01-01 of a UTC calendar date (month 1–12; a month or day
+ * past the end runs on into the next, as with `Date.UTC`), by integer
+ * arithmetic (H. Hinnant, `days_from_civil`): the daylight-time rule asks for
+ * it on every New York date made, a quote's on every /api/snapshot. Years
+ * 0–99 and fractions are left to `Date.UTC` (which reads 0–99 as 1900–1999).
+ */
 function dayNumber(year: number, month: number, day: number): number {
-  return Date.UTC(year, month - 1, day) / DAY_MS;
+  if (!(year >= 100 && Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day))) return Date.UTC(year, month - 1, day) / DAY_MS;
+  const y = year + Math.floor((month - 1) / 12);
+  const m = ((((month - 1) % 12) + 12) % 12) + 1;
+  const shifted = m <= 2 ? y - 1 : y; // the year from March 1st
+  const era = Math.floor(shifted / 400);
+  const yoe = shifted - era * 400; // [0, 399]
+  const doy = Math.floor((153 * ((m + 9) % 12) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
-/** `YYYY-MM-DD` of a day number. */
+/**
+ * The proleptic Gregorian year, month (1–12) and day of an integral day
+ * number, by integer arithmetic (H. Hinnant, "chrono-Compatible Low-Level
+ * Date Algorithms", `civil_from_days`): no Date object, so the dates of the
+ * request path (a quote's New York date on every /api/snapshot) allocate
+ * nothing but their string. Calls `into(year, month, day)`.
+ */
+function civilOf<T>(dayNo: number, into: (year: number, month: number, day: number) => T): T {
+  const z = dayNo + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097; // [0, 146096]
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365); // [0, 399]
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)); // [0, 365], from March 1st
+  const mp = Math.floor((5 * doy + 2) / 153); // [0, 11], from March
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return into(yoe + era * 400 + (month <= 2 ? 1 : 0), month, doy - Math.floor((153 * mp + 2) / 5) + 1);
+}
+
+const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const isoOf = (year: number, month: number, day: number) => `${year}-${twoDigits(month)}-${twoDigits(day)}`;
+const yearOf = (year: number) => year;
+
+/** `YYYY-MM-DD` of a day number (the day it falls in, when not integral). */
 export function isoDate(dayNo: number): string {
+  const day = Math.floor(dayNo);
+  // Years of four digits by arithmetic; anything else (±YYYYYY, an invalid number: RangeError) as Date writes it.
+  if (day >= -354_285 && day <= 2_932_896) return civilOf(day, isoOf); // 1000-01-01 .. 9999-12-31
   return new Date(dayNo * DAY_MS).toISOString().slice(0, 10);
 }
 
@@ -281,7 +319,7 @@ export function newYorkUtcOffset(date: string): -4 | -5 {
  */
 export function newYorkOffsetHours(epochMs: number): -4 | -5 {
   // Year boundaries sit far from either changeover, so the EST year is safe.
-  const year = new Date(epochMs - 5 * HOUR_MS).getUTCFullYear();
+  const year = civilOf(Math.floor((epochMs - 5 * HOUR_MS) / DAY_MS), yearOf);
   const [start, end] = daylightSundays(year);
   // 02:00 EST on the spring Sunday is 07:00 UTC; 02:00 EDT on the autumn Sunday is 06:00 UTC.
   return epochMs >= start * DAY_MS + 7 * HOUR_MS && epochMs < end * DAY_MS + 6 * HOUR_MS ? -4 : -5;

@@ -83,6 +83,27 @@ describe('cache-through market data', () => {
     await data.flush();
   });
 
+  it('holds what is made of a quote while the provider names the same quote time, and nothing once it moves or when it names none', async () => {
+    const { provider } = countingProvider();
+    const quote = await provider.snapshot({ symbol: 'AAPL' });
+    let quoteTime: number | undefined = Date.parse(quote.ts);
+    const data = make({ ...provider, quoteTime: () => quoteTime });
+    expect(data.heldQuote<string>('AAPL')).toBeUndefined();
+    const made = await data.quoteToHold<string>('AAPL');
+    expect(made.quote.ts).toBe(quote.ts);
+    made.hold('body of the quote');
+    expect(data.heldQuote<string>('AAPL')).toBe('body of the quote');
+    expect(data.heldQuote<string>('MSFT')).toBeUndefined();
+    quoteTime += 60_000; // the quote moved
+    expect(data.heldQuote<string>('AAPL')).toBeUndefined();
+    // A made quote whose time the provider does not name (it moved meanwhile) is not held.
+    (await data.quoteToHold<string>('AAPL')).hold('stale body');
+    expect(data.heldQuote<string>('AAPL')).toBeUndefined();
+    quoteTime = undefined; // a provider that cannot tell when its quote moves: nothing held
+    (await data.quoteToHold<string>('AAPL')).hold('unheld body');
+    expect(data.heldQuote<string>('AAPL')).toBeUndefined();
+  });
+
   it('names the provider and symbol for an unknown symbol', async () => {
     const { provider } = countingProvider();
     await expect(make(provider).instrument('NOPE')).rejects.toThrow(/csv.*NOPE/);

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { fastRoutes } from '../../src/app';
-import { fastPath } from '../../src/plugins/fast-path';
+import { fastPath, type FastRoute } from '../../src/plugins/fast-path';
+import { SnapshotQuery } from '../../src/modules/market/model';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
 
 const ORIGIN = 'https://app.example';
@@ -177,6 +178,32 @@ describe('the fast path for hot cached GETs', () => {
     expect(comparable(viaFast, path)).toEqual(comparable(viaApp, path));
     expect(comparable(viaFast, path)).toMatchObject({ code: 'rate_limited' });
   });
+  it('prepares what a route needs of a query once per query string, and hands it to each answer', async () => {
+    const { services } = ctx;
+    const prepared: string[] = [];
+    const seen: unknown[] = [];
+    const handlers = fastPath(
+      [
+        {
+          path: '/api/snapshot',
+          query: SnapshotQuery,
+          keys: ['symbol'],
+          prepare: (query: { symbol: string }) => (prepared.push(query.symbol), { id: `quote:${query.symbol}` }),
+          answer: (query: { symbol: string }, _version: unknown, ref: unknown) => (seen.push(ref), { text: JSON.stringify(query), held: false }),
+        } as FastRoute<never>,
+      ],
+      { log: services.log, metrics: services.metrics, defaultVersion: services.config.apiDefaultVersion, cors: () => null, rateLimit: () => undefined, compressed: services.compressedBodies },
+      () => ctx.app.handle,
+    );
+    for (const symbol of ['AAPL', 'AAPL', 'MSFT', 'AAPL']) {
+      const response = await handlers['/api/snapshot']!.GET(new Request(`http://localhost/api/snapshot?symbol=${symbol}`), null);
+      expect([response.status, await response.json()]).toEqual([200, { symbol }]);
+    }
+    expect(prepared).toEqual(['AAPL', 'MSFT']);
+    expect(seen).toEqual([{ id: 'quote:AAPL' }, { id: 'quote:AAPL' }, { id: 'quote:MSFT' }, { id: 'quote:AAPL' }]);
+    expect(seen[0]).toBe(seen[3]); // the same object: made once
+  });
+
   it('answers an unexpected failure after the request is its own with a 500 in the Error shape, never a bare page', async () => {
     const { services } = ctx;
     const failing = fastPath(

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import {
   easterSunday,
+  isoDate,
   isEarlyClose,
   isTradingDay,
   marketHolidays,
   newYorkDate,
   newYorkUtcOffset,
+  parseIsoDate,
   nextTradingDay,
   previousTradingDay,
   tradingDaysUntil,
@@ -160,6 +162,17 @@ describe('stepping and bounds', () => {
     for (let t = Date.UTC(2000, 0, 1); t < Date.UTC(2035, 11, 31); t += 7 * 3_600_000 + 13 * 60_000) {
       expect(newYorkDate(t)).toBe(intlNewYork(t).date);
     }
+  });
+
+  it('writes and reads day numbers as Date does (the arithmetic of both directions, every day 1600–2400, the ends of four-digit years, fractions)', () => {
+    const viaDate = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
+    const days: number[] = [];
+    for (let n = Date.UTC(1600, 0, 1) / 86_400_000; n <= Date.UTC(2400, 11, 31) / 86_400_000; n++) days.push(n);
+    days.push(-354_286, -354_285, 2_932_896, 2_932_897, -719_528, 20_000.5, -0.25, 0);
+    expect(days.length).toBeGreaterThan(290_000);
+    for (const n of days) if (isoDate(n) !== viaDate(n)) expect([n, isoDate(n)]).toEqual([n, viaDate(n)]);
+    for (let n = Date.UTC(2000, 0, 1) / 86_400_000; n <= Date.UTC(2035, 11, 31) / 86_400_000; n++) if (parseIsoDate(isoDate(n)) !== n) expect(parseIsoDate(isoDate(n))).toBe(n);
+    expect(() => isoDate(Number.NaN)).toThrow(RangeError);
   });
 
   it('rejects malformed dates and years outside 2000–2035', () => {

@@ -1,14 +1,15 @@
 /** @module modules/market — the Market Data tag: bars, snapshots, sector rotation, macro calendar. */
 import { Elysia, t } from 'elysia';
 import { versioning } from '../../plugins/versioning';
-import type { FastRoute } from '../../plugins/fast-path';
+import type { FastBody, FastRoute } from '../../plugins/fast-path';
+import type { HeldRef } from '../../market-data';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, readPage } from '../../pagination';
 import { ErrorSchema, jsonResponse, withErrors } from '../params';
 import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
-import { barsJson, heldBarsJson, snapshotBody, type SnapshotBody } from './service';
+import { barsJson, barsRef, heldBarsJson, snapshotBody } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
 
@@ -44,28 +45,28 @@ export function marketModule(services: Services) {
     });
 }
 
-/** A held snapshot answer as the fast path takes it (held: its ETag goes with it). */
-const quoteAnswer = ({ text, etag }: SnapshotBody) => ({ text, etag, held: true });
-
 /** /api/bars and /api/snapshot on the fast path (plugins/fast-path): the same schemas and service functions. */
 export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
-  const bars: FastRoute<typeof BarsQuery.static> = {
+  // The last held answer's FastBody, given again while the text is the same (nothing made per request).
+  let last: FastBody = { text: '', held: true };
+  const bars: FastRoute<typeof BarsQuery.static, HeldRef> = {
     path: '/api/bars',
     query: BarsQuery,
     keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
-    answer: (query, apiVersion) => {
-      const held = heldBarsJson(marketData, query, apiVersion);
-      return held !== undefined ? { text: held, held: true } : barsJson(marketData, query, apiVersion).then((text) => ({ text, held: true }));
+    prepare: (query) => barsRef(marketData, query),
+    answer: (query, apiVersion, ref) => {
+      const held = heldBarsJson(marketData, query, apiVersion, ref);
+      if (held === undefined) return barsJson(marketData, query, apiVersion).then((text) => ({ text, held: true }));
+      if (held !== last.text) last = { text: held, held: true };
+      return last;
     },
   };
   const quote: FastRoute<typeof SnapshotQuery.static> = {
     path: '/api/snapshot',
     query: SnapshotQuery,
     keys: ['symbol'],
-    answer: (query) => {
-      const body = snapshotBody(marketData, query.symbol);
-      return body instanceof Promise ? body.then(quoteAnswer) : quoteAnswer(body);
-    },
+    // A SnapshotBody is a held FastBody with its ETag (nothing made per request).
+    answer: (query) => snapshotBody(marketData, query.symbol),
   };
   return [bars, quote] as FastRoute<never>[];
 }

@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../errors';
 import { etagOf } from '../../plugins/representation';
-import type { MarketData } from '../../market-data';
+import type { HeldRef, MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
 import type { Timeframe } from '../../domain/signal';
 import { newYorkDate } from '../../providers/calendar';
@@ -62,18 +62,26 @@ export function barsOf(series: BarSeries, symbol: string, { timeframe, range, fr
 /** The key the serialised answer of a window is held under. */
 const barsKey = (range: Range, from: string | undefined, to: string | undefined) => `bars:${range}:${from ?? ''}:${to ?? ''}`;
 
+/** Where the answer of a bars query is held (made once per query string by the fast path). */
+export function barsRef(marketData: MarketData, { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string }): HeldRef {
+  return marketData.heldRef(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+}
+
 /**
  * `barsJson`'s answer when the market data holds it for a fresh series
  * (`MarketData.heldBody`), at once; undefined otherwise, and for a query
- * `barsJson` refuses (it is asked then, and says why).
+ * `barsJson` refuses (it is asked then, and says why). `ref`: the query's
+ * `barsRef`, when the caller keeps it.
  */
 export function heldBarsJson(
   marketData: MarketData,
-  { symbol, timeframe, range, from, to }: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
+  query: { symbol: string; timeframe: Timeframe; range?: Range; from?: string; to?: string },
   apiVersion: ApiVersion,
+  ref: HeldRef = barsRef(marketData, query),
 ): string | undefined {
+  const { range, from, to } = query;
   if ((range === undefined && apiVersion !== '1.0.0') || (from !== undefined && to !== undefined && from > to)) return undefined;
-  return marketData.heldBody(symbol, timeframe, barsKey(range ?? '6mo', from, to));
+  return marketData.heldBody(ref);
 }
 
 /**
@@ -106,10 +114,11 @@ export async function snapshot(marketData: MarketData, symbol: string): Promise<
   return { ...quote, name: instrument.name, sector: instrument.sector };
 }
 
-/** The snapshot answer serialised, with its ETag. */
+/** The snapshot answer serialised, with its ETag; `held`: it is kept (the fast path's FastBody as it is). */
 export interface SnapshotBody {
   text: string;
   etag: string;
+  held: true;
 }
 
 /**
@@ -119,14 +128,14 @@ export interface SnapshotBody {
  * answered at once when held, else once the quote is made.
  */
 export function snapshotBody(marketData: MarketData, symbol: string): SnapshotBody | Promise<SnapshotBody> {
-  const { held, quote } = marketData.heldQuote<SnapshotBody>(symbol);
-  if (held !== undefined) return held;
-  return (async () => {
-    const instrument = await marketData.instrument(symbol);
-    const made = await quote();
-    const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
-    const body = { text, etag: etagOf(text) };
-    made.hold(body);
-    return body;
-  })();
+  return marketData.heldQuote<SnapshotBody>(symbol) ?? freshSnapshotBody(marketData, symbol);
+}
+
+async function freshSnapshotBody(marketData: MarketData, symbol: string): Promise<SnapshotBody> {
+  const instrument = await marketData.instrument(symbol);
+  const made = await marketData.quoteToHold<SnapshotBody>(symbol);
+  const text = JSON.stringify({ ...made.quote, name: instrument.name, sector: instrument.sector } satisfies SnapshotResponse);
+  const body: SnapshotBody = { text, etag: etagOf(text), held: true };
+  made.hold(body);
+  return body;
 }
