@@ -68,4 +68,58 @@ describe('stream subscriber: one chunk per tick', () => {
     expect(s.queued).toBe(0);
     expect(await reader.read().catch(() => 'errored')).toBe('errored');
   });
+
+  it('knows its socket queue without asking the stream again while nothing waits in it', async () => {
+    const batch = new FrameBatch();
+    const s = new Subscriber({ connectionId: 'sse_test', channels: new Set(), symbols: [], principal: null, key: 'ip:127.0.0.1', queueBytes: 100, now: 0, batch });
+    let asked = 0;
+    const stream = new ReadableStream<Uint8Array>({ start: (c) => void (s.controller = c) }, { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 });
+    const controller = s.controller!;
+    Object.defineProperty(s, 'controller', { value: { enqueue: (chunk: Uint8Array) => controller.enqueue(chunk), get desiredSize() { asked++; return controller.desiredSize; } } });
+    const reader = stream.getReader();
+    expect(s.queued).toBe(0);
+    expect(asked).toBe(0); // nothing handed over yet
+    const f = frame(1);
+    s.send(f);
+    await Promise.resolve(); // flushed: nobody reads, so it waits in the stream's queue
+    expect(s.queued).toBe(f.byteLength);
+    expect(s.queued).toBe(f.byteLength);
+    expect(asked).toBe(2); // asked while something waits
+    expect(s.hasRoom).toBe(f.byteLength < 100);
+    await reader.read();
+    expect(s.queued).toBe(0); // taken: asked once more, then known
+    const before = asked;
+    expect(s.queued).toBe(0);
+    s.send(frame(2)); // counted without asking
+    expect(asked).toBe(before);
+    expect(s.peakQueued).toBe(f.byteLength);
+  });
+
+  it('parks the stream’s pull while caught up: no pull per chunk taken, until it falls behind', async () => {
+    const batch = new FrameBatch();
+    const { s } = subscriber(batch);
+    let pulls = 0;
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start: (c) => void (s.controller = c),
+        pull: () => {
+          pulls++;
+          return s.park();
+        },
+      },
+      { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
+    );
+    const reader = stream.getReader();
+    for (let n = 0; n < 20; n++) {
+      s.send(frame(n));
+      expect(decodeText((await reader.read()).value!)).toBe(decodeText(frame(n)));
+    }
+    expect(pulls).toBe(1); // one pull, parked since
+    const waiting = reader.read(); // the socket asks for more
+    s.unpark(); // fell behind: the stream pulls again for the read that waits
+    await Bun.sleep(0);
+    expect(pulls).toBe(2);
+    s.send(frame(99));
+    expect(decodeText((await waiting).value!)).toBe(decodeText(frame(99)));
+  });
 });
