@@ -50,8 +50,13 @@ export interface SubscriberInit {
  */
 export class FrameBatch {
   private waiting: Subscriber[] = [];
+  /** The list the last flush went through, emptied, kept for the next tick (no list grown anew per tick). */
+  private spare: Subscriber[] = [];
   private scheduled = false;
-  /** This flush's frames by identity, and the runs of them joined so far (made when a run is first joined). */
+  /** This flush's last joined run: the next subscriber's frames are most often the same run (the same events). */
+  private lastRun: Uint8Array[] | null = null;
+  private lastBytes: Uint8Array | null = null;
+  /** This flush's frames by identity, and the runs of them joined so far (made when runs differ). */
   private ids: Map<Uint8Array, number> | null = null;
   private joined: Map<string, Uint8Array> | null = null;
 
@@ -64,22 +69,34 @@ export class FrameBatch {
   }
 
   private readonly join = (frames: Uint8Array[]): Uint8Array => {
+    const last = this.lastRun;
+    if (last !== null && sameRun(last, frames)) return this.lastBytes!;
     const ids = (this.ids ??= new Map());
     const joined = (this.joined ??= new Map());
     const key = frames.map((f) => ids.get(f) ?? (ids.set(f, ids.size), ids.size - 1)).join(',');
     let bytes = joined.get(key);
     if (!bytes) joined.set(key, (bytes = concat(frames)));
+    this.lastRun = frames;
+    this.lastBytes = bytes;
     return bytes;
   };
 
   private readonly flush = (): void => {
     this.scheduled = false;
     const waiting = this.waiting;
-    this.waiting = [];
+    this.waiting = this.spare;
     for (const subscriber of waiting) subscriber.flush(this.join);
-    this.ids = null;
-    this.joined = null;
+    waiting.length = 0;
+    this.spare = waiting;
+    this.lastRun = this.lastBytes = null;
+    this.ids = this.joined = null;
   };
+}
+
+function sameRun(a: Uint8Array[], b: Uint8Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 function concat(frames: Uint8Array[]): Uint8Array {

@@ -46,6 +46,20 @@ describe('stream subscriber: one chunk per tick', () => {
     expect(decodeText(fromA.value!)).toBe(run.map(decodeText).join(''));
   });
 
+  it('joins each subscriber its own run when runs differ, still once per distinct run, across ticks', async () => {
+    const batch = new FrameBatch();
+    const subs = [subscriber(batch), subscriber(batch), subscriber(batch), subscriber(batch)];
+    const [f1, f2, f3] = [frame(1), frame(2), frame(3)];
+    const runs = [[f1, f2], [f1, f3], [f1, f2], [f1, f2, f3]];
+    for (let tick = 0; tick < 2; tick++) {
+      for (const [k, run] of runs.entries()) for (const f of run) subs[k]!.s.send(f);
+      const got = await Promise.all(subs.map((x) => x.reader.read()));
+      for (const [k, run] of runs.entries()) expect(decodeText(got[k]!.value!)).toBe(run.map(decodeText).join(''));
+      expect(got[2]!.value).toBe(got[0]!.value!); // [1,2] again, after [1,3]: the same joined bytes
+      expect(got[1]!.value).not.toBe(got[0]!.value!);
+    }
+  });
+
   it('keeps tick order across ticks, and sends what a tick holds before ending the stream', async () => {
     const batch = new FrameBatch();
     const { s, reader } = subscriber(batch);
