@@ -8,7 +8,10 @@
  *
  * - does another write path make fewer or cheaper syscalls? `stream` is what
  *   stream/hub does (a `ReadableStream`, high-water mark 0, one `enqueue` a
- *   tick); `direct` is Bun's `type: "direct"` stream (`write` + `flush`);
+ *   tick); `stream+pull` the same with a `pull` in the source, which Bun calls
+ *   after every chunk the socket takes (what a pull that is not parked costs:
+ *   stream/subscriber `park`); `direct` is Bun's `type: "direct"` stream
+ *   (`write` + `flush`);
  * - what would a second event loop give? `two loops`: the responses split
  *   over this thread and a Worker, each with its own `Bun.serve` on the same
  *   port (`reusePort`: the kernel spreads the connections), both fanning out
@@ -21,14 +24,15 @@
  * to every socket, the slower loop's for two loops; p50/p99: publish to
  * receipt in the clients).
  *
- * Run: `bun run bench/sse-loops.ts [--smoke] [--sizes=5000,10000] [--events=30] [--repeat=1]`
- * (smoke: 200 connections, 5 events).
+ * Run: `bun run bench/sse-loops.ts [--smoke] [--sizes=5000,10000] [--events=30] [--repeat=1]
+ * [--paths=stream,direct,two loops]` (smoke: 200 connections, 5 events; `--paths` picks and
+ * orders the paths, `stream+pull` included on request).
  */
 import { loadavg } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
 import { printTable, smoke } from './lib';
 
-type Path = 'stream' | 'direct';
+type Path = 'stream' | 'stream+pull' | 'direct';
 type Write = (frame: Uint8Array) => void;
 
 const encoder = new TextEncoder();
@@ -50,13 +54,15 @@ function serveResponses(port: number, path: Path, reusePort: boolean) {
     },
   };
   const stream = (): ReadableStream<Uint8Array> =>
-    path === 'stream'
+    path !== 'direct'
       ? new ReadableStream<Uint8Array>(
           {
             start(controller) {
               writes.push((frame) => controller.enqueue(frame));
               controller.enqueue(HELLO);
             },
+            // What stream/hub's source has: a pull (Bun calls it after every chunk the socket takes).
+            pull: path === 'stream+pull' ? () => {} : undefined,
           },
           { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
         )
@@ -90,6 +96,7 @@ if (parentPort) {
 }
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const PATHS = (option('paths')?.split(',') ?? ['stream', 'direct', 'two loops']) as (Path | 'two loops')[];
 const SIZES = option('sizes')?.split(',').map(Number) ?? (smoke ? [200] : [5000, 10000]);
 const EVENTS = Number(option('events') ?? (smoke ? 5 : 30));
 const REPEAT = Number(option('repeat') ?? 1);
@@ -210,7 +217,7 @@ async function run(size: number, mode: Path | 'two loops') {
 export async function benchSseLoops(): Promise<void> {
   const rows = [];
   // Alternating, so a change in the machine's load falls on every path alike.
-  for (const size of SIZES) for (let r = 0; r < REPEAT; r++) for (const mode of ['stream', 'direct', 'two loops'] as const) rows.push(await run(size, mode));
+  for (const size of SIZES) for (let r = 0; r < REPEAT; r++) for (const mode of PATHS) rows.push(await run(size, mode));
   printTable(`bench/sse-loops — one frame a tick to every loopback SSE response, ${EVENTS} ticks ${GAP_MS} ms apart, clients in ${PROCESSES} processes (no hub: the write path's ceiling)`, rows);
 }
 

@@ -164,7 +164,7 @@ export class StreamHub {
           subscriber.controller = controller;
           this.greet(subscriber, request.lastEventId, resumeFrom);
         },
-        pull: () => this.pump(subscriber),
+        pull: () => this.pull(subscriber),
         cancel: () => this.detach(subscriber),
       },
       { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
@@ -219,10 +219,17 @@ export class StreamHub {
     }
   }
 
-  /** Its next events wait in the buffer from `index` on. */
+  /** Its next events wait in the buffer from `index` on; it takes them as its socket drains (its stream pulls again). */
   private fallBehind(subscriber: Subscriber, index: number): void {
     subscriber.cursor = index;
     this.lagging.add(subscriber);
+    subscriber.unpark();
+  }
+
+  /** The stream's pull (its socket took a chunk and wants more): more from the buffer if behind; parked once caught up. */
+  private pull(subscriber: Subscriber): Promise<void> | undefined {
+    this.pump(subscriber);
+    return subscriber.cursor === CAUGHT_UP && !subscriber.closed ? subscriber.park() : undefined;
   }
 
   /** Hands a subscriber that is behind what fits its socket queue from the buffer; caught up at the end. */
@@ -251,6 +258,7 @@ export class StreamHub {
   private detach(subscriber: Subscriber): void {
     if (!this.all.delete(subscriber)) return;
     subscriber.closed = true;
+    subscriber.unpark();
     this.lagging.delete(subscriber);
     this.counts.peakQueued = Math.max(this.counts.peakQueued, subscriber.peakQueued);
     this.caps.release(subscriber.key);
@@ -283,9 +291,10 @@ export class StreamHub {
     const expired = this.buffer.expire(receivedAt);
     const evicted = this.buffer.push(entry) || expired;
     const index = this.buffer.end - 1;
+    const shared = entry.owner ? null : entry.frame; // the same bytes for everyone, unless the owner sees more
     for (const subscriber of this.live.get(event.channel)!) {
       if (subscriber.cursor !== CAUGHT_UP) continue; // behind: it takes this one from the buffer in turn
-      const frame = this.frameFor(entry, subscriber.principal);
+      const frame = shared ?? this.frameFor(entry, subscriber.principal);
       if (frame === null) continue; // someone else's
       if (subscriber.hasRoom) {
         this.deliver(subscriber, id, frame);

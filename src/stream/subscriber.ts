@@ -17,6 +17,12 @@
  * bytes); the same run of frames for many subscribers is joined once.
  * Delivery costs about one socket write per subscriber per tick, whatever
  * the number of events in it.
+ *
+ * The hot path (one event to 10k subscribers) does no per-subscriber
+ * allocation: a tick's lone frame waits in a field, not an array; the stream
+ * is asked how much its socket has not taken only while something waits
+ * there (`queued`); and while a subscriber is caught up its stream's pull is
+ * parked (`park`), so the socket taking a chunk calls no JS.
  */
 import type { Channel } from './bus';
 import type { EventId } from './event-id';
@@ -44,7 +50,15 @@ export interface SubscriberInit {
  */
 export class FrameBatch {
   private waiting: Subscriber[] = [];
+  /** The list the last flush went through, emptied, kept for the next tick (no list grown anew per tick). */
+  private spare: Subscriber[] = [];
   private scheduled = false;
+  /** This flush's last joined run: the next subscriber's frames are most often the same run (the same events). */
+  private lastRun: Uint8Array[] | null = null;
+  private lastBytes: Uint8Array | null = null;
+  /** This flush's frames by identity, and the runs of them joined so far (made when runs differ). */
+  private ids: Map<Uint8Array, number> | null = null;
+  private joined: Map<string, Uint8Array> | null = null;
 
   mark(subscriber: Subscriber): void {
     this.waiting.push(subscriber);
@@ -54,20 +68,35 @@ export class FrameBatch {
     }
   }
 
+  private readonly join = (frames: Uint8Array[]): Uint8Array => {
+    const last = this.lastRun;
+    if (last !== null && sameRun(last, frames)) return this.lastBytes!;
+    const ids = (this.ids ??= new Map());
+    const joined = (this.joined ??= new Map());
+    const key = frames.map((f) => ids.get(f) ?? (ids.set(f, ids.size), ids.size - 1)).join(',');
+    let bytes = joined.get(key);
+    if (!bytes) joined.set(key, (bytes = concat(frames)));
+    this.lastRun = frames;
+    this.lastBytes = bytes;
+    return bytes;
+  };
+
   private readonly flush = (): void => {
     this.scheduled = false;
     const waiting = this.waiting;
-    this.waiting = [];
-    const ids = new Map<Uint8Array, number>();
-    const joined = new Map<string, Uint8Array>();
-    const join = (frames: Uint8Array[]): Uint8Array => {
-      const key = frames.map((f) => ids.get(f) ?? (ids.set(f, ids.size), ids.size - 1)).join(',');
-      let bytes = joined.get(key);
-      if (!bytes) joined.set(key, (bytes = concat(frames)));
-      return bytes;
-    };
-    for (const subscriber of waiting) subscriber.flush(join);
+    this.waiting = this.spare;
+    for (const subscriber of waiting) subscriber.flush(this.join);
+    waiting.length = 0;
+    this.spare = waiting;
+    this.lastRun = this.lastBytes = null;
+    this.ids = this.joined = null;
   };
+}
+
+function sameRun(a: Uint8Array[], b: Uint8Array[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 function concat(frames: Uint8Array[]): Uint8Array {
@@ -104,9 +133,19 @@ export class Subscriber {
   private readonly queueBytes: number;
   private readonly onDrop?: () => void;
   private readonly batch: FrameBatch;
-  /** Frames sent this tick, not yet handed to the stream. */
-  private pending: Uint8Array[] = [];
+  /** The first frame sent this tick, not yet handed to the stream; all of them (first included) once there are several. */
+  private first: Uint8Array | null = null;
+  private several: Uint8Array[] | null = null;
   private pendingBytes = 0;
+  /**
+   * Bytes handed to the stream the socket has not taken, as last read from
+   * it; `settled` while that is 0 and nothing was handed over since, so the
+   * stream need not be asked again (only `flush` adds to its queue).
+   */
+  private backlog = 0;
+  private settled = true;
+  /** Resolves the pull the stream waits on while this subscriber is caught up (`park`). */
+  private wake: (() => void) | null = null;
 
   constructor(init: SubscriberInit) {
     this.connectionId = init.connectionId;
@@ -122,7 +161,12 @@ export class Subscriber {
 
   /** Bytes sent and not yet taken by the socket (this tick's included). */
   get queued(): number {
-    return this.pendingBytes - (this.controller?.desiredSize ?? 0);
+    if (!this.settled) {
+      // high-water mark 0, counted in bytes: -desiredSize is what waits in the stream's queue
+      this.backlog = -(this.controller?.desiredSize ?? 0);
+      this.settled = this.backlog <= 0;
+    }
+    return this.pendingBytes + this.backlog;
   }
 
   /** Whether its socket queue has room for more (else further events wait in the replay buffer). */
@@ -133,8 +177,11 @@ export class Subscriber {
   /** Queues a frame for the socket at the end of this tick (the caller checked `hasRoom`, or the frame is tiny: hello, reset). */
   send(frame: Uint8Array): void {
     if (this.closed || !this.controller) return;
-    if (this.pending.length === 0) this.batch.mark(this);
-    this.pending.push(frame);
+    if (this.first === null) {
+      this.first = frame;
+      this.batch.mark(this);
+    } else if (this.several === null) this.several = [this.first, frame];
+    else this.several.push(frame);
     this.pendingBytes += frame.byteLength;
     const queued = this.queued;
     if (queued > this.peakQueued) this.peakQueued = queued;
@@ -142,16 +189,36 @@ export class Subscriber {
 
   /** Hands this tick's frames to the stream as one chunk (`join` makes it of several). */
   flush(join: (frames: Uint8Array[]) => Uint8Array = concat): void {
-    const frames = this.pending;
-    if (frames.length === 0) return;
-    this.pending = [];
+    const { first, several } = this;
+    if (first === null) return;
+    this.first = null;
+    this.several = null;
     this.pendingBytes = 0;
     if (this.closed) return;
+    this.settled = false;
     try {
-      this.controller?.enqueue(frames.length === 1 ? frames[0]! : join(frames));
+      this.controller?.enqueue(several === null ? first : join(several));
     } catch {
       // the client went away this tick
     }
+  }
+
+  /**
+   * What the stream's pull returns while this subscriber is caught up: a
+   * promise that settles when it falls behind (`unpark`). The stream does not
+   * call pull again while one is pending, so a caught-up subscriber costs no
+   * pull call per chunk its socket takes; once it is behind, each chunk taken
+   * calls pull, which hands it more from the buffer (stream/hub `pump`).
+   */
+  park(): Promise<void> {
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  /** Settles the parked pull: the stream calls pull at the next chunk its socket takes (or now, if it waits for one). */
+  unpark(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /** Ends the stream in order, after what was sent (the client reconnects with its last id). */
@@ -170,7 +237,8 @@ export class Subscriber {
   drop(): void {
     if (this.closed) return;
     this.closed = true;
-    this.pending = [];
+    this.first = null;
+    this.several = null;
     this.pendingBytes = 0;
     this.onDrop?.();
     try {

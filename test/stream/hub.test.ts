@@ -248,6 +248,33 @@ describe('stream hub', () => {
     await reader.cancel();
   });
 
+  it('over a socket: a caught-up client put behind by a burst, and one that reads slowly, take every event in order, once', async () => {
+    // The response body is read by Bun's own sink, as in the app: a caught-up stream's pull is parked, and a burst must wake it.
+    const { bus, open, hub } = makeHub({ queueBytes: 4 * 1024, replay: { size: 5000, maxAgeMs: 60_000 } });
+    const server = Bun.serve({ port: 0, hostname: '127.0.0.1', idleTimeout: 0, fetch: async () => new Response(await open({ channels: ['breakouts.new'] })) });
+    try {
+      const fast = frameReader((await fetch(`http://127.0.0.1:${server.port}/`)).body!);
+      const slow = (await fetch(`http://127.0.0.1:${server.port}/`)).body!.getReader();
+      await fast.read(1);
+      const expected = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => sampleSignal(from + k).detectedAt);
+      const detected = (events: { data: Record<string, unknown> }[]) => events.map((e) => (e.data.signal as { detectedAt: string }).detectedAt);
+      for (let round = 0; round < 3; round++) {
+        for (let n = round * 500; n < (round + 1) * 500; n++) bus.publish('breakouts.new', { signal: sampleSignal(n, 'x'.repeat(1000)) }); // ~700 KB at once
+        expect(detected(await fast.read(500))).toEqual(expected(round * 500, (round + 1) * 500));
+        await Bun.sleep(1); // caught up again (parked) before the next burst
+      }
+      const slowly = frameReader(new ReadableStream<Uint8Array>({ pull: async (c) => (await Bun.sleep(1), c.enqueue((await slow.read()).value!)) }));
+      const all = await slowly.read(1501); // hello, then every burst, taken as its socket drains
+      expect(all[0]!.event).toBe('hello');
+      expect(detected(all.slice(1))).toEqual(expected(0, 1500));
+      expect(hub.stats().dropped).toBe(0);
+      await fast.cancel();
+      await slow.cancel();
+    } finally {
+      await server.stop(true);
+    }
+  });
+
   it('sends quotes only for the symbols asked, at most one per symbol per tick, the latest', async () => {
     const { open, quotes } = makeHub({ quoteIntervalMs: 25 });
     const aapl = frameReader(await open({ channels: [], symbols: ['AAPL'] }));
