@@ -98,14 +98,12 @@ export interface Services {
   /** The caches of /api/graphql (modules/graphql). */
   graphql: GraphQLCaches;
   /**
-   * The GraphQL event streams open on this instance (a subscription on
-   * /api/graphql, a stream on /api/graphql/stream), capped as /api/stream's
-   * are (SSE_MAX_CONNECTIONS per instance, SSE_MAX_CONNECTIONS_PER_CLIENT per
-   * client, the same Retry-After). Counted apart from the hub's for now: the
-   * hub builds its own ConnectionCaps (stream/hub takes none from outside);
-   * passing this one to it makes one budget of sockets per instance.
+   * The event streams open on this instance, one budget of sockets for every
+   * kind: /api/stream (the hub), a subscription on /api/graphql and a stream
+   * on /api/graphql/stream (SSE_MAX_CONNECTIONS per instance,
+   * SSE_MAX_CONNECTIONS_PER_CLIENT per client, the same Retry-After).
    */
-  graphqlStreams: ConnectionCaps;
+  streamCaps: ConnectionCaps;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -212,6 +210,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
   const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
+  const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
   const hub = new StreamHub({
     bus,
     quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
@@ -221,8 +220,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     replay: { size: stream.replaySize, maxAgeMs: stream.replayMaxAgeSeconds * 1000 },
     quoteIntervalMs: stream.quoteIntervalMs,
     quotePollMs: stream.quotePollSeconds * 1000,
-    maxConnections: stream.maxConnections,
-    maxConnectionsPerKey: stream.maxConnectionsPerClient,
+    caps: streamCaps,
     queueBytes: stream.queueBytes,
     stallMs: stream.stallSeconds * 1000,
     retryAfterSeconds: streamRetryAfterSeconds,
@@ -273,7 +271,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       parseErrors: new Lru({ maxEntries: 1000 }),
       answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
     },
-    graphqlStreams: new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }),
+    streamCaps,
     health,
     warmUp,
     startedAt: Math.round(performance.timeOrigin), // the process's start: uptime counts the warm-up too

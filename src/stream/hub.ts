@@ -26,7 +26,7 @@ import { newId } from '../ids';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
-import { ConnectionCaps } from './caps';
+import type { ConnectionCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME } from './frames';
 import { QuoteRoutes } from './quote-routes';
@@ -45,12 +45,12 @@ export interface HubOptions {
   replay: { size: number; maxAgeMs: number };
   quoteIntervalMs: number;
   quotePollMs: number;
-  maxConnections: number;
-  maxConnectionsPerKey: number;
+  /** The instance's connection caps, shared with its other event streams (GraphQL's): one budget of sockets. */
+  caps: ConnectionCaps;
   queueBytes: number;
   /** A subscriber with events waiting that takes nothing for this long is dropped. */
   stallMs: number;
-  /** Seconds a refused client is told to wait (`Retry-After`). */
+  /** Seconds a client is told to wait (`Retry-After`) when the bus cannot be reached. */
   retryAfterSeconds: number;
   /** How long a resume id ahead of this instance waits for the shared bus to catch up. */
   catchUpMs?: number;
@@ -86,7 +86,6 @@ export class StreamHub {
   private readonly all = new Set<Subscriber>();
   /** Subscribers whose cursor is in the buffer (not caught up). */
   private readonly lagging = new Set<Subscriber>();
-  private readonly caps: ConnectionCaps;
   private readonly quotes: QuoteRoutes;
   private readonly waiters = new Set<() => void>();
   private readonly batch = new FrameBatch();
@@ -101,7 +100,6 @@ export class StreamHub {
 
   constructor(private readonly options: HubOptions) {
     this.now = options.now ?? Date.now;
-    this.caps = new ConnectionCaps({ max: options.maxConnections, perKey: options.maxConnectionsPerKey, retryAfterSeconds: options.retryAfterSeconds });
     this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now }));
   }
 
@@ -145,7 +143,7 @@ export class StreamHub {
     });
     const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
     if (resumeFrom && this.options.bus.shared && compareEventIds(busPosition(resumeFrom), this.head) > 0) await this.catchUp(resumeFrom);
-    this.caps.admit(request.key);
+    this.options.caps.admit(request.key);
     const subscriber = new Subscriber({
       connectionId: newId('sse'),
       channels: new Set(request.channels),
@@ -261,7 +259,7 @@ export class StreamHub {
     subscriber.unpark();
     this.lagging.delete(subscriber);
     this.counts.peakQueued = Math.max(this.counts.peakQueued, subscriber.peakQueued);
-    this.caps.release(subscriber.key);
+    this.options.caps.release(subscriber.key);
     for (const channel of subscriber.channels) this.live.get(channel)!.delete(subscriber);
     this.quotes.remove(subscriber);
   }

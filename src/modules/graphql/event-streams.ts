@@ -1,18 +1,19 @@
 /**
  * @module modules/graphql/event-streams
  * GraphQL event streams counted against the instance's connection caps
- * (services `graphqlStreams`, stream/caps): a subscription answered as an
+ * (services `streamCaps`, stream/caps): a subscription answered as an
  * event stream on /api/graphql, and every stream opened on
  * /api/graphql/stream (an operation's own, distinct connections mode, or a
  * reserved stream opened with its token). An open event stream holds a socket
- * as one of /api/stream does, so it is capped as those are: 503 `unavailable`
+ * as one of /api/stream does, so it counts in the same caps (one budget of
+ * sockets per instance): 503 `unavailable`
  * past the instance's cap, 429 `rate_limited` past the client's, with
  * Retry-After, before the stream opens. Its place is given back exactly once,
  * when the body ends, is cancelled (the client went away) or the request is
  * aborted. A request answered otherwise (JSON, 202, an error) counts nothing.
  *
  * @example
- * const release = admitStream(services.graphqlStreams, key); // or the refusal
+ * const release = admitStream(services.streamCaps, key); // or the refusal
  * const response = await yoga.fetch(request, context);
  * return isEventStream(response) ? holding(request, response, release) : (release(), response);
  */

@@ -218,7 +218,7 @@ export function createGraphQL(services: Services) {
   };
   const reservations = new StreamReservations(limits.sse, release);
   /** Open GraphQL event streams count against the instance's stream caps (graphql/event-streams). */
-  const streams = services.graphqlStreams;
+  const streams = services.streamCaps;
   return {
     schema,
     /** Stops what runs on its own (the reservations' timer): the services close. */

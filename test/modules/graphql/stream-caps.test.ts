@@ -1,5 +1,5 @@
 /**
- * Open GraphQL event streams are capped as /api/stream's are
+ * Open GraphQL event streams are capped with /api/stream's, one budget
  * (SSE_MAX_CONNECTIONS per instance: 503; SSE_MAX_CONNECTIONS_PER_CLIENT per
  * client: 429; both with Retry-After, before the stream opens): a
  * subscription on /api/graphql, an operation's own stream and a reserved
@@ -7,7 +7,7 @@
  * stream ends, is cancelled, or its client goes away; requests answered
  * otherwise count nothing. The built GraphQL service closes with the
  * services (its reservation timer stops). Served over loopback; the count is
- * read from services.graphqlStreams, waited for by its own releases (no
+ * read from services.streamCaps, waited for by its own releases (no
  * sleeps).
  */
 import { afterAll, beforeAll, describe, expect, it, spyOn } from 'bun:test';
@@ -20,7 +20,7 @@ const SUBSCRIPTION = 'subscription { breakoutNew { signal { id } } }';
 
 describe('GraphQL event streams under the stream caps, served', () => {
   let server: TestServer;
-  /** Streams counted in and not yet out (services.graphqlStreams). */
+  /** Streams counted in and not yet out (services.streamCaps). */
   let open = 0;
   let admitted = 0;
   const waiters = new Set<() => void>();
@@ -37,7 +37,7 @@ describe('GraphQL event streams under the stream caps, served', () => {
       provider: smallSyntheticMarket(),
       env: { RATE_LIMIT_QUOTA: '100000', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', SSE_RETRY_MS: '4000', TRUST_PROXY: 'true' },
     });
-    const caps = server.ctx.services.graphqlStreams;
+    const caps = server.ctx.services.streamCaps;
     const admit = caps.admit.bind(caps);
     const release = caps.release.bind(caps);
     caps.admit = (key) => {
@@ -99,6 +99,20 @@ describe('GraphQL event streams under the stream caps, served', () => {
     expect(open).toBe(2);
     b.abort();
     c.abort();
+    await openIs(0);
+  });
+
+  it('shares one budget with /api/stream: an open /api/stream takes the client\'s place and the instance\'s', async () => {
+    const events = new AbortController();
+    const stream = await server.get('/api/stream', { headers: from('10.0.3.1', { accept: 'text/event-stream' }), signal: events.signal });
+    expect([stream.status, open]).toEqual([200, 1]);
+    await refused(await ownStream('10.0.3.1'), 429);
+    const other = new AbortController();
+    streaming(await subscription('10.0.3.2', other.signal));
+    await refused(await server.get('/api/stream', { headers: from('10.0.3.3', { accept: 'text/event-stream' }) }), 503);
+    await refused(await ownStream('10.0.3.3'), 503);
+    events.abort();
+    other.abort();
     await openIs(0);
   });
 
