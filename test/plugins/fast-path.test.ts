@@ -202,6 +202,13 @@ describe('the fast path for hot cached GETs', () => {
     expect(prepared).toEqual(['AAPL', 'MSFT']);
     expect(seen).toEqual([{ id: 'quote:AAPL' }, { id: 'quote:AAPL' }, { id: 'quote:MSFT' }, { id: 'quote:AAPL' }]);
     expect(seen[0]).toBe(seen[3]); // the same object: made once
+    // A query of the same length as the last one's, no query at all, then the last one again: each read as itself.
+    for (const [search, status] of [['?symbol=AAPM', 200], ['', 400], ['?symbol=AAPL', 200]] as const) {
+      const response = await handlers['/api/snapshot']!.GET(new Request(`http://localhost/api/snapshot${search}`), null);
+      expect([search, response.status]).toEqual([search, status]);
+      if (status === 200) expect(await response.json()).toEqual({ symbol: search.slice('?symbol='.length) });
+    }
+    expect(prepared).toEqual(['AAPL', 'MSFT', 'AAPM']);
   });
 
   it('answers an unexpected failure after the request is its own with a 500 in the Error shape, never a bare page', async () => {
