@@ -203,10 +203,11 @@ describe('the fast path for hot cached GETs', () => {
     expect(seen).toEqual([{ id: 'quote:AAPL' }, { id: 'quote:AAPL' }, { id: 'quote:MSFT' }, { id: 'quote:AAPL' }]);
     expect(seen[0]).toBe(seen[3]); // the same object: made once
     // A query of the same length as the last one's, no query at all, then the last one again: each read as itself.
-    for (const [search, status] of [['?symbol=AAPM', 200], ['', 400], ['?symbol=AAPL', 200]] as const) {
+    for (const search of ['?symbol=AAPM', '', '?symbol=AAPL']) {
       const response = await handlers['/api/snapshot']!.GET(new Request(`http://localhost/api/snapshot${search}`), null);
-      expect([search, response.status]).toEqual([search, status]);
-      if (status === 200) expect(await response.json()).toEqual({ symbol: search.slice('?symbol='.length) });
+      // Without a symbol it is the app's (a 400, or by now in this suite the spent quota's 429), never this route's answer.
+      if (search === '') expect(response.status).toBeGreaterThanOrEqual(400);
+      else expect([response.status, await response.json()]).toEqual([200, { symbol: search.slice('?symbol='.length) }]);
     }
     expect(prepared).toEqual(['AAPL', 'MSFT', 'AAPM']);
   });
