@@ -39,8 +39,8 @@ export class MarketData {
   private readonly fetchedAt = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<BarSeries>>();
   private readonly bodies = new Map<string, { loadedAt: number; body: string }>();
-  /** Whatever a caller made of a symbol's quote (`quoteToHold`, read by `heldQuote`), with the quote's time. */
-  private readonly quoteBodies = new Map<string, { time: number; value: unknown }>();
+  /** Whatever a caller made of a symbol's quote (`quoteToHold`, read by `heldQuote`), with the quote's time and until when it stands. */
+  private readonly quoteBodies = new Map<string, { time: number; until: number; value: unknown }>();
   private writes: Promise<void> = Promise.resolve();
   private instrumentsBySymbol?: Map<string, Instrument>;
   private readonly now: () => number;
@@ -156,32 +156,39 @@ export class MarketData {
   /**
    * The answer held for the symbol's quote (what a caller made of it and gave
    * `quoteToHold`'s `hold`), undefined until one is held, and again once the
-   * provider's quote has moved (`quoteTime`). Reads two maps: nothing is made
-   * per call (it runs on every /api/snapshot).
+   * provider's quote has moved (`quoteTime`). Before the instant the provider
+   * said the quote may move (`QuoteTime.until`) it is one comparison with the
+   * provider's clock (it runs on every /api/snapshot); from then on the
+   * provider is asked again, and the answer kept while it names the same time.
    */
   heldQuote<T>(symbol: string): T | undefined {
-    const time = this.provider.quoteTime?.(symbol);
-    if (time === undefined) return undefined;
     const held = this.quoteBodies.get(symbol);
-    return held !== undefined && held.time === time ? (held.value as T) : undefined;
+    if (held === undefined) return undefined;
+    const { provider } = this;
+    if (provider.now!() < held.until) return held.value as T;
+    const named = provider.quoteTime?.(symbol);
+    if (named === undefined || named.time !== held.time) return undefined;
+    held.until = named.until;
+    return held.value as T;
   }
 
   /**
    * A fresh quote and `hold` to keep what the caller makes of it (read back by
    * `heldQuote`), which it does only when the provider names the quote's
-   * time and the quote is of that time. A provider that cannot tell when its
-   * quote moves holds nothing: every read is a fresh quote.
+   * time (and keeps the clock it is valid against) and the quote is of that
+   * time. A provider that cannot tell when its quote moves holds nothing:
+   * every read is a fresh quote.
    */
   async quoteToHold<T>(symbol: string): Promise<{ quote: Snapshot; hold: (value: T) => void }> {
-    const before = this.provider.quoteTime?.(symbol);
+    const before = this.provider.now ? this.provider.quoteTime?.(symbol) : undefined;
     const quote = await this.snapshot(symbol);
     const hold = (value: T) => {
       // The quote is of a time the provider named (before it was made, or after: a first quote builds what it names it by),
-      // so whenever the provider names that time again, the quote is this one.
-      const time = before ?? this.provider.quoteTime?.(symbol);
-      if (time === undefined || Date.parse(quote.ts) !== time) return;
+      // so until the provider said it may move, and whenever it names that time again, the quote is this one.
+      const named = before ?? (this.provider.now ? this.provider.quoteTime?.(symbol) : undefined);
+      if (named === undefined || Date.parse(quote.ts) !== named.time) return;
       if (this.quoteBodies.size >= SERIALIZED_MAX) this.quoteBodies.clear();
-      this.quoteBodies.set(symbol, { time, value });
+      this.quoteBodies.set(symbol, { time: named.time, until: named.until, value });
     };
     return { quote, hold };
   }

@@ -192,15 +192,18 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       if (apiVersion === null) return ordinary()(request, server);
       const url = request.url;
       const mark = url.indexOf('?');
-      const search = mark < 0 ? '' : url.slice(mark + 1);
-      // The query of the route's last request first (a client polling sends the same one), then the held ones.
-      let query = search === last.search ? last.query : decoded.get(search);
+      // The query of the route's last request first (a client polling sends the same one: read in place, no string cut), then the held ones.
+      let query = last.search !== undefined && (mark < 0 ? last.search === '' : url.length - mark - 1 === last.search.length && url.endsWith(last.search)) ? last.query : undefined;
       if (query === undefined) {
-        query = held(search);
-        if (search.length <= QUERY_HELD_CHARS) decoded.set(search, query);
+        const search = mark < 0 ? '' : url.slice(mark + 1);
+        query = decoded.get(search);
+        if (query === undefined) {
+          query = held(search);
+          if (search.length <= QUERY_HELD_CHARS) decoded.set(search, query);
+        }
+        last.search = search;
+        last.query = query;
       }
-      last.search = search;
-      last.query = query;
       if (query.query === null) return ordinary()(request, server);
       let body: FastBody | null | Promise<FastBody | null>;
       try {

@@ -91,12 +91,30 @@ export function clientIp(request: Request, server: SocketInfo, trustProxy: boole
 }
 
 /** The bucket of an authenticated principal: its key (API key) or its user (session). */
-const principalKey = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`);
+export const principalBucket = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`);
 
-/** The bucket a request is counted in and its quota. */
-export function bucketOf(principal: Principal | null, ip: () => string, quota: number, tierQuotas: Readonly<Record<Tier, number>>): { key: string; quota: number } {
-  if (!principal) return { key: `ip:${ip()}`, quota };
-  return { key: principalKey(principal), quota: tierQuotas[principal.tier] };
+/** The bucket of an anonymous client: its address. */
+export const addressBucket = (ip: string): string => `ip:${ip}`;
+
+/** The quota of a bucket: its principal's tier's, or the anonymous one. */
+export const bucketQuota = (principal: Principal | null, quota: number, tierQuotas: Readonly<Record<Tier, number>>): number => (principal ? tierQuotas[principal.tier] : quota);
+
+/**
+ * The decimal text of the numbers last written to one header: a value the
+ * header had on the request before (the limit, the seconds to the reset, a
+ * polling client's next count) is not formatted again.
+ */
+class NumberText {
+  private value = Number.NaN;
+  private text = '';
+
+  of(value: number): string {
+    if (value !== this.value) {
+      this.value = value;
+      this.text = String(value);
+    }
+    return this.text;
+  }
 }
 
 /** The options from the composition root: config, store, logger and the authenticator that names the principal. */
@@ -172,12 +190,15 @@ export function rateLimit(options: RateLimitOptions) {
 export function rateLimiter(options: RateLimitOptions): { general: GeneralAccounting; classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void> } {
   const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
+  const [limitText, remainingText, resetText] = [new NumberText(), new NumberText(), new NumberText()];
+  // The key of the last anonymous client's bucket, kept while the next request comes from the same address.
+  let anonymous = { ip: '', key: addressBucket('') };
 
   const apply = (decision: RateLimitDecision, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number) => {
     const resetSeconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
-    set.headers['x-ratelimit-limit'] = String(decision.limit);
-    set.headers['x-ratelimit-remaining'] = String(decision.remaining);
-    set.headers['x-ratelimit-reset'] = String(resetSeconds);
+    set.headers['x-ratelimit-limit'] = limitText.of(decision.limit);
+    set.headers['x-ratelimit-remaining'] = remainingText.of(decision.remaining);
+    set.headers['x-ratelimit-reset'] = resetText.of(resetSeconds);
     if (counted && !decision.allowed) {
       onRefused?.(quotaClass);
       const what = quotaClass === 'general' ? 'requests' : `${quotaClass} requests`;
@@ -202,8 +223,9 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   };
 
   /**
-   * Counts the request in its principal's bucket (`bucketOf`; `prefix` names
-   * a quota class's buckets), synchronously with the in-process store.
+   * Counts the request in its principal's bucket (`principalBucket`, or
+   * `addressBucket` for an anonymous client; a quota class's buckets carry
+   * its name before), synchronously with the in-process store.
    */
   const countFor = (
     principal: Principal | null,
@@ -215,9 +237,15 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     quotas: { quota: number; tierQuotas: Readonly<Record<Tier, number>> },
     window: number,
   ): void | Promise<void> => {
-    const prefix = quotaClass === 'general' ? '' : `${quotaClass}:`;
-    const bucket = bucketOf(principal, () => clientIp(request, server, trustProxy), quotas.quota, quotas.tierQuotas);
-    return count(`${prefix}${bucket.key}`, bucket.quota, set, counted, quotaClass, window);
+    let key: string;
+    if (principal) key = principalBucket(principal);
+    else {
+      const ip = clientIp(request, server, trustProxy);
+      if (ip !== anonymous.ip) anonymous = { ip, key: addressBucket(ip) };
+      key = anonymous.key;
+    }
+    const limit = bucketQuota(principal, quotas.quota, quotas.tierQuotas);
+    return count(quotaClass === 'general' ? key : `${quotaClass}:${key}`, limit, set, counted, quotaClass, window);
   };
   const ordinary = { quota, tierQuotas };
 

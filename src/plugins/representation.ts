@@ -59,6 +59,7 @@ export class CompressedBodies {
   private readonly bodies: Lru<string, Blob>;
   private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
   private last = { text: '', etag: etagOf('') };
+  private lastIdentity = { text: '', body: new Blob([]) };
 
   constructor(maxBytes: number) {
     this.bodies = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes, sizeOf: (body) => body.size });
@@ -74,6 +75,19 @@ export class CompressedBodies {
     }
     this.last = { text, etag };
     return etag;
+  }
+
+  /**
+   * A held body's UTF-8 bytes (`get(etag, 'identity', text)`), the body asked
+   * last given again at once: a Response over them shares the bytes, where
+   * one over the string encodes and copies it per answer.
+   */
+  identity(etag: string, text: string): Blob {
+    const last = this.lastIdentity;
+    if (text === last.text) return last.body;
+    const body = this.get(etag, 'identity', text);
+    this.lastIdentity = { text, body };
+    return body;
   }
 
   /** `text` (whose ETag is `etag`) in `encoding`, `identity`: its UTF-8 bytes as they are. */
@@ -153,7 +167,7 @@ export function represent(request: Request, text: string, etag: string, headers:
   headers.vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
   if (matches(request.headers.get('if-none-match'), etag)) return NOT_MODIFIED;
   const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
-  if (!encoding) return held && text.length >= MIN_COMPRESSED_BYTES ? compressed.get(etag, 'identity', text) : text;
+  if (!encoding) return held ? compressed.identity(etag, text) : text;
   headers['content-encoding'] = encoding;
   return compressed.get(etag, encoding, text);
 }

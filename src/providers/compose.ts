@@ -32,6 +32,7 @@ export function composeProvider(base: MarketDataProvider, sources: readonly Capa
     bars: (query) => base.bars(query),
     snapshot: (query) => base.snapshot(query),
     quoteTime: base.quoteTime?.bind(base),
+    now: base.now?.bind(base),
     longestSeries: base.longestSeries,
     selfCheck: () => base.selfCheck(),
     earningsDates: base.earningsDates?.bind(base),

@@ -83,6 +83,12 @@ export type Capability =
   | 'social'
   | 'macro';
 
+/** A quote's time (epoch ms) and the instant (on the provider's clock) from which it may be another (`quoteTime`). */
+export interface QuoteTime {
+  time: number;
+  until: number;
+}
+
 export interface MarketDataProvider {
   readonly name: string;
   readonly capabilities: ReadonlySet<Capability>;
@@ -105,11 +111,15 @@ export interface MarketDataProvider {
   snapshot(query: { symbol: string; at?: number }): Promise<Snapshot>;
   /**
    * The time (epoch ms) of the quote `snapshot({ symbol })` would answer now,
-   * where the provider can tell without computing it: while it is the same,
-   * so is the quote (a caller may hold what it made of one). Undefined when
-   * it cannot tell (not ready yet, no quote).
+   * where the provider can tell without computing it, and until when (on the
+   * provider's clock, `now`) it stays that quote: while the time is the same,
+   * so is the quote (a caller may hold what it made of one, and read it back
+   * without asking again until `until`). Undefined when it cannot tell (not
+   * ready yet, no quote).
    */
-  quoteTime?(symbol: string): number | undefined;
+  quoteTime?(symbol: string): QuoteTime | undefined;
+  /** The provider's clock (epoch ms), where it keeps one: what `quoteTime`'s `until` is read against. */
+  now?(): number;
   /**
    * The most bars `bars` ever answers for a timeframe, where the provider
    * bounds it whatever the clock (the synthetic market's 1h and 4h window):

@@ -4,7 +4,7 @@ import { BarsRepository } from '../../src/db/repositories/bars';
 import { createLogger } from '../../src/log';
 import { createCsvProvider } from '../../src/providers/csv';
 import { MarketData } from '../../src/market-data';
-import type { BarsQuery, MarketDataProvider } from '../../src/providers/types';
+import type { BarsQuery, MarketDataProvider, QuoteTime } from '../../src/providers/types';
 import { BarStore } from '../../src/store';
 import { openFreshDatabase } from '../helpers/db';
 import { fixture } from '../helpers/fixtures';
@@ -83,25 +83,41 @@ describe('cache-through market data', () => {
     await data.flush();
   });
 
-  it('holds what is made of a quote while the provider names the same quote time, and nothing once it moves or when it names none', async () => {
+  it('holds what is made of a quote until the instant the provider names, then while it names the same quote time, and nothing once it moves or when it names none', async () => {
     const { provider } = countingProvider();
     const quote = await provider.snapshot({ symbol: 'AAPL' });
-    let quoteTime: number | undefined = Date.parse(quote.ts);
-    const data = make({ ...provider, quoteTime: () => quoteTime });
+    let providerClock = Date.parse(quote.ts) + 1_000;
+    let named: QuoteTime | undefined = { time: Date.parse(quote.ts), until: providerClock + 10_000 };
+    let asked = 0;
+    const data = make({ ...provider, now: () => providerClock, quoteTime: () => (asked++, named) });
     expect(data.heldQuote<string>('AAPL')).toBeUndefined();
     const made = await data.quoteToHold<string>('AAPL');
     expect(made.quote.ts).toBe(quote.ts);
     made.hold('body of the quote');
+    asked = 0;
     expect(data.heldQuote<string>('AAPL')).toBe('body of the quote');
     expect(data.heldQuote<string>('MSFT')).toBeUndefined();
-    quoteTime += 60_000; // the quote moved
+    providerClock += 9_999; // still before `until`: read back without asking the provider
+    expect(data.heldQuote<string>('AAPL')).toBe('body of the quote');
+    expect(asked).toBe(0);
+    providerClock += 1; // at `until`: the provider is asked, names the same time (and a later until): still held
+    named = { time: named.time, until: providerClock + 5_000 };
+    expect(data.heldQuote<string>('AAPL')).toBe('body of the quote');
+    expect(data.heldQuote<string>('AAPL')).toBe('body of the quote');
+    expect(asked).toBe(1);
+    providerClock += 5_000;
+    named = { time: named.time + 60_000, until: providerClock + 1 }; // the quote moved
     expect(data.heldQuote<string>('AAPL')).toBeUndefined();
     // A made quote whose time the provider does not name (it moved meanwhile) is not held.
     (await data.quoteToHold<string>('AAPL')).hold('stale body');
     expect(data.heldQuote<string>('AAPL')).toBeUndefined();
-    quoteTime = undefined; // a provider that cannot tell when its quote moves: nothing held
+    named = undefined; // a provider that cannot tell when its quote moves: nothing held
     (await data.quoteToHold<string>('AAPL')).hold('unheld body');
     expect(data.heldQuote<string>('AAPL')).toBeUndefined();
+    // Nor one that names the time but keeps no clock to read `until` against.
+    const clockless = make({ ...provider, quoteTime: () => ({ time: Date.parse(quote.ts), until: Infinity }) });
+    (await clockless.quoteToHold<string>('AAPL')).hold('unheld body');
+    expect(clockless.heldQuote<string>('AAPL')).toBeUndefined();
   });
 
   it('names the provider and symbol for an unknown symbol', async () => {

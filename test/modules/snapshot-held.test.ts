@@ -32,7 +32,10 @@ describe('the held /api/snapshot answer', () => {
       ['16:00', 0], // the close
       ['17:30', 0],
       ['23:59', 0],
+      ['23:59', 59_999], // the last millisecond of the day the world was built for
       ['23:59', 3_600_000], // past New York midnight: the world of the next day
+      ['09:29', 86_400_000 + 59_999], // the last millisecond before the next open
+      ['09:30', 86_400_000], // the next open, to the millisecond
       ['09:30', 86_400_000 + 1_000], // the next session
     ] as const;
     const texts: string[] = [];
@@ -53,10 +56,27 @@ describe('the held /api/snapshot answer', () => {
     expect(new Set(texts.slice(0, 5)).size).toBe(5);
     expect(quotes[1]!.ts).not.toBe(quotes[0]!.ts);
     expect(quotes.slice(0, 5).every((q) => q.marketOpen)).toBe(true);
-    expect(new Set(texts.slice(5, 9)).size).toBe(1);
+    expect(new Set(texts.slice(5, 11)).size).toBe(1);
     expect(quotes[5]!.marketOpen).toBe(false);
-    expect(texts[9]).not.toBe(texts[8]);
-    expect(quotes[9]!.marketOpen).toBe(true);
+    expect(texts[11]).not.toBe(texts[10]);
+    expect(quotes[11]!.marketOpen).toBe(true);
+    expect(texts[12]).not.toBe(texts[11]);
+  });
+
+  it('names a closed market\'s quote until the next open or the next New York midnight, a live one for its millisecond', async () => {
+    let clock = newYorkToUtc('2026-11-24', '17:30');
+    const provider = new SyntheticProvider({ now: () => clock });
+    const data = marketDataOf(provider);
+    expect(provider.quoteTime('AAPL')).toBeUndefined(); // nothing built yet
+    await snapshotBody(data, 'AAPL');
+    expect(provider.quoteTime('AAPL')).toEqual({ time: newYorkToUtc('2026-11-24', '16:00'), until: newYorkToUtc('2026-11-25', '00:00') });
+    clock = newYorkToUtc('2026-11-25', '03:00');
+    expect(provider.quoteTime('AAPL')).toBeUndefined(); // the world of the day before
+    await snapshotBody(data, 'AAPL');
+    expect(provider.quoteTime('AAPL')).toEqual({ time: newYorkToUtc('2026-11-24', '16:00'), until: newYorkToUtc('2026-11-25', '09:30') });
+    clock = newYorkToUtc('2026-11-25', '11:00') + 7;
+    expect(provider.quoteTime('AAPL')).toEqual({ time: clock, until: clock + 1 });
+    expect(provider.now()).toBe(clock);
   });
 
   it('holds the quote of a closed market across asks, and the answer of another symbol apart', async () => {

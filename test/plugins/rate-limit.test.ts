@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { Principal } from '../../src/auth';
 import { createLogger } from '../../src/log';
 import { errors } from '../../src/plugins/errors';
-import { bucketOf, rateLimit } from '../../src/plugins/rate-limit';
+import { addressBucket, bucketQuota, principalBucket, rateLimit, rateLimiter } from '../../src/plugins/rate-limit';
 import { requestPath } from '../../src/plugins/request-path';
 import { requestId } from '../../src/plugins/request-id';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
@@ -111,11 +111,23 @@ describe('rate-limit route rules', () => {
 });
 
 describe('buckets', () => {
-  const ip = () => '203.0.113.9';
   it('puts a key, a session user and an anonymous client in different buckets', () => {
-    expect(bucketOf({ userId: 'u', tier: 'free', kind: 'key', keyId: 'key_a' }, ip, 5, TIERS)).toEqual({ key: 'key:key_a', quota: 10 });
-    expect(bucketOf({ userId: 'u', tier: 'enterprise', kind: 'session' }, ip, 5, TIERS)).toEqual({ key: 'user:u', quota: 100 });
-    expect(bucketOf(null, ip, 5, TIERS)).toEqual({ key: 'ip:203.0.113.9', quota: 5 });
+    const key: Principal = { userId: 'u', tier: 'free', kind: 'key', keyId: 'key_a' };
+    const session: Principal = { userId: 'u', tier: 'enterprise', kind: 'session' };
+    expect([principalBucket(key), bucketQuota(key, 5, TIERS)]).toEqual(['key:key_a', 10]);
+    expect([principalBucket(session), bucketQuota(session, 5, TIERS)]).toEqual(['user:u', 100]);
+    expect([addressBucket('203.0.113.9'), bucketQuota(null, 5, TIERS)]).toEqual(['ip:203.0.113.9', 5]);
+  });
+  it('counts clients from different addresses apart, whatever order they come in', () => {
+    const { general } = rateLimiter({ store: new MemoryRateLimitStore(), quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log });
+    const from = (address: string) => ({ requestIP: () => ({ address }) });
+    const remaining = (address: string) => {
+      const set = { headers: {} as Record<string, unknown> };
+      void general(new Request('http://localhost/api/cheap'), from(address), set, '/api/cheap');
+      return [set.headers['x-ratelimit-limit'], set.headers['x-ratelimit-remaining']];
+    };
+    const order = ['203.0.113.9', '203.0.113.9', '198.51.100.7', '203.0.113.9', '198.51.100.7', '198.51.100.7'];
+    expect(order.map(remaining)).toEqual([['10', '9'], ['10', '8'], ['10', '9'], ['10', '7'], ['10', '8'], ['10', '7']]);
   });
   it('takes the path without the query', () => {
     expect(requestPath('http://localhost:3000/api/bars?symbol=AAPL')).toBe('/api/bars');

@@ -80,6 +80,20 @@ describe('ETag, 304 and compression', () => {
   });
 });
 
+describe('held bodies as bytes', () => {
+  it('gives a held body\'s UTF-8 bytes once made, whichever was asked last', async () => {
+    const bodies = new CompressedBodies(1 << 20);
+    const quote = '{"symbol":"AAPL","name":"Société Générale"}';
+    const other = '{"symbol":"MSFT"}';
+    const first = bodies.identity('"q"', quote);
+    expect(new Uint8Array(await first.arrayBuffer())).toEqual(new TextEncoder().encode(quote));
+    expect(bodies.identity('"q"', quote)).toBe(first);
+    const second = bodies.identity('"m"', other);
+    expect(await second.text()).toBe(other);
+    expect(bodies.identity('"q"', quote)).toBe(first); // asked again after another: the held bytes, not made again
+  });
+});
+
 describe('negotiation', () => {
   it('prefers brotli, falls back to gzip, honours q=0 and *', () => {
     expect(negotiate(null)).toBeNull();

@@ -11,9 +11,9 @@
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
  */
-import { newYorkDate } from '../calendar';
+import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../calendar';
 import { loadInstruments } from '../universe';
-import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
+import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type QuoteTime, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
 import { TIMEFRAMES } from '../../domain/signal';
 import { filingsOf, insiderTransactions, socialDays } from './altdata';
 import { earningsEvents, shareCounts, shortInterestReports } from './fundamentals';
@@ -141,16 +141,26 @@ export class SyntheticProvider implements MarketDataProvider {
 
   /**
    * The time of the quote `snapshot` answers now: the clock inside a session
-   * (the quote is a function of the instant), the last close outside one (the
-   * same quote until the next open). Undefined until the symbol's state is
-   * built under the world of today (the next `snapshot` builds it).
+   * (the quote is a function of the instant: it holds for this millisecond),
+   * the last close outside one (the same quote until the next open, or the
+   * next New York midnight, when the world is built again, whichever comes
+   * first). Undefined until the symbol's state is built under the world of
+   * today (the next `snapshot` builds it).
    */
-  quoteTime(symbol: string): number | undefined {
+  quoteTime(symbol: string): QuoteTime | undefined {
     const now = this.clock();
     const world = this.world;
-    if (!world || this.drawing.has(symbol) || !this.symbols.has(symbol) || this.worldDay !== newYorkDate(now)) return undefined;
+    const day = this.worldDay;
+    if (!world || day === undefined || this.drawing.has(symbol) || !this.symbols.has(symbol) || day !== newYorkDate(now)) return undefined;
     const { complete, live } = clockState(world, now);
-    return live >= 0 ? now : complete > 0 ? world.closeTs[complete - 1] : undefined;
+    if (live >= 0) return { time: now, until: now + 1 };
+    if (complete === 0) return undefined;
+    const midnight = newYorkToUtc(isoDate(parseIsoDate(day) + 1), '00:00');
+    return { time: world.closeTs[complete - 1]!, until: complete < world.openTs.length ? Math.min(world.openTs[complete]!, midnight) : midnight };
+  }
+
+  now(): number {
+    return this.clock();
   }
 
   async selfCheck(): Promise<SelfCheck> {
