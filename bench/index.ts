@@ -7,6 +7,7 @@
  */
 import { benchNames } from './args';
 import { benchBoot } from './boot';
+import { benchCluster } from './cluster';
 import { benchAuth } from './auth';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
@@ -41,6 +42,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  cluster: benchCluster,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

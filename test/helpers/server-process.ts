@@ -4,6 +4,7 @@
  * environment is exactly what the caller gives (plus PATH), never the test
  * runner's, so DATABASE_URL or REDIS_URL reach a process only when meant to.
  */
+import type { Subprocess } from 'bun';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dir, '..', '..');
@@ -15,50 +16,82 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `breakline serve` on a free loopback port and resolves once it listens. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+/** A `breakline serve` process as it runs: its logs as they come, when it is ready, when it exits. */
+export interface SpawnedServer {
+  proc: Subprocess<'ignore', 'ignore', 'pipe'>;
+  /** The JSON log lines the server wrote (stderr); a line that is not JSON is kept as `{ msg: line }`. */
+  logs: Record<string, unknown>[];
+  /** Resolves to the URL once the server logs `breakline ready`; rejects when it exits first. */
+  ready: Promise<string>;
+  /** Resolves to the exit code once stderr is read to its end and the process has exited. */
+  exited: Promise<number>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The environment every spawned server gets under the caller's (a free port, loopback, no scheduler, one worker). */
+const SERVER_DEFAULTS = { PORT: '0', HOST: '127.0.0.1', SCAN_INTERVAL_SECONDS: '0', POOL_SIZE: '1', LOG_LEVEL: 'info' };
+
+/** Spawns `breakline serve` and returns at once; stderr is read to its end (a full pipe would stall the server). */
+export function spawnServer(env: Record<string, string>): SpawnedServer {
   const proc = Bun.spawn([process.execPath, 'src/index.ts', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SCAN_INTERVAL_SECONDS: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', ...SERVER_DEFAULTS, ...env },
+    stdin: 'ignore',
     stdout: 'ignore',
     stderr: 'pipe',
   });
   const logs: Record<string, unknown>[] = [];
-  const stop = async () => {
-    proc.kill('SIGTERM');
-    const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
-    if (!exited) proc.kill('SIGKILL');
-  };
-  // Read stderr to its end (a full pipe would stall the server); resolve once it says it is ready (warm-up done).
-  const { promise: listening, resolve, reject } = Promise.withResolvers<string>();
-  void (async () => {
+  const { promise: ready, resolve, reject } = Promise.withResolvers<string>();
+  ready.catch(() => {}); // a caller that only waits for the exit need not handle it
+  const exited = (async () => {
     const decoder = new TextDecoder();
     let buffered = '';
+    const take = (line: string) => {
+      if (!line) return;
+      try {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        logs.push(entry);
+        if (entry.msg === 'breakline ready' && typeof entry.url === 'string') resolve(entry.url);
+      } catch {
+        logs.push({ msg: line });
+      }
+    };
     for await (const chunk of proc.stderr) {
       buffered += decoder.decode(chunk, { stream: true });
       let newline;
       while ((newline = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, newline);
+        take(buffered.slice(0, newline));
         buffered = buffered.slice(newline + 1);
-        try {
-          const entry = JSON.parse(line) as Record<string, unknown>;
-          logs.push(entry);
-          if (entry.msg === 'breakline ready' && typeof entry.url === 'string') resolve(entry.url);
-        } catch {
-          logs.push({ msg: line });
-        }
       }
     }
-    reject(new Error(`server exited before listening (code ${await proc.exited}): ${JSON.stringify(logs)}`));
+    take(buffered);
+    const code = await proc.exited;
+    reject(new Error(`server exited before it was ready (code ${code}): ${JSON.stringify(logs)}`));
+    return code;
   })();
+  const stop = async (graceMs = 10_000) => {
+    proc.kill('SIGTERM');
+    const done = await Promise.race([exited.then(() => true), Bun.sleep(graceMs).then(() => false)]);
+    if (!done) {
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  };
+  return { proc, logs, ready, exited, stop };
+}
+
+/** Starts `breakline serve` on a free loopback port and resolves once it is ready (warm-up done). */
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+  const server = spawnServer(env);
   const timer = Bun.sleep(timeoutMs).then(() => {
-    throw new Error(`server did not listen within ${timeoutMs} ms: ${JSON.stringify(logs)}`);
+    throw new Error(`server did not listen within ${timeoutMs} ms: ${JSON.stringify(server.logs)}`);
   });
   try {
-    const url = await Promise.race([listening, timer]);
-    return { url, logs, stop };
+    const url = await Promise.race([server.ready, timer]);
+    return { url, logs: server.logs, stop: () => server.stop() };
   } catch (error) {
-    await stop();
+    await server.stop();
     throw error;
   }
 }

@@ -1,0 +1,184 @@
+/**
+ * @module test/helpers/cluster/cluster
+ * The production shape of issue 26, on loopback: a private PostgreSQL 15
+ * and Redis, HAProxy (deploy/haproxy.cfg) in front of three `breakline
+ * serve` instances of deployment A, and room for a second deployment B on
+ * the same servers (its own database, its own REDIS_KEY_PREFIX). Sessions
+ * come from a test identity provider (an ES256 key the instances trust
+ * through AUTH_ISSUER + AUTH_PUBLIC_KEY), as in production, so a session or
+ * an API key works on every instance.
+ *
+ * Settings are small so the whole suite fits in minutes on two cores (see
+ * CLUSTER_ENV): a 24-symbol market (./market), scans every 5 s, health rounds
+ * every 2 s, 10 s rate-limit windows.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import type { Tier } from '../../../src/domain/tiers';
+import type { ScanRun } from './audit';
+import { signingKey, signToken, type TestSigningKey } from '../auth';
+import { startHaproxy, type Balancer } from './haproxy';
+import { Instance } from './instance';
+import { writeClusterMarket } from './market';
+import { freePorts } from './ports';
+import { startPostgres, type PrivatePostgres } from './postgres';
+import { startRedis, type PrivateRedis } from './redis';
+
+export const ISSUER = 'https://idp.cluster.test';
+
+/** The numbers the suite's assertions are made of (each also set on the instances through CLUSTER_ENV). */
+export const LIMITS = {
+  /** RATE_LIMIT_WINDOW_SECONDS. */
+  windowSeconds: 10,
+  /** RATE_LIMIT_QUOTA: anonymous clients, per address. */
+  anonymousQuota: 20,
+  /** RATE_LIMIT_QUOTA_FREE: a free-tier user. */
+  freeQuota: 15,
+  /** SCAN_INTERVAL_SECONDS. */
+  scanIntervalSeconds: 5,
+} as const;
+
+/** The environment every instance of every deployment gets (plus its database, Redis prefix, port and STATE_DIR). */
+export const CLUSTER_ENV: Record<string, string> = {
+  HOST: '127.0.0.1',
+  MARKET_DATA_PROVIDER: 'csv',
+  SCAN_INTERVAL_SECONDS: String(LIMITS.scanIntervalSeconds),
+  // The boot replay runs (two years of the 24-symbol market): it is a once-per-cluster job to check.
+  REPLAY_ON_BOOT: 'on',
+  POOL_SIZE: '1',
+  HEALTH_CHECK_INTERVAL_SECONDS: '2',
+  // One proxy hop (HAProxy appends the client's address to X-Forwarded-For). Today's
+  // boolean parser reads `1` as `true` (the first entry is taken); the hop count
+  // (issue 26 item 5, edge) reads it as one trusted hop: the last entry.
+  TRUST_PROXY: '1',
+  RATE_LIMIT_WINDOW_SECONDS: String(LIMITS.windowSeconds),
+  RATE_LIMIT_QUOTA: String(LIMITS.anonymousQuota),
+  RATE_LIMIT_QUOTA_FREE: String(LIMITS.freeQuota),
+  // The traffic's users are enterprise-tier: their own quota never stands in the way.
+  RATE_LIMIT_QUOTA_PRO: '100000',
+  RATE_LIMIT_QUOTA_ENTERPRISE: '100000',
+  ALERT_RULES_PER_TIER: '5,50,100000',
+  WATCHLISTS_PER_TIER: '3,20,100000',
+  LOG_LEVEL: 'info',
+};
+
+export class Deployment {
+  readonly instances: Instance[];
+
+  constructor(
+    readonly name: string,
+    readonly database: string,
+    readonly adminUrl: string,
+    readonly env: Record<string, string>,
+    ports: number[],
+    stateRoot: string,
+  ) {
+    this.instances = ports.map((port, i) => {
+      const stateDir = join(stateRoot, `${name}-${i + 1}`);
+      mkdirSync(stateDir, { recursive: true });
+      return new Instance(`${name === 'a' ? '' : `${name}:`}app${i + 1}`, port, { ...env, STATE_DIR: stateDir });
+    });
+  }
+
+  /** A short-lived superuser connection to this deployment's database. */
+  async withSql<T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+    const sql = postgres(this.adminUrl, { max: 2, onnotice: () => {}, connect_timeout: 10 });
+    try {
+      return await work(sql);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+
+  /**
+   * Whether a scheduler persisted `run`: an instance logged its id; or a
+   * scheduler pass of its timeframe failed after it was committed (logged
+   * within 30 s of its end); or it ended in a window where a killed process
+   * may have lost its last lines (`unlogged`); or it ended less than 5 s ago
+   * (its line may not be written yet: the pass logs after outcomes and the
+   * checkpoint).
+   */
+  scheduledBy(unlogged: { from: number; to: number }[]): (run: ScanRun) => boolean {
+    const logs = this.instances.map((i) => i.schedulerLog());
+    const persisted = new Set(logs.flatMap((l) => l.persisted));
+    const failed = logs.flatMap((l) => l.failed);
+    const now = Date.now();
+    return (run) => {
+      const end = run.finishedAt.getTime();
+      return (
+        persisted.has(run.id) ||
+        failed.some((f) => f.timeframe === run.timeframe && f.at >= end && f.at <= end + 30_000) ||
+        unlogged.some((w) => end >= w.from && end <= w.to) ||
+        end > now - 5000
+      );
+    };
+  }
+
+  async shutdown(): Promise<void> {
+    await Promise.all(this.instances.map((i) => i.shutdown()));
+  }
+}
+
+export class Cluster {
+  readonly a: Deployment;
+  b: Deployment | undefined;
+
+  private constructor(
+    readonly root: string,
+    readonly pg: PrivatePostgres,
+    readonly redis: PrivateRedis,
+    readonly balancer: Balancer,
+    private readonly idp: TestSigningKey,
+    private readonly csvDir: string,
+    private readonly spare: number[],
+  ) {
+    this.a = this.deployment('a', 'breakline_a', undefined, spare.splice(0, 3));
+  }
+
+  /** Servers, market and balancer up; deployment A configured on an empty database but not started. */
+  static async create(): Promise<Cluster> {
+    const root = mkdtempSync(join(tmpdir(), 'breakline-cluster-'));
+    const [pgPort, redisPort, balancerPort, statsPort, ...instancePorts] = await freePorts(8);
+    const csvDir = join(root, 'market');
+    const [pg, redis, idp] = await Promise.all([startPostgres(pgPort!), startRedis(redisPort!), signingKey('ES256', 'cluster'), writeClusterMarket(csvDir)]);
+    await pg.createDatabase('breakline_a');
+    const balancer = await startHaproxy({ port: balancerPort!, statsPort: statsPort!, servers: instancePorts.slice(0, 3).map((p) => `127.0.0.1:${p}`) });
+    return new Cluster(root, pg, redis, balancer, idp, csvDir, instancePorts);
+  }
+
+  private deployment(name: string, database: string, prefix: string | undefined, ports: number[]): Deployment {
+    const env = {
+      ...CLUSTER_ENV,
+      CSV_DIR: this.csvDir,
+      DATABASE_URL: this.pg.url(database),
+      REDIS_URL: this.redis.url,
+      ...(prefix ? { REDIS_KEY_PREFIX: prefix } : {}),
+      AUTH_ISSUER: ISSUER,
+      AUTH_PUBLIC_KEY: this.idp.publicPem,
+    };
+    return new Deployment(name, database, this.pg.adminUrl(database), env, ports, this.root);
+  }
+
+  /** Deployment B: one instance on its own (empty) database, sharing Redis under `prefix`; not started. */
+  async addSecondDeployment(prefix: string): Promise<Deployment> {
+    await this.pg.createDatabase('breakline_b');
+    this.b = this.deployment('b', 'breakline_b', prefix, this.spare.splice(0, 1));
+    return this.b;
+  }
+
+  /** A `__session` cookie of the test identity provider for `userId` at `tier`, valid an hour. */
+  async session(userId: string, tier: Tier): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    return `__session=${await signToken(this.idp, { iss: ISSUER, sub: userId, tier, iat: now, exp: now + 3600 })}`;
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all([this.a.shutdown(), this.b?.shutdown()]);
+    await this.balancer.stop().catch(() => {});
+    await this.redis.destroy().catch(() => {});
+    await this.pg.destroy().catch(() => {});
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}

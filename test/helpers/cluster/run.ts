@@ -1,0 +1,342 @@
+/**
+ * @module test/helpers/cluster/run
+ * One scenario on the cluster, from start to outcome: the instances up (a
+ * crashed one from an earlier scenario is started again first), two stream
+ * subscribers on each instance, traffic through the balancer, the fault,
+ * then each instance's recovery after the fault's end, a settle (the
+ * scheduler's next runs fire the last rules; the streams catch up), the
+ * audits of the database, and the rate-limit probes. The outcome holds the
+ * numbers; test/cluster asserts on them and bench/cluster prints them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TIMEFRAMES } from '../../../src/domain/signal';
+import { runCli } from '../server-process';
+import { auditJobs, auditLedgers, auditStream, auditWrites, storedEvents, type JobAudit, type LedgerAudit, type StreamAudit, type WriteAudit } from './audit';
+import { LIMITS, type Cluster, type Deployment } from './cluster';
+import type { Instance } from './instance';
+import { probeAdmissions, type Admission } from './rate-limit';
+import { Subscriber } from './subscriber';
+import { Traffic } from './traffic';
+
+/** Issue 26: every instance serves again within 30 s of the fault's end. */
+export const READY_DEADLINE_SECONDS = 30;
+/** How long the suite waits for an instance that is not ready (past the deadline, so the table shows the real time). */
+const RECOVERY_WAIT_MS = 45_000;
+
+export interface Scenario {
+  name: string;
+  /** The first scenario: the fault is the three instances starting at once on the empty database. */
+  freshStart?: boolean;
+  /** Scans persisted outside the scheduler that are right in this scenario (the warm-up's first daily scan). */
+  unscheduled?: Record<string, number>;
+  /** The scenario must cost no request through the balancer (an answer for every one, none 5xx). */
+  noFailedRequests?: boolean;
+  fault(run: ScenarioRun): Promise<void>;
+}
+
+export interface Outcome {
+  scenario: string;
+  seconds: number;
+  unexpectedExits: string[];
+  /** Seconds from the fault's end to ready (/readyz 200), per instance; null: not within RECOVERY_WAIT_MS. */
+  recovery: { instance: string; seconds: number | null }[];
+  requests: { total: number; failed: number; failedByKind: Record<string, number>; clientErrors: Record<string, number>; retried: number; redispatched: number; noServerSeconds: number };
+  writes: WriteAudit;
+  ledger: { verifies: boolean; report: string; duplicates: LedgerAudit['duplicateRecords'][] };
+  jobs: JobAudit & { expectedUnscheduled: Record<string, number>; runsAfterFault: number };
+  streams: StreamAudit[];
+  admissions: Admission[];
+  noFailedRequests: boolean;
+  notes: string[];
+}
+
+/** What a scenario's fault script works with. */
+export class ScenarioRun {
+  readonly notes: string[] = [];
+  /** When the fault ended for each instance (default: when the script returned). */
+  readonly faultEnds = new Map<Instance, number>();
+  /** Windows in which a killed process may have lost its last log lines (audit: a run ending in one is not "unscheduled"). */
+  readonly unlogged: { from: number; to: number }[] = [];
+  readonly subscribers: { deployment: Deployment; subscriber: Subscriber }[] = [];
+  readonly traffic: { deployment: Deployment; traffic: Traffic }[] = [];
+  private readonly samples = new Map<Instance, { at: number; ready: boolean }[]>();
+  /** The balancer's count of servers up, sampled with readiness. */
+  readonly balancerUp: { at: number; up: number }[] = [];
+  private monitoring = true;
+  private readonly monitor: Promise<void>;
+  private static address = 0;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly scenario: Scenario,
+  ) {
+    this.monitor = this.watchReadiness();
+  }
+
+  get instances(): Instance[] {
+    return [...this.cluster.a.instances, ...(this.cluster.b?.instances ?? [])];
+  }
+
+  /** The fault ended for `instances` (all of A by default) now. */
+  faultEnded(instances: Instance[] = this.cluster.a.instances, at = Date.now()): void {
+    for (const instance of instances) this.faultEnds.set(instance, at);
+  }
+
+  /** Two subscribers on each instance of `deployment`, each its own client address. */
+  subscribe(deployment: Deployment): void {
+    for (const instance of deployment.instances) {
+      for (const n of ['a', 'b']) {
+        const subscriber = new Subscriber(`${instance.name}/${n}`, instance.url, `198.51.100.${++ScenarioRun.address % 250}`);
+        subscriber.start();
+        this.subscribers.push({ deployment, subscriber });
+      }
+    }
+  }
+
+  /** Traffic of `deployment`'s trader against `baseUrl` (the balancer for A). */
+  async startTraffic(deployment: Deployment, baseUrl: string): Promise<void> {
+    if (this.traffic.some((t) => t.deployment === deployment)) return;
+    const credentials = { cookie: await this.cluster.session(`trader-${deployment.name}`, 'enterprise'), apiKey: apiKeys.get(deployment) };
+    const traffic = new Traffic(baseUrl, credentials, { workers: 3, pauseMs: 60, ruleEveryMs: 1500 }, `${deployment.name}-${this.scenario.name.replace(/\W+/g, '-')}`);
+    traffic.start();
+    this.traffic.push({ deployment, traffic });
+  }
+
+  /** Resolves once `instance` answers /readyz 200 (true), or false when it has died or `ms` passed. */
+  async waitReady(instance: Instance, ms = RECOVERY_WAIT_MS): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if (await instance.ready()) return true;
+      if (!instance.running) return false;
+      await Bun.sleep(250);
+    }
+    return false;
+  }
+
+  /** Seconds from the fault's end to the first ready answer after it; null when none came. */
+  recoveryOf(instance: Instance): number | null {
+    const end = this.faultEnds.get(instance);
+    if (end === undefined) return null;
+    const first = (this.samples.get(instance) ?? []).find((s) => s.at >= end && s.ready);
+    return first ? Math.round((first.at - end) / 100) / 10 : null;
+  }
+
+  /** Stops the traffic (keeping each deployment's API key for the next scenario); resolves when no request is in flight. */
+  async stopTraffic(): Promise<void> {
+    await Promise.all(this.traffic.map((t) => t.traffic.stop()));
+    for (const { deployment, traffic } of this.traffic) if (traffic.credentials.apiKey) apiKeys.set(deployment, traffic.credentials.apiKey);
+  }
+
+  /** Seconds since `from` during which the balancer had no server up (its samples' spans). */
+  noServerSeconds(from: number): number {
+    let ms = 0;
+    const samples = this.balancerUp.filter((s) => s.at >= from);
+    for (let i = 1; i < samples.length; i++) if (samples[i - 1]!.up === 0) ms += samples[i]!.at - samples[i - 1]!.at;
+    return Math.round(ms / 100) / 10;
+  }
+
+  async stopMonitor(): Promise<void> {
+    this.monitoring = false;
+    await this.monitor;
+  }
+
+  private async watchReadiness(): Promise<void> {
+    while (this.monitoring) {
+      await Promise.all([
+        this.cluster.balancer
+          .stats()
+          .then(({ servers }) => this.balancerUp.push({ at: Date.now(), up: Object.values(servers).filter((s) => s.startsWith('UP')).length }))
+          .catch(() => {}),
+        ...this.instances.map(async (instance) => {
+          const at = Date.now();
+          const ready = await instance.ready();
+          const list = this.samples.get(instance) ?? [];
+          list.push({ at, ready });
+          this.samples.set(instance, list);
+        }),
+      ]);
+      await Bun.sleep(250);
+    }
+  }
+}
+
+/** The API key each deployment's traffic made (in its first scenario), for the traffic of the next. */
+const apiKeys = new WeakMap<Deployment, string>();
+
+/** Starts every instance of A that is not running and waits until all are ready and the balancer has them all up. */
+async function reviveDeployment(run: ScenarioRun): Promise<void> {
+  const { a } = run.cluster;
+  for (const instance of a.instances.filter((i) => !i.running)) {
+    run.notes.push(`${instance.name} was not running at the start (an earlier scenario's crash): started again`);
+    instance.start();
+  }
+  for (const instance of a.instances) if (!(await run.waitReady(instance, 120_000))) throw new Error(`${instance.name} is not ready at the start of "${run.scenario.name}": ${JSON.stringify(instance.logs.slice(-5))}`);
+  await balancerHasAll(run.cluster, 20_000);
+}
+
+async function balancerHasAll(cluster: Cluster, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const { servers } = await cluster.balancer.stats();
+    if (Object.values(servers).every((s) => s.startsWith('UP'))) return true;
+    await Bun.sleep(250);
+  }
+  return false;
+}
+
+/** Until every timeframe of `deployment` has a scan that started after `after` (bounded: a dead deployment never scans). */
+async function nextScans(deployment: Deployment, after: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && deployment.instances.some((i) => i.running)) {
+    const rows = await deployment.withSql((sql) => sql<{ timeframe: string }[]>`select distinct timeframe from scan_runs where started_at > ${new Date(after)}`).catch(() => []);
+    if (TIMEFRAMES.every((tf) => rows.some((r) => r.timeframe === tf))) return true;
+    await Bun.sleep(500);
+  }
+  return false;
+}
+
+async function auditStreams(run: ScenarioRun): Promise<StreamAudit[]> {
+  const byDeployment = Map.groupBy(run.subscribers, (s) => s.deployment);
+  const audits: StreamAudit[] = [];
+  for (const [deployment, subscribers] of byDeployment) {
+    const stored = await deployment.withSql(storedEvents);
+    audits.push(...subscribers.map((s) => auditStream(s.subscriber, stored)));
+  }
+  return audits;
+}
+
+/** Runs `scenario` on `cluster` and returns what happened. */
+export async function runScenario(cluster: Cluster, scenario: Scenario): Promise<Outcome> {
+  const run = new ScenarioRun(cluster, scenario);
+  const { a, balancer } = cluster;
+  const startedAt = Date.now();
+  try {
+    if (!scenario.freshStart) await reviveDeployment(run);
+    const before = await balancer.stats();
+    run.subscribe(a);
+    if (!scenario.freshStart) {
+      const deadline = Date.now() + 20_000;
+      while (run.subscribers.some((s) => s.subscriber.firstHelloAt === undefined) && Date.now() < deadline) await Bun.sleep(100);
+      await run.startTraffic(a, balancer.url);
+      await Bun.sleep(2000); // traffic and events flowing before the fault
+    }
+    const faultFrom = Date.now();
+    await scenario.fault(run);
+    for (const instance of run.instances) if (!run.faultEnds.has(instance)) run.faultEnded([instance]);
+    await run.startTraffic(a, balancer.url);
+
+    // Recovery: each instance ready again after its fault's end (or dead, or out of time).
+    const lastEnd = Math.max(...run.faultEnds.values());
+    while (Date.now() < lastEnd + RECOVERY_WAIT_MS && run.instances.some((i) => i.running && run.recoveryOf(i) === null)) await Bun.sleep(250);
+    await balancerHasAll(cluster, 10_000);
+    await Bun.sleep(3000); // traffic after the recovery
+    await run.stopTraffic();
+    const trafficStopped = Date.now();
+
+    // Settle: the next scans fire the last rules; then the streams catch up with the database.
+    await Promise.all([a, cluster.b].filter((d) => d !== undefined).map((d) => nextScans(d, trafficStopped, 30_000)));
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(500)) {
+      if ((await auditStreams(run).catch(() => [])).every((s) => s.lost === 0)) break;
+    }
+    await Promise.all(run.subscribers.map((s) => s.subscriber.stop()));
+    await run.stopMonitor();
+    const streams = await auditStreams(run);
+
+    const deployments = [a, cluster.b].filter((d) => d !== undefined);
+    const writes = { acknowledged: 0, lost: [] as string[], duplicated: [] as string[] };
+    const duplicates: LedgerAudit['duplicateRecords'][] = [];
+    let verifies = true;
+    let report = '';
+    for (const deployment of deployments) {
+      const acked = run.traffic.filter((t) => t.deployment === deployment).flatMap((t) => t.traffic.acked);
+      const w = await deployment.withSql((sql) => auditWrites(sql, acked));
+      writes.acknowledged += w.acknowledged;
+      writes.lost.push(...w.lost);
+      writes.duplicated.push(...w.duplicated);
+      duplicates.push(...(await deployment.withSql(auditLedgers)).map((d) => ({ ...d, chain: d.chain, examples: d.examples.map((e) => `${deployment.name}: ${e}`) })));
+      const verified = await verifyLedger(deployment);
+      verifies &&= verified.ok;
+      if (!verified.ok) report += `${deployment.name}: ${verified.report}\n`;
+    }
+    const window = { from: faultFrom, to: Date.now() };
+    const jobs = await a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(run.unlogged)));
+    const runsAfterFault = await a.withSql(async (sql) => (await sql<{ n: number }[]>`select count(*)::int as n from scan_runs where started_at > ${new Date(lastEnd)}`)[0]!.n);
+
+    const admissions = await probe(run);
+    const after = await balancer.stats();
+    const requests = run.traffic.flatMap((t) => t.traffic.requests);
+    const failed = requests.filter((r) => r.status === 0 || r.status >= 500);
+    const clientErrors = requests.filter((r) => r.status >= 400 && r.status < 500);
+    const exits = run.instances.flatMap((i) => i.exits).filter((e) => e.at >= startedAt && !e.expected);
+    return {
+      scenario: scenario.name,
+      seconds: Math.round((Date.now() - startedAt) / 1000),
+      unexpectedExits: [...exits.map((e) => `${e.instance} exited with code ${e.code}${e.signal ? ` (${e.signal})` : ''}: ${e.lastErrors.join(' | ')}`), ...run.notes.filter((n) => n.startsWith('UNEXPECTED '))],
+      recovery: run.instances.filter((i) => run.faultEnds.has(i)).map((i) => ({ instance: i.name, seconds: run.recoveryOf(i) })),
+      requests: {
+        total: requests.length,
+        failed: failed.length,
+        failedByKind: countBy(failed.map((r) => `${r.method} ${r.path.split('?')[0]} → ${r.status ? `${r.status} from the ${r.by}` : 'no answer'}`)),
+        clientErrors: countBy(clientErrors.map((r) => `${r.method} ${r.path.split('?')[0]} → ${r.status}`)),
+        retried: after.retries - before.retries,
+        redispatched: after.redispatches - before.redispatches,
+        noServerSeconds: run.noServerSeconds(faultFrom),
+      },
+      writes,
+      ledger: { verifies, report, duplicates },
+      jobs: { ...jobs, expectedUnscheduled: scenario.unscheduled ?? {}, runsAfterFault },
+      streams,
+      admissions,
+      noFailedRequests: scenario.noFailedRequests ?? false,
+      notes: run.notes,
+    };
+  } finally {
+    await run.stopTraffic();
+    await Promise.all(run.subscribers.map((s) => s.subscriber.stop()));
+    await run.stopMonitor();
+  }
+}
+
+function countBy(keys: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+}
+
+/** `breakline verify-ledger` against the deployment's database: both chains recomputed. */
+async function verifyLedger(deployment: Deployment): Promise<{ ok: boolean; report: string }> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-cluster-verify-'));
+  try {
+    const { code, stdout, stderr } = await runCli(['verify-ledger'], { DATABASE_URL: deployment.env.DATABASE_URL!, STATE_DIR: stateDir });
+    return { ok: code === 0, report: `exit ${code}: ${(stdout + stderr).slice(0, 600)}` };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Exactly-L probes through the balancer in one window: anonymous requests
+ * (each with a made-up X-Forwarded-For, which must not pick the bucket: they
+ * are all one client, the balancer's peer) and a fresh free-tier user. With
+ * a second deployment, the same two clients on it in the same window: its
+ * own quota, not a share of A's.
+ */
+async function probe(run: ScenarioRun): Promise<Admission[]> {
+  const { cluster } = run;
+  const count = 50;
+  const user = `probe-${crypto.randomUUID().slice(0, 8)}`;
+  const cookie = await cluster.session(user, 'free');
+  const path = '/api/macro/calendar'; // a public read answered from memory
+  const bursts: Parameters<typeof probeAdmissions>[1] = [
+    { client: 'A anonymous via balancer', url: `${cluster.balancer.url}${path}`, quota: LIMITS.anonymousQuota, count, headers: (i: number) => ({ 'x-forwarded-for': `203.0.113.${i % 250}` }) },
+    { client: 'A free user via balancer', url: `${cluster.balancer.url}${path}`, quota: LIMITS.freeQuota, count, headers: () => ({ cookie }) },
+  ];
+  const b = cluster.b?.instances.find((i) => i.running);
+  if (b) {
+    bursts.push({ client: 'B anonymous (same address)', url: `${b.url}${path}`, quota: LIMITS.anonymousQuota, count, headers: () => ({}) });
+    bursts.push({ client: 'B free user (same id)', url: `${b.url}${path}`, quota: LIMITS.freeQuota, count, headers: () => ({ cookie }) });
+  }
+  return probeAdmissions(LIMITS.windowSeconds, bursts);
+}
