@@ -32,9 +32,13 @@ export interface SpawnedServer {
 /** The environment every spawned server gets under the caller's (a free port, loopback, no scheduler, one worker). */
 const SERVER_DEFAULTS = { PORT: '0', HOST: '127.0.0.1', SCAN_INTERVAL_SECONDS: '0', POOL_SIZE: '1', LOG_LEVEL: 'info' };
 
-/** Spawns `breakline serve` and returns at once; stderr is read to its end (a full pipe would stall the server). */
-export function spawnServer(env: Record<string, string>): SpawnedServer {
-  const proc = Bun.spawn([process.execPath, 'src/index.ts', 'serve'], {
+/**
+ * Spawns `breakline serve` and returns at once; stderr is read to its end (a
+ * full pipe would stall the server). From source, or the executable `binary`
+ * (`npm run build`'s dist/breakline, what the Docker image runs).
+ */
+export function spawnServer(env: Record<string, string>, binary?: string): SpawnedServer {
+  const proc = Bun.spawn(binary ? [binary, 'serve'] : [process.execPath, 'src/index.ts', 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...SERVER_DEFAULTS, ...env },
     stdin: 'ignore',

@@ -81,6 +81,8 @@ export interface JobAudit {
   overlapping: string[];
   /** Runs persisted outside the scheduler, by timeframe (the warm-up's first daily scan is the one expected, once). */
   unscheduled: Record<string, number>;
+  /** Their ids and times, for the report. */
+  unscheduledRuns: string[];
   /** Runs started in the window. */
   runs: number;
   bootReplays: { id: string; status: string; signals: number; signalRecords: number }[];
@@ -102,11 +104,15 @@ export async function auditJobs(sql: Sql, window: { from: number; to: number }, 
     }
   }
   const unscheduled: Record<string, number> = {};
-  for (const run of runs.filter((r) => inWindow(r) && !scheduled(r))) unscheduled[run.timeframe] = (unscheduled[run.timeframe] ?? 0) + 1;
+  const unscheduledRuns: string[] = [];
+  for (const run of runs.filter((r) => inWindow(r) && !scheduled(r))) {
+    unscheduled[run.timeframe] = (unscheduled[run.timeframe] ?? 0) + 1;
+    unscheduledRuns.push(`${run.timeframe} ${run.id} ${run.startedAt.toISOString()}–${run.finishedAt.toISOString()}`);
+  }
   const bootReplays = await sql<JobAudit['bootReplays']>`
     select r.id, r.status, r.signals, (select count(*)::int from replay_ledger_records l where l.replay_id = r.id and l.kind = 'signal') as "signalRecords"
     from replay_runs r where r.origin = 'boot' order by r.started_at`;
-  return { overlapping, unscheduled, runs: runs.filter(inWindow).length, bootReplays };
+  return { overlapping, unscheduled, unscheduledRuns, runs: runs.filter(inWindow).length, bootReplays };
 }
 
 /** A stream event as the database holds it: its key and when it was stored. */

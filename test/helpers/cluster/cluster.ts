@@ -96,9 +96,9 @@ export class Deployment {
    * Whether a scheduler persisted `run`: an instance logged its id; or a
    * scheduler pass of its timeframe failed after it was committed (logged
    * within 30 s of its end); or it ended in a window where a killed process
-   * may have lost its last lines (`unlogged`); or it ended less than 5 s ago
-   * (its line may not be written yet: the pass logs after outcomes and the
-   * checkpoint).
+   * may have lost its last lines (`unlogged`); or its scan ended less than
+   * 30 s ago (the pass logs after saving, alerts, outcomes and the checkpoint,
+   * which take seconds on a busy machine).
    */
   scheduledBy(unlogged: { from: number; to: number }[]): (run: ScanRun) => boolean {
     const logs = this.instances.map((i) => i.schedulerLog());
@@ -111,7 +111,7 @@ export class Deployment {
         persisted.has(run.id) ||
         failed.some((f) => f.timeframe === run.timeframe && f.at >= end && f.at <= end + 30_000) ||
         unlogged.some((w) => end >= w.from && end <= w.to) ||
-        end > now - 5000
+        end > now - 30_000
       );
     };
   }
@@ -148,7 +148,7 @@ export class Cluster {
     return new Cluster(root, pg, redis, balancer, idp, csvDir, instancePorts);
   }
 
-  private deployment(name: string, database: string, prefix: string | undefined, ports: number[]): Deployment {
+  private deployment(name: string, database: string, prefix: string | undefined, ports: number[], extra: Record<string, string> = {}): Deployment {
     const env = {
       ...CLUSTER_ENV,
       CSV_DIR: this.csvDir,
@@ -157,14 +157,15 @@ export class Cluster {
       ...(prefix ? { REDIS_KEY_PREFIX: prefix } : {}),
       AUTH_ISSUER: ISSUER,
       AUTH_PUBLIC_KEY: this.idp.publicPem,
+      ...extra,
     };
     return new Deployment(name, database, this.pg.adminUrl(database), env, ports, this.root);
   }
 
-  /** Deployment B: one instance on its own (empty) database, sharing Redis under `prefix`; not started. */
+  /** Deployment B: one instance on its own (empty) database, sharing Redis under `prefix`, without a boot replay (A's is the one audited); not started. */
   async addSecondDeployment(prefix: string): Promise<Deployment> {
     await this.pg.createDatabase('breakline_b');
-    this.b = this.deployment('b', 'breakline_b', prefix, this.spare.splice(0, 1));
+    this.b = this.deployment('b', 'breakline_b', prefix, this.spare.splice(0, 1), { REPLAY_ON_BOOT: 'off' });
     return this.b;
   }
 

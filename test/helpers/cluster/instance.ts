@@ -12,6 +12,8 @@ import { spawnServer, type SpawnedServer } from '../server-process';
 
 /** A directory to keep every instance's log lines in (`<name>.log`, JSON lines) for a look after the run; unset → kept in memory only. */
 const LOG_DIR = process.env.CLUSTER_LOGS;
+/** The compiled executable to run instead of the source (`npm run build`; what deploy/compose.yaml's image runs). */
+const BINARY = process.env.CLUSTER_BINARY;
 
 export interface InstanceExit {
   instance: string;
@@ -54,7 +56,7 @@ export class Instance {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.sent = undefined;
     this.startedAt = Date.now();
-    const server = spawnServer({ ...this.env, PORT: String(this.port) });
+    const server = spawnServer({ ...this.env, PORT: String(this.port) }, BINARY);
     this.server = server;
     const from = this.logs.length;
     this.keep([{ level: 'suite', msg: 'cluster suite: started', time: new Date().toISOString(), port: this.port }]);
