@@ -44,15 +44,12 @@ export function outcomeRow(o: Outcome): Record<string, string | number> {
     scenario: o.scenario,
     'unexpected exits': o.unexpectedExits.length,
     'failed requests': `${o.requests.failed} of ${o.requests.total}`,
-    'retried by HAProxy': o.requests.retried,
-    'no server up s': o.requests.noServerSeconds,
-    'recovery s (slowest)': slowest,
+    'HAProxy retried / redispatched': `${o.requests.retried} / ${o.requests.redispatched}`,
+    'recovery s': slowest,
     'events lost': `${sum(o.streams.map((s) => s.lost))} of ${sum(o.streams.map((s) => s.expected))}`,
-    'after reset': sum(o.streams.map((s) => s.excusedByReset)),
-    duplicates: sum(o.streams.map((s) => s.duplicates)),
-    'other deployment': sum(o.streams.map((s) => s.foreign)),
+    'duplicates / other deployment\'s': `${sum(o.streams.map((s) => s.duplicates))} / ${sum(o.streams.map((s) => s.foreign))}`,
     'writes lost': `${o.writes.lost.length} of ${o.writes.acknowledged}`,
-    'admitted vs quota': o.admissions.map((a) => `${a.client.split(' ').slice(0, 2).join(' ')} ${a.admitted}/${a.quota}`).join(', '),
+    'admitted / quota': o.admissions.map((a) => `${a.admitted}/${a.quota}`).join(', '),
   };
 }
 
@@ -75,7 +72,10 @@ export async function benchCluster(): Promise<void> {
     await cluster.destroy();
   }
   printTable(`bench/cluster — 3 instances behind HAProxy, PostgreSQL 15 and Redis of its own; 1-min load ${load} → ${loadavg()[0]!.toFixed(1)}`, outcomes.map(outcomeRow));
+  console.log(`admitted / quota: ${outcomes[0]?.admissions.map((a) => a.client).join(', ')} (and, with deployment B: ${['B anonymous (same address)', 'B free user (same id)'].join(', ')})`);
   for (const o of outcomes) {
+    if (o.requests.noServerSeconds > 0) console.log(`${o.scenario}: the balancer had no server up for ${o.requests.noServerSeconds} s`);
+    if (sum(o.streams.map((s) => s.excusedByReset))) console.log(`${o.scenario}: ${sum(o.streams.map((s) => s.excusedByReset))} events missed with a reset after them`);
     for (const exit of o.unexpectedExits) console.log(`${o.scenario}: ${exit.slice(0, 300)}`);
     const failed = Object.entries(o.requests.failedByKind);
     if (failed.length) console.log(`${o.scenario}: failed ${failed.map(([k, n]) => `${k} ×${n}`).join('; ')}`);

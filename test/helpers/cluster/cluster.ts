@@ -64,6 +64,20 @@ export const CLUSTER_ENV: Record<string, string> = {
   LOG_LEVEL: 'info',
 };
 
+/** Clusters not destroyed yet: an interrupted test run stops them on its way out. */
+const live = new Set<Cluster>();
+const stopAll = () => {
+  for (const cluster of live) cluster.destroyNow();
+  live.clear();
+};
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
+
 export class Deployment {
   readonly instances: Instance[];
 
@@ -145,7 +159,18 @@ export class Cluster {
     const [pg, redis, idp] = await Promise.all([startPostgres(pgPort!), startRedis(redisPort!), signingKey('ES256', 'cluster'), writeClusterMarket(csvDir)]);
     await pg.createDatabase('breakline_a');
     const balancer = await startHaproxy({ port: balancerPort!, statsPort: statsPort!, servers: instancePorts.slice(0, 3).map((p) => `127.0.0.1:${p}`) });
-    return new Cluster(root, pg, redis, balancer, idp, csvDir, instancePorts);
+    const cluster = new Cluster(root, pg, redis, balancer, idp, csvDir, instancePorts);
+    live.add(cluster);
+    return cluster;
+  }
+
+  /** Kills everything at once, synchronously (the test process is being interrupted: PostgreSQL would outlive it). */
+  destroyNow(): void {
+    for (const instance of [...this.a.instances, ...(this.b?.instances ?? [])]) instance.killNow();
+    this.balancer.stopNow();
+    this.redis.destroyNow();
+    this.pg.destroyNow();
+    rmSync(this.root, { recursive: true, force: true });
   }
 
   private deployment(name: string, database: string, prefix: string | undefined, ports: number[], extra: Record<string, string> = {}): Deployment {
@@ -176,6 +201,7 @@ export class Cluster {
   }
 
   async destroy(): Promise<void> {
+    live.delete(this);
     await Promise.all([this.a.shutdown(), this.b?.shutdown()]);
     await this.balancer.stop().catch(() => {});
     await this.redis.destroy().catch(() => {});

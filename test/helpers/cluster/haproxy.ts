@@ -24,6 +24,8 @@ export interface Balancer {
   url: string;
   stats(): Promise<BalancerStats>;
   stop(): Promise<void>;
+  /** SIGKILL at once: for a test process that is being interrupted. */
+  stopNow(): void;
 }
 
 /** Starts HAProxy in the foreground with `servers` (host:port, three) and waits until its stats page answers. */
@@ -69,5 +71,6 @@ export async function startHaproxy(options: { port: number; statsPort: number; s
       proc.kill('SIGTERM');
       await proc.exited;
     },
+    stopNow: () => proc.kill('SIGKILL'),
   };
 }

@@ -121,6 +121,11 @@ export class Instance {
     };
   }
 
+  /** SIGKILL at once: for a test process that is being interrupted. */
+  killNow(): void {
+    if (this.running) this.signal('SIGKILL');
+  }
+
   /** Stops it for good: SIGTERM, SIGKILL after 10 s. */
   async shutdown(): Promise<void> {
     if (!this.running) return;

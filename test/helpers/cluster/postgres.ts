@@ -39,6 +39,8 @@ export interface PrivatePostgres {
   start(): Promise<void>;
   /** Stops it (immediate) and removes its directory. */
   destroy(): Promise<void>;
+  /** The same, synchronously: for a test process that is being interrupted. */
+  destroyNow(): void;
 }
 
 export async function startPostgres(port: number): Promise<PrivatePostgres> {
@@ -74,6 +76,11 @@ export async function startPostgres(port: number): Promise<PrivatePostgres> {
     start,
     async destroy() {
       await stop('immediate').catch(() => {}); // already stopped is fine
+      rmSync(dir, { recursive: true, force: true });
+    },
+    destroyNow() {
+      const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
+      Bun.spawnSync([...asPostgres, `${BIN}/pg_ctl`, '-D', data, '-m', 'immediate', 'stop'], { stdout: 'ignore', stderr: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -17,6 +17,8 @@ export interface PrivateRedis {
   /** Starts it again on the same port; resolves once it answers PING. */
   start(): Promise<void>;
   destroy(): Promise<void>;
+  /** SIGKILL at once: for a test process that is being interrupted. */
+  destroyNow(): void;
 }
 
 export async function startRedis(port: number): Promise<PrivateRedis> {
@@ -36,7 +38,7 @@ export async function startRedis(port: number): Promise<PrivateRedis> {
     await proc.exited;
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy: stop };
+  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy: stop, destroyNow: () => proc?.kill('SIGKILL') };
 }
 
 /** Whether a Redis answers PING on the port (RESP over a plain socket). */
