@@ -6,7 +6,7 @@
  * counted.
  */
 import { schedulerLeader } from './leader';
-import type { Scenario, ScenarioRun } from './run';
+import type { Scenario, ScenarioRun } from './scenario-run';
 
 /** How long PostgreSQL and Redis stay down (issue 26: 20 s). */
 export const OUTAGE_SECONDS = 20;
