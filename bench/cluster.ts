@@ -12,10 +12,12 @@
  * `--scenario <words>` runs the fresh start and the scenarios whose name
  * holds the words. Needs PostgreSQL 15 (/usr/lib/postgresql/15/bin),
  * redis-server and HAProxy (/usr/sbin/haproxy): skipped, saying so, without.
- * `CLUSTER_LOGS=<dir>` keeps every instance's log lines there.
+ * `CLUSTER_LOGS=<dir>` keeps every instance's log lines there, and the
+ * outcomes as outcomes.json.
  */
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Cluster } from '../test/helpers/cluster/cluster';
 import { runScenario, type Outcome } from '../test/helpers/cluster/run';
 import { SCENARIOS } from '../test/helpers/cluster/scenarios';
@@ -71,12 +73,16 @@ export async function benchCluster(): Promise<void> {
   } finally {
     await cluster.destroy();
   }
+  if (process.env.CLUSTER_LOGS) await Bun.write(join(process.env.CLUSTER_LOGS, 'outcomes.json'), JSON.stringify(outcomes, null, 1));
   printTable(`bench/cluster — 3 instances behind HAProxy, PostgreSQL 15 and Redis of its own; 1-min load ${load} → ${loadavg()[0]!.toFixed(1)}`, outcomes.map(outcomeRow));
   console.log(`admitted / quota: ${outcomes[0]?.admissions.map((a) => a.client).join(', ')} (and, with deployment B: ${['B anonymous (same address)', 'B free user (same id)'].join(', ')})`);
   for (const o of outcomes) {
     if (o.requests.noServerSeconds > 0) console.log(`${o.scenario}: the balancer had no server up for ${o.requests.noServerSeconds} s`);
+    for (const s of o.streams.filter((x) => x.lost + x.duplicates > 0)) console.log(`${o.scenario}: ${s.subscriber} lost ${s.lost} of ${s.expected}, duplicates ${s.duplicates}: ${s.examples.join('; ')}`);
     if (sum(o.streams.map((s) => s.excusedByReset))) console.log(`${o.scenario}: ${sum(o.streams.map((s) => s.excusedByReset))} events missed with a reset after them`);
     for (const exit of o.unexpectedExits) console.log(`${o.scenario}: ${exit.slice(0, 300)}`);
+    const refused = Object.entries(o.requests.clientErrors);
+    if (refused.length) console.log(`${o.scenario}: 4xx answers to the traffic ${refused.map(([k, n]) => `${k} ×${n}`).join('; ')}`);
     const failed = Object.entries(o.requests.failedByKind);
     if (failed.length) console.log(`${o.scenario}: failed ${failed.map(([k, n]) => `${k} ×${n}`).join('; ')}`);
     if (o.jobs.overlapping.length) console.log(`${o.scenario}: scans at once: ${o.jobs.overlapping.join('; ')}`);

@@ -173,6 +173,8 @@ export function auditStream(subscriber: Subscriber, stored: StoredEvent[]): Stre
     if (key) got.set(key, (got.get(key) ?? 0) + 1);
   }
   const resets = subscriber.of('reset').map((e) => e.at);
+  const lastArrival = subscriber.events.at(-1)?.at;
+  const last = lastArrival === undefined ? 'nothing received' : `last event received ${new Date(lastArrival).toISOString()}`;
   const examples: string[] = [];
   let lost = 0;
   let excused = 0;
@@ -185,7 +187,7 @@ export function auditStream(subscriber: Subscriber, stored: StoredEvent[]): Stre
     if (resets.some((r) => r > storedAt)) excused += missing;
     else {
       lost += missing;
-      if (examples.length < 3) examples.push(`lost: ${key} (stored ${new Date(storedAt).toISOString()})`);
+      if (examples.length < 3) examples.push(`lost: ${key} (stored ${new Date(storedAt).toISOString()}; ${last})`);
     }
   }
   let duplicates = 0;

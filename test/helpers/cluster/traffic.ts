@@ -73,11 +73,6 @@ export class Traffic {
     await Promise.all(this.loops);
   }
 
-  /** Requests that got no answer or a 5xx. */
-  failed(since = 0): RequestRecord[] {
-    return this.requests.filter((r) => r.at >= since && (r.status === 0 || r.status >= 500));
-  }
-
   private async worker(index: number): Promise<void> {
     const reads = ['/api/breakouts?limit=20', `/api/bars?symbol=${CLUSTER_SYMBOLS[index % CLUSTER_SYMBOLS.length]}&range=1mo`, '/api/journal/entries?limit=5', '/api/watchlists?limit=5'];
     for (let n = 0; !this.stopped; n++) {
