@@ -87,7 +87,7 @@ export async function benchCluster(): Promise<void> {
     if (failed.length) console.log(`${o.scenario}: failed ${failed.map(([k, n]) => `${k} ×${n}`).join('; ')}`);
     if (o.jobs.overlapping.length) console.log(`${o.scenario}: scans at once: ${o.jobs.overlapping.join('; ')}`);
     const replays = o.jobs.bootReplays.map((r) => `${r.id} ${r.status}, signals ${r.signals} counted / ${r.signalRecords} recorded`);
-    console.log(`${o.scenario}: boot replays: ${replays.join('; ') || 'none'}; unscheduled scans ${JSON.stringify(o.jobs.unscheduled)} (expected ${JSON.stringify(o.jobs.expectedUnscheduled)}); duplicate ledger records ${o.ledger.duplicates.map((d) => `${d.chain} ${d.count}`).join(', ')}`);
+    console.log(`${o.scenario}: boot replays started ${o.jobs.bootReplaysStarted} (expected ${o.jobs.expectedBootReplays}), running: ${replays.join('; ') || 'none'}; unscheduled scans ${JSON.stringify(o.jobs.unscheduled)} (expected ${JSON.stringify(o.jobs.expectedUnscheduled)}); duplicate ledger records ${o.ledger.duplicates.map((d) => `${d.chain} ${d.count}`).join(', ')}`);
   }
 }
 

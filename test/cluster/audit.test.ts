@@ -47,6 +47,11 @@ describe('a subscriber stream against the stored events', () => {
     expect(audit).toMatchObject({ expected: 1, received: 3, lost: 0, duplicates: 1, foreign: 1 });
   });
 
+  it('owes only what was stored before the last look while it was connected', () => {
+    const audit = auditStream(stream([alert('alr_a', 2), alert('alr_late_but_here', 9)]), [stored('alr_a', 1), stored('alr_late_but_here', 8), stored('alr_after_stop', 9)], at(7));
+    expect(audit).toMatchObject({ expected: 1, received: 2, lost: 0, foreign: 0 });
+  });
+
   it('expects nothing of a subscriber that never connected', () => {
     const never = Object.assign(stream([]), { firstHelloAt: undefined });
     const audit = auditStream(never, [stored('alr_a', 1)]);

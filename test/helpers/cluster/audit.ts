@@ -51,22 +51,24 @@ export async function auditWrites(sql: Sql, acked: AckedWrite[]): Promise<WriteA
 }
 
 export interface LedgerAudit {
-  /** Records whose kind, signal and data (its run id aside) another record of the chain already holds. */
+  /** Records written in the window whose kind, signal and data (a run id aside) an earlier record of the chain already holds. */
   duplicateRecords: { chain: 'live' | 'replay'; count: number; examples: string[] };
 }
 
-/** Duplicate records of one chain (`replay_id` keeps replays apart in the replay chain). */
-async function duplicatesIn(sql: Sql, chain: 'live' | 'replay'): Promise<LedgerAudit['duplicateRecords']> {
+/** Duplicate records of one chain whose latest copy was recorded since `from` (`replay_id` keeps replays apart in the replay chain). */
+async function duplicatesIn(sql: Sql, chain: 'live' | 'replay', from: number): Promise<LedgerAudit['duplicateRecords']> {
   const table = chain === 'live' ? 'ledger_records' : 'replay_ledger_records';
   const rows = await sql<{ key: string; copies: number }[]>`
     select concat_ws(' ', replay_id, kind, signal_id, ((body::jsonb -> 'data') - 'runId')::text) as key, count(*)::int as copies
-    from ${sql(table)} group by replay_id, kind, signal_id, (body::jsonb -> 'data') - 'runId' having count(*) > 1
+    from ${sql(table)} group by replay_id, kind, signal_id, (body::jsonb -> 'data') - 'runId'
+    having count(*) > 1 and max(recorded_at) >= ${new Date(from)}
     order by count(*) desc`;
   return { chain, count: rows.reduce((n, r) => n + r.copies - 1, 0), examples: rows.slice(0, 3).map((r) => `${r.key.slice(0, 200)} ×${r.copies}`) };
 }
 
-export async function auditLedgers(sql: Sql): Promise<LedgerAudit['duplicateRecords'][]> {
-  return [await duplicatesIn(sql, 'live'), await duplicatesIn(sql, 'replay')];
+/** Both chains' duplicates made since `from` (a scenario answers for its own). */
+export async function auditLedgers(sql: Sql, from: number): Promise<LedgerAudit['duplicateRecords'][]> {
+  return [await duplicatesIn(sql, 'live', from), await duplicatesIn(sql, 'replay', from)];
 }
 
 export interface ScanRun {
@@ -85,6 +87,9 @@ export interface JobAudit {
   unscheduledRuns: string[];
   /** Runs started in the window. */
   runs: number;
+  /** Boot replays started in the window (one in the fresh start, none after). */
+  bootReplaysStarted: number;
+  /** Boot replays that ran in the window (started, resumed or finished), with their signal counter and signal records. */
   bootReplays: { id: string; status: string; signals: number; signalRecords: number }[];
 }
 
@@ -109,10 +114,13 @@ export async function auditJobs(sql: Sql, window: { from: number; to: number }, 
     unscheduled[run.timeframe] = (unscheduled[run.timeframe] ?? 0) + 1;
     unscheduledRuns.push(`${run.timeframe} ${run.id} ${run.startedAt.toISOString()}–${run.finishedAt.toISOString()}`);
   }
-  const bootReplays = await sql<JobAudit['bootReplays']>`
-    select r.id, r.status, r.signals, (select count(*)::int from replay_ledger_records l where l.replay_id = r.id and l.kind = 'signal') as "signalRecords"
+  const boot = await sql<(JobAudit['bootReplays'][number] & { startedAt: Date; updatedAt: Date })[]>`
+    select r.id, r.status, r.signals, r.started_at as "startedAt", r.updated_at as "updatedAt",
+      (select count(*)::int from replay_ledger_records l where l.replay_id = r.id and l.kind = 'signal') as "signalRecords"
     from replay_runs r where r.origin = 'boot' order by r.started_at`;
-  return { overlapping, unscheduled, unscheduledRuns, runs: runs.filter(inWindow).length, bootReplays };
+  const bootReplays = boot.filter((r) => r.updatedAt.getTime() >= window.from).map(({ id, status, signals, signalRecords }) => ({ id, status, signals, signalRecords }));
+  const bootReplaysStarted = boot.filter((r) => r.startedAt.getTime() >= window.from && r.startedAt.getTime() < window.to).length;
+  return { overlapping, unscheduled, unscheduledRuns, runs: runs.filter(inWindow).length, bootReplaysStarted, bootReplays };
 }
 
 /** A stream event as the database holds it: its key and when it was stored. */
@@ -159,13 +167,18 @@ export interface StreamAudit {
   examples: string[];
 }
 
-export function auditStream(subscriber: Subscriber, stored: StoredEvent[]): StreamAudit {
+/**
+ * `dueBefore`: only events stored before it are owed (the moment of the
+ * last look at the database while the subscriber was still connected);
+ * `stored` holds every event, so nothing the database holds is foreign.
+ */
+export function auditStream(subscriber: Subscriber, stored: StoredEvent[], dueBefore = Number.POSITIVE_INFINITY): StreamAudit {
   const since = subscriber.firstHelloAt ?? Number.POSITIVE_INFINITY;
   const all = new Map<string, number>();
   const due = new Map<string, number[]>();
   for (const e of stored) {
     all.set(e.key, (all.get(e.key) ?? 0) + 1);
-    if (e.at > since) due.set(e.key, [...(due.get(e.key) ?? []), e.at]);
+    if (e.at > since && e.at < dueBefore) due.set(e.key, [...(due.get(e.key) ?? []), e.at]);
   }
   const got = new Map<string, number>();
   for (const e of subscriber.events) {

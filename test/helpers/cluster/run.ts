@@ -31,7 +31,7 @@ export interface Outcome {
   requests: { total: number; failed: number; failedByKind: Record<string, number>; clientErrors: Record<string, number>; retried: number; redispatched: number; noServerSeconds: number };
   writes: WriteAudit;
   ledger: { verifies: boolean; report: string; duplicates: LedgerAudit['duplicateRecords'][] };
-  jobs: JobAudit & { expectedUnscheduled: Record<string, number>; runsAfterFault: number };
+  jobs: JobAudit & { expectedUnscheduled: Record<string, number>; expectedBootReplays: number; runsAfterFault: number };
   streams: StreamAudit[];
   admissions: Admission[];
   notes: string[];
@@ -69,12 +69,13 @@ async function nextScan(deployment: Deployment, after: number, ms: number): Prom
   return false;
 }
 
-async function auditStreams(run: ScenarioRun): Promise<StreamAudit[]> {
+/** Each subscriber's stream against its deployment's stored events (those stored before `dueBefore` are owed). */
+async function auditStreams(run: ScenarioRun, dueBefore?: number): Promise<StreamAudit[]> {
   const byDeployment = Map.groupBy(run.subscribers, (s) => s.deployment);
   const audits: StreamAudit[] = [];
   for (const [deployment, subscribers] of byDeployment) {
     const stored = await deployment.withSql(storedEvents);
-    audits.push(...subscribers.map((s) => auditStream(s.subscriber, stored)));
+    audits.push(...subscribers.map((s) => auditStream(s.subscriber, stored, dueBefore)));
   }
   return audits;
 }
@@ -107,14 +108,19 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
     await run.stopTraffic();
     const trafficStopped = Date.now();
 
-    // Settle: the next scans fire the last rules; then the streams catch up with the database.
+    // Settle: the next scans fire the last rules; then the streams catch up with the database. Events are owed
+    // only if stored before the last look that found every subscriber caught up (or the last look of all):
+    // what the scheduler stores after it reaches nobody, as the subscribers stop.
     await Promise.all([a, cluster.b].filter((d) => d !== undefined).map((d) => nextScan(d, trafficStopped, 20_000)));
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(500)) {
-      if ((await auditStreams(run).catch(() => [])).every((s) => s.lost === 0)) break;
+    let owedBefore = Date.now();
+    for (const deadline = owedBefore + 20_000; ; await Bun.sleep(500)) {
+      owedBefore = Date.now();
+      const caughtUp = (await auditStreams(run, owedBefore).catch(() => [])).every((s) => s.lost === 0);
+      if (caughtUp || Date.now() > deadline) break;
     }
     await Promise.all(run.subscribers.map((s) => s.subscriber.stop()));
     await run.stopMonitor();
-    const streams = await auditStreams(run);
+    const streams = await auditStreams(run, owedBefore);
 
     const deployments = [a, cluster.b].filter((d) => d !== undefined);
     const writes = { acknowledged: 0, lost: [] as string[], duplicated: [] as string[] };
@@ -127,7 +133,7 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
       writes.acknowledged += w.acknowledged;
       writes.lost.push(...w.lost);
       writes.duplicated.push(...w.duplicated);
-      duplicates.push(...(await deployment.withSql(auditLedgers)).map((d) => ({ ...d, chain: d.chain, examples: d.examples.map((e) => `${deployment.name}: ${e}`) })));
+      duplicates.push(...(await deployment.withSql((sql) => auditLedgers(sql, faultFrom))).map((d) => ({ ...d, examples: d.examples.map((e) => `${deployment.name}: ${e}`) })));
       const verified = await verifyLedger(deployment);
       verifies &&= verified.ok;
       if (!verified.ok) report += `${deployment.name}: ${verified.report}\n`;
@@ -158,7 +164,7 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
       },
       writes,
       ledger: { verifies, report, duplicates },
-      jobs: { ...jobs, expectedUnscheduled: scenario.unscheduled ?? {}, runsAfterFault },
+      jobs: { ...jobs, expectedUnscheduled: scenario.unscheduled ?? {}, expectedBootReplays: scenario.freshStart ? 1 : 0, runsAfterFault },
       streams,
       admissions,
       notes: run.notes,
