@@ -168,18 +168,18 @@ export interface StreamAudit {
 }
 
 /**
- * `dueBefore`: only events stored before it are owed (the moment of the
- * last look at the database while the subscriber was still connected);
+ * `owed`: the stored events the subscriber must have received — by default
+ * all of `stored`; the runner passes what the database held at its last look
+ * while the subscriber was connected (an event's time is taken before its
+ * transaction commits, so a time cut-off would owe events not yet visible).
  * `stored` holds every event, so nothing the database holds is foreign.
  */
-export function auditStream(subscriber: Subscriber, stored: StoredEvent[], dueBefore = Number.POSITIVE_INFINITY): StreamAudit {
+export function auditStream(subscriber: Subscriber, stored: StoredEvent[], owed: StoredEvent[] = stored): StreamAudit {
   const since = subscriber.firstHelloAt ?? Number.POSITIVE_INFINITY;
   const all = new Map<string, number>();
+  for (const e of stored) all.set(e.key, (all.get(e.key) ?? 0) + 1);
   const due = new Map<string, number[]>();
-  for (const e of stored) {
-    all.set(e.key, (all.get(e.key) ?? 0) + 1);
-    if (e.at > since && e.at < dueBefore) due.set(e.key, [...(due.get(e.key) ?? []), e.at]);
-  }
+  for (const e of owed) if (e.at > since) due.set(e.key, [...(due.get(e.key) ?? []), e.at]);
   const got = new Map<string, number>();
   for (const e of subscriber.events) {
     const key = keyOf(e);

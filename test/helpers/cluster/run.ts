@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../server-process';
-import { auditJobs, auditLedgers, auditStream, auditWrites, storedEvents, type JobAudit, type LedgerAudit, type StreamAudit, type WriteAudit } from './audit';
+import { auditJobs, auditLedgers, auditStream, auditWrites, storedEvents, type JobAudit, type LedgerAudit, type StoredEvent, type StreamAudit, type WriteAudit } from './audit';
 import { LIMITS, type Cluster, type Deployment } from './cluster';
 import { probeAdmissions, type Admission } from './rate-limit';
 import { RECOVERY_WAIT_MS, ScenarioRun, type Scenario } from './scenario-run';
@@ -69,15 +69,16 @@ async function nextScan(deployment: Deployment, after: number, ms: number): Prom
   return false;
 }
 
-/** Each subscriber's stream against its deployment's stored events (those stored before `dueBefore` are owed). */
-async function auditStreams(run: ScenarioRun, dueBefore?: number): Promise<StreamAudit[]> {
-  const byDeployment = Map.groupBy(run.subscribers, (s) => s.deployment);
-  const audits: StreamAudit[] = [];
-  for (const [deployment, subscribers] of byDeployment) {
-    const stored = await deployment.withSql(storedEvents);
-    audits.push(...subscribers.map((s) => auditStream(s.subscriber, stored, dueBefore)));
-  }
-  return audits;
+/** Every deployment's stored events (the deployments with subscribers). */
+async function storedByDeployment(run: ScenarioRun): Promise<Map<Deployment, StoredEvent[]>> {
+  const stored = new Map<Deployment, StoredEvent[]>();
+  for (const deployment of new Set(run.subscribers.map((s) => s.deployment))) stored.set(deployment, await deployment.withSql(storedEvents));
+  return stored;
+}
+
+/** Each subscriber's stream against its deployment's stored events, owing those in `owed` (default: all). */
+function auditStreams(run: ScenarioRun, stored: Map<Deployment, StoredEvent[]>, owed = stored): StreamAudit[] {
+  return run.subscribers.map((s) => auditStream(s.subscriber, stored.get(s.deployment) ?? [], owed.get(s.deployment) ?? []));
 }
 
 /** Runs `scenario` on `cluster` and returns what happened. */
@@ -108,19 +109,20 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
     await run.stopTraffic();
     const trafficStopped = Date.now();
 
-    // Settle: the next scans fire the last rules; then the streams catch up with the database. Events are owed
-    // only if stored before the last look that found every subscriber caught up (or the last look of all):
-    // what the scheduler stores after it reaches nobody, as the subscribers stop.
+    // Settle: the next scans fire the last rules; then the streams catch up with the database. Owed are the
+    // events the database showed at the last look while the subscribers were connected (what the scheduler
+    // stores after it reaches nobody, as the subscribers stop).
     await Promise.all([a, cluster.b].filter((d) => d !== undefined).map((d) => nextScan(d, trafficStopped, 20_000)));
-    let owedBefore = Date.now();
-    for (const deadline = owedBefore + 20_000; ; await Bun.sleep(500)) {
-      owedBefore = Date.now();
-      const caughtUp = (await auditStreams(run, owedBefore).catch(() => [])).every((s) => s.lost === 0);
-      if (caughtUp || Date.now() > deadline) break;
+    let owed = new Map<Deployment, StoredEvent[]>();
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; await Bun.sleep(500)) {
+      const seen = await storedByDeployment(run).catch(() => undefined);
+      if (!seen) continue;
+      owed = seen;
+      if (auditStreams(run, seen).every((s) => s.lost === 0)) break;
     }
     await Promise.all(run.subscribers.map((s) => s.subscriber.stop()));
     await run.stopMonitor();
-    const streams = await auditStreams(run, owedBefore);
+    const streams = auditStreams(run, await storedByDeployment(run), owed);
 
     const deployments = [a, cluster.b].filter((d) => d !== undefined);
     const writes = { acknowledged: 0, lost: [] as string[], duplicated: [] as string[] };
