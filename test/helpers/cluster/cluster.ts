@@ -22,7 +22,7 @@ import { signingKey, signToken, type TestSigningKey } from '../auth';
 import { startHaproxy, type Balancer } from './haproxy';
 import { Instance } from './instance';
 import { writeClusterMarket } from './market';
-import { freePorts } from './ports';
+import { freePorts, releaseAll } from './ports';
 import { startPostgres, type PrivatePostgres } from './postgres';
 import { startRedis, type PrivateRedis } from './redis';
 
@@ -206,6 +206,7 @@ export class Cluster {
     await this.balancer.stop().catch(() => {});
     await this.redis.destroy().catch(() => {});
     await this.pg.destroy().catch(() => {});
+    releaseAll();
     rmSync(this.root, { recursive: true, force: true });
   }
 }

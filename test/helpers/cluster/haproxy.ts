@@ -8,6 +8,7 @@
  */
 import type { Subprocess } from 'bun';
 import { join } from 'node:path';
+import { releasePort } from './ports';
 
 export const HAPROXY_CONFIG = join(import.meta.dir, '..', '..', '..', 'deploy', 'haproxy.cfg');
 const BIN = process.env.HAPROXY_BIN ?? '/usr/sbin/haproxy';
@@ -36,6 +37,7 @@ export async function startHaproxy(options: { port: number; statsPort: number; s
     HAPROXY_STATS_BIND: `127.0.0.1:${options.statsPort}`,
   };
   options.servers.forEach((server, i) => (env[`BREAKLINE_APP${i + 1}`] = server));
+  await Promise.all([releasePort(options.port), releasePort(options.statsPort)]);
   const proc: Subprocess<'ignore', 'ignore', 'pipe'> = Bun.spawn([BIN, '-db', '-f', HAPROXY_CONFIG], { env, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
   const errors = new Response(proc.stderr).text();
   const statsUrl = `http://127.0.0.1:${options.statsPort}/stats;csv`;

@@ -9,6 +9,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnServer, type SpawnedServer } from '../server-process';
+import { holdPort, releasePort } from './ports';
 
 /** A directory to keep every instance's log lines in (`<name>.log`, JSON lines) for a look after the run; unset → kept in memory only. */
 const LOG_DIR = process.env.CLUSTER_LOGS;
@@ -51,9 +52,10 @@ export class Instance {
     return this.server !== undefined && this.server.proc.exitCode === null && this.server.proc.signalCode === null;
   }
 
-  /** Spawns a new incarnation (the previous one must have exited). */
-  start(): void {
+  /** Spawns a new incarnation (the previous one must have exited), its port let go by the placeholder that held it. */
+  async start(): Promise<void> {
     if (this.running) throw new Error(`${this.name} is already running`);
+    await releasePort(this.port);
     this.sent = undefined;
     this.startedAt = Date.now();
     const server = spawnServer({ ...this.env, PORT: String(this.port) }, BINARY);
@@ -74,6 +76,7 @@ export class Instance {
         .slice(-3)
         .map((l) => (l.level === undefined ? String(l.msg).trim() : JSON.stringify(l)).slice(0, 300));
       this.exits.push({ instance: this.name, at: Date.now(), code, signal, expected, lastErrors });
+      void holdPort(this.port);
     });
   }
 

@@ -13,6 +13,7 @@ import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { holdPort, releasePort } from './ports';
 
 const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const ROLE = 'breakline';
@@ -53,7 +54,10 @@ export async function startPostgres(port: number): Promise<PrivatePostgres> {
   await pgTool([`${BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   // fsync off: the suite tests the service, not the disk; a fast stop still checkpoints, so nothing committed is lost.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = () => pgTool([`${BIN}/pg_ctl`, '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']).then(() => {});
+  const start = async () => {
+    await releasePort(port);
+    await pgTool([`${BIN}/pg_ctl`, '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
+  };
   const stop = (mode: 'fast' | 'immediate') => pgTool([`${BIN}/pg_ctl`, '-D', data, '-m', mode, '-w', '-t', '60', 'stop']).then(() => {});
   await start();
   const adminUrl = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -72,7 +76,7 @@ export async function startPostgres(port: number): Promise<PrivatePostgres> {
         await client.end();
       }
     },
-    stop: () => stop('fast'),
+    stop: () => stop('fast').then(() => holdPort(port)),
     start,
     async destroy() {
       await stop('immediate').catch(() => {}); // already stopped is fine

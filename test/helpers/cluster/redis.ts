@@ -8,6 +8,7 @@
  * The lead unifies this with the bus engineer's test/helpers/redis-server.ts at merge.
  */
 import type { Subprocess } from 'bun';
+import { holdPort, releasePort } from './ports';
 
 export interface PrivateRedis {
   port: number;
@@ -24,6 +25,7 @@ export interface PrivateRedis {
 export async function startRedis(port: number): Promise<PrivateRedis> {
   let proc: Subprocess | undefined;
   const start = async () => {
+    await releasePort(port);
     proc = Bun.spawn(['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning'], { stdout: 'ignore', stderr: 'ignore', stdin: 'ignore' });
     for (let attempt = 0; attempt < 100; attempt++) {
       if (await ping(port)) return;
@@ -38,7 +40,7 @@ export async function startRedis(port: number): Promise<PrivateRedis> {
     await proc.exited;
   };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}`, stop, start, destroy: stop, destroyNow: () => proc?.kill('SIGKILL') };
+  return { port, url: `redis://127.0.0.1:${port}`, stop: () => stop().then(() => holdPort(port)), start, destroy: stop, destroyNow: () => proc?.kill('SIGKILL') };
 }
 
 /** Whether a Redis answers PING on the port (RESP over a plain socket). */

@@ -42,7 +42,7 @@ async function reviveDeployment(run: ScenarioRun): Promise<void> {
   const { a } = run.cluster;
   for (const instance of a.instances.filter((i) => !i.running)) {
     run.notes.push(`${instance.name} was not running at the start (an earlier scenario's crash): started again`);
-    instance.start();
+    await instance.start();
   }
   for (const instance of a.instances) if (!(await run.waitReady(instance, 120_000))) throw new Error(`${instance.name} is not ready at the start of "${run.scenario.name}": ${JSON.stringify(instance.logs.slice(-5))}`);
   await balancerHasAll(run.cluster, 20_000);
@@ -69,10 +69,21 @@ async function nextScan(deployment: Deployment, after: number, ms: number): Prom
   return false;
 }
 
+/**
+ * `work`'s answer, or `empty` when the database has no tables yet (PostgreSQL
+ * 42P01: every instance died before migrating it; the exits say why).
+ */
+async function orUnmigrated<T>(work: Promise<T>, empty: T): Promise<T> {
+  return work.catch((error: unknown) => {
+    if ((error as { code?: string }).code === '42P01') return empty;
+    throw error;
+  });
+}
+
 /** Every deployment's stored events (the deployments with subscribers). */
 async function storedByDeployment(run: ScenarioRun): Promise<Map<Deployment, StoredEvent[]>> {
   const stored = new Map<Deployment, StoredEvent[]>();
-  for (const deployment of new Set(run.subscribers.map((s) => s.deployment))) stored.set(deployment, await deployment.withSql(storedEvents));
+  for (const deployment of new Set(run.subscribers.map((s) => s.deployment))) stored.set(deployment, await orUnmigrated(deployment.withSql(storedEvents), []));
   return stored;
 }
 
@@ -131,18 +142,18 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
     let report = '';
     for (const deployment of deployments) {
       const acked = run.traffic.filter((t) => t.deployment === deployment).flatMap((t) => t.traffic.acked);
-      const w = await deployment.withSql((sql) => auditWrites(sql, acked));
+      const w = await orUnmigrated(deployment.withSql((sql) => auditWrites(sql, acked)), { acknowledged: acked.length, lost: acked.map((x) => `${x.kind} ${x.id} ${x.marker}`), duplicated: [] });
       writes.acknowledged += w.acknowledged;
       writes.lost.push(...w.lost);
       writes.duplicated.push(...w.duplicated);
-      duplicates.push(...(await deployment.withSql((sql) => auditLedgers(sql, faultFrom))).map((d) => ({ ...d, examples: d.examples.map((e) => `${deployment.name}: ${e}`) })));
+      duplicates.push(...(await orUnmigrated(deployment.withSql((sql) => auditLedgers(sql, faultFrom)), [])).map((d) => ({ ...d, examples: d.examples.map((e) => `${deployment.name}: ${e}`) })));
       const verified = await verifyLedger(deployment);
       verifies &&= verified.ok;
       if (!verified.ok) report += `${deployment.name}: ${verified.report}\n`;
     }
     const window = { from: faultFrom, to: Date.now() };
-    const jobs = await a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(run.unlogged)));
-    const runsAfterFault = await a.withSql(async (sql) => (await sql<{ n: number }[]>`select count(*)::int as n from scan_runs where started_at > ${new Date(lastEnd)}`)[0]!.n);
+    const jobs = await orUnmigrated(a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(run.unlogged))), { overlapping: [], unscheduled: {}, unscheduledRuns: [], runs: 0, bootReplaysStarted: 0, bootReplays: [] });
+    const runsAfterFault = await orUnmigrated(a.withSql(async (sql) => (await sql<{ n: number }[]>`select count(*)::int as n from scan_runs where started_at > ${new Date(lastEnd)}`)[0]!.n), 0);
 
     const admissions = await probe(run);
     const after = await balancer.stats();

@@ -25,7 +25,7 @@ async function restart(run: ScenarioRun, instance: ScenarioRun['instances'][numb
     instance.signal('SIGKILL');
     await instance.exited(10_000);
   }
-  instance.start();
+  await instance.start();
   run.faultEnded([instance]);
   await run.waitReady(instance);
 }
@@ -37,7 +37,7 @@ export const SCENARIOS: Scenario[] = [
     unscheduled: { daily: 1 }, // the warm-up's first daily scan, persisted once for the cluster
     async fault(run) {
       const { a, balancer } = run.cluster;
-      for (const instance of a.instances) instance.start();
+      await Promise.all(a.instances.map((i) => i.start()));
       run.faultEnded();
       // Traffic as soon as the balancer has a server (before that every request is HAProxy's 503).
       const deadline = Date.now() + 120_000;
@@ -65,7 +65,7 @@ export const SCENARIOS: Scenario[] = [
       run.unlogged.push({ from: killedAt - 1000, to: killedAt });
       await leader.exited(10_000);
       await Bun.sleep(RESTART_DELAY_MS);
-      leader.start();
+      await leader.start();
       run.faultEnded([leader]);
       run.faultEnded(a.instances.filter((i) => i !== leader), killedAt);
     },
@@ -101,7 +101,7 @@ export const SCENARIOS: Scenario[] = [
     async fault(run) {
       const b = await run.cluster.addSecondDeployment('second:');
       run.subscribe(b);
-      for (const instance of b.instances) instance.start();
+      for (const instance of b.instances) await instance.start();
       const started = Date.now();
       for (const instance of b.instances) await run.waitReady(instance, 120_000);
       run.faultEnded(b.instances, started);
