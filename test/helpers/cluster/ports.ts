@@ -17,10 +17,14 @@ const [FIRST, LAST] = (process.env.CLUSTER_PORTS ?? '46000-46999').split('-').ma
 const handedOut = new Set<number>();
 const placeholders = new Map<number, Server>();
 
-/** Binds a placeholder on 127.0.0.1:`port`; resolves false when something else has it. */
+/**
+ * Binds a placeholder on 127.0.0.1:`port`; resolves false when something else
+ * has it. It drops every connection at once (the balancer's health checks
+ * reach it while its instance is down), so closing it never waits on one.
+ */
 function bind(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = createServer();
+    const server = createServer((socket) => socket.destroy());
     server.once('error', () => resolve(false));
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
       server.unref();
