@@ -16,6 +16,8 @@ import { createServer, type Server } from 'node:net';
 const [FIRST, LAST] = (process.env.CLUSTER_PORTS ?? '46000-46999').split('-').map(Number) as [number, number];
 const handedOut = new Set<number>();
 const placeholders = new Map<number, Server>();
+/** Holds under way (a release waits for one, so it never lets go before the placeholder is even there). */
+const holding = new Map<number, Promise<void>>();
 
 /**
  * Binds a placeholder on 127.0.0.1:`port`; resolves false when something else
@@ -51,17 +53,25 @@ export async function freePorts(count: number): Promise<number[]> {
 
 /** Lets go of `port`'s placeholder, for its server to bind it now. */
 export async function releasePort(port: number): Promise<void> {
+  await holding.get(port);
   const server = placeholders.get(port);
   placeholders.delete(port);
   if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Holds `port` again once its server has stopped (best effort: a few tries while the server's socket closes). */
-export async function holdPort(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 20 && !placeholders.has(port); attempt++) {
-    if (await bind(port)) return;
-    await Bun.sleep(50);
-  }
+export function holdPort(port: number): Promise<void> {
+  const hold = (async () => {
+    for (let attempt = 0; attempt < 20 && !placeholders.has(port); attempt++) {
+      if (await bind(port)) return;
+      await Bun.sleep(50);
+    }
+  })();
+  holding.set(port, hold);
+  void hold.finally(() => {
+    if (holding.get(port) === hold) holding.delete(port);
+  });
+  return hold;
 }
 
 /** Lets go of every placeholder (the suite is done). */
