@@ -9,10 +9,10 @@
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
  */
 import { join } from 'node:path';
-import { envSchema, type ApiVersion, type Env } from './config-schema';
+import { envSchema, type ApiVersion, type Env, type ProxyTrust } from './config-schema';
 import { TIERS, type Tier } from './domain/tiers';
 
-export { API_VERSIONS, type ApiVersion } from './config-schema';
+export { API_VERSIONS, type ApiVersion, type ProxyTrust } from './config-schema';
 
 
 /** Every environment variable the configuration reads (the help text lists them). */
@@ -45,7 +45,8 @@ export interface Config {
   /** Prefix of every Redis key. */
   redisKeyPrefix: string;
   auth: AuthConfig;
-  trustProxy: boolean;
+  /** The proxies trusted to name the client in `X-Forwarded-For` (plugins/client-address); null: none, the socket peer is the client. */
+  trustProxy: ProxyTrust | null;
   /** CORS: `*`, the allowed origins, or undefined (same origin only). */
   corsOrigins: '*' | string[] | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';

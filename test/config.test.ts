@@ -11,7 +11,7 @@ describe('config', () => {
       marketDataProvider: 'synthetic',
       apiDefaultVersion: '1.0.0',
       rateLimit: { quota: 120, windowSeconds: 60 },
-      trustProxy: false,
+      trustProxy: null,
       macroCalendar: true,
       healthCheckIntervalSeconds: 10,
     });
@@ -27,7 +27,7 @@ describe('config', () => {
       API_DEFAULT_VERSION: '1.1.0',
       RATE_LIMIT_QUOTA: '10',
       RATE_LIMIT_WINDOW_SECONDS: '5',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       LOG_LEVEL: 'debug',
       MACRO_CALENDAR: 'off',
       MARKET_DATA_PROVIDER: 'csv',
@@ -35,7 +35,7 @@ describe('config', () => {
       HOST: '0.0.0.0',
       HEALTH_CHECK_INTERVAL_SECONDS: '30',
     });
-    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
+    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: { hops: 2, ranges: null, legacy: false }, macroCalendar: false, csvDir: '/data' });
   });
 
   it('fails naming each bad variable', () => {

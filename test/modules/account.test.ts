@@ -222,7 +222,7 @@ describe('rate limits per principal and tier', () => {
   let ctx: TestContext;
   let request: ReturnType<typeof withProbes>;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: 'true' } });
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: '1' } });
     request = withProbes(ctx);
   });
   afterAll(() => ctx.close());
