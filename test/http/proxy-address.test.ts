@@ -24,10 +24,11 @@ for (const setting of ['1', '127.0.0.0/8', 'true']) {
     afterAll(() => server.close());
 
     // [route, path, the address the proxy appends: the client as the proxy saw it (one per route, each its own window)]
-    for (const [route, path, client] of [
+    const ROUTES: [string, string, string][] = [
       ['the fast path', '/api/bars?symbol=AAPL', '198.51.100.7'],
       ['an ordinary route', '/api/transparency/checkpoints', '198.51.100.8'],
-    ]) {
+    ];
+    for (const [route, path, client] of ROUTES) {
       it(`admits exactly the quota of one client on ${route} (${QUOTA} of ${REQUESTS})`, async () => {
         const statuses: number[] = [];
         // Sequential: the window's count is what is asserted, not the server's concurrency.
