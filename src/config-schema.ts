@@ -155,6 +155,8 @@ export const envSchema = z.object({
   AUTH_AUDIENCE: list.optional(),
   AUTH_AUTHORIZED_PARTIES: list.optional(),
   AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
+  /** Local mode's session signing key (a private JWK, mode 0600): one file every instance of a deployment mounts. Unset → STATE_DIR/auth/session-key.json. */
+  AUTH_LOCAL_KEY_FILE: z.string().min(1).optional(),
   AUTH_ALLOWED_ORIGINS: origins.optional(),
   /** Origins a browser may call the API from (CORS): `*`, or a comma-separated list; unset → same origin only. */
   CORS_ORIGINS: z.union([z.string().trim().pipe(z.literal('*')), origins]).optional(),

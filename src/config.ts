@@ -132,8 +132,10 @@ export interface IdentityProviderConfig {
 }
 
 export interface AuthConfig {
-  /** Null → local mode: only tokens minted by `breakline token mint` with the key in STATE_DIR are trusted. */
+  /** Null → local mode: only tokens minted by `breakline token mint` with the local key are trusted. */
   provider: IdentityProviderConfig | null;
+  /** Local mode's signing key file (auth/local-key): AUTH_LOCAL_KEY_FILE, else STATE_DIR/auth/session-key.json. */
+  localKeyFile: string;
   /** The session-token claim that carries the tier (absent or unknown → free). */
   tierClaim: string;
   /** Origins besides the server's own that may send cookie-authenticated writes (CSRF rule). */
@@ -201,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     auth: {
       provider: identityProvider(e),
+      localKeyFile: e.AUTH_LOCAL_KEY_FILE ?? join(e.STATE_DIR, 'auth', 'session-key.json'),
       tierClaim: e.AUTH_TIER_CLAIM,
       allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
     },

@@ -111,7 +111,8 @@ describe('config: live market data', () => {
 describe('config: identity and quotas', () => {
   it('defaults to local mode and the documented quotas', () => {
     const config = loadConfig({});
-    expect(config.auth).toEqual({ provider: null, tierClaim: 'tier', allowedOrigins: [] });
+    expect(config.auth).toEqual({ provider: null, localKeyFile: '.breakline/auth/session-key.json', tierClaim: 'tier', allowedOrigins: [] });
+    expect(loadConfig({ STATE_DIR: '/var/lib/breakline', AUTH_LOCAL_KEY_FILE: '/run/secrets/session-key.json' }).auth.localKeyFile).toBe('/run/secrets/session-key.json');
     expect(config.rateLimit.tierQuotas).toEqual({ free: 120, pro: 600, enterprise: 3000 });
     expect(config.redisKeyPrefix).toBe('breakline:');
   });
@@ -135,6 +136,7 @@ describe('config: identity and quotas', () => {
         audience: ['https://api.example.com', 'other'],
         authorizedParties: ['abc123clientid'],
       },
+      localKeyFile: '.breakline/auth/session-key.json',
       tierClaim: 'https://example.com/tier',
       allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });

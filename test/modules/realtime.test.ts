@@ -163,7 +163,7 @@ describe('GET /api/stream over a socket', () => {
   });
 
   it("shows a signed-in user their own rule's details, and everyone else only the public alert", async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'pro', ttlSeconds: 600, tierClaim: ctx.config.auth.tierClaim });
     const alice = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`, { cookie: `__session=${token}` });
     const anonymous = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`);
