@@ -174,6 +174,12 @@ export const envSchema = z.object({
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
   REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * Seconds a stopping server goes on serving with /readyz at 503, so balancers take it out before it closes its
+   * listener (cli/shutdown). 2: HAProxy checking every 1 s with `fall 1` marks it down within ~1 s, and 1 s more
+   * covers a check in flight; in-flight work then has 3 s, so the process exits within DESIGN's 5 s.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(2),
   /** Seconds between background health rounds (probes answer from the last one). */
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */

@@ -15,6 +15,12 @@ import { TIERS, type Tier } from './domain/tiers';
 export { API_VERSIONS, type ApiVersion, type ProxyTrust } from './config-schema';
 
 
+/**
+ * What a stop has after the drain, for the streams, in-flight requests, background jobs and closing the
+ * database: the default drain (2 s) and this make DESIGN's "exit within 5 s".
+ */
+export const SHUTDOWN_AFTER_DRAIN_MS = 3000;
+
 /** Every environment variable the configuration reads (the help text lists them). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
@@ -57,6 +63,8 @@ export interface Config {
   /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
   replayOnBoot: boolean;
   healthCheckIntervalSeconds: number;
+  /** The stop sequence (cli/shutdown): serve `drainMs` with /readyz 503, then finish; exit by `deadlineMs` after the signal whatever runs. */
+  shutdown: { drainMs: number; deadlineMs: number };
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
@@ -216,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
+    shutdown: { drainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000), deadlineMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000) + SHUTDOWN_AFTER_DRAIN_MS },
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
     account: {

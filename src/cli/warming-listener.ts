@@ -28,7 +28,7 @@ export function listenWhileWarming({ port, hostname, warmUp, startedAt }: { port
       if (path === '/livez') return Response.json({ status: 'ok', uptime: uptime() }, { headers });
       if (path === '/readyz') {
         const { checks } = readiness(warmUp, undefined);
-        return Response.json({ status: 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
+        return Response.json({ status: warmUp.stopping ? 'stopping' : 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
       }
       const error = `Starting up (${warmUp.step}); retry shortly`;
       return Response.json({ error, requestId, code: 'unavailable' }, { status: 503, headers: { ...headers, 'retry-after': '1' } });

@@ -30,16 +30,19 @@ export interface SchedulerOptions {
 export class ScanScheduler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private ticking: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(private readonly options: SchedulerOptions) {}
 
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
   }
 
+  /** Stops scheduling; a pass in progress finishes the scan it is running and starts no other (its safe point). */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.ticking;
@@ -47,6 +50,7 @@ export class ScanScheduler {
 
   /** One pass over the timeframes; resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.ticking ??= this.pass().finally(() => (this.ticking = undefined));
     return this.ticking;
   }
@@ -61,6 +65,7 @@ export class ScanScheduler {
       return;
     }
     for (const timeframe of timeframes) {
+      if (this.stopped) return;
       try {
         const [last] = await deps.scans.runHistory(timeframe, 1);
         const bench = await deps.marketData.bars(DEFAULT_BENCHMARK, timeframe);
