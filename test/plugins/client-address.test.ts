@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { loadConfig } from '../../src/config';
-import { clientAddressOf, hopTrust, parseHop, resolveClientAddress } from '../../src/plugins/client-address';
+import { clientAddressOf, HopReader, hopTrust, resolveClientAddress } from '../../src/plugins/client-address';
 
 const trustOf = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
 
@@ -79,7 +79,8 @@ describe('the client address behind trusted proxies', () => {
   });
 
   it('parses the forms proxies write, and nothing else', () => {
-    expect(['203.0.113.7', ' 203.0.113.7 ', '203.0.113.7:80', '2001:db8::7', '[2001:db8::7]', '[2001:db8::7]:80'].map((text) => parseHop(text)?.toString())).toEqual([
+    const reader = new HopReader(null);
+    expect(['203.0.113.7', ' 203.0.113.7 ', '203.0.113.7:80', '2001:db8::7', '[2001:db8::7]', '[2001:db8::7]:80'].map((text) => reader.read(text)?.text)).toEqual([
       '203.0.113.7',
       '203.0.113.7',
       '203.0.113.7',
@@ -87,7 +88,16 @@ describe('the client address behind trusted proxies', () => {
       '2001:db8::7',
       '2001:db8::7',
     ]);
-    for (const text of ['', 'unknown', '_hidden', '127.1', '0x7f.0.0.1', '256.1.1.1', '1.2.3.4:', '1.2.3.4:123456', '[::1]x', '2001:db8::7:80:1:2:3:4']) expect({ text, parsed: parseHop(text) }).toEqual({ text, parsed: null });
+    for (const text of ['', 'unknown', '_hidden', '127.1', '0x7f.0.0.1', '256.1.1.1', '1.2.3.4.5', '1..2.3', '1.2.3.4:', '1.2.3.4:123456', '[::1]x', '[::1]:', '2001:db8::7:80:1:2:3:4', '1.2.3.4:80:1']) {
+      expect({ text, parsed: reader.read(text) }).toEqual({ text, parsed: null });
+    }
+  });
+
+  it('matches IPv4 ranges by prefix, whatever the host bits of the range, and IPv6 ranges', () => {
+    const reader = new HopReader(['10.1.2.3/8', '192.168.4.0/22', '0.0.0.0/0', 'fd00::/8']);
+    const only = new HopReader(['192.168.4.0/22', 'fd00::/8']);
+    expect(['192.168.7.255', '192.168.8.0', '10.200.0.1', 'fd12::1', 'fe80::1', '::ffff:192.168.5.5'].map((text) => only.read(text)?.inRanges)).toEqual([true, false, false, true, false, true]);
+    expect(reader.read('203.0.113.7')?.inRanges).toBe(true);
   });
 });
 
