@@ -19,12 +19,13 @@
  * 5. The database, the worker pool and the connections close; exit 0.
  *
  * A hard deadline (`drain + 3 s`, 5 s by default: DESIGN §4 "exit within
- * 5 s") ends the process whatever is still running, logging the steps it
- * abandons, with exit code 1. Abandoning is safe: an unfinished transaction
- * (a scan's run, a replay's chunk) rolls back and is done again later. Should
- * the event loop itself be blocked past the deadline (a long synchronous
- * call), a watchdog thread writes that to the log and kills the process a
- * second later: a timer on the blocked loop could not.
+ * 5 s") ends the process whatever is still running: half a second before
+ * it, a timer logs the steps it abandons and exits with code 1. Abandoning is
+ * safe: an unfinished transaction (a scan's run, a replay's chunk) rolls back
+ * and is done again later. Should the event loop itself be blocked then (a
+ * long synchronous call: PGlite's WebAssembly opening the database on a first
+ * start), a watchdog thread writes that to the log and kills the process
+ * just before the deadline: a timer on the blocked loop could not.
  *
  * @example
  * const shutdown = new Shutdown({ log, warmUp, deadlineMs: 5000, release: () => lock.release() });
@@ -34,8 +35,16 @@ import { Worker } from 'node:worker_threads';
 import type { WarmUp } from '../jobs/health';
 import type { Logger } from '../log';
 
-/** How long after the deadline the watchdog kills a process whose event loop did not exit it. */
-const WATCHDOG_MS = 1000;
+/**
+ * How long before the deadline the timer exits in order: ending a process with its worker threads
+ * took up to 0.45 s (load 8 on 2 cores).
+ */
+const TIMER_EARLY_MS = 500;
+/**
+ * How long before the deadline the watchdog kills (at once, whatever runs): for a loop blocked by
+ * synchronous work, such as PGlite's WebAssembly opening a database, which runs the timer late or not at all.
+ */
+const WATCHDOG_EARLY_MS = 100;
 
 /**
  * The watchdog: a thread of its own that, `ms` from now, writes `line` to
@@ -84,9 +93,9 @@ export class Shutdown {
     return Math.round(performance.now() - this.startedAt);
   }
 
-  /** Milliseconds left before the deadline, less `reserveMs` (at least 0). */
+  /** Milliseconds left before the deadline timer, less `reserveMs` (at least 0). */
   leftMs(reserveMs = 0): number {
-    return Math.max(0, this.options.deadlineMs - reserveMs - (performance.now() - this.startedAt));
+    return Math.max(0, this.options.deadlineMs - TIMER_EARLY_MS - reserveMs - (performance.now() - this.startedAt));
   }
 
   /**
@@ -107,10 +116,10 @@ export class Shutdown {
     this.deadline = setTimeout(() => {
       log.error('shutting down: deadline reached; exiting with work abandoned', { deadlineMs, abandoned: this.abandoned() });
       this.exit(1);
-    }, deadlineMs);
-    const line = `${JSON.stringify({ level: 'fatal', time: new Date(Date.now() + deadlineMs + WATCHDOG_MS).toISOString(), msg: 'shutting down: the event loop did not exit by the deadline; killing the process', pid: process.pid })}\n`;
+    }, deadlineMs - TIMER_EARLY_MS);
+    const line = `${JSON.stringify({ level: 'fatal', time: new Date(Date.now() + deadlineMs - WATCHDOG_EARLY_MS).toISOString(), msg: 'shutting down: the event loop did not exit by the deadline; killing the process', pid: process.pid })}\n`;
     try {
-      this.watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms: deadlineMs + WATCHDOG_MS, line } });
+      this.watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms: deadlineMs - WATCHDOG_EARLY_MS, line } });
       this.watchdog.unref();
     } catch (error) {
       log.warn('shutting down: no watchdog thread (the deadline timer still holds)', { error: String(error) });
