@@ -47,7 +47,7 @@ export class AlpacaProvider implements MarketDataProvider {
     this.clock = options.clock ?? Date.now;
   }
 
-  universe(): Promise<Instrument[]> {
+  async universe(): Promise<Instrument[]> {
     return loadInstruments();
   }
 
