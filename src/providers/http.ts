@@ -66,8 +66,12 @@ export interface VendorHttpOptions {
   ratePerSecond: number;
   headers?: Record<string, string>;
   timeoutMs?: number;
-  /** Wait out a 429 that says when to come back, then ask again (off unless given). */
-  retryAfter?: { attempts: number; maxWaitMs: number };
+  /**
+   * Wait out a 429 that says when to come back, then ask again (off unless
+   * given); `defaultMs` is the wait when it does not say (a vendor whose
+   * documentation says "wait a minute").
+   */
+  retryAfter?: { attempts: number; maxWaitMs: number; defaultMs?: number };
   /** Clock and sleep of the limiter and the 429 waits (tests). */
   now?: () => number;
   sleep?: (ms: number) => Promise<unknown>;
@@ -112,7 +116,7 @@ export class VendorHttp {
     for (let attempt = 0; ; attempt++) {
       const response = await this.attempt(url, request);
       if (response.status !== 429) return response;
-      const waitMs = retryAfterMs(response.headers, Date.now());
+      const waitMs = retryAfterMs(response.headers, Date.now()) ?? retryAfter?.defaultMs;
       await response.body?.cancel();
       const waitable = retryAfter && waitMs !== undefined && waitMs <= retryAfter.maxWaitMs && attempt < retryAfter.attempts;
       if (!waitable) {
@@ -138,11 +142,11 @@ export class VendorHttp {
       throw this.error('unavailable', request, `request to ${new URL(url).host} failed: ${reason}`);
     }
     if (response.ok || response.status === 429) return response;
-    await response.body?.cancel();
     const { status } = response;
+    const said = await vendorMessage(response);
     if ((request.notFound ?? [404]).includes(status)) throw this.error('unknown_symbol', request, `not found upstream (HTTP ${status} for ${url})`);
-    if (status === 401 || status === 403) throw this.error('missing_credential', request, `refused (HTTP ${status}); check the credentials or User-Agent`);
-    throw this.error('unavailable', request, `HTTP ${status} from ${new URL(url).host}`);
+    if (status === 401 || status === 403) throw this.error('missing_credential', request, `refused (HTTP ${status}${said}); check the credentials, plan or User-Agent`);
+    throw this.error('unavailable', request, `HTTP ${status} from ${new URL(url).host}${said}`);
   }
 
   private error(code: ConstructorParameters<typeof ProviderError>[0], request: RequestOptions, detail: string) {
@@ -167,4 +171,19 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
   const reset = headers.get('x-ratelimit-reset')?.trim();
   if (reset && /^\d+$/.test(reset)) return Math.max(0, Number(reset) * 1000 - now);
   return undefined;
+}
+
+/**
+ * What a refusing vendor said, as `: <message>` (the `message` or `error`
+ * field of a JSON body, at most 200 characters), or '' (a body that is not
+ * JSON is not repeated: it may be an HTML page).
+ */
+async function vendorMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { message?: unknown; error?: unknown };
+    const said = typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : '';
+    return said ? `: ${said.slice(0, 200)}` : '';
+  } catch {
+    return '';
+  }
 }

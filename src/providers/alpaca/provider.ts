@@ -15,8 +15,9 @@
  */
 import type { Timeframe } from '../../domain/signal';
 import { dailySeries, sessionSeries } from '../live/bars';
+import { quoteSelfCheck } from '../self-check';
 import { loadInstruments } from '../universe';
-import { ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
 import { NAME } from './parse';
 import { AlpacaRest, type AlpacaRestOptions } from './rest';
 
@@ -68,16 +69,8 @@ export class AlpacaProvider implements MarketDataProvider {
     return this.rest.snapshot(symbol, this.clock());
   }
 
-  async selfCheck(): Promise<SelfCheck> {
-    const started = performance.now();
-    const symbol = this.testSymbol;
-    const latency = () => Math.round((performance.now() - started) * 100) / 100;
-    try {
-      await this.snapshot({ symbol });
-      return { status: 'ok', provider: NAME, symbol, latencyMs: latency() };
-    } catch (error) {
-      const message = error instanceof ProviderError ? error.message : `${NAME} (${symbol}): ${(error as Error).message}`;
-      return { status: 'down', provider: NAME, symbol, latencyMs: latency(), message };
-    }
+  selfCheck(): Promise<SelfCheck> {
+    return quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
   }
+
 }
