@@ -15,9 +15,12 @@
  */
 import type { Timeframe } from '../../domain/signal';
 import { dailySeries, sessionSeries } from '../live/bars';
+import { withStream } from '../live/health';
+import type { LiveFeed } from '../live/types';
 import { quoteSelfCheck } from '../self-check';
 import { loadInstruments } from '../universe';
 import { sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { createAlpacaFeed, type AlpacaFeedOptions } from './feed';
 import { NAME } from './parse';
 import { AlpacaRest, type AlpacaRestOptions } from './rest';
 
@@ -32,6 +35,8 @@ export interface AlpacaProviderOptions extends AlpacaRestOptions {
   extendedHours?: boolean;
   /** The clock (tests pin it). */
   clock?: () => number;
+  /** The stream (`wss://stream.data.alpaca.markets`) and how the live feed runs; no live feed without it. */
+  live?: Omit<AlpacaFeedOptions, 'rest' | 'stream' | 'extendedHours'> & { streamUrl: string };
 }
 
 export class AlpacaProvider implements MarketDataProvider {
@@ -41,11 +46,17 @@ export class AlpacaProvider implements MarketDataProvider {
   readonly remote = true;
   readonly testSymbol = 'SPY';
   readonly rest: AlpacaRest;
+  readonly live?: LiveFeed;
   private readonly clock: () => number;
 
   constructor(readonly options: AlpacaProviderOptions) {
     this.rest = new AlpacaRest(options);
     this.clock = options.clock ?? Date.now;
+    if (options.live) {
+      const { streamUrl, ...live } = options.live;
+      const { keyId, secretKey, feed, extendedHours = false } = options;
+      this.live = createAlpacaFeed({ ...live, extendedHours, rest: this.rest, stream: { keyId, secretKey, feed, streamUrl }, now: live.now ?? options.clock });
+    }
   }
 
   async universe(): Promise<Instrument[]> {
@@ -69,8 +80,9 @@ export class AlpacaProvider implements MarketDataProvider {
     return this.rest.snapshot(symbol, this.clock());
   }
 
-  selfCheck(): Promise<SelfCheck> {
-    return quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
+  async selfCheck(): Promise<SelfCheck> {
+    const rest = await quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
+    return withStream(rest, this.live?.status());
   }
 
 }

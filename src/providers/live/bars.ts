@@ -22,16 +22,9 @@ import type { Timeframe } from '../../domain/signal';
 import { newYorkDate } from '../calendar';
 import { bucketsOf } from '../session-buckets';
 import type { BarSeries } from '../types';
+import type { VendorBar } from './types';
 
-/** One vendor bar: its window start (epoch ms) and OHLCV. */
-export interface VendorBar {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-}
+export type { VendorBar } from './types';
 
 /** The bars as a series, oldest first, one bar a stamp (a repeated stamp keeps the later bar: a vendor's correction). */
 export function seriesOf(symbol: string, timeframe: Timeframe, bars: readonly VendorBar[], source: string): BarSeries {

@@ -18,9 +18,12 @@ import type { Timeframe } from '../../domain/signal';
 import { Lru } from '../../lru';
 import { newYorkDate, tradingDays } from '../calendar';
 import { dailySeries, sessionSeries, type VendorBar } from '../live/bars';
+import { withStream } from '../live/health';
+import type { LiveFeed } from '../live/types';
 import { quoteSelfCheck } from '../self-check';
 import { loadInstruments } from '../universe';
 import { sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { createPolygonFeed, type PolygonFeedOptions } from './feed';
 import { NAME } from './parse';
 import { PolygonRest, type PolygonRestOptions } from './rest';
 
@@ -37,6 +40,8 @@ export const DAILY_SUMMARIES_KEPT = 10;
 export interface PolygonProviderOptions extends PolygonRestOptions {
   extendedHours?: boolean;
   clock?: () => number;
+  /** The stream (`wss://socket.massive.com`, or `wss://delayed.massive.com`) and how the live feed runs; no live feed without it. */
+  live?: Omit<PolygonFeedOptions, 'rest' | 'stream' | 'extendedHours'> & { streamUrl: string };
 }
 
 export class PolygonProvider implements MarketDataProvider {
@@ -46,6 +51,7 @@ export class PolygonProvider implements MarketDataProvider {
   readonly remote = true;
   readonly testSymbol = 'SPY';
   readonly rest: PolygonRest;
+  readonly live?: LiveFeed;
   private readonly clock: () => number;
   /** Daily market summaries of past sessions by date (a session in progress is never kept). */
   private readonly summaries = new Lru<string, Promise<Map<string, VendorBar>>>({ maxEntries: DAILY_SUMMARIES_KEPT });
@@ -53,6 +59,10 @@ export class PolygonProvider implements MarketDataProvider {
   constructor(readonly options: PolygonProviderOptions) {
     this.rest = new PolygonRest(options);
     this.clock = options.clock ?? Date.now;
+    if (options.live) {
+      const { streamUrl, ...live } = options.live;
+      this.live = createPolygonFeed({ ...live, extendedHours: options.extendedHours ?? false, rest: this.rest, stream: { apiKey: options.apiKey, streamUrl }, now: live.now ?? options.clock });
+    }
   }
 
   async universe(): Promise<Instrument[]> {
@@ -102,8 +112,9 @@ export class PolygonProvider implements MarketDataProvider {
     return this.rest.snapshot(symbol, this.clock());
   }
 
-  selfCheck(): Promise<SelfCheck> {
-    return quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
+  async selfCheck(): Promise<SelfCheck> {
+    const rest = await quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
+    return withStream(rest, this.live?.status());
   }
 
 }
