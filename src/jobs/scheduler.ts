@@ -5,7 +5,9 @@
  * than the interval (the current session's partial bar has moved on). Only the
  * instance holding the PostgreSQL advisory lock schedules (PGlite: the one
  * process). Failures are logged and retried on the next tick; a tick never
- * overlaps the previous one.
+ * overlaps the previous one. With a live feed, a bar's close asks for a pass
+ * at once (`barClosed`) rather than at the next tick, and no scan starts
+ * while the feed is filling a gap (`hold`).
  */
 import type { Database } from '../db/client';
 import type { ScansRepository } from '../db/repositories/scans';
@@ -25,11 +27,17 @@ export interface SchedulerOptions {
   intervalMs: number;
   timeframes: readonly Timeframe[];
   now?: () => number;
+  /** While true, no scan starts (a live feed filling a gap: a scan never runs on a series with a hole). */
+  hold?: () => boolean;
 }
 
 export class ScanScheduler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private ticking: Promise<void> | undefined;
+  /** A pass was asked for while one ran: one more follows it. */
+  private again = false;
+  /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
+  private readonly closed = new Set<Timeframe>();
 
   constructor(private readonly options: SchedulerOptions) {}
 
@@ -47,13 +55,28 @@ export class ScanScheduler {
 
   /** One pass over the timeframes; resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
-    this.ticking ??= this.pass().finally(() => (this.ticking = undefined));
+    this.ticking ??= this.passes().finally(() => (this.ticking = undefined));
     return this.ticking;
+  }
+
+  /** A `timeframe` bar closed (a live feed): its scan now, or right after the pass running. Resolves when it is done. */
+  barClosed(timeframe: Timeframe): Promise<void> {
+    this.closed.add(timeframe);
+    this.again = true;
+    return this.tick();
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.again = false;
+      await this.pass();
+    } while (this.again);
   }
 
   private async pass(): Promise<void> {
     const { deps, database, log, intervalMs, timeframes } = this.options;
     const now = this.options.now ?? Date.now;
+    if (this.options.hold?.()) return;
     try {
       if (!(await database.tryLeadership(SCHEDULER_LOCK_KEY))) return;
     } catch (error) {
@@ -65,7 +88,7 @@ export class ScanScheduler {
         const [last] = await deps.scans.runHistory(timeframe, 1);
         const bench = await deps.marketData.bars(DEFAULT_BENCHMARK, timeframe);
         const latestBar = bench.ts[bench.ts.length - 1];
-        const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
+        const due = this.closed.delete(timeframe) || !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
         const runId = await deps.runs.persist(timeframe);
         log.info('scan persisted', { timeframe, runId });
