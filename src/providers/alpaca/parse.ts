@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import type { VendorBar } from '../live/bars';
+import { vendorPayload } from '../live/payload';
 import { sessionAt } from '../calendar';
 import { ProviderError, type Snapshot } from '../types';
 
@@ -38,12 +39,7 @@ const SnapshotPayload = z.object({
   prevDailyBar: Bar.nullable().optional(),
 });
 
-function parsed<T>(schema: z.ZodType<T>, payload: unknown, symbol: string | null, what: string): T {
-  const result = schema.safeParse(payload);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new ProviderError('bad_payload', NAME, symbol, `${what} is not Alpaca's shape (${issue?.path.join('.') || 'body'}: ${issue?.message})`);
-}
+const parsed = <T>(schema: z.ZodType<T>, payload: unknown, symbol: string | null, what: string): T => vendorPayload(schema, payload, NAME, symbol, what);
 
 /** One page of a symbol's bars and the token of the next (undefined on the last). */
 export function parseBarsPage(payload: unknown, symbol: string): { bars: VendorBar[]; next: string | undefined } {

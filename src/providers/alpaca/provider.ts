@@ -15,11 +15,8 @@
  */
 import type { Timeframe } from '../../domain/signal';
 import { dailySeries, sessionSeries } from '../live/bars';
-import { withStream } from '../live/health';
-import type { LiveFeed } from '../live/types';
-import { quoteSelfCheck } from '../self-check';
-import { loadInstruments } from '../universe';
-import { sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { VendorProvider } from '../live/vendor-provider';
+import { sliceSeries, type BarSeries, type BarsQuery, type Snapshot } from '../types';
 import { createAlpacaFeed, type AlpacaFeedOptions } from './feed';
 import { NAME } from './parse';
 import { AlpacaRest, type AlpacaRestOptions } from './rest';
@@ -39,28 +36,18 @@ export interface AlpacaProviderOptions extends AlpacaRestOptions {
   live?: Omit<AlpacaFeedOptions, 'rest' | 'stream' | 'extendedHours'> & { streamUrl: string };
 }
 
-export class AlpacaProvider implements MarketDataProvider {
+export class AlpacaProvider extends VendorProvider {
   readonly name = NAME;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
-  readonly synthetic = false;
-  readonly remote = true;
-  readonly testSymbol = 'SPY';
   readonly rest: AlpacaRest;
-  readonly live?: LiveFeed;
-  private readonly clock: () => number;
 
   constructor(readonly options: AlpacaProviderOptions) {
+    super(options.clock);
     this.rest = new AlpacaRest(options);
-    this.clock = options.clock ?? Date.now;
     if (options.live) {
       const { streamUrl, ...live } = options.live;
       const { keyId, secretKey, feed, extendedHours = false } = options;
       this.live = createAlpacaFeed({ ...live, extendedHours, rest: this.rest, stream: { keyId, secretKey, feed, streamUrl }, now: live.now ?? options.clock });
     }
-  }
-
-  async universe(): Promise<Instrument[]> {
-    return loadInstruments();
   }
 
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
@@ -79,10 +66,4 @@ export class AlpacaProvider implements MarketDataProvider {
   snapshot({ symbol }: { symbol: string }): Promise<Snapshot> {
     return this.rest.snapshot(symbol, this.clock());
   }
-
-  async selfCheck(): Promise<SelfCheck> {
-    const rest = await quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
-    return withStream(rest, this.live?.status());
-  }
-
 }

@@ -23,6 +23,7 @@
  *   407 slow client, 408 v2 not enabled, 409 insufficient subscription,
  *   500 internal error.
  */
+import { frameMessages, wireNumber } from '../live/payload';
 import type { RefusalReason, StreamMessage, Subscriptions, WireProtocol } from '../live/types';
 import type { AlpacaFeed } from './rest';
 
@@ -37,11 +38,9 @@ export interface AlpacaStreamOptions {
   feed: AlpacaFeed;
 }
 
-type Frame = { T?: unknown; [field: string]: unknown };
+const num = wireNumber;
 
-const num = (x: unknown): number => (typeof x === 'number' ? x : NaN);
-
-function message(raw: Frame): StreamMessage {
+function message(raw: Record<string, unknown>): StreamMessage {
   switch (raw.T) {
     case 'success':
       return raw.msg === 'connected' ? { kind: 'connected' } : raw.msg === 'authenticated' ? { kind: 'authenticated' } : { kind: 'other' };
@@ -93,12 +92,7 @@ export class AlpacaStream implements WireProtocol {
   }
 
   parse(frame: string): StreamMessage[] {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(frame);
-    } catch {
-      return [{ kind: 'other' }]; // not the vendor's framing: nothing to act on
-    }
-    return Array.isArray(raw) ? raw.map((item) => message(item as Frame)) : [message(raw as Frame)];
+    return frameMessages(frame, message);
   }
+
 }

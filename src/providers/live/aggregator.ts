@@ -18,7 +18,7 @@
  * - Minutes outside the session (or the extended session when configured)
  *   are not rolled up.
  */
-import { newOhlcv } from '../../kernels/ohlcv';
+import { newOhlcv, type Ohlcv } from '../../kernels/ohlcv';
 import { rollUpBars } from '../../kernels/resample';
 import type { Timeframe } from '../../domain/signal';
 import { newYorkDate } from '../calendar';
@@ -28,15 +28,9 @@ import type { LiveBar, WindowClose } from './types';
 
 const MINUTE_MS = 60_000;
 
-interface SymbolDay {
+/** The day's minutes by slot (minute index from `day.from`); `NaN` ts where none arrived. */
+interface SymbolDay extends Ohlcv {
   day: TradingDay;
-  /** The day's minutes by slot (minute index from `day.from`); `NaN` ts where none arrived. */
-  ts: Float64Array;
-  open: Float64Array;
-  high: Float64Array;
-  low: Float64Array;
-  close: Float64Array;
-  volume: Float64Array;
 }
 
 interface OpenWindow {

@@ -17,6 +17,7 @@
  */
 import { z } from 'zod';
 import type { VendorBar } from '../live/bars';
+import { vendorPayload } from '../live/payload';
 import { sessionAt } from '../calendar';
 import { ProviderError, type Snapshot } from '../types';
 
@@ -34,12 +35,7 @@ const TickerSnapshot = z.object({
   }),
 });
 
-function parsed<T>(schema: z.ZodType<T>, payload: unknown, symbol: string | null, what: string): T {
-  const result = schema.safeParse(payload);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new ProviderError('bad_payload', NAME, symbol, `${what} is not Polygon's shape (${issue?.path.join('.') || 'body'}: ${issue?.message})`);
-}
+const parsed = <T>(schema: z.ZodType<T>, payload: unknown, symbol: string | null, what: string): T => vendorPayload(schema, payload, NAME, symbol, what);
 
 /** One page of aggregates and the `next_url` of the next (undefined on the last). */
 export function parseAggsPage(payload: unknown, symbol: string): { bars: VendorBar[]; next: string | undefined } {

@@ -18,11 +18,8 @@ import type { Timeframe } from '../../domain/signal';
 import { Lru } from '../../lru';
 import { newYorkDate, tradingDays } from '../calendar';
 import { dailySeries, sessionSeries, type VendorBar } from '../live/bars';
-import { withStream } from '../live/health';
-import type { LiveFeed } from '../live/types';
-import { quoteSelfCheck } from '../self-check';
-import { loadInstruments } from '../universe';
-import { sliceSeries, type BarSeries, type BarsQuery, type Capability, type Instrument, type MarketDataProvider, type SelfCheck, type Snapshot } from '../types';
+import { VendorProvider } from '../live/vendor-provider';
+import { sliceSeries, type BarSeries, type BarsQuery, type Snapshot } from '../types';
 import { createPolygonFeed, type PolygonFeedOptions } from './feed';
 import { NAME } from './parse';
 import { PolygonRest, type PolygonRestOptions } from './rest';
@@ -44,29 +41,19 @@ export interface PolygonProviderOptions extends PolygonRestOptions {
   live?: Omit<PolygonFeedOptions, 'rest' | 'stream' | 'extendedHours'> & { streamUrl: string };
 }
 
-export class PolygonProvider implements MarketDataProvider {
+export class PolygonProvider extends VendorProvider {
   readonly name = NAME;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(['bars', 'snapshot']);
-  readonly synthetic = false;
-  readonly remote = true;
-  readonly testSymbol = 'SPY';
   readonly rest: PolygonRest;
-  readonly live?: LiveFeed;
-  private readonly clock: () => number;
   /** Daily market summaries of past sessions by date (a session in progress is never kept). */
   private readonly summaries = new Lru<string, Promise<Map<string, VendorBar>>>({ maxEntries: DAILY_SUMMARIES_KEPT });
 
   constructor(readonly options: PolygonProviderOptions) {
+    super(options.clock);
     this.rest = new PolygonRest(options);
-    this.clock = options.clock ?? Date.now;
     if (options.live) {
       const { streamUrl, ...live } = options.live;
       this.live = createPolygonFeed({ ...live, extendedHours: options.extendedHours ?? false, rest: this.rest, stream: { apiKey: options.apiKey, streamUrl }, now: live.now ?? options.clock });
     }
-  }
-
-  async universe(): Promise<Instrument[]> {
-    return loadInstruments();
   }
 
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
@@ -111,10 +98,4 @@ export class PolygonProvider implements MarketDataProvider {
   snapshot({ symbol }: { symbol: string }): Promise<Snapshot> {
     return this.rest.snapshot(symbol, this.clock());
   }
-
-  async selfCheck(): Promise<SelfCheck> {
-    const rest = await quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
-    return withStream(rest, this.live?.status());
-  }
-
 }

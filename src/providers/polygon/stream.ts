@@ -22,6 +22,7 @@
  *   volume, `s`/`e` window start/end in Unix ms), `T` trade (`sym`, `p`, `s`,
  *   `t` ms), `Q` quote (`bp`, `ap`, `t`).
  */
+import { frameMessages, wireNumber } from '../live/payload';
 import type { StreamMessage, Subscriptions, WireProtocol } from '../live/types';
 
 export interface PolygonStreamOptions {
@@ -30,11 +31,9 @@ export interface PolygonStreamOptions {
   streamUrl: string;
 }
 
-type Event = { ev?: unknown; [field: string]: unknown };
+const num = wireNumber;
 
-const num = (x: unknown): number => (typeof x === 'number' ? x : NaN);
-
-function status(raw: Event): StreamMessage {
+function status(raw: Record<string, unknown>): StreamMessage {
   const said = String(raw.message ?? raw.status);
   switch (raw.status) {
     case 'connected':
@@ -54,7 +53,7 @@ function status(raw: Event): StreamMessage {
   }
 }
 
-function event(raw: Event): StreamMessage {
+function event(raw: Record<string, unknown>): StreamMessage {
   switch (raw.ev) {
     case 'status':
       return status(raw);
@@ -94,12 +93,7 @@ export class PolygonStream implements WireProtocol {
   }
 
   parse(frame: string): StreamMessage[] {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(frame);
-    } catch {
-      return [{ kind: 'other' }];
-    }
-    return Array.isArray(raw) ? raw.map((item) => event(item as Event)) : [event(raw as Event)];
+    return frameMessages(frame, event);
   }
+
 }

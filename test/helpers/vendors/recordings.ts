@@ -8,17 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Ohlcv } from '../../../src/kernels/ohlcv';
+import type { VendorBar } from '../../../src/providers/live/types';
 import { fixture } from '../fixtures';
 
-export interface RecordedBar {
+/** A recorded bar: the vendor bar (`t` its window start, epoch ms UTC), its symbol, trades and average price. */
+export interface RecordedBar extends VendorBar {
   symbol: string;
-  /** Window start, epoch ms UTC. */
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
   /** Trades in the window. */
   n: number;
   vw: number;
