@@ -31,6 +31,8 @@ const MINUTE_MS = 60_000;
 /** The day's minutes by slot (minute index from `day.from`); `NaN` ts where none arrived. */
 interface SymbolDay extends Ohlcv {
   day: TradingDay;
+  /** The volume of the slots filled (kept as minutes arrive: a quote asks for it on every trade). */
+  dayVolume: number;
 }
 
 interface OpenWindow {
@@ -66,6 +68,7 @@ export class SessionAggregator {
     if (!day) return;
     const held = this.dayOf(symbol, day);
     const slot = Math.floor((minute.t - day.from) / MINUTE_MS);
+    held.dayVolume += minute.v - (Number.isNaN(held.ts[slot]!) ? 0 : held.volume[slot]!);
     held.ts[slot] = day.from + slot * MINUTE_MS;
     held.open[slot] = minute.o;
     held.high[slot] = minute.h;
@@ -90,10 +93,7 @@ export class SessionAggregator {
   /** The session's volume so far of `symbol` (its minutes of the day). */
   dayVolume(symbol: string, now: number): number {
     const held = this.days.get(symbol);
-    if (!held || held.day.date !== newYorkDate(now)) return 0;
-    let sum = 0;
-    for (let i = 0; i < held.volume.length; i++) if (!Number.isNaN(held.ts[i]!)) sum += held.volume[i]!;
-    return sum;
+    return held && held.day.date === newYorkDate(now) ? held.dayVolume : 0;
   }
 
   /** Closes every window whose end is `graceMs` past `now` (unless held), in time order. */
@@ -121,7 +121,7 @@ export class SessionAggregator {
     const held = this.days.get(symbol);
     if (held && held.day.date === day.date) return held;
     const slots = Math.ceil((day.until - day.from) / MINUTE_MS);
-    const fresh: SymbolDay = { day, ...newOhlcv(slots) };
+    const fresh: SymbolDay = { day, dayVolume: 0, ...newOhlcv(slots) };
     fresh.ts.fill(NaN);
     this.days.set(symbol, fresh);
     return fresh;
