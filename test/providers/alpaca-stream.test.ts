@@ -35,7 +35,7 @@ function setup(options: { start?: string; symbolLimit?: number | null; secret?: 
     adjustment: 'split',
     ratePerMinute: 60_000,
     clock: clock.now,
-    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, authTimeoutMs: 2_000, random: () => 0.5, tradeLimit: options.tradeLimit },
+    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, authTimeoutMs: 2_000, random: () => 0.5, tradeLimit: options.tradeLimit },
   });
   providers.push(provider);
   const live = provider.live!;
@@ -44,6 +44,12 @@ function setup(options: { start?: string; symbolLimit?: number | null; secret?: 
   live.onBar((bar) => bars.push(bar));
   live.onClose((close) => closes.push(close));
   return { clock, provider, live, bars, closes, lines, server: server! };
+}
+
+/** Waits until the stream is up and the vendor holds the minute-bar subscription of every symbol given. */
+async function streaming(ctx: ReturnType<typeof setup>, ...symbols: string[]): Promise<void> {
+  await until(() => ctx.live.status().state === 'streaming', 'streaming');
+  await until(() => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.bars.has(s))), 'the subscription at the vendor');
 }
 
 /** Replays the recorded minutes from `from` (inclusive) to `to` (exclusive), the clock just past each minute's end. */
@@ -97,7 +103,7 @@ describe('alpaca stream: minutes rolled up on the session', () => {
     ctx.live.setUniverse(['SPY']);
     ctx.live.watch('SPY', (trade) => trades.push(trade));
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:30:00Z');
     expect(ctx.closes.filter((c) => c.timeframe === '1h')).toEqual([]); // 10:30:00.050: the grace is not over
     const forming = ctx.bars.filter((b) => b.timeframe === '1h' && !b.final);
@@ -119,7 +125,7 @@ describe('alpaca stream: minutes rolled up on the session', () => {
     const ctx = setup();
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:30:00Z');
     ctx.clock.set(at('2025-04-24T14:30:30Z'));
     await until(() => ctx.closes.length > 0, 'the hour to close');
@@ -134,7 +140,7 @@ describe('alpaca stream: faults', () => {
     const ctx = setup();
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:20:00Z');
     const restBefore = ctx.server.state.requests.length;
     ctx.server.drop();
@@ -151,6 +157,20 @@ describe('alpaca stream: faults', () => {
     expect(ctx.live.status().lastBackfillAt).not.toBeNull();
   });
 
+  it('logs a fault in what a bar sets off and keeps streaming', async () => {
+    const ctx = setup();
+    ctx.live.setUniverse(['SPY']);
+    ctx.live.onBar(() => {
+      throw new Error('a listener fails');
+    });
+    ctx.live.start();
+    await streaming(ctx, 'SPY');
+    await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T13:32:00Z');
+    expect(ctx.lines.some((line) => line.includes('handling a message failed') && line.includes('a listener fails'))).toBe(true);
+    expect(ctx.live.status().state).toBe('streaming');
+    expect(ctx.server.stream.authentications).toBe(1);
+  });
+
   it('takes a silent socket during the session for dead and reconnects', async () => {
     const ctx = setup({ start: '2025-04-24T14:00:00Z' });
     ctx.live.setUniverse(['SPY']);
@@ -160,6 +180,18 @@ describe('alpaca stream: faults', () => {
     ctx.clock.set(ctx.clock.t + 3_500); // nothing arrives for longer than silentMs (3 s)
     await until(() => ctx.server.stream.authentications > first, 'a reconnection');
     expect(ctx.lines.some((line) => line.includes('silent socket'))).toBe(true);
+  });
+
+  it('closes no window on a socket that went quiet before its end: the silence is noticed, the gap filled, then the hour closes whole', async () => {
+    const ctx = setup();
+    ctx.live.setUniverse(['SPY']);
+    ctx.live.start();
+    await streaming(ctx, 'SPY');
+    await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:20:00Z');
+    ctx.clock.set(at('2025-04-24T14:30:01Z')); // nothing came after 10:20: the connection is open but says nothing
+    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close after the silence was noticed');
+    expect(ctx.server.stream.authentications).toBe(2);
+    expect(ctx.bars.filter((b) => b.timeframe === '1h' && b.final)[0]!.bar).toMatchObject({ o: 536.74, h: 542.33, l: 535.4504, c: 542.2342, v: 9_628_299 });
   });
 
   it('surfaces an auth failure as down with the vendor’s message, retrying slowly, never crashing', async () => {
@@ -194,7 +226,7 @@ describe('alpaca stream: faults', () => {
     const ctx = setup({ symbolLimit: 2, start: '2025-04-24T13:30:30Z' });
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await streaming(ctx, 'SPY');
     const session = () => [...ctx.server.stream.sockets][0]!.data;
     ctx.live.watch('QQQ', () => {});
     ctx.live.watch('IWM', () => {});

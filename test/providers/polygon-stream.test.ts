@@ -31,7 +31,7 @@ function setup(options: { apiKey?: string } = {}) {
     baseUrl: server.restUrl,
     ratePerMinute: 60_000,
     clock: clock.now,
-    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, random: () => 0.5 },
+    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 },
   });
   providers.push(provider);
   const live = provider.live!;
@@ -40,6 +40,12 @@ function setup(options: { apiKey?: string } = {}) {
   live.onBar((bar) => bars.push(bar));
   live.onClose((close) => closes.push(close));
   return { clock, provider, live, bars, closes, lines, server: server! };
+}
+
+/** Waits until the stream is up and the vendor holds the minute-bar channels of every symbol given. */
+async function streaming(ctx: ReturnType<typeof setup>, ...symbols: string[]): Promise<void> {
+  await until(() => ctx.live.status().state === 'streaming', 'streaming');
+  await until(() => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.channels.has(`AM.${s}`))), 'the subscription at the vendor');
 }
 
 async function replay(ctx: ReturnType<typeof setup>, from: string, to: string): Promise<void> {
@@ -57,8 +63,7 @@ describe('polygon stream', () => {
     ctx.live.setUniverse(['SPY']);
     ctx.live.watch('SPY', (trade) => trades.push(trade));
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
-    await until(() => ctx.server.stream.received.length >= 2, 'the subscription');
+    await streaming(ctx, 'SPY');
     const [auth, subscribe] = ctx.server.stream.received.map((text) => JSON.parse(text));
     expect(auth).toEqual({ action: 'auth', params: ctx.server.apiKey });
     expect(subscribe).toEqual({ action: 'subscribe', params: 'AM.SPY,T.SPY' });
@@ -74,7 +79,7 @@ describe('polygon stream', () => {
     const ctx = setup();
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:10:00Z');
     const before = ctx.server.state.requests.length;
     ctx.server.drop();

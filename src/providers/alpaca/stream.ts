@@ -45,8 +45,9 @@ function message(raw: Record<string, unknown>): StreamMessage {
     case 'success':
       return raw.msg === 'connected' ? { kind: 'connected' } : raw.msg === 'authenticated' ? { kind: 'authenticated' } : { kind: 'other' };
     case 'subscription': {
-      const count = (key: string) => (Array.isArray(raw[key]) ? (raw[key] as unknown[]).length : 0);
-      return { kind: 'subscribed', detail: `trades ${count('trades')}, bars ${count('bars')}` };
+      const symbols = (key: string) => new Set(Array.isArray(raw[key]) ? (raw[key] as unknown[]).map(String) : []);
+      const held = { trades: symbols('trades'), bars: symbols('bars') };
+      return { kind: 'subscribed', detail: `trades ${held.trades.size}, bars ${held.bars.size}`, held };
     }
     case 'error': {
       const code = num(raw.code);

@@ -10,9 +10,11 @@
  *   updated in place (`final: false`).
  * - A window closes for the whole universe once its end is `graceMs` past (a
  *   vendor sends a minute's bar 20–100 ms after the minute: Alpaca, "Market
- *   Data Update: Bars"): every symbol's bar of it is sent `final`, then the
- *   window's close. Never earlier, and never while `held` (a gap being
- *   backfilled): then as soon as it is released.
+ *   Data Update: Bars") and the stream has been heard from since its end
+ *   (`heardSince`: a socket that died without a word must not close windows
+ *   on half their minutes before its silence is noticed): every symbol's bar
+ *   of it is sent `final`, then the window's close. Never earlier, and never
+ *   while `held` (a gap being backfilled): then as soon as it is released.
  * - A minute for a window already closed (Alpaca's `updatedBars` ~30 s
  *   later, or a backfill) sends that bar again, `final` and `revised`.
  * - Minutes outside the session (or the extended session when configured)
@@ -45,6 +47,8 @@ export interface AggregatorOptions {
   timeframes: readonly Timeframe[];
   calendar: SessionCalendar;
   graceMs: number;
+  /** Whether the stream has been heard from at or after `at` (epoch ms). */
+  heardSince(at: number): boolean;
   emitBar(bar: LiveBar): void;
   emitClose(close: WindowClose): void;
 }
@@ -101,7 +105,7 @@ export class SessionAggregator {
     if (this.held) return;
     const due: { timeframe: Timeframe; window: OpenWindow }[] = [];
     for (const [timeframe, windows] of this.open) {
-      for (const window of windows.values()) if (window.end + this.options.graceMs <= now) due.push({ timeframe, window });
+      for (const window of windows.values()) if (window.end + this.options.graceMs <= now && this.options.heardSince(window.end)) due.push({ timeframe, window });
     }
     due.sort((a, b) => a.window.end - b.window.end);
     for (const { timeframe, window } of due) {

@@ -46,6 +46,8 @@ export interface FeedOptions extends Pick<SocketOptions, 'backoff' | 'refusedRet
   tradeLimit: number | null;
   /** How long after a window's end it closes (late minutes). */
   graceMs?: number;
+  /** Wait before asking a failed backfill again (default `BACKFILL_RETRY_MS`). */
+  backfillRetryMs?: number;
   timeframes?: readonly Timeframe[];
   now?: () => number;
 }
@@ -83,6 +85,7 @@ export class VendorFeed implements LiveFeed {
       timeframes: options.timeframes ?? ['1h', '4h', 'daily'],
       calendar: this.calendar,
       graceMs: options.graceMs ?? 500,
+      heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
       emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
       emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
     });
@@ -101,10 +104,19 @@ export class VendorFeed implements LiveFeed {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.ticker = setInterval(() => this.aggregator.tick(this.now()), 100);
+    this.ticker = setInterval(() => this.tick(), 100);
     this.ticker.unref?.();
     this.socket.subscribe(this.wanted());
     this.socket.start();
+  }
+
+  /** Closes the windows that are due; a listener's fault is logged, never thrown out of the timer. */
+  private tick(): void {
+    try {
+      this.aggregator.tick(this.now());
+    } catch (error) {
+      this.options.log.error('vendor stream: closing bars failed', { vendor: this.vendor, error: String(error) });
+    }
   }
 
   async stop(): Promise<void> {
@@ -242,13 +254,14 @@ export class VendorFeed implements LiveFeed {
         this.backfillFault = undefined;
         this.lastBackfillAt = this.now();
         this.options.log.info('vendor stream: gap filled over REST', { vendor: this.vendor, from: new Date(from).toISOString(), to: new Date(to).toISOString(), symbols: symbols.length, minutes: count });
-        this.aggregator.tick(this.now());
+        this.tick();
       })
       .catch((error: unknown) => {
         this.gapFrom = Math.min(this.gapFrom ?? from, from);
-        this.backfillFault = `${this.vendor}: filling a gap over REST failed (${String(error)}); asking again in ${BACKFILL_RETRY_MS / 1000} s`;
-        this.options.log.warn('vendor stream: backfill failed; asking again', { vendor: this.vendor, error: String(error), retryInMs: BACKFILL_RETRY_MS });
-        this.retry = setTimeout(() => this.fill(), BACKFILL_RETRY_MS);
+        const retryMs = this.options.backfillRetryMs ?? BACKFILL_RETRY_MS;
+        this.backfillFault = `${this.vendor}: filling a gap over REST failed (${String(error)}); asking again in ${retryMs / 1000} s`;
+        this.options.log.warn('vendor stream: backfill failed; asking again', { vendor: this.vendor, error: String(error), retryInMs: retryMs });
+        this.retry = setTimeout(() => this.fill(), retryMs);
       })
       .finally(() => {
         this.filling = undefined;

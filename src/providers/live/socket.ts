@@ -122,7 +122,13 @@ export class VendorSocket {
     }
     this.ws = ws;
     ws.onmessage = (event) => {
-      if (generation === this.generation) this.receive(typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8'));
+      if (generation !== this.generation) return;
+      try {
+        this.receive(typeof event.data === 'string' ? event.data : Buffer.from(event.data as ArrayBuffer).toString('utf8'));
+      } catch (error) {
+        // A fault in what a message sets off is logged, never thrown into the socket's event loop (it would end the process).
+        log.error('vendor stream: handling a message failed', { vendor: protocol.vendor, error: String(error) });
+      }
     };
     ws.onclose = (event) => {
       if (generation !== this.generation) return;
@@ -151,7 +157,7 @@ export class VendorSocket {
           this.data();
           break;
         case 'connected':
-          this.ws?.send(this.options.protocol.auth());
+          this.write(this.options.protocol.auth());
           break;
         case 'authenticated':
           this.authenticated = true;
@@ -163,7 +169,8 @@ export class VendorSocket {
           this.handlers.up();
           break;
         case 'subscribed':
-          this.confirmed = this.sent;
+          // What the server says it holds (Alpaca lists it all), else what was asked.
+          this.confirmed = message.held ?? this.sent;
           break;
         case 'refused':
           this.refused(message.reason, message.message);
@@ -178,8 +185,13 @@ export class VendorSocket {
   }
 
   private send(messages: string[], next: Subscriptions): void {
-    for (const text of messages) this.ws?.send(text);
+    for (const text of messages) this.write(text);
     this.sent = next;
+  }
+
+  /** Sends on the open socket; nothing while it is not open (its close reconnects, and subscribes from scratch). */
+  private write(text: string): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(text);
   }
 
   private refused(reason: RefusalReason, said: string): void {

@@ -38,7 +38,8 @@ export type RefusalReason = 'auth' | 'plan' | 'connections' | 'symbols' | 'other
 export type StreamMessage =
   | { kind: 'connected' }
   | { kind: 'authenticated' }
-  | { kind: 'subscribed'; detail: string }
+  /** A subscription confirmed; `held`: every subscription the server says the connection holds, when it says. */
+  | { kind: 'subscribed'; detail: string; held?: Subscriptions }
   | { kind: 'refused'; reason: RefusalReason; message: string; code?: number }
   | { kind: 'trade'; trade: LiveTrade }
   | { kind: 'quote'; symbol: string; bid: number; ask: number; ts: number }
