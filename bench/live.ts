@@ -17,6 +17,13 @@
  * subtracts it from its clock on receipt. Each client subscribes
  * `SYMBOLS_PER_CLIENT` symbols, the clients spread over every symbol.
  *
+ * Each row runs twice: through the service (`path: service`: the vendor's
+ * socket, the live feed, the hub, the SSE streams), then through a floor
+ * server (`path: floor`) that writes each trade straight to the streams of
+ * the clients subscribed to its symbol as an SSE `quote` frame — the same
+ * clients, loopback, event loop and load, none of our code: the difference
+ * is what the service adds, whatever the machine's load does to both.
+ *
  * Columns: `msgs/s` sent by the vendor; `deliveries` quotes received by all
  * clients; `coalesced %` the share of trades a subscriber did not get because
  * a later trade of the same symbol went out in the same turn of the event loop
@@ -72,10 +79,15 @@ async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<stri
 }
 
 async function nextJson<T>(client: ClientProcess, timeoutMs: number): Promise<T> {
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs));
-  const { value, done } = await Promise.race([client.lines.next(), timeout]);
-  if (done) throw new Error('a client process ended early');
-  return JSON.parse(value) as T;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs)));
+  try {
+    const { value, done } = await Promise.race([client.lines.next(), timeout]);
+    if (done) throw new Error('a client process ended early');
+    return JSON.parse(value) as T;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function report(client: ClientProcess): Promise<{ received: number; latencies: number[] }> {
@@ -103,7 +115,7 @@ export async function benchLive(): Promise<void> {
   const vendor = startAlpacaServer({ now: clock });
   const symbols = (await loadInstruments()).slice(0, SYMBOLS).map((i) => i.symbol);
   const maxClients = Math.max(...SIZES);
-  const config = loadConfig({ LOG_LEVEL: 'silent', SCAN_INTERVAL_SECONDS: '0', SSE_MAX_CONNECTIONS: String(maxClients + 100), SSE_MAX_CONNECTIONS_PER_CLIENT: String(maxClients + 100), SSE_QUOTE_INTERVAL_MS: '1000', POOL_SIZE: '1' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', SCAN_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '1000000000', SSE_MAX_CONNECTIONS: String(maxClients + 100), SSE_MAX_CONNECTIONS_PER_CLIENT: String(maxClients + 100), SSE_QUOTE_INTERVAL_MS: '1000', POOL_SIZE: '1' });
   const provider = createAlpacaProvider({
     ...vendor.credentials,
     dataUrl: vendor.restUrl,
@@ -122,13 +134,15 @@ export async function benchLive(): Promise<void> {
   const port = app.server!.port!;
   const shape = openingShape();
   const rows = [];
-  for (const clients of SIZES) for (const rate of RATES) rows.push(await round(clients, rate));
+  const floor = floorServer();
+  for (const clients of SIZES) for (const rate of RATES) rows.push(await round(clients, rate, 'service'), await round(clients, rate, 'floor'));
   printTable(`bench/live — vendor trade → SSE quote, ${SYMBOLS} symbols, ${SYMBOLS_PER_CLIENT} a client, ${SECONDS} s a row at market-open rates (goal: p99 ≤ 5 ms at 1,000 clients)`, rows);
   await app.stop(true);
+  floor.server.stop(true);
   await services.close();
   vendor.stop();
 
-  async function round(clients: number, rate: number) {
+  async function round(clients: number, rate: number, path: 'service' | 'floor') {
     // Connection i subscribes the i-th group of symbols (round robin over the 500).
     const groups = Array.from({ length: SYMBOLS / SYMBOLS_PER_CLIENT }, (_, g) => `/api/stream?channels=breakouts.new&symbols=${symbols.slice(g * SYMBOLS_PER_CLIENT, (g + 1) * SYMBOLS_PER_CLIENT).join(',')}`);
     const share = Math.ceil(clients / PROCESSES);
@@ -137,10 +151,11 @@ export async function benchLive(): Promise<void> {
       const count = Math.min(share, left);
       const paths = Array.from({ length: Math.min(count, groups.length) }, (_, i) => groups[(offset + i) % groups.length]).join('|');
       offset += count;
-      const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(port), paths, String(count), 'quote'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+      const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(path === 'service' ? port : floor.server.port), paths, String(count), 'quote'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
       procs.push({ proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator]() });
     }
     for (const client of procs) await nextJson(client, 120_000);
+    console.error(`bench/live: ${clients} clients connected (${path})`);
     await Bun.sleep(1500); // every symbol watched and subscribed at the vendor
     for (const client of procs) await report(client); // counts from here
     const load = round2(loadavg()[0]!);
@@ -171,8 +186,9 @@ export async function benchLive(): Promise<void> {
         trades.push({ T: 't', S: symbols[s], i: sent + k, x: 'V', p: performance.timeOrigin + performance.now(), s: 100, t: '2025-04-24T13:40:00.000Z', c: ['@'], z: 'B' });
         expected += subscribers(s);
       }
-      if (n > 0) for (const ws of sockets) ws.send(JSON.stringify(trades));
+      if (n > 0 && path === 'service') for (const ws of sockets) ws.send(JSON.stringify(trades));
       sendCpu += cpuUs(process.cpuUsage(mark));
+      if (n > 0 && path === 'floor') floor.send(trades);
       sent += n;
     }
     await Bun.sleep(500); // the last frames arrive
@@ -193,9 +209,10 @@ export async function benchLive(): Promise<void> {
       await client.proc.exited;
     }
     const closeBy = performance.now() + 30_000;
-    while (services.hub.stats().connections > 0 && performance.now() < closeBy) await Bun.sleep(50);
+    while ((services.hub.stats().connections > 0 || floor.streams.size > 0) && performance.now() < closeBy) await Bun.sleep(50);
     return {
       clients,
+      path,
       load,
       'msgs/s': Math.round(sent / SECONDS),
       messages: sent,
@@ -208,6 +225,43 @@ export async function benchLive(): Promise<void> {
       dropped: services.hub.stats().dropped - droppedBefore,
     };
   }
+}
+
+/**
+ * The floor: an SSE server that writes each trade to the streams subscribed
+ * to its symbol as a `quote` frame, and nothing else (no vendor socket, no
+ * parsing, no hub).
+ */
+function floorServer() {
+  const encoder = new TextEncoder();
+  const streams = new Set<{ symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> }>();
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    idleTimeout: 0,
+    fetch(request) {
+      const symbols = new Set((new URL(request.url).searchParams.get('symbols') ?? '').split(','));
+      let entry: { symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> };
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          entry = { symbols, controller };
+          streams.add(entry);
+          controller.enqueue(encoder.encode('event: hello\ndata: {}\n\n'));
+        },
+        cancel() {
+          streams.delete(entry);
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    },
+  });
+  const send = (trades: { S?: string; p: number; s: number }[]) => {
+    for (const trade of trades) {
+      const frame = encoder.encode(`event: quote\ndata: {"symbol":"${trade.S}","price":${trade.p},"volume":${trade.s}}\n\n`);
+      for (const stream of streams) if (stream.symbols.has(trade.S!)) stream.controller.enqueue(frame);
+    }
+  };
+  return { server, streams, send };
 }
 
 if (import.meta.main) await benchLive();
