@@ -47,13 +47,8 @@ import { createServices } from '../src/services';
 import { startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
 import { alpacaMinutes } from '../test/helpers/vendors/recordings';
 import { printTable, smoke } from './lib';
+import { linesOf, nextJson, option, quantile, type ClientProcess } from './sse';
 
-const option = (name: string): number[] | undefined =>
-  process.argv
-    .find((arg) => arg.startsWith(`--${name}=`))
-    ?.slice(name.length + 3)
-    .split(',')
-    .map(Number);
 const SIZES = option('sizes') ?? (smoke ? [1, 100] : [1, 100, 1000]);
 const RATES = option('rates') ?? [2000];
 const SECONDS = option('seconds')?.[0] ?? (smoke ? 3 : 20);
@@ -62,41 +57,12 @@ const SYMBOLS_PER_CLIENT = 10;
 const PROCESSES = 4;
 const FRAME_MS = 10;
 
-interface ClientProcess {
-  proc: Bun.Subprocess<'pipe', 'pipe', 'inherit'>;
-  lines: AsyncIterator<string>;
-}
-
-async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    yield* lines.filter((l) => l.trim() !== '');
-  }
-}
-
-async function nextJson<T>(client: ClientProcess, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs)));
-  try {
-    const { value, done } = await Promise.race([client.lines.next(), timeout]);
-    if (done) throw new Error('a client process ended early');
-    return JSON.parse(value) as T;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function report(client: ClientProcess): Promise<{ received: number; latencies: number[] }> {
   client.proc.stdin.write('report\n');
   client.proc.stdin.flush();
   return nextJson(client, 30_000);
 }
 
-const quantile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const cpuUs = (u: NodeJS.CpuUsage) => u.user + u.system;
 

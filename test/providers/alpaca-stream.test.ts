@@ -6,12 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'bun:test';
 import { createAlpacaProvider, type AlpacaProvider } from '../../src/providers/alpaca';
-import type { LiveBar, LiveTrade, WindowClose } from '../../src/providers/live/types';
+import type { LiveTrade } from '../../src/providers/live/types';
 import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { expectedBar, keptLog, TestClock, until } from '../helpers/vendors/live';
+import { expectedBar, keptLog, recordFeed, replayMinutes, streaming as streamingAt, TestClock, until } from '../helpers/vendors/live';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
-const MINUTE = 60_000;
 const at = (iso: string) => Date.parse(iso);
 const recorded = alpacaMinutes();
 
@@ -39,27 +38,14 @@ function setup(options: { start?: string; symbolLimit?: number | null; secret?: 
   });
   providers.push(provider);
   const live = provider.live!;
-  const bars: LiveBar[] = [];
-  const closes: WindowClose[] = [];
-  live.onBar((bar) => bars.push(bar));
-  live.onClose((close) => closes.push(close));
-  return { clock, provider, live, bars, closes, lines, server: server! };
+  const vendor = server;
+  return { clock, provider, live, ...recordFeed(live), lines, server: vendor, minute: (t: number) => vendor.minute(t) };
 }
 
-/** Waits until the stream is up and the vendor holds the minute-bar subscription of every symbol given. */
-async function streaming(ctx: ReturnType<typeof setup>, ...symbols: string[]): Promise<void> {
-  await until(() => ctx.live.status().state === 'streaming', 'streaming');
-  await until(() => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.bars.has(s))), 'the subscription at the vendor');
-}
-
-/** Replays the recorded minutes from `from` (inclusive) to `to` (exclusive), the clock just past each minute's end. */
-async function replay(ctx: ReturnType<typeof setup>, from: string, to: string): Promise<void> {
-  for (let t = at(from); t < at(to); t += MINUTE) {
-    ctx.clock.set(t + MINUTE + 50);
-    const seen = ctx.bars.length;
-    if (ctx.server.minute(t) > 0) await until(() => ctx.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
-  }
-}
+/** Waits until the stream is up and the vendor holds the minute bars of every symbol given. */
+const streaming = (ctx: ReturnType<typeof setup>, ...symbols: string[]) =>
+  streamingAt(ctx.live, () => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.bars.has(s))));
+const replay = replayMinutes;
 
 describe('alpaca stream: handshake and control messages', () => {
   it('authenticates when told it is connected, then subscribes bars, updated bars and the watched trades', async () => {

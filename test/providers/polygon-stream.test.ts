@@ -5,12 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'bun:test';
 import { createPolygonProvider, type PolygonProvider } from '../../src/providers/polygon';
-import type { LiveBar, LiveTrade, WindowClose } from '../../src/providers/live/types';
-import { expectedBar, keptLog, TestClock, until } from '../helpers/vendors/live';
+import type { LiveTrade } from '../../src/providers/live/types';
+import { expectedBar, keptLog, recordFeed, replayMinutes, streaming as streamingAt, TestClock, until } from '../helpers/vendors/live';
 import { startPolygonServer, type PolygonServer } from '../helpers/vendors/polygon-server';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
-const MINUTE = 60_000;
 const at = (iso: string) => Date.parse(iso);
 const recorded = alpacaMinutes();
 
@@ -35,26 +34,14 @@ function setup(options: { apiKey?: string } = {}) {
   });
   providers.push(provider);
   const live = provider.live!;
-  const bars: LiveBar[] = [];
-  const closes: WindowClose[] = [];
-  live.onBar((bar) => bars.push(bar));
-  live.onClose((close) => closes.push(close));
-  return { clock, provider, live, bars, closes, lines, server: server! };
+  const vendor = server;
+  return { clock, provider, live, ...recordFeed(live), lines, server: vendor, minute: (t: number) => vendor.minute(t) };
 }
 
-/** Waits until the stream is up and the vendor holds the minute-bar channels of every symbol given. */
-async function streaming(ctx: ReturnType<typeof setup>, ...symbols: string[]): Promise<void> {
-  await until(() => ctx.live.status().state === 'streaming', 'streaming');
-  await until(() => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.channels.has(`AM.${s}`))), 'the subscription at the vendor');
-}
-
-async function replay(ctx: ReturnType<typeof setup>, from: string, to: string): Promise<void> {
-  for (let t = at(from); t < at(to); t += MINUTE) {
-    ctx.clock.set(t + MINUTE + 50);
-    const seen = ctx.bars.length;
-    if (ctx.server.minute(t) > 0) await until(() => ctx.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
-  }
-}
+/** Waits until the stream is up and the vendor holds the minute bars of every symbol given. */
+const streaming = (ctx: ReturnType<typeof setup>, ...symbols: string[]) =>
+  streamingAt(ctx.live, () => [...ctx.server.stream.sockets].some((ws) => ws.data.authenticated && symbols.every((s) => ws.data.channels.has(`AM.${s}`))));
+const replay = replayMinutes;
 
 describe('polygon stream', () => {
   it('authenticates with the key as params, subscribes AM. and T. channels, and rolls the minutes into the hour', async () => {

@@ -6,6 +6,7 @@
  * and the recorded minutes of a window rolled up as the expected bar.
  */
 import { createLogger, type Logger } from '../../../src/log';
+import type { LiveBar, LiveFeed, WindowClose } from '../../../src/providers/live/types';
 import type { RecordedBar } from './recordings';
 
 export class TestClock {
@@ -40,4 +41,32 @@ export function expectedBar(minutes: readonly RecordedBar[], start: number, end:
     c: inside.at(-1)!.c,
     v: inside.reduce((sum, m) => sum + m.v, 0),
   };
+}
+
+/** Keeps every bar and window close a feed sends. */
+export function recordFeed(live: LiveFeed): { bars: LiveBar[]; closes: WindowClose[] } {
+  const bars: LiveBar[] = [];
+  const closes: WindowClose[] = [];
+  live.onBar((bar) => bars.push(bar));
+  live.onClose((close) => closes.push(close));
+  return { bars, closes };
+}
+
+/** Waits until the feed streams and `subscribed()` says the vendor holds its subscriptions. */
+export async function streaming(live: LiveFeed, subscribed: () => boolean): Promise<void> {
+  await until(() => live.status().state === 'streaming', 'streaming');
+  await until(subscribed, 'the subscription at the vendor');
+}
+
+/**
+ * Replays the recorded minutes from `from` (inclusive) to `to` (exclusive): the clock
+ * just past each minute's end, the vendor sending it (`minute` returns how many bars went
+ * out), and waiting for the feed's bars of it.
+ */
+export async function replayMinutes(run: { clock: TestClock; bars: readonly LiveBar[]; minute(t: number): number }, from: string, to: string): Promise<void> {
+  for (let t = Date.parse(from); t < Date.parse(to); t += 60_000) {
+    run.clock.set(t + 60_000 + 50);
+    const seen = run.bars.length;
+    if (run.minute(t) > 0) await until(() => run.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
+  }
 }
