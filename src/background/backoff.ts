@@ -65,3 +65,17 @@ export class Backoff {
     this.loggedAt = Number.NEGATIVE_INFINITY;
   }
 }
+
+/** Waits `ms`, or less when `signal` aborts first (a loop's pause that does not hold up a stop). */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted || ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
