@@ -77,9 +77,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  */
 const CONNECT_TIMEOUT_SECONDS = 5;
 
+/**
+ * Seconds between reconnection attempts after `retries` failed ones: 0.1, 0.2,
+ * 0.4 … at most 1. postgres.js's default grows as 3^n/100 up to 20 s, so after
+ * an outage of some seconds (a health round a second failing meanwhile) the
+ * pool came back up to 20 s after the database did.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(1, 0.1 * 2 ** Math.max(0, retries - 1));
+
 function openPostgres(url: string): Database {
   const maxConnections = 10;
-  const client = postgres(url, { max: maxConnections, connect_timeout: CONNECT_TIMEOUT_SECONDS, onnotice: () => {} });
+  const client = postgres(url, { max: maxConnections, connect_timeout: CONNECT_TIMEOUT_SECONDS, backoff: reconnectBackoff, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
   const locks = postgresLocks(url);
   return {

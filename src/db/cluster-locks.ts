@@ -75,6 +75,7 @@ export function postgresLocks(url: string): ClusterLocks {
     idle_timeout: 0,
     fetch_types: false,
     connect_timeout: 5,
+    backoff: (retries) => Math.min(1, 0.1 * 2 ** Math.max(0, retries - 1)), // as the query pool's (db/client)
     onnotice: () => {},
     // Called synchronously when the connection closes, before any reconnect: no lock outlives it.
     onclose: () => {
