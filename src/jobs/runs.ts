@@ -110,7 +110,7 @@ export class SignalRuns {
   async current(timeframe: Timeframe): Promise<LatestRun> {
     const latest = await this.latest(timeframe);
     if (latest) return latest;
-    await this.persist(timeframe);
+    await this.persist(timeframe, { after: null }); // any run will do, another instance's included
     const made = await this.latest(timeframe);
     if (!made) throw new Error(`no ${timeframe} scan run after persisting one`);
     return made;
@@ -138,21 +138,23 @@ export class SignalRuns {
   /**
    * Scans the universe and persists the run (see the module comment); resolves
    * to the run id — another instance's, when it persisted one while this one
-   * waited for the timeframe's lease. `signal` (the scheduler's leadership)
-   * stops it before it saves.
+   * waited for the timeframe's lease. `after` is the newest run the caller
+   * knew of (null: none; by default the newest now): any run newer than it,
+   * whoever made it, answers. `signal` (the scheduler's leadership) stops it
+   * before it saves.
    */
-  persist(timeframe: Timeframe, options: { signal?: AbortSignal } = {}): Promise<string> {
+  persist(timeframe: Timeframe, options: { signal?: AbortSignal; after?: string | null } = {}): Promise<string> {
     const existing = this.persisting.get(timeframe);
     if (existing) return existing;
-    const job = this.persistOnce(timeframe, options.signal).finally(() => this.persisting.delete(timeframe));
+    const job = this.persistOnce(timeframe, options.after, options.signal).finally(() => this.persisting.delete(timeframe));
     this.persisting.set(timeframe, job);
     return job;
   }
 
   /** Under the timeframe's lease: a run persisted by another instance since `head` is read, else one is made. */
-  private async persistOnce(timeframe: Timeframe, signal?: AbortSignal): Promise<string> {
+  private async persistOnce(timeframe: Timeframe, after: string | null | undefined, signal?: AbortSignal): Promise<string> {
     const headOf = async () => (await this.deps.scans.runHistory(timeframe, 1))[0]?.id ?? null;
-    const head = await headOf();
+    const head = after === undefined ? await headOf() : after;
     const lease = this.lease(timeframe);
     await lease.acquireWaiting({ signal });
     try {

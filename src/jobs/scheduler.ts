@@ -85,7 +85,7 @@ export class ScanScheduler {
         const latestBar = bench.ts[bench.ts.length - 1];
         const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
-        const runId = await deps.runs.persist(timeframe, { signal });
+        const runId = await deps.runs.persist(timeframe, { signal, after: last?.id ?? null });
         log.info('scan persisted', { timeframe, runId });
       } catch (error) {
         failure ??= error;

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { migrations } from '../../drizzle/migrations';
 import { GEOMETRY_FIXTURES } from '../helpers/geometry-fixtures';
-import { postgresMissing, startPostgresServer, type PostgresServer } from '../helpers/postgres-server';
+import { privatePostgresSkip, startPostgresServer, type PostgresServer } from '../helpers/postgres-server';
 import { startServer, type ServerProcess } from '../helpers/server-process';
 
-const missing = postgresMissing();
+const missing = privatePostgresSkip();
 const INSTANCES = 3;
 
 describe.skipIf(Boolean(missing))(`three instances on one empty PostgreSQL database${missing ? ` (skipped: ${missing})` : ''}`, () => {

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresMissing, startPostgresServer, type PostgresServer } from '../helpers/postgres-server';
+import { privatePostgresSkip, startPostgresServer, type PostgresServer } from '../helpers/postgres-server';
 import { runCli, startServer, type ServerProcess } from '../helpers/server-process';
 
-const missing = postgresMissing();
+const missing = privatePostgresSkip();
 /** How long the database stays away (the issue's operator waited 20 s). */
 const OUTAGE_MS = 12_000;
 /** The bound on coming back: the cluster suite's "ready again within 30 s of the fault ending". */
@@ -46,6 +46,8 @@ describe.skipIf(Boolean(missing))(`a PostgreSQL restart under traffic${missing ?
       WATCHLISTS_PER_TIER: '3,20,1000', // room for every write of the run
     };
     server = await startServer(env, 180_000);
+    // The traffic starts once the boot scans are done (a first start draws the synthetic 1h and 4h bars then).
+    for (let i = 0; i < 1200 && !server.logs.some((l) => l.msg === 'after ready: the boot scans of every timeframe done'); i++) await Bun.sleep(100);
     const minted = await runCli(['token', 'mint', '--user', 'writer', '--tier', 'enterprise', '--ttl', '1h'], env);
     expect(minted.code).toBe(0);
     session = `__session=${minted.stdout.trim()}`;

@@ -31,6 +31,15 @@ export function postgresMissing(): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a suite on private servers does not run here, or undefined when it does:
+ * the binaries must be installed, and it runs in the PostgreSQL pass of the
+ * suite (DATABASE_URL set, as `.ci/run`'s second pass) rather than in both.
+ */
+export function privatePostgresSkip(): string | undefined {
+  return postgresMissing() ?? (process.env.DATABASE_URL ? undefined : 'runs in the PostgreSQL pass (DATABASE_URL set)');
+}
+
 export interface PostgresServer {
   port: number;
   /** The data directory's parent (the socket is there too). */
