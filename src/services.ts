@@ -231,7 +231,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
-  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
     pool: () => ({ threads: pool.threads, ...pool.stats() }),

@@ -5,7 +5,7 @@
  * over the port, the first health round, the latest daily scan (on a first start of the embedded
  * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
- * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
+ * jobs/replay/boot; once per cluster) runs in the background; SIGINT/SIGTERM stop it all
  * gracefully (the replay commits its chunk in progress and resumes at the next start).
  */
 import { WarmUp } from '../jobs/health';
@@ -17,6 +17,7 @@ import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
 import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
+import { surviveStrayErrors, type StrayKind } from './last-resort';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Work after readiness, logged as the warm-up's steps are (`after ready: … done`, with how long it took). */
@@ -64,6 +65,9 @@ export async function serve(): Promise<void> {
     process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
     process.exit(75); // EX_TEMPFAIL
   }
+  // Errors nothing caught are logged and counted, never the end of the process (cli/last-resort).
+  const strays = { rejection: 0, exception: 0 };
+  surviveStrayErrors(log, (kind) => (services ? services.metrics.unhandled(kind) : strays[kind]++));
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
@@ -72,7 +76,7 @@ export async function serve(): Promise<void> {
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
   let app: { stop(): Promise<unknown> } | undefined;
-  let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
+  let services: { close(): Promise<void>; hub: { close(): Promise<void> }; metrics: { unhandled(kind: StrayKind): void } } | undefined;
   let scheduler: { stop(): Promise<void> } | undefined;
   const replayStop = new AbortController();
   let replay: Promise<unknown> | undefined;
@@ -110,7 +114,7 @@ export async function serve(): Promise<void> {
     import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
   const built = await warmUp
@@ -123,6 +127,7 @@ export async function serve(): Promise<void> {
       throw error;
     });
   services = built;
+  for (const kind of ['rejection', 'exception'] as const) for (let i = 0; i < strays[kind]; i++) built.metrics.unhandled(kind);
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
@@ -148,7 +153,7 @@ export async function serve(): Promise<void> {
       await collect('after the boot scans', log);
     }
     if (stopping || !config.replayOnBoot) return;
-    await timed(log, 'the boot replay', () => bootReplay(built, replayStop.signal));
+    await timed(log, 'the boot replay', () => bootReplayOnce({ ...built, locks: built.database.locks }, replayStop.signal));
     await collect('after the boot replay', log);
   };
   const warm = async () => {
