@@ -104,7 +104,7 @@ export async function serve(): Promise<void> {
   // so that scan does not wait on them; they are begun first, as the first scan waits on them. A restart loads its
   // scans from the database and draws paths only when asked.
   const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
-    const created = createProvider(config);
+    const created = createProvider(config, { log });
     const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
     if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
     return { provider: created, synthetic: drawing };
@@ -131,11 +131,14 @@ export async function serve(): Promise<void> {
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
+  const live = built.marketData.provider.live;
   const scans =
     config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) })
       : undefined;
   scheduler = scans;
+  // A vendor stream's bar close scans its timeframe at once, not at the next tick.
+  if (scans && live) live.onClose((close) => void scans.barClosed(close.timeframe));
   // After ready: the boot scans of every timeframe (the scheduler's first pass), then the boot replay, one
   // after the other, so their peaks of memory and CPU do not stack; a full collection after each returns
   // what they drew on and left behind (synthetic paths, scan garbage) before the next begins.

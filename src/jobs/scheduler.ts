@@ -7,7 +7,9 @@
  * process) schedules; a leader that loses it (the database restarted) stops
  * before saving, and whoever takes it next carries on. A pass that failed —
  * the database away, most often — is tried again with backoff rather than a
- * whole interval later; a tick never overlaps the previous one.
+ * whole interval later; a tick never overlaps the previous one. With a live
+ * feed, a bar's close asks for a pass at once (`barClosed`) rather than at the
+ * next tick, and no scan starts while the feed is filling a gap (`hold`).
  */
 import { Backoff } from '../background/backoff';
 import { Lease } from '../background/lease';
@@ -27,12 +29,18 @@ export interface SchedulerOptions {
   intervalMs: number;
   timeframes: readonly Timeframe[];
   now?: () => number;
+  /** While true, no scan starts (a live feed filling a gap: a scan never runs on a series with a hole). */
+  hold?: () => boolean;
 }
 
 export class ScanScheduler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> | undefined;
+  /** A pass was asked for while one ran: one more follows it. */
+  private rerun = false;
+  /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
+  private readonly closed = new Set<Timeframe>();
   private readonly lease: Lease;
   private readonly backoff: Backoff;
 
@@ -62,13 +70,28 @@ export class ScanScheduler {
 
   /** One pass over the timeframes; resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
-    this.ticking ??= this.pass().finally(() => (this.ticking = undefined));
+    this.ticking ??= this.passes().finally(() => (this.ticking = undefined));
     return this.ticking;
+  }
+
+  /** A `timeframe` bar closed (a live feed): its scan now, or right after the pass running. Resolves when it is done. */
+  barClosed(timeframe: Timeframe): Promise<void> {
+    this.closed.add(timeframe);
+    this.rerun = true;
+    return this.tick();
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.rerun = false;
+      await this.pass();
+    } while (this.rerun);
   }
 
   private async pass(): Promise<void> {
     const { deps, log, intervalMs, timeframes } = this.options;
     const now = this.options.now ?? Date.now;
+    if (this.options.hold?.()) return;
     if (!(await this.lease.acquire())) {
       // The database cannot say: asked again soon. Another instance leads: the next tick asks again.
       if (this.lease.unreachable) this.again(new Error('the scheduler lease cannot be asked for: the database is unreachable'));
@@ -83,7 +106,7 @@ export class ScanScheduler {
         const [last] = await deps.scans.runHistory(timeframe, 1);
         const bench = await deps.marketData.bars(DEFAULT_BENCHMARK, timeframe);
         const latestBar = bench.ts[bench.ts.length - 1];
-        const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
+        const due = this.closed.delete(timeframe) || !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
         const runId = await deps.runs.persist(timeframe, { signal, after: last?.id ?? null });
         log.info('scan persisted', { timeframe, runId });
