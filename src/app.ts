@@ -107,7 +107,7 @@ export function createApp(services: Services) {
   const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
-    .use(errors(log))
+    .use(errors(log, () => void services.health.refresh()))
     .use(versioning(config.apiDefaultVersion))
     .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
     .use(bodyLimit)

@@ -29,7 +29,11 @@ export const ErrorSchema = t.Object(
 
 export type ErrorBody = Static<typeof ErrorSchema> & { code: ErrorCode };
 
-export function errors(log: Logger) {
+/**
+ * @param onDatabaseUnreachable told when a request found the database unreachable (the health monitor runs a
+ *   round at once, so readiness says 503 without waiting for its interval)
+ */
+export function errors(log: Logger, onDatabaseUnreachable?: () => void) {
   return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
@@ -39,6 +43,7 @@ export function errors(log: Logger) {
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (databaseUnreachable(error)) {
       log.warn('database unreachable; answered 503', { requestId, path: echoed(requestPath(request.url), 256), error: String(error) });
+      onDatabaseUnreachable?.();
       appError = new AppError('unavailable', 'The database cannot be reached right now; retry shortly', { 'retry-after': '5' });
     }
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
