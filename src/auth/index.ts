@@ -36,7 +36,7 @@ export interface AuthOverrides {
 }
 
 export async function createAuth(config: Config, db: Db, log: Logger, overrides: AuthOverrides = {}): Promise<Auth> {
-  const session = await createSessionSetup(config.auth, config.stateDir, { now: overrides.now, log, jwks: overrides.jwks });
+  const session = await createSessionSetup(config.auth, { now: overrides.now, log, jwks: overrides.jwks });
   const keys = new ApiKeys(new ApiKeysRepository(db), { log, now: overrides.now, flushMs: overrides.keysFlushMs });
   return {
     authenticator: new Authenticator({ sessions: session.verifier, keys, allowedOrigins: config.auth.allowedOrigins, log }),

@@ -6,7 +6,8 @@
  * Who is counted: a request with a valid credential counts against its user
  * (session) or its key (API key) at its tier's quota; any other request
  * against its client IP at the public quota. The client IP is the socket
- * address, or with `TRUST_PROXY` the first `X-Forwarded-For` hop. The
+ * address, or behind the proxies `TRUST_PROXY` names the right-most
+ * `X-Forwarded-For` entry that is not one of them (plugins/client-address). The
  * principal comes from `principalOf` (the auth layer resolves it once per
  * request; the route's own auth check reuses it). The path is read by
  * plugins/request-path, so a host-less HTTP/1.0 request is counted too.
@@ -37,10 +38,12 @@
  */
 import { Elysia } from 'elysia';
 import type { Principal } from '../auth';
+import type { ProxyTrust } from '../config';
 import type { Tier } from '../domain/tiers';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
+import { clientAddressOf, type SocketInfo } from './client-address';
 import { isApiPath, requestPath } from './request-path';
 
 /** A stricter quota, counted on top of the ordinary one, for the routes that declare the class. */
@@ -64,7 +67,8 @@ export interface RateLimitOptions {
   classes: Readonly<Record<QuotaClassName, QuotaClass>>;
   /** Requests per window for an authenticated user or key, by tier. */
   tierQuotas: Readonly<Record<Tier, number>>;
-  trustProxy: boolean;
+  /** The proxies trusted to name the client (null: none). */
+  trustProxy: ProxyTrust | null;
   log: Logger;
   /** The request's principal when it carries a valid credential. */
   principalOf?: (request: Request) => Principal | null | Promise<Principal | null>;
@@ -77,18 +81,7 @@ export interface RateLimitOptions {
 /** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
 export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
 
-export type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
 export type HeaderSet = { headers: Record<string, unknown> };
-
-export function clientIp(request: Request, server: SocketInfo, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-    const real = request.headers.get('x-real-ip')?.trim();
-    if (real) return real;
-  }
-  return server?.requestIP?.(request)?.address ?? 'local';
-}
 
 /** The bucket of an authenticated principal: its key (API key) or its user (session). */
 export const principalBucket = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`);
@@ -123,7 +116,7 @@ export function rateLimitOptions(services: {
   config: {
     rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> };
     explain: { quota: number; tierQuotas: Readonly<Record<Tier, number>>; windowSeconds: number };
-    trustProxy: boolean;
+    trustProxy: ProxyTrust | null;
   };
   log: Logger;
   metrics?: { rateLimited(quotaClass: 'general' | QuotaClassName): void };
@@ -190,6 +183,7 @@ export function rateLimit(options: RateLimitOptions) {
 export function rateLimiter(options: RateLimitOptions): { general: GeneralAccounting; classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void> } {
   const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
+  const clientAddress = clientAddressOf(trustProxy);
   const [limitText, remainingText, resetText] = [new NumberText(), new NumberText(), new NumberText()];
   // The key of the last anonymous client's bucket, kept while the next request comes from the same address.
   let anonymous = { ip: '', key: addressBucket('') };
@@ -240,7 +234,7 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     let key: string;
     if (principal) key = principalBucket(principal);
     else {
-      const ip = clientIp(request, server, trustProxy);
+      const ip = clientAddress(request, server);
       if (ip !== anonymous.ip) anonymous = { ip, key: addressBucket(ip) };
       key = anonymous.key;
     }

@@ -19,7 +19,7 @@ describe('breakline token mint', () => {
     const { code, stdout, stderr } = await runCli(['token', 'mint', '--user', 'alice', '--tier', 'pro', '--ttl', '2h'], { STATE_DIR: stateDir });
     expect(code).toBe(0);
     expect(stderr).toContain('session for alice (tier pro)');
-    const key = await loadOrCreateLocalKey(stateDir);
+    const key = await loadOrCreateLocalKey(join(stateDir, 'auth', 'session-key.json'));
     const verifier = new SessionVerifier({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], keys: createLocalJWKSet({ keys: [key.publicJwk] }), tierClaim: 'tier' });
     const result = await verifier.verify(stdout.trim());
     expect(result).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' } });

@@ -74,6 +74,24 @@ describe('raw-socket abuse', () => {
     expect(reply.closedByServer).toBe(true);
   });
 
+  it('answers the probes over HTTP/1.0 without Host as a balancer checks them (HAProxy option httpchk)', async () => {
+    const ready = await server.raw(['GET /readyz HTTP/1.0\r\n\r\n']);
+    expect([200, 503]).toContain(ready.status ?? 0);
+    expect(JSON.parse(ready.body)).toMatchObject({ checks: expect.any(Object) });
+    const live = await server.raw(['GET /livez HTTP/1.0\r\n\r\n']);
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.body)).toMatchObject({ status: 'ok' });
+    const options = await server.raw(['OPTIONS / HTTP/1.0\r\n\r\n']);
+    expect(options.status !== null && options.status >= 200 && options.status < 500).toBe(true);
+  });
+
+  it('answers a fast-path route with a query over HTTP/1.0 without Host (through the rate limiter)', async () => {
+    const reply = await server.raw(['GET /api/bars?symbol=AAPL HTTP/1.0\r\n\r\n']);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['x-ratelimit-limit']).toBe('100000');
+    expect((JSON.parse(reply.body) as { symbol: string }).symbol).toBe('AAPL');
+  });
+
   it('answers an unknown path over HTTP/1.0 without Host 404 in the Error shape (not a 500 page)', async () => {
     for (const path of ['/api/nope', '//api/health', '/%61pi/health']) {
       const reply = await server.raw([`GET ${path} HTTP/1.0\r\n\r\n`]);

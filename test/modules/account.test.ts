@@ -14,7 +14,7 @@ import { jwksOf, signingKey, signToken } from '../helpers/auth';
 
 /** A session cookie for `userId`, minted with the context's local key (local mode). */
 async function session(ctx: TestContext, userId: string, tier: Tier = 'free', ttlSeconds = 600): Promise<string> {
-  const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+  const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
   const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: ctx.config.auth.tierClaim });
   return `__session=${token}`;
 }
@@ -65,7 +65,7 @@ describe('/api/keys (local mode)', () => {
   });
 
   it('says why a session is refused', async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'free', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
     const expired = await ctx.request('/api/keys', { headers: { cookie: `__session=${token}` } });
     expect(expired.status).toBe(401);
@@ -209,7 +209,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
   });
 
   it('serves public routes to a stale cookie or a bad key as anonymous', async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'hal', tier: 'pro', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
     const stale = await request('/api/macro/calendar', { headers: { cookie: `__session=${token}` } });
     expect(stale.status).toBe(200);
@@ -222,7 +222,7 @@ describe('rate limits per principal and tier', () => {
   let ctx: TestContext;
   let request: ReturnType<typeof withProbes>;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: 'true' } });
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: '1' } });
     request = withProbes(ctx);
   });
   afterAll(() => ctx.close());

@@ -34,7 +34,7 @@ function app(options: { exempt?: string[]; principalOf?: (r: Request) => Princip
   const server = new Elysia()
     .use(requestId)
     .use(errors(log))
-    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log, ...options }))
+    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: null, log, ...options }))
     .get('/api/cheap', () => ({ ok: true }))
     .get('/api/livez', () => ({ ok: true }))
     .get('/api/expensive', () => ({ ok: true }), { costly: true })
@@ -119,7 +119,7 @@ describe('buckets', () => {
     expect([addressBucket('203.0.113.9'), bucketQuota(null, 5, TIERS)]).toEqual(['ip:203.0.113.9', 5]);
   });
   it('counts clients from different addresses apart, whatever order they come in', () => {
-    const { general } = rateLimiter({ store: new MemoryRateLimitStore(), quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log });
+    const { general } = rateLimiter({ store: new MemoryRateLimitStore(), quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: null, log });
     const from = (address: string) => ({ requestIP: () => ({ address }) });
     const remaining = (address: string) => {
       const set = { headers: {} as Record<string, unknown> };

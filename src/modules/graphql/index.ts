@@ -11,7 +11,7 @@
  * once built, the service is closed with the services.
  */
 import { Elysia } from 'elysia';
-import { clientIp, type SocketInfo } from '../../plugins/rate-limit';
+import { clientAddressOf, type SocketInfo } from '../../plugins/client-address';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { GRAPHQL_DOCS, GRAPHQL_PATH, GRAPHQL_RESPONSES, GRAPHQL_STREAM_DOCS, GRAPHQL_STREAM_PATH, GraphQLGetQuery, StreamDeleteQuery, StreamGetQuery } from './model';
@@ -33,7 +33,8 @@ export function graphqlModule(services: Services) {
   const untimed = ({ request, server }: Route) => {
     if (request.headers.get('accept')?.includes('text/event-stream')) (server as ServerLike)?.timeout?.(request, 0);
   };
-  const ip = ({ request, server }: Route) => clientIp(request, server as SocketInfo, services.config.trustProxy);
+  const clientAddress = clientAddressOf(services.config.trustProxy);
+  const ip = ({ request, server }: Route) => clientAddress(request, server as SocketInfo);
   const handle = async (route: Route) => {
     untimed(route);
     return (await graphql()).handle(route.request, route.apiVersion, ip(route));
