@@ -15,7 +15,7 @@ import { SessionKeyError } from '../auth/session-keys';
 import { existsSync } from 'node:fs';
 import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
-import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
 import pkg from '../../package.json' with { type: 'json' };
 
@@ -59,15 +59,16 @@ export async function serve(): Promise<void> {
   const config = configOrExit();
   const firstStart = !config.databaseUrl && !existsSync(pgliteDataDir(config));
   const log = createLogger(config.logLevel);
-  const holder = embeddedDatabaseHolder(config);
-  if (holder) {
-    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+  // Taken before the port is bound (two servers may share a port with reusePort), described once it is.
+  const lock = await holdEmbeddedDatabase(config, 'a server starting');
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'start a server'));
     process.exit(75); // EX_TEMPFAIL
   }
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
-  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
+  lock.describe(`a server at ${url}`, url);
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
