@@ -25,7 +25,7 @@ import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
-import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
+import { bodyLimit, serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
@@ -83,7 +83,7 @@ export function fastRoutes(services: Services, ordinaryOf: (path: string) => (re
 
 export function createApp(services: Services) {
   const { config, log } = services;
-  // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
+  // Bun's own limits lifted above the app's (plugins/body-limit: the app refuses in the Error shape), and a
   // failure of the error renderer itself is a bare 500, never a source page.
   // Static route paths, read once the app is composed (the access log and metrics label refusals before routing with them).
   let routes: () => readonly { path: string }[] = () => [];
@@ -104,7 +104,7 @@ export function createApp(services: Services) {
     return handler;
   };
   const hot = fastRoutes(services, ordinaryOf);
-  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
+  const app = new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
     .use(errors(log))

@@ -42,7 +42,7 @@ import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
 import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
-import { readJsonBody } from '../../plugins/json-body';
+import { readBodyBytes, readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
 import type { Services } from '../../services';
 import { connectionKey } from '../../stream/visibility';
@@ -227,13 +227,14 @@ export function createGraphQL(services: Services) {
     },
 
     /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream); `ip` is the client's (a stream is capped per user when signed in, else per IP). */
-    async handle(request: Request, apiVersion: ApiVersion, ip: string): Promise<Response> {
+    async handle(received: Request, apiVersion: ApiVersion, ip: string): Promise<Response> {
       const { authenticator } = services.auth;
-      const caller = await authenticator.principalOf(request);
+      const caller = await authenticator.principalOf(received);
+      const request = await withinBodyLimit(received);
       const answer = await answers.slotFor(request, apiVersion);
       const hit = answer && (await answers.hit(answer, limits.maxCost[caller?.tier ?? 'free']));
       if (hit) return hit;
-      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need), answer });
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(received, need), answer });
       // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
       if (isEventStream(response) && !badRequests.has(request)) return admitAnswered(streams, connectionKey(caller && { userId: caller.userId }, ip), request, response);
       if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
@@ -256,9 +257,10 @@ export function createGraphQL(services: Services) {
      * reservation and stream caps count per user when signed in, else per IP).
      * A stream to be opened takes its place under the stream caps first.
      */
-    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void, ip: string): Promise<Response> {
+    async stream(received: Request, apiVersion: ApiVersion, onStream: () => void, ip: string): Promise<Response> {
       const { authenticator } = services.auth;
-      const caller = await authenticator.principalOf(request);
+      const caller = await authenticator.principalOf(received);
+      const request = await withinBodyLimit(received);
       const key = connectionKey(caller && { userId: caller.userId }, ip);
       const body = request.method === 'POST' ? await streamBody(request) : undefined;
       // graphql-sse opens a stream for `Accept: text/event-stream` exactly: a list naming it, and (without a stream token, where only a stream can be meant) no Accept or */*, are taken as that.
@@ -298,7 +300,7 @@ export function createGraphQL(services: Services) {
       const released = wantsStream ? admitStream(streams, key) : () => undefined;
       let response: Response | undefined;
       try {
-        response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+        response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(received, need) });
       } finally {
         if (request.method === 'PUT' && response?.status !== 201) reservations.closed(token!);
         if (!isEventStream(response)) released();
@@ -328,7 +330,19 @@ function streamToken(request: { url: string; headers: { get(name: string): strin
   return request.headers.get(STREAM_TOKEN_HEADER) || new URL(request.url).searchParams.get('token') || undefined;
 }
 
-/** A POST's body, read by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
+/**
+ * The request as yoga is to read it: one with a body (yoga reads a body whole)
+ * read first, at most SERVER_BODY_LIMIT (413 past it, plugins/body-limit),
+ * into a copy that keeps its headers and its abort signal (a stream ends when
+ * its client goes).
+ */
+async function withinBodyLimit(request: Request): Promise<Request> {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'DELETE' || !request.body) return request;
+  const body = await readBodyBytes(request, SERVER_BODY_LIMIT);
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+/** A POST's body (read within the limit already), by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
 async function streamBody(request: Request): Promise<StreamRequest> {
   const body = await readJsonBody(request.clone(), SERVER_BODY_LIMIT);
   const failure = Value.Errors(GraphQLRequest, body).First();
