@@ -5,8 +5,8 @@ import { BulletGroundingSchema, ExplainableSignalSchema } from '../../domain/exp
 import { BREAKOUT_STATES, DIRECTIONS, PATTERN_FAMILIES, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, TREND_REGIMES } from '../../domain/signal';
 import { SYMBOL_PATTERN, SymbolParam } from '../params';
 
-/** DESIGN §4's signal id: `SYMBOL-pattern-detectedAt`. */
-export const SIGNAL_ID_PATTERN = '^(.+)-([a-z0-9_]+)-(\\d{4}-\\d\\d-\\d\\dT.+)$';
+/** DESIGN §4's signal id: `SYMBOL-pattern-detectedAt`, in printable characters (a control character is in no id, and PostgreSQL refuses NUL in text). */
+export const SIGNAL_ID_PATTERN = '^([^\\u0000-\\u001f\\u007f]+)-([a-z0-9_]+)-(\\d{4}-\\d\\d-\\d\\dT[^\\u0000-\\u001f\\u007f]+)$';
 
 export const ExplainQuery = t.Object({
   symbol: SymbolParam,

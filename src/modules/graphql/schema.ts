@@ -28,7 +28,8 @@ import { tierAtLeast } from '../../domain/tiers';
 import { AlertDispatchedEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
 import { SignalSchema, type Signal } from '../../domain/signal';
 import { AppError } from '../../errors';
-import { fromProvider } from '../../plugins/errors';
+import { DATA_EXCEPTION_MESSAGE, fromProvider } from '../../plugins/errors';
+import { isDataException } from '../../db/data-errors';
 import { ProviderError } from '../../providers/types';
 import { readPage } from '../../pagination';
 import type { Services } from '../../services';
@@ -38,6 +39,7 @@ import { earnings } from '../fundamentals/service';
 import { EarningsResponse } from '../fundamentals/model';
 import { SnapshotResponse } from '../market/model';
 import { snapshot } from '../market/service';
+import { SIGNAL_ID_PATTERN } from '../ai/model';
 import { BreakoutsQuery } from '../signals/model';
 import { rankedSignals } from '../signals/service';
 import { MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
@@ -76,14 +78,22 @@ const CODES: Partial<Record<AppError['code'], string>> = {
   forbidden: 'FORBIDDEN',
 };
 
-/** An AppError (or a provider failure, as plugins/errors maps it) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
+/** An AppError (or a provider failure, or a value the database refused, as plugins/errors maps them) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
 export function graphQLError(thrown: unknown): unknown {
-  const error = thrown instanceof ProviderError ? fromProvider(thrown) : thrown;
+  const error = thrown instanceof ProviderError ? fromProvider(thrown) : isDataException(thrown) ? new AppError('invalid_parameter', DATA_EXCEPTION_MESSAGE) : thrown;
   if (!(error instanceof AppError)) return error;
   return new GraphQLError(error.message, { extensions: { code: CODES[error.code] ?? error.code.toUpperCase(), status: error.status } });
 }
 
-/** The arguments checked by the REST schema (its defaults, formats and messages), decoded as the route decodes them. */
+const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+const asArgument = (message: string) => message.replace(/^(Query|Path) parameter|^Body field/, 'Argument');
+
+/**
+ * The arguments checked by the REST schema (its defaults, formats and
+ * messages), decoded as the route decodes them. A value the check passes but
+ * a decoder refuses (a decimal string out of an integer's bounds: the bounds
+ * are checked after decoding) is BAD_USER_INPUT with the schema's message too.
+ */
 export function checkedArgs(schema: TObject, raw: Record<string, unknown>): unknown {
   const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined));
   const value = Value.Default(schema, Value.Clone(given));
@@ -91,9 +101,15 @@ export function checkedArgs(schema: TObject, raw: Record<string, unknown>): unkn
   if (failure) {
     const custom = typeof failure.schema.error === 'string' ? failure.schema.error : undefined;
     const where = failure.path.replace(/^\//, '').replaceAll('/', '.') || 'arguments';
-    throw new GraphQLError(custom ? custom.replace(/^Query parameter/, 'Argument') : `Argument '${where}': ${failure.message}`, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+    throw badInput(custom ? asArgument(custom) : `Argument '${where}': ${failure.message}`);
   }
-  return Value.Decode(schema, value);
+  try {
+    return Value.Decode(schema, value);
+  } catch (error) {
+    // TypeBox's TransformDecodeError carries the transform's own error (Elysia's number decoders throw the parameter's `error` text).
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    throw badInput(asArgument(cause instanceof Error ? cause.message : 'An argument is not valid'));
+  }
 }
 
 function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumentMap {
@@ -123,6 +139,16 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
 }
 
 const SIGNAL_FIRST_MAX = 100;
+
+/** A signal id as /api/explain takes it (printable: PostgreSQL refuses NUL in text). */
+const SignalIdArgs = Type.Object({
+  id: Type.String({
+    maxLength: 120,
+    pattern: SIGNAL_ID_PATTERN,
+    description: 'SYMBOL-pattern-detectedAt, as /api/breakouts lists it',
+    error: "Argument 'id' must be a signal id SYMBOL-pattern-detectedAt (e.g. AAPL-flat_base-2026-11-18T21:00:00.000Z)",
+  }),
+});
 
 /** Offset cursors, opaque to the client. */
 const cursorOf = (index: number) => Buffer.from(`signal:${index}`).toString('base64url');
@@ -199,8 +225,15 @@ export function buildSchema(): GraphQLSchema {
     signal: {
       type: Signal,
       description: 'A persisted signal by id, as the last run that listed it saw it (its state now); null when none was ever surfaced',
-      args: { id: { type: new GraphQLNonNull(GraphQLString) } },
-      resolve: async (_root, { id }: { id: string }, ctx) => (await ctx.services.scans.findSignal(id))?.signal ?? null,
+      args: { id: { type: new GraphQLNonNull(GraphQLString), description: SignalIdArgs.properties.id.description } },
+      resolve: async (_root, raw: { id: string }, ctx) => {
+        try {
+          const { id } = checkedArgs(SignalIdArgs, raw) as { id: string };
+          return (await ctx.services.scans.findSignal(id))?.signal ?? null;
+        } catch (error) {
+          throw graphQLError(error);
+        }
+      },
     },
   };
   for (const [name, op] of Object.entries(QUERIES)) {

@@ -199,7 +199,11 @@ export function createGraphQL(services: Services) {
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) {
+          // A variable's value its declared type refuses (graphql-js gives such request errors no code): the caller's input.
+          if (error.extensions?.code === undefined && error.path === undefined) return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
+          return error;
+        }
         log.error('graphql resolver failed', { error: String(original), stack: original instanceof Error ? original.stack : undefined });
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
