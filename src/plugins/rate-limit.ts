@@ -77,6 +77,34 @@ export interface RateLimitOptions {
 /** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
 export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
 
+/** The OpenAPI extensions a route's `costly` option publishes (the route table's record of it, which GraphQL reads). */
+const CLASS_KEY = 'x-rate-limit-class';
+const WHEN_KEY = 'x-rate-limit-class-when-present';
+
+/** A route's `costly` option as its detail publishes it. */
+export function classDetail(when: CostlyWhen): Record<string, string> {
+  if (when === false) return {};
+  const detail: Record<string, string> = { [CLASS_KEY]: when === true ? 'costly' : (when.class ?? 'costly') };
+  if (when !== true && when.query !== undefined) detail[WHEN_KEY] = when.query;
+  return detail;
+}
+
+/** A route's `costly` option read back from its detail (`classDetail`'s inverse): how GraphQL learns the class of a field's REST route. */
+export function classFromDetail(detail: Readonly<Record<string, unknown>> | undefined): CostlyWhen {
+  const name = QUOTA_CLASSES.find((c) => c === detail?.[CLASS_KEY]);
+  if (!name) return false;
+  const query = detail?.[WHEN_KEY];
+  return { class: name, ...(typeof query === 'string' ? { query } : {}) };
+}
+
+/** The quota class a request counts in under `when`, given its query parameters (a GraphQL field: its arguments), or undefined. */
+export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unknown>>): QuotaClassName | undefined {
+  if (when === false) return undefined;
+  if (when === true) return 'costly';
+  if (when.query !== undefined && (args[when.query] === undefined || args[when.query] === null)) return undefined;
+  return when.class ?? 'costly';
+}
+
 export type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
 export type HeaderSet = { headers: Record<string, unknown> };
 
@@ -171,23 +199,26 @@ export function rateLimit(options: RateLimitOptions) {
     .macro({
       costly: (when: CostlyWhen) => {
         if (when === false) return;
-        const name: QuotaClassName = when === true ? 'costly' : (when.class ?? 'costly');
-        const onlyWith = when === true ? undefined : when.query;
-        const detail: Record<string, string> = { 'x-rate-limit-class': name };
-        if (onlyWith !== undefined) detail['x-rate-limit-class-when-present'] = onlyWith;
         return {
-          detail,
+          detail: classDetail(when),
           beforeHandle({ request, set, server, query }) {
-            if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
-            return classed(name, request, server as SocketInfo, set);
+            const name = quotaClassOf(when, query as Record<string, unknown>);
+            if (name) return classed(name, request, server as SocketInfo, set);
           },
         };
       },
     });
 }
 
-/** The accounting itself: the ordinary quota (`general`) and the quota classes (`classed`). */
-export function rateLimiter(options: RateLimitOptions): { general: GeneralAccounting; classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void> } {
+/** Counts `units` more against the ordinary quota or a class's, in the request's bucket (a GraphQL operation's fields: graphql/costs). */
+export type Charge = (quotaClass: 'general' | QuotaClassName, units: number, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void>;
+
+/** The accounting itself: the ordinary quota (`general`), the quota classes (`classed`), and `charge` for several units at once. */
+export function rateLimiter(options: RateLimitOptions): {
+  general: GeneralAccounting;
+  classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void>;
+  charge: Charge;
+} {
   const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
   const [limitText, remainingText, resetText] = [new NumberText(), new NumberText(), new NumberText()];
@@ -209,11 +240,11 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   };
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
-  /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
-  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number): void | Promise<void> => {
+  /** Counts `units` hits of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number, units = 1): void | Promise<void> => {
     let decision: RateLimitDecision | Promise<RateLimitDecision>;
     try {
-      decision = counted ? store.hit(key, limit, window * 1000) : store.peek(key, limit, window * 1000);
+      decision = counted ? store.hit(key, limit, window * 1000, units === 1 ? undefined : { cost: units }) : store.peek(key, limit, window * 1000);
     } catch (error) {
       storeDown(error);
       return;
@@ -236,6 +267,7 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     quotaClass: 'general' | QuotaClassName,
     quotas: { quota: number; tierQuotas: Readonly<Record<Tier, number>> },
     window: number,
+    units = 1,
   ): void | Promise<void> => {
     let key: string;
     if (principal) key = principalBucket(principal);
@@ -245,7 +277,7 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
       key = anonymous.key;
     }
     const limit = bucketQuota(principal, quotas.quota, quotas.tierQuotas);
-    return count(quotaClass === 'general' ? key : `${quotaClass}:${key}`, limit, set, counted, quotaClass, window);
+    return count(quotaClass === 'general' ? key : `${quotaClass}:${key}`, limit, set, counted, quotaClass, window, units);
   };
   const ordinary = { quota, tierQuotas };
 
@@ -261,6 +293,14 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
       const principal = principalOf ? principalOf(request) : null;
       if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, true, name, quotaClass, quotaClass.windowSeconds));
       return countFor(principal, request, server, set, true, name, quotaClass, quotaClass.windowSeconds);
+    },
+    charge(name, units, request, server, set) {
+      if (units <= 0) return;
+      const quotas = name === 'general' ? ordinary : classes[name];
+      const window = name === 'general' ? windowSeconds : classes[name].windowSeconds;
+      const principal = principalOf ? principalOf(request) : null;
+      if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, true, name, quotas, window, units));
+      return countFor(principal, request, server, set, true, name, quotas, window, units);
     },
   };
 }

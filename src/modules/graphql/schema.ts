@@ -42,7 +42,7 @@ import { snapshot } from '../market/service';
 import { SIGNAL_ID_PATTERN } from '../ai/model';
 import { BreakoutsQuery } from '../signals/model';
 import { rankedSignals } from '../signals/service';
-import { MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
+import { describe, MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
 import { GraphQLTypes } from './types';
 
 /** Per request: the services, the request (its credential), the API version, the loaders. */
@@ -158,6 +158,12 @@ function offsetOf(cursor: string): number {
   return Number(match[1]) + 1;
 }
 
+/** The REST route of each root field that is not an operation's: `signals` reads /api/breakouts' ranking (`signal(id)` no route's). */
+const OWN_FIELD_ROUTES: Readonly<Record<string, string>> = { signals: 'GET /api/breakouts' };
+
+/** The REST route a root field stands for (`METHOD /path`), whose rate-limit class it takes, or undefined. */
+export const fieldRoute = (field: string): string | undefined => (QUERIES[field] ?? MUTATIONS[field])?.route ?? OWN_FIELD_ROUTES[field];
+
 export function buildSchema(): GraphQLSchema {
   const types = new GraphQLTypes((name) => {
     if (name !== 'Signal') return undefined;
@@ -237,11 +243,11 @@ export function buildSchema(): GraphQLSchema {
     },
   };
   for (const [name, op] of Object.entries(QUERIES)) {
-    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: op.description, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, false) };
+    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, false) };
   }
   const mutationFields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
   for (const [name, op] of Object.entries(MUTATIONS)) {
-    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: `${op.description}; needs the pro tier or above`, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, true) };
+    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: `${describe(op)}; needs the pro tier or above`, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, true) };
   }
 
   const subscription = <C extends Channel>(channel: C, filter: (payload: BusEvents[C], ctx: GraphQLContext) => unknown | undefined) => ({

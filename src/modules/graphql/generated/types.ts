@@ -927,7 +927,7 @@ export type Mutation = {
   addWatchlistSymbols?: Maybe<Watchlist>;
   /** POST /api/alerts/v2; needs the pro tier or above */
   createAlertRule?: Maybe<AlertRule>;
-  /** POST /api/keys (a session only: a key cannot mint keys); needs the pro tier or above */
+  /** POST /api/keys: a session only: a key cannot mint keys; needs the pro tier or above */
   createApiKey?: Maybe<CreatedApiKey>;
   /** POST /api/community/feed; needs the pro tier or above */
   createCommunityPost?: Maybe<CommunityPost>;
@@ -1245,7 +1245,7 @@ export type Query = {
   alertRules?: Maybe<AlertRulePage>;
   /** GET /api/keys */
   apiKeys?: Maybe<ApiKeyList>;
-  /** GET /api/bars (API-Version applies as in REST) */
+  /** GET /api/bars: API-Version applies as in REST */
   bars?: Maybe<BarsResponse>;
   /** GET /api/breakouts: the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them */
   breakouts?: Maybe<BreakoutsResponse>;
