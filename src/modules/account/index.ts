@@ -14,7 +14,7 @@ export function accountModule(services: Services) {
     .post(
       '/api/keys',
       async ({ principal, body, set }) => {
-        const answer = await createKey(keys, principal, body);
+        const answer = await createKey(keys, principal, body, services.config.account.caps.apiKeys);
         set.status = 201;
         return answer;
       },

@@ -146,6 +146,6 @@ export const MUTATIONS: Record<string, Operation> = {
   createCommunityPost: { route: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, need: 'session', run: ({ services }, a, p) => createPost(services, p, a) },
   editCommunityPost: { route: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, need: 'session', run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
   deleteCommunityPost: { route: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, need: 'session', run: ({ services }, a, p) => deletePost(services, p, a.id) },
-  createApiKey: { route: 'POST /api/keys', description: 'a session only: a key cannot mint keys', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a) },
+  createApiKey: { route: 'POST /api/keys', description: 'a session only: a key cannot mint keys', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a, services.config.account.caps.apiKeys) },
   revokeApiKey: { route: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, need: 'session', run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
 };
