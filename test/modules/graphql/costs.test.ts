@@ -121,6 +121,15 @@ describe('GraphQL against the rate limits', () => {
     expect(after.headers.get('x-ratelimit-remaining')).toBe('4');
   });
 
+  it('charges an answer kept from the latest run (graphql/answers) as its execution: a unit per root field', async () => {
+    const cookie = await sessionCookie(ctx, 'costs-kept', 'pro');
+    const document = '{ a: signals(first: 1) { totalCount } b: breakouts(limit: 1) { generatedAt } }';
+    const remaining = async () => Number((await postGraphql(ctx, document, {}, { cookie })).headers.get('x-ratelimit-remaining'));
+    const first = await remaining();
+    expect([await remaining(), await remaining()]).toEqual([first - 2, first - 4]);
+    expect(ctx.services.graphql.answers.size).toBeGreaterThan(0);
+  });
+
   it('answers a refused operation of a batch in its own result, the others executed', async () => {
     const cookie = await sessionCookie(ctx, 'costs-batch', 'pro');
     const response = await ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify([{ query: verify(4) }, { query: verify(2) }, { query: '{ scorecard { generatedAt } }' }]) });
