@@ -136,6 +136,12 @@ describe('refusals in the Error shape, not Bun\'s empty ones', () => {
       'payload_too_large',
     ],
     [
+      'a chunked 2 MiB body on /api/keys',
+      [`POST ${head('/api/keys', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n')}${(2 * MIB).toString(16)}\r\n`, new Uint8Array(2 * MIB).fill(32), '\r\n0\r\n\r\n'],
+      413,
+      'payload_too_large',
+    ],
+    [
       'a chunked 2 MiB body on /api/graphql/stream',
       [`POST ${head('/api/graphql/stream', 'Content-Type: application/json\r\nAccept: text/event-stream\r\nTransfer-Encoding: chunked\r\n')}${(2 * MIB).toString(16)}\r\n`, new Uint8Array(2 * MIB).fill(32), '\r\n0\r\n\r\n'],
       413,
