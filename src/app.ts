@@ -108,7 +108,7 @@ export function createApp(services: Services) {
   const app = new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
-    .use(errors(log))
+    .use(errors(log, () => void services.health.refresh()))
     .use(versioning(config.apiDefaultVersion))
     .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
     .use(bodyLimit)

@@ -15,6 +15,7 @@ const bool = z
 
 const onOff = z.enum(['on', 'off']);
 const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
+const wsUrl = z.string().regex(/^wss?:\/\//, 'must be a ws(s):// URL');
 
 /** A comma-separated list (blank items dropped). */
 const list = z.string().transform((v) => v.split(',').map((item) => item.trim()).filter(Boolean));
@@ -64,11 +65,32 @@ export const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
-  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo']).default('synthetic'),
+  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo', 'alpaca', 'polygon']).default('synthetic'),
   CSV_DIR: z.string().min(1).optional(),
   SYNTHETIC_SEED: z.coerce.number().int().default(42),
   YAHOO_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://query1.finance.yahoo.com'),
   YAHOO_RATE_PER_SECOND: z.coerce.number().positive().max(100).default(5),
+  /** Alpaca Market Data v2 (`MARKET_DATA_PROVIDER=alpaca`): the keys (never logged), the feed of the plan, and the hosts. */
+  ALPACA_KEY_ID: z.string().min(1).optional(),
+  ALPACA_SECRET_KEY: z.string().min(1).optional(),
+  ALPACA_FEED: z.enum(['iex', 'sip']).default('iex'),
+  ALPACA_ADJUSTMENT: z.enum(['raw', 'split', 'dividend', 'all']).default('split'),
+  ALPACA_DATA_URL: httpUrl.default('https://data.alpaca.markets'),
+  ALPACA_STREAM_URL: wsUrl.default('wss://stream.data.alpaca.markets'),
+  ALPACA_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(200),
+  /** Polygon, now Massive (`MARKET_DATA_PROVIDER=polygon`): the key (never logged) and the hosts (the vendor renamed them). */
+  POLYGON_API_KEY: z.string().min(1).optional(),
+  POLYGON_BASE_URL: httpUrl.default('https://api.massive.com'),
+  POLYGON_STREAM_URL: wsUrl.default('wss://socket.massive.com'),
+  POLYGON_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(5),
+  /** The vendor's WebSocket stream (alpaca, polygon): minute bars rolled up live, scans on bar closes, quotes pushed. */
+  LIVE_STREAM: onOff.default('on'),
+  /** Roll pre-market and after-hours minutes (04:00–20:00 New York) into the bars too. */
+  LIVE_EXTENDED_HOURS: onOff.default('off'),
+  /** No trade or bar for this long during a session: the stream is taken for dead and reconnected. */
+  LIVE_SILENT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Symbols whose trades are streamed at most (default: the plan's, Alpaca iex 30; unset for sip and polygon: no limit). */
+  LIVE_TRADE_SYMBOLS: z.coerce.number().int().min(0).max(100_000).optional(),
   /** SEC EDGAR as the source of insiders, filings and shares outstanding; the SEC requires a contact. */
   EDGAR_USER_AGENT: z.string().regex(/\S+@\S+\.\S+/, "must name you and a contact e-mail, e.g. 'Acme Research ops@acme.example' (SEC fair-access policy)").optional(),
   EDGAR_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://www.sec.gov'),

@@ -24,10 +24,16 @@ export interface Config {
   stateDir: string;
   databaseUrl?: string;
   redisUrl?: string;
-  marketDataProvider: 'synthetic' | 'csv' | 'yahoo';
+  marketDataProvider: 'synthetic' | 'csv' | 'yahoo' | 'alpaca' | 'polygon';
   csvDir?: string;
   syntheticSeed: number;
   yahoo: { baseUrl: string; ratePerSecond: number };
+  /** Set when MARKET_DATA_PROVIDER=alpaca (both keys are then required). */
+  alpaca: { keyId: string; secretKey: string; feed: 'iex' | 'sip'; adjustment: 'raw' | 'split' | 'dividend' | 'all'; dataUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  /** Set when MARKET_DATA_PROVIDER=polygon (the key is then required). */
+  polygon: { apiKey: string; baseUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  /** The vendor stream of alpaca and polygon. */
+  live: { stream: boolean; extendedHours: boolean; silentSeconds: number; tradeSymbols: number | null };
   /** Set when EDGAR_USER_AGENT is: SEC EDGAR answers insiders, filings and shares outstanding. */
   edgar: { userAgent: string; baseUrl: string; dataUrl: string } | null;
   /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
@@ -177,6 +183,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MARKET_DATA_PROVIDER === 'csv' && !e.CSV_DIR) {
     throw new ConfigError(['CSV_DIR: required when MARKET_DATA_PROVIDER=csv']);
   }
+  const missingKeys = [
+    ...(e.MARKET_DATA_PROVIDER === 'alpaca' ? (['ALPACA_KEY_ID', 'ALPACA_SECRET_KEY'] as const).filter((name) => !e[name]) : []),
+    ...(e.MARKET_DATA_PROVIDER === 'polygon' && !e.POLYGON_API_KEY ? ['POLYGON_API_KEY'] : []),
+  ];
+  if (missingKeys.length) throw new ConfigError(missingKeys.map((name) => `${name}: required when MARKET_DATA_PROVIDER=${e.MARKET_DATA_PROVIDER} (the ${e.MARKET_DATA_PROVIDER} provider's key)`));
   const tierQuotas = byTier('RATE_LIMIT_QUOTA', { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE });
   const explainTierQuotas = byTier('EXPLAIN_RATE_LIMIT_QUOTA', {
     free: e.EXPLAIN_RATE_LIMIT_QUOTA_FREE,
@@ -193,6 +204,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     csvDir: e.CSV_DIR,
     syntheticSeed: e.SYNTHETIC_SEED,
     yahoo: { baseUrl: e.YAHOO_BASE_URL.replace(/\/+$/, ''), ratePerSecond: e.YAHOO_RATE_PER_SECOND },
+    alpaca:
+      e.MARKET_DATA_PROVIDER === 'alpaca'
+        ? {
+            keyId: e.ALPACA_KEY_ID!,
+            secretKey: e.ALPACA_SECRET_KEY!,
+            feed: e.ALPACA_FEED,
+            adjustment: e.ALPACA_ADJUSTMENT,
+            dataUrl: e.ALPACA_DATA_URL.replace(/\/+$/, ''),
+            streamUrl: e.ALPACA_STREAM_URL.replace(/\/+$/, ''),
+            ratePerMinute: e.ALPACA_RATE_PER_MINUTE,
+          }
+        : null,
+    polygon:
+      e.MARKET_DATA_PROVIDER === 'polygon'
+        ? { apiKey: e.POLYGON_API_KEY!, baseUrl: e.POLYGON_BASE_URL.replace(/\/+$/, ''), streamUrl: e.POLYGON_STREAM_URL.replace(/\/+$/, ''), ratePerMinute: e.POLYGON_RATE_PER_MINUTE }
+        : null,
+    live: { stream: e.LIVE_STREAM === 'on', extendedHours: e.LIVE_EXTENDED_HOURS === 'on', silentSeconds: e.LIVE_SILENT_SECONDS, tradeSymbols: e.LIVE_TRADE_SYMBOLS ?? null },
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,

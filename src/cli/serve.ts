@@ -5,7 +5,7 @@
  * over the port, the first health round, the latest daily scan (on a first start of the embedded
  * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
- * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
+ * jobs/replay/boot; once per cluster) runs in the background; SIGINT/SIGTERM stop it all
  * gracefully (the replay commits its chunk in progress and resumes at the next start).
  */
 import { WarmUp } from '../jobs/health';
@@ -17,6 +17,7 @@ import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
 import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { listenWhileWarming } from './warming-listener';
+import { surviveStrayErrors, type StrayKind } from './last-resort';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Work after readiness, logged as the warm-up's steps are (`after ready: … done`, with how long it took). */
@@ -65,6 +66,9 @@ export async function serve(): Promise<void> {
     process.stderr.write(refusalWhileHeld(lock.holder, config, 'start a server'));
     process.exit(75); // EX_TEMPFAIL
   }
+  // Errors nothing caught are logged and counted, never the end of the process (cli/last-resort).
+  const strays = { rejection: 0, exception: 0 };
+  surviveStrayErrors(log, (kind) => (services ? services.metrics.unhandled(kind) : strays[kind]++));
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
@@ -73,7 +77,7 @@ export async function serve(): Promise<void> {
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
   let app: { stop(): Promise<unknown> } | undefined;
-  let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
+  let services: { close(): Promise<void>; hub: { close(): Promise<void> }; metrics: { unhandled(kind: StrayKind): void } } | undefined;
   let scheduler: { stop(): Promise<void> } | undefined;
   const replayStop = new AbortController();
   let replay: Promise<unknown> | undefined;
@@ -101,7 +105,7 @@ export async function serve(): Promise<void> {
   // so that scan does not wait on them; they are begun first, as the first scan waits on them. A restart loads its
   // scans from the database and draws paths only when asked.
   const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
-    const created = createProvider(config);
+    const created = createProvider(config, { log });
     const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
     if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
     return { provider: created, synthetic: drawing };
@@ -111,7 +115,7 @@ export async function serve(): Promise<void> {
     import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
   const built = await warmUp
@@ -124,14 +128,18 @@ export async function serve(): Promise<void> {
       throw error;
     });
   services = built;
+  for (const kind of ['rejection', 'exception'] as const) for (let i = 0; i < strays[kind]; i++) built.metrics.unhandled(kind);
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
+  const live = built.marketData.provider.live;
   const scans =
     config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) })
       : undefined;
   scheduler = scans;
+  // A vendor stream's bar close scans its timeframe at once, not at the next tick.
+  if (scans && live) live.onClose((close) => void scans.barClosed(close.timeframe));
   // After ready: the boot scans of every timeframe (the scheduler's first pass), then the boot replay, one
   // after the other, so their peaks of memory and CPU do not stack; a full collection after each returns
   // what they drew on and left behind (synthetic paths, scan garbage) before the next begins.
@@ -146,7 +154,7 @@ export async function serve(): Promise<void> {
       await collect('after the boot scans', log);
     }
     if (stopping || !config.replayOnBoot) return;
-    await timed(log, 'the boot replay', () => bootReplay(built, replayStop.signal));
+    await timed(log, 'the boot replay', () => bootReplayOnce({ ...built, locks: built.database.locks }, replayStop.signal));
     await collect('after the boot replay', log);
   };
   const warm = async () => {

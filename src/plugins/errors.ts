@@ -34,7 +34,11 @@ export type ErrorBody = Static<typeof ErrorSchema> & { code: ErrorCode };
 /** What a caller is told when its input passed the schema but not the database (db/data-errors). */
 export const DATA_EXCEPTION_MESSAGE = 'A value in the request cannot be used (a control character, or a number or date out of range)';
 
-export function errors(log: Logger) {
+/**
+ * @param onDatabaseUnreachable told when a request found the database unreachable (the health monitor runs a
+ *   round at once, so readiness says 503 without waiting for its interval)
+ */
+export function errors(log: Logger, onDatabaseUnreachable?: () => void) {
   return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
@@ -44,6 +48,7 @@ export function errors(log: Logger) {
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (databaseUnreachable(error)) {
       log.warn('database unreachable; answered 503', { requestId, path: echoed(requestPath(request.url), 256), error: String(error) });
+      onDatabaseUnreachable?.();
       appError = new AppError('unavailable', 'The database cannot be reached right now; retry shortly', { 'retry-after': '5' });
     }
     else if (isDataException(error)) {

@@ -87,6 +87,8 @@ export class StreamHub {
   /** Subscribers whose cursor is in the buffer (not caught up). */
   private readonly lagging = new Set<Subscriber>();
   private readonly quotes: QuoteRoutes;
+  /** Symbols a live stream pushed a quote of since the last flush. */
+  private readonly pushed = new Set<string>();
   private readonly waiters = new Set<() => void>();
   private readonly batch = new FrameBatch();
   private buffer!: ReplayBuffer;
@@ -100,7 +102,8 @@ export class StreamHub {
 
   constructor(private readonly options: HubOptions) {
     this.now = options.now ?? Date.now;
-    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now }));
+    const onPush = (symbol: string) => this.quotePushed(symbol);
+    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now, onPush }));
   }
 
   /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
@@ -335,6 +338,22 @@ export class StreamHub {
       if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
       else if (now - subscriber.progressAt > this.options.stallMs) this.dropSlow(subscriber, `took nothing for ${this.options.stallMs} ms`);
     }
+  }
+
+  /**
+   * A live stream pushed a quote: sent within the same turn of the event loop
+   * (symbols pushed together go out together, each at its latest), not at the
+   * next tick.
+   */
+  private quotePushed(symbol: string): void {
+    if (this.pushed.size === 0) setImmediate(() => this.flushPushed());
+    this.pushed.add(symbol);
+  }
+
+  private flushPushed(): void {
+    const symbols = [...this.pushed];
+    this.pushed.clear();
+    for (const symbol of symbols) this.quotes.pushed(symbol, (quote, recipients) => this.sendQuote(quote, recipients));
   }
 
   /** One quote event to those caught up with room; the others are owed the then-current quote at a later tick. */

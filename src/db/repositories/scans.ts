@@ -38,6 +38,18 @@ export type { PersistedRun, RunSummary, StoredSignal } from './scan-rows';
 /** Rows a multi-row statement: 21 bind parameters a signal row stay well under PostgreSQL's 65,535. */
 const ROWS_A_STATEMENT = 1000;
 
+/**
+ * A run saved only if the timeframe's newest run is still `head` (null: none
+ * yet), checked under the transaction-level advisory lock `lockKey`: a saver
+ * that lost its lease while scanning (the database restarted, another instance
+ * took over and saved) writes nothing, so a run's signals, events and ledger
+ * records are never written twice.
+ */
+export interface RunFence {
+  head: string | null;
+  lockKey: number;
+}
+
 function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += ROWS_A_STATEMENT) out.push(items.slice(i, i + ROWS_A_STATEMENT));
@@ -53,10 +65,23 @@ export class ScansRepository {
   /**
    * Persists a run, its signals, their state changes, the alert verdicts (the
    * candidates also logged once per signal, for the cooldown) and the ledger
-   * records, in one transaction.
+   * records, in one transaction; with a `fence`, only over the head it names
+   * (undefined when another run came first).
    */
-  async saveRun(runId: string, result: ScanResult, source: string, verdicts: AlertVerdicts): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] }> {
+  async saveRun(
+    runId: string,
+    result: ScanResult,
+    source: string,
+    verdicts: AlertVerdicts,
+    fence?: RunFence,
+  ): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] } | undefined> {
     return this.db.transaction(async (tx) => {
+      if (fence) {
+        // One saver of the timeframe at a time across the cluster, and only over the head it scanned after.
+        await tx.execute(sql`select pg_advisory_xact_lock(${String(fence.lockKey)}::bigint)`);
+        const [head] = await tx.select({ id: scanRuns.id }).from(scanRuns).where(eq(scanRuns.timeframe, result.timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(1);
+        if ((head?.id ?? null) !== fence.head) return undefined;
+      }
       await tx.insert(scanRuns).values({
         id: runId,
         timeframe: result.timeframe,
