@@ -222,7 +222,8 @@ describe('rate limits per principal and tier', () => {
   let ctx: TestContext;
   let request: ReturnType<typeof withProbes>;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: 'true' } });
+    // One long window: a burst never straddles two (a 60 s window ending mid-burst admits twice).
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', RATE_LIMIT_WINDOW_SECONDS: '86400', TRUST_PROXY: 'true' } });
     request = withProbes(ctx);
   });
   afterAll(() => ctx.close());
