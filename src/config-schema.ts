@@ -234,6 +234,8 @@ export const envSchema = z.object({
   WATCHLISTS_PER_TIER: perTier.prefault('3,20,100'),
   WATCHLIST_SYMBOLS_PER_TIER: perTier.prefault('25,100,500'),
   ALERT_RULES_PER_TIER: perTier.prefault('5,50,500'),
+  /** Active (unrevoked) API keys a user may hold, per tier; the operator's `breakline keys create` is not capped. */
+  API_KEYS_PER_TIER: perTier.prefault('5,25,100'),
   /** Largest JSON body of an account write (watchlists, alert rules, journal, exports, community), in bytes. */
   ACCOUNT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
   /** How long a stored `Idempotency-Key` answer is kept. */

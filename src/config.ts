@@ -108,7 +108,7 @@ export interface Config {
 
 /** Account features: watchlists, alert rules and their webhooks, exports, the community feed. */
 export interface AccountConfig {
-  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number> };
+  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number>; apiKeys: Record<Tier, number> };
   bodyLimitBytes: number;
   idempotencyTtlMs: number;
   webhooks: { allowPrivate: boolean; caFile?: string; timeoutMs: number; maxAttempts: number; backoffMs: number };
@@ -256,7 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
     account: {
-      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER },
+      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER, apiKeys: e.API_KEYS_PER_TIER },
       bodyLimitBytes: e.ACCOUNT_BODY_LIMIT_BYTES,
       idempotencyTtlMs: Math.round(e.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000),
       webhooks: {

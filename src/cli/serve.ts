@@ -16,7 +16,7 @@ import { SessionKeyError } from '../auth/session-keys';
 import { existsSync } from 'node:fs';
 import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
-import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 import { Shutdown, stopServing, type Running } from './shutdown';
 import { listenWhileWarming } from './warming-listener';
 import { surviveStrayErrors, type StrayKind } from './last-resort';
@@ -62,9 +62,10 @@ export async function serve(): Promise<void> {
   const config = configOrExit();
   const firstStart = !config.databaseUrl && !existsSync(pgliteDataDir(config));
   const log = createLogger(config.logLevel);
-  const holder = embeddedDatabaseHolder(config);
-  if (holder) {
-    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+  // Taken before the port is bound (two servers may share a port with reusePort), described once it is.
+  const lock = await holdEmbeddedDatabase(config, 'a server starting');
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'start a server'));
     process.exit(75); // EX_TEMPFAIL
   }
   // Errors nothing caught are logged and counted, never the end of the process (cli/last-resort).
@@ -74,7 +75,7 @@ export async function serve(): Promise<void> {
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
-  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
+  lock.describe(`a server at ${url}`, url);
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
   if (config.trustProxy?.legacy) {
     // The old boolean took the left-most X-Forwarded-For entry, which a client writes itself (issue 26 item 5).

@@ -25,8 +25,8 @@
  */
 import type { Timeframe } from './signal';
 
-/** DESIGN §4's pattern of an id (either form). */
-export const SIGNAL_ID_PATTERN = '^(.+)-([a-z0-9_]+)-(\\d{4}-\\d\\d-\\d\\dT.+)$';
+/** DESIGN §4's pattern of an id (either form): `SYMBOL-pattern-detectedAt`, in printable characters (a control character is in no id, and PostgreSQL refuses NUL in text). */
+export const SIGNAL_ID_PATTERN = '^([^\\u0000-\\u001f\\u007f]+)-([a-z0-9_]+)-(\\d{4}-\\d\\d-\\d\\dT[^\\u0000-\\u001f\\u007f]+)$';
 
 /** The ISO 8601 duration an intraday timeframe's ids end with (none for daily). */
 const BAR_DURATION: Readonly<Record<Timeframe, string | null>> = { daily: null, '4h': 'PT4H', '1h': 'PT1H' };

