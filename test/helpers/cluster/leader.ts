@@ -6,7 +6,7 @@
  * docs §54.12), its client's TCP port, and the process owning that socket
  * (`ss -tnp`, iproute2).
  */
-import { SCHEDULER_LOCK_KEY } from '../../../src/jobs/scheduler';
+import { LOCK_KEYS } from '../../../src/db/cluster-locks';
 import type { Deployment } from './cluster';
 import type { Instance } from './instance';
 
@@ -14,7 +14,7 @@ export async function schedulerLeader(deployment: Deployment): Promise<Instance 
   const ports = await deployment.withSql(
     (sql) => sql<{ port: number }[]>`
       select a.client_port as port from pg_locks l join pg_stat_activity a on a.pid = l.pid
-      where l.locktype = 'advisory' and l.granted and l.classid = ${Math.floor(SCHEDULER_LOCK_KEY / 2 ** 32)} and l.objid = ${SCHEDULER_LOCK_KEY % 2 ** 32}
+      where l.locktype = 'advisory' and l.granted and l.classid = ${Math.floor(LOCK_KEYS.scheduler / 2 ** 32)} and l.objid = ${LOCK_KEYS.scheduler % 2 ** 32}
         and l.database = (select oid from pg_database where datname = current_database())`,
   );
   for (const { port } of ports) {
