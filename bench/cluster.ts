@@ -20,7 +20,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Cluster } from '../test/helpers/cluster/cluster';
 import { runScenario, type Outcome } from '../test/helpers/cluster/run';
-import { SCENARIOS } from '../test/helpers/cluster/scenarios';
+import { suiteScenarios } from '../test/helpers/cluster/scenarios';
 import { printTable } from './lib';
 
 /** The value after `--scenario`, if given. */
@@ -66,7 +66,7 @@ export async function benchCluster(): Promise<void> {
   const cluster = await Cluster.create();
   const outcomes: Outcome[] = [];
   try {
-    for (const scenario of SCENARIOS) {
+    for (const scenario of suiteScenarios()) {
       if (filter && !scenario.freshStart && !scenario.name.includes(filter)) continue;
       outcomes.push(await runScenario(cluster, scenario));
     }

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { Cluster } from '../helpers/cluster/cluster';
 import { READY_DEADLINE_SECONDS, runScenario, type Outcome } from '../helpers/cluster/run';
-import { SCENARIOS } from '../helpers/cluster/scenarios';
+import { suiteScenarios } from '../helpers/cluster/scenarios';
 
 let cluster: Cluster;
 
@@ -23,7 +23,7 @@ afterAll(async () => {
   await cluster?.destroy();
 });
 
-for (const scenario of SCENARIOS) {
+for (const scenario of suiteScenarios()) {
   describe(scenario.name, () => {
     let outcome: Outcome;
     beforeAll(async () => {

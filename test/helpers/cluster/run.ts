@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../server-process';
 import { auditJobs, auditLedgers, auditStream, auditWrites, storedEvents, type JobAudit, type LedgerAudit, type StoredEvent, type StreamAudit, type WriteAudit } from './audit';
-import { LIMITS, type Cluster, type Deployment } from './cluster';
+import { LIMITS, LOG_LAG_MS, type Cluster, type Deployment } from './cluster';
 import { probeAdmissions, type Admission } from './rate-limit';
 import { RECOVERY_WAIT_MS, ScenarioRun, type Scenario } from './scenario-run';
 
@@ -152,7 +152,10 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
       if (!verified.ok) report += `${deployment.name}: ${verified.report}\n`;
     }
     const window = { from: faultFrom, to: Date.now() };
-    const jobs = await orUnmigrated(a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(run.unlogged))), { overlapping: [], unscheduled: {}, unscheduledRuns: [], runs: 0, bootReplaysStarted: 0, bootReplays: [] });
+    // A process that did not exit cleanly (killed, or cut off by its shutdown deadline) may not have logged its last pass.
+    const cutOff = run.instances.flatMap((i) => i.exits).filter((e) => e.at >= startedAt && (e.code !== 0 || e.signal !== null));
+    const unlogged = cutOff.map((e) => ({ from: e.at - LOG_LAG_MS, to: e.at }));
+    const jobs = await orUnmigrated(a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(unlogged))), { overlapping: [], unscheduled: {}, unscheduledRuns: [], runs: 0, bootReplaysStarted: 0, bootReplays: [] });
     const runsAfterFault = await orUnmigrated(a.withSql(async (sql) => (await sql<{ n: number }[]>`select count(*)::int as n from scan_runs where started_at > ${new Date(lastEnd)}`)[0]!.n), 0);
 
     const admissions = await probe(run);

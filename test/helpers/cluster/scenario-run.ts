@@ -20,6 +20,8 @@ export interface Scenario {
   freshStart?: boolean;
   /** Scans persisted outside the scheduler that are right in this scenario (the warm-up's first daily scan). */
   unscheduled?: Record<string, number>;
+  /** One of CI's scenarios (CLUSTER_SUITE=ci, ./profile). */
+  ci?: boolean;
   /** The scenario must cost no request through the balancer (an answer for every one, none 5xx). */
   noFailedRequests?: boolean;
   fault(run: ScenarioRun): Promise<void>;
@@ -33,8 +35,6 @@ export class ScenarioRun {
   readonly notes: string[] = [];
   /** When the fault ended for each instance (default: when the script returned). */
   readonly faultEnds = new Map<Instance, number>();
-  /** Windows in which a killed process may have lost its last log lines (audit: a run ending in one is not "unscheduled"). */
-  readonly unlogged: { from: number; to: number }[] = [];
   readonly subscribers: { deployment: Deployment; subscriber: Subscriber }[] = [];
   readonly traffic: { deployment: Deployment; traffic: Traffic }[] = [];
   private readonly samples = new Map<Instance, { at: number; ready: boolean }[]>();
