@@ -1,31 +1,23 @@
 /**
  * @module test/helpers/cluster/postgres
- * A PostgreSQL 15 server of the cluster suite's own, in a temporary
- * directory on a port of its range: the suite stops and starts it (the
- * shared server on 5432 serves every engineer and is never touched). Run as
- * root, the server runs as the `postgres` user (PostgreSQL refuses root), as
- * `.ci/run` does. `stop()` is `pg_ctl stop -m fast` (what an operator's
- * restart does: clients are disconnected, a checkpoint is written).
- *
- * The lead unifies this with the db engineer's test/helpers/postgres-server.ts at merge.
+ * The cluster suite's PostgreSQL 15: a private server (../postgres-server,
+ * the one the fault tests use) on a port of the suite's range, which the
+ * suite stops and starts (the shared server on 5432 serves every engineer
+ * and is never touched). On top of it: the service's own role `breakline`,
+ * owner of each deployment's database (the instances connect as it, as in
+ * production; the suite's audits as the superuser); the port held by a
+ * placeholder while the server is down (./ports: the range lies inside
+ * Linux's ephemeral ports); and a synchronous stop for an interrupted run.
+ * `stop()` is `pg_ctl stop -m fast` (what an operator's restart does:
+ * clients are disconnected, a checkpoint is written).
  */
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { PG_BIN, startPostgresServer } from '../postgres-server';
 import { holdPort, releasePort } from './ports';
 
-const BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const ROLE = 'breakline';
-
-/** Runs a PostgreSQL program as the `postgres` user when we are root; throws with its output on failure. */
-async function pgTool(args: string[]): Promise<string> {
-  const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
-  const proc = Bun.spawn([...asPostgres, ...args], { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${out}${err}`);
-  return out;
-}
 
 export interface PrivatePostgres {
   port: number;
@@ -44,56 +36,35 @@ export interface PrivatePostgres {
   destroyNow(): void;
 }
 
-export async function startPostgres(port: number): Promise<PrivatePostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'breakline-cluster-pg-'));
-  if (process.getuid?.() === 0) {
-    const { uid, gid } = await postgresUser();
-    chownSync(dir, uid, gid);
+/** Runs `statement` as the superuser on the server's `postgres` database. */
+async function asSuperuser(url: string, statement: string): Promise<void> {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(statement);
+  } finally {
+    await admin.end();
   }
-  const data = join(dir, 'data');
-  await pgTool([`${BIN}/initdb`, '-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  // fsync off: the suite tests the service, not the disk; a fast stop still checkpoints, so nothing committed is lost.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  const start = async () => {
-    await releasePort(port);
-    await pgTool([`${BIN}/pg_ctl`, '-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-  };
-  const stop = (mode: 'fast' | 'immediate') => pgTool([`${BIN}/pg_ctl`, '-D', data, '-m', mode, '-w', '-t', '60', 'stop']).then(() => {});
-  await start();
-  const adminUrl = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-  const admin = postgres(adminUrl('postgres'), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'`);
-  await admin.end();
+}
+
+export async function startPostgres(port: number): Promise<PrivatePostgres> {
+  await releasePort(port);
+  const server = await startPostgresServer({ port });
+  await asSuperuser(server.url(), `CREATE ROLE ${ROLE} LOGIN PASSWORD '${ROLE}'`);
   return {
     port,
     url: (database) => `postgres://${ROLE}:${ROLE}@127.0.0.1:${port}/${database}`,
-    adminUrl,
-    async createDatabase(name) {
-      const client = postgres(adminUrl('postgres'), { max: 1, onnotice: () => {} });
-      try {
-        await client.unsafe(`CREATE DATABASE ${name} OWNER ${ROLE}`);
-      } finally {
-        await client.end();
-      }
+    adminUrl: (database) => server.url(database),
+    createDatabase: (name) => asSuperuser(server.url(), `CREATE DATABASE ${name} OWNER ${ROLE}`),
+    stop: () => server.stop('fast').then(() => holdPort(port)),
+    async start() {
+      await releasePort(port);
+      await server.start();
     },
-    stop: () => stop('fast').then(() => holdPort(port)),
-    start,
-    async destroy() {
-      await stop('immediate').catch(() => {}); // already stopped is fine
-      rmSync(dir, { recursive: true, force: true });
-    },
+    destroy: () => server.destroy(),
     destroyNow() {
       const asPostgres = process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];
-      Bun.spawnSync([...asPostgres, `${BIN}/pg_ctl`, '-D', data, '-m', 'immediate', 'stop'], { stdout: 'ignore', stderr: 'ignore' });
-      rmSync(dir, { recursive: true, force: true });
+      Bun.spawnSync([...asPostgres, join(PG_BIN, 'pg_ctl'), '-D', join(server.dir, 'data'), '-m', 'immediate', 'stop'], { stdout: 'ignore', stderr: 'ignore' });
+      rmSync(server.dir, { recursive: true, force: true });
     },
   };
-}
-
-/** The uid and gid of the `postgres` user (the Debian package creates it). */
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
-  const line = (await Bun.file('/etc/passwd').text()).split('\n').find((l) => l.startsWith('postgres:'));
-  if (!line) throw new Error('no postgres user: install postgresql-15 (Debian) or run the suite as a non-root user');
-  const [, , uid, gid] = line.split(':');
-  return { uid: Number(uid), gid: Number(gid) };
 }
