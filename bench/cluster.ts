@@ -9,6 +9,7 @@
  * and admissions against the quota.
  *
  * Run by hand: `bun run bench/cluster.ts` (or `npm run bench -- cluster`);
+ * `CLUSTER_SUITE=ci` runs CI's scenarios (test/helpers/cluster/profile);
  * `--scenario <words>` runs the fresh start and the scenarios whose name
  * holds the words. Needs PostgreSQL 15 (/usr/lib/postgresql/15/bin),
  * redis-server and HAProxy (/usr/sbin/haproxy): skipped, saying so, without.

@@ -5,8 +5,9 @@
  * one cluster, each with traffic, writes and stream subscribers on every
  * instance. Every scenario is held to the same promises; a few have one more.
  * `npm run test:cluster` (not part of `npm test`: it needs PostgreSQL 15,
- * Redis and HAProxy installed, and takes minutes). bench/cluster prints the
- * same scenarios as a table.
+ * Redis and HAProxy installed, and takes minutes); `CLUSTER_SUITE=ci` runs
+ * CI's three of them with short outages (helpers/cluster/profile).
+ * bench/cluster prints the same scenarios as a table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { Cluster } from '../helpers/cluster/cluster';
