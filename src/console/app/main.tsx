@@ -1,0 +1,73 @@
+/**
+ * @module console/app/main
+ * The console's entry: the frame (skip link, navigation, the page) and the
+ * page the path names. Pages load their data from the public API only
+ * (console/app/api) and the live stream (console/app/stream). The chart
+ * library is loaded with the signal page, not before (parts/chart).
+ */
+import { render } from 'preact';
+import { AccountPage } from './pages/account';
+import { MarketPage } from './pages/market';
+import { RecordPage } from './pages/record';
+import { SignalPage } from './pages/signal';
+import { SignalsPage } from './pages/signals';
+import { BASE, interceptLinks, useRoute, type Page } from './router';
+import './styles.css';
+
+const NAV: { page: Page; label: string; href: string }[] = [
+  { page: 'signals', label: 'Signals', href: `${BASE}/signals` },
+  { page: 'record', label: 'Track record', href: `${BASE}/record` },
+  { page: 'market', label: 'Market', href: `${BASE}/market` },
+  { page: 'account', label: 'Account', href: `${BASE}/account` },
+];
+
+function Frame() {
+  const route = useRoute();
+  const current = route.page === 'signal' ? 'signals' : route.page;
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={`${BASE}/signals`}>
+          Breakline
+        </a>
+        <nav aria-label="Pages">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.page}>
+                <a href={item.href} aria-current={current === item.page ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <a class="docs" href="/docs">
+          API docs
+        </a>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {route.page === 'signals' && <SignalsPage search={route.search} />}
+        {route.page === 'signal' && <SignalPage id={route.id!} />}
+        {route.page === 'record' && <RecordPage search={route.search} />}
+        {route.page === 'market' && <MarketPage />}
+        {route.page === 'account' && <AccountPage search={route.search} />}
+        {route.page === 'missing' && (
+          <section>
+            <h1>No such page</h1>
+            <p>
+              The console has <a href={`${BASE}/signals`}>Signals</a>, <a href={`${BASE}/record`}>Track record</a>, <a href={`${BASE}/market`}>Market</a> and{' '}
+              <a href={`${BASE}/account`}>Account</a>.
+            </p>
+          </section>
+        )}
+      </main>
+    </>
+  );
+}
+
+const root = document.getElementById('app')!;
+interceptLinks(root);
+render(<Frame />, root);
