@@ -11,7 +11,7 @@ import { Pending, Problem } from '../parts/problem';
 import { useApi } from '../parts/use-api';
 import { BASE } from '../router';
 import { StreamLine, useStream } from '../stream';
-import { dateTime, pct, price, words } from '../format';
+import { date, dateTime, pct, price, words } from '../format';
 import { query } from '../api';
 import type { Bar, Signal } from '../types';
 import type { ConeDay, SignalChart } from '../parts/chart';
@@ -43,7 +43,7 @@ function Levels({ signal, last }: { signal: SignalRead['signal']; last?: number 
           <tr>
             <th scope="row">Base</th>
             <td>
-              {dateTime(signal.geometry.start)} – {dateTime(signal.geometry.end)} ({signal.geometry.lengthBars} bars, {pct(signal.geometry.depthPct)} deep)
+              {signal.timeframe === 'daily' ? `${date(signal.geometry.start)} – ${date(signal.geometry.end)}` : `${dateTime(signal.geometry.start)} – ${dateTime(signal.geometry.end)}`} ({signal.geometry.lengthBars} bars, {pct(signal.geometry.depthPct)} deep)
             </td>
           </tr>
         )}
@@ -54,7 +54,7 @@ function Levels({ signal, last }: { signal: SignalRead['signal']; last?: number 
 
 function Chart({ signal, bars, cone, last }: { signal: Signal; bars: Bar[]; cone?: ConeDay[]; last?: number }) {
   const box = useRef<HTMLDivElement>(null);
-  const drawn = useRef<SignalChart>();
+  const drawn = useRef<SignalChart | undefined>(undefined);
   const [problem, setProblem] = useState<unknown>();
   useEffect(() => {
     let cancelled = false;
@@ -137,7 +137,7 @@ export function SignalPage({ id }: { id: string }) {
       </div>
       <p class="facts">
         <span class={`band band-${signal.scoreBand}`}>{signal.scoreBand}</span> score {signal.finalScore.toFixed(1)} · confidence {(signal.confidence * 100).toFixed(0)}% · state{' '}
-        <strong data-state={liveState}>{words(liveState)}</strong> · {signal.timeframe} · detected {dateTime(signal.detectedAt)} · last <strong class="num" data-last-price>{price(last ?? signal.price)}</strong>
+        <strong data-state={liveState}>{words(liveState)}</strong> · {signal.timeframe} · detected {signal.timeframe === 'daily' ? date(signal.detectedAt) : dateTime(signal.detectedAt)} · last <strong class="num" data-last-price>{price(last ?? signal.price)}</strong>
         {!current && <span class="muted"> · no longer in the latest scan (read from its history)</span>}
       </p>
       <div class="signal-grid">

@@ -7,7 +7,7 @@
  * announced to screen readers) without a reload. The choices live in the
  * query string, so a view can be linked.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Problem } from '../parts/problem';
 import { setSearch, signalPath } from '../router';
 import { StreamLine, useStream } from '../stream';
@@ -60,7 +60,7 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
   const [attempt, setAttempt] = useState(0);
   const [fresh, setFresh] = useState<Map<string, string>>(new Map());
   const [announcement, setAnnouncement] = useState('');
-  const retry = useRef<ReturnType<typeof setTimeout>>();
+  
 
   useEffect(() => {
     const controller = new AbortController();
@@ -76,10 +76,7 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
       if ((problem as Error).name === 'AbortError') return;
       setError(problem);
     });
-    return () => {
-      controller.abort();
-      clearTimeout(retry.current);
-    };
+    return () => controller.abort();
   }, [timeframe, attempt]);
 
   const mark = (id: string, what: string) => {

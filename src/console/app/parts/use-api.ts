@@ -21,7 +21,7 @@ export interface Loaded<T> {
 export function useApi<T>(path: string | null): Loaded<T> {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; path: string | null }>({ loading: path !== null, path });
   const [attempt, setAttempt] = useState(0);
-  const timer = useRef<ReturnType<typeof setTimeout>>();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     if (path === null) return;
     const controller = new AbortController();
