@@ -16,6 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Signal } from '../../src/domain/signal';
+import { runReplay } from '../../src/jobs/replay/run';
 import { smallSyntheticMarket } from '../helpers/app';
 import { listenTestServer, type TestServer } from '../helpers/server';
 import { sampleSignal } from '../helpers/sse';
@@ -181,6 +182,11 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     await context.close();
   });
 
+  it('runs a replay for the record pages (the server under test has none of its own)', async () => {
+    const run = await runReplay({ ...server.ctx.services }, { timeframe: 'daily', from: '2026-05-01', to: '2026-10-30', universe: { kind: 'default' }, benchmark: 'SPY' }, { origin: 'test' });
+    expect(run.signals).toBeGreaterThan(0);
+  });
+
   const PAGES: { name: string; path: string; ready: string[]; signedIn?: boolean }[] = [
     { name: 'signals', path: '/console/signals', ready: ['table.signals tbody tr', '[data-stream-state="live"]'] },
     { name: 'signal', path: '', ready: ['#chart[data-ready="true"]', '[data-no-model]', 'text=Suggested', '[data-stream-state="live"]'] },
@@ -219,7 +225,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     const watched = watch(page);
     await page.fill('form[aria-label="Backtest parameters"] input[name=symbol]', 'AAPL');
     await page.click('button:has-text("Run backtest")');
-    await page.locator('[data-backtest="AAPL"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-backtest="AAPL"], .problem').first().waitFor({ timeout: 60_000 });
+    expect(await page.locator('.problem').allTextContents()).toEqual([]);
     expect(await page.locator('svg[aria-label^="Equity curve"] path.line').count()).toBe(1);
     expect(await page.locator('table:has(caption:has-text("Folds")) tbody tr').count()).toBeGreaterThan(0);
     await screenshot(page, 'account-backtest', 'desktop');

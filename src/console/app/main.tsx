@@ -5,7 +5,8 @@
  * (console/app/api) and the live stream (console/app/stream). The chart
  * library is loaded with the signal page, not before (parts/chart).
  */
-import { render } from 'preact';
+import { render, type ComponentChildren } from 'preact';
+import { useErrorBoundary } from 'preact/hooks';
 import { AccountPage } from './pages/account';
 import { MarketPage } from './pages/market';
 import { RecordPage } from './pages/record';
@@ -20,6 +21,24 @@ const NAV: { page: Page; label: string; href: string }[] = [
   { page: 'market', label: 'Market', href: `${BASE}/market` },
   { page: 'account', label: 'Account', href: `${BASE}/account` },
 ];
+
+/** A page that throws while drawing shows what happened and a way on, never a blank page. */
+function Boundary({ children, page }: { children: ComponentChildren; page: string }) {
+  const [error, reset] = useErrorBoundary();
+  if (!error) return <>{children}</>;
+  return (
+    <section class="problem" role="alert">
+      <h1>This page failed to draw</h1>
+      <p>{String((error as Error)?.message ?? error)}</p>
+      <p>
+        <button type="button" onClick={reset}>
+          Try again
+        </button>{' '}
+        or go to <a href={`${BASE}/signals`}>Signals</a>. (Page: {page}.)
+      </p>
+    </section>
+  );
+}
 
 function Frame() {
   const route = useRoute();
@@ -49,6 +68,7 @@ function Frame() {
         </a>
       </header>
       <main id="main" tabIndex={-1}>
+        <Boundary page={route.page} key={route.page}>
         {route.page === 'signals' && <SignalsPage search={route.search} />}
         {route.page === 'signal' && <SignalPage id={route.id!} />}
         {route.page === 'record' && <RecordPage search={route.search} />}
@@ -63,6 +83,7 @@ function Frame() {
             </p>
           </section>
         )}
+        </Boundary>
       </main>
     </>
   );

@@ -32,7 +32,7 @@ interface WalkForward {
   period: { from: string; to: string; bars: number };
   metrics: Metrics;
   tradeCount: number;
-  folds: { index: number; train: Window; purge: Window; test: Window; embargo: Window; tradeCount: number; metrics: Metrics }[];
+  folds: { index: number; train: Window; purge: Window | null; test: Window; embargo: Window | null; tradeCount: number; metrics: Metrics }[];
   equity: { date: string; equity: number }[];
   benchmarks: { symbol: { totalReturn: number }; benchmark: { symbol: string; totalReturn: number } };
   disclaimer: string;
@@ -56,10 +56,12 @@ export function Backtest() {
         </label>
         <label>
           Test months
-          <select name="months" defaultValue="6">
+          <select name="months">
             <option value="1">1</option>
             <option value="3">3</option>
-            <option value="6">6</option>
+            <option value="6" selected>
+              6
+            </option>
           </select>
         </label>
         <label>
@@ -119,11 +121,11 @@ export function Backtest() {
                     <td>
                       {fold.train.from} – {fold.train.to}
                     </td>
-                    <td>{fold.purge.bars} bars</td>
+                    <td>{fold.purge ? `${fold.purge.bars} bars` : '—'}</td>
                     <td>
                       {fold.test.from} – {fold.test.to}
                     </td>
-                    <td>{fold.embargo.bars} bars</td>
+                    <td>{fold.embargo ? `${fold.embargo.bars} bars` : '—'}</td>
                     <td class="num">{fold.tradeCount}</td>
                     <td class="num">{percent(fold.metrics.totalReturn)}</td>
                   </tr>

@@ -118,9 +118,9 @@ export function AlertRules() {
         </label>
         <label>
           Lowest band
-          <select name="minBand" defaultValue="strong">
+          <select name="minBand">
             {SCORE_BANDS.map((b) => (
-              <option key={b} value={b}>
+              <option key={b} value={b} selected={b === 'strong'}>
                 {b}
               </option>
             ))}

@@ -8,7 +8,7 @@
  * recomputes every hash).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, query } from '../api';
+import { api, ApiError, query } from '../api';
 import { count, dateTime, percent, r } from '../format';
 import { IntervalBars, MonthlyOutcomes, Reliability, type MonthOutcome } from '../parts/plots';
 import { Pending } from '../parts/problem';
@@ -148,7 +148,11 @@ export function RecordPage({ search }: { search: URLSearchParams }) {
           </a>
         </li>
       </ul>
-      {!card ? (
+      {!card && source === 'replay' && error instanceof ApiError && error.kind === 'not_found' ? (
+        <p class="notice" data-source="replay" data-replay="none">
+          <strong>No replay of history on this server yet.</strong> The first start on the synthetic market runs one by itself; <code>breakline replay</code> runs one on your data.
+        </p>
+      ) : !card ? (
         <Pending what="the scorecard" error={error} retry={reload} />
       ) : (
         <div class={`source-${source}`} data-source={source}>
