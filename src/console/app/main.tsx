@@ -2,15 +2,13 @@
  * @module console/app/main
  * The console's entry: the frame (skip link, navigation, the page) and the
  * page the path names. Pages load their data from the public API only
- * (console/app/api) and the live stream (console/app/stream). The chart
- * library is loaded with the signal page, not before (parts/chart).
+ * (console/app/api) and the live stream (console/app/stream). The signals
+ * page is in the entry script; every other page is a chunk loaded when it is
+ * first opened (parts/lazy), and the chart library with the signal page.
  */
 import { render, type ComponentChildren } from 'preact';
 import { useErrorBoundary } from 'preact/hooks';
-import { AccountPage } from './pages/account';
-import { MarketPage } from './pages/market';
-import { RecordPage } from './pages/record';
-import { SignalPage } from './pages/signal';
+import { Lazy } from './parts/lazy';
 import { SignalsPage } from './pages/signals';
 import { BASE, interceptLinks, useRoute, type Page } from './router';
 import './styles.css';
@@ -70,10 +68,10 @@ function Frame() {
       <main id="main" tabIndex={-1}>
         <Boundary page={route.page} key={route.page}>
         {route.page === 'signals' && <SignalsPage search={route.search} />}
-        {route.page === 'signal' && <SignalPage id={route.id!} />}
-        {route.page === 'record' && <RecordPage search={route.search} />}
-        {route.page === 'market' && <MarketPage />}
-        {route.page === 'account' && <AccountPage search={route.search} />}
+        {route.page === 'signal' && <Lazy load={() => import('./pages/signal').then((m) => m.SignalPage)} props={{ id: route.id! }} />}
+        {route.page === 'record' && <Lazy load={() => import('./pages/record').then((m) => m.RecordPage)} props={{ search: route.search }} />}
+        {route.page === 'market' && <Lazy load={() => import('./pages/market').then((m) => m.MarketPage)} props={{}} />}
+        {route.page === 'account' && <Lazy load={() => import('./pages/account').then((m) => m.AccountPage)} props={{ search: route.search }} />}
         {route.page === 'missing' && (
           <section>
             <h1>No such page</h1>

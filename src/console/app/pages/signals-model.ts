@@ -1,8 +1,9 @@
 /**
  * @module console/app/pages/signals-model
  * The signals list as data: the ranked list of one timeframe read through the
- * API's cursors (`/api/breakouts?limit=200`, then each page's `nextCursor`
- * until `hasMore` is false; the first page is shown as soon as it arrives),
+ * API's cursors (`/api/breakouts?limit=50`, then each page's `nextCursor` with
+ * `limit=200` until `hasMore` is false; the first page is shown as soon as it
+ * arrives),
  * the filters and the sort the person chose, and the live changes the stream
  * brings. `/api/breakouts` filters by symbol only, so band, pattern, direction,
  * state and the symbol search are applied here, over the whole list.
@@ -11,8 +12,10 @@ import { api, query } from '../api';
 import { distanceToTrigger } from '../format';
 import type { BreakoutsPage, Signal, StateChange } from '../types';
 
-/** The API's largest page (spec: limit clamped to [1, 200]). */
+/** The API's largest page (spec: limit clamped to [1, 200]): the pages after the first. */
 export const PAGE_LIMIT = 200;
+/** The first page is one table page: drawn as soon as it arrives, the rest read behind it. */
+export const FIRST_PAGE_LIMIT = 50;
 /** Rows the table shows at once. */
 export const ROWS_PER_PAGE = 50;
 
@@ -37,7 +40,7 @@ export async function readRankedList(timeframe: string, onPage: (signals: Signal
   let first: BreakoutsPage | undefined;
   const signals: Signal[] = [];
   do {
-    const page: BreakoutsPage = await api<BreakoutsPage>(`/api/breakouts${query({ timeframe, limit: PAGE_LIMIT, cursor })}`, { signal });
+    const page: BreakoutsPage = await api<BreakoutsPage>(`/api/breakouts${query({ timeframe, limit: first ? PAGE_LIMIT : FIRST_PAGE_LIMIT, cursor })}`, { signal });
     first ??= page;
     signals.push(...page.items);
     cursor = page.pagination.hasMore ? page.pagination.nextCursor : null;
