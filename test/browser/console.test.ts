@@ -154,6 +154,31 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     await context.close();
   });
 
+  it('works from the keyboard: the skip link first, then the filters; a sort header and a symbol answer Enter', async () => {
+    const { context, page } = await open('/console/signals');
+    await page.locator('table.signals tbody tr').first().waitFor();
+    const focused = () => page.evaluate(() => ({ text: document.activeElement?.textContent?.trim(), id: document.activeElement?.id, name: (document.activeElement as HTMLSelectElement | null)?.name }));
+    await page.keyboard.press('Tab');
+    expect((await focused()).text).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect((await focused()).id).toBe('main');
+    await page.keyboard.press('Tab');
+    expect((await focused()).name).toBe('timeframe');
+    await page.locator('button.sort:has-text("Score")').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('th[aria-sort="descending"]:has-text("Score")').waitFor();
+    const scores = (await page.locator('table.signals tbody tr td:nth-of-type(4)').allTextContents()).map(Number);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const first = page.locator('table.signals tbody tr th a').first();
+    const symbol = await first.textContent();
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#signal-title').waitFor();
+    expect(await page.locator('#signal-title').textContent()).toStartWith(`${symbol} ·`);
+    expect((await focused()).id).toBe('main');
+    await context.close();
+  });
+
   it('signs in with a minted token, creates a watchlist and an API key (shown once, and it works)', async () => {
     const { context, page } = await open('/console/account');
     await page.fill('textarea[name=token]', token);

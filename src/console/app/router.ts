@@ -67,14 +67,17 @@ export function useRoute(): Route {
   return route;
 }
 
-/** Same-origin links to the console switch views in place (modified clicks open tabs as usual). */
+/** Same-origin links to the console switch views in place (modified clicks open tabs as usual), focus going to the view. */
 export function interceptLinks(root: HTMLElement): void {
   root.addEventListener('click', (event) => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     const anchor = (event.target as Element).closest('a');
     if (!anchor || anchor.target || anchor.origin !== location.origin || !anchor.pathname.startsWith(BASE)) return;
+    if (anchor.hash && anchor.pathname === location.pathname && anchor.search === location.search) return; // an in-page link (the skip link)
     event.preventDefault();
     navigate(anchor.pathname + anchor.search);
     scrollTo(0, 0);
+    // A screen reader or keyboard user lands on the new view, as after a page load.
+    document.getElementById('main')?.focus({ preventScroll: true });
   });
 }
