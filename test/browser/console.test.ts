@@ -180,6 +180,32 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     await context.close();
   });
 
+  it('says what went wrong instead of a blank page (rate-limited, not ready, offline) and recovers by itself', async () => {
+    const { context, page } = await open('/console/market');
+    await page.locator('text=Information Technology').waitFor();
+    const answers: [number, string, Record<string, string>][] = [
+      [429, 'rate_limited', { 'retry-after': '1' }],
+      [503, 'unavailable', { 'retry-after': '1' }],
+    ];
+    for (const [status, code, headers] of answers) {
+      await page.route('**/api/sector-rotation', (route) => route.fulfill({ status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ error: `${code} for the test`, requestId: 'req_test', code }) }));
+      await page.reload();
+      await page.locator('.problem').first().waitFor();
+      const text = await page.locator('.problem').first().textContent();
+      expect(text).toContain(status === 429 ? 'Slow down.' : 'Not ready yet.');
+      expect(text).toContain('Trying again in 1 s.');
+      await page.unroute('**/api/sector-rotation');
+      // It asks again by itself after the wait the server named, and the table comes.
+      await page.locator('text=Information Technology').waitFor();
+      expect(await page.locator('.problem').count()).toBe(0);
+    }
+    await page.route('**/api/sector-rotation', (route) => route.abort('internetdisconnected'));
+    await page.reload();
+    await page.locator('.problem:has-text("The server cannot be reached.")').waitFor();
+    expect(await page.locator('h1').first().textContent()).toBe('Market');
+    await context.close();
+  });
+
   it('signs in with a minted token, creates a watchlist and an API key (shown once, and it works)', async () => {
     const { context, page } = await open('/console/account');
     await page.fill('textarea[name=token]', token);
