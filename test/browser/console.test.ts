@@ -182,7 +182,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
 
   it('says what went wrong instead of a blank page (rate-limited, not ready, offline) and recovers by itself', async () => {
     const { context, page } = await open('/console/market');
-    await page.locator('text=Information Technology').waitFor();
+    await page.locator('[aria-label="Sector rotation"] tbody tr').first().waitFor();
     const answers: [number, string, Record<string, string>][] = [
       [429, 'rate_limited', { 'retry-after': '1' }],
       [503, 'unavailable', { 'retry-after': '1' }],
@@ -196,7 +196,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
       expect(text).toContain('Trying again in 1 s.');
       await page.unroute('**/api/sector-rotation');
       // It asks again by itself after the wait the server named, and the table comes.
-      await page.locator('text=Information Technology').waitFor();
+      await page.locator('[aria-label="Sector rotation"] tbody tr').first().waitFor();
       expect(await page.locator('.problem').count()).toBe(0);
     }
     await page.route('**/api/sector-rotation', (route) => route.abort('internetdisconnected'));
