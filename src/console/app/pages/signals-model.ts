@@ -34,6 +34,10 @@ export interface Sort {
   descending: boolean;
 }
 
+/** Resolves when the browser is idle (at most `ms` later): the pages after the first are read behind the first render, not in its way. */
+const idle = (ms: number) =>
+  new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: ms }) : setTimeout(resolve, 50)));
+
 /** Reads the ranked list page by page; `onPage` gets the list so far after each page. */
 export async function readRankedList(timeframe: string, onPage: (signals: Signal[], first: BreakoutsPage, done: boolean) => void, signal?: AbortSignal): Promise<void> {
   let cursor: string | null = null;
@@ -45,6 +49,7 @@ export async function readRankedList(timeframe: string, onPage: (signals: Signal
     signals.push(...page.items);
     cursor = page.pagination.hasMore ? page.pagination.nextCursor : null;
     onPage([...signals], first, cursor === null);
+    if (cursor !== null) await idle(1000);
   } while (cursor !== null);
 }
 
