@@ -51,7 +51,8 @@ export function setSearch(changes: Record<string, string | undefined>): void {
   navigate(`${location.pathname}${text ? `?${text}` : ''}`, true);
 }
 
-export const signalPath = (id: string) => `${BASE}/signals/${encodeURIComponent(id)}`;
+/** A signal's page; its timeframe rides along (an id names no timeframe), daily by default. */
+export const signalPath = (id: string, timeframe = 'daily') => `${BASE}/signals/${encodeURIComponent(id)}${timeframe === 'daily' ? '' : `?timeframe=${timeframe}`}`;
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parse(location));

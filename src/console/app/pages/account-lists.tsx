@@ -61,7 +61,7 @@ export function Watchlists() {
                   <li key={s.symbol}>
                     <strong>{s.symbol}</strong>{' '}
                     {s.latestSignal ? (
-                      <a href={`${signalPath(s.latestSignal.id)}${s.latestSignal.timeframe === 'daily' ? '' : `?timeframe=${s.latestSignal.timeframe}`}`}>
+                      <a href={signalPath(s.latestSignal.id, s.latestSignal.timeframe)}>
                         {words(s.latestSignal.patternType)} ({s.latestSignal.scoreBand}, {words(s.latestSignal.breakoutState)})
                       </a>
                     ) : (
@@ -194,7 +194,7 @@ export function Notifications() {
             <ul>
               {list.data.items.map((n) => (
                 <li key={n.id} class={n.readAt ? undefined : 'fresh'}>
-                  {dateTime(n.createdAt)} · <a href={`${signalPath(n.signalId)}${n.timeframe === 'daily' ? '' : `?timeframe=${n.timeframe}`}`}>{n.title}</a>
+                  {dateTime(n.createdAt)} · <a href={signalPath(n.signalId, n.timeframe)}>{n.title}</a>
                   {n.readAt ? '' : ' (unread)'}
                 </li>
               ))}

@@ -28,7 +28,7 @@ interface Ranked {
   avgDollarVolume: number;
   trendTemplate: { met: number };
   trendRegime: string;
-  bestSetup: { id?: string; patternType: string; finalScore: number; scoreBand: string } | null;
+  bestSetup: { id?: string; timeframe?: string; patternType: string; finalScore: number; scoreBand: string } | null;
 }
 
 interface Scan {
@@ -134,7 +134,7 @@ export function MarketPage() {
                   <td>
                     {row.bestSetup ? (
                       row.bestSetup.id ? (
-                        <a href={signalPath(row.bestSetup.id)}>
+                        <a href={signalPath(row.bestSetup.id, row.bestSetup.timeframe)}>
                           {words(row.bestSetup.patternType)} ({row.bestSetup.finalScore.toFixed(0)})
                         </a>
                       ) : (

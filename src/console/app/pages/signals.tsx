@@ -178,7 +178,7 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
                 <tr key={s.id} data-signal-id={s.id} class={fresh.has(s.id) ? 'fresh' : undefined}>
                   <td class="num">{rankOf.get(s.id)}</td>
                   <th scope="row">
-                    <a href={signalPath(s.id)}>{s.symbol}</a>
+                    <a href={signalPath(s.id, s.timeframe)}>{s.symbol}</a>
                     {fresh.has(s.id) && <span class="tag">{fresh.get(s.id)}</span>}
                   </th>
                   <td>

@@ -5,7 +5,8 @@
  * to screen readers (`role="alert"`). Never a blank page.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { describe } from '../api';
+import { ApiError, describe } from '../api';
+import { signOut } from '../session';
 
 export function Problem({ error, retry }: { error: unknown; retry?: () => void }) {
   const { title, detail, retryable, retryAfter } = describe(error);
@@ -20,6 +21,18 @@ export function Problem({ error, retry }: { error: unknown; retry?: () => void }
     <div class="problem" role="alert">
       <strong>{title}.</strong> {detail}
       {retryable && left !== undefined && <span class="muted"> Trying again in {Math.max(1, Math.ceil(left))} s.</span>}
+      {error instanceof ApiError && error.kind === 'unauthorized' && (
+        <button
+          type="button"
+          class="link"
+          onClick={() => {
+            signOut();
+            location.reload();
+          }}
+        >
+          Forget this session
+        </button>
+      )}
       {retryable && retry && (
         <button type="button" class="link" onClick={retry}>
           Try now
