@@ -27,3 +27,7 @@ export function distanceToTrigger(priceNow: number, trigger: number, direction: 
   const raw = ((priceNow - trigger) / trigger) * 100;
   return direction === 'long' ? raw : -raw;
 }
+
+/** ` (lower–upper)` of a 95% interval, or '' when it has no bounds (too few trades). */
+export const interval = (lower: number | null | undefined, upper: number | null | undefined, format: (v: number) => string): string =>
+  lower === null || lower === undefined || upper === null || upper === undefined ? '' : ` (${format(lower)}–${format(upper)})`;

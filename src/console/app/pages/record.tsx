@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from '../api';
-import { count, dateTime, percent, r } from '../format';
+import { count, dateTime, interval, percent, r } from '../format';
 import { IntervalBars, MonthlyOutcomes, Reliability, type MonthOutcome } from '../parts/plots';
 import { Pending } from '../parts/problem';
 import { useApi } from '../parts/use-api';
@@ -109,14 +109,17 @@ function ByBand({ card }: { card: Scorecard }) {
                 <td class="num">{count(f?.signals)}</td>
                 <td class="num">{count(f?.closed)}</td>
                 <td class="num">
-                  {percent(f?.hitRate)} ({percent(f?.hitRateInterval.lower)}–{percent(f?.hitRateInterval.upper)})
+                  {percent(f?.hitRate)}
+                  {interval(f?.hitRateInterval.lower, f?.hitRateInterval.upper, percent)}
                 </td>
                 <td class="num">
-                  {r(f?.avgR)} ({r(f?.avgRInterval.lower)}–{r(f?.avgRInterval.upper)})
+                  {r(f?.avgR)}
+                  {interval(f?.avgRInterval.lower, f?.avgRInterval.upper, r)}
                 </td>
                 <td class="num">{percent(b?.baselineHitRate)}</td>
                 <td class="num">
-                  {percent(b?.lift)} ({percent(b?.liftLower)}–{percent(b?.liftUpper)})
+                  {percent(b?.lift)}
+                  {interval(b?.liftLower, b?.liftUpper, percent)}
                 </td>
               </tr>
             ))}
@@ -177,7 +180,8 @@ export function RecordPage({ search }: { search: URLSearchParams }) {
                 {count(card.allTime.signals)} signals, {count(card.allTime.closed)} closed ({count(card.allTime.wins)} wins, {count(card.allTime.losses)} losses, {count(card.allTime.scratches)} scratches)
               </p>
               <p>
-                Hit rate <strong>{percent(card.allTime.hitRate)}</strong> ({percent(card.allTime.hitRateInterval.lower)}–{percent(card.allTime.hitRateInterval.upper)}) · mean R{' '}
+                Hit rate <strong>{percent(card.allTime.hitRate)}</strong>
+                {interval(card.allTime.hitRateInterval.lower, card.allTime.hitRateInterval.upper, percent)} · mean R{' '}
                 <strong>{r(card.allTime.avgR)}</strong> · profit factor {card.allTime.profitFactor?.toFixed(2) ?? '—'}
               </p>
               {card.higherBandsDoBetter && <p class="muted">{card.higherBandsDoBetter.statement}</p>}
