@@ -16,6 +16,7 @@ import { benchForecast } from './forecast';
 import { benchGraphql } from './graphql';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
+import { benchLive } from './live';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
 import { benchReplay } from './replay';
@@ -42,6 +43,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  live: benchLive,
   // Needs /usr/bin/chromium (skipped without it); exits 1 when a Lighthouse score is below 90.
   console: benchConsole,
   // Exits 1 on a lost acknowledged record or a broken chain.

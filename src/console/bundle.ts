@@ -13,7 +13,17 @@
  * const files = await bundleConsole(); // [{ name: 'main-1a2b3c.js', type: 'text/javascript; charset=utf-8', text: '…' }, …]
  */
 import { join } from 'node:path';
-import type { ConsoleFile } from './files';
+
+/** One file of the console as a browser loads it. */
+export interface ConsoleFile {
+  /** File name under /console/assets/ (content-hashed, except the icon). */
+  name: string;
+  /** Its Content-Type. */
+  type: string;
+  /** Whether the page loads it first (the entry script or its stylesheet). */
+  entry: boolean;
+  text: string;
+}
 
 const APP = join(import.meta.dir, 'app');
 

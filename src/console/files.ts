@@ -5,18 +5,9 @@
  * executable with one that returns the files it bundled at build time
  * (scripts/build.ts), so the executable never bundles and needs no source.
  */
-import { bundleConsole } from './bundle';
+import { bundleConsole, type ConsoleFile } from './bundle';
 
-/** One file of the console as a browser loads it. */
-export interface ConsoleFile {
-  /** File name under /console/assets/ (content-hashed, except the icon). */
-  name: string;
-  /** Its Content-Type. */
-  type: string;
-  /** Whether the page loads it first (the entry script or its stylesheet). */
-  entry: boolean;
-  text: string;
-}
+export type { ConsoleFile };
 
 /** Where the files came from: `bundled` now from source, or `embedded` at build time. */
 export const CONSOLE_FILES_ORIGIN: 'bundled' | 'embedded' = 'bundled';

@@ -10,7 +10,7 @@
 import { api, query } from '../api';
 import type { Bar, BreakoutsPage, Signal } from '../types';
 
-/** DESIGN §4: `${symbol}-${patternType}-${detectedAt}`. */
+/** DESIGN §4: `${symbol}-${patternType}-${detectedAt}` (an intraday detectedAt ends with `/PT4H` or `/PT1H`, domain/signal-id). */
 const ID = /^(.+)-([a-z0-9_]+)-(\d{4}-\d\d-\d\dT.+)$/;
 
 export function parseSignalId(id: string): { symbol: string; patternType: string; detectedAt: string } | undefined {

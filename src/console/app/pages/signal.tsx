@@ -14,6 +14,7 @@ import { StreamLine, useStream } from '../stream';
 import { date, dateTime, pct, price, words } from '../format';
 import { query } from '../api';
 import type { Bar, Signal } from '../types';
+import { bareSignalId } from '../../../domain/signal-id';
 import type { ConeDay, SignalChart } from '../parts/chart';
 import { modelMissing, readBars, readSignal, type SignalRead } from './signal-data';
 import { Explanation, OptionsAnalysis } from './signal-extras';
@@ -91,7 +92,8 @@ function Chart({ signal, bars, cone, last }: { signal: Signal; bars: Bar[]; cone
 }
 
 export function SignalPage({ id }: { id: string }) {
-  const timeframe = new URLSearchParams(location.search).get('timeframe') ?? 'daily';
+  // An intraday id names its timeframe (`…Z/PT4H`, domain/signal-id); an id stored before that rides with `?timeframe=`.
+  const timeframe = bareSignalId(id).timeframe ?? new URLSearchParams(location.search).get('timeframe') ?? 'daily';
   const [read, setRead] = useState<SignalRead>();
   const [bars, setBars] = useState<Bar[]>();
   const [noModel, setNoModel] = useState<string | undefined | null>(null);
