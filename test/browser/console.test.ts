@@ -47,6 +47,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
   let browser: Browser;
   let base: string;
   let token: string;
+  let replayed: ReturnType<typeof runReplay>;
 
   beforeAll(async () => {
     server = await listenTestServer({ provider: smallSyntheticMarket(), env: { SSE_RETRY_MS: '300' } });
@@ -54,6 +55,9 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     base = `http://127.0.0.1:${proxy.port}`;
     browser = await launch();
     token = (await server.ctx.sessionCookie('alice', 'pro', 3600)).slice('__session='.length);
+    // Started now and awaited before the record pages: it runs while the tests before them wait on the browser.
+    replayed = runReplay({ ...server.ctx.services }, { timeframe: 'daily', from: '2026-05-01', to: '2026-10-30', universe: { kind: 'default' }, benchmark: 'SPY' }, { origin: 'test' });
+    replayed.catch(() => {}); // its failure is reported by the test that awaits it
   });
   afterAll(async () => {
     await browser?.close();
@@ -235,7 +239,7 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
   });
 
   it('runs a replay for the record pages (the server under test has none of its own)', async () => {
-    const run = await runReplay({ ...server.ctx.services }, { timeframe: 'daily', from: '2026-05-01', to: '2026-10-30', universe: { kind: 'default' }, benchmark: 'SPY' }, { origin: 'test' });
+    const run = await replayed;
     expect(run.signals).toBeGreaterThan(0);
   });
 
@@ -257,18 +261,26 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
   for (const viewport of ['desktop', 'phone'] as const) {
     it(`every page at ${viewport} width: no console error, no failed request (screenshots saved)`, async () => {
       const first = (await rankedFromApi(server)).find((s) => s.stopLoss !== null)!;
-      for (const view of PAGES) {
-        const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-        if (view.signedIn) await context.addCookies([{ name: '__session', value: token, url: base, sameSite: 'Strict' }]);
-        const page = await context.newPage();
-        const watched = watch(page);
-        await page.goto(`${base}${view.path || `/console/signals/${encodeURIComponent(first.id)}`}`);
-        for (const selector of view.ready) await page.locator(selector).first().waitFor();
-        await screenshot(page, view.name, viewport);
-        watched.stop();
-        await context.close();
-        expect({ page: view.name, problems: watched.problems }).toEqual({ page: view.name, problems: [] });
-      }
+      // Three pages at a time, each in a context of its own (as three tabs would be): the waits overlap.
+      const queue = [...PAGES];
+      const seen: { page: string; problems: string[] }[] = [];
+      const visit = async () => {
+        for (let view = queue.shift(); view; view = queue.shift()) {
+          const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+          if (view.signedIn) await context.addCookies([{ name: '__session', value: token, url: base, sameSite: 'Strict' }]);
+          const page = await context.newPage();
+          const watched = watch(page);
+          await page.goto(`${base}${view.path || `/console/signals/${encodeURIComponent(first.id)}`}`);
+          for (const selector of view.ready) await page.locator(selector).first().waitFor();
+          await screenshot(page, view.name, viewport);
+          watched.stop();
+          await context.close();
+          seen.push({ page: view.name, problems: watched.problems });
+        }
+      };
+      await Promise.all([visit(), visit(), visit()]);
+      expect(seen.map((view) => view.page).sort()).toEqual(PAGES.map((view) => view.name).sort());
+      for (const view of seen) expect(view).toEqual({ page: view.page, problems: [] });
     });
   }
 
