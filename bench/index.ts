@@ -8,6 +8,7 @@
 import { benchNames } from './args';
 import { benchBoot } from './boot';
 import { benchCluster } from './cluster';
+import { benchConsole } from './console';
 import { benchAuth } from './auth';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
@@ -45,6 +46,8 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   'sse-loops': benchSseLoops,
   cluster: benchCluster,
   live: benchLive,
+  // Needs /usr/bin/chromium (skipped without it); exits 1 when a Lighthouse score is below 90.
+  console: benchConsole,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

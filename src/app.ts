@@ -25,6 +25,8 @@ import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
+import { consoleUi } from './plugins/console';
+import { loadConsoleFiles } from './console/files';
 import { bodyLimit, serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
@@ -133,6 +135,7 @@ export function createApp(services: Services) {
     // After apiDocs: its own hook publishes the OpenAPI document before this one sees any answer.
     .use(representation(services.compressedBodies))
     .use(docsUi({ title: 'Breakline', specUrl: OPENAPI_PATH }))
+    .use(consoleUi({ load: loadConsoleFiles, log }))
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))

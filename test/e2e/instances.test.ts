@@ -71,7 +71,9 @@ describe(title, () => {
   /** Exactly `admitted` (the quota, less what the bucket spent before the burst) admitted, all answers saying the quota. */
   async function expectExactly(responses: Response[], quota: number, admitted = quota): Promise<void> {
     // Had an instance fallen back to counting in-process, or failed a key lookup, exactness would not hold: say so first.
-    expect(servers.flatMap((s) => s.logs.filter((l) => l.level === 'warn' || l.level === 'error'))).toEqual([]);
+    // (The worker pool's and the data adapter's health flips on a loaded machine are neither, and are left out.)
+    const loadOnly = (l: { msg?: unknown; check?: unknown }) => l.msg === 'health check changed' && (l.check === 'pool' || l.check === 'dataAdapter');
+    expect(servers.flatMap((s) => s.logs.filter((l) => (l.level === 'warn' || l.level === 'error') && !loadOnly(l)))).toEqual([]);
     // Every answer from the one bucket (a 429 with another limit would be a request counted elsewhere).
     const byOutcome = Object.groupBy(responses, (r) => `${r.status} limit ${r.headers.get('x-ratelimit-limit')}`);
     expect(Object.entries(byOutcome).map(([k, v]) => `${k}: ${v!.length}`).sort()).toEqual([`200 limit ${quota}: ${admitted}`, `429 limit ${quota}: ${REQUESTS - admitted}`].sort());
