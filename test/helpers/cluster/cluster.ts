@@ -114,25 +114,20 @@ export class Deployment {
   }
 
   /**
-   * Whether a scheduler persisted `run`: an instance logged its id; or a
-   * scheduler pass of its timeframe failed after it was committed (logged
-   * within LOG_LAG_MS of its end); or it ended in a window where a killed
-   * process may have lost its last lines (`unlogged`); or its scan ended less
-   * than LOG_LAG_MS ago.
+   * Whether a scheduler persisted `run`, as the instances' logs say so far:
+   * an instance logged its id; or a scheduler pass of its timeframe failed
+   * after it was committed (logged within LOG_LAG_MS of its end); or it
+   * ended in a window where a process that did not exit cleanly may have
+   * lost its last lines (`unlogged`). A run whose pass is still logging is
+   * not one yet: run.ts asks again until LOG_LAG_MS has passed.
    */
   scheduledBy(unlogged: { from: number; to: number }[]): (run: ScanRun) => boolean {
     const logs = this.instances.map((i) => i.schedulerLog());
     const persisted = new Set(logs.flatMap((l) => l.persisted));
     const failed = logs.flatMap((l) => l.failed);
-    const now = Date.now();
     return (run) => {
       const end = run.finishedAt.getTime();
-      return (
-        persisted.has(run.id) ||
-        failed.some((f) => f.timeframe === run.timeframe && f.at >= end && f.at <= end + LOG_LAG_MS) ||
-        unlogged.some((w) => end >= w.from && end <= w.to) ||
-        end > now - LOG_LAG_MS
-      );
+      return persisted.has(run.id) || failed.some((f) => f.timeframe === run.timeframe && f.at >= end && f.at <= end + LOG_LAG_MS) || unlogged.some((w) => end >= w.from && end <= w.to);
     };
   }
 

@@ -28,10 +28,10 @@ const PROFILES: Record<SuiteSize, Profile> = {
 };
 
 /** The profile `CLUSTER_SUITE` names; anything but `ci` and `full` is refused, so a typo never runs a different suite quietly. */
-export function suiteProfile(value = process.env.CLUSTER_SUITE): Profile {
+export function suiteProfile(value: string | undefined): Profile {
   const size = value === undefined || value === '' ? 'full' : value;
   if (size !== 'full' && size !== 'ci') throw new Error(`CLUSTER_SUITE must be "full" or "ci", not "${value}"`);
   return PROFILES[size];
 }
 
-export const PROFILE = suiteProfile();
+export const PROFILE = suiteProfile(process.env.CLUSTER_SUITE);

@@ -155,7 +155,13 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
     // A process that did not exit cleanly (killed, or cut off by its shutdown deadline) may not have logged its last pass.
     const cutOff = run.instances.flatMap((i) => i.exits).filter((e) => e.at >= startedAt && (e.code !== 0 || e.signal !== null));
     const unlogged = cutOff.map((e) => ({ from: e.at - LOG_LAG_MS, to: e.at }));
-    const jobs = await orUnmigrated(a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(unlogged))), { overlapping: [], unscheduled: {}, unscheduledRuns: [], runs: 0, bootReplaysStarted: 0, bootReplays: [] });
+    // Runs not logged yet may belong to a pass still logging: asked again until they are, or LOG_LAG_MS has passed.
+    const expectedUnscheduled = scenario.unscheduled ?? {};
+    let jobs: JobAudit;
+    for (const deadline = Date.now() + LOG_LAG_MS; ; await Bun.sleep(1000)) {
+      jobs = await orUnmigrated(a.withSql((sql) => auditJobs(sql, window, a.scheduledBy(unlogged))), { overlapping: [], unscheduled: {}, unscheduledRuns: [], runs: 0, bootReplaysStarted: 0, bootReplays: [] });
+      if (Bun.deepEquals(jobs.unscheduled, expectedUnscheduled) || Date.now() > deadline) break;
+    }
     const runsAfterFault = await orUnmigrated(a.withSql(async (sql) => (await sql<{ n: number }[]>`select count(*)::int as n from scan_runs where started_at > ${new Date(lastEnd)}`)[0]!.n), 0);
 
     const admissions = await probe(run);
@@ -180,7 +186,7 @@ export async function runScenario(cluster: Cluster, scenario: Scenario): Promise
       },
       writes,
       ledger: { verifies, report, duplicates },
-      jobs: { ...jobs, expectedUnscheduled: scenario.unscheduled ?? {}, expectedBootReplays: scenario.freshStart ? 1 : 0, runsAfterFault },
+      jobs: { ...jobs, expectedUnscheduled, expectedBootReplays: scenario.freshStart ? 1 : 0, runsAfterFault },
       streams,
       admissions,
       notes: run.notes,
