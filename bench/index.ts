@@ -7,6 +7,7 @@
  */
 import { benchNames } from './args';
 import { benchBoot } from './boot';
+import { benchCluster } from './cluster';
 import { benchConsole } from './console';
 import { benchAuth } from './auth';
 import { benchHttp } from './http';
@@ -43,6 +44,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  cluster: benchCluster,
   live: benchLive,
   // Needs /usr/bin/chromium (skipped without it); exits 1 when a Lighthouse score is below 90.
   console: benchConsole,
