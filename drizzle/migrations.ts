@@ -84,5 +84,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795555708386,
     "breakpoints": true,
     "sql": "-- The replay ledger is append-only like the live one (migration 0003, same\n-- function): UPDATE and DELETE are refused row by row, TRUNCATE by a\n-- statement trigger.\nCREATE TRIGGER replay_ledger_records_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_records\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_records_no_truncate BEFORE TRUNCATE ON \"replay_ledger_records\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_checkpoints\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_truncate BEFORE TRUNCATE ON \"replay_ledger_checkpoints\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n"
+  },
+  {
+    "tag": "0013_stream_events",
+    "when": 1795806133474,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"stream_events\" (\n\t\"position\" bigint PRIMARY KEY NOT NULL,\n\t\"channel\" text NOT NULL,\n\t\"payload\" jsonb NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE \"stream_head\" (\n\t\"id\" smallint PRIMARY KEY NOT NULL,\n\t\"position\" bigint NOT NULL\n);\n"
   }
 ];

@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 13,
-  "digest": "f2b9a24d7160a64254ce7da78c5e038bbb4f3ed8a926cdfcf415dd278699d57b"
+  "migrations": 14,
+  "digest": "df43fe531feaba1c91b003aa57f4be26c1be3ecfbd3d9585ba6114cc51df3bac"
 };

@@ -20,6 +20,7 @@ import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
 import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
+import { StreamEventsRepository } from './db/repositories/stream-events';
 import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
 import { AlertRulesRepository } from './db/repositories/alert-rules';
 import { CommunityRepository } from './db/repositories/community';
@@ -167,8 +168,6 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
-  /** The event bus (tests give each context a Redis stream of its own). */
-  bus?: EventBus;
 }
 
 /** Budget of the GraphQL answer cache: a few hundred pages of signals. */
@@ -203,13 +202,21 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
   const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
-  const scans = new ScansRepository(database.db, ledger);
+  // The realtime stream's durable log: runs and alert dispatches append to it in their transactions; the bus reads it.
+  const streamEvents = new StreamEventsRepository(database.db);
+  const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
   const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
-  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
+  const bus = createEventBus({
+    log: streamEvents,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.redisKeyPrefix,
+    keep: { events: stream.replaySize, ms: stream.replayMaxAgeSeconds * 1000 },
+    logger: log,
+  });
   const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
   const hub = new StreamHub({
     bus,
@@ -228,7 +235,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const closers: (() => void | Promise<void>)[] = [];
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
-  const account = createAccount(config, database.db, { scans, ledger, bus, log });
+  const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
@@ -308,7 +315,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
 }
 
-function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; bus: EventBus; log: Logger }): Account {
+function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
   const { webhooks: hooks, exportTtlMs } = config.account;
   const watchlists = new WatchlistsRepository(db);
   const alertRules = new AlertRulesRepository(db);
@@ -335,7 +342,7 @@ function createAccount(config: Config, db: Database['db'], deps: { scans: ScansR
     community: new CommunityRepository(db),
     idempotency: new IdempotencyRepository(db),
     webhookLog,
-    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db), bus: deps.bus, webhooks, log: deps.log }),
+    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db, deps.streamEvents), bus: deps.bus, webhooks, log: deps.log }),
     webhooks,
     exportJobs: new ExportJobs({ exports, ledger: deps.ledger, journal, scans: deps.scans, log: deps.log, ttlMs: exportTtlMs }),
   };
