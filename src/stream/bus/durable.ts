@@ -51,6 +51,8 @@ interface Lost {
 type Slot = BusEvent | Lost;
 type Listener = (payload: unknown, event: BusEvent) => void;
 
+/** Events published in one transaction at most. */
+const PUBLISH_BATCH = 100;
 /** Log rows read per query. */
 const BATCH = 1000;
 /** Events held ahead of a hole while the log cannot be read; past this the hole is given up. */
@@ -69,6 +71,8 @@ export class DurableBus implements EventBus {
   private readonly waiting = new Map<number, Slot>();
   private filling = false;
   private outgoing: BusEventInput[] = [];
+  /** A flush is scheduled or appending (stream/bus publish order). */
+  private flushing = false;
   private starting?: Promise<void>;
   private timer?: ReturnType<typeof setTimeout>;
   private closed = false;
@@ -94,7 +98,10 @@ export class DurableBus implements EventBus {
 
   publish<C extends Channel>(channel: C, payload: BusEvents[C]): void {
     this.outgoing.push({ channel, payload } as BusEventInput);
-    if (this.outgoing.length === 1) queueMicrotask(() => this.flush());
+    if (!this.flushing) {
+      this.flushing = true;
+      queueMicrotask(() => void this.flush());
+    }
   }
 
   announce(events: readonly LoggedBusEvent[]): void {
@@ -181,15 +188,22 @@ export class DurableBus implements EventBus {
     return this.starting;
   }
 
-  /** Appends what was published this tick in one transaction, then delivers it. */
-  private flush(): void {
-    const batch = this.outgoing;
-    this.outgoing = [];
-    this.options.log.append(batch).then(
-      (stored) => this.announce(stored),
-      (error: unknown) =>
-        this.options.logger.error('event bus: the events could not be recorded in the database; they are not delivered', { channels: [...new Set(batch.map((e) => e.channel))], count: batch.length, error: String(error) }),
-    );
+  /**
+   * Appends what was published in one transaction, then delivers it; what is
+   * published meanwhile goes in the next one. One append at a time, so the
+   * log's positions keep this instance's publish order.
+   */
+  private async flush(): Promise<void> {
+    while (this.outgoing.length > 0) {
+      // A bounded batch: a burst reaches the hub in pieces its subscribers' queues can take in turn.
+      const batch = this.outgoing.splice(0, PUBLISH_BATCH);
+      try {
+        this.announce(await this.options.log.append(batch));
+      } catch (error) {
+        this.options.logger.error('event bus: the events could not be recorded in the database; they are not delivered', { channels: [...new Set(batch.map((e) => e.channel))], count: batch.length, error: String(error) });
+      }
+    }
+    this.flushing = false;
   }
 
   /** Holds each event past the head, then delivers what follows the head without a hole. */
