@@ -233,7 +233,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: streamRetryAfterSeconds,
   });
   const closers: (() => void | Promise<void>)[] = [];
-  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
   const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
@@ -246,6 +246,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
     },
     health: () => health.last?.checks,
+    bus: () => bus.health(),
   });
   return {
     config,

@@ -7,13 +7,14 @@
  * skip with that message.
  *
  * @example
- * const redis = await startRedisServer(42379);
+ * const redis = await startRedisServer(); // a free port (or one of your range: startRedisServer(42379))
  * // … REDIS_URL = redis.url …
  * await redis.stop();  // the outage
  * await redis.start(); // back on the same port, empty
  * await redis.close(); // for good
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -47,9 +48,19 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-/** Starts `redis-server` on `port` (127.0.0.1 only); throws when it is missing or does not answer within 10 s. */
-export async function startRedisServer(port: number): Promise<RedisServer> {
+/** A loopback port nothing listens on now (the kernel's choice). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts `redis-server` on `port` (127.0.0.1 only; a free one when omitted); throws when it is missing or does not answer within 10 s. */
+export async function startRedisServer(port?: number): Promise<RedisServer> {
   if (redisServerMissing) throw new Error(redisServerMissing);
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'breakline-redis-'));
   let proc: Bun.Subprocess | undefined;
 

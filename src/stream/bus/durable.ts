@@ -153,6 +153,11 @@ export class DurableBus implements EventBus {
     return { ...base, status, ...(problems.length > 0 ? { message: problems.join('; ') } : {}) };
   }
 
+  async check(): Promise<BusHealth> {
+    await this.start().catch(() => undefined); // health() says why
+    return this.health();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
@@ -321,8 +326,13 @@ export class DurableBus implements EventBus {
     try {
       await this.readLog();
       const { relay } = this;
-      // Unrelayed since the last poll too: its writer did not relay it (Redis was down, or it died).
-      if (relay && relay.relayed < this.head && relay.relayed === this.relayedAtLastPoll) void relay.push();
+      const { transport } = this.options;
+      if (relay && transport?.up && relay.relayed < this.head) {
+        // Delivered here from the log: maybe relayed by its writer all the same (the stream's top says).
+        relay.seen(await transport.top().catch(() => 0));
+        // Unrelayed since the last poll too: its writer did not relay it (Redis was down, or it died).
+        if (relay.relayed < this.head && relay.relayed === this.relayedAtLastPoll) void relay.push();
+      }
       if (relay) this.relayedAtLastPoll = relay.relayed;
       await this.prune();
     } finally {

@@ -111,5 +111,7 @@ export interface EventBus {
   /** Reads the log now when `position` is ahead of what was delivered here (a client resuming with an id from another instance). */
   catchUp(position: number): Promise<void>;
   health(): BusHealth;
+  /** Starts delivery when nothing has yet (a health round exercises it), then says how it is. */
+  check(): Promise<BusHealth>;
   close(): Promise<void>;
 }
