@@ -48,6 +48,7 @@ import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
+import { RedisLink } from './redis/link';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
 import { ConnectionCaps } from './stream/caps';
@@ -59,6 +60,8 @@ export interface Services {
   database: Database;
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
+  /** The request path's Redis connection (`REDIS_URL`): rate limits, stream caps, persisted queries; fails fast while Redis is down. */
+  redis?: RedisLink;
   /** Sessions, API keys and the authenticator that resolves a request's principal. */
   auth: Auth;
   barStore: BarStore;
@@ -199,7 +202,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ttlMs: config.barsCacheTtlSeconds * 1000,
     log,
   });
-  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
+  const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log }) : undefined;
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redis, log });
   const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
   // The realtime stream's durable log: runs and alert dispatches append to it in their transactions; the bus reads it.
@@ -254,6 +258,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     marketData,
     rateLimitStore,
+    redis,
     auth,
     barStore,
     pool,
@@ -310,6 +315,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
+      redis?.close();
       await auth.close();
       await database.close();
     },

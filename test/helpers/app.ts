@@ -18,6 +18,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/log';
 import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import { RedisLink } from '../../src/redis/link';
 import type { AuthOverrides } from '../../src/auth';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
 import type { Tier } from '../../src/domain/tiers';
@@ -120,8 +121,10 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     ...options.env,
   });
   const log = options.log ?? createLogger('silent');
-  const rateLimitStore =
-    options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
+  // The rate-limit counters on the shared Redis (with REDIS_URL) under a prefix of their own, as the server keeps them;
+  // with `redisBus` the services keep them on the configured Redis with everything else.
+  const rateLimitRedis = !options.rateLimitStore && !options.redisBus && process.env.REDIS_URL ? new RedisLink({ url: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log }) : undefined;
+  const rateLimitStore = options.rateLimitStore ?? (options.redisBus ? undefined : createRateLimitStore({ redis: rateLimitRedis, log }));
   // PGlite belongs to one process: a second instance on it shares the object (closed by its owner).
   const pglite = shared && !shared.url ? { ...shared.database, close: async () => {} } : undefined;
   const services = await createServices(config, {
@@ -152,6 +155,7 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     close: async () => {
       if (config.redisUrl && !options.redisBus?.keyPrefix) await dropKeys(config.redisUrl, config.redisKeyPrefix);
       await services.close();
+      rateLimitRedis?.close();
       await database?.drop();
       rmSync(stateDir, { recursive: true, force: true });
     },

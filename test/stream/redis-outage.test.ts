@@ -2,7 +2,7 @@
  * A Redis outage while a scan's events are written (issue 26 item 4): two
  * instances of one deployment (two app contexts on one database: PGlite
  * shared in this process, or a fresh PostgreSQL database with DATABASE_URL)
- * with their event bus, rate limits and stream caps on a private Redis
+ * with everything Redis carries (events, rate limits, stream caps) on a private Redis
  * (test/helpers/redis-server), stopped for ~20 s and started again empty.
  * Every subscriber on either instance receives every event of the log exactly
  * once, in order (or a `reset`: none is expected here, the log holds them
@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import Redis from 'ioredis';
 import { createLogger } from '../../src/log';
 import type { HealthResponse } from '../../src/modules/system/model';
-import { createRateLimitStore } from '../../src/ratelimit';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { RecordingSource, serve, until, type Received } from '../helpers/sse';
@@ -43,7 +42,6 @@ describe.skipIf(redisServerMissing !== null)(`a Redis outage under two instances
         provider: smallSyntheticMarket(),
         env: { SSE_PING_MS: '0', SSE_RETRY_MS: '50', RATE_LIMIT_QUOTA: '100000', HEALTH_CHECK_INTERVAL_SECONDS: '1' },
         redisBus: { url: redis.url, keyPrefix },
-        rateLimitStore: createRateLimitStore({ redisUrl: redis.url, keyPrefix, log }),
         sameDatabaseAs: instances[0]?.ctx,
         log,
       });
