@@ -51,7 +51,9 @@ import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { RedisLink } from './redis/link';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
-import { ConnectionCaps } from './stream/caps';
+import { StreamCaps } from './stream/caps';
+import { SharedStreamCounts, STREAM_LEASE_MS } from './stream/caps-redis';
+import { newId } from './ids';
 import { StreamHub } from './stream/hub';
 
 export interface Services {
@@ -105,9 +107,10 @@ export interface Services {
    * The event streams open on this instance, one budget of sockets for every
    * kind: /api/stream (the hub), a subscription on /api/graphql and a stream
    * on /api/graphql/stream (SSE_MAX_CONNECTIONS per instance,
-   * SSE_MAX_CONNECTIONS_PER_CLIENT per client, the same Retry-After).
+   * SSE_MAX_CONNECTIONS_PER_CLIENT per client across the instances on one
+   * Redis, the same Retry-After).
    */
-  streamCaps: ConnectionCaps;
+  streamCaps: StreamCaps;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -221,7 +224,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     keep: { events: stream.replaySize, ms: stream.replayMaxAgeSeconds * 1000 },
     logger: log,
   });
-  const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
+  // The per-client cap holds across the instances on one Redis (leases renewed by each instance), per instance without it.
+  const sharedStreamCounts = redis && new SharedStreamCounts(redis, { instanceId: newId('ins'), leaseMs: STREAM_LEASE_MS });
+  const streamCaps = new StreamCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }, sharedStreamCounts);
   const hub = new StreamHub({
     bus,
     quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
@@ -311,6 +316,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await account.exportJobs.stop();
       await backtests.close();
       await hub.close();
+      await streamCaps.close();
       await bus.close();
       await pool.destroy();
       await marketData.flush();

@@ -26,7 +26,7 @@ import { newId } from '../ids';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
 import { CHANNELS, type BusEvent, type BusGap, type Channel, type EventBus } from './bus';
-import type { ConnectionCaps } from './caps';
+import type { StreamCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, positionId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME } from './frames';
 import { QuoteRoutes } from './quote-routes';
@@ -46,7 +46,7 @@ export interface HubOptions {
   quoteIntervalMs: number;
   quotePollMs: number;
   /** The instance's connection caps, shared with its other event streams (GraphQL's): one budget of sockets. */
-  caps: ConnectionCaps;
+  caps: StreamCaps;
   queueBytes: number;
   /** A subscriber with events waiting that takes nothing for this long is dropped. */
   stallMs: number;
@@ -142,7 +142,7 @@ export class StreamHub {
     const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
     // An id ahead of this instance (another instance gave it out a moment ago): the log is read now.
     if (resumeFrom && resumeFrom.position > this.head.position) await this.options.bus.catchUp(resumeFrom.position);
-    this.options.caps.admit(request.key);
+    await this.options.caps.admit(request.key);
     const subscriber = new Subscriber({
       connectionId: newId('sse'),
       channels: new Set(request.channels),

@@ -3,7 +3,7 @@ import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/log';
 import type { Snapshot } from '../../src/providers/types';
 import { DurableBus, MemoryEventLog, type Channel, type EventLog, type LoggedBusEvent } from '../../src/stream/bus';
-import { ConnectionCaps } from '../../src/stream/caps';
+import { StreamCaps } from '../../src/stream/caps';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
@@ -43,7 +43,7 @@ function makeHub(overrides: Partial<HubOptions> = {}) {
     replay: { size: 100, maxAgeMs: 60_000 },
     quoteIntervalMs: 20,
     quotePollMs: 1000,
-    caps: new ConnectionCaps({ max: 100, perKey: 100, retryAfterSeconds: 2 }),
+    caps: new StreamCaps({ max: 100, perKey: 100, retryAfterSeconds: 2 }),
     queueBytes: 64 * 1024,
     stallMs: 30_000,
     retryAfterSeconds: 2,
@@ -212,7 +212,7 @@ describe('stream hub', () => {
   });
 
   it('refuses past the instance cap with 503 and Retry-After, and past a client’s cap with 429', async () => {
-    const { open, hub } = makeHub({ caps: new ConnectionCaps({ max: 2, perKey: 1, retryAfterSeconds: 2 }) });
+    const { open, hub } = makeHub({ caps: new StreamCaps({ max: 2, perKey: 1, retryAfterSeconds: 2 }) });
     const a = await open({ key: 'ip:10.0.0.1' });
     const refusal = await open({ key: 'ip:10.0.0.1' }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(AppError);
@@ -331,7 +331,7 @@ describe('stream hub', () => {
   it('polls a remote source every pollMs, only for subscribed symbols, and stops when no one listens', async () => {
     const bus = memoryBus();
     const quotes = new TestQuotes(true);
-    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, caps: new ConnectionCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
+    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, caps: new StreamCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
     hubs.push(hub);
     const reader = frameReader(await hub.open({ channels: [], symbols: ['NVDA'], principal: null, key: 'k', lastEventId: null }));
     const [, quote] = await reader.read(2);

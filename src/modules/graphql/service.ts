@@ -295,7 +295,7 @@ export function createGraphQL(services: Services) {
         request.headers.set(STREAM_TOKEN_HEADER, token);
       }
       // Only a stream is asked for with Accept: text/event-stream (graphql-sse opens one for nothing else).
-      const released = wantsStream ? admitStream(streams, key) : () => undefined;
+      const released = wantsStream ? await admitStream(streams, key) : () => undefined;
       let response: Response | undefined;
       try {
         response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
