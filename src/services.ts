@@ -49,6 +49,7 @@ import { createProvider } from './providers/registry';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { RedisLink } from './redis/link';
+import { RedisQueryStore } from './redis/query-store';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
 import { StreamCaps } from './stream/caps';
@@ -151,6 +152,8 @@ export interface GraphQLAnswer {
 export interface GraphQLCaches {
   /** Automatic persisted queries: the query text by its sha256. */
   persistedQueries: Lru<string, string>;
+  /** The same, shared by the instances on one Redis (REDIS_URL). */
+  sharedQueries?: RedisQueryStore;
   /** yoga's parser cache: documents and parse errors by document text (validation is cached by yoga per document object). */
   documents: Lru<string, DocumentNode>;
   parseErrors: Lru<string, unknown>;
@@ -285,6 +288,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
     graphql: {
       persistedQueries: new Lru({ maxEntries: 1000 }),
+      sharedQueries: redis && new RedisQueryStore(redis),
       documents: new Lru({ maxEntries: 1000 }),
       parseErrors: new Lru({ maxEntries: 1000 }),
       answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
