@@ -18,8 +18,11 @@
  * await events.after(0, 100); // => [stored]
  */
 import { and, asc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { Type } from '@sinclair/typebox';
+import { storedAs } from '../../domain/check';
 import type { Db } from '../client';
 import { streamEvents, streamHead } from '../schema';
+import { rowsOf } from './rows';
 
 /** An event to append: its channel and payload. */
 export interface StreamEventInput {
@@ -30,41 +33,44 @@ export interface StreamEventInput {
 /** An event as the log holds it: with its position and when it was recorded. */
 export type StoredStreamEvent<E extends StreamEventInput = StreamEventInput> = E & { position: number; recordedAt: Date };
 
-type Tx = Pick<Db, 'insert'>;
+type Tx = Pick<Db, 'execute'>;
 
 /** The one row of `stream_head`. */
 const HEAD_ID = 1;
-/** Rows per INSERT: 3 bind parameters a row stay well under PostgreSQL's 65,535. */
-const ROWS_A_STATEMENT = 1000;
+/** A row the append's statement returns (bigint positions come back as text or number, by driver). */
+const insertedRow = storedAs(Type.Object({ position: Type.Union([Type.Number(), Type.String({ pattern: '^[0-9]+$' })]) }, { additionalProperties: true }));
 
 export class StreamEventsRepository {
   constructor(private readonly db: Db) {}
 
-  /** Appends in a transaction of its own; resolves to the events at their positions. */
+  /** Appends in one statement of its own (atomic by itself); resolves to the events at their positions. */
   append<E extends StreamEventInput>(events: readonly E[]): Promise<StoredStreamEvent<E>[]> {
-    if (events.length === 0) return Promise.resolve([]);
-    return this.db.transaction((tx) => this.appendIn(tx, events));
+    return this.appendIn(this.db, events);
   }
 
   /**
    * Appends inside the caller's transaction (atomic with what the events
    * announce); call it last in the transaction, it holds the head row's lock to
-   * the commit. Resolves to the events at their positions, in the given order.
+   * the commit. One statement (the head's upsert and the rows' insert in one
+   * data-modifying WITH): a round trip costs milliseconds on the embedded
+   * PGlite. Resolves to the events at their positions, in the given order.
    */
   async appendIn<E extends StreamEventInput>(tx: Tx, events: readonly E[]): Promise<StoredStreamEvent<E>[]> {
     if (events.length === 0) return [];
-    const [head] = await tx
-      .insert(streamHead)
-      .values({ id: HEAD_ID, position: events.length })
-      .onConflictDoUpdate({ target: streamHead.id, set: { position: sql`${streamHead.position} + ${events.length}` } })
-      .returning({ position: streamHead.position });
-    const first = head!.position - events.length + 1;
     const recordedAt = new Date();
-    const stored = events.map((event, k) => ({ ...event, position: first + k, recordedAt }));
-    for (let i = 0; i < stored.length; i += ROWS_A_STATEMENT) {
-      await tx.insert(streamEvents).values(stored.slice(i, i + ROWS_A_STATEMENT).map(({ position, channel, payload }) => ({ position, channel, payload, recordedAt })));
-    }
-    return stored;
+    const n = events.length;
+    const result = await tx.execute(sql`
+      with head as (
+        insert into ${streamHead} (id, position) values (${HEAD_ID}, ${n})
+        on conflict (id) do update set position = ${streamHead}.position + ${n}
+        returning position
+      )
+      insert into ${streamEvents} (position, channel, payload, recorded_at)
+      select head.position - ${n} + e.ordinality, e.value->>'channel', e.value->'payload', ${recordedAt.toISOString()}::timestamptz
+      from head, jsonb_array_elements(${JSON.stringify(events.map(({ channel, payload }) => ({ channel, payload })))}::jsonb) with ordinality as e(value, ordinality)
+      returning position`);
+    const first = Math.min(...rowsOf(result).map((row) => Number(insertedRow(row, 'stream event').position)));
+    return events.map((event, k) => ({ ...event, position: first + k, recordedAt }));
   }
 
   /** The last position handed out (0 before the first event). */
