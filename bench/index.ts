@@ -17,6 +17,7 @@ import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
+import { benchRedisOutage } from './redis-outage';
 import { benchReplay } from './replay';
 import { benchScan } from './scan';
 import { benchStall } from './stall';
@@ -41,6 +42,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  'redis-outage': benchRedisOutage,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;
