@@ -126,6 +126,9 @@ describe('event bus over the durable log', () => {
     bus.publish('breakouts.state_change', change(1).payload as never);
     await until('the error to be logged', () => lines.length > 0);
     expect(lines[0]).toContain('could not be recorded');
+    bus.publish('breakouts.state_change', change(2).payload as never);
+    await Bun.sleep(20);
+    expect(lines).toHaveLength(1); // once an outage
     expect(seen).toEqual([]);
   });
 });

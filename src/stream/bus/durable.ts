@@ -30,6 +30,7 @@ import type { BusEvent, BusEventInput, BusEvents, BusGap, BusHealth, BusOpening,
 import type { EventLog, StoredStreamEvent } from './log';
 import type { RedisTransport, TransportEntry } from './redis';
 import { Relay } from './relay';
+import { Sequencer, type Slot } from './sequencer';
 
 export interface DurableBusOptions {
   log: EventLog;
@@ -43,36 +44,24 @@ export interface DurableBusOptions {
   now?: () => number;
 }
 
-/** A position the log holds but whose event does not read as one of ours: delivered as a gap. */
-interface Lost {
-  position: number;
-  lost: string;
-}
-type Slot = BusEvent | Lost;
 type Listener = (payload: unknown, event: BusEvent) => void;
 
 /** Events published in one transaction at most. */
 const PUBLISH_BATCH = 100;
-/** Log rows read per query. */
-const BATCH = 1000;
-/** Events held ahead of a hole while the log cannot be read; past this the hole is given up. */
-const MAX_WAITING = 10_000;
 const PRUNE_EVERY_MS = 60_000;
 const DEFAULT_POLL = { steady: 5000, outage: 1000 };
 
 export class DurableBus implements EventBus {
   readonly name: 'memory' | 'redis';
   readonly shared: boolean;
-  /** The last position delivered (-1 until the bus opens). */
-  private head = -1;
+  private readonly sequence: Sequencer;
   private readonly listeners = new Map<Channel, Set<Listener>>();
   private readonly gapListeners = new Set<(gap: BusGap) => void>();
-  /** Events ahead of `head + 1`, waiting for the hole before them. */
-  private readonly waiting = new Map<number, Slot>();
-  private filling = false;
   private outgoing: BusEventInput[] = [];
   /** A flush is scheduled or appending (stream/bus publish order). */
   private flushing = false;
+  /** Published events the log could not take since its last success. */
+  private unrecorded = 0;
   private starting?: Promise<void>;
   private timer?: ReturnType<typeof setTimeout>;
   private closed = false;
@@ -89,9 +78,17 @@ export class DurableBus implements EventBus {
     this.shared = options.transport !== undefined;
     this.now = options.now ?? Date.now;
     this.pollMs = options.pollMs ?? DEFAULT_POLL;
+    this.sequence = new Sequencer({
+      read: async (position, limit) => (await options.log.after(position, limit)).map((row) => this.fromLog(row)),
+      deliver: (event) => this.dispatch(event),
+      gap: (gap) => this.gap(gap),
+      readResult: (error) => (this.logError = error === null ? null : String(error)),
+      retryMs: this.pollMs.outage,
+      logger: options.logger,
+    });
     const { transport } = options;
     if (transport) {
-      this.relay = new Relay({ transport, log: options.log, head: () => this.head, logger: options.logger });
+      this.relay = new Relay({ transport, log: options.log, head: () => this.sequence.head, logger: options.logger });
       transport.onReady(() => void this.connected());
     }
   }
@@ -107,8 +104,8 @@ export class DurableBus implements EventBus {
   announce(events: readonly LoggedBusEvent[]): void {
     if (events.length === 0 || this.closed) return;
     const delivered = events.map((e) => busEvent(e.position, e.recordedAt.getTime(), e));
-    this.accept(delivered);
-    if (this.head >= 0) void this.relay?.push(delivered);
+    this.sequence.accept(delivered);
+    if (this.sequence.head >= 0) void this.relay?.push(delivered);
     else void this.start().then(() => this.relay?.push(delivered), () => undefined);
   }
 
@@ -137,7 +134,12 @@ export class DurableBus implements EventBus {
   }
 
   async catchUp(position: number): Promise<void> {
-    if (this.head >= 0 && position > this.head) await this.readLog();
+    if (this.sequence.head >= 0 && position > this.sequence.head) await this.sequence.readLog();
+  }
+
+  /** The last position delivered here (-1 until the bus opens). */
+  private get head(): number {
+    return this.sequence.head;
   }
 
   health(): BusHealth {
@@ -148,7 +150,7 @@ export class DurableBus implements EventBus {
     const problems: string[] = [];
     if (!transportUp) problems.push(`Redis unreachable: events reach this instance's streams from the database every ${this.pollMs.outage / 1000} s, and what was written here is relayed once Redis answers`);
     if (this.logError !== null) problems.push(`the event log cannot be read (${this.logError}): ${transportUp ? 'events Redis carries still reach streams' : "no event reaches this instance's streams"}`);
-    if (this.waiting.size > 0) problems.push(`${this.waiting.size} events wait for earlier ones to be read from the log`);
+    if (this.sequence.held > 0) problems.push(`${this.sequence.held} events wait for earlier ones to be read from the log`);
     const status = !transportUp && this.logError !== null ? 'down' : problems.length > 0 ? 'degraded' : 'ok';
     return { ...base, status, ...(problems.length > 0 ? { message: problems.join('; ') } : {}) };
   }
@@ -160,6 +162,7 @@ export class DurableBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.sequence.close();
     clearTimeout(this.timer);
     this.listeners.clear();
     this.gapListeners.clear();
@@ -175,16 +178,13 @@ export class DurableBus implements EventBus {
       const logHead = await this.options.log.head();
       this.logError = null;
       if (this.closed || this.head >= 0) return;
-      const announced = this.waiting.size > 0 ? Math.min(...this.waiting.keys()) - 1 : logHead;
-      this.head = Math.min(logHead, announced);
-      for (const position of this.waiting.keys()) if (position <= this.head) this.waiting.delete(position);
+      this.sequence.start(logHead);
       if (this.relay) this.relay.relayed = this.head;
       this.options.transport?.start(
         () => this.head,
         (entries) => this.fromTransport(entries),
       );
       this.schedule();
-      this.drain();
     })().catch((error: unknown) => {
       this.starting = undefined; // the log was unreachable: asked again next time
       this.logError = String(error);
@@ -204,42 +204,15 @@ export class DurableBus implements EventBus {
       const batch = this.outgoing.splice(0, PUBLISH_BATCH);
       try {
         this.announce(await this.options.log.append(batch));
+        if (this.unrecorded > 0) this.options.logger.info('event bus: recording published events again', { notDelivered: this.unrecorded });
+        this.unrecorded = 0;
       } catch (error) {
-        this.options.logger.error('event bus: the events could not be recorded in the database; they are not delivered', { channels: [...new Set(batch.map((e) => e.channel))], count: batch.length, error: String(error) });
+        // Logged once an outage (each failure would be one per flush): how many went is said when it ends.
+        if (this.unrecorded === 0) this.options.logger.error('event bus: published events could not be recorded in the database; they are not delivered', { channels: [...new Set(batch.map((e) => e.channel))], error: String(error) });
+        this.unrecorded += batch.length;
       }
     }
     this.flushing = false;
-  }
-
-  /** Holds each event past the head, then delivers what follows the head without a hole. */
-  private accept(slots: readonly Slot[]): void {
-    for (const slot of slots) {
-      if (slot.position === this.head + 1 && this.waiting.size === 0 && !('lost' in slot)) {
-        // The common case (events in order, nothing held): delivered without the map.
-        this.head = slot.position;
-        this.dispatch(slot);
-      } else if (slot.position > this.head && !this.waiting.has(slot.position)) this.waiting.set(slot.position, slot);
-    }
-    if (this.waiting.size > 0) this.drain();
-  }
-
-  private drain(): void {
-    if (this.head < 0) return;
-    let lostFrom = -1;
-    for (let slot = this.waiting.get(this.head + 1); slot !== undefined; slot = this.waiting.get(this.head + 1)) {
-      this.waiting.delete(slot.position);
-      this.head = slot.position;
-      if ('lost' in slot) {
-        if (lostFrom < 0) lostFrom = slot.position;
-        this.options.logger.error('event bus: an event in the log does not read as one; subscribers are told reset', { position: slot.position, error: slot.lost });
-        continue;
-      }
-      if (lostFrom >= 0) this.gap(lostFrom - 1, slot.position - 1);
-      lostFrom = -1;
-      this.dispatch(slot);
-    }
-    if (lostFrom >= 0) this.gap(lostFrom - 1, this.head);
-    if (this.waiting.size > 0) void this.fill();
   }
 
   private dispatch(event: BusEvent): void {
@@ -254,65 +227,11 @@ export class DurableBus implements EventBus {
     }
   }
 
-  /** Tells the gap listeners that positions after `lastDelivered` up to `resumeAfter` will not be delivered. */
-  private gap(lastDelivered: number, resumeAfter: number): void {
+  /** Tells the gap listeners that positions after `lastDelivered` up to `resumeAfter` will not be delivered here. */
+  private gap(gap: BusGap): void {
     this.gaps++;
-    this.options.logger.warn('event bus: events lost to this instance; its subscribers are told reset', { lastDelivered, resumeAfter });
-    for (const listener of this.gapListeners) listener({ lastDelivered, resumeAfter });
-  }
-
-  /** Gives up the positions up to `to` (the log does not hold them): a gap, then delivery goes on after it. */
-  private skip(to: number): void {
-    const from = this.head;
-    this.head = to;
-    for (const position of this.waiting.keys()) if (position <= to) this.waiting.delete(position);
-    this.gap(from, to);
-    this.drain();
-  }
-
-  /** Reads the holes before the waiting events from the log, until none waits. */
-  private async fill(): Promise<void> {
-    if (this.filling) return;
-    this.filling = true;
-    try {
-      while (!this.closed && this.waiting.size > 0) {
-        const from = this.head;
-        let rows: StoredStreamEvent[];
-        try {
-          rows = await this.options.log.after(from, BATCH);
-          this.logError = null;
-        } catch (error) {
-          this.logError = String(error);
-          if (this.waiting.size > MAX_WAITING) this.skip(Math.min(...this.waiting.keys()) - 1);
-          else await Bun.sleep(this.pollMs.outage);
-          continue;
-        }
-        if (this.head !== from || this.waiting.size === 0) continue; // delivered meanwhile
-        const first = rows[0]?.position ?? Math.min(...this.waiting.keys());
-        if (first !== from + 1) this.skip(first - 1); // pruned from the log: a gap
-        this.accept(rows.map((row) => this.fromLog(row)));
-      }
-    } finally {
-      this.filling = false;
-    }
-  }
-
-  /** Reads whatever the log holds after the head (the poll, a catch-up). */
-  private async readLog(): Promise<void> {
-    for (;;) {
-      const from = this.head;
-      let rows: StoredStreamEvent[];
-      try {
-        rows = await this.options.log.after(from, BATCH);
-        this.logError = null;
-      } catch (error) {
-        this.logError = String(error);
-        return;
-      }
-      if (rows.length > 0 && rows[0]!.position !== from + 1 && this.head === from) this.skip(rows[0]!.position - 1);
-      this.accept(rows.map((row) => this.fromLog(row)));
-      if (rows.length < BATCH) return;
-    }
+    this.options.logger.warn('event bus: events lost to this instance; its subscribers are told reset', { ...gap });
+    for (const listener of this.gapListeners) listener(gap);
   }
 
   private schedule(): void {
@@ -324,7 +243,7 @@ export class DurableBus implements EventBus {
 
   private async poll(): Promise<void> {
     try {
-      await this.readLog();
+      await this.sequence.readLog();
       const { relay } = this;
       const { transport } = this.options;
       if (relay && transport?.up && relay.relayed < this.head) {
@@ -385,6 +304,6 @@ export class DurableBus implements EventBus {
         this.options.logger.warn('event bus: a Redis stream entry does not read as an event; reading it from the log', { position: entry.position, error: String(error) });
       }
     }
-    this.accept(events);
+    this.sequence.accept(events);
   }
 }
