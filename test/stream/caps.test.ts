@@ -13,9 +13,9 @@ import { createLogger } from '../../src/log';
 import { RedisLink } from '../../src/redis/link';
 import { StreamCaps } from '../../src/stream/caps';
 import { SharedStreamCounts } from '../../src/stream/caps-redis';
-import { createTestContext, type TestContext } from '../helpers/app';
+import { deployment, type Instance } from '../helpers/instances';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { serve, until } from '../helpers/sse';
+import { until } from '../helpers/sse';
 
 const log = createLogger('silent');
 const LIMITS = { max: 1000, perKey: 4, retryAfterSeconds: 2 };
@@ -101,20 +101,15 @@ describe.skipIf(redisServerMissing !== null)(`stream caps across instances${redi
 
 describe.skipIf(redisServerMissing !== null)(`GET /api/stream through three instances on one Redis${redisServerMissing ? ` (${redisServerMissing})` : ''}`, () => {
   let redis: RedisServer;
-  const instances: { ctx: TestContext; server: ReturnType<typeof serve> }[] = [];
+  let cluster: Awaited<ReturnType<typeof deployment>>;
+  let instances: Instance[];
   beforeAll(async () => {
     redis = await startRedisServer();
-    const keyPrefix = `breakline:caps:${crypto.randomUUID()}:`;
-    for (let i = 0; i < 3; i++) {
-      const ctx = await createTestContext({ env: { SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000', TRUST_PROXY: 'true' }, redisBus: { url: redis.url, keyPrefix }, sameDatabaseAs: instances[0]?.ctx });
-      instances.push({ ctx, server: serve(ctx) });
-    }
+    cluster = await deployment({ redisUrl: redis.url, env: { SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000', TRUST_PROXY: 'true' } }, 3);
+    instances = cluster.instances;
   }, 120_000);
   afterAll(async () => {
-    for (const { ctx, server } of instances.reverse()) {
-      await server.stop();
-      await ctx.close();
-    }
+    await cluster?.close();
     await redis?.close();
   }, 60_000);
 

@@ -5,33 +5,24 @@
  * own hub and port.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { createTestContext, dropKeys, type TestContext } from '../helpers/app';
-import { RecordingSource, serve, until } from '../helpers/sse';
+import { dropKeys } from '../helpers/app';
+import { deployment, type Instance } from '../helpers/instances';
+import { RecordingSource, until } from '../helpers/sse';
 
 const STATE = (n: number) => ({ signalId: `EVT-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });
 const ENV = { SSE_RETRY_MS: '20', SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000' };
 
 describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
-  const keyPrefix = `breakline:test:${crypto.randomUUID()}:`;
-  const instances: { ctx: TestContext; server: ReturnType<typeof serve> }[] = [];
-  const start = async () => {
-    const ctx = await createTestContext({ env: ENV, redisBus: { keyPrefix }, sameDatabaseAs: instances[0]?.ctx });
-    const instance = { ctx, server: serve(ctx) };
-    instances.push(instance);
-    return instance;
-  };
-  let a: Awaited<ReturnType<typeof start>>;
-  let b: Awaited<ReturnType<typeof start>>;
+  let cluster: Awaited<ReturnType<typeof deployment>>;
+  let a: Instance;
+  let b: Instance;
   beforeAll(async () => {
-    a = await start();
-    b = await start();
+    cluster = await deployment({ env: ENV }, 2);
+    [a, b] = cluster.instances as [Instance, Instance];
   });
   afterAll(async () => {
-    for (const { ctx, server } of instances.reverse()) {
-      await server.stop();
-      await ctx.close();
-    }
-    await dropKeys(process.env.REDIS_URL!, keyPrefix);
+    await cluster.close();
+    await dropKeys(process.env.REDIS_URL!, cluster.keyPrefix);
   });
 
   it('delivers an event published on either instance to the clients of both, exactly once, under one id', async () => {
@@ -76,7 +67,7 @@ describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
     await until('10 events', () => first.of('breakouts.state_change').length === 10);
     const lastSeen = first.of('breakouts.state_change')[4]!.id; // it saw 2000..2004, then went away
     first.close();
-    const c = await start(); // booted after those events were published
+    const c = await cluster.add(); // booted after those events were published
     const resumed = new RecordingSource(`${c.server.base}/api/stream?channels=breakouts.state_change`, { 'last-event-id': lastSeen });
     await until('the 5 missed', () => resumed.of('breakouts.state_change').length === 5);
     expect(resumed.of('breakouts.state_change').map((e) => e.data.price)).toEqual([2005, 2006, 2007, 2008, 2009]);

@@ -12,11 +12,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import Redis from 'ioredis';
-import { createLogger } from '../../src/log';
 import type { HealthResponse } from '../../src/modules/system/model';
-import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
+import { smallSyntheticMarket, type TestContext } from '../helpers/app';
+import { deployment, type Instance } from '../helpers/instances';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { RecordingSource, serve, until, type Received } from '../helpers/sse';
+import { RecordingSource, until, type Received } from '../helpers/sse';
 
 const CHANNELS = 'breakouts.new,breakouts.state_change,alerts.dispatched';
 const BUS_EVENTS = new Set(CHANNELS.split(','));
@@ -24,37 +24,21 @@ const STATE = (n: number) => ({ signalId: `OUT-${n}`, symbol: 'AAPL', from: 'for
 /** How long Redis stays down (the issue's scenario: ~20 s). */
 const OUTAGE_MS = 20_000;
 
-interface Instance {
-  ctx: TestContext;
-  server: ReturnType<typeof serve>;
-}
-
 describe.skipIf(redisServerMissing !== null)(`a Redis outage under two instances${redisServerMissing ? ` (${redisServerMissing})` : ''}`, () => {
   let redis: RedisServer;
-  const instances: Instance[] = [];
-  const keyPrefix = `breakline:outage:${crypto.randomUUID()}:`;
+  let cluster: Awaited<ReturnType<typeof deployment>>;
+  let instances: Instance[];
+  let keyPrefix: string;
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    for (let i = 0; i < 2; i++) {
-      const log = createLogger('silent');
-      const ctx = await createTestContext({
-        provider: smallSyntheticMarket(),
-        env: { SSE_PING_MS: '0', SSE_RETRY_MS: '50', RATE_LIMIT_QUOTA: '100000', HEALTH_CHECK_INTERVAL_SECONDS: '1' },
-        redisBus: { url: redis.url, keyPrefix },
-        sameDatabaseAs: instances[0]?.ctx,
-        log,
-      });
-      await ctx.services.hub.start();
-      instances.push({ ctx, server: serve(ctx) });
-    }
+    const env = { SSE_PING_MS: '0', SSE_RETRY_MS: '50', RATE_LIMIT_QUOTA: '100000', HEALTH_CHECK_INTERVAL_SECONDS: '1' };
+    cluster = await deployment({ redisUrl: redis.url, env, provider: smallSyntheticMarket, startHub: true }, 2);
+    ({ instances, keyPrefix } = cluster);
   }, 120_000);
 
   afterAll(async () => {
-    for (const { ctx, server } of instances.reverse()) {
-      await server.stop();
-      await ctx.close();
-    }
+    await cluster?.close();
     await redis?.close();
   }, 60_000);
 

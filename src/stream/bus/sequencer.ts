@@ -75,14 +75,8 @@ export class Sequencer {
   async readLog(): Promise<void> {
     for (;;) {
       const from = this.head;
-      let slots: Slot[];
-      try {
-        slots = await this.deps.read(from, READ_BATCH);
-        this.deps.readResult(null);
-      } catch (error) {
-        this.deps.readResult(error);
-        return;
-      }
+      const slots = await this.read(from);
+      if (slots === null) return;
       if (slots.length > 0 && slots[0]!.position !== from + 1 && this.head === from) this.skip(slots[0]!.position - 1);
       this.accept(slots);
       if (slots.length < READ_BATCH) return;
@@ -91,6 +85,18 @@ export class Sequencer {
 
   close(): void {
     this.closed = true;
+  }
+
+  /** The log after `from`, or null when it cannot be read (said to `readResult` either way). */
+  private async read(from: number): Promise<Slot[] | null> {
+    try {
+      const slots = await this.deps.read(from, READ_BATCH);
+      this.deps.readResult(null);
+      return slots;
+    } catch (error) {
+      this.deps.readResult(error);
+      return null;
+    }
   }
 
   private drain(): void {
@@ -128,12 +134,8 @@ export class Sequencer {
     try {
       while (!this.closed && this.waiting.size > 0) {
         const from = this.head;
-        let slots: Slot[];
-        try {
-          slots = await this.deps.read(from, READ_BATCH);
-          this.deps.readResult(null);
-        } catch (error) {
-          this.deps.readResult(error);
+        const slots = await this.read(from);
+        if (slots === null) {
           if (this.waiting.size > MAX_WAITING) this.skip(Math.min(...this.waiting.keys()) - 1);
           else await Bun.sleep(this.deps.retryMs);
           continue;
