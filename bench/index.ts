@@ -15,6 +15,7 @@ import { benchForecast } from './forecast';
 import { benchGraphql } from './graphql';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
+import { benchLive } from './live';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
 import { benchRedisOutage } from './redis-outage';
@@ -43,6 +44,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   sse: benchSse,
   'sse-loops': benchSseLoops,
   'redis-outage': benchRedisOutage,
+  live: benchLive,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

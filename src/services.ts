@@ -46,6 +46,7 @@ import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
+import type { LiveFeed } from './providers/live/types';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { RedisLink } from './redis/link';
@@ -56,6 +57,7 @@ import { StreamCaps } from './stream/caps';
 import { SharedStreamCounts, STREAM_LEASE_MS } from './stream/caps-redis';
 import { newId } from './ids';
 import { StreamHub } from './stream/hub';
+import type { QuoteSource } from './stream/quotes';
 
 export interface Services {
   config: Config;
@@ -143,6 +145,8 @@ export interface GraphQLAnswer {
   runs: [timeframe: string, runId: string][];
   /** The document's cost: served only to a caller whose tier's limit allows it. */
   cost: number;
+  /** Its root fields: the units of the ordinary rate limit a hit is charged, as an execution is (modules/graphql/costs). */
+  fields: number;
   /** Sent as a persisted hash alone: served only while the persisted-query store still holds it. */
   persistedHash?: string;
   contentType: string;
@@ -199,7 +203,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     throw error;
   });
   warmUp.migrated = true;
-  const provider = overrides.provider ?? createProvider(config);
+  const provider = overrides.provider ?? createProvider(config, { log });
   const barStore = new BarStore({ longestSeries: provider.longestSeries });
   const marketData = new MarketData({
     provider,
@@ -232,7 +236,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const streamCaps = new StreamCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }, sharedStreamCounts);
   const hub = new StreamHub({
     bus,
-    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
+    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol), watch: provider.live && liveQuotes(provider.live, provider.name) },
     log,
     pingMs: stream.pingMs,
     retryMs: stream.retryMs,
@@ -301,6 +305,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
       await warmUp.run('reading the event bus into the replay buffer', () => hub.start().catch((error: unknown) => log.error('realtime: the event bus cannot be read yet', { error: String(error) })));
       await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
+      if (provider.live) await warmUp.run(`starting the ${provider.name} stream`, () => startLive(provider.live!, marketData, log));
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
       warmUp.firstScanLoaded = true;
       account.webhooks.start();
@@ -315,6 +320,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     },
     async close() {
       for (const close of closers.splice(0)) await close();
+      await provider.live?.stop();
       health.stop();
       await account.webhooks.stop();
       await account.exportJobs.stop();
@@ -330,6 +336,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await database.close();
     },
   };
+}
+
+/** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */
+function liveQuotes(live: LiveFeed, source: string): QuoteSource['watch'] {
+  return (symbol, onQuote) => live.watch(symbol, (trade) => onQuote({ symbol, price: trade.price, volume: trade.dayVolume ?? 0, ts: new Date(trade.ts).toISOString(), source }));
+}
+
+/** Rolls the live stream's bars into the held series, for the whole universe, and starts it. */
+async function startLive(live: LiveFeed, marketData: MarketData, log: Logger): Promise<void> {
+  live.onBar((bar) => marketData.applyLive(bar));
+  live.setUniverse((await marketData.instruments()).keys());
+  live.start();
+  log.info('live stream started', { vendor: live.vendor, universe: (await marketData.instruments()).size });
 }
 
 function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
