@@ -44,12 +44,14 @@ async function serve(root: string, env: Record<string, string>): Promise<{ url: 
   };
   const decoder = new TextDecoder();
   let buffered = '';
-  for await (const chunk of proc.stderr) {
-    buffered += decoder.decode(chunk, { stream: true });
+  // One reader for the pipe's life: the start is read from it, then it is drained (a second `for await` would find the stream locked).
+  const stderr = proc.stderr.getReader();
+  for (let chunk = await stderr.read(); !chunk.done; chunk = await stderr.read()) {
+    buffered += decoder.decode(chunk.value, { stream: true });
     const ready = /"msg":"breakline ready"[^\n]*"url":"([^"]+)"|"url":"([^"]+)"[^\n]*"msg":"breakline ready"/.exec(buffered);
     if (ready) {
       void (async () => {
-        for await (const _ of proc.stderr) void _; // keep the pipe drained
+        while (!(await stderr.read()).done); // keep the pipe drained
       })();
       return { url: ready[1] ?? ready[2]!, stop };
     }
