@@ -20,6 +20,7 @@ import { benchLedger } from './ledger';
 import { benchLive } from './live';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
+import { benchRedisOutage } from './redis-outage';
 import { benchReplay } from './replay';
 import { benchScan } from './scan';
 import { benchStall } from './stall';
@@ -45,6 +46,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   sse: benchSse,
   'sse-loops': benchSseLoops,
   cluster: benchCluster,
+  'redis-outage': benchRedisOutage,
   live: benchLive,
   // Needs /usr/bin/chromium (skipped without it); exits 1 when a Lighthouse score is below 90.
   console: benchConsole,

@@ -16,13 +16,16 @@
  *   agrees across the processes of one machine to well under 1 ms) and each
  *   client subtracts it from its own clock on receipt.
  *
- * What p99 is made of: `fan-out ms` is the server's time per event from the
- * publish until the frame has been handed to every socket (a `setImmediate`
- * after the publish runs once the hub's loop and the stream writes it
- * queued have run), median and max over the events (over the bursts, with
- * `--burst=n`: n events published together, as a scan publishes its results);
- * the rest of a delivery's delay is the kernel and the client process getting
- * scheduled to read it. `server CPU µs/delivery` (user + system) is this process's CPU time over
+ * What p99 is made of: a publish is first recorded in the event log (the
+ * embedded PGlite here; stream/bus: events published in one tick go in one
+ * transaction), then delivered. `fan-out ms` is the server's time per event
+ * from the bus delivering it until the frame has been handed to every socket
+ * (a `setImmediate` after the bus's first listener — the bench's, ahead of
+ * the hub's — runs once the hub's loop and the stream writes it queued have
+ * run), median and max over the events (over the bursts, with `--burst=n`: n
+ * events published together, as a scan publishes its results); the rest of a
+ * delivery's delay is the log's write, the kernel and the client process
+ * getting scheduled to read it. `server CPU µs/delivery` (user + system) is this process's CPU time over
  * the publish phase ÷ deliveries: it barely depends on how busy the machine
  * is, and times the clients gives the CPU one event's fan-out needs. Each
  * subscriber's events of one tick are one socket write, most of it the
@@ -126,6 +129,19 @@ export async function benchSse(): Promise<void> {
     POOL_SIZE: '1',
   });
   const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent') });
+  // Fan-out: from the moment the bus hands a tick's first event to its listeners (this one first: subscribed
+  // before the hub's) until a `setImmediate` after it, once the hub's loop and the stream writes it queued ran.
+  let fanouts: number[] = [];
+  let measuring = false;
+  services.bus.subscribe('breakouts.state_change', () => {
+    if (measuring) return;
+    measuring = true;
+    const at = performance.now();
+    setImmediate(() => {
+      measuring = false;
+      fanouts.push(performance.now() - at);
+    });
+  });
   await services.hub.start();
   const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port!;
@@ -173,16 +189,15 @@ export async function benchSse(): Promise<void> {
     const droppedBefore = services.hub.stats().dropped;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const fanouts: number[] = [];
+    fanouts = [];
     for (let n = 0; n < total; n += BURST) {
       const due = started + (n * 1000) / rate;
       const wait = due - performance.now();
       if (wait > 0) await Bun.sleep(wait);
-      const at = performance.now();
+      // A publish is recorded in the event log (PGlite here) before it is delivered: the delay below counts it.
       for (let k = n; k < Math.min(total, n + BURST); k++) {
         services.bus.publish('breakouts.state_change', { signalId: `BENCH-${k}`, symbol: 'SPY', from: 'forming', to: 'triggered', price: performance.timeOrigin + performance.now(), at: new Date().toISOString() });
       }
-      setImmediate(() => fanouts.push(performance.now() - at));
     }
     const cpu = process.cpuUsage(cpuBefore);
     const publishedIn = performance.now() - started;

@@ -90,5 +90,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795810293260,
     "breakpoints": true,
     "sql": "CREATE TABLE \"user_tiers\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"stated_at\" timestamp with time zone NOT NULL,\n\t\"source\" text NOT NULL,\n\tCONSTRAINT \"user_tiers_tier\" CHECK (\"user_tiers\".\"tier\" in ('free', 'pro', 'enterprise')),\n\tCONSTRAINT \"user_tiers_source\" CHECK (\"user_tiers\".\"source\" in ('session', 'operator'))\n);\n"
+  },
+  {
+    "tag": "0014_stream_events",
+    "when": 1795818848965,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"stream_events\" (\n\t\"position\" bigint PRIMARY KEY NOT NULL,\n\t\"channel\" text NOT NULL,\n\t\"payload\" jsonb NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE \"stream_head\" (\n\t\"id\" smallint PRIMARY KEY NOT NULL,\n\t\"position\" bigint NOT NULL\n);\n"
   }
 ];

@@ -33,6 +33,8 @@ export interface MetricSources {
   database(): { kind: string; maxConnections: number; up: boolean | undefined; pingSeconds: number | undefined };
   /** Each background health check: 1 ok/warn, 0.5 degraded, 0 down (absent before the first round). */
   health(): Record<string, string> | undefined;
+  /** The realtime event bus, read live (stream/bus `BusHealth`); absent in contexts without one. */
+  bus?(): { head: number; relayLag: number; transportUp: boolean; gaps: number };
 }
 
 /** A scrape never waits on a slow database longer than this: the last known ledger figures are served. */
@@ -198,6 +200,13 @@ export class Metrics {
     new Gauge({ name: 'breakline_db_pool_max_connections', help: 'Connections the database client may open (1 for the embedded PGlite)', labelNames: ['kind'] as const, registers, collect() { const d = sources.database(); this.labels(d.kind).set(d.maxConnections); } });
     new Gauge({ name: 'breakline_db_up', help: 'Whether the last background health round reached the database (1/0)', registers, collect() { const up = sources.database().up; if (up !== undefined) this.set(up ? 1 : 0); } });
     new Gauge({ name: 'breakline_db_ping_seconds', help: 'Round trip of the last background database check', registers, collect() { const s = sources.database().pingSeconds; if (s !== undefined) this.set(s); } });
+    const { bus } = sources;
+    if (bus) {
+      new Gauge({ name: 'breakline_bus_position', help: 'Last event-log position the event bus delivered on this instance (-1 before it opened)', registers, collect() { this.set(bus().head); } });
+      new Gauge({ name: 'breakline_bus_transport_up', help: 'Whether Redis carries events now (1/0; always 1 without REDIS_URL)', registers, collect() { this.set(bus().transportUp ? 1 : 0); } });
+      new Gauge({ name: 'breakline_bus_relay_lag', help: 'Events delivered here not yet known to be in the Redis stream (relayed when Redis answers)', registers, collect() { this.set(bus().relayLag); } });
+      new Gauge({ name: 'breakline_bus_gaps', help: 'Gaps the event bus gave up since start (each a reset to this instance\'s streams)', registers, collect() { this.set(bus().gaps); } });
+    }
     new Gauge({
       name: 'breakline_health_check',
       help: 'Each background health check: 1 ok or warn, 0.5 degraded, 0 down',

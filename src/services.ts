@@ -20,6 +20,7 @@ import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
 import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
+import { StreamEventsRepository } from './db/repositories/stream-events';
 import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
 import { AlertRulesRepository } from './db/repositories/alert-rules';
 import { CommunityRepository } from './db/repositories/community';
@@ -48,9 +49,13 @@ import { createProvider } from './providers/registry';
 import type { LiveFeed } from './providers/live/types';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
+import { RedisLink } from './redis/link';
+import { RedisQueryStore } from './redis/query-store';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
-import { ConnectionCaps } from './stream/caps';
+import { StreamCaps } from './stream/caps';
+import { SharedStreamCounts, STREAM_LEASE_MS } from './stream/caps-redis';
+import { newId } from './ids';
 import { StreamHub } from './stream/hub';
 import type { QuoteSource } from './stream/quotes';
 
@@ -60,6 +65,8 @@ export interface Services {
   database: Database;
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
+  /** The request path's Redis connection (`REDIS_URL`): rate limits, stream caps, persisted queries; fails fast while Redis is down. */
+  redis?: RedisLink;
   /** Sessions, API keys and the authenticator that resolves a request's principal. */
   auth: Auth;
   barStore: BarStore;
@@ -103,9 +110,10 @@ export interface Services {
    * The event streams open on this instance, one budget of sockets for every
    * kind: /api/stream (the hub), a subscription on /api/graphql and a stream
    * on /api/graphql/stream (SSE_MAX_CONNECTIONS per instance,
-   * SSE_MAX_CONNECTIONS_PER_CLIENT per client, the same Retry-After).
+   * SSE_MAX_CONNECTIONS_PER_CLIENT per client across the instances on one
+   * Redis, the same Retry-After).
    */
-  streamCaps: ConnectionCaps;
+  streamCaps: StreamCaps;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -148,6 +156,8 @@ export interface GraphQLAnswer {
 export interface GraphQLCaches {
   /** Automatic persisted queries: the query text by its sha256. */
   persistedQueries: Lru<string, string>;
+  /** The same, shared by the instances on one Redis (REDIS_URL). */
+  sharedQueries?: RedisQueryStore;
   /** yoga's parser cache: documents and parse errors by document text (validation is cached by yoga per document object). */
   documents: Lru<string, DocumentNode>;
   parseErrors: Lru<string, unknown>;
@@ -171,8 +181,6 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
-  /** The event bus (tests give each context a Redis stream of its own). */
-  bus?: EventBus;
 }
 
 /** Budget of the GraphQL answer cache: a few hundred pages of signals. */
@@ -204,17 +212,28 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ttlMs: config.barsCacheTtlSeconds * 1000,
     log,
   });
-  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
+  const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log }) : undefined;
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redis, log });
   const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
-  const scans = new ScansRepository(database.db, ledger);
+  // The realtime stream's durable log: runs and alert dispatches append to it in their transactions; the bus reads it.
+  const streamEvents = new StreamEventsRepository(database.db);
+  const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
   const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
-  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
-  const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
+  const bus = createEventBus({
+    log: streamEvents,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.redisKeyPrefix,
+    keep: { events: stream.replaySize, ms: stream.replayMaxAgeSeconds * 1000 },
+    logger: log,
+  });
+  // The per-client cap holds across the instances on one Redis (leases renewed by each instance), per instance without it.
+  const sharedStreamCounts = redis && new SharedStreamCounts(redis, { instanceId: newId('ins'), leaseMs: STREAM_LEASE_MS });
+  const streamCaps = new StreamCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }, sharedStreamCounts);
   const hub = new StreamHub({
     bus,
     quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol), watch: provider.live && liveQuotes(provider.live, provider.name) },
@@ -230,9 +249,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: streamRetryAfterSeconds,
   });
   const closers: (() => void | Promise<void>)[] = [];
-  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
-  const account = createAccount(config, database.db, { scans, ledger, bus, log });
+  const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
@@ -243,6 +262,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
     },
     health: () => health.last?.checks,
+    bus: () => bus.health(),
   });
   return {
     config,
@@ -250,6 +270,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     marketData,
     rateLimitStore,
+    redis,
     auth,
     barStore,
     pool,
@@ -271,6 +292,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
     graphql: {
       persistedQueries: new Lru({ maxEntries: 1000 }),
+      sharedQueries: redis && new RedisQueryStore(redis),
       documents: new Lru({ maxEntries: 1000 }),
       parseErrors: new Lru({ maxEntries: 1000 }),
       answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
@@ -304,10 +326,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await account.exportJobs.stop();
       await backtests.close();
       await hub.close();
+      await streamCaps.close();
       await bus.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
+      redis?.close();
       await auth.close();
       await database.close();
     },
@@ -327,7 +351,7 @@ async function startLive(live: LiveFeed, marketData: MarketData, log: Logger): P
   log.info('live stream started', { vendor: live.vendor, universe: (await marketData.instruments()).size });
 }
 
-function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; bus: EventBus; log: Logger }): Account {
+function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
   const { webhooks: hooks, exportTtlMs } = config.account;
   const watchlists = new WatchlistsRepository(db);
   const alertRules = new AlertRulesRepository(db);
@@ -354,7 +378,7 @@ function createAccount(config: Config, db: Database['db'], deps: { scans: ScansR
     community: new CommunityRepository(db),
     idempotency: new IdempotencyRepository(db),
     webhookLog,
-    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db), bus: deps.bus, webhooks, log: deps.log }),
+    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db, deps.streamEvents), bus: deps.bus, webhooks, log: deps.log }),
     webhooks,
     exportJobs: new ExportJobs({ exports, ledger: deps.ledger, journal, scans: deps.scans, log: deps.log, ttlMs: exportTtlMs }),
   };

@@ -17,6 +17,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const NO_VERDICTS = { candidates: [], blocked: [] };
+/** No stream events: the fence is what is tested. */
+const NO_EVENTS = () => [];
 
 describe('write fences', () => {
   it('saves a scan run only over the head it was scanned after', async () => {
@@ -26,11 +28,11 @@ describe('write fences', () => {
     const fence = (head: string | null) => ({ head, lockKey: LOCK_KEYS.scanRunSave.daily });
 
     // Scanned when there was no run yet: another instance's run came first, so nothing is written.
-    expect(await scans.saveRun('run_fenced_out', result, 'synthetic', NO_VERDICTS, fence(null))).toBeUndefined();
+    expect(await scans.saveRun('run_fenced_out', result, 'synthetic', NO_VERDICTS, NO_EVENTS, fence(null))).toBeUndefined();
     expect((await scans.runHistory('daily', 5)).map((r) => r.id)).toEqual([first]);
 
     // Scanned after the newest run: saved.
-    expect(await scans.saveRun('run_fenced_in', result, 'synthetic', NO_VERDICTS, fence(first))).toBeDefined();
+    expect(await scans.saveRun('run_fenced_in', result, 'synthetic', NO_VERDICTS, NO_EVENTS, fence(first))).toBeDefined();
     expect((await scans.runHistory('daily', 5)).map((r) => r.id)).toEqual(['run_fenced_in', first]);
   });
 

@@ -24,3 +24,4 @@ export * from './idempotency-keys';
 export * from './backtest-jobs';
 export * from './replay-ledger';
 export * from './replay-runs';
+export * from './stream-events';
