@@ -55,7 +55,7 @@ export interface FeedOptions extends Pick<SocketOptions, 'backoff' | 'refusedRet
 export class VendorFeed implements LiveFeed {
   readonly vendor: string;
   private readonly socket: VendorSocket;
-  private readonly aggregator: SessionAggregator;
+  private aggregator: SessionAggregator;
   private readonly calendar: SessionCalendar;
   private readonly universe = new Set<string>();
   private readonly watchers = new Map<string, Set<(trade: LiveTrade) => void>>();
@@ -81,14 +81,7 @@ export class VendorFeed implements LiveFeed {
     this.now = options.now ?? Date.now;
     this.tradeLimit = options.tradeLimit;
     this.calendar = new SessionCalendar(options.extendedHours);
-    this.aggregator = new SessionAggregator({
-      timeframes: options.timeframes ?? ['1h', '4h', 'daily'],
-      calendar: this.calendar,
-      graceMs: options.graceMs ?? 500,
-      heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
-      emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
-      emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
-    });
+    this.aggregator = this.freshAggregator();
     this.socket = new VendorSocket(
       { ...options, inSession: (now) => this.calendar.dayOf(now) !== null },
       {
@@ -119,12 +112,34 @@ export class VendorFeed implements LiveFeed {
     }
   }
 
+  /**
+   * Stops the stream and forgets the session: a feed started again (another
+   * term of the cluster's vendor connection, ./cluster) starts as a first
+   * connection does, filling the session so far over REST, since what was
+   * missed while stopped is unknown.
+   */
   async stop(): Promise<void> {
     this.started = false;
     clearInterval(this.ticker);
     clearTimeout(this.retry);
     this.socket.stop();
     await this.filling;
+    this.aggregator = this.freshAggregator();
+    this.tradedSinceBar.clear();
+    this.lastMinuteAt = null;
+    this.gapFrom = null;
+    this.backfillFault = undefined;
+  }
+
+  private freshAggregator(): SessionAggregator {
+    return new SessionAggregator({
+      timeframes: this.options.timeframes ?? ['1h', '4h', 'daily'],
+      calendar: this.calendar,
+      graceMs: this.options.graceMs ?? 500,
+      heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
+      emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
+      emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
+    });
   }
 
   setUniverse(symbols: Iterable<string>): void {

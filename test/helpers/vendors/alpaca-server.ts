@@ -42,7 +42,7 @@ export function startAlpacaServer(options: AlpacaServerOptions): AlpacaServer {
   const credentials = { keyId: 'PKTEST000LOOPBACK', secretKey: 'loopback-secret-never-logged' };
   const minutes = options.minutes ?? new Map([['SPY', alpacaMinutes()]]);
   const state: AlpacaRestState = { ...credentials, minutes, now: options.now, tooMany: new TooManyRequests(), requests: [] };
-  const stream: AlpacaStreamState = { ...credentials, minutes, symbolLimit: options.symbolLimit ?? null, sockets: new Set(), received: [], authentications: 0 };
+  const stream: AlpacaStreamState = { ...credentials, minutes, symbolLimit: options.symbolLimit ?? null, sockets: new Set(), received: [], authentications: 0, peakSockets: 0, limitRefusals: 0 };
   const server = Bun.serve<AlpacaSession>({
     port: 0,
     hostname: '127.0.0.1',
