@@ -29,6 +29,8 @@ export interface LiveTrade {
   ts: number;
   /** The session's volume so far, where the feed knows it (its minutes, and the trades since the last). */
   dayVolume?: number;
+  /** The trade's sale conditions as the vendor sends them (Alpaca `c`), where it does: which count in a bar (./trade-minutes). */
+  conditions?: string[];
 }
 
 /** Why a vendor refused: the service cannot fix it by asking again at once. */

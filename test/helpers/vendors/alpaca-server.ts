@@ -12,7 +12,7 @@
  * alpaca.stop();
  */
 import { alpacaRest, type AlpacaRestState } from './alpaca-rest';
-import { alpacaStreamHandlers, replayMinute, type AlpacaSession, type AlpacaStreamState } from './alpaca-stream';
+import { alpacaStreamHandlers, replayMinute, sendTrades, type AlpacaSession, type AlpacaStreamState, type WireTrade } from './alpaca-stream';
 import { TooManyRequests } from './paging';
 import { alpacaMinutes, type RecordedBar } from './recordings';
 
@@ -33,6 +33,8 @@ export interface AlpacaServer {
   stream: AlpacaStreamState;
   /** Sends the recorded minute starting at `t` (`b`, or `u` as an updated bar). */
   minute(t: number, type?: 'b' | 'u'): number;
+  /** Sends these trades to the sessions subscribed to them. */
+  trades(trades: readonly WireTrade[]): number;
   /** Drops every connection without a goodbye (a network fault). */
   drop(): void;
   stop(): void;
@@ -63,6 +65,7 @@ export function startAlpacaServer(options: AlpacaServerOptions): AlpacaServer {
     state,
     stream,
     minute: (t, type) => replayMinute(stream, t, type),
+    trades: (trades) => sendTrades(stream, trades),
     drop: () => {
       for (const ws of stream.sockets) ws.terminate();
     },

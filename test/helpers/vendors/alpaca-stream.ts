@@ -95,6 +95,31 @@ export function alpacaStreamHandlers(state: AlpacaStreamState) {
   };
 }
 
+/** A trade as the stream sends it (Alpaca realtime.md, "Trades"). */
+export interface WireTrade {
+  symbol: string;
+  price: number;
+  size: number;
+  ts: number;
+  conditions: string[];
+}
+
+/** Sends the trades, in one frame, to every session subscribed to their symbol's trades; returns how many sessions got any. */
+export function sendTrades(state: AlpacaStreamState, trades: readonly WireTrade[]): number {
+  let sent = 0;
+  for (const ws of state.sockets) {
+    if (!ws.data.authenticated) continue;
+    const out = trades
+      .filter((trade) => ws.data.trades.has(trade.symbol))
+      .map((trade, i) => ({ T: 't', S: trade.symbol, i, x: 'V', p: trade.price, s: trade.size, t: new Date(trade.ts).toISOString(), c: trade.conditions, z: 'B' }));
+    if (out.length) {
+      send(ws, out);
+      sent++;
+    }
+  }
+  return sent;
+}
+
 /** Sends the recorded minute starting at `t` to every session subscribed to its symbol; returns how many bars went out. */
 export function replayMinute(state: AlpacaStreamState, t: number, type: 'b' | 'u' = 'b'): number {
   let sent = 0;
