@@ -10,11 +10,11 @@
  * be the recorded ones, and their roll-up the recorded minutes' hour.
  */
 import { afterEach, describe, expect, it } from 'bun:test';
-import { createAlpacaProvider, type AlpacaProvider } from '../../src/providers/alpaca';
+import type { AlpacaProvider } from '../../src/providers/alpaca';
 import { countsInBar, TRADE_LATE_MS, TradeMinutes } from '../../src/providers/live/trade-minutes';
 import type { LiveTrade, VendorBar } from '../../src/providers/live/types';
 import type { WireTrade } from '../helpers/vendors/alpaca-stream';
-import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
+import { loopbackAlpaca, startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
 import { expectedBar, keptLog, recordFeed, TestClock, until } from '../helpers/vendors/live';
 import { alpacaMinutes, type RecordedBar } from '../helpers/vendors/recordings';
 
@@ -93,15 +93,7 @@ describe('alpaca feed with bars from trades', () => {
     const clock = new TestClock(at('2025-04-24T13:29:00Z'));
     server = startAlpacaServer({ now: clock.now });
     const { log } = keptLog();
-    provider = createAlpacaProvider({
-      ...server.credentials,
-      dataUrl: server.restUrl,
-      feed: 'sip',
-      adjustment: 'split',
-      ratePerMinute: 60_000,
-      clock: clock.now,
-      live: { streamUrl: server.streamUrl, log, silentMs: 60_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, barsFromTrades: true },
-    });
+    provider = loopbackAlpaca(server, { clock: clock.now, live: { log, silentMs: 60_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, barsFromTrades: true } });
     const live = provider.live!;
     const { bars, closes } = recordFeed(live);
     live.setUniverse(['SPY']);

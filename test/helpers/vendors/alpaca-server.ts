@@ -11,6 +11,7 @@
  * alpaca.minute(Date.parse('2025-04-24T13:30:00Z')); // the 09:30 bar to every subscriber
  * alpaca.stop();
  */
+import { createAlpacaProvider, type AlpacaProvider, type AlpacaProviderOptions } from '../../../src/providers/alpaca';
 import { alpacaRest, type AlpacaRestState } from './alpaca-rest';
 import { alpacaStreamHandlers, replayMinute, sendTrades, type AlpacaSession, type AlpacaStreamState, type WireTrade } from './alpaca-stream';
 import { TooManyRequests } from './paging';
@@ -71,4 +72,17 @@ export function startAlpacaServer(options: AlpacaServerOptions): AlpacaServer {
     },
     stop: () => server.stop(true),
   };
+}
+
+/** The alpaca provider on this loopback server (the `sip` feed, split-adjusted, no practical rate limit), its live feed as `live` says. */
+export function loopbackAlpaca(server: AlpacaServer, options: { clock?: () => number; live?: Omit<NonNullable<AlpacaProviderOptions['live']>, 'streamUrl'> }): AlpacaProvider {
+  return createAlpacaProvider({
+    ...server.credentials,
+    dataUrl: server.restUrl,
+    feed: 'sip',
+    adjustment: 'split',
+    ratePerMinute: 1_000_000,
+    clock: options.clock,
+    live: options.live && { ...options.live, streamUrl: server.streamUrl },
+  });
 }
