@@ -109,6 +109,9 @@ class StandInFeed implements LiveFeed {
   backfilling() {
     return false;
   }
+  latest() {
+    return undefined;
+  }
   bar(bar: LiveBar) {
     this.bars.forEach((listener) => listener(bar));
   }

@@ -21,8 +21,9 @@
  * stream as reconnecting once no status has been heard for three heartbeats.
  */
 import type { Logger } from '../../log';
+import { LatestQuotes } from './latest';
 import type { RelayMessage, LiveRelay } from './relay';
-import type { LiveBar, LiveFeed, LiveStatus, LiveTrade, WindowClose } from './types';
+import type { LiveBar, LiveDay, LiveFeed, LiveStatus, LiveTrade, WindowClose } from './types';
 
 /** The part of background/lease's `Lease` the feed uses. */
 export interface FeedLease {
@@ -76,6 +77,8 @@ export class ClusterFeed implements LiveFeed {
   private readonly offs: (() => void)[] = [];
   private readonly now: () => number;
   private readonly heartbeatMs: number;
+  /** A follower's view of each symbol's session, from the relayed daily bars and trades. */
+  private readonly latestQuotes: LatestQuotes;
   /** Relay messages a follower missed (numbering gaps), for the log and tests. */
   missed = 0;
 
@@ -84,6 +87,7 @@ export class ClusterFeed implements LiveFeed {
     this.vendor = options.local.vendor;
     this.now = options.now ?? Date.now;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.latestQuotes = new LatestQuotes(this.now);
     this.offs.push(
       this.local.onBar((bar) => {
         this.barListeners.forEach((listener) => listener(bar));
@@ -173,6 +177,10 @@ export class ClusterFeed implements LiveFeed {
 
   backfilling(): boolean {
     return this.leading ? this.local.backfilling() : this.relayed?.backfilling ?? false;
+  }
+
+  latest(symbol: string, now: number): LiveDay | undefined {
+    return this.leading ? this.local.latest(symbol, now) : this.latestQuotes.get(symbol, now);
   }
 
   /** Takes the lease when free; starts or stops the local feed as it is held or lost. */
@@ -269,12 +277,14 @@ export class ClusterFeed implements LiveFeed {
     this.lastSeq.set(message.from, message.seq);
     switch (message.k) {
       case 'bar':
+        this.latestQuotes.bar(message.bar);
         this.barListeners.forEach((listener) => listener(message.bar));
         break;
       case 'close':
         this.closeListeners.forEach((listener) => listener(message.close));
         break;
       case 'trade':
+        this.latestQuotes.trade(message.trade);
         this.deliver(message.trade);
         break;
       case 'status':

@@ -24,10 +24,11 @@ import type { Timeframe } from '../../domain/signal';
 import type { Logger } from '../../log';
 import { SessionCalendar } from '../session-buckets';
 import { SessionAggregator } from './aggregator';
+import { LatestQuotes } from './latest';
 import { TRADE_LATE_MS, TradeMinutes } from './trade-minutes';
 import type { VendorBar } from './bars';
 import { VendorSocket, type SocketOptions } from './socket';
-import type { LiveBar, LiveFeed, LiveStatus, LiveTrade, StreamMessage, Subscriptions, WindowClose, WireProtocol } from './types';
+import type { LiveBar, LiveDay, LiveFeed, LiveStatus, LiveTrade, StreamMessage, Subscriptions, WindowClose, WireProtocol } from './types';
 
 /** Wait before asking a failed backfill again. */
 export const BACKFILL_RETRY_MS = 30_000;
@@ -66,6 +67,7 @@ export class VendorFeed implements LiveFeed {
   private aggregator: SessionAggregator;
   /** Minutes made from trades, when the feed makes its own (`barsFromTrades`). */
   private readonly tradeMinutes: TradeMinutes | undefined;
+  private readonly latestQuotes: LatestQuotes;
   private readonly calendar: SessionCalendar;
   private readonly universe = new Set<string>();
   private readonly watchers = new Map<string, Set<(trade: LiveTrade) => void>>();
@@ -92,6 +94,8 @@ export class VendorFeed implements LiveFeed {
     this.tradeLimit = options.tradeLimit;
     this.calendar = new SessionCalendar(options.extendedHours);
     this.aggregator = this.freshAggregator();
+    this.latestQuotes = new LatestQuotes(this.now);
+    this.barListeners.add((bar) => this.latestQuotes.bar(bar));
     if (options.barsFromTrades) this.tradeMinutes = new TradeMinutes({ emit: (symbol, bar) => this.minute({ kind: 'minute', symbol, bar, revised: false }) });
     this.socket = new VendorSocket(
       { ...options, inSession: (now) => this.calendar.dayOf(now) !== null },
@@ -189,6 +193,10 @@ export class VendorFeed implements LiveFeed {
     return this.aggregator.held;
   }
 
+  latest(symbol: string, now: number): LiveDay | undefined {
+    return this.started ? this.latestQuotes.get(symbol, now) : undefined;
+  }
+
   status(): LiveStatus {
     const state = this.socket.state === 'streaming' && this.aggregator.held ? 'backfilling' : this.socket.state;
     return {
@@ -231,6 +239,7 @@ export class VendorFeed implements LiveFeed {
       traded = (this.tradedSinceBar.get(trade.symbol) ?? 0) + trade.size;
       this.tradedSinceBar.set(trade.symbol, traded);
     }
+    this.latestQuotes.trade(trade);
     const watchers = this.watchers.get(trade.symbol);
     if (!watchers) return;
     const quoted = { ...trade, dayVolume: this.aggregator.dayVolume(trade.symbol, trade.ts) + traded };
