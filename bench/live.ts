@@ -41,10 +41,9 @@ import { loadavg } from 'node:os';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
-import { createAlpacaProvider } from '../src/providers/alpaca';
 import { loadInstruments } from '../src/providers/universe';
 import { createServices } from '../src/services';
-import { startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
+import { loopbackAlpaca, startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
 import { alpacaMinutes } from '../test/helpers/vendors/recordings';
 import { printTable, smoke } from './lib';
 import { linesOf, nextJson, option, quantile, type ClientProcess } from './sse';
@@ -82,15 +81,7 @@ export async function benchLive(): Promise<void> {
   const symbols = (await loadInstruments()).slice(0, SYMBOLS).map((i) => i.symbol);
   const maxClients = Math.max(...SIZES);
   const config = loadConfig({ LOG_LEVEL: 'silent', SCAN_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '1000000000', SSE_MAX_CONNECTIONS: String(maxClients + 100), SSE_MAX_CONNECTIONS_PER_CLIENT: String(maxClients + 100), SSE_QUOTE_INTERVAL_MS: '1000', POOL_SIZE: '1' });
-  const provider = createAlpacaProvider({
-    ...vendor.credentials,
-    dataUrl: vendor.restUrl,
-    feed: 'sip',
-    adjustment: 'split',
-    ratePerMinute: 1_000_000,
-    clock,
-    live: { streamUrl: vendor.streamUrl, log: createLogger('silent'), silentMs: 3_600_000 },
-  });
+  const provider = loopbackAlpaca(vendor, { clock, live: { log: createLogger('silent'), silentMs: 3_600_000 } });
   const services = await createServices(config, { provider, pgliteDir: ':memory:', log: createLogger('silent') });
   await services.hub.start();
   provider.live!.setUniverse(symbols);

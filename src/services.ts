@@ -46,6 +46,8 @@ import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
+import { VendorProvider } from './providers/live/vendor-provider';
+import { shareLiveFeed } from './background/live-feed';
 import type { LiveFeed } from './providers/live/types';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
@@ -204,6 +206,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   });
   warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config, { log });
+  // One vendor connection per cluster (background/live-feed): read by everything below through provider.live.
+  const vendor: VendorProvider | undefined = provider instanceof VendorProvider ? provider : undefined;
+  if (vendor?.live) vendor.live = shareLiveFeed(vendor.live, { locks: database.locks, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, log });
   const barStore = new BarStore({ longestSeries: provider.longestSeries });
   const marketData = new MarketData({
     provider,
