@@ -14,26 +14,31 @@ import type { Db } from '../client';
 import {
   ledgerCheckpoints,
   ledgerRecords,
+  ledgerTrades,
   replayLedgerCheckpoints,
   replayLedgerRecords,
+  replayLedgerTrades,
   type LedgerCheckpointRow,
   type LedgerCheckpointsTable,
   type LedgerRecordRow,
   type LedgerRecordsTable,
+  type LedgerTradesTable,
 } from '../schema';
+import { LedgerTradesRepository, type AppliedRecord } from './ledger-trades';
 
-/** A hash chain: its tables and its writer's advisory-lock key. */
+/** A hash chain: its tables (records, checkpoints, the trades kept beside it) and its writer's advisory-lock key. */
 export interface LedgerChain {
   name: 'live' | 'replay';
   records: LedgerRecordsTable;
   checkpoints: LedgerCheckpointsTable;
+  trades: LedgerTradesTable;
   lockKey: number;
 }
 
 /** The public ledger of live signals (lock "LDGR"). */
-export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, lockKey: 0x4c444752 };
+export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, trades: ledgerTrades, lockKey: 0x4c444752 };
 /** The replay ledger (lock "RPLY"). */
-export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, lockKey: 0x52504c59 };
+export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, trades: replayLedgerTrades, lockKey: 0x52504c59 };
 
 /** `replay`: a replay's parameters, once at its start (replay chain only). */
 export type LedgerKind = 'signal' | 'event' | 'outcome' | 'replay';
@@ -78,6 +83,8 @@ const INSERT_CHUNK = 2000;
 export class LedgerRepository {
   private readonly records: LedgerRecordsTable;
   private readonly checkpointTable: LedgerCheckpointsTable;
+  /** The trades kept beside the chain (every append keeps them in its transaction). */
+  readonly trades: LedgerTradesRepository;
 
   /**
    * @param chain which hash chain (default the live ledger)
@@ -92,6 +99,7 @@ export class LedgerRepository {
   ) {
     this.records = chain.records;
     this.checkpointTable = chain.checkpoints;
+    this.trades = new LedgerTradesRepository(db, chain);
   }
 
   /** The same chain, scoped to one replay. */
@@ -128,6 +136,7 @@ export class LedgerRepository {
     let prevHash = head?.hash ?? GENESIS_HASH;
     const recordedAt = new Date();
     const rows: LedgerRecordRow[] = [];
+    const applied: AppliedRecord[] = [];
     for (const entry of entries) {
       const key = `${entry.kind}:${entry.signalId}`;
       if (entry.kind !== 'event') {
@@ -138,7 +147,7 @@ export class LedgerRepository {
       const body: LedgerBody = { v: 1, seq, kind: entry.kind, signalId: entry.signalId, recordedAt: recordedAt.toISOString(), data: entry.data };
       const text = canonicalJson(body);
       const hash = chainHash(prevHash, text);
-      rows.push({
+      const row: LedgerRecordRow = {
         seq,
         kind: entry.kind,
         signalId: entry.signalId,
@@ -151,7 +160,9 @@ export class LedgerRepository {
         finalScore: entry.finalScore ?? null,
         detectedAt: entry.detectedAt ?? null,
         replayId: entry.replayId ?? this.replayId ?? null,
-      });
+      };
+      rows.push(row);
+      applied.push({ row, data: entry.data });
       prevHash = hash;
     }
     // One JSON parameter per chunk instead of 11 bind parameters a row: the
@@ -177,6 +188,7 @@ export class LedgerRepository {
         select seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id
         from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
     }
+    await this.trades.applyIn(tx, applied);
     return rows;
   }
 
@@ -185,10 +197,15 @@ export class LedgerRepository {
     return this.db.select().from(this.records).where(gt(this.records.seq, afterSeq)).orderBy(asc(this.records.seq)).limit(limit);
   }
 
+  /**
+   * The last record's seq and hash, and the records in the chain: seqs run
+   * 1, 2, … without a gap (the appender numbers them; verification checks it),
+   * so the count is the head's seq — one index read, where counting the rows
+   * of a replay chain of 800k records held the server's thread for seconds.
+   */
   async head(): Promise<{ seq: number; hash: string; count: number }> {
     const [row] = await this.db.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).orderBy(desc(this.records.seq)).limit(1);
-    const [n] = await this.db.select({ n: count() }).from(this.records);
-    return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: Number(n?.n ?? 0) };
+    return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: row?.seq ?? 0 };
   }
 
   /** Stores a checkpoint of the current head (no-op when the head has one already). */
