@@ -206,7 +206,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const scans = new ScansRepository(database.db, ledger);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
-  const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
+  const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
   // Trades are a few hundred bytes each: a page of 1,000 on PGlite costs the server's thread a few milliseconds.
   const bookOptions = { pageSize: database.kind === 'pglite' ? 1_000 : 10_000, maxBooks: 3 };
   const { stream } = config;

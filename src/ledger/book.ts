@@ -18,7 +18,7 @@
  * const card = await book.perHead('scorecard', async () => compute(book.columns));
  */
 import { yieldToEventLoop } from '../db/client';
-import type { LedgerRepository } from '../db/repositories/ledger';
+import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
 import type { LedgerTradeRow } from '../db/schema';
 import { GENESIS_HASH } from './chain';
 import { tradeOf, type Trade } from './performance';
@@ -31,11 +31,11 @@ export interface BookOptions {
 
 const OPEN = { outcome: 'open' };
 
-/** The trade of a trades row. */
-function rowTrade(row: LedgerTradeRow) {
+/** Holds the trade of a trades row. */
+function put(columns: TradeColumns, row: LedgerTradeRow): void {
   const signal = JSON.parse(row.signal) as Record<string, unknown>;
   const outcome = row.outcome === null ? OPEN : (JSON.parse(row.outcome) as Record<string, unknown> & { outcome: string });
-  return tradeOf(signal, outcome);
+  columns.put(row.seq, tradeOf(signal, outcome), { detectedMs: row.detectedAt?.getTime() ?? Number.NaN, patternType: row.patternType, scoreBand: row.scoreBand });
 }
 
 export class TradeBook {
@@ -73,6 +73,32 @@ export class TradeBook {
     return out;
   }
 
+  /**
+   * One page of the signal records `filter` matches (detection time and the
+   * records' pattern and band columns, as the ledger's pages filter), in
+   * chain order: how many match, and the seqs from `offset` — from the
+   * columns, so a page deep in a replay of 800k records is a keyset read of
+   * `limit` records by seq, and the count is counted in memory, not by the database.
+   */
+  select(filter: LedgerFilter, offset: number, limit: number): { total: number; seqs: number[] } {
+    const c = this.columns;
+    const since = filter.since?.getTime() ?? -Infinity;
+    const until = filter.until?.getTime() ?? Infinity;
+    const pattern = filter.patternType === undefined ? undefined : c.codeOf(filter.patternType);
+    const band = filter.scoreBand === undefined ? undefined : c.codeOf(filter.scoreBand);
+    const dated = filter.since !== undefined || filter.until !== undefined;
+    const seqs: number[] = [];
+    let total = 0;
+    for (let i = 0; i < c.n; i++) {
+      if (dated && !(c.detectedMs[i]! >= since && c.detectedMs[i]! <= until)) continue;
+      if (pattern !== undefined && c.recordPattern[i] !== pattern) continue;
+      if (band !== undefined && c.recordBand[i] !== band) continue;
+      if (total >= offset && seqs.length < limit) seqs.push(c.seq[i]!);
+      total++;
+    }
+    return { total, seqs };
+  }
+
   /** The trades of one pattern type, in chain order. */
   ofPattern(patternType: string): Trade[] {
     const { columns } = this;
@@ -97,7 +123,7 @@ export class TradeBook {
       // In chain order: each signal's trade is appended after the ones before it.
       for (let after = 0; ; ) {
         const rows = await trades.page(replayId, after, head.seq, pageSize);
-        for (const row of rows) this.columns.put(row.seq, rowTrade(row), row.detectedAt?.getTime() ?? Number.NaN);
+        for (const row of rows) put(this.columns, row);
         if (rows.length < pageSize) break;
         after = rows.at(-1)!.seq;
         await yieldToEventLoop();
@@ -112,7 +138,7 @@ export class TradeBook {
     for (let after = this.head.seq; ; ) {
       const rows = await trades.changed(replayId, after, head.seq, pageSize);
       for (const row of rows) {
-        if (this.columns.indexOf(row.seq) >= 0) this.columns.put(row.seq, rowTrade(row), row.detectedAt?.getTime() ?? Number.NaN);
+        if (this.columns.indexOf(row.seq) >= 0) put(this.columns, row);
         else fresh.push(row);
       }
       if (rows.length < pageSize) break;
@@ -120,7 +146,7 @@ export class TradeBook {
       await yieldToEventLoop();
     }
     fresh.sort((a, b) => a.seq - b.seq);
-    for (const row of fresh) this.columns.put(row.seq, rowTrade(row), row.detectedAt?.getTime() ?? Number.NaN);
+    for (const row of fresh) put(this.columns, row);
     this.head = head;
   }
 }

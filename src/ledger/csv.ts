@@ -4,10 +4,14 @@
  * time. The file of a head never changes, so it is rendered once per head and
  * kept (up to `maxCachedBytes`), and however many clients ask at once, one
  * rendering runs: a burst of downloads costs one read of the ledger. Rendering
- * reads `chunkSignals` signal records (and their follow-ups up to the head) per
- * query, so other requests are served between chunks; a ledger too large to
- * keep is streamed to each client chunk by chunk instead. The ETag is the head
- * hash: a client that has the head already gets nothing to read.
+ * reads the trades kept beside the chain (db/repositories/ledger-trades: each
+ * signal's facts, its state and its outcome, a few hundred bytes), not the
+ * records' bodies, `chunkSignals` per query, so other requests are served
+ * between chunks; a trade changed after the head (an append while it
+ * renders) starts the rendering over at the new head, so a file is always
+ * one head's. A ledger too large to keep is streamed to each client chunk by
+ * chunk instead. The ETag is the head hash: a client that has the head
+ * already gets nothing to read.
  *
  * @example
  * const csv = await ledgerCsv.open(request.headers.get('if-none-match'));
@@ -15,7 +19,7 @@
  */
 import { yieldToEventLoop } from '../db/client';
 import type { LedgerRepository } from '../db/repositories/ledger';
-import { csvHeader, csvRows, ledgerEntries } from './serialize';
+import { csvHeader, csvRows, type CsvEntry } from './serialize';
 
 export interface LedgerCsvOptions {
   /** Signal records per query (small on PGlite, which runs in the server's thread). */
@@ -36,17 +40,24 @@ export class LedgerCsv {
 
   /** The CSV of the current head: its ETag, and its bytes unless `ifNoneMatch` names that ETag (then null: 304). */
   async open(ifNoneMatch: string | null): Promise<{ etag: string; stream: ReadableStream<Uint8Array> | null }> {
-    const head = await this.ledger.head();
-    const etag = `"${head.hash}"`;
-    if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
-    if (this.current?.hash !== head.hash) {
-      const rendering = this.render(head);
-      // A failed rendering is forgotten, so the next request tries again.
-      rendering.catch(() => this.current?.chunks === rendering && (this.current = undefined));
-      this.current = { hash: head.hash, chunks: rendering };
+    for (;;) {
+      const head = await this.ledger.head();
+      const etag = `"${head.hash}"`;
+      if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
+      if (this.current?.hash !== head.hash) {
+        const rendering = this.render(head);
+        // A failed rendering is forgotten, so the next request tries again.
+        rendering.catch(() => this.current?.chunks === rendering && (this.current = undefined));
+        this.current = { hash: head.hash, chunks: rendering };
+      }
+      const current = this.current;
+      const chunks = await current.chunks.catch((error: unknown) => {
+        if (error instanceof HeadMoved) return undefined;
+        throw error;
+      });
+      if (chunks !== undefined) return { etag, stream: chunks ? replay(chunks) : this.live(head) };
+      // The head moved while it rendered: render the new one.
     }
-    const chunks = await this.current.chunks;
-    return { etag, stream: chunks ? replay(chunks) : this.live(head) };
   }
 
   /** Every chunk of `head`'s file, or null once it outgrows `maxCachedBytes`. */
@@ -80,15 +91,31 @@ export class LedgerCsv {
     const encoder = new TextEncoder();
     yield encoder.encode(csvHeader());
     for (let after = 0; ; ) {
-      const rows = await this.ledger.signalPage(after, head.seq, this.options.chunkSignals);
+      const rows = await this.ledger.trades.page(this.ledger.replayId, after, head.seq, this.options.chunkSignals);
       if (rows.length === 0) return;
       after = rows[rows.length - 1]!.seq;
-      const followUps = await this.ledger.followUps(rows.map((r) => r.signalId), head.seq);
-      yield encoder.encode(csvRows(ledgerEntries(rows, followUps)));
+      if (rows.some((r) => r.changedSeq > head.seq)) throw new HeadMoved();
+      yield encoder.encode(
+        csvRows(
+          rows.map((r) => ({
+            seq: r.seq,
+            signal: JSON.parse(r.signal) as Record<string, unknown>,
+            state: r.state,
+            outcome: r.outcome === null ? OPEN : (JSON.parse(r.outcome) as CsvEntry['outcome']),
+            recordedAt: r.recordedAt.toISOString(),
+            hash: r.hash,
+          })),
+        ),
+      );
       await yieldToEventLoop();
     }
   }
 }
+
+const OPEN = { outcome: 'open' };
+
+/** A trade changed after the head being rendered: the file would not be that head's. */
+class HeadMoved extends Error {}
 
 /** A stream over chunks already held. */
 function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -10,7 +10,7 @@
  *
  * @example
  * const columns = new TradeColumns();
- * columns.put(1, tradeOf(signal, outcome), Date.parse(signal.detectedAt));
+ * columns.put(1, tradeOf(signal, outcome), { detectedMs: Date.parse(signal.detectedAt), patternType: 'vcp', scoreBand: 'strong' });
  * columns.trade(0).outcome; // => 'win'
  */
 import type { Trade } from './performance';
@@ -49,6 +49,9 @@ export class TradeColumns {
   regime = new Int32Array(64);
   detectedAt = new Int32Array(64);
   entryAt = new Int32Array(64);
+  /** The signal record's own filter columns (pattern_type, score_band: what the ledger's pages filter on). */
+  recordPattern = new Int32Array(64);
+  recordBand = new Int32Array(64);
   id: string[] = [];
   /** The words the codes stand for. */
   readonly words: string[] = [];
@@ -75,8 +78,12 @@ export class TradeColumns {
     return this.bySeq.get(seq) ?? -1;
   }
 
-  /** Holds (or replaces) the trade of signal record `seq`; new trades must come in seq order. */
-  put(seq: number, t: Trade, detectedMs: number): void {
+  /**
+   * Holds (or replaces) the trade of signal record `seq` detected at
+   * `record.detectedMs` (the record's column, as filters read it, with its
+   * pattern and band columns); new trades must come in seq order.
+   */
+  put(seq: number, t: Trade, record: { detectedMs: number; patternType: string | null; scoreBand: string | null }): void {
     let i = this.bySeq.get(seq);
     if (i === undefined) {
       if (this.n > 0 && seq < this.seq[this.n - 1]!) throw new RangeError(`trade columns: seq ${seq} after ${this.seq[this.n - 1]}`);
@@ -86,7 +93,9 @@ export class TradeColumns {
       this.id[i] = t.id;
     }
     this.seq[i] = seq;
-    this.detectedMs[i] = detectedMs;
+    this.detectedMs[i] = record.detectedMs;
+    this.recordPattern[i] = record.patternType === null ? -1 : this.code(record.patternType);
+    this.recordBand[i] = record.scoreBand === null ? -1 : this.code(record.scoreBand);
     this.confidence[i] = t.confidence ?? Number.NaN;
     this.rMultiple[i] = t.rMultiple ?? Number.NaN;
     this.daysHeld[i] = t.daysHeld ?? Number.NaN;
@@ -157,5 +166,7 @@ export class TradeColumns {
     this.regime = grown(this.regime, size);
     this.detectedAt = grown(this.detectedAt, size);
     this.entryAt = grown(this.entryAt, size);
+    this.recordPattern = grown(this.recordPattern, size);
+    this.recordBand = grown(this.recordBand, size);
   }
 }

@@ -11,6 +11,8 @@ import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client';
 import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/repositories/ledger';
 import { LedgerBooks } from '../../src/ledger/book';
+import { LedgerCsv } from '../../src/ledger/csv';
+import { csvHeader, csvRows, ledgerEntries } from '../../src/ledger/serialize';
 import { confidenceColumns, tallyColumns } from '../../src/ledger/figures';
 import { confidenceCheck, performance, performanceBy, tradesWhere } from '../../src/ledger/performance';
 import { freshDatabaseUrl } from '../helpers/db';
@@ -100,6 +102,15 @@ describe('trades kept beside the live chain', () => {
     expect(read.reduce((a, b) => a + b, 0)).toBe(5); // five new rows, each read once at its last change
     const { book: figures, records } = await bothWays(ledger, books);
     expect(figures).toEqual(records);
+  });
+
+  it('renders the CSV from the trades exactly as from the records and their follow-ups', async () => {
+    const head = await ledger.head();
+    const rows = await ledger.signalPage(0, head.seq, 10_000);
+    const expected = csvHeader() + csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId), head.seq)));
+    const csv = await new LedgerCsv(ledger, { chunkSignals: 37, maxCachedBytes: 2 ** 20 }).open(null);
+    expect(await new Response(csv.stream).text()).toBe(expected);
+    expect(csv.etag).toBe(`"${head.hash}"`);
   });
 
   it('fills in the trades of a chain written before they were kept, once', async () => {
