@@ -5,5 +5,5 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
   "migrations": 14,
-  "digest": "73aa37c39b4094c7adf3b4a65f65f6e61dac7e86ef32d9a0f0cd2043e8ace067"
+  "digest": "1d60f8a4a55656f914431d69aaa7ac7e7b249f5fa908ab2f5a321f976fd484a3"
 };

@@ -3,14 +3,15 @@
  * The trades of a ledger kept in memory and extended by its head (issue 27):
  * what the scorecard, the monthly rollups and the ledger's pages read,
  * instead of every record's body on every request. A book is loaded once
- * from the trades kept beside the chain (db/repositories/ledger-trades: a
- * few hundred bytes a signal), page by page with the event loop free between
- * pages, and from then on reads only the trades changed since the head it
- * holds. Figures are computed once per head and key (`perHead`), and however
- * many callers ask at once, one load, one extension and one computation run.
+ * from the facts kept beside the chain (db/repositories/ledger-facts: a few
+ * hundred bytes a signal or outcome), page by page with the event loop free
+ * between pages, and from then on reads only the facts after the head it
+ * holds: a new signal is a new trade, an outcome closes its signal's trade.
+ * Figures are computed once per head and key (`perHead`), and however many
+ * callers ask at once, one load, one extension and one computation run.
  *
  * `LedgerBooks` holds the books of one chain: the live ledger's, or one per
- * replay (the few most recently read), and first fills in the trades of a
+ * replay (the few most recently read), and first fills in the facts of a
  * chain written before they were kept (a backfill over its records, once).
  *
  * @example
@@ -19,7 +20,7 @@
  */
 import { yieldToEventLoop } from '../db/client';
 import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
-import type { LedgerTradeRow } from '../db/schema';
+import type { LedgerFactRow } from '../db/schema';
 import { GENESIS_HASH } from './chain';
 import { tradeOf, type Trade } from './performance';
 import { TradeColumns } from './trade-columns';
@@ -31,12 +32,7 @@ export interface BookOptions {
 
 const OPEN = { outcome: 'open' };
 
-/** Holds the trade of a trades row. */
-function put(columns: TradeColumns, row: LedgerTradeRow): void {
-  const signal = JSON.parse(row.signal) as Record<string, unknown>;
-  const outcome = row.outcome === null ? OPEN : (JSON.parse(row.outcome) as Record<string, unknown> & { outcome: string });
-  columns.put(row.seq, tradeOf(signal, outcome), { detectedMs: row.detectedAt?.getTime() ?? Number.NaN, patternType: row.patternType, scoreBand: row.scoreBand });
-}
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
 export class TradeBook {
   readonly columns = new TradeColumns();
@@ -116,42 +112,44 @@ export class TradeBook {
     return value;
   }
 
-  private async extendTo(head: { seq: number; hash: string }): Promise<void> {
-    const { trades, replayId } = this.ledger;
-    const { pageSize } = this.options;
-    if (!this.loaded) {
-      // In chain order: each signal's trade is appended after the ones before it.
-      for (let after = 0; ; ) {
-        const rows = await trades.page(replayId, after, head.seq, pageSize);
-        for (const row of rows) put(this.columns, row);
-        if (rows.length < pageSize) break;
-        after = rows.at(-1)!.seq;
-        await yieldToEventLoop();
-      }
-      this.loaded = true;
-      this.head = head;
-      return;
+  /** Signal id → its trade's index (an outcome names its signal by id). */
+  private readonly bySignal = new Map<string, number>();
+
+  private apply(row: LedgerFactRow): void {
+    const facts = JSON.parse(row.facts) as Record<string, unknown>;
+    const c = this.columns;
+    if (row.kind === 'signal') {
+      const i = c.add(row.seq, tradeOf(facts, OPEN), {
+        detectedMs: row.detectedAt?.getTime() ?? Number.NaN,
+        patternType: row.patternType,
+        scoreBand: row.scoreBand,
+        stopLoss: num(facts.stopLoss),
+        target1: num(facts.target1),
+      });
+      this.bySignal.set(row.signalId, i);
+    } else if (row.kind === 'outcome') {
+      const i = this.bySignal.get(row.signalId);
+      if (i !== undefined) c.update(i, tradeOf(c.signalFacts(i), facts as Record<string, unknown> & { outcome: string }));
     }
-    // The trades changed since the head held: every change up to `head` (a trade changed again later is read
-    // again at the next extension). New signals come after every held one, and are appended in their order.
-    const fresh: LedgerTradeRow[] = [];
+  }
+
+  /** Reads the facts after the head held, through `head`, in chain order. */
+  private async extendTo(head: { seq: number; hash: string }): Promise<void> {
+    const { facts, replayId } = this.ledger;
+    const { pageSize } = this.options;
     for (let after = this.head.seq; ; ) {
-      const rows = await trades.changed(replayId, after, head.seq, pageSize);
-      for (const row of rows) {
-        if (this.columns.indexOf(row.seq) >= 0) put(this.columns, row);
-        else fresh.push(row);
-      }
+      const rows = await facts.page(replayId, after, head.seq, pageSize);
+      for (const row of rows) this.apply(row);
       if (rows.length < pageSize) break;
-      after = rows.at(-1)!.changedSeq;
+      after = rows.at(-1)!.seq;
       await yieldToEventLoop();
     }
-    fresh.sort((a, b) => a.seq - b.seq);
-    for (const row of fresh) put(this.columns, row);
+    this.loaded = true;
     this.head = head;
   }
 }
 
-/** Records the trades backfill reads per step (their bodies are parsed). */
+/** Records the facts backfill reads per step (their bodies are parsed). */
 const BACKFILL_PAGE = 250;
 
 export class LedgerBooks {
@@ -181,9 +179,9 @@ export class LedgerBooks {
   }
 
   /**
-   * Resolves once the chain's trades reflect every record: at once for a
-   * chain whose trades were kept from its first append; a chain written
-   * before is filled in first, a page of records at a time (once, shared).
+   * Resolves once the chain's facts cover every record: at once for a chain
+   * whose facts were kept from its first append; a chain written before is
+   * filled in first, a page of records at a time (once, shared).
    */
   filled(): Promise<void> {
     if (this.complete) return Promise.resolve();
@@ -192,9 +190,9 @@ export class LedgerBooks {
   }
 
   private async backfill(): Promise<void> {
-    const { trades } = this.ledger;
+    const { facts } = this.ledger;
     for (;;) {
-      const step = await trades.backfillStep(BACKFILL_PAGE, (row) => (JSON.parse(row.body) as { data: Record<string, unknown> }).data);
+      const step = await facts.backfillStep(BACKFILL_PAGE, (row) => (JSON.parse(row.body) as { data: Record<string, unknown> }).data);
       if (step.complete) break;
       await yieldToEventLoop();
     }

@@ -4,14 +4,12 @@
  * time. The file of a head never changes, so it is rendered once per head and
  * kept (up to `maxCachedBytes`), and however many clients ask at once, one
  * rendering runs: a burst of downloads costs one read of the ledger. Rendering
- * reads the trades kept beside the chain (db/repositories/ledger-trades: each
- * signal's facts, its state and its outcome, a few hundred bytes), not the
- * records' bodies, `chunkSignals` per query, so other requests are served
- * between chunks; a trade changed after the head (an append while it
- * renders) starts the rendering over at the new head, so a file is always
- * one head's. A ledger too large to keep is streamed to each client chunk by
- * chunk instead. The ETag is the head hash: a client that has the head
- * already gets nothing to read.
+ * reads the facts kept beside the chain up to the head (db/repositories/
+ * ledger-facts: each signal's, state change's and outcome's, a few hundred
+ * bytes), not the records' bodies, a page per query with the event loop free
+ * between pages, and writes the rows `chunkSignals` at a time. A ledger too
+ * large to keep is streamed to each client chunk by chunk instead. The ETag
+ * is the head hash: a client that has the head already gets nothing to read.
  *
  * @example
  * const csv = await ledgerCsv.open(request.headers.get('if-none-match'));
@@ -40,24 +38,17 @@ export class LedgerCsv {
 
   /** The CSV of the current head: its ETag, and its bytes unless `ifNoneMatch` names that ETag (then null: 304). */
   async open(ifNoneMatch: string | null): Promise<{ etag: string; stream: ReadableStream<Uint8Array> | null }> {
-    for (;;) {
-      const head = await this.ledger.head();
-      const etag = `"${head.hash}"`;
-      if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
-      if (this.current?.hash !== head.hash) {
-        const rendering = this.render(head);
-        // A failed rendering is forgotten, so the next request tries again.
-        rendering.catch(() => this.current?.chunks === rendering && (this.current = undefined));
-        this.current = { hash: head.hash, chunks: rendering };
-      }
-      const current = this.current;
-      const chunks = await current.chunks.catch((error: unknown) => {
-        if (error instanceof HeadMoved) return undefined;
-        throw error;
-      });
-      if (chunks !== undefined) return { etag, stream: chunks ? replay(chunks) : this.live(head) };
-      // The head moved while it rendered: render the new one.
+    const head = await this.ledger.head();
+    const etag = `"${head.hash}"`;
+    if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) return { etag, stream: null };
+    if (this.current?.hash !== head.hash) {
+      const rendering = this.render(head);
+      // A failed rendering is forgotten, so the next request tries again.
+      rendering.catch(() => this.current?.chunks === rendering && (this.current = undefined));
+      this.current = { hash: head.hash, chunks: rendering };
     }
+    const chunks = await this.current.chunks;
+    return { etag, stream: chunks ? replay(chunks) : this.live(head) };
   }
 
   /** Every chunk of `head`'s file, or null once it outgrows `maxCachedBytes`. */
@@ -90,32 +81,36 @@ export class LedgerCsv {
   private async *chunks(head: Head): AsyncGenerator<Uint8Array> {
     const encoder = new TextEncoder();
     yield encoder.encode(csvHeader());
+    // Each signal's row as of the head: its facts, its last state, its outcome (the facts up to the head, in order).
+    const entries = new Map<string, CsvEntry>();
+    const { facts, replayId } = this.ledger;
+    const page = this.options.chunkSignals * 4;
     for (let after = 0; ; ) {
-      const rows = await this.ledger.trades.page(this.ledger.replayId, after, head.seq, this.options.chunkSignals);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.seq;
-      if (rows.some((r) => r.changedSeq > head.seq)) throw new HeadMoved();
-      yield encoder.encode(
-        csvRows(
-          rows.map((r) => ({
-            seq: r.seq,
-            signal: JSON.parse(r.signal) as Record<string, unknown>,
-            state: r.state,
-            outcome: r.outcome === null ? OPEN : (JSON.parse(r.outcome) as CsvEntry['outcome']),
-            recordedAt: r.recordedAt.toISOString(),
-            hash: r.hash,
-          })),
-        ),
-      );
+      const rows = await facts.page(replayId, after, head.seq, page);
+      for (const row of rows) {
+        const data = JSON.parse(row.facts) as Record<string, unknown>;
+        if (row.kind === 'signal') {
+          entries.set(row.signalId, { seq: row.seq, signal: data, state: String(data.state ?? 'forming'), outcome: OPEN, recordedAt: row.recordedAt.toISOString(), hash: row.hash });
+          continue;
+        }
+        const entry = entries.get(row.signalId);
+        if (!entry) continue;
+        if (row.kind === 'state') entry.state = String(data.state);
+        else if (row.kind === 'outcome') entry.outcome = data as CsvEntry['outcome'];
+      }
+      if (rows.length < page) break;
+      after = rows.at(-1)!.seq;
+      await yieldToEventLoop();
+    }
+    const all = [...entries.values()];
+    for (let i = 0; i < all.length; i += this.options.chunkSignals) {
+      yield encoder.encode(csvRows(all.slice(i, i + this.options.chunkSignals)));
       await yieldToEventLoop();
     }
   }
 }
 
 const OPEN = { outcome: 'open' };
-
-/** A trade changed after the head being rendered: the file would not be that head's. */
-class HeadMoved extends Error {}
 
 /** A stream over chunks already held. */
 function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -6,12 +6,14 @@
  * timeframe, direction, regime, dates), so 800k records' worth of trades is
  * tens of megabytes the garbage collector never walks, and a pass over every
  * trade is a loop over arrays. `trade(i)` gives the `Trade` back
- * (ledger/performance) for the few that are listed.
+ * (ledger/performance) for the few that are listed, `signalFacts(i)` what
+ * `tradeOf` reads of its signal (to make it again when its outcome arrives).
  *
  * @example
  * const columns = new TradeColumns();
- * columns.put(1, tradeOf(signal, outcome), { detectedMs: Date.parse(signal.detectedAt), patternType: 'vcp', scoreBand: 'strong' });
- * columns.trade(0).outcome; // => 'win'
+ * const i = columns.add(1, tradeOf(signal, { outcome: 'open' }), { detectedMs: Date.parse(signal.detectedAt), patternType: 'vcp', scoreBand: 'strong', stopLoss: 95, target1: 110 });
+ * columns.update(i, tradeOf(columns.signalFacts(i), outcome));
+ * columns.trade(i).outcome; // => 'win'
  */
 import type { Trade } from './performance';
 
@@ -52,6 +54,9 @@ export class TradeColumns {
   /** The signal record's own filter columns (pattern_type, score_band: what the ledger's pages filter on). */
   recordPattern = new Int32Array(64);
   recordBand = new Int32Array(64);
+  /** The signal's stop and target1 as surfaced (NaN: none), whatever became of it. */
+  signalStop = new Float64Array(64);
+  signalTarget = new Float64Array(64);
   id: string[] = [];
   /** The words the codes stand for. */
   readonly words: string[] = [];
@@ -79,23 +84,28 @@ export class TradeColumns {
   }
 
   /**
-   * Holds (or replaces) the trade of signal record `seq` detected at
-   * `record.detectedMs` (the record's column, as filters read it, with its
-   * pattern and band columns); new trades must come in seq order.
+   * Holds the trade of signal record `seq` (after every trade held: seqs come
+   * in order), with the record's own columns: detection time, pattern and
+   * band (what filters read), and the signal's stop and target1. Answers its index.
    */
-  put(seq: number, t: Trade, record: { detectedMs: number; patternType: string | null; scoreBand: string | null }): void {
-    let i = this.bySeq.get(seq);
-    if (i === undefined) {
-      if (this.n > 0 && seq < this.seq[this.n - 1]!) throw new RangeError(`trade columns: seq ${seq} after ${this.seq[this.n - 1]}`);
-      i = this.n++;
-      if (i >= this.seq.length) this.grow(this.seq.length * 2);
-      this.bySeq.set(seq, i);
-      this.id[i] = t.id;
-    }
+  add(seq: number, t: Trade, record: { detectedMs: number; patternType: string | null; scoreBand: string | null; stopLoss: number | null; target1: number | null }): number {
+    if (this.n > 0 && seq <= this.seq[this.n - 1]!) throw new RangeError(`trade columns: seq ${seq} after ${this.seq[this.n - 1]}`);
+    const i = this.n++;
+    if (i >= this.seq.length) this.grow(this.seq.length * 2);
+    this.bySeq.set(seq, i);
+    this.id[i] = t.id;
     this.seq[i] = seq;
     this.detectedMs[i] = record.detectedMs;
     this.recordPattern[i] = record.patternType === null ? -1 : this.code(record.patternType);
     this.recordBand[i] = record.scoreBand === null ? -1 : this.code(record.scoreBand);
+    this.signalStop[i] = record.stopLoss ?? Number.NaN;
+    this.signalTarget[i] = record.target1 ?? Number.NaN;
+    this.update(i, t);
+    return i;
+  }
+
+  /** Rewrites what the trade at `i` says (its outcome arrived). */
+  update(i: number, t: Trade): void {
     this.confidence[i] = t.confidence ?? Number.NaN;
     this.rMultiple[i] = t.rMultiple ?? Number.NaN;
     this.daysHeld[i] = t.daysHeld ?? Number.NaN;
@@ -113,6 +123,24 @@ export class TradeColumns {
     this.direction[i] = this.code(t.direction);
     this.regime[i] = this.code(t.regime);
     this.detectedAt[i] = this.code(t.detectedAt);
+  }
+
+  /** What `tradeOf` reads of the signal at `i` (ledger/performance), as surfaced. */
+  signalFacts(i: number): Record<string, unknown> {
+    const w = this.words;
+    return {
+      id: this.id[i],
+      symbol: w[this.symbol[i]!],
+      patternType: w[this.patternType[i]!],
+      scoreBand: w[this.scoreBand[i]!],
+      timeframe: w[this.timeframe[i]!],
+      direction: w[this.direction[i]!],
+      regime: w[this.regime[i]!],
+      detectedAt: w[this.detectedAt[i]!],
+      confidence: TradeColumns.value(this.confidence[i]!),
+      stopLoss: TradeColumns.value(this.signalStop[i]!),
+      target1: TradeColumns.value(this.signalTarget[i]!),
+    };
   }
 
   outcomeOf(i: number): Trade['outcome'] {
@@ -168,5 +196,7 @@ export class TradeColumns {
     this.entryAt = grown(this.entryAt, size);
     this.recordPattern = grown(this.recordPattern, size);
     this.recordBand = grown(this.recordBand, size);
+    this.signalStop = grown(this.signalStop, size);
+    this.signalTarget = grown(this.signalTarget, size);
   }
 }

@@ -175,9 +175,9 @@ export class LedgerVerifier {
  * from the same checkpoint.
  */
 export async function verifyOn(ledger: LedgerRepository, pageSize?: number, full = false): Promise<VerifyReport> {
-  const stored = full ? undefined : await ledger.trades.state();
+  const stored = full ? undefined : await ledger.facts.state();
   const from = stored && stored.verifiedSeq > 0 && stored.verifiedHash ? { seq: stored.verifiedSeq, hash: stored.verifiedHash } : undefined;
   const report = await verifyLedger(ledger, from, pageSize);
-  if (report.ok && report.head.seq > 0 && report.head.seq !== from?.seq) await ledger.trades.storeVerified(report.head, new Date(report.verifiedAt), report.scope === 'full');
+  if (report.ok && report.head.seq > 0 && report.head.seq !== from?.seq) await ledger.facts.storeVerified(report.head, new Date(report.verifiedAt), report.scope === 'full');
   return report;
 }

@@ -136,11 +136,13 @@ describe('replays in the replay ledger', () => {
     expect(first.status).toBe('running');
     expect(first.sessionsDone).toBe(20);
     expect(first.sessionsDone).toBeLessThan(first.sessionsTotal);
+    // It recomputes from its stored books (none yet: the first store is 30 s in) and skips what it wrote.
+    expect(first).toMatchObject({ booksThrough: 0, entriesSinceBooks: first.records - 1 });
     const seen: number[] = [];
     const resumed = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, onProgress: (p) => seen.push(p.resumedAt) });
     expect(resumed.id).toBe(first.id);
     expect(resumed.status).toBe('done');
-    expect(new Set(seen)).toEqual(new Set([20]));
+    expect(new Set(seen)).toEqual(new Set([0]));
     const through = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, fresh: true });
     expect(through.id).not.toBe(first.id);
     const a = await contents(ctx.services.replayLedger, resumed.id, params);
@@ -149,6 +151,33 @@ describe('replays in the replay ledger', () => {
     expect(a).toEqual(b);
     expect(resumed.records).toBe(through.records);
     expect((await verifyLedger(ctx.services.replayLedger)).ok).toBe(true);
+  });
+
+  it('stopped mid-chunk, a slice after it began writing, resumes from its stored books and skips exactly what it wrote', async () => {
+    const params: ReplayParams = { ...PARAMS, from: '2025-09-15', to: '2025-11-14' };
+    const stop = new AbortController();
+    let afterBooks = -1;
+    const counting = Object.assign(Object.create(ctx.services.replays) as typeof ctx.services.replays, {
+      storeBooks: async (...args: Parameters<typeof ctx.services.replays.storeBooks>) => {
+        await ctx.services.replays.storeBooks(...args);
+        afterBooks = 0;
+      },
+      commitSlice: (...args: Parameters<typeof ctx.services.replays.commitSlice>) => {
+        if (afterBooks >= 0 && ++afterBooks === 2) stop.abort(); // the second slice of the chunk after the first books
+        return ctx.services.replays.commitSlice(...args);
+      },
+    });
+    const options = { origin: 'test', chunkSessions: 10, sliceRecords: 40, booksEveryMs: 0 };
+    const first = await runReplay({ ...deps(), replays: counting }, params, { ...options, signal: stop.signal });
+    expect(first.status).toBe('running');
+    expect(first.booksThrough).toBeGreaterThan(0);
+    expect(first.entriesSinceBooks).toBeGreaterThan(0);
+    expect(first.sessionsDone).toBe(first.booksThrough); // the chunk under way when it stopped is not done
+    const resumed = await runReplay(deps(), params, options);
+    const through = await runReplay(deps(), params, { ...options, fresh: true });
+    expect(await contents(ctx.services.replayLedger, resumed.id, params)).toEqual(await contents(ctx.services.replayLedger, through.id, params));
+    expect(resumed.records).toBe(through.records);
+    expect(await ctx.services.replays.books(resumed.id)).toEqual({}); // dropped once done
   });
 });
 

@@ -61,7 +61,7 @@ describe('LedgerVerifier', () => {
     expect(new Set(reports).size).toBe(1);
     // 7,500 records in pages of 5,000, and the empty page that ends the walk.
     expect(pages).toBe(3);
-    expect(await ledger.trades.state()).toMatchObject({ verifiedSeq: 7500, verifiedHash: (await ledger.head()).hash });
+    expect(await ledger.facts.state()).toMatchObject({ verifiedSeq: 7500, verifiedHash: (await ledger.head()).hash });
   });
 
   it('reuses the report while the head is unchanged', async () => {
@@ -97,7 +97,7 @@ describe('LedgerVerifier', () => {
     await ledger.append(signals('D', 1));
     const report = await verifier.verify();
     expect(report).toMatchObject({ ok: false, scope: 'incremental', firstBadSeq: head.seq });
-    expect((await ledger.trades.state()).verifiedSeq).toBe(head.seq);
+    expect((await ledger.facts.state()).verifiedSeq).toBe(head.seq);
   });
 
   it('does not see a change before the stored checkpoint; the full pass of verify-ledger names it and stores nothing', async () => {
@@ -114,7 +114,7 @@ describe('LedgerVerifier', () => {
       // …the full pass names the altered record, and leaves the stored checkpoint where it was.
       const full = await verifyLedgers({ live: l2, replay: l2 });
       expect(full.live).toMatchObject({ ok: false, scope: 'full', firstBadSeq: 7 });
-      expect((await l2.trades.state()).verifiedSeq).toBe(55);
+      expect((await l2.facts.state()).verifiedSeq).toBe(55);
     } finally {
       await db2.close();
       await fresh?.drop();

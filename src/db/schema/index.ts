@@ -23,4 +23,4 @@ export * from './idempotency-keys';
 export * from './backtest-jobs';
 export * from './replay-ledger';
 export * from './replay-runs';
-export * from './ledger-trades';
+export * from './ledger-facts';

@@ -1,10 +1,11 @@
 /**
- * The trades kept beside a chain and the books read from them (issue 27): one
- * row per signal, kept by the appender in its transaction whatever batches the
- * records come in; a book whose figures are exactly those of the records'
- * bodies (the list-based definitions of ledger/performance); extended by the
- * trades changed after its head and nothing else; and a chain written before
- * the trades were kept filled in once by the backfill.
+ * The facts kept beside a chain and the trade books read from them (issue 27):
+ * appended by the appender in its transaction whatever batches the records
+ * come in; a book whose figures are exactly those of the records' bodies (the
+ * list-based definitions of ledger/performance); extended by the facts after
+ * its head and nothing else; the CSV rendered from them exactly as from the
+ * records; and a chain written before the facts were kept filled in once by
+ * the backfill.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { sql } from 'drizzle-orm';
@@ -59,20 +60,22 @@ describe('trades kept beside the live chain', () => {
     books = new LedgerBooks(ledger, { pageSize: 64, maxBooks: 2 });
   });
 
-  it('keeps one row per signal with its last state and its outcome, whether follow-ups come with it or later', async () => {
+  it("appends each signal's, outcome's and state change's facts with its record, whether follow-ups come with it or later", async () => {
     const together = seedRecords(0, 30, sessions);
     const apart = seedRecords(30, 30, sessions);
     await ledger.append(together);
     await ledger.append(kinds(apart, 'signal'));
     await ledger.append(kinds(apart, 'event'));
     await ledger.append(kinds(apart, 'outcome'));
-    const rows = await ledger.trades.page(undefined, 0, (await ledger.head()).seq, 1000);
-    expect(rows).toHaveLength(60);
-    for (const row of rows) {
-      expect(row.state).toBe('confirmed');
-      const outcome = together.concat(apart).find((e) => e.kind === 'outcome' && e.signalId === row.signalId);
-      if (outcome) expect(JSON.parse(row.outcome!)).toMatchObject({ outcome: outcome.data.outcome, rMultiple: outcome.data.rMultiple });
-      else expect(row.outcome).toBeNull();
+    const head = await ledger.head();
+    const facts = await ledger.facts.page(undefined, 0, head.seq, 1000);
+    const all = [...together, ...apart];
+    expect(facts).toHaveLength(all.length); // every record of these kinds has its facts, in the records' order
+    for (const f of facts) {
+      const entry = all.find((e) => e.signalId === f.signalId && (e.kind === f.kind || (e.kind === 'event' && f.kind === 'state')))!;
+      if (f.kind === 'signal') expect(JSON.parse(f.facts)).toMatchObject({ id: entry.data.id, stopLoss: entry.data.stopLoss, target1: entry.data.target1, state: 'triggered' });
+      if (f.kind === 'state') expect(JSON.parse(f.facts)).toEqual({ state: 'confirmed' });
+      if (f.kind === 'outcome') expect(JSON.parse(f.facts)).toMatchObject({ outcome: entry.data.outcome, rMultiple: entry.data.rMultiple });
     }
   });
 
@@ -84,13 +87,13 @@ describe('trades kept beside the live chain', () => {
     expect(book.all.closed).toBeGreaterThan(300);
   });
 
-  it('extends by the trades changed after its head, reading nothing else', async () => {
+  it('extends by the facts after its head, reading nothing else', async () => {
     const book = await books.book();
     const before = book.columns.n;
     const read: number[] = [];
-    const changed = ledger.trades.changed.bind(ledger.trades);
-    book.ledger.trades.changed = async (...args) => {
-      const rows = await changed(...args);
+    const page = ledger.facts.page.bind(ledger.facts);
+    ledger.facts.page = async (...args: Parameters<typeof page>) => {
+      const rows = await page(...args);
       read.push(rows.length);
       return rows;
     };
@@ -98,13 +101,14 @@ describe('trades kept beside the live chain', () => {
     await ledger.append(kinds(more, 'signal'));
     await ledger.append(kinds(more, 'outcome'));
     await books.book();
+    ledger.facts.page = page;
     expect(book.columns.n).toBe(before + 5);
-    expect(read.reduce((a, b) => a + b, 0)).toBe(5); // five new rows, each read once at its last change
+    expect(read.reduce((a, b) => a + b, 0)).toBe(5 + kinds(more, 'outcome').length); // the new signals and outcomes, each read once
     const { book: figures, records } = await bothWays(ledger, books);
     expect(figures).toEqual(records);
   });
 
-  it('renders the CSV from the trades exactly as from the records and their follow-ups', async () => {
+  it('renders the CSV from the facts exactly as from the records and their follow-ups', async () => {
     const head = await ledger.head();
     const rows = await ledger.signalPage(0, head.seq, 10_000);
     const expected = csvHeader() + csvRows(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId), head.seq)));
@@ -113,14 +117,16 @@ describe('trades kept beside the live chain', () => {
     expect(csv.etag).toBe(`"${head.hash}"`);
   });
 
-  it('fills in the trades of a chain written before they were kept, once', async () => {
+  it('fills in the facts of a chain written before they were kept, once', async () => {
     const { book: expected } = await bothWays(ledger, books);
-    await database.db.execute(sql`delete from ledger_trades`);
-    await database.db.execute(sql`update ledger_chain_state set trades_complete = false, trades_through = 0 where chain = 'live'`);
+    const before = await ledger.facts.page(undefined, 0, (await ledger.head()).seq, 100_000);
+    await database.db.execute(sql`delete from ledger_facts`);
+    await database.db.execute(sql`update ledger_chain_state set facts_complete = false, facts_through = 0 where chain = 'live'`);
     const fresh = new LedgerBooks(ledger, { pageSize: 64, maxBooks: 2 });
     const { book } = await bothWays(ledger, fresh);
     expect(book).toEqual(expected);
-    expect(await ledger.trades.state()).toMatchObject({ tradesComplete: true, tradesThrough: (await ledger.head()).seq });
+    expect(await ledger.facts.page(undefined, 0, (await ledger.head()).seq, 100_000)).toEqual(before);
+    expect(await ledger.facts.state()).toMatchObject({ factsComplete: true, factsThrough: (await ledger.head()).seq });
   });
 });
 
