@@ -224,3 +224,19 @@ describe('a replay against the live pipeline', () => {
     }
   });
 });
+
+describe('the size of a replay slice', () => {
+  it('moves halfway towards what fits in a slice of the thread, within its bounds', async () => {
+    const { SliceSize } = await import('../../src/jobs/replay/run');
+    const { SLICE_MS } = await import('../../workers/slice');
+    const size = new SliceSize(100);
+    size.took(100, SLICE_MS * 4); // four times too long: 25 would fit
+    expect(size.size).toBe(Math.round((100 + 25) / 2));
+    size.took(size.size, 0.1); // very quick: capped at ten times the start
+    expect(size.size).toBe(1000);
+    size.took(5, 1000); // a short slice (a chunk's last) says nothing
+    expect(size.size).toBe(1000);
+    for (let i = 0; i < 20; i++) size.took(size.size, 10_000);
+    expect(size.size).toBe(10); // never below the floor
+  });
+});

@@ -26,6 +26,7 @@ import { eventEntry, signalEntry } from '../../db/repositories/scan-entries';
 import type { ReplayParams } from '../../domain/replay';
 import { newId } from '../../ids';
 import { yieldToEventLoop } from '../../db/client';
+import { SLICE_MS } from '../../../workers/slice';
 import { canonicalJson } from '../../ledger/canonical';
 import type { Logger } from '../../log';
 import type { BookRecord } from '../../../workers/replay-book';
@@ -57,7 +58,7 @@ export interface ReplayRunOptions {
   onProgress?: (progress: ReplayProgress) => void;
   /** Stops after the slice in progress is committed; the run stays resumable. */
   signal?: AbortSignal;
-  /** Ledger entries per transaction; default 100 (ten milliseconds or so of the embedded database's thread). */
+  /** Ledger entries of the first transaction (default 100); then as many as take SLICE_MS (SliceSize). */
   sliceRecords?: number;
   /** How often the books are stored (what a resume recomputes from); default 30 s. */
   booksEveryMs?: number;
@@ -69,6 +70,31 @@ export interface ReplayRunOptions {
 const BOOKS_EVERY_MS = 30_000;
 /** Books stored per statement (a symbol's book is a few kilobytes). */
 const BOOKS_PER_STATEMENT = 50;
+
+/**
+ * How many entries the next slice writes: as many as take `SLICE_MS` of the
+ * server's thread on this machine and database (the embedded one writes in
+ * that thread), from what the last slices took — fewer on a busy or slow
+ * machine, more on a quiet one — between `min` and 10 times the start.
+ */
+export class SliceSize {
+  size: number;
+
+  constructor(
+    private readonly start: number,
+    private readonly min = 10,
+  ) {
+    this.size = start;
+  }
+
+  /** A slice of `entries` took `ms`. */
+  took(entries: number, ms: number): void {
+    if (entries < this.size || ms <= 0) return; // a chunk's short last slice says little
+    const fits = (entries * SLICE_MS) / ms;
+    // Halfway towards what fits: one slow slice (a collection, a checkpoint) does not swing it.
+    this.size = Math.round(Math.min(this.start * 10, Math.max(this.min, (this.size + fits) / 2)));
+  }
+}
 
 /** What names a replay in every one of its records. */
 function tagOf(runId: string, prepared: PreparedReplay) {
@@ -154,7 +180,7 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
   }
   const started = Date.now();
   const { signal } = options;
-  const slice = options.sliceRecords ?? 100;
+  const slice = new SliceSize(options.sliceRecords ?? 100);
   let signals = run.signals;
   let records = run.records;
   let sinceBooks = skip;
@@ -164,12 +190,15 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
       // After a restart, the entries written since the stored books are computed again and skipped.
       const from = Math.min(skip, chunk.records.length);
       skip -= from;
-      for (let k = from; k < chunk.records.length; k += slice) {
-        const entries = chunk.records.slice(k, k + slice).map((r) => replayEntry(r, run.id, prepared));
+      for (let k = from; k < chunk.records.length; ) {
+        const began = performance.now();
+        const entries = chunk.records.slice(k, k + slice.size).map((r) => replayEntry(r, run.id, prepared));
+        k += entries.length;
         const surfaced = entries.filter((e) => e.kind === 'signal').length;
         sinceBooks += entries.length;
         records += await replays.commitSlice(run.id, entries, { entriesSinceBooks: sinceBooks, signals: surfaced });
         signals += surfaced;
+        slice.took(entries.length, performance.now() - began);
         if (signal?.aborted) return (await replays.get(run.id))!;
         await yieldToEventLoop();
       }
