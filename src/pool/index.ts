@@ -36,6 +36,7 @@ type Tasks = {
   replayRegimes: typeof Worker.replayRegimes;
   replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
+  baseline: typeof Worker.baseline;
   walkForward: typeof Worker.walkForward;
   backtestCrossSection: typeof Worker.backtestCrossSection;
   backtestRegimes: typeof Worker.backtestRegimes;
@@ -55,6 +56,8 @@ export interface RunOptions {
   lane?: Lane;
   /** Aborts the task (a queued one is dropped; a running one's answer is discarded). */
   signal?: AbortSignal;
+  /** This task's timeout, from when it is sent (default the pool's `taskTimeoutMs`). */
+  timeoutMs?: number;
 }
 
 export interface LaneStats {
@@ -131,7 +134,7 @@ export function createPool({ threads, backgroundThreads = Math.max(1, Math.floor
     backgroundThreads,
     run(task, input, options = {}) {
       if (broken) return Promise.reject(new Error(`worker pool unavailable: ${broken.message}`));
-      const timeout = AbortSignal.timeout(taskTimeoutMs);
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? taskTimeoutMs);
       if (options.lane !== 'background') return live.run(input, { name: task, signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout });
       if (backgroundStopped) return Promise.reject(new DOMException('the background lane is stopped (shutting down)', 'AbortError'));
       const signals = [timeout, stopping.signal, ...(options.signal ? [options.signal] : [])];

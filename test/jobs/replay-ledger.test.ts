@@ -19,6 +19,8 @@ import { verifyLedger } from '../../src/ledger/verify';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { scorecard } from '../../src/modules/transparency/performance';
+import { matchedBaseline } from '../../src/jobs/baseline';
+import { tradesWhere } from '../../src/ledger/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'AVGO', 'COST', 'JPM', 'XOM', 'LLY', 'KO', 'PEP', 'CAT', 'DE', 'AMD', 'MU', 'NFLX', 'CRM', 'ADBE', 'ORCL', 'INTC', 'CSCO', 'QCOM', 'TXN', 'HD', 'LOW', 'NKE', 'SBUX', 'MCD'];
@@ -127,6 +129,16 @@ describe('replays in the replay ledger', () => {
     expect(groups.length).toBeGreaterThan(0);
     expect(groups.reduce((s, g) => s + g.trades, 0)).toBe(baseline.all.trades);
     expect(Object.values(baseline.byBand).reduce((s, g) => s + g.baselineDraws, 0)).toBe(baseline.all.baselineDraws);
+    // The same draws as the baseline of the records' own trades, computed here over bars read through the market data.
+    const trades = (await tradesWhere(ctx.services.replayLedger.forReplay(card.replay!.id), {})).filter((t) => t.levels !== null && t.timeframe === 'daily');
+    const reference = await matchedBaseline(ctx.services.marketData, trades.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })), {
+      symbols: SYMBOLS,
+      matches: 5,
+      seed: 14,
+    });
+    expect(baseline.all.baselineDraws).toBe(reference.reduce((n, r) => n + r.baseN, 0));
+    expect(baseline.all.baselineHitRate).toBe(Math.round((10_000 * reference.reduce((n, r) => n + r.baseHits, 0)) / baseline.all.baselineDraws) / 10_000);
+    expect(baseline.all.trades).toBe(reference.filter((r) => r.priceHit !== null).length);
   });
 
   it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {

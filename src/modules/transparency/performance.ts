@@ -9,14 +9,14 @@
  * whether its universe carries survivorship bias.
  */
 import { AppError } from '../../errors';
-import { matchedBaseline } from '../../jobs/baseline';
 import { replayUniverse } from '../../jobs/replay/universe';
 import { defaultUniverse } from '../../jobs/scan';
 import { round } from '../../kernels/round';
 import { differenceInterval, scoreBandMonotonicity } from '../../kernels/stats';
 import type { TradeBook } from '../../ledger/book';
 import { confidenceColumns, tallyColumns } from '../../ledger/figures';
-import { performance, type Performance, type Trade } from '../../ledger/performance';
+import { performance, type Performance } from '../../ledger/performance';
+import type { TradeColumns } from '../../ledger/trade-columns';
 import type { MarketData } from '../../market-data';
 import type { LedgerSource } from './model';
 import { ledgerView, type LedgerSources, type LedgerView } from './sources';
@@ -125,35 +125,68 @@ function liftOf(rows: readonly { priceHit: 0 | 1 | null; baseHits: number; baseN
   };
 }
 
+/** How long the baseline of a ledger's trades may take (a replay of two years: seconds of a background thread). */
+const BASELINE_TIMEOUT_MS = 10 * 60_000;
+
 /**
- * The matched random baseline of the ledger's closed daily trades (jobs/baseline): the universe the
- * ledger was drawn from (a replay's own, the live service's today), by band, direction and pattern.
+ * The matched random baseline of the ledger's closed daily trades
+ * (workers/baseline, in the pool's background lane over the shared bar
+ * store): the universe the ledger was drawn from (a replay's own, the live
+ * service's today), by band, direction and pattern.
  */
 async function baselineSection(
-  marketData: MarketData,
+  sources: LedgerSources,
   view: LedgerView,
-  trades: readonly Trade[],
+  c: TradeColumns,
 ): Promise<{ all: LiftFigures; byBand: Record<string, LiftFigures>; byDirection: Record<string, LiftFigures>; byPattern: Record<string, LiftFigures> }> {
-  const closed = trades.filter((t) => t.levels !== null && t.timeframe === 'daily' && (t.direction === 'long' || t.direction === 'short'));
+  const daily = c.codeOf('daily');
+  const [long, short] = [c.codeOf('long'), c.codeOf('short')];
+  const closed: number[] = [];
+  for (let i = 0; i < c.n; i++) if (c.hasLevels[i] === 1 && c.timeframe[i] === daily && (c.direction[i] === long || c.direction[i] === short)) closed.push(i);
   const empty = { all: liftOf([]), byBand: {}, byDirection: {}, byPattern: {} };
   if (closed.length === 0) return empty;
-  const universe = view.params ? await replayUniverse(view.params.universe, marketData, view.params.from, view.params.to) : { symbols: await defaultUniverse(marketData), isMember: undefined };
-  const results = await matchedBaseline(
-    marketData,
-    closed.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })),
-    { symbols: universe.symbols, ...(universe.isMember ? { isMember: universe.isMember } : {}), matches: BASELINE_MATCHES, seed: 14 },
+  const { marketData, pool, barStore } = sources;
+  const universe = view.params ? await replayUniverse(view.params.universe, marketData, view.params.from, view.params.to) : { symbols: await defaultUniverse(marketData) };
+  const names = c.words;
+  // The bars the task reads: in the store already after the scans, read through (and kept) otherwise.
+  for (const symbol of new Set([...universe.symbols, ...closed.map((i) => names[c.symbol[i]!]!)])) await marketData.bars(symbol, 'daily').catch(() => undefined);
+  const pick = <T extends Float64Array | Int32Array | Int8Array>(make: new (n: number) => T, value: (i: number) => number) => {
+    const out = new make(closed.length);
+    closed.forEach((i, k) => (out[k] = value(i)));
+    return out;
+  };
+  const out = await pool.run(
+    'baseline',
+    {
+      handle: barStore.handle(),
+      symbols: universe.symbols,
+      membership: view.params?.universe.kind === 'sp500' ? 'sp500' : null,
+      names,
+      trades: {
+        symbol: pick(Int32Array, (i) => c.symbol[i]!),
+        direction: pick(Int8Array, (i) => (c.direction[i] === long ? 1 : -1)),
+        entry: pick(Float64Array, (i) => c.entry[i]!),
+        entryAtMs: pick(Float64Array, (i) => Date.parse(names[c.entryAt[i]!]!)),
+        stopLoss: pick(Float64Array, (i) => c.stopLoss[i]!),
+        target1: pick(Float64Array, (i) => c.target1[i]!),
+      },
+      matches: BASELINE_MATCHES,
+      seed: 14,
+    },
+    { lane: 'background', timeoutMs: BASELINE_TIMEOUT_MS },
   );
-  const by = (key: (t: Trade) => string) => {
+  const results = closed.map((_, k) => ({ priceHit: Number.isNaN(out.priceHit[k]!) ? null : (out.priceHit[k] as 0 | 1), baseHits: out.baseHits[k]!, baseN: out.baseN[k]! }));
+  const by = (column: Int32Array) => {
     const groups = new Map<string, typeof results>();
-    closed.forEach((t, k) => {
-      const g = key(t);
+    closed.forEach((i, k) => {
+      const g = names[column[i]!]!;
       let list = groups.get(g);
       if (!list) groups.set(g, (list = []));
       list.push(results[k]!);
     });
     return Object.fromEntries([...groups.keys()].sort().map((g) => [g, liftOf(groups.get(g)!)]));
   };
-  return { all: liftOf(results), byBand: by((t) => t.scoreBand), byDirection: by((t) => t.direction), byPattern: by((t) => t.patternType) };
+  return { all: liftOf(results), byBand: by(c.scoreBand), byDirection: by(c.direction), byPattern: by(c.patternType) };
 }
 
 export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
@@ -174,10 +207,7 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
       return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0 };
     });
     const monotonicity = scoreBandMonotonicity(bands);
-    const daily = c.codeOf('daily');
-    const baselined: Trade[] = [];
-    for (let i = 0; i < c.n; i++) if (c.hasLevels[i] === 1 && c.timeframe[i] === daily) baselined.push(c.trade(i));
-    const baseline = await baselineSection(sources.marketData, view, baselined);
+    const baseline = await baselineSection(sources, view, c);
     return {
       generatedAt: new Date(now).toISOString(),
       ledgerHead: headOf(book),

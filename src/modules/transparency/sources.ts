@@ -9,6 +9,8 @@
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import type { ReplayParams } from '../../domain/replay';
 import type { MarketData } from '../../market-data';
+import type { KernelPool } from '../../pool';
+import type { BarStore } from '../../store';
 import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
 import { AppError } from '../../errors';
 import type { LedgerBooks, TradeBook } from '../../ledger/book';
@@ -22,8 +24,10 @@ export interface LedgerSources {
   replayLedger: LedgerRepository;
   replayFigures: LedgerBooks;
   replays: ReplayRunsRepository;
-  /** For the scorecard's matched baseline (jobs/baseline). */
+  /** For the scorecard's matched baseline (workers/baseline, in the pool's background lane over the bar store). */
   marketData: MarketData;
+  pool: KernelPool;
+  barStore: BarStore;
 }
 
 /** A resolved source: the ledger (scoped to the replay) and its trade book. */
