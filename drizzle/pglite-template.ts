@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 14,
-  "digest": "1d60f8a4a55656f914431d69aaa7ac7e7b249f5fa908ab2f5a321f976fd484a3"
+  "migrations": 15,
+  "digest": "8908fe7fa275d62659af0593013d91ea018b5abd44f6632defd35e5fdb97bb2b"
 };

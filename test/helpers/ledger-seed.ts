@@ -121,8 +121,8 @@ export async function seedLedgers(stateDir: string, options: { signals: number; 
     const CHUNK = 1000;
     for (let i = 0; i < options.signals; i += CHUNK) {
       const entries = seedRecords(i, Math.min(CHUNK, options.signals - i), sessions, replayId);
-      replayRecords += await replays.commitSlice(replayId, entries, { entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
-      await replays.progress(replayId, Math.min(sessions.length, Math.ceil(((i + CHUNK) / options.signals) * sessions.length)));
+      replayRecords += await replays.commitSlice(replayId, entries, { records: replayRecords, entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
+      await replays.progress(replayId, Math.min(sessions.length, Math.ceil(((i + CHUNK) / options.signals) * sessions.length)), replayRecords);
       await replayLedger.checkpoint();
     }
     await replays.finish(replayId, 'done');

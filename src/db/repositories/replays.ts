@@ -117,6 +117,11 @@ export interface NewReplayRun {
   sessionsTotal: number;
 }
 
+/** A replay chunk that another instance committed first: this one stops, leaving the run to it. */
+export class ReplayConflict extends Error {
+  override readonly name = 'ReplayConflict';
+}
+
 export class ReplayRunsRepository {
   /** @param ledger the replay chain (unscoped); each run appends through its own scope */
   constructor(
@@ -156,10 +161,14 @@ export class ReplayRunsRepository {
   /**
    * Appends a slice of a run's records in one transaction, with the count of
    * entries written since its books (`entriesSinceBooks`, this slice's
-   * included) and its signals. Resolves to the records written.
+   * included) and its signals, only from where the run stands (`progress.records`
+   * written so far): a slice another instance wrote first (two resuming one
+   * run, one of them after losing its lease) throws ReplayConflict and writes
+   * nothing. Resolves to the records written.
    */
-  async commitSlice(id: string, entries: LedgerEntry[], progress: { entriesSinceBooks: number; signals: number }): Promise<number> {
+  async commitSlice(id: string, entries: LedgerEntry[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
     return this.db.transaction(async (tx) => {
+      await this.claim(tx, id, progress.records, 'a slice of its records');
       const written = await this.ledger.forReplay(id).appendIn(tx, entries);
       await tx
         .update(replayRuns)
@@ -174,9 +183,22 @@ export class ReplayRunsRepository {
     });
   }
 
-  /** Moves the run's progress (the sessions done, for readers and the progress bar). */
-  async progress(id: string, sessionsDone: number): Promise<void> {
-    await this.db.update(replayRuns).set({ sessionsDone, updatedAt: new Date() }).where(eq(replayRuns.id, id));
+  /** The run's row locked, if it still stands at `records` written; ReplayConflict otherwise (another instance moved it). */
+  private async claim(tx: Pick<Db, 'update'>, id: string, records: number, what: string): Promise<void> {
+    const [claimed] = await tx
+      .update(replayRuns)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(replayRuns.id, id), eq(replayRuns.records, records)))
+      .returning({ id: replayRuns.id });
+    if (!claimed) throw new ReplayConflict(`replay ${id}: ${what} after record ${records} was written by another instance`);
+  }
+
+  /** Moves the run's progress (the sessions done, for readers and the progress bar), if it still stands at `records` written (ReplayConflict otherwise). */
+  async progress(id: string, sessionsDone: number, records: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.claim(tx, id, records, `the progress to session ${sessionsDone}`);
+      await tx.update(replayRuns).set({ sessionsDone }).where(eq(replayRuns.id, id));
+    });
   }
 
   /**
@@ -184,9 +206,10 @@ export class ReplayRunsRepository {
    * symbols a statement (`between` runs between them: the caller's yield),
    * then, in one transaction, makes it the set a resume reads — every entry
    * up to `through` is written by then, so none is to be skipped — and
-   * removes the older set.
+   * removes the older set — if the run still stands at `options.records`
+   * written (ReplayConflict otherwise).
    */
-  async storeBooks(id: string, through: number, books: Books, options: { perStatement: number; between?: () => Promise<void> }): Promise<void> {
+  async storeBooks(id: string, through: number, books: Books, options: { records: number; perStatement: number; between?: () => Promise<void> }): Promise<void> {
     const symbols = Object.keys(books);
     for (let i = 0; i < symbols.length; i += options.perStatement) {
       if (i > 0) await options.between?.();
@@ -197,6 +220,7 @@ export class ReplayRunsRepository {
         on conflict (replay_id, through, symbol) do update set book = excluded.book`);
     }
     await this.db.transaction(async (tx) => {
+      await this.claim(tx, id, options.records, `the books through session ${through}`);
       await tx.update(replayRuns).set({ booksThrough: through, entriesSinceBooks: 0, books: null, updatedAt: new Date() }).where(eq(replayRuns.id, id));
       await tx.delete(replayBooks).where(and(eq(replayBooks.replayId, id), ne(replayBooks.through, through)));
     });

@@ -21,7 +21,7 @@
  * run.status; // => 'done'
  */
 import type { LedgerEntry } from '../../db/repositories/ledger';
-import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
+import { ReplayConflict, type ReplayRun, type ReplayRunsRepository } from '../../db/repositories/replays';
 import { eventEntry, signalEntry } from '../../db/repositories/scan-entries';
 import type { ReplayParams } from '../../domain/replay';
 import { newId } from '../../ids';
@@ -196,16 +196,16 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
         k += entries.length;
         const surfaced = entries.filter((e) => e.kind === 'signal').length;
         sinceBooks += entries.length;
-        records += await replays.commitSlice(run.id, entries, { entriesSinceBooks: sinceBooks, signals: surfaced });
+        records += await replays.commitSlice(run.id, entries, { records, entriesSinceBooks: sinceBooks, signals: surfaced });
         signals += surfaced;
         slice.took(entries.length, performance.now() - began);
         if (signal?.aborted) return (await replays.get(run.id))!;
         await yieldToEventLoop();
       }
-      await replays.progress(run.id, chunk.to);
+      await replays.progress(run.id, chunk.to, records);
       await replays.ledger.checkpoint();
       if (Date.now() - booksAt >= (options.booksEveryMs ?? BOOKS_EVERY_MS) && chunk.to < total) {
-        await replays.storeBooks(run.id, chunk.to, chunk.books, { perStatement: BOOKS_PER_STATEMENT, between: yieldToEventLoop });
+        await replays.storeBooks(run.id, chunk.to, chunk.books, { records, perStatement: BOOKS_PER_STATEMENT, between: yieldToEventLoop });
         sinceBooks = 0;
         booksAt = Date.now();
       }
@@ -216,7 +216,8 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
   } catch (error) {
     // Stopped while a slice of sessions was being computed: resumable, not failed.
     if (signal?.aborted) return (await replays.get(run.id))!;
-    await replays.finish(run.id, 'failed', String(error));
+    // Another instance carries the run on (ReplayConflict): it is not this one's to mark failed.
+    if (!(error instanceof ReplayConflict)) await replays.finish(run.id, 'failed', String(error));
     throw error;
   }
   await replays.finish(run.id, 'done');
