@@ -10,6 +10,7 @@ const ROOT = join(import.meta.dir, '..', '..');
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   /** The JSON log lines the server wrote (stderr). */
   logs: Record<string, unknown>[];
   stop(): Promise<void>;
@@ -77,7 +78,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
   });
   try {
     const listeningAt = await Promise.race([listening, timer]);
-    return { url: listeningAt, logs, stop, signal: (signal) => proc.kill(signal), exited: proc.exited, logged };
+    return { url: listeningAt, pid: proc.pid, logs, stop, signal: (signal) => proc.kill(signal), exited: proc.exited, logged };
   } catch (error) {
     await stop();
     throw error;
