@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 15,
-  "digest": "c290667104be586bbc1c3513d5f62cf55c8f7feb0aaef8743cd7890105c56379"
+  "migrations": 16,
+  "digest": "fc732fb53c4ab5e497514ed8b5197ab03928b1c1231418c8c8b3b34ae99ffba1"
 };

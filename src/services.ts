@@ -36,7 +36,7 @@ import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { WebhookSender } from './jobs/webhooks';
 import { SignalRuns } from './jobs/runs';
-import { LedgerFigures } from './ledger/performance';
+import { LedgerBooks } from './ledger/book';
 import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
@@ -75,11 +75,11 @@ export interface Services {
   pool: KernelPool;
   scans: ScansRepository;
   ledger: LedgerRepository;
-  /** Track-record figures of the ledger, cached per ledger head. */
-  ledgerFigures: LedgerFigures;
+  /** The ledger's trades in memory, extended by its head, and their figures cached per head (ledger/book). */
+  ledgerFigures: LedgerBooks;
   /** The replay ledger (its own chain; jobs/replay writes it), its figures and its verifier. */
   replayLedger: LedgerRepository;
-  replayFigures: LedgerFigures;
+  replayFigures: LedgerBooks;
   replayVerifier: LedgerVerifier;
   /** Replay runs: parameters, progress, resume state. */
   replays: ReplayRunsRepository;
@@ -226,7 +226,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
-  const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
+  const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
+  // Trades are a few hundred bytes each: a page of 1,000 on PGlite costs the server's thread a few milliseconds.
+  const bookOptions = { pageSize: database.kind === 'pglite' ? 1_000 : 10_000, maxBooks: 3 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
   const bus = createEventBus({
@@ -281,12 +283,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     pool,
     scans,
     ledger,
-    ledgerFigures: new LedgerFigures(ledger),
+    ledgerFigures: new LedgerBooks(ledger, bookOptions),
     ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     replayLedger,
-    replayFigures: new LedgerFigures(replayLedger),
+    replayFigures: new LedgerBooks(replayLedger, bookOptions),
     replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
     replays: new ReplayRunsRepository(database.db, replayLedger),
     bus,

@@ -13,6 +13,7 @@ type LogEntry = Record<string, unknown>;
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   /** The JSON log lines the server wrote (stderr). */
   logs: LogEntry[];
   stop(): Promise<void>;
@@ -122,7 +123,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
   });
   try {
     const url = await Promise.race([server.ready, timer]);
-    return { url, logs: server.logs, stop: () => server.stop(), signal: (signal) => server.proc.kill(signal), exited: server.exited, logged: server.logged };
+    return { url, pid: server.proc.pid, logs: server.logs, stop: () => server.stop(), signal: (signal) => server.proc.kill(signal), exited: server.exited, logged: server.logged };
   } catch (error) {
     await server.stop();
     throw error;

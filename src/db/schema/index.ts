@@ -25,3 +25,4 @@ export * from './backtest-jobs';
 export * from './replay-ledger';
 export * from './replay-runs';
 export * from './stream-events';
+export * from './ledger-facts';

@@ -1,19 +1,22 @@
 /**
  * @module modules/transparency/performance
  * The monthly rollup and the scorecard, computed from a ledger only — the live
- * one or a replay's (sources.ts; ledger/performance holds the definitions).
- * Both are cached per ledger head: nothing is recomputed until a record is
- * appended. Each says which ledger it shows and, for the scorecard, whether
- * its universe carries survivorship bias.
+ * one or a replay's (sources.ts; ledger/performance holds the definitions) —
+ * over its trade book (ledger/book: the trades kept in memory, extended by
+ * the head), in passes that give the event loop back as they go. Both are
+ * cached per ledger head: nothing is recomputed until a record is appended.
+ * Each says which ledger (and which head) it shows and, for the scorecard,
+ * whether its universe carries survivorship bias.
  */
-import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
-import { matchedBaseline } from '../../jobs/baseline';
 import { replayUniverse } from '../../jobs/replay/universe';
 import { defaultUniverse } from '../../jobs/scan';
 import { round } from '../../kernels/round';
 import { differenceInterval, scoreBandMonotonicity } from '../../kernels/stats';
-import { confidenceCheck, performance, performanceBy, tradesWhere, type Trade } from '../../ledger/performance';
+import type { TradeBook } from '../../ledger/book';
+import { confidenceColumns, tallyColumns } from '../../ledger/figures';
+import { performance, type Performance } from '../../ledger/performance';
+import type { TradeColumns } from '../../ledger/trade-columns';
 import type { MarketData } from '../../market-data';
 import type { LedgerSource } from './model';
 import { ledgerView, type LedgerSources, type LedgerView } from './sources';
@@ -44,10 +47,7 @@ export const PERFORMANCE_METHOD = {
   entry: 'surfaced triggered/confirmed: the close of the bar it was surfaced on; surfaced forming: the close of the bar it triggered on',
 };
 
-const head = async (ledger: LedgerRepository) => {
-  const h = await ledger.head();
-  return { seq: h.seq, hash: h.hash };
-};
+const headOf = (book: TradeBook) => ({ seq: book.head.seq, hash: book.head.hash });
 
 /** `YYYY-MM` → its first and last instant (UTC); 400 for a month that does not exist. */
 export function monthRange(month: string | undefined): { from: Date; to: Date } {
@@ -62,21 +62,31 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
   const { month } = query;
   const { from, to } = monthRange(month);
   const view = await ledgerView(sources, query);
-  const { ledger, figures } = view;
-  return figures.perHead(`${view.key}:monthly:${month}`, async () => {
-    const trades = await tradesWhere(ledger, { since: from, until: to });
+  const book = await view.book();
+  return book.perHead(`monthly:${month}`, async () => {
+    const c = book.columns;
+    const [lo, hi] = [from.getTime(), to.getTime()];
+    const { all, by, kept } = await tallyColumns(c, (i) => c.detectedMs[i]! >= lo && c.detectedMs[i]! <= hi, {
+      pattern: c.patternType,
+      band: c.scoreBand,
+      timeframe: c.timeframe,
+      direction: c.direction,
+    });
     return {
       month: month!,
       from: from.toISOString(),
       to: to.toISOString(),
       generatedAt: new Date().toISOString(),
-      ledgerHead: await head(ledger),
-      summary: performance(trades),
-      byPattern: performanceBy(trades, (t) => t.patternType),
-      byBand: performanceBy(trades, (t) => t.scoreBand),
-      byTimeframe: performanceBy(trades, (t) => t.timeframe),
-      byDirection: performanceBy(trades, (t) => t.direction),
-      signals: trades.map((t) => ({ id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple })),
+      ledgerHead: headOf(book),
+      summary: all,
+      byPattern: by.pattern,
+      byBand: by.band,
+      byTimeframe: by.timeframe,
+      byDirection: by.direction,
+      signals: kept.map((i) => {
+        const t = c.trade(i);
+        return { id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple };
+      }),
       method: PERFORMANCE_METHOD,
       source: view.source,
       replay: view.replay,
@@ -115,68 +125,101 @@ function liftOf(rows: readonly { priceHit: 0 | 1 | null; baseHits: number; baseN
   };
 }
 
+/** How long the baseline of a ledger's trades may take (a replay of two years: seconds of a background thread). */
+const BASELINE_TIMEOUT_MS = 10 * 60_000;
+
 /**
- * The matched random baseline of the ledger's closed daily trades (jobs/baseline): the universe the
- * ledger was drawn from (a replay's own, the live service's today), by band, direction and pattern.
+ * The matched random baseline of the ledger's closed daily trades
+ * (workers/baseline, in the pool's background lane over the shared bar
+ * store): the universe the ledger was drawn from (a replay's own, the live
+ * service's today), by band, direction and pattern.
  */
 async function baselineSection(
-  marketData: MarketData,
+  sources: LedgerSources,
   view: LedgerView,
-  trades: readonly Trade[],
+  c: TradeColumns,
 ): Promise<{ all: LiftFigures; byBand: Record<string, LiftFigures>; byDirection: Record<string, LiftFigures>; byPattern: Record<string, LiftFigures> }> {
-  const closed = trades.filter((t) => t.levels !== null && t.timeframe === 'daily' && (t.direction === 'long' || t.direction === 'short'));
+  const daily = c.codeOf('daily');
+  const [long, short] = [c.codeOf('long'), c.codeOf('short')];
+  const closed: number[] = [];
+  for (let i = 0; i < c.n; i++) if (c.hasLevels[i] === 1 && c.timeframe[i] === daily && (c.direction[i] === long || c.direction[i] === short)) closed.push(i);
   const empty = { all: liftOf([]), byBand: {}, byDirection: {}, byPattern: {} };
   if (closed.length === 0) return empty;
-  const universe = view.params ? await replayUniverse(view.params.universe, marketData, view.params.from, view.params.to) : { symbols: await defaultUniverse(marketData), isMember: undefined };
-  const results = await matchedBaseline(
-    marketData,
-    closed.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })),
-    { symbols: universe.symbols, ...(universe.isMember ? { isMember: universe.isMember } : {}), matches: BASELINE_MATCHES, seed: 14 },
+  const { marketData, pool, barStore } = sources;
+  const universe = view.params ? await replayUniverse(view.params.universe, marketData, view.params.from, view.params.to) : { symbols: await defaultUniverse(marketData) };
+  const names = c.words;
+  // The bars the task reads: in the store already after the scans, read through (and kept) otherwise.
+  for (const symbol of new Set([...universe.symbols, ...closed.map((i) => names[c.symbol[i]!]!)])) await marketData.bars(symbol, 'daily').catch(() => undefined);
+  const pick = <T extends Float64Array | Int32Array | Int8Array>(make: new (n: number) => T, value: (i: number) => number) => {
+    const out = new make(closed.length);
+    closed.forEach((i, k) => (out[k] = value(i)));
+    return out;
+  };
+  const out = await pool.run(
+    'baseline',
+    {
+      handle: barStore.handle(),
+      symbols: universe.symbols,
+      membership: view.params?.universe.kind === 'sp500' ? 'sp500' : null,
+      names,
+      trades: {
+        symbol: pick(Int32Array, (i) => c.symbol[i]!),
+        direction: pick(Int8Array, (i) => (c.direction[i] === long ? 1 : -1)),
+        entry: pick(Float64Array, (i) => c.entry[i]!),
+        entryAtMs: pick(Float64Array, (i) => Date.parse(names[c.entryAt[i]!]!)),
+        stopLoss: pick(Float64Array, (i) => c.stopLoss[i]!),
+        target1: pick(Float64Array, (i) => c.target1[i]!),
+      },
+      matches: BASELINE_MATCHES,
+      seed: 14,
+    },
+    { lane: 'background', timeoutMs: BASELINE_TIMEOUT_MS },
   );
-  const by = (key: (t: Trade) => string) => {
+  const results = closed.map((_, k) => ({ priceHit: Number.isNaN(out.priceHit[k]!) ? null : (out.priceHit[k] as 0 | 1), baseHits: out.baseHits[k]!, baseN: out.baseN[k]! }));
+  const by = (column: Int32Array) => {
     const groups = new Map<string, typeof results>();
-    closed.forEach((t, k) => {
-      const g = key(t);
+    closed.forEach((i, k) => {
+      const g = names[column[i]!]!;
       let list = groups.get(g);
       if (!list) groups.set(g, (list = []));
       list.push(results[k]!);
     });
     return Object.fromEntries([...groups.keys()].sort().map((g) => [g, liftOf(groups.get(g)!)]));
   };
-  return { all: liftOf(results), byBand: by((t) => t.scoreBand), byDirection: by((t) => t.direction), byPattern: by((t) => t.patternType) };
+  return { all: liftOf(results), byBand: by(c.scoreBand), byDirection: by(c.direction), byPattern: by(c.patternType) };
 }
 
 export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
   const view = await ledgerView(sources, query);
-  const { ledger, figures } = view;
+  const book = await view.book();
   const today = new Date(now).toISOString().slice(0, 10);
-  return figures.perHead(`${view.key}:scorecard:${today}`, async () => {
-    const trades = await tradesWhere(ledger, {});
-    const trailing = Object.fromEntries(
-      TRAILING_DAYS.map((days) => {
-        const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
-        return [`${days}d`, performance(trades.filter((t) => t.detectedAt >= since))];
-      }),
-    );
-    const byBand = performanceBy(trades, (t) => t.scoreBand);
+  return book.perHead(`scorecard:${today}`, async () => {
+    const c = book.columns;
+    const trailing: Record<string, Performance> = {};
+    for (const days of TRAILING_DAYS) {
+      const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
+      trailing[`${days}d`] = (await tallyColumns(c, (i) => c.words[c.detectedAt[i]!]! >= since, {})).all;
+    }
+    const { all, by } = await tallyColumns(c, () => true, { band: c.scoreBand, pattern: c.patternType, regime: c.regime, timeframe: c.timeframe, direction: c.direction });
+    const byBand = by.band;
     const bands = BANDS.map((band) => {
       const p = byBand[band];
       return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0 };
     });
     const monotonicity = scoreBandMonotonicity(bands);
-    const baseline = await baselineSection(sources.marketData, view, trades);
+    const baseline = await baselineSection(sources, view, c);
     return {
       generatedAt: new Date(now).toISOString(),
-      ledgerHead: await head(ledger),
-      allTime: performance(trades),
+      ledgerHead: headOf(book),
+      allTime: all,
       trailing,
       calibration: {
         byBand: Object.fromEntries(BANDS.map((band) => [band, byBand[band] ?? performance([])])),
-        byPattern: performanceBy(trades, (t) => t.patternType),
-        byRegime: performanceBy(trades, (t) => t.regime),
-        byTimeframe: performanceBy(trades, (t) => t.timeframe),
-        byDirection: performanceBy(trades, (t) => t.direction),
-        confidence: confidenceCheck(trades),
+        byPattern: by.pattern,
+        byRegime: by.regime,
+        byTimeframe: by.timeframe,
+        byDirection: by.direction,
+        confidence: confidenceColumns(c),
         baseline: { method: BASELINE_METHOD, matches: BASELINE_MATCHES, ...baseline },
       },
       higherBandsDoBetter: {
