@@ -90,5 +90,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795810293260,
     "breakpoints": true,
     "sql": "CREATE TABLE \"user_tiers\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"stated_at\" timestamp with time zone NOT NULL,\n\t\"source\" text NOT NULL,\n\tCONSTRAINT \"user_tiers_tier\" CHECK (\"user_tiers\".\"tier\" in ('free', 'pro', 'enterprise')),\n\tCONSTRAINT \"user_tiers_source\" CHECK (\"user_tiers\".\"source\" in ('session', 'operator'))\n);\n"
+  },
+  {
+    "tag": "0014_key_scopes",
+    "when": 1795819208065,
+    "breakpoints": true,
+    "sql": "ALTER TABLE \"api_keys\" ADD COLUMN \"scopes\" text[] DEFAULT '{read}'::text[] NOT NULL;--> statement-breakpoint\nALTER TABLE \"api_keys\" ADD CONSTRAINT \"api_keys_scopes\" CHECK (cardinality(\"api_keys\".\"scopes\") > 0 and \"api_keys\".\"scopes\" <@ array['read', 'write', 'backtest', 'admin:keys']::text[]);"
   }
 ];

@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 14,
-  "digest": "adf429f80d353ef188b4e11a9d2655220426b4e3a411d983553274d9df20f60a"
+  "migrations": 15,
+  "digest": "66e8363d094f2903b13ab667d7faa6fc04d01bc63b6b22e9d12e526fd0c43aad"
 };
