@@ -8,7 +8,7 @@ export const CreateKeyBody = t.Object({
   name: t.String({ minLength: 1, maxLength: MAX_KEY_NAME_LENGTH, description: 'What the key is for, shown in listings', examples: ['trading bot'], error: `Body field 'name' must be 1–${MAX_KEY_NAME_LENGTH} characters` }),
   tier: t.Optional({ ...TierSchema, description: "The key's tier; at most your own (default: your own)", error: "Body field 'tier' must be one of: free, pro, enterprise" }),
   scopes: t.Optional(
-    t.Array(ScopeSchema, {
+    t.Array({ ...ScopeSchema, error: `Body field 'scopes' must be a list of distinct scopes from: ${SCOPES.join(', ')}` }, {
       minItems: 1,
       maxItems: SCOPES.length,
       uniqueItems: true,

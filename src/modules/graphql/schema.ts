@@ -128,9 +128,10 @@ function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumen
 /** A field's row of the authorisation table: its REST route's (auth/route-access), so both APIs apply one rule. */
 async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unknown>): Promise<unknown> {
   try {
-    const args = checkedArgs(op.args, raw);
+    // The credential before the input, as the REST route checks them.
     const access = accessOf(op.route);
     const principal = access ? await ctx.principal(access) : undefined;
+    const args = checkedArgs(op.args, raw);
     const result = await op.run(ctx, args, principal!);
     // The REST answer as its JSON: dates as strings, nothing the route would not send.
     return op.plain ? result : JSON.parse(JSON.stringify(result));
