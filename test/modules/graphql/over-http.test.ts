@@ -61,6 +61,20 @@ describe('graphql-request against the server', () => {
   });
 });
 
+describe('a refused credential on the listening server', () => {
+  it('is 401 with its code on the hot public reads too (the fast path counts it before answering)', async () => {
+    const { key, info } = await server.ctx.services.auth.keys.create({ userId: 'fast-path', name: 'k', tier: 'free' });
+    await server.ctx.services.auth.keys.revoke(info.id, 'fast-path');
+    for (const path of ['/api/breakouts?limit=1', '/api/bars?symbol=AAPL', '/api/health']) {
+      const response = await server.get(path, { headers: { authorization: `Bearer ${key}` } });
+      expect({ path, status: response.status }).toEqual({ path, status: 401 });
+      expect(await response.json()).toMatchObject({ code: 'revoked_key' });
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+    expect((await server.get('/api/health')).status).not.toBe(401);
+  });
+});
+
 describe('the wire, per media type', () => {
   const post = (accept: string, body: string) => server.get('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body });
   const requestErrors = [
