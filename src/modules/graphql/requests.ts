@@ -108,6 +108,8 @@ export function graphqlRequestError(response: Response, text: string): Response 
   }
   const errors = (body as { errors?: unknown } | null)?.errors;
   if (!Array.isArray(errors) || errors.length === 0 || 'data' in (body as object)) return undefined;
+  // A refused persisted-query hash is about the request, not a document: the Error shape, as before.
+  if (errors.some((e: { extensions?: { code?: unknown } }) => String(e?.extensions?.code ?? '').startsWith('PERSISTED_QUERY'))) return undefined;
   const graphqlResponse = response.headers.get('content-type')?.startsWith(GRAPHQL_RESPONSE_JSON) ?? false;
   const headers = new Headers(response.headers);
   headers.set('content-type', `${graphqlResponse ? GRAPHQL_RESPONSE_JSON : 'application/json'}; charset=utf-8`);
