@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 16,
-  "digest": "fc732fb53c4ab5e497514ed8b5197ab03928b1c1231418c8c8b3b34ae99ffba1"
+  "migrations": 17,
+  "digest": "acf449513dfe903d9709ffd50b1dd197a7b17ad28ddaf1e2d156f64f2eb9ee3b"
 };

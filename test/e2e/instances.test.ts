@@ -124,11 +124,11 @@ describe(title, () => {
     const probe = (server: ServerProcess) => fetch(`${server.url}/api/keys`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.77' } });
     const last = servers[servers.length - 1]!;
     const before = await probe(last);
-    expect(before.status).toBe(401);
-    expect(((await before.json()) as { error: string }).error).toContain('API keys are not accepted here'); // known and valid, wrong route
+    expect(before.status).toBe(403);
+    expect(((await before.json()) as { code: string }).code).toBe('insufficient_scope'); // known and valid, without admin:keys
     expect((await fetch(`${servers[0]!.url}/api/keys/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     const after = await probe(last);
     expect(after.status).toBe(401);
-    expect(((await after.json()) as { error: string }).error).toBe(`Invalid API key: API key ${id} was revoked`);
+    expect(await after.json()).toMatchObject({ error: `Invalid API key: API key ${id} was revoked`, code: 'revoked_key' });
   }, 120_000);
 });

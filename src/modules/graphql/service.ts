@@ -48,7 +48,7 @@ import { Answers, type AnswerSlot } from './answers';
 import { FieldCosts, type OperationCost, type RouteTable } from './costs';
 import { admitAnswered, admitStream, holding, isEventStream } from './event-streams';
 import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH } from './model';
-import { checkStreamIds, STREAM_REFUSALS, STREAM_TOKEN_HEADER, streamBody, streamRefusal, streamToken, withinBodyLimit } from './requests';
+import { checkStreamIds, graphqlRequestError, STREAM_REFUSALS, STREAM_TOKEN_HEADER, streamBody, streamRefusal, streamToken, withinBodyLimit } from './requests';
 import { StreamReservations } from './reservations';
 import { buildSchema, createLoaders, fieldRoute, type GraphQLContext } from './schema';
 
@@ -259,6 +259,11 @@ export function createGraphQL(services: Services, routes: RouteTable) {
       if (isEventStream(response) && !badRequests.has(request)) return admitAnswered(streams, connectionKey(caller && { userId: caller.userId }, ip), request, response);
       if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
       const text = await response.text();
+      // A GraphQL request error (parse, validation, operation, variables, limits) is a GraphQL response with `errors` (graphql/requests).
+      if (!badRequests.has(request) && response.status < 500 && response.status !== 429) {
+        const requestError = graphqlRequestError(response, text);
+        if (requestError) return requestError;
+      }
       // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
       let message = 'Not a GraphQL request';
       try {
