@@ -188,7 +188,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     warm: overrides.warmPool,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
-  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) })).catch(async (error: unknown) => {
+  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config), maxConnections: config.databasePoolMax })).catch(async (error: unknown) => {
     await pool.destroy();
     throw error;
   });
