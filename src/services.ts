@@ -43,6 +43,7 @@ import { createLogger, type Logger } from './log';
 import { Lru } from './lru';
 import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
+import { TIMEFRAMES } from './domain/signal';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import type { LiveFeed } from './providers/live/types';
@@ -230,6 +231,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const closers: (() => void | Promise<void>)[] = [];
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
+  const ledgerVerifier = new LedgerVerifier(ledger, verifierOptions);
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
@@ -241,6 +243,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
     },
     health: () => health.last?.checks,
+    stream: () => ({ ...hub.stats(), maxConnections: stream.maxConnections }),
+    lastScans: async () => Object.fromEntries(await Promise.all(TIMEFRAMES.map(async (timeframe) => [timeframe, (await scans.runHistory(timeframe, 1))[0]?.finishedAt.getTime()] as const))),
+    scanIntervalSeconds: config.scanIntervalSeconds,
+    ledgerVerified: async () => (await ledgerVerifier.verify()).ok,
   });
   return {
     config,
@@ -254,7 +260,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerFigures(ledger),
-    ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
+    ledgerVerifier,
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     replayLedger,
