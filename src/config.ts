@@ -9,11 +9,17 @@
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
  */
 import { join } from 'node:path';
-import { envSchema, type ApiVersion, type Env } from './config-schema';
+import { envSchema, type ApiVersion, type Env, type ProxyTrust } from './config-schema';
 import { TIERS, type Tier } from './domain/tiers';
 
-export { API_VERSIONS, type ApiVersion } from './config-schema';
+export { API_VERSIONS, type ApiVersion, type ProxyTrust } from './config-schema';
 
+
+/**
+ * What a stop has after the drain, for the streams, in-flight requests, background jobs and closing the
+ * database: the default drain (2 s) and this make DESIGN's "exit within 5 s".
+ */
+export const SHUTDOWN_AFTER_DRAIN_MS = 3000;
 
 /** Every environment variable the configuration reads (the help text lists them). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
@@ -53,7 +59,8 @@ export interface Config {
   /** Prefix of every Redis key. */
   redisKeyPrefix: string;
   auth: AuthConfig;
-  trustProxy: boolean;
+  /** The proxies trusted to name the client in `X-Forwarded-For` (plugins/client-address); null: none, the socket peer is the client. */
+  trustProxy: ProxyTrust | null;
   /** CORS: `*`, the allowed origins, or undefined (same origin only). */
   corsOrigins: '*' | string[] | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -64,6 +71,8 @@ export interface Config {
   /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
   replayOnBoot: boolean;
   healthCheckIntervalSeconds: number;
+  /** The stop sequence (cli/shutdown): serve `drainMs` with /readyz 503, then finish; exit by `deadlineMs` after the signal whatever runs. */
+  shutdown: { drainMs: number; deadlineMs: number };
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
@@ -101,7 +110,7 @@ export interface Config {
 
 /** Account features: watchlists, alert rules and their webhooks, exports, the community feed. */
 export interface AccountConfig {
-  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number> };
+  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number>; apiKeys: Record<Tier, number> };
   bodyLimitBytes: number;
   idempotencyTtlMs: number;
   webhooks: { allowPrivate: boolean; caFile?: string; timeoutMs: number; maxAttempts: number; backoffMs: number };
@@ -139,8 +148,10 @@ export interface IdentityProviderConfig {
 }
 
 export interface AuthConfig {
-  /** Null → local mode: only tokens minted by `breakline token mint` with the key in STATE_DIR are trusted. */
+  /** Null → local mode: only tokens minted by `breakline token mint` with the local key are trusted. */
   provider: IdentityProviderConfig | null;
+  /** Local mode's signing key file (auth/local-key): AUTH_LOCAL_KEY_FILE, else STATE_DIR/auth/session-key.json. */
+  localKeyFile: string;
   /** The session-token claim that carries the tier (absent or unknown → free). */
   tierClaim: string;
   /** Origins besides the server's own that may send cookie-authenticated writes (CSRF rule). */
@@ -231,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     auth: {
       provider: identityProvider(e),
+      localKeyFile: e.AUTH_LOCAL_KEY_FILE ?? join(e.STATE_DIR, 'auth', 'session-key.json'),
       tierClaim: e.AUTH_TIER_CLAIM,
       allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
     },
@@ -243,10 +255,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
+    shutdown: { drainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000), deadlineMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000) + SHUTDOWN_AFTER_DRAIN_MS },
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
     account: {
-      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER },
+      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER, apiKeys: e.API_KEYS_PER_TIER },
       bodyLimitBytes: e.ACCOUNT_BODY_LIMIT_BYTES,
       idempotencyTtlMs: Math.round(e.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000),
       webhooks: {

@@ -138,6 +138,8 @@ export interface GraphQLAnswer {
   runs: [timeframe: string, runId: string][];
   /** The document's cost: served only to a caller whose tier's limit allows it. */
   cost: number;
+  /** Its root fields: the units of the ordinary rate limit a hit is charged, as an execution is (modules/graphql/costs). */
+  fields: number;
   /** Sent as a persisted hash alone: served only while the persisted-query store still holds it. */
   persistedHash?: string;
   contentType: string;

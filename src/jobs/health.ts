@@ -149,6 +149,8 @@ export class WarmUp {
   migrated = false;
   /** The latest scan of the default timeframe is loaded (or was made). */
   firstScanLoaded = false;
+  /** SIGTERM/SIGINT arrived: not ready from that moment on, whatever else holds (cli/shutdown). */
+  stopping = false;
 
   constructor(private readonly log?: Logger) {}
 
@@ -191,7 +193,7 @@ export interface ReadinessChecks {
   firstScan: boolean;
 }
 
-/** Ready: migrations done, the first scan loaded, and the last health round found the database and the pool up. */
+/** Ready: not stopping, migrations done, the first scan loaded, and the last health round found the database and the pool up. */
 export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { ready: boolean; checks: ReadinessChecks } {
   const checks: ReadinessChecks = {
     database: last?.checks.db === 'ok',
@@ -199,5 +201,5 @@ export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { r
     pool: last?.checks.pool === 'ok',
     firstScan: warmUp.firstScanLoaded,
   };
-  return { ready: Object.values(checks).every(Boolean), checks };
+  return { ready: !warmUp.stopping && Object.values(checks).every(Boolean), checks };
 }

@@ -181,7 +181,8 @@ export class SignalRuns {
   private async scanAndPersist(timeframe: Timeframe, fence: RunFence, signal: AbortSignal): Promise<string> {
     const { deps } = this;
     const started = performance.now();
-    const result = await runScan(deps, { timeframe });
+    // Intraday signals stored before ids carried the timeframe go on under their stored ids (domain/signal-id).
+    const result = await deps.scans.withStoredIds(await runScan(deps, { timeframe }));
     const runId = newId('run');
     const alerts = await this.alerts(result);
     signal.throwIfAborted();

@@ -37,6 +37,7 @@ export class ScanScheduler {
   private timer: ReturnType<typeof setInterval> | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> | undefined;
+  private stopped = false;
   /** A pass was asked for while one ran: one more follows it. */
   private rerun = false;
   /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
@@ -55,12 +56,14 @@ export class ScanScheduler {
   }
 
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
   }
 
+  /** Stops scheduling; a pass in progress finishes the scan it is running and starts no other (its safe point). */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     clearTimeout(this.retry);
     this.timer = this.retry = undefined;
@@ -70,6 +73,7 @@ export class ScanScheduler {
 
   /** One pass over the timeframes; resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
     this.ticking ??= this.passes().finally(() => (this.ticking = undefined));
     return this.ticking;
   }
@@ -101,6 +105,8 @@ export class ScanScheduler {
     const signal = this.lease.signal;
     let failure: unknown;
     for (const timeframe of timeframes) {
+      // Stopped (a shutdown): the scan that ran is finished, no other begins, no retry is set.
+      if (this.stopped) return;
       if (signal.aborted) break;
       try {
         const [last] = await deps.scans.runHistory(timeframe, 1);

@@ -28,7 +28,7 @@ import { AppError } from '../errors';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
 import type { ConnectionCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
-import { encodeFrame, PING_FRAME } from './frames';
+import { encodeFrame, PING_FRAME, reconnectFrame } from './frames';
 import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
@@ -190,12 +190,20 @@ export class StreamHub {
     };
   }
 
-  /** Ends every stream in order (clients reconnect elsewhere with their last id) and stops. */
-  async close(): Promise<void> {
+  /**
+   * Ends every stream in order (clients reconnect elsewhere with their last id) and stops.
+   * With `reconnectMs` (a shutdown: cli/shutdown), each stream's last frame is a comment and a
+   * `retry:` of about that many ms (no event: WHATWG HTML §9.2.6 dispatches none for a block without
+   * `data`), so an EventSource reconnects that soon instead of after the usual `retry` (SSE_RETRY_MS),
+   * each at its own moment within [reconnectMs/2, reconnectMs] so the instances left are not met by all
+   * of them at once; its `hello` there sets the usual delay again.
+   */
+  async close(reconnectMs?: number): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    for (const off of this.unsubscribe) off();
+    for (const off of this.unsubscribe.splice(0)) off();
     for (const subscriber of [...this.all]) {
+      if (reconnectMs !== undefined) subscriber.send(reconnectFrame(Math.round(reconnectMs * (0.5 + Math.random() / 2))));
       subscriber.end();
       this.detach(subscriber);
     }

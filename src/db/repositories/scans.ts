@@ -15,6 +15,7 @@ import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
 import { eventEntry, signalEntry } from './scan-entries';
+import { storedSignalId, withStoredIds } from './signal-ids';
 import {
   findingOf,
   patternFamilyOf,
@@ -175,6 +176,11 @@ export class ScansRepository {
     });
   }
 
+  /** The scan's result with intraday signals stored under their bare ids named by them (db/repositories/signal-ids). */
+  withStoredIds(result: ScanResult): Promise<ScanResult> {
+    return withStoredIds(this.db, result);
+  }
+
   /** Per symbol, the signals of a timeframe alerted at bar times within [from, to]. */
   async recentAlerts(timeframe: string, from: Date, to: Date): Promise<Map<string, Set<string>>> {
     const rows = await this.db
@@ -229,11 +235,13 @@ export class ScansRepository {
   }
 
   /**
-   * A persisted signal by id: as the last run that listed it saw it (with its
+   * A persisted signal by id (either form: db/repositories/signal-ids): as the last run that listed it saw it (with its
    * state now), with that run's market regime and bar time; from its own row
    * when the run no longer holds it. Undefined when no such signal was ever surfaced.
    */
-  async findSignal(id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
+  async findSignal(given: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
+    const id = await storedSignalId(this.db, given);
+    if (id === undefined) return undefined;
     const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
     if (!row) return undefined;
     const stored = storedSignal(row);
@@ -294,8 +302,10 @@ export class ScansRepository {
     });
   }
 
-  /** A stored signal by id, or undefined when none was ever surfaced (links from journals and posts are checked with it). */
-  async signalById(id: string): Promise<StoredSignal | undefined> {
+  /** A stored signal by id (either form: db/repositories/signal-ids), or undefined when none was ever surfaced (links from journals and posts are checked with it). */
+  async signalById(given: string): Promise<StoredSignal | undefined> {
+    const id = await storedSignalId(this.db, given);
+    if (id === undefined) return undefined;
     const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
     return row && storedSignal(row);
   }
