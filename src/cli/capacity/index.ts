@@ -98,7 +98,11 @@ export async function capacityCommand(args: string[]): Promise<number> {
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
-    if (options.mode !== 'run') return usageError(`capacity: --${options.mode} is not built yet`, USAGE);
+    if (options.mode === 'smoke') {
+      const { runSmoke } = await import('./smoke');
+      return await runSmoke(options, cleanup, progress);
+    }
+    if (options.mode === 'sweep') return usageError('capacity: --sweep is not built yet', USAGE);
     const profile = buildProfile(options);
     if (!profile.ok) return usageError(`capacity: ${profile.error}`, USAGE);
     const { runCapacity } = await import('./run');

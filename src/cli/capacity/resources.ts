@@ -6,8 +6,9 @@
  * round trip and the streams it holds.
  *
  * A local server (one this command started, or `--pid`) is read from
- * /proc/<pid> (proc(5): `stat` fields 14–15 utime and stime in clock ticks,
- * `task/<pid>/stat` the same for the main thread, `status` VmRSS); every
+ * /proc/<pid> (proc(5): each thread's `task/<tid>/schedstat` time on a CPU
+ * in ns, else `stat` fields 14–15 utime and stime in clock ticks;
+ * `task/<pid>/…` the main thread alone; `status` VmRSS); every
  * server is also read from its `/metrics` (the Prometheus text format:
  * prom-client's process metrics under the `breakline_` prefix and the
  * service's own gauges), which is all there is of a remote one.
@@ -17,7 +18,7 @@
  * covers the window only when nothing else scraped meanwhile (a Prometheus
  * scraping the same instance shortens it).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Linux's USER_HZ: /proc times are in ticks of 1/100 s on every architecture Bun ships for (sysconf(_SC_CLK_TCK)). */
 const TICKS_PER_SECOND = 100;
@@ -71,10 +72,36 @@ export function statCpuSeconds(stat: string): number {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
-/** The process's CPU (all threads and the main thread) and RSS from /proc. */
+/** A thread's time on a CPU in seconds from its /proc `schedstat` (first field, nanoseconds), or undefined without schedstats. */
+export function schedstatSeconds(text: string): number | undefined {
+  const ns = Number(text.split(' ')[0]);
+  return Number.isFinite(ns) && text.trim() !== '' ? ns / 1e9 : undefined;
+}
+
+/** Nanosecond CPU time of every live thread (`task/<tid>/schedstat`); undefined where the kernel keeps no schedstats. */
+function threadsCpuSeconds(pid: number): number | undefined {
+  let sum = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const seconds = schedstatSeconds(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8'));
+    if (seconds === undefined) return undefined;
+    sum += seconds;
+  }
+  return sum;
+}
+
+/**
+ * The process's CPU (all threads and the main thread) and RSS from /proc.
+ * CPU comes from the threads' `schedstat` (nanoseconds) where the kernel has
+ * it — `stat`'s ticks of 10 ms are too coarse for a window of a tenth of a
+ * CPU-second — and from `stat` otherwise. A thread that ended between two
+ * readings takes its time with it under schedstat: the pool's threads live
+ * as long as the server.
+ */
 export function readProc(pid: number): Pick<ResourceSample, 'cpuSeconds' | 'loopCpuSeconds' | 'rssBytes'> {
-  const cpuSeconds = statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  const loopCpuSeconds = statCpuSeconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+  const precise = threadsCpuSeconds(pid);
+  const main = precise === undefined ? undefined : schedstatSeconds(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
+  const cpuSeconds = precise ?? statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  const loopCpuSeconds = main ?? statCpuSeconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
   return { cpuSeconds, loopCpuSeconds, rssBytes: Number.isFinite(kb) ? kb * 1024 : undefined };
 }

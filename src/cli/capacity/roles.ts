@@ -18,6 +18,7 @@
  *   cost of HTTP alone on this runtime). Prints `{"url","pid"}`.
  * - `stream-clients`: cli/capacity/stream-clients.
  */
+import { readFileSync } from 'node:fs';
 import { createLogger } from '../../log';
 import { configOrExit } from '../config';
 
@@ -62,9 +63,9 @@ export async function instanceRole(): Promise<void> {
   await stop();
 }
 
-/** The bare handler: `{"routes": {"/path": {"body": base64, "type": "…"}}}` as its argument. */
+/** The bare handler: `{"routes": {"/path": {"body": base64, "type": "…"}}}` as its argument, or `@file` holding it (bodies outgrow an argument list). */
 export async function bareRole(arg: string): Promise<void> {
-  const { routes } = JSON.parse(arg) as { routes: Record<string, { body: string; type: string }> };
+  const { routes } = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as { routes: Record<string, { body: string; type: string }> };
   const answers = new Map(Object.entries(routes).map(([path, { body, type }]) => [path, { body: Buffer.from(body, 'base64'), type }]));
   const server = Bun.serve({
     port: 0,

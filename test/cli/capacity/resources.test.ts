@@ -60,3 +60,17 @@ describe('breakline capacity: tables', () => {
     expect(table([{ step: 1, route: '/a', ms: 2.5 }, { step: 10, route: '/bb', ms: undefined }])).toBe(['step  route   ms', '----  -----  ---', '   1  /a     2.5', '  10  /bb      –'].join('\n'));
   });
 });
+
+describe('breakline capacity: CPU of a local process', () => {
+  it("reads a thread's nanoseconds on a CPU from schedstat, and this process's CPU as it spins", async () => {
+    const { readProc, schedstatSeconds } = await import('../../../src/cli/capacity/resources');
+    expect(schedstatSeconds('1500000000 2000 30\n')).toBe(1.5);
+    const before = readProc(process.pid);
+    const until = performance.now() + 200;
+    while (performance.now() < until); // 200 ms on the CPU, less whatever the machine took away
+    const after = readProc(process.pid);
+    expect(after.cpuSeconds! - before.cpuSeconds!).toBeGreaterThan(0);
+    expect(after.loopCpuSeconds! - before.loopCpuSeconds!).toBeLessThanOrEqual(after.cpuSeconds! - before.cpuSeconds! + 1e-9);
+    expect(after.rssBytes).toBeGreaterThan(0);
+  });
+});

@@ -5,6 +5,9 @@
  * counts the run controls, and that it cleaned up after itself.
  */
 import { describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RunResult } from '../../../src/cli/capacity/run';
 
 const index = new URL('../../../src/index.ts', import.meta.url).pathname;
@@ -46,6 +49,39 @@ describe('breakline capacity', () => {
       // The instance and the stream clients are gone with the run.
       const left = Bun.spawnSync(['pgrep', '-f', `${index} capacity --role`]).stdout.toString().trim();
       expect(left).toBe('');
+    },
+    { timeout: 300_000 },
+  );
+});
+
+describe('breakline capacity --smoke', () => {
+  it('passes a ratio up to 1.5× the record and fails above it', async () => {
+    const { judge } = await import('../../../src/cli/capacity/smoke');
+    const recorded = { ratio: 4, recordedAt: '2026-11-27T00:00:00.000Z', loadAverage: 1 };
+    expect(judge(5.9, recorded)).toEqual({ passed: true, limit: 6 });
+    expect(judge(8, recorded)).toEqual({ passed: false, limit: 6 }); // a 2× slowdown of the service
+    expect(judge(100, undefined)).toEqual({ passed: true });
+  });
+
+  it(
+    'measures the hot routes beside a bare handler and exits 1 on a ratio far above the record',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'capacity-smoke-'));
+      const baseline = join(dir, 'baseline.json');
+      // A record no real service could keep: the same cost as the bare handler's, a tenth of it.
+      writeFileSync(baseline, JSON.stringify({ ratio: 0.1, recordedAt: '2026-11-27T00:00:00.000Z', loadAverage: 1 }));
+      try {
+        const { stdout, stderr, code } = await capacity(['--smoke', '--json', '--baseline', baseline, '--time-limit', '200']);
+        expect({ code, stderr: code === 1 ? '' : stderr }).toEqual({ code: 1, stderr: '' });
+        const result = JSON.parse(stdout) as { ratio: number; passed: boolean; limit: number; windows: { server: string; requests: number }[] };
+        expect(result.passed).toBe(false);
+        expect(result.limit).toBeCloseTo(0.15, 10);
+        expect(result.ratio).toBeGreaterThan(1); // the service does more than hand back bytes
+        expect(result.windows.map((w) => w.server)).toEqual(['instance', 'bare', 'instance', 'bare']);
+        for (const w of result.windows) expect(w.requests).toBeGreaterThan(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
     { timeout: 300_000 },
   );
