@@ -54,6 +54,11 @@ The ramp and the plan:
   --time-limit S         the whole run's bound in seconds (default 300)
   --json                 print the result as JSON (progress still on stderr)
 
+Scaling laws:
+  --sweep                on a local instance: RSS and CPU against open streams
+                         (up to --sse, default 10000) and CPU against requests a
+                         second (up to --rps), each printed as a fitted line
+
 CI:
   --smoke                the hot routes' CPU per request beside a bare handler
                          serving the same bytes; exits 1 when the ratio is more
@@ -102,7 +107,10 @@ export async function capacityCommand(args: string[]): Promise<number> {
       const { runSmoke } = await import('./smoke');
       return await runSmoke(options, cleanup, progress);
     }
-    if (options.mode === 'sweep') return usageError('capacity: --sweep is not built yet', USAGE);
+    if (options.mode === 'sweep') {
+      const { runSweep } = await import('./sweep');
+      return await runSweep(options, cleanup, progress);
+    }
     const profile = buildProfile(options);
     if (!profile.ok) return usageError(`capacity: ${profile.error}`, USAGE);
     const { runCapacity } = await import('./run');
