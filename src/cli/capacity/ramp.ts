@@ -148,7 +148,7 @@ export async function ramp(ctx: RampContext): Promise<{ steps: StepResult[]; sto
     const step: StepResult = {
       step: k,
       seconds,
-      rps: requests / mixed.seconds,
+      rps: routes.reduce((sum, r) => sum + r.rps, 0), // answered over the load's own seconds (the window also holds the readings around it)
       offeredRps: rps,
       sseClients: held,
       deliveriesPerClient: held > 0 ? deliveries / seconds / held : 0,
