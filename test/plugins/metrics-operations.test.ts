@@ -46,6 +46,17 @@ describe('GET /metrics: operations', () => {
     expect((await scrape()).get('breakline_ledger_verified')).toBe(1);
   });
 
+  it('opens the PostgreSQL client with DB_POOL_MAX connections and exports it (PGlite: 1)', async () => {
+    const small = await createTestContext({ env: { DB_POOL_MAX: '7' } });
+    try {
+      const expected = small.services.database.kind === 'postgres' ? 7 : 1;
+      expect(small.services.database.maxConnections).toBe(expected);
+      expect(parseMetrics(await (await small.request('/metrics')).text()).get(`breakline_db_pool_max_connections{kind="${small.services.database.kind}"}`)).toBe(expected);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('reads DB_POOL_MAX (default 10, postgres.js’s own) and refuses one out of range', () => {
     expect(loadConfig({}).databasePoolMax).toBe(10);
     expect(loadConfig({ DB_POOL_MAX: '25' }).databasePoolMax).toBe(25);
