@@ -116,6 +116,8 @@ async function withinScrape<T>(work: Promise<T>): Promise<T | undefined> {
 
 export class Metrics {
   readonly registry = new Registry();
+  /** Reads of slow sources (the database) a scrape awaits before the registry collects. */
+  private readonly refreshers: (() => Promise<void>)[] = [];
   readonly contentType = this.registry.contentType;
   /** Requests by method, route and status (a closed set: routes are patterns or `unmatched`), tallied in plain numbers. */
   private readonly tallies = new Map<string, RequestTally>();
@@ -242,25 +244,25 @@ export class Metrics {
     if (scanIntervalSeconds !== undefined) new Gauge({ name: 'breakline_scan_interval_seconds', help: 'Seconds between scheduled scans (SCAN_INTERVAL_SECONDS; 0: no scheduler)', registers, collect() { this.set(scanIntervalSeconds); } });
     if (lastScans) {
       let last: Record<string, number | undefined> = {};
+      this.refreshers.push(async () => void (last = (await withinScrape(lastScans())) ?? last));
       new Gauge({
         name: 'breakline_scan_last_run_timestamp_seconds',
         help: 'When the latest persisted scan run of each timeframe finished (any instance of the cluster), Unix seconds',
         labelNames: ['timeframe'] as const,
         registers,
-        async collect() {
-          last = (await withinScrape(lastScans())) ?? last;
+        collect() {
           for (const [timeframe, ms] of Object.entries(last)) if (ms !== undefined) this.labels(timeframe).set(ms / 1000);
         },
       });
     }
     if (ledgerVerified) {
       let held: boolean | undefined;
+      this.refreshers.push(async () => void (held = (await withinScrape(ledgerVerified())) ?? held));
       new Gauge({
         name: 'breakline_ledger_verified',
         help: 'Whether the live ledger hash chain held at its last verification (1/0; verified when scraped, reusing the report while the head is unchanged)',
         registers,
-        async collect() {
-          held = (await withinScrape(ledgerVerified())) ?? held;
+        collect() {
           if (held !== undefined) this.set(held ? 1 : 0);
         },
       });
@@ -281,6 +283,9 @@ export class Metrics {
   /** The Prometheus text exposition of every metric (the first registers the process metrics if readiness has not yet). */
   async text(): Promise<string> {
     await this.startProcessMetrics();
+    // The slow sources are read first, so the registry then reads every counter in one turn (a request answered
+    // meanwhile lands wholly before or after this scrape, never between two of its families).
+    await Promise.all(this.refreshers.map((refresh) => refresh()));
     return this.registry.metrics();
   }
 }
