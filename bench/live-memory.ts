@@ -29,8 +29,9 @@ import { loadInstruments } from '../src/providers/universe';
 import { createServices } from '../src/services';
 import { loopbackAlpaca, startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
 import { alpacaMinutes } from '../test/helpers/vendors/recordings';
-import { printTable, smoke } from './lib';
-import { linesOf, nextJson, option, type ClientProcess } from './sse';
+import { CLIENT_COMMAND, printTable, smoke } from './lib';
+import { linesOf, nextJson, type ClientProcess } from '../src/cli/capacity/stream-fleet';
+import { option } from './sse';
 
 const SECONDS = option('seconds')?.[0] ?? (smoke ? 20 : 600);
 const SPEED = option('speed')?.[0] ?? 10;
@@ -69,8 +70,9 @@ export async function benchLiveMemory(): Promise<void> {
   const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
   const watched = symbols.slice(0, Math.min(SYMBOLS, CLIENTS * 10));
   const paths = Array.from({ length: Math.ceil(watched.length / 10) }, (_, g) => `/api/stream?channels=breakouts.new&symbols=${watched.slice(g * 10, g * 10 + 10).join(',')}`).join('|');
-  const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(app.server!.port), paths, String(CLIENTS), 'quote'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
-  const client: ClientProcess = { proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator]() };
+  const clients = { host: '127.0.0.1', port: app.server!.port, paths: paths.split('|'), count: CLIENTS, events: { quote: null } };
+  const proc = Bun.spawn([...CLIENT_COMMAND, JSON.stringify(clients)], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+  const client: ClientProcess = { proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator](), count: CLIENTS };
   await nextJson(client, 120_000);
   while (![...vendor.stream.sockets].some((ws) => watched.every((s) => ws.data.trades.has(s)))) await Bun.sleep(50);
   const rows: Record<string, string | number>[] = [];

@@ -122,6 +122,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Connections each instance's PostgreSQL client may open (its cluster locks hold one more). */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')

@@ -29,6 +29,8 @@ export interface Config {
   host: string;
   stateDir: string;
   databaseUrl?: string;
+  /** Connections the PostgreSQL client may open (DB_POOL_MAX). */
+  databasePoolMax: number;
   redisUrl?: string;
   marketDataProvider: 'synthetic' | 'csv' | 'yahoo' | 'alpaca' | 'polygon';
   csvDir?: string;
@@ -210,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     stateDir: e.STATE_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DB_POOL_MAX,
     redisUrl: e.REDIS_URL,
     marketDataProvider: e.MARKET_DATA_PROVIDER,
     csvDir: e.CSV_DIR,

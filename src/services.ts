@@ -44,6 +44,7 @@ import { createLogger, type Logger } from './log';
 import { Lru } from './lru';
 import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
+import { TIMEFRAMES } from './domain/signal';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
 import { VendorProvider } from './providers/live/vendor-provider';
@@ -200,7 +201,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     warm: overrides.warmPool,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
-  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) })).catch(async (error: unknown) => {
+  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config), maxConnections: config.databasePoolMax })).catch(async (error: unknown) => {
     await pool.destroy();
     throw error;
   });
@@ -258,6 +259,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const closers: (() => void | Promise<void>)[] = [];
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
+  const ledgerVerifier = new LedgerVerifier(ledger, verifierOptions);
   const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
@@ -270,6 +272,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     },
     health: () => health.last?.checks,
     bus: () => bus.health(),
+    stream: () => ({ ...hub.stats(), maxConnections: stream.maxConnections }),
+    lastScans: async () => Object.fromEntries(await Promise.all(TIMEFRAMES.map(async (timeframe) => [timeframe, (await scans.runHistory(timeframe, 1))[0]?.finishedAt.getTime()] as const))),
+    scanIntervalSeconds: config.scanIntervalSeconds,
+    ledgerVerified: async () => (await ledgerVerifier.verify()).ok,
   });
   return {
     config,
@@ -284,7 +290,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     scans,
     ledger,
     ledgerFigures: new LedgerBooks(ledger, bookOptions),
-    ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
+    ledgerVerifier,
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     replayLedger,

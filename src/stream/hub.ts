@@ -72,6 +72,8 @@ export interface HubStats {
   peakQueuedBytes: number;
   /** Events sent from the buffer (a resume's replay, or catching up after a burst). */
   replayed: number;
+  /** Events handed to subscribers since start (one per subscriber that received it; pings not counted). */
+  delivered: number;
   /** Subscribers with events waiting for them in the buffer. */
   lagging: number;
   buffered: number;
@@ -94,7 +96,7 @@ export class StreamHub {
   private starting?: Promise<void>;
   private timers: ReturnType<typeof setInterval>[] = [];
   private unsubscribe: (() => void)[] = [];
-  private counts = { dropped: 0, peakQueued: 0, replayed: 0 };
+  private counts = { dropped: 0, peakQueued: 0, replayed: 0, delivered: 0 };
   private readonly now: () => number;
 
   constructor(private readonly options: HubOptions) {
@@ -179,6 +181,7 @@ export class StreamHub {
       dropped: this.counts.dropped,
       peakQueuedBytes: peak,
       replayed: this.counts.replayed,
+      delivered: this.counts.delivered,
       lagging: this.lagging.size,
       buffered: this.buffer?.size ?? 0,
       head: this.head ? formatEventId(this.head) : '',
@@ -345,6 +348,7 @@ export class StreamHub {
       subscriber.skipThrough = null;
     }
     subscriber.send(frame);
+    this.counts.delivered++;
     return true;
   }
 
