@@ -50,7 +50,9 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
   let replayed: ReturnType<typeof runReplay>;
 
   beforeAll(async () => {
-    server = await listenTestServer({ provider: smallSyntheticMarket(), env: { SSE_RETRY_MS: '300' } });
+    // Each page loads twice (two widths), three tabs at a time, from one address: the replay record page's 13 costly
+    // reads (scorecard and 12 months) per load are more than one person's quota (10 a minute) would allow.
+    server = await listenTestServer({ provider: smallSyntheticMarket(), env: { SSE_RETRY_MS: '300', RATE_LIMIT_COSTLY_QUOTA: '200' } });
     proxy = await tcpProxy({ host: '127.0.0.1', port: server.port });
     base = `http://127.0.0.1:${proxy.port}`;
     browser = await launch();

@@ -36,10 +36,26 @@ function useMonthly(source: string, end: string | undefined) {
     const controller = new AbortController();
     const wanted = monthsBefore(end, MONTHS);
     const out: MonthOutcome[] = [];
+    // The replay chain's months are costly reads (RATE_LIMIT_COSTLY_QUOTA, 10 a minute by default): past the
+    // quota a month waits as long as the server's Retry-After says and is asked again, so the plot fills in.
+    const wait = (seconds: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, seconds * 1000);
+        controller.signal.addEventListener('abort', () => (clearTimeout(timer), reject(new DOMException('aborted', 'AbortError'))), { once: true });
+      });
+    const monthOf = async (month: string): Promise<{ summary: { wins: number; losses: number; scratches: number } }> => {
+      try {
+        return await api(`/api/transparency/monthly${query({ month, source })}`, { signal: controller.signal });
+      } catch (problem) {
+        if (!(problem instanceof ApiError) || problem.kind !== 'rate_limited') throw problem;
+        await wait(problem.retryAfter ?? 10);
+        return monthOf(month);
+      }
+    };
     const next = async (): Promise<void> => {
       const month = wanted.shift();
       if (!month) return;
-      const answer = await api<{ month: string; summary: { wins: number; losses: number; scratches: number } }>(`/api/transparency/monthly${query({ month, source })}`, { signal: controller.signal });
+      const answer = await monthOf(month);
       out.push({ month, wins: answer.summary.wins, losses: answer.summary.losses, scratches: answer.summary.scratches });
       return next();
     };
