@@ -239,6 +239,8 @@ export interface OpenSetup {
   stopLoss: number;
   /** Bar time of the pattern's last bar; the lifecycle replays from the bar after it. */
   patternEndTs: number;
+  /** The pattern's depth in percent (its geometry), for a failure rule that reads it (kernels/lifecycle). */
+  depthPct?: number;
 }
 
 /** A ledger signal to resolve against the bars after its entry (jobs/outcomes → the pool). */

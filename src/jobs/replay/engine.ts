@@ -28,6 +28,7 @@
  */
 import type { Books, ReplayParams, UniverseDescription } from '../../domain/replay';
 import type { RegimeReading, Signal, Timeframe } from '../../domain/signal';
+import type { FailureRule } from '../../kernels/lifecycle';
 import type { MarketData } from '../../market-data';
 import { batches, type KernelPool } from '../../pool';
 import type { BarStore } from '../../store';
@@ -158,6 +159,8 @@ export interface ChunkOptions {
   chunkSessions?: number;
   /** Return every session's ranked listing (tests, calibration). */
   listings?: boolean;
+  /** The lifecycle's failure rule; default the record's (kernels/lifecycle `FAILURE_RULE`; bench/failure-rule tries others). */
+  failure?: FailureRule;
 }
 
 const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
@@ -211,6 +214,7 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
             regimes: replay.regimes.slice(from, to),
             symbols: part.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
             listings: options.listings,
+            ...(options.failure ? { failure: options.failure } : {}),
           }),
         ),
       )
