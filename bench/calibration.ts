@@ -37,15 +37,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/client';
-import { BarsRepository } from '../src/db/repositories/bars';
-import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
-import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
-import { matchedBaseline } from '../src/jobs/baseline';
+import { SCORE_BANDS } from '../src/domain/signal';
 import { SCORE_FEATURES } from '../src/kernels/scoring';
 import { SCORE_TABLE } from '../src/kernels/score-table';
 import { bucketOf, quantileCuts } from '../src/kernels/baseline';
-import type { Ohlcv } from '../src/kernels/ohlcv';
 import {
   brierReport,
   differenceInterval,
@@ -59,130 +54,13 @@ import {
   type IsotonicFit,
   type LogisticFit,
 } from '../src/kernels/stats';
-import { createLogger } from '../src/log';
-import { MarketData } from '../src/market-data';
-import { createPool } from '../src/pool';
-import { createCsvProvider } from '../src/providers/csv';
-import { sp500Membership } from '../src/providers/universe/membership';
-import { BarStore } from '../src/store';
+import { attachBaselines, gatherTrades, type Gathered, type Trade } from './calibration-trades';
 import { printTable, realCsvDir } from './lib';
 import { fitScoreTable, fix, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
-/** One entered trade of the replay, with its labels and its matched baseline. */
-export interface Trade {
-  id: string;
-  symbol: string;
-  patternType: string;
-  direction: Direction;
-  band: string;
-  finalScore: number;
-  confidence: number;
-  components: number[];
-  detectedAt: string;
-  entryAt: string;
-  entry: number;
-  stopLoss: number;
-  target1: number;
-  /** Ledger outcome: win, loss or scratch; its R and calendar days held. */
-  outcome: string;
-  r: number;
-  daysHeld: number;
-  /** Prices only: 1 target1 first, 0 stop first, null still open at the data's end. */
-  priceHit: 0 | 1 | null;
-  priceR: number | null;
-  /** The matched random entries resolved by prices: hits, resolved draws, sum of R. */
-  baseHits: number;
-  baseN: number;
-  baseSumR: number;
-}
+export { gatherTrades, type Trade };
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
-
-
-/** Runs the replay and gathers the trades with their labels and baseline (steps 1–3). */
-export async function gatherTrades(options: { dir: string; from: string; to: string; matches: number; seed?: number; symbols?: string[]; benchmark?: string; onProgress?: (line: string) => void }): Promise<{ trades: Trade[]; universe: unknown; sessions: number; symbols: number; replayMs: number }> {
-  const pool = createPool({ threads: 2, warm: true, taskTimeoutMs: 1_800_000 });
-  const database = await openDatabase({ dataDir: ':memory:' });
-  const barStore = new BarStore();
-  const marketData = new MarketData({ provider: createCsvProvider({ dir: options.dir }), repository: new BarsRepository(database.db), store: barStore, ttlMs: 1e12, log: createLogger('silent') });
-  const deps = { marketData, barStore, pool };
-  try {
-    const started = performance.now();
-    const prepared = await prepareReplay(deps, {
-      timeframe: 'daily',
-      from: options.from,
-      to: options.to,
-      universe: options.symbols ? { kind: 'symbols', symbols: options.symbols } : { kind: 'sp500' },
-      benchmark: options.benchmark ?? 'SPY',
-    });
-    // Bars of every symbol the replay reads, for the labels and the baseline.
-    const series = new Map<string, Ohlcv>();
-    for (const symbol of prepared.symbols) series.set(symbol, await marketData.bars(symbol, 'daily'));
-    // A signal is kept only until its outcome record: then it becomes a trade (entered) or is dropped.
-    const signals = new Map<string, Signal>();
-    const trades: Trade[] = [];
-    let signalCount = 0;
-    let outcomeCount = 0;
-    const toTrade = (signalId: string, data: Record<string, unknown>) => {
-      const s = signals.get(signalId);
-      signals.delete(signalId);
-      if (data.entered !== true || !s || s.stopLoss === null) return;
-      const entryAt = String(data.entryAt);
-      const entry = Number(data.entry);
-      trades.push({
-        id: s.id,
-        symbol: s.symbol,
-        patternType: s.patternType,
-        direction: s.direction,
-        band: s.scoreBand,
-        finalScore: s.finalScore,
-        confidence: s.confidence,
-        components: SCORE_COMPONENTS.map((c) => s.components[c] ?? 0),
-        detectedAt: s.detectedAt,
-        entryAt,
-        entry,
-        stopLoss: s.stopLoss,
-        target1: s.target1,
-        outcome: String(data.outcome),
-        r: Number(data.rMultiple),
-        daysHeld: Number(data.daysHeld),
-        priceHit: null,
-        priceR: null,
-        baseHits: 0,
-        baseN: 0,
-        baseSumR: 0,
-      });
-    };
-    for await (const chunk of replayChunks(deps, prepared)) {
-      for (const r of chunk.records) {
-        if (r.kind === 'signal') {
-          signals.set(r.signal.id, r.signal);
-          signalCount++;
-        } else if (r.kind === 'outcome') {
-          outcomeCount++;
-          toTrade(r.signalId, r.data);
-        }
-      }
-      options.onProgress?.(`replay ${prepared.dates[chunk.to - 1]} (${chunk.to}/${prepared.sessionTs.length} sessions), ${signalCount} signals, ${outcomeCount} outcomes, ${Math.round((performance.now() - started) / 1000)} s`);
-    }
-    const replayMs = performance.now() - started;
-
-    // The matched baseline (jobs/baseline: the trade's own price label, and random entries of its year and ATR% quintile).
-    const membership = options.symbols ? null : sp500Membership();
-    const baseline = await matchedBaseline(marketData, trades, {
-      symbols: prepared.symbols,
-      ...(membership ? { isMember: (symbol: string, day: string) => membership.isMember(symbol, day) } : {}),
-      matches: options.matches,
-      seed: options.seed ?? 14,
-      series,
-    });
-    trades.forEach((t, k) => Object.assign(t, baseline[k]!));
-    return { trades, universe: prepared.universe, sessions: prepared.sessionTs.length, symbols: prepared.symbols.length, replayMs };
-  } finally {
-    await pool.destroy();
-    await database.close();
-  }
-}
 
 /** A group's figures: ledger hit rate and R, price-only hit rate, the baseline beside it and the lift. */
 export function groupFigures(trades: readonly Trade[]) {
@@ -374,11 +252,13 @@ if (import.meta.main) {
   }
   const from = values.smoke ? '2021-01-01' : values.from!;
   const split = values.smoke ? '2022-06-30' : values.split!;
-  const gathered: Awaited<ReturnType<typeof gatherTrades>> =
-    values.reuse && values.trades
-      ? JSON.parse(readFileSync(values.trades, 'utf8'))
-      : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
+  const reuse = Boolean(values.reuse && values.trades);
+  const gathered: Gathered = reuse
+    ? JSON.parse(readFileSync(values.trades!, 'utf8'))
+    : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
   process.stderr.write('\n');
+  // Stored trades get their labels and baselines from the code now (a trades file keeps the replay, not the draws).
+  if (reuse) await attachBaselines(gathered.trades, { dir: real.dir, matches: Number(values.matches) });
   if (values.trades && !values.reuse) writeFileSync(values.trades, JSON.stringify(gathered));
   console.log(`replay ${from} .. ${values.to}: ${gathered.sessions} sessions × ${gathered.symbols} symbols in ${(gathered.replayMs / 1000).toFixed(1)} s; ${gathered.trades.length} entered trades`);
   console.log('universe:', JSON.stringify(gathered.universe));
