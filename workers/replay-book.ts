@@ -26,7 +26,7 @@
  * machine is a fold over bars, so both give the same states and transitions).
  */
 import type { BookSignal, SymbolBook } from '../src/domain/replay';
-import type { BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
+import type { AlertNote, BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
 import { TERMINAL_STATES } from '../src/domain/signal';
 import { evaluateAlerts, ALERT_THRESHOLDS, type AlertEvaluation } from '../src/kernels/alert-policy';
 import type { ScanIndicatorSet } from '../src/kernels/indicators';
@@ -49,11 +49,7 @@ export type { BookSignal, SymbolBook };
 
 export const emptyBook = (): SymbolBook => ({ signals: [], alerts: [] });
 
-/** The alert policy's word on a signal when it was surfaced. */
-export interface AlertNote {
-  verdict: 'candidate' | 'blocked' | 'not_eligible';
-  codes: string[];
-}
+export type { AlertNote };
 
 /** A record the session produced, in the order a live run appends: surfaced, listed moves, tracked moves, outcomes. */
 export type BookRecord =

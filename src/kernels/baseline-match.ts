@@ -16,9 +16,10 @@
  * the year than the entry); the same-day one only the entry date's bars and
  * those before it to match. Each trade draws from its own stream
  * (kernels/random `seedOf` its symbol, entry time and levels, and `seed`), so
- * its draws do not depend on the other trades: a trade keeps its baseline
- * when more trades are added (bar for bar the same data). `matches` 0 gives
- * the labels alone.
+ * its draws do not depend on the other trades: with the same year-matched
+ * cuts (`yearCuts`), trades matched in batches get what they get matched
+ * together, and a trade keeps its same-day draws when more trades are added
+ * (bar for bar the same data). `matches` 0 gives the labels alone.
  *
  * With `failFrac` on a trade, its same-day draws are held as the ledger holds
  * a trade under a failure rule (kernels/baseline `resolveManagedAt`), for
@@ -66,6 +67,11 @@ export interface MatchOptions {
   /** Draws per trade and baseline. */
   matches: number;
   seed: number;
+  /**
+   * The year-matched quintile cuts, when the trades are matched in batches:
+   * the cuts of all of them (else the cuts of these trades' own ATR% at entry).
+   */
+  yearCuts?: readonly number[];
   /** Called with every draw (an audit of what was drawn: tests, bench); nothing reads its return. */
   trace?: (draw: Draw) => void;
 }
@@ -130,10 +136,12 @@ export function matchTrades(trades: readonly MatchTrade[], options: MatchOptions
   });
   const draws = options.matches > 0;
   // Year-matched: candidates of each (year, bucket of the trades' own quintile cuts).
-  const cuts = quantileCuts(
-    trades.flatMap((t, k) => (at[k]! >= 0 ? [atrOf(t.symbol)[at[k]!]!] : [])),
-    [0.2, 0.4, 0.6, 0.8],
-  );
+  const cuts =
+    options.yearCuts ??
+    quantileCuts(
+      trades.flatMap((t, k) => (at[k]! >= 0 ? [atrOf(t.symbol)[at[k]!]!] : [])),
+      [0.2, 0.4, 0.6, 0.8],
+    );
   const candidates = new Map<string, number[]>();
   if (draws) {
     const years = new Set(trades.map((t) => t.entryAt.slice(0, 4)));

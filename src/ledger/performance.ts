@@ -36,6 +36,8 @@ export interface Trade {
   confidence: number | null;
   /** An entered, closed trade's levels (for a baseline): entry and its bar time, stop, target1; else null. */
   levels: { entry: number; entryAt: string; stopLoss: number; target1: number } | null;
+  /** The alert policy's verdict when it was surfaced (the record's `alert`); null on records written before it was kept. */
+  alert: { verdict: string; codes: string[] } | null;
   outcome: 'open' | 'win' | 'loss' | 'scratch';
   entered: boolean;
   rMultiple: number | null;
@@ -70,6 +72,13 @@ const finite = (x: number, digits: number): number | null => (Number.isFinite(x)
 
 const OPEN: LedgerEntryView['outcome'] = { outcome: 'open' };
 
+/** A record's `alert` ({verdict, codes}) when it has one in that shape. */
+function alertOf(x: unknown): Trade['alert'] {
+  if (typeof x !== 'object' || x === null) return null;
+  const { verdict, codes } = x as { verdict?: unknown; codes?: unknown };
+  return typeof verdict === 'string' && Array.isArray(codes) ? { verdict, codes: codes.filter((c): c is string => typeof c === 'string') } : null;
+}
+
 /**
  * One trade per ledger entry: the signal as surfaced and its outcome so far.
  * With `knownAt`, an outcome whose exit came later is still open: the figures
@@ -94,6 +103,7 @@ export function tradesOf(entries: readonly LedgerEntryView[], knownAt?: Date): T
         o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
           ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
           : null,
+      alert: alertOf(s.alert),
       outcome: o.outcome as Trade['outcome'],
       entered: o.outcome !== 'open' && o.entered !== false,
       rMultiple: num(o.rMultiple),

@@ -24,6 +24,9 @@ type Tasks = {
   replayRegimes: typeof Worker.replayRegimes;
   replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
+  recordCuts: typeof Worker.recordCuts;
+  recordMatch: typeof Worker.recordMatch;
+  recordSection: typeof Worker.recordSection;
   walkForward: typeof Worker.walkForward;
   backtestCrossSection: typeof Worker.backtestCrossSection;
   backtestRegimes: typeof Worker.backtestRegimes;

@@ -156,4 +156,14 @@ describe('matchTrades: both baselines', () => {
     expect(drawn.has('S3')).toBe(false); // no bar on that date yet
     expect(drawn.has('S1')).toBe(false); // not a member
   });
+
+  it('gives trades matched in batches, with the year-matched cuts of all of them, what they get matched together (the worker pool batches them)', () => {
+    const cutsOfAll = [0.2, 0.4, 0.6, 0.8].map((p) => {
+      const values = trades.map((t) => atrPercent(bars.get(t.symbol)!)[bars.get(t.symbol)!.ts.indexOf(Date.parse(t.entryAt))]!).sort((a, b) => a - b);
+      return values[Math.ceil(p * values.length) - 1]!;
+    });
+    const options = { symbols: universe, barsOf: (s: string) => bars.get(s), matches: 8, seed: 14, yearCuts: cutsOfAll };
+    const batched = [...matchTrades(trades.slice(0, 1), options), ...matchTrades(trades.slice(1), options)];
+    expect(batched).toEqual(full.results);
+  });
 });

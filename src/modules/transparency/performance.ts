@@ -4,19 +4,18 @@
  * one or a replay's (sources.ts; ledger/performance holds the definitions).
  * Both are cached per ledger head: nothing is recomputed until a record is
  * appended. Each says which ledger it shows and, for the scorecard, whether
- * its universe carries survivorship bias.
+ * its universe carries survivorship bias. Both carry the record section
+ * (jobs/record `recordOf`, computed in the worker pool: both matched
+ * baselines with cluster-bootstrap intervals, the alert policy's record, the
+ * `edge` statement).
  */
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
-import { matchedBaseline } from '../../jobs/baseline';
-import { replayUniverse } from '../../jobs/replay/universe';
-import { defaultUniverse } from '../../jobs/scan';
-import { round } from '../../kernels/round';
-import { differenceInterval, scoreBandMonotonicity } from '../../kernels/stats';
-import { confidenceCheck, performance, performanceBy, tradesWhere, type Trade } from '../../ledger/performance';
-import type { MarketData } from '../../market-data';
+import { recordOf } from '../../jobs/record';
+import { scoreBandMonotonicity } from '../../kernels/stats';
+import { confidenceCheck, performance, performanceBy, tradesWhere } from '../../ledger/performance';
 import type { LedgerSource } from './model';
-import { ledgerView, type LedgerSources, type LedgerView } from './sources';
+import { ledgerView, type LedgerSources } from './sources';
 
 /** The live ledger's survivorship statement: its signals were recorded as they were surfaced. */
 const LIVE_SURVIVORSHIP =
@@ -26,10 +25,6 @@ const LIVE_SURVIVORSHIP =
 const BANDS = ['ignore', 'watchlist', 'strong', 'elite'] as const;
 const TRAILING_DAYS = [30, 90, 365] as const;
 const DAY_MS = 86_400_000;
-
-/** The scorecard's baseline, in words. */
-const BASELINE_METHOD =
-  "matched random entries: for each closed daily trade, 5 random entries of the same calendar year and ATR(14)% quintile, from the ledger's universe on that day, with the trade's direction and its stop and target1 distances as fractions of its entry, resolved by prices only (target1 before the stop; a bar touching both counts the stop). hitRate here is the trades' own price-only rate (the ledger's hitRate also counts lifecycle scratches); lift = hitRate − baselineHitRate with Newcombe's hybrid score 95% interval. A rising market lifts both; only the lift is edge.";
 
 export const PERFORMANCE_METHOD = {
   source: 'the public ledger only: each signal as first surfaced, and its appended outcome record',
@@ -76,74 +71,13 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
       byBand: performanceBy(trades, (t) => t.scoreBand),
       byTimeframe: performanceBy(trades, (t) => t.timeframe),
       byDirection: performanceBy(trades, (t) => t.direction),
+      record: await recordOf(sources, view, trades),
       signals: trades.map((t) => ({ id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple })),
       method: PERFORMANCE_METHOD,
       source: view.source,
       replay: view.replay,
     };
   });
-}
-
-/** Random entries drawn per trade for the scorecard's baseline. */
-export const BASELINE_MATCHES = 5;
-
-/** A group's price-only hit rate beside its matched baseline, and the lift with Newcombe's 95% interval. */
-export interface LiftFigures {
-  trades: number;
-  hitRate: number | null;
-  baselineDraws: number;
-  baselineHitRate: number | null;
-  lift: number | null;
-  liftLower: number | null;
-  liftUpper: number | null;
-}
-
-function liftOf(rows: readonly { priceHit: 0 | 1 | null; baseHits: number; baseN: number }[]): LiftFigures {
-  const labelled = rows.filter((r) => r.priceHit !== null);
-  const hits = labelled.filter((r) => r.priceHit === 1).length;
-  const baseHits = rows.reduce((s, r) => s + r.baseHits, 0);
-  const baseN = rows.reduce((s, r) => s + r.baseN, 0);
-  const d = labelled.length && baseN ? differenceInterval(hits, labelled.length, baseHits, baseN) : null;
-  return {
-    trades: labelled.length,
-    hitRate: labelled.length ? round(hits / labelled.length, 4) : null,
-    baselineDraws: baseN,
-    baselineHitRate: baseN ? round(baseHits / baseN, 4) : null,
-    lift: d ? round(d.difference, 4) : null,
-    liftLower: d ? round(d.lower, 4) : null,
-    liftUpper: d ? round(d.upper, 4) : null,
-  };
-}
-
-/**
- * The matched random baseline of the ledger's closed daily trades (jobs/baseline): the universe the
- * ledger was drawn from (a replay's own, the live service's today), by band, direction and pattern.
- */
-async function baselineSection(
-  marketData: MarketData,
-  view: LedgerView,
-  trades: readonly Trade[],
-): Promise<{ all: LiftFigures; byBand: Record<string, LiftFigures>; byDirection: Record<string, LiftFigures>; byPattern: Record<string, LiftFigures> }> {
-  const closed = trades.filter((t) => t.levels !== null && t.timeframe === 'daily' && (t.direction === 'long' || t.direction === 'short'));
-  const empty = { all: liftOf([]), byBand: {}, byDirection: {}, byPattern: {} };
-  if (closed.length === 0) return empty;
-  const universe = view.params ? await replayUniverse(view.params.universe, marketData, view.params.from, view.params.to) : { symbols: await defaultUniverse(marketData), isMember: undefined };
-  const results = await matchedBaseline(
-    marketData,
-    closed.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })),
-    { symbols: universe.symbols, ...(universe.isMember ? { isMember: universe.isMember } : {}), matches: BASELINE_MATCHES, seed: 14 },
-  );
-  const by = (key: (t: Trade) => string) => {
-    const groups = new Map<string, typeof results>();
-    closed.forEach((t, k) => {
-      const g = key(t);
-      let list = groups.get(g);
-      if (!list) groups.set(g, (list = []));
-      list.push(results[k]!);
-    });
-    return Object.fromEntries([...groups.keys()].sort().map((g) => [g, liftOf(groups.get(g)!)]));
-  };
-  return { all: liftOf(results), byBand: by((t) => t.scoreBand), byDirection: by((t) => t.direction), byPattern: by((t) => t.patternType) };
 }
 
 export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
@@ -164,7 +98,7 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
       return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0 };
     });
     const monotonicity = scoreBandMonotonicity(bands);
-    const baseline = await baselineSection(sources.marketData, view, trades);
+    const { alertPolicy, edge, ...record } = await recordOf(sources, view, trades);
     return {
       generatedAt: new Date(now).toISOString(),
       ledgerHead: await head(ledger),
@@ -177,8 +111,10 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
         byTimeframe: performanceBy(trades, (t) => t.timeframe),
         byDirection: performanceBy(trades, (t) => t.direction),
         confidence: confidenceCheck(trades),
-        baseline: { method: BASELINE_METHOD, matches: BASELINE_MATCHES, ...baseline },
+        record,
       },
+      edge: { ledger: view.source, ...edge },
+      alertPolicy: { ledger: view.source, ...alertPolicy },
       higherBandsDoBetter: {
         verdict: monotonicity.verdict,
         statement: monotonicity.sentence,

@@ -9,6 +9,8 @@
 import type { LedgerRepository } from '../../db/repositories/ledger';
 import type { ReplayParams } from '../../domain/replay';
 import type { MarketData } from '../../market-data';
+import type { KernelPool } from '../../pool';
+import type { BarStore } from '../../store';
 import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
 import { AppError } from '../../errors';
 import type { LedgerFigures } from '../../ledger/performance';
@@ -21,8 +23,10 @@ export interface LedgerSources {
   replayLedger: LedgerRepository;
   replayFigures: LedgerFigures;
   replays: ReplayRunsRepository;
-  /** For the scorecard's matched baseline (jobs/baseline). */
+  /** For the record section's baselines (jobs/record): bars through the market data, drawn in the pool from the bar store. */
   marketData: MarketData;
+  barStore: BarStore;
+  pool: KernelPool;
 }
 
 /** A resolved source: the ledger (scoped to the replay), its figures cache and the key figures are cached under. */
