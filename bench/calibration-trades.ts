@@ -10,6 +10,7 @@
  * two matched baselines (jobs/baseline: year-matched and same-day); it runs on
  * stored trades too, so the baselines follow the code without a new replay.
  */
+import { readdirSync } from 'node:fs';
 import { openDatabase } from '../src/db/client';
 import { BarsRepository } from '../src/db/repositories/bars';
 import { SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
@@ -102,12 +103,35 @@ function csvMarket(dir: string) {
   });
 }
 
+/** Every symbol the csv directory has a file for. */
+export function csvSymbols(dir: string): string[] {
+  return readdirSync(dir)
+    .map((f) => /^(.+?)\.csv(\.gz)?$/.exec(f)?.[1])
+    .filter((s): s is string => s !== undefined)
+    .sort();
+}
+
+/** The daily bars of `symbols` from the csv directory (those it has). */
+export async function loadSeries(dir: string, symbols: readonly string[]): Promise<Map<string, Ohlcv>> {
+  const { database, marketData } = await csvMarket(dir);
+  try {
+    const series = new Map<string, Ohlcv>();
+    for (const symbol of symbols) {
+      const bars = await marketData.bars(symbol, 'daily').catch(() => null);
+      if (bars && bars.ts.length) series.set(symbol, bars);
+    }
+    return series;
+  } finally {
+    await database.close();
+  }
+}
+
 /**
  * Labels every trade by prices and draws both baselines (jobs/baseline), in
  * place: the universe is the S&P 500 of each date (fja05680/sp500) over the
  * symbols the data has, or `symbols` at every date when given.
  */
-export async function attachBaselines(trades: Trade[], options: { dir: string; matches: number; seed?: number; symbols?: string[]; series?: Map<string, Ohlcv>; universe?: readonly string[] }): Promise<void> {
+export async function attachBaselines(trades: (Trade & { failFrac?: number | null })[], options: { dir: string; matches: number; seed?: number; symbols?: string[]; series?: Map<string, Ohlcv>; universe?: readonly string[] }): Promise<void> {
   const { database, marketData } = await csvMarket(options.dir);
   try {
     const membership = options.symbols ? null : sp500Membership();

@@ -9,21 +9,23 @@
  * 2. Labels each trade by the ledger outcome (a lifecycle scratch is not a win)
  *    and by prices only: target1 before the stop (kernels/outcome without the
  *    lifecycle; `confidence`'s label).
- * 3. Builds the matched random baseline (jobs/baseline): for every trade,
+ * 3. Builds both matched random baselines (jobs/baseline): for every trade,
  *    `--matches` random entries of the same calendar year and ATR% quintile,
- *    from symbols in the index that day, with the trade's direction, stop and
- *    target fractions, resolved by prices.
+ *    and as many on the same entry date in other members of that day's ATR%
+ *    quintile, from symbols in the index that day, with the trade's
+ *    direction, stop and target fractions, resolved by prices.
  * 4. Fits on the trades detected up to `--split` (default 2016-12-31):
  *    isotonic regression of the price label on finalScore, and logistic
  *    regression on the score model features (components, short, pattern type)
  *    (kernels/stats/calibration). Evaluates on the trades detected after the
  *    split only: Brier score and skill against the training base rate,
- *    reliability tables by decile, and the band, direction and pattern tables
- *    with Wilson and t intervals, each beside its matched baseline and the
- *    lift (Newcombe interval).
+ *    reliability tables by decile, and the record tables (bench/calibration-record:
+ *    by band, direction × band, pattern, market regime and year, the lift
+ *    over both baselines, weekly cluster-bootstrap intervals).
  * 5. Prints the per-pattern base rates over the whole history (the README's
- *    table) and writes everything as JSON to `--out`.
- *
+ *    table) and writes everything as JSON to `--out`; `--readme README.md`
+ *    writes the record tables into the README between its markers.
+
  * `--fit-score <path>` fits the score model on the trades detected to
  * `--split` (bench/score-fit) and writes kernels/score-table, nothing else;
  * other runs re-score the trades with the score in the code before judging.
@@ -31,9 +33,9 @@
  *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
  *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
  *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
- *   bun run bench/calibration.ts --reuse --trades trades.json             # judge the score in the code
+ *   bun run bench/calibration.ts --reuse --trades trades.json [--readme README.md]   # judge the score in the code
  *
- * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`.
+ * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`, `--readme`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -54,7 +56,8 @@ import {
   type IsotonicFit,
   type LogisticFit,
 } from '../src/kernels/stats';
-import { attachBaselines, gatherTrades, type Gathered, type Trade } from './calibration-trades';
+import { recordRows, recordTables, readmeBlock, writeReadme } from './calibration-record';
+import { attachBaselines, csvSymbols, gatherTrades, type Gathered, type Trade } from './calibration-trades';
 import { printTable, realCsvDir } from './lib';
 import { fitScoreTable, fix, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
@@ -194,11 +197,7 @@ function print(report: ReturnType<typeof evaluate>): void {
       'baseline R': f.baselineAvgR.toFixed(3),
       'lift [95%]': `${(100 * f.lift).toFixed(1)} pp [${(100 * f.liftLower).toFixed(1)}, ${(100 * f.liftUpper).toFixed(1)}]`,
     }));
-  printTable(`Score bands, in sample (detected ≤ ${report.split})`, rows(report.bands.inSample));
-  printTable(`Score bands, out of sample (detected > ${report.split})`, rows(report.bands.outOfSample));
-  printTable('Direction, out of sample', rows(report.directions.outOfSample));
-  printTable('Direction × band, out of sample', rows(report.bandsByDirection));
-  printTable('Pattern, out of sample', rows(report.patterns.outOfSample));
+  printTable(`Score bands, in sample (detected ≤ ${report.split}; Wilson and t intervals, as bench/score-select's criterion reads them)`, rows(report.bands.inSample));
   printTable(
     `Brier score out of sample (${report.testTrades} trades; reference: the training base rate ${pct(report.trainBaseRate)} for all)`,
     Object.entries(report.brier).map(([k, b]) => ({ predictor: k, brier: b.brier.toFixed(4), reference: b.reference.toFixed(4), skill: b.skill.toFixed(4) })),
@@ -241,6 +240,8 @@ if (import.meta.main) {
       /** Write the gathered trades here (JSON), or with --reuse read them instead of replaying. */
       trades: { type: 'string' },
       reuse: { type: 'boolean', default: false },
+      /** Write the record tables into this README between its markers (bench/calibration-record). */
+      readme: { type: 'string' },
       /** Fit the score model on the trades detected to --split and write kernels/score-table to this path (then run again to judge it). */
       'fit-score': { type: 'string' },
     },
@@ -258,7 +259,7 @@ if (import.meta.main) {
     : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
   process.stderr.write('\n');
   // Stored trades get their labels and baselines from the code now (a trades file keeps the replay, not the draws).
-  if (reuse) await attachBaselines(gathered.trades, { dir: real.dir, matches: Number(values.matches) });
+  if (reuse) await attachBaselines(gathered.trades, { dir: real.dir, matches: Number(values.matches), universe: csvSymbols(real.dir) });
   if (values.trades && !values.reuse) writeFileSync(values.trades, JSON.stringify(gathered));
   console.log(`replay ${from} .. ${values.to}: ${gathered.sessions} sessions × ${gathered.symbols} symbols in ${(gathered.replayMs / 1000).toFixed(1)} s; ${gathered.trades.length} entered trades`);
   console.log('universe:', JSON.stringify(gathered.universe));
@@ -274,6 +275,19 @@ if (import.meta.main) {
   rescore(gathered.trades);
   const report = evaluate(gathered.trades, split);
   print(report);
-  writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report }, null, 1));
+  // The record tables: both baselines, weekly cluster-bootstrap intervals (bench/calibration-record).
+  const record = recordTables(gathered.trades, split);
+  const cluster = '95% weekly cluster bootstrap';
+  printTable(`Score bands, out of sample (detected > ${split}; ${cluster})`, recordRows({ ...record.bands, all: record.all }));
+  printTable(`Direction × band, out of sample (${cluster})`, recordRows(record.directionBands));
+  printTable(`Direction, out of sample (${cluster})`, recordRows(record.directions));
+  printTable(`Pattern, out of sample (${cluster})`, recordRows(record.patterns));
+  printTable(`Market regime when surfaced, out of sample (${cluster})`, recordRows(record.regimes));
+  printTable(`Year of detection, every trade (${cluster}; years ≤ ${split} are in sample)`, recordRows(record.years));
+  if (values.readme) {
+    writeReadme(values.readme, readmeBlock(record, { from, to: values.to!, trades: gathered.trades.length }));
+    console.log(`\nwritten the record tables into ${values.readme}`);
+  }
+  writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report, record }, null, 1));
   console.log(`\nwritten ${values.out}`);
 }
