@@ -16,6 +16,7 @@ import { BarsRepository } from '../src/db/repositories/bars';
 import { SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
 import { BASELINE_SEED, matchedBaseline } from '../src/jobs/baseline';
 import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
+import type { MatchResult } from '../src/kernels/baseline-match';
 import type { FailureRule } from '../src/kernels/lifecycle';
 import type { Ohlcv } from '../src/kernels/ohlcv';
 import { createLogger } from '../src/log';
@@ -25,8 +26,12 @@ import { createCsvProvider } from '../src/providers/csv';
 import { sp500Membership } from '../src/providers/universe/membership';
 import { BarStore } from '../src/store';
 
-/** One entered trade of the replay, with its labels and its matched baselines. */
-export interface Trade {
+/**
+ * One entered trade of the replay, with its labels and its matched baselines
+ * (kernels/baseline-match `MatchResult`: the price label, and the year-matched
+ * `base*` and same-day `same*` draws).
+ */
+export interface Trade extends MatchResult {
   id: string;
   symbol: string;
   patternType: string;
@@ -55,17 +60,6 @@ export interface Trade {
   r: number;
   daysHeld: number;
   exitAt: string;
-  /** Prices only: 1 target1 first, 0 stop first, null still open at the data's end. */
-  priceHit: 0 | 1 | null;
-  priceR: number | null;
-  /** Year-matched random entries resolved by prices: hits, resolved draws, sum of R. */
-  baseHits: number;
-  baseN: number;
-  baseSumR: number;
-  /** Same-day random entries (other members that day, same ATR% quintile), resolved by prices. */
-  sameHits: number;
-  sameN: number;
-  sameSumR: number;
 }
 
 /** What a gathered replay holds (bench/calibration --trades writes it as JSON). */

@@ -20,23 +20,16 @@
  * bootstrap, and a week's row can be kept up to date as trades close. The
  * seed is fixed: the same record gives the same intervals.
  */
+import type { MatchResult } from '../kernels/baseline-match';
 import { round } from '../kernels/round';
 import { clusterBootstrap, weekOf, type BootstrapInterval } from '../kernels/stats/cluster-bootstrap';
 
 /** A closed, entered trade with its labels and both baselines' draws (kernels/baseline-match `MatchResult`). */
-export interface RecordTrade {
+export interface RecordTrade extends MatchResult {
   /** Entry bar time (ISO): its week is its cluster. */
   entryAt: string;
   outcome: string;
   r: number;
-  priceHit: 0 | 1 | null;
-  priceR: number | null;
-  baseHits: number;
-  baseN: number;
-  baseSumR: number;
-  sameHits: number;
-  sameN: number;
-  sameSumR: number;
 }
 
 /** Columns of a week's row. */
