@@ -28,7 +28,7 @@
 import type { Direction } from '../domain/signal';
 import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, resolveManagedAt, sampleMatches } from './baseline';
 import { crossSection, sampleSameDay, type CrossSection, type DayMember } from './baseline-same-day';
-import type { Ohlcv } from './ohlcv';
+import { indexAtOrBefore, type Ohlcv } from './ohlcv';
 import { resolveOutcome, type OutcomeResult } from './outcome';
 import { seededRandom, seedOf } from './random';
 
@@ -88,21 +88,6 @@ export interface Draw {
 const DAY_MS = 86_400_000;
 const dateOf = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
-/** Index of the bar at or before `ts` (binary search); −1 before the first. */
-function barAtOrBefore(ts: Float64Array, at: number): number {
-  let lo = 0;
-  let hi = ts.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (ts[mid]! <= at) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 function tally(result: MatchResult, o: OutcomeResult, which: 'base' | 'same'): void {
   if (o.outcome === 'open') return;
   const win = o.outcome === 'win' ? 1 : 0;
@@ -131,7 +116,7 @@ export function matchTrades(trades: readonly MatchTrade[], options: MatchOptions
   const at = trades.map((t) => {
     const bars = options.barsOf(t.symbol);
     if (!bars) return -1;
-    const i = barAtOrBefore(bars.ts, Date.parse(t.entryAt));
+    const i = indexAtOrBefore(bars.ts, Date.parse(t.entryAt));
     return i >= 0 && dateOf(bars.ts[i]!) === t.entryAt.slice(0, 10) ? i : -1;
   });
   const draws = options.matches > 0;
@@ -170,7 +155,7 @@ export function matchTrades(trades: readonly MatchTrade[], options: MatchOptions
     symbols.forEach((symbol, c) => {
       if (options.isMember && !options.isMember(symbol, day)) return;
       const bars = options.barsOf(symbol)!;
-      const i = barAtOrBefore(bars.ts, start + DAY_MS - 1);
+      const i = indexAtOrBefore(bars.ts, start + DAY_MS - 1);
       if (i < 0 || bars.ts[i]! < start) return; // no bar on that date
       members.push({ column: c, bar: i, atrPct: atrOf(symbol)[i]! });
     });
