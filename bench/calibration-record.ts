@@ -67,32 +67,103 @@ export function markdownTable(rows: readonly Record<string, string | number>[]):
   return [line(cols), `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => line(cols.map((c) => r[c] ?? '')))].join('\n');
 }
 
-export const README_BEGIN = '<!-- bench/calibration record tables: begin (written by `bun run bench/calibration.ts --reuse --trades trades.json --readme README.md`; do not edit by hand) -->';
-export const README_END = '<!-- bench/calibration record tables: end -->';
+/** Bulkowski's published bull-market figures beside our per-pattern base rates, each with the page it was read from (README, "Calibration"). */
+export const BULKOWSKI: Readonly<Record<string, [figures: string, source: string]>> = {
+  ascending_triangle: ['up breakouts: break-even failure 13%, average rise 35%, 75% meet target (2nd ed.); 1st ed. (725 patterns, 1991–96): 89% meet target', 'wealthv.com/charting/Patterns/at.html (a copy of thepatternsite.com\'s page); wealthv.com/charting/bpt/AscendTrig.html'],
+  bear_flag: ['flags, down breakouts: break-even failure 2%, average decline 16%, 47% meet target', 'wealthv.com/charting/Patterns/flags.html (copy of thepatternsite.com\'s)'],
+  bull_flag: ['flags, up breakouts: break-even failure 4%, average rise 23%, 64% meet target', 'same page'],
+  cup_with_handle: ['break-even failure 5%, average rise 54%, 61% meet target (913 trades; 3rd ed.)', 'thepatternsite.com/cup.html'],
+  descending_triangle: ['down breakouts: break-even failure 23%, average decline 15%, 50% meet target (statistics of 4/22/2019)', 'thepatternsite.com/dt.html'],
+  donchian_55: ['— (not a Bulkowski pattern)', ''],
+  double_bottom: ['Adam & Adam: break-even failure 16%, average rise 39%, 73% meet target (1,154 trades; 3rd ed.). He splits double bottoms four ways; ours is not split', 'thepatternsite.com/aadb.html'],
+  flat_base: ["— (O'Neil's base; no Bulkowski page with figures for it was found)", ''],
+  gap_and_go: ['— (not a Bulkowski chart pattern; his gap statistics are for other gap types and were not found in a comparable form)', ''],
+  high_tight_flag: ['break-even failure 0%, average rise 69%, 90% meet target (2nd ed.); his later update ranks it 43 of 56, "not nearly as good"', 'wealthv.com/charting/Patterns/htf.html (copy of thepatternsite.com\'s); thepatternsite.com/HTFStudy.html'],
+  new_high_52w: ['— (not a Bulkowski pattern)', ''],
+  range_breakdown: ['rectangle top, down breakouts: break-even failure 11%, average decline 17%, 63% meet target; rectangle bottom, down: 16%, 14%, 50% (2nd ed.)', 'wealthv.com/charting/Patterns/recttops.html, rectbots.html (copies of thepatternsite.com\'s)'],
+  range_breakout: ['rectangle top, up breakouts: break-even failure 9%, average rise 39%, 80% meet target; rectangle bottom, up: 10%, 46%, 85% (2nd ed.)', 'same pages'],
+  vcp: ["— (Minervini's pattern, not a Bulkowski one)", ''],
+};
 
-/** The README's block: the band × direction table and the regime table, out of sample, with the command and range. */
-export function readmeBlock(tables: RecordTables, meta: { from: string; to: string; trades: number }): string {
-  const bandRows = recordRows({ ...tables.bands, all: tables.all, ...tables.directionBands });
-  return [
-    README_BEGIN,
-    '',
-    `Out of sample: the ${tables.all.trades.toLocaleString('en-US')} entered trades detected after ${tables.split} (of ${meta.trades.toLocaleString('en-US')} replayed ${meta.from} .. ${meta.to}); intervals are 95% weekly cluster-bootstrap intervals (1,000 resamples over the ${tables.all.weeks} entry weeks, seed 32).`,
-    '',
-    markdownTable(bandRows),
-    '',
-    'By the market regime when the signal was surfaced (out of sample):',
-    '',
-    markdownTable(recordRows(tables.regimes)),
-    '',
-    README_END,
-  ].join('\n');
+/** The per-pattern base rates over every trade (ledger outcomes, prices, both baselines) beside Bulkowski's figures. */
+export function patternRows(trades: readonly Trade[]): Record<string, string | number>[] {
+  const groups = Map.groupBy(trades, (t) => t.patternType);
+  return [...groups.keys()].sort().map((pattern) => {
+    const ts = groups.get(pattern)!;
+    const f = recordFigures(ts);
+    const days = ts.map((t) => t.daysHeld).sort((a, b) => a - b);
+    const [bulkowski, source] = BULKOWSKI[pattern] ?? ['—', ''];
+    return {
+      pattern,
+      N: f.trades,
+      'hit rate': `${num(f.hitRate.value, 1, 100)}%`,
+      'mean R': signed(f.meanR.value, 3),
+      'median days held': days[Math.floor((days.length - 1) / 2)]!,
+      'hit (prices)': `${num(f.priceHitRate.value, 1, 100)}%`,
+      'same-day hit': `${num(f.sameDay.hitRate, 1, 100)}%`,
+      'year-matched hit': `${num(f.yearMatched.hitRate, 1, 100)}%`,
+      'Bulkowski (bull market)': bulkowski,
+      source,
+    };
+  });
 }
 
-/** Replaces the README's block between the markers; throws when the markers are missing. */
-export function writeReadme(path: string, block: string): void {
-  const text = readFileSync(path, 'utf8');
-  const a = text.indexOf(README_BEGIN);
-  const b = text.indexOf(README_END);
-  if (a < 0 || b < a) throw new Error(`${path}: the calibration markers are missing (${README_BEGIN} … ${README_END})`);
-  writeFileSync(path, text.slice(0, a) + block + text.slice(b + README_END.length));
+/** What bench/calibration hands the README blocks besides the record tables. */
+export interface ReadmeInputs {
+  from: string;
+  to: string;
+  trades: readonly Trade[];
+  /** `confidence` judged out of sample against the ledger's win (bench/calibration `evaluate().ledgerLabel`). */
+  confidence: { brier: number; reference: number; skill: number; baseRate: number; testTrades: number; reliability: { from: number; to: number; n: number; predicted: number; observed: number; lower: number; upper: number }[] };
+}
+
+/** The README's blocks, by name: the record tables, the confidence check, the per-pattern base rates. */
+export function readmeBlocks(tables: RecordTables, inputs: ReadmeInputs): Record<ReadmeBlock, string> {
+  const bandRows = recordRows({ ...tables.bands, all: tables.all, ...tables.directionBands });
+  const c = inputs.confidence;
+  const two = (x: number) => x.toFixed(2);
+  return {
+    record: [
+      `Out of sample: the ${tables.all.trades.toLocaleString('en-US')} entered trades detected after ${tables.split} (of ${inputs.trades.length.toLocaleString('en-US')} replayed ${inputs.from} .. ${inputs.to}); every interval is a 95% weekly cluster-bootstrap interval (1,000 resamples over the ${tables.all.weeks} entry weeks, seed 32).`,
+      '',
+      markdownTable(bandRows),
+      '',
+      'By the market regime when the signal was surfaced (out of sample):',
+      '',
+      markdownTable(recordRows(tables.regimes)),
+    ].join('\n'),
+    confidence: [
+      `\`confidence\` (P(win) of the fitted model) out of sample, against the ledger's win: Brier ${c.brier.toFixed(4)} against ${c.reference.toFixed(4)} for the training base rate ${num(c.baseRate, 1, 100)}% predicted for all (skill ${signed(c.skill, 3)}; ${c.testTrades.toLocaleString('en-US')} trades). Reliability, by decile of \`confidence\` (ties at 2 decimals make the deciles uneven):`,
+      '',
+      markdownTable(
+        c.reliability.map((b, i) => ({
+          'decile of confidence (out of sample)': `${i + 1} (${two(b.from)}–${two(b.to)})`,
+          N: b.n,
+          predicted: `${num(b.predicted, 1, 100)}%`,
+          'observed [Wilson 95%]': `${num(b.observed, 1, 100)}% [${num(b.lower, 1, 100)}, ${num(b.upper, 1, 100)}]`,
+        })),
+      ),
+    ].join('\n'),
+    patterns: markdownTable(patternRows(inputs.trades)),
+  };
+}
+
+export const README_BLOCKS = ['record', 'confidence', 'patterns'] as const;
+export type ReadmeBlock = (typeof README_BLOCKS)[number];
+
+/** The markers around block `name` in the README. */
+export const markers = (name: ReadmeBlock) =>
+  [`<!-- bench/calibration ${name}: begin (written by \`bun run bench/calibration.ts --reuse --trades trades.json --readme README.md\`; do not edit by hand) -->`, `<!-- bench/calibration ${name}: end -->`] as const;
+
+/** Replaces each block between its markers in the README; throws when a pair of markers is missing. */
+export function writeReadme(path: string, blocks: Readonly<Record<ReadmeBlock, string>>): void {
+  let text = readFileSync(path, 'utf8');
+  for (const name of README_BLOCKS) {
+    const [begin, end] = markers(name);
+    const a = text.indexOf(begin);
+    const b = text.indexOf(end);
+    if (a < 0 || b < a) throw new Error(`${path}: the markers of the ${name} block are missing (${begin} … ${end})`);
+    text = `${text.slice(0, a)}${begin}\n\n${blocks[name]}\n\n${text.slice(b)}`;
+  }
+  writeFileSync(path, text);
 }

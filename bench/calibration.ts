@@ -56,7 +56,7 @@ import {
   type IsotonicFit,
   type LogisticFit,
 } from '../src/kernels/stats';
-import { recordRows, recordTables, readmeBlock, writeReadme } from './calibration-record';
+import { readmeBlocks, recordRows, recordTables, writeReadme } from './calibration-record';
 import { attachBaselines, csvSymbols, gatherTrades, type Gathered, type Trade } from './calibration-trades';
 import { printTable, realCsvDir } from './lib';
 import { fitScoreTable, fix, rescore, scoreTableModule, tradeFeatures } from './score-fit';
@@ -285,7 +285,9 @@ if (import.meta.main) {
   printTable(`Market regime when surfaced, out of sample (${cluster})`, recordRows(record.regimes));
   printTable(`Year of detection, every trade (${cluster}; years ≤ ${split} are in sample)`, recordRows(record.years));
   if (values.readme) {
-    writeReadme(values.readme, readmeBlock(record, { from, to: values.to!, trades: gathered.trades.length }));
+    const brier = report.ledgerLabel.brier.confidence!;
+    const confidence = { ...brier, baseRate: report.ledgerLabel.trainBaseRate, testTrades: report.ledgerLabel.testTrades, reliability: report.ledgerLabel.reliability.confidence! };
+    writeReadme(values.readme, readmeBlocks(record, { from, to: values.to!, trades: gathered.trades, confidence }));
     console.log(`\nwritten the record tables into ${values.readme}`);
   }
   writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report, record }, null, 1));
