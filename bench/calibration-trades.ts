@@ -212,7 +212,8 @@ export async function gatherTrades(options: GatherOptions): Promise<Gathered> {
     // Bars of every symbol the replay read, for the labels and the baselines.
     const series = new Map<string, Ohlcv>();
     for (const symbol of prepared.symbols) series.set(symbol, await marketData.bars(symbol, 'daily'));
-    await attachBaselines(trades, { dir: options.dir, matches: options.matches, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.symbols ? { symbols: options.symbols } : {}), series, universe: prepared.symbols });
+    // The universe as every later run over stored trades takes it (csvSymbols, in its order), so a replay and a --reuse draw alike.
+    await attachBaselines(trades, { dir: options.dir, matches: options.matches, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(options.symbols ? { symbols: options.symbols } : {}), series, universe: options.symbols ?? csvSymbols(options.dir) });
     return { trades, universe: prepared.universe, sessions: prepared.sessionTs.length, symbols: prepared.symbols.length, replayMs, ...(options.failure ? { failure: options.failure } : {}) };
   } finally {
     await pool.destroy();
