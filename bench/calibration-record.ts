@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SCORE_BANDS } from '../src/domain/signal';
-import { recordFigures, recordFiguresBy, type Estimate, type RecordFigures } from '../src/ledger/record-figures';
+import { recordFigures, recordFiguresBy, statisticOf, type Estimate, type RecordFigures } from '../src/ledger/record-figures';
 import type { Trade } from './calibration-trades';
 
 const day = (t: Trade) => t.detectedAt.slice(0, 10);
@@ -121,6 +121,7 @@ export interface ReadmeInputs {
 export function readmeBlocks(tables: RecordTables, inputs: ReadmeInputs): Record<ReadmeBlock, string> {
   const bandRows = recordRows({ ...tables.bands, all: tables.all, ...tables.directionBands });
   const c = inputs.confidence;
+  const outOfSample = inputs.trades.filter((t) => day(t) > tables.split);
   const two = (x: number) => x.toFixed(2);
   return {
     record: [
@@ -136,12 +137,19 @@ export function readmeBlocks(tables: RecordTables, inputs: ReadmeInputs): Record
       `\`confidence\` (P(win) of the fitted model) out of sample, against the ledger's win: Brier ${c.brier.toFixed(4)} against ${c.reference.toFixed(4)} for the training base rate ${num(c.baseRate, 1, 100)}% predicted for all (skill ${signed(c.skill, 3)}; ${c.testTrades.toLocaleString('en-US')} trades). Reliability, by decile of \`confidence\` (ties at 2 decimals make the deciles uneven):`,
       '',
       markdownTable(
-        c.reliability.map((b, i) => ({
-          'decile of confidence (out of sample)': `${i + 1} (${two(b.from)}–${two(b.to)})`,
-          N: b.n,
-          predicted: `${num(b.predicted, 1, 100)}%`,
-          'observed [Wilson 95%]': `${num(b.observed, 1, 100)}% [${num(b.lower, 1, 100)}, ${num(b.upper, 1, 100)}]`,
-        })),
+        c.reliability.map((b, i) => {
+          // The bin's trades (bins keep ties together, so [from, to] ranges do not overlap), for a weekly cluster interval.
+          const observed = statisticOf(
+            outOfSample.filter((t) => t.confidence >= b.from && t.confidence <= b.to),
+            'hitRate',
+          );
+          return {
+            'decile of confidence (out of sample)': `${i + 1} (${b.from === b.to ? two(b.from) : `${two(b.from)}–${two(b.to)}`})`,
+            N: b.n,
+            predicted: `${num(b.predicted, 1, 100)}%`,
+            'observed [weekly cluster 95%]': `${num(observed.value, 1, 100)}% [${num(observed.lower, 1, 100)}, ${num(observed.upper, 1, 100)}]`,
+          };
+        }),
       ),
     ].join('\n'),
     patterns: markdownTable(patternRows(inputs.trades)),
