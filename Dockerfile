@@ -4,6 +4,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# patches/: our fixes to dependencies, applied by npm's postinstall (patch-package)
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build

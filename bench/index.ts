@@ -15,6 +15,7 @@ import { benchForecast } from './forecast';
 import { benchGraphql } from './graphql';
 import { benchKernels } from './kernels';
 import { benchLedger } from './ledger';
+import { benchLive } from './live';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
 import { benchReplay } from './replay';
@@ -41,6 +42,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  live: benchLive,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

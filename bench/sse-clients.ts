@@ -11,14 +11,19 @@
  * process's CPU time since the last report, so the bench can show the
  * clients are not the bottleneck); on `exit` exits.
  *
- *   bun run bench/sse-clients.ts <host> <port> <path> <count>
+ *   bun run bench/sse-clients.ts <host> <port> <path> <count> [event]
+ *
+ * `path` may hold several paths separated by `|`: connection i asks the
+ * i-th (round robin), so one process can hold subscriptions to different
+ * symbols (bench/live). `event` is the event counted (default
+ * `breakouts.state_change`); its payload's `price` carries the send time.
  */
 export {};
 
-const [host, portText, path, countText] = process.argv.slice(2);
+const [host, portText, path, countText, eventName = 'breakouts.state_change'] = process.argv.slice(2);
 const port = Number(portText);
 const count = Number(countText);
-const request = `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n\r\n`;
+const requests = path!.split('|').map((p) => `GET ${p} HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n\r\n`);
 const clock = () => performance.timeOrigin + performance.now();
 
 let ready = 0;
@@ -30,7 +35,7 @@ const decoder = new TextDecoder();
 type Conn = { text: string; greeted: boolean };
 
 const PRICE = '"price":';
-const EVENT = 'event: breakouts.state_change';
+const EVENT = `event: ${eventName}`;
 
 /** Splits frames off the connection's text; reads the publish time without a JSON parse (the client must stay cheap: it shares the CPUs with the server). */
 function take(conn: Conn, chunk: Uint8Array): void {
@@ -59,6 +64,7 @@ function take(conn: Conn, chunk: Uint8Array): void {
 
 for (let i = 0; i < count; i++) {
   const conn: Conn = { text: '', greeted: false };
+  const request = requests[i % requests.length]!;
   await Bun.connect({
     hostname: host!,
     port,

@@ -49,7 +49,8 @@ import { createLogger } from '../src/log';
 import { createServices } from '../src/services';
 import { printTable, smoke } from './lib';
 
-const option = (name: string): number[] | undefined =>
+/** The numbers of `--name=1,2,3`, or undefined when it is not given. */
+export const option = (name: string): number[] | undefined =>
   process.argv
     .find((arg) => arg.startsWith(`--${name}=`))
     ?.slice(name.length + 3)
@@ -64,12 +65,12 @@ const BURST = option('burst')?.[0] ?? 1;
 /** Client processes per run (each holds an equal share of the connections). */
 const PROCESSES = 4;
 
-interface ClientProcess {
+export interface ClientProcess {
   proc: Bun.Subprocess<'pipe', 'pipe', 'inherit'>;
   lines: AsyncIterator<string>;
 }
 
-async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let pending = '';
   for await (const chunk of stream) {
@@ -80,14 +81,20 @@ async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<stri
   }
 }
 
-async function nextJson<T>(client: ClientProcess, timeoutMs: number): Promise<T> {
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs));
-  const { value, done } = await Promise.race([client.lines.next(), timeout]);
-  if (done) throw new Error('a client process ended early');
-  return JSON.parse(value) as T;
+/** The client process's next JSON line; fails after `timeoutMs` (its timer cleared once answered: a bench outlives it). */
+export async function nextJson<T>(client: ClientProcess, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs)));
+  try {
+    const { value, done } = await Promise.race([client.lines.next(), timeout]);
+    if (done) throw new Error('a client process ended early');
+    return JSON.parse(value) as T;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-const quantile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+export const quantile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 interface ClientReport {

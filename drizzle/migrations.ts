@@ -84,5 +84,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795555708386,
     "breakpoints": true,
     "sql": "-- The replay ledger is append-only like the live one (migration 0003, same\n-- function): UPDATE and DELETE are refused row by row, TRUNCATE by a\n-- statement trigger.\nCREATE TRIGGER replay_ledger_records_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_records\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_records_no_truncate BEFORE TRUNCATE ON \"replay_ledger_records\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_update BEFORE UPDATE OR DELETE ON \"replay_ledger_checkpoints\"\n  FOR EACH ROW EXECUTE FUNCTION breakline_ledger_refuse();\n--> statement-breakpoint\nCREATE TRIGGER replay_ledger_checkpoints_no_truncate BEFORE TRUNCATE ON \"replay_ledger_checkpoints\"\n  FOR EACH STATEMENT EXECUTE FUNCTION breakline_ledger_refuse();\n"
+  },
+  {
+    "tag": "0013_user_tiers",
+    "when": 1795810293260,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"user_tiers\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"stated_at\" timestamp with time zone NOT NULL,\n\t\"source\" text NOT NULL,\n\tCONSTRAINT \"user_tiers_tier\" CHECK (\"user_tiers\".\"tier\" in ('free', 'pro', 'enterprise')),\n\tCONSTRAINT \"user_tiers_source\" CHECK (\"user_tiers\".\"source\" in ('session', 'operator'))\n);\n"
   }
 ];

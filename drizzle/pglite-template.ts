@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 13,
-  "digest": "f2b9a24d7160a64254ce7da78c5e038bbb4f3ed8a926cdfcf415dd278699d57b"
+  "migrations": 14,
+  "digest": "adf429f80d353ef188b4e11a9d2655220426b4e3a411d983553274d9df20f60a"
 };

@@ -76,3 +76,18 @@ write(
   join(OUT, 'insider_form4', 'tsla_aapl_form4_2025-2026.csv'),
   excerpt(join(SHARED, 'insider_form4', 'sp500_form4_transactions_2025-2026.csv.gz'), ([ticker]) => ticker === 'TSLA' || ticker === 'AAPL'),
 );
+
+// Alpaca 1-minute SPY bars of 2025-04-24/25, extended hours included (dawsh2/ADMF-trader, MIT): the whole file,
+// replayed by the loopback Alpaca server (test/helpers/vendors/alpaca-server.ts).
+write(join(OUT, 'intraday', 'alpaca_spy_1min', 'SPY_1min.csv'), excerpt(join(SHARED, 'intraday', 'alpaca_spy_1min', 'SPY_1min.csv'), () => true));
+
+// Polygon 5-minute aggregates (Tanushree28/ORB-RuleBased, MIT) of four sessions: the eve of Thanksgiving and the
+// early close after it (2023-11-22, 2023-11-24), and the Friday and Monday around the 2024 change to daylight time
+// (2024-03-08 EST, 2024-03-11 EDT), for every symbol, so the grouped-daily replay has a market of six.
+const POLYGON_DAYS = ['2023-11-22', '2023-11-24', '2024-03-08', '2024-03-11'];
+for (const symbol of ['XLK', 'UNH', 'ADBE', 'COST', 'MA', 'PEP']) {
+  write(
+    join(OUT, 'intraday', 'polygon_5m', `${symbol}_5m.csv`),
+    excerpt(join(SHARED, 'intraday', 'polygon_5m', `${symbol}_5m.csv.gz`), ([datetime]) => POLYGON_DAYS.includes(datetime!.slice(0, 10))),
+  );
+}

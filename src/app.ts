@@ -17,7 +17,7 @@ import { API_VERSIONS } from './config';
 import { altdataModule } from './modules/altdata';
 import { backtestModule } from './modules/backtest';
 import { fundamentalsModule } from './modules/fundamentals';
-import { graphqlModule } from './modules/graphql';
+import { graphqlModule, type RouteTable } from './modules/graphql';
 import { marketFastRoutes, marketModule } from './modules/market';
 import { optionsModule } from './modules/options';
 import { realtimeModule } from './modules/realtime';
@@ -25,7 +25,7 @@ import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
-import { bodyLimit, SERVER_BODY_LIMIT } from './plugins/body-limit';
+import { bodyLimit, serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import './plugins/formats';
@@ -83,10 +83,11 @@ export function fastRoutes(services: Services, ordinaryOf: (path: string) => (re
 
 export function createApp(services: Services) {
   const { config, log } = services;
-  // Bun's own limits: no body over SERVER_BODY_LIMIT reaches a route, and a
+  // Bun's own limits lifted above the app's (plugins/body-limit: the app refuses in the Error shape), and a
   // failure of the error renderer itself is a bare 500, never a source page.
-  // Static route paths, read once the app is composed (the access log and metrics label refusals before routing with them).
-  let routes: () => readonly { path: string }[] = () => [];
+  // The route table, read once the app is composed: its static paths (the access log and metrics label refusals before
+  // routing with them), and the rate-limit class each route publishes (GraphQL's fields take their REST route's).
+  let routes: RouteTable = () => [];
   let staticRoutes: Set<string> | undefined;
   const isRoute = (path: string): boolean => (staticRoutes ??= new Set(routes().map((route) => route.path))).has(path);
   // The hot cached GETs are Bun's routes, answered by the fast path before Elysia (plugins/fast-path);
@@ -104,10 +105,10 @@ export function createApp(services: Services) {
     return handler;
   };
   const hot = fastRoutes(services, ordinaryOf);
-  const app = new Elysia({ name: 'breakline', serve: { maxRequestBodySize: SERVER_BODY_LIMIT, development: false, routes: hot } })
+  const app = new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)
-    .use(errors(log))
+    .use(errors(log, () => void services.health.refresh()))
     .use(versioning(config.apiDefaultVersion))
     .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
     .use(bodyLimit)
@@ -142,7 +143,7 @@ export function createApp(services: Services) {
     .use(aiModule(services))
     .use(backtestModule(services))
     .use(realtimeModule(services))
-    .use(graphqlModule(services))
+    .use(graphqlModule(services, () => routes()))
     .use(accountModule(services))
     .use(watchlistsModule(services))
     .use(alertsModule(services))

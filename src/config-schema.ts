@@ -3,6 +3,7 @@
  * The environment Breakline reads: every variable, its type, range and default,
  * as one zod object. Only src/config parses it (`loadConfig`), once.
  */
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import type { Tier } from './domain/tiers';
 
@@ -15,6 +16,7 @@ const bool = z
 
 const onOff = z.enum(['on', 'off']);
 const httpUrl = z.string().regex(/^https?:\/\//, 'must be an http(s) URL');
+const wsUrl = z.string().regex(/^wss?:\/\//, 'must be a ws(s):// URL');
 
 /** A comma-separated list (blank items dropped). */
 const list = z.string().transform((v) => v.split(',').map((item) => item.trim()).filter(Boolean));
@@ -52,6 +54,66 @@ const origins = list.pipe(
   ),
 );
 
+/**
+ * Which hops in front of the server are trusted proxies (src/plugins/client-address walks them):
+ * hop 0 is the socket peer, hops 1, 2, … the `X-Forwarded-For` entries from the right.
+ */
+export interface ProxyTrust {
+  /** Hops trusted at most, counted from the socket peer (Infinity: as many as are in `ranges`). */
+  hops: number;
+  /** The CIDRs a trusted hop's address must be in; null: any address. */
+  ranges: readonly string[] | null;
+  /** Set by the old boolean `TRUST_PROXY=true`: one hop on a loopback or private address (the boot log warns). */
+  legacy: boolean;
+}
+
+/** Express's named ranges (proxy-addr), the names `TRUST_PROXY` accepts beside addresses and CIDRs. */
+export const NAMED_RANGES: Readonly<Record<string, readonly string[]>> = {
+  loopback: ['127.0.0.0/8', '::1/128'],
+  linklocal: ['169.254.0.0/16', 'fe80::/10'],
+  uniquelocal: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', 'fc00::/7'],
+};
+
+/** An IPv4 dotted quad or an IPv6 address (not ipaddr.js's lenient IPv4 forms such as `127.1`). */
+const strictAddress = (text: string): boolean => ipaddr.IPv4.isValidFourPartDecimal(text) || (text.includes(':') && ipaddr.IPv6.isValid(text));
+
+/** The most hops a count may name: more proxies than this in one chain is a mistake, not a topology. */
+const MAX_HOPS = 16;
+
+/**
+ * `TRUST_PROXY`: off (`false`, `0`, unset), a hop count (`1`, `2`: that many proxies in front, whatever
+ * their addresses), or the proxies' addresses (comma-separated IPs, CIDRs and the names of
+ * {@link NAMED_RANGES}, any number of hops). `true` (the old boolean) reads as one hop on a loopback or
+ * private address: safe when the proxy sits on such an address and clients cannot reach the server
+ * from one directly.
+ */
+const proxyTrust = z
+  .string()
+  .trim()
+  .transform((value, ctx): ProxyTrust | null => {
+    const lower = value.toLowerCase();
+    if (['', 'false', '0', 'no', 'off'].includes(lower)) return null;
+    if (['true', 'yes', 'on'].includes(lower)) return { hops: 1, ranges: Object.values(NAMED_RANGES).flat(), legacy: true };
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= MAX_HOPS) return { hops, ranges: null, legacy: false };
+      ctx.addIssue({ code: 'custom', message: `a hop count must be at most ${MAX_HOPS}` });
+      return z.NEVER;
+    }
+    const ranges: string[] = [];
+    for (const item of value.split(',').map((entry) => entry.trim()).filter(Boolean)) {
+      const named = NAMED_RANGES[item.toLowerCase()];
+      if (named) ranges.push(...named);
+      else if (strictAddress(item.split('/')[0]!) && ipaddr.isValidCIDR(item)) ranges.push(item);
+      else if (strictAddress(item)) ranges.push(`${item}/${item.includes(':') ? 128 : 32}`);
+      else {
+        ctx.addIssue({ code: 'custom', message: `'${item}' is not an address, a CIDR or one of ${Object.keys(NAMED_RANGES).join(', ')} (or give a hop count, or true/false)` });
+        return z.NEVER;
+      }
+    }
+    return { hops: Number.POSITIVE_INFINITY, ranges, legacy: false };
+  });
+
 export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -64,11 +126,32 @@ export const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
-  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo']).default('synthetic'),
+  MARKET_DATA_PROVIDER: z.enum(['synthetic', 'csv', 'yahoo', 'alpaca', 'polygon']).default('synthetic'),
   CSV_DIR: z.string().min(1).optional(),
   SYNTHETIC_SEED: z.coerce.number().int().default(42),
   YAHOO_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://query1.finance.yahoo.com'),
   YAHOO_RATE_PER_SECOND: z.coerce.number().positive().max(100).default(5),
+  /** Alpaca Market Data v2 (`MARKET_DATA_PROVIDER=alpaca`): the keys (never logged), the feed of the plan, and the hosts. */
+  ALPACA_KEY_ID: z.string().min(1).optional(),
+  ALPACA_SECRET_KEY: z.string().min(1).optional(),
+  ALPACA_FEED: z.enum(['iex', 'sip']).default('iex'),
+  ALPACA_ADJUSTMENT: z.enum(['raw', 'split', 'dividend', 'all']).default('split'),
+  ALPACA_DATA_URL: httpUrl.default('https://data.alpaca.markets'),
+  ALPACA_STREAM_URL: wsUrl.default('wss://stream.data.alpaca.markets'),
+  ALPACA_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(200),
+  /** Polygon, now Massive (`MARKET_DATA_PROVIDER=polygon`): the key (never logged) and the hosts (the vendor renamed them). */
+  POLYGON_API_KEY: z.string().min(1).optional(),
+  POLYGON_BASE_URL: httpUrl.default('https://api.massive.com'),
+  POLYGON_STREAM_URL: wsUrl.default('wss://socket.massive.com'),
+  POLYGON_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(5),
+  /** The vendor's WebSocket stream (alpaca, polygon): minute bars rolled up live, scans on bar closes, quotes pushed. */
+  LIVE_STREAM: onOff.default('on'),
+  /** Roll pre-market and after-hours minutes (04:00–20:00 New York) into the bars too. */
+  LIVE_EXTENDED_HOURS: onOff.default('off'),
+  /** No trade or bar for this long during a session: the stream is taken for dead and reconnected. */
+  LIVE_SILENT_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** Symbols whose trades are streamed at most (default: the plan's, Alpaca iex 30; unset for sip and polygon: no limit). */
+  LIVE_TRADE_SYMBOLS: z.coerce.number().int().min(0).max(100_000).optional(),
   /** SEC EDGAR as the source of insiders, filings and shares outstanding; the SEC requires a contact. */
   EDGAR_USER_AGENT: z.string().regex(/\S+@\S+\.\S+/, "must name you and a contact e-mail, e.g. 'Acme Research ops@acme.example' (SEC fair-access policy)").optional(),
   EDGAR_BASE_URL: z.string().regex(/^https?:\/\//, 'must be an http(s) URL').default('https://www.sec.gov'),
@@ -94,13 +177,15 @@ export const envSchema = z.object({
   AUTH_AUDIENCE: list.optional(),
   AUTH_AUTHORIZED_PARTIES: list.optional(),
   AUTH_TIER_CLAIM: z.string().min(1).default('tier'),
+  /** Local mode's session signing key (a private JWK, mode 0600): one file every instance of a deployment mounts. Unset → STATE_DIR/auth/session-key.json. */
+  AUTH_LOCAL_KEY_FILE: z.string().min(1).optional(),
   AUTH_ALLOWED_ORIGINS: origins.optional(),
   /** Origins a browser may call the API from (CORS): `*`, or a comma-separated list; unset → same origin only. */
   CORS_ORIGINS: z.union([z.string().trim().pipe(z.literal('*')), origins]).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Requests per window to the costly routes (replays, universe scans, verification, the CSV ledger), on top of the ordinary quota. */
   RATE_LIMIT_COSTLY_QUOTA: z.coerce.number().int().min(1).default(10),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: z.string().default('false').pipe(proxyTrust),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   MACRO_CALENDAR: onOff.default('on'),
   /** How long fetched bars count as fresh before the provider is asked again. */
@@ -111,6 +196,12 @@ export const envSchema = z.object({
   SCAN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(300),
   /** Replay the last two years in the background on first start (auto: on for the synthetic market only). */
   REPLAY_ON_BOOT: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * Seconds a stopping server goes on serving with /readyz at 503, so balancers take it out before it closes its
+   * listener (cli/shutdown). 2: HAProxy checking every 1 s with `fall 1` marks it down within ~1 s, and 1 s more
+   * covers a check in flight; in-flight work then has 3 s, so the process exits within DESIGN's 5 s.
+   */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(300).default(2),
   /** Seconds between background health rounds (probes answer from the last one). */
   HEALTH_CHECK_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   /** Which language model explains signals; unset: anthropic with ANTHROPIC_API_KEY, openai with OPENAI_BASE_URL, else off. */
@@ -143,6 +234,8 @@ export const envSchema = z.object({
   WATCHLISTS_PER_TIER: perTier.prefault('3,20,100'),
   WATCHLIST_SYMBOLS_PER_TIER: perTier.prefault('25,100,500'),
   ALERT_RULES_PER_TIER: perTier.prefault('5,50,500'),
+  /** Active (unrevoked) API keys a user may hold, per tier; the operator's `breakline keys create` is not capped. */
+  API_KEYS_PER_TIER: perTier.prefault('5,25,100'),
   /** Largest JSON body of an account write (watchlists, alert rules, journal, exports, community), in bytes. */
   ACCOUNT_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(32_768),
   /** How long a stored `Idempotency-Key` answer is kept. */

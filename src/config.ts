@@ -9,11 +9,17 @@
  * const config = loadConfig({ PORT: '8080' }); // => { port: 8080, ... }
  */
 import { join } from 'node:path';
-import { envSchema, type ApiVersion, type Env } from './config-schema';
+import { envSchema, type ApiVersion, type Env, type ProxyTrust } from './config-schema';
 import { TIERS, type Tier } from './domain/tiers';
 
-export { API_VERSIONS, type ApiVersion } from './config-schema';
+export { API_VERSIONS, type ApiVersion, type ProxyTrust } from './config-schema';
 
+
+/**
+ * What a stop has after the drain, for the streams, in-flight requests, background jobs and closing the
+ * database: the default drain (2 s) and this make DESIGN's "exit within 5 s".
+ */
+export const SHUTDOWN_AFTER_DRAIN_MS = 3000;
 
 /** Every environment variable the configuration reads (the help text lists them). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
@@ -24,10 +30,16 @@ export interface Config {
   stateDir: string;
   databaseUrl?: string;
   redisUrl?: string;
-  marketDataProvider: 'synthetic' | 'csv' | 'yahoo';
+  marketDataProvider: 'synthetic' | 'csv' | 'yahoo' | 'alpaca' | 'polygon';
   csvDir?: string;
   syntheticSeed: number;
   yahoo: { baseUrl: string; ratePerSecond: number };
+  /** Set when MARKET_DATA_PROVIDER=alpaca (both keys are then required). */
+  alpaca: { keyId: string; secretKey: string; feed: 'iex' | 'sip'; adjustment: 'raw' | 'split' | 'dividend' | 'all'; dataUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  /** Set when MARKET_DATA_PROVIDER=polygon (the key is then required). */
+  polygon: { apiKey: string; baseUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  /** The vendor stream of alpaca and polygon. */
+  live: { stream: boolean; extendedHours: boolean; silentSeconds: number; tradeSymbols: number | null };
   /** Set when EDGAR_USER_AGENT is: SEC EDGAR answers insiders, filings and shares outstanding. */
   edgar: { userAgent: string; baseUrl: string; dataUrl: string } | null;
   /** Set when FINRA_SHORT_INTEREST=on: FINRA files answer short interest. */
@@ -45,7 +57,8 @@ export interface Config {
   /** Prefix of every Redis key. */
   redisKeyPrefix: string;
   auth: AuthConfig;
-  trustProxy: boolean;
+  /** The proxies trusted to name the client in `X-Forwarded-For` (plugins/client-address); null: none, the socket peer is the client. */
+  trustProxy: ProxyTrust | null;
   /** CORS: `*`, the allowed origins, or undefined (same origin only). */
   corsOrigins: '*' | string[] | undefined;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -56,6 +69,8 @@ export interface Config {
   /** Run the boot replay (jobs/replay/boot) in the background after the server starts. */
   replayOnBoot: boolean;
   healthCheckIntervalSeconds: number;
+  /** The stop sequence (cli/shutdown): serve `drainMs` with /readyz 503, then finish; exit by `deadlineMs` after the signal whatever runs. */
+  shutdown: { drainMs: number; deadlineMs: number };
   ai: AiConfig;
   /** The explain endpoints' own quota and body limit. */
   explain: { quota: number; tierQuotas: Record<Tier, number>; windowSeconds: number; bodyLimitBytes: number };
@@ -93,7 +108,7 @@ export interface Config {
 
 /** Account features: watchlists, alert rules and their webhooks, exports, the community feed. */
 export interface AccountConfig {
-  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number> };
+  caps: { watchlists: Record<Tier, number>; watchlistSymbols: Record<Tier, number>; alertRules: Record<Tier, number>; apiKeys: Record<Tier, number> };
   bodyLimitBytes: number;
   idempotencyTtlMs: number;
   webhooks: { allowPrivate: boolean; caFile?: string; timeoutMs: number; maxAttempts: number; backoffMs: number };
@@ -131,8 +146,10 @@ export interface IdentityProviderConfig {
 }
 
 export interface AuthConfig {
-  /** Null → local mode: only tokens minted by `breakline token mint` with the key in STATE_DIR are trusted. */
+  /** Null → local mode: only tokens minted by `breakline token mint` with the local key are trusted. */
   provider: IdentityProviderConfig | null;
+  /** Local mode's signing key file (auth/local-key): AUTH_LOCAL_KEY_FILE, else STATE_DIR/auth/session-key.json. */
+  localKeyFile: string;
   /** The session-token claim that carries the tier (absent or unknown → free). */
   tierClaim: string;
   /** Origins besides the server's own that may send cookie-authenticated writes (CSRF rule). */
@@ -177,6 +194,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.MARKET_DATA_PROVIDER === 'csv' && !e.CSV_DIR) {
     throw new ConfigError(['CSV_DIR: required when MARKET_DATA_PROVIDER=csv']);
   }
+  const missingKeys = [
+    ...(e.MARKET_DATA_PROVIDER === 'alpaca' ? (['ALPACA_KEY_ID', 'ALPACA_SECRET_KEY'] as const).filter((name) => !e[name]) : []),
+    ...(e.MARKET_DATA_PROVIDER === 'polygon' && !e.POLYGON_API_KEY ? ['POLYGON_API_KEY'] : []),
+  ];
+  if (missingKeys.length) throw new ConfigError(missingKeys.map((name) => `${name}: required when MARKET_DATA_PROVIDER=${e.MARKET_DATA_PROVIDER} (the ${e.MARKET_DATA_PROVIDER} provider's key)`));
   const tierQuotas = byTier('RATE_LIMIT_QUOTA', { free: e.RATE_LIMIT_QUOTA_FREE, pro: e.RATE_LIMIT_QUOTA_PRO, enterprise: e.RATE_LIMIT_QUOTA_ENTERPRISE });
   const explainTierQuotas = byTier('EXPLAIN_RATE_LIMIT_QUOTA', {
     free: e.EXPLAIN_RATE_LIMIT_QUOTA_FREE,
@@ -193,6 +215,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     csvDir: e.CSV_DIR,
     syntheticSeed: e.SYNTHETIC_SEED,
     yahoo: { baseUrl: e.YAHOO_BASE_URL.replace(/\/+$/, ''), ratePerSecond: e.YAHOO_RATE_PER_SECOND },
+    alpaca:
+      e.MARKET_DATA_PROVIDER === 'alpaca'
+        ? {
+            keyId: e.ALPACA_KEY_ID!,
+            secretKey: e.ALPACA_SECRET_KEY!,
+            feed: e.ALPACA_FEED,
+            adjustment: e.ALPACA_ADJUSTMENT,
+            dataUrl: e.ALPACA_DATA_URL.replace(/\/+$/, ''),
+            streamUrl: e.ALPACA_STREAM_URL.replace(/\/+$/, ''),
+            ratePerMinute: e.ALPACA_RATE_PER_MINUTE,
+          }
+        : null,
+    polygon:
+      e.MARKET_DATA_PROVIDER === 'polygon'
+        ? { apiKey: e.POLYGON_API_KEY!, baseUrl: e.POLYGON_BASE_URL.replace(/\/+$/, ''), streamUrl: e.POLYGON_STREAM_URL.replace(/\/+$/, ''), ratePerMinute: e.POLYGON_RATE_PER_MINUTE }
+        : null,
+    live: { stream: e.LIVE_STREAM === 'on', extendedHours: e.LIVE_EXTENDED_HOURS === 'on', silentSeconds: e.LIVE_SILENT_SECONDS, tradeSymbols: e.LIVE_TRADE_SYMBOLS ?? null },
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
     finra: e.FINRA_SHORT_INTEREST === 'on' ? { baseUrl: e.FINRA_BASE_URL.replace(/\/+$/, '') } : null,
     apiDefaultVersion: e.API_DEFAULT_VERSION,
@@ -200,6 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     auth: {
       provider: identityProvider(e),
+      localKeyFile: e.AUTH_LOCAL_KEY_FILE ?? join(e.STATE_DIR, 'auth', 'session-key.json'),
       tierClaim: e.AUTH_TIER_CLAIM,
       allowedOrigins: e.AUTH_ALLOWED_ORIGINS ?? [],
     },
@@ -212,10 +252,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scanIntervalSeconds: e.SCAN_INTERVAL_SECONDS,
     replayOnBoot: e.REPLAY_ON_BOOT === 'auto' ? e.MARKET_DATA_PROVIDER === 'synthetic' : e.REPLAY_ON_BOOT === 'on',
     healthCheckIntervalSeconds: e.HEALTH_CHECK_INTERVAL_SECONDS,
+    shutdown: { drainMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000), deadlineMs: Math.round(e.SHUTDOWN_DRAIN_SECONDS * 1000) + SHUTDOWN_AFTER_DRAIN_MS },
     ai: aiConfig(e),
     explain: { quota: e.EXPLAIN_RATE_LIMIT_QUOTA, tierQuotas: explainTierQuotas, windowSeconds: e.EXPLAIN_RATE_LIMIT_WINDOW_SECONDS, bodyLimitBytes: e.EXPLAIN_BODY_LIMIT_BYTES },
     account: {
-      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER },
+      caps: { watchlists: e.WATCHLISTS_PER_TIER, watchlistSymbols: e.WATCHLIST_SYMBOLS_PER_TIER, alertRules: e.ALERT_RULES_PER_TIER, apiKeys: e.API_KEYS_PER_TIER },
       bodyLimitBytes: e.ACCOUNT_BODY_LIMIT_BYTES,
       idempotencyTtlMs: Math.round(e.IDEMPOTENCY_KEY_TTL_HOURS * 3_600_000),
       webhooks: {

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   /** The resource existed and is gone for good (an expired export). */
   gone: 410,
   payload_too_large: 413,
+  /** The request's URL and header fields together are too large. */
+  headers_too_large: 431,
   rate_limited: 429,
   internal: 500,
   scan_failed: 500,

@@ -126,6 +126,12 @@ export class Metrics {
     registers: [this.registry],
   });
   private readonly refusals = new Counter({ name: 'breakline_rate_limit_refusals_total', help: 'Requests refused with 429, by quota class', labelNames: ['class'] as const, registers: [this.registry] });
+  private readonly strays = new Counter({
+    name: 'breakline_unhandled_errors_total',
+    help: 'Errors nothing caught (a rejection nobody awaited, an exception thrown from a callback), logged and survived; each is a bug to fix where it happens',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
   private lastLedger = { headSeq: 0, checkpointSeq: 0 };
   private watching = false;
   /** The process metrics registered (or being), once asked for; undefined while not yet. */
@@ -154,6 +160,11 @@ export class Metrics {
 
   scanSeconds(timeframe: string, seconds: number): void {
     this.scans.labels(timeframe).observe(seconds);
+  }
+
+  /** An error that reached the process's last-resort handlers (cli/last-resort). */
+  unhandled(kind: 'rejection' | 'exception'): void {
+    this.strays.labels(kind).inc();
   }
 
   rateLimited(quotaClass: 'general' | 'costly' | 'explain'): void {

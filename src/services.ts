@@ -45,12 +45,14 @@ import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
+import type { LiveFeed } from './providers/live/types';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
 import { ConnectionCaps } from './stream/caps';
 import { StreamHub } from './stream/hub';
+import type { QuoteSource } from './stream/quotes';
 
 export interface Services {
   config: Config;
@@ -135,6 +137,8 @@ export interface GraphQLAnswer {
   runs: [timeframe: string, runId: string][];
   /** The document's cost: served only to a caller whose tier's limit allows it. */
   cost: number;
+  /** Its root fields: the units of the ordinary rate limit a hit is charged, as an execution is (modules/graphql/costs). */
+  fields: number;
   /** Sent as a persisted hash alone: served only while the persisted-query store still holds it. */
   persistedHash?: string;
   contentType: string;
@@ -191,7 +195,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     throw error;
   });
   warmUp.migrated = true;
-  const provider = overrides.provider ?? createProvider(config);
+  const provider = overrides.provider ?? createProvider(config, { log });
   const barStore = new BarStore({ longestSeries: provider.longestSeries });
   const marketData = new MarketData({
     provider,
@@ -213,7 +217,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
   const hub = new StreamHub({
     bus,
-    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol) },
+    quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol), watch: provider.live && liveQuotes(provider.live, provider.name) },
     log,
     pingMs: stream.pingMs,
     retryMs: stream.retryMs,
@@ -229,7 +233,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
   const account = createAccount(config, database.db, { scans, ledger, bus, log });
-  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher });
+  const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
     pool: () => ({ threads: pool.threads, ...pool.stats() }),
@@ -279,6 +283,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
       await warmUp.run('reading the event bus into the replay buffer', () => hub.start().catch((error: unknown) => log.error('realtime: the event bus cannot be read yet', { error: String(error) })));
       await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
+      if (provider.live) await warmUp.run(`starting the ${provider.name} stream`, () => startLive(provider.live!, marketData, log));
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
       warmUp.firstScanLoaded = true;
       account.webhooks.start();
@@ -293,6 +298,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     },
     async close() {
       for (const close of closers.splice(0)) await close();
+      await provider.live?.stop();
       health.stop();
       await account.webhooks.stop();
       await account.exportJobs.stop();
@@ -306,6 +312,19 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await database.close();
     },
   };
+}
+
+/** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */
+function liveQuotes(live: LiveFeed, source: string): QuoteSource['watch'] {
+  return (symbol, onQuote) => live.watch(symbol, (trade) => onQuote({ symbol, price: trade.price, volume: trade.dayVolume ?? 0, ts: new Date(trade.ts).toISOString(), source }));
+}
+
+/** Rolls the live stream's bars into the held series, for the whole universe, and starts it. */
+async function startLive(live: LiveFeed, marketData: MarketData, log: Logger): Promise<void> {
+  live.onBar((bar) => marketData.applyLive(bar));
+  live.setUniverse((await marketData.instruments()).keys());
+  live.start();
+  log.info('live stream started', { vendor: live.vendor, universe: (await marketData.instruments()).size });
 }
 
 function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; bus: EventBus; log: Logger }): Account {

@@ -11,7 +11,7 @@ describe('config', () => {
       marketDataProvider: 'synthetic',
       apiDefaultVersion: '1.0.0',
       rateLimit: { quota: 120, windowSeconds: 60 },
-      trustProxy: false,
+      trustProxy: null,
       macroCalendar: true,
       healthCheckIntervalSeconds: 10,
     });
@@ -27,7 +27,7 @@ describe('config', () => {
       API_DEFAULT_VERSION: '1.1.0',
       RATE_LIMIT_QUOTA: '10',
       RATE_LIMIT_WINDOW_SECONDS: '5',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       LOG_LEVEL: 'debug',
       MACRO_CALENDAR: 'off',
       MARKET_DATA_PROVIDER: 'csv',
@@ -35,7 +35,7 @@ describe('config', () => {
       HOST: '0.0.0.0',
       HEALTH_CHECK_INTERVAL_SECONDS: '30',
     });
-    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: true, macroCalendar: false, csvDir: '/data' });
+    expect(config).toMatchObject({ host: '0.0.0.0', healthCheckIntervalSeconds: 30, port: 8080, apiDefaultVersion: '1.1.0', rateLimit: { quota: 10, windowSeconds: 5 }, trustProxy: { hops: 2, ranges: null, legacy: false }, macroCalendar: false, csvDir: '/data' });
   });
 
   it('fails naming each bad variable', () => {
@@ -111,7 +111,8 @@ describe('config: live market data', () => {
 describe('config: identity and quotas', () => {
   it('defaults to local mode and the documented quotas', () => {
     const config = loadConfig({});
-    expect(config.auth).toEqual({ provider: null, tierClaim: 'tier', allowedOrigins: [] });
+    expect(config.auth).toEqual({ provider: null, localKeyFile: '.breakline/auth/session-key.json', tierClaim: 'tier', allowedOrigins: [] });
+    expect(loadConfig({ STATE_DIR: '/var/lib/breakline', AUTH_LOCAL_KEY_FILE: '/run/secrets/session-key.json' }).auth.localKeyFile).toBe('/run/secrets/session-key.json');
     expect(config.rateLimit.tierQuotas).toEqual({ free: 120, pro: 600, enterprise: 3000 });
     expect(config.redisKeyPrefix).toBe('breakline:');
   });
@@ -135,6 +136,7 @@ describe('config: identity and quotas', () => {
         audience: ['https://api.example.com', 'other'],
         authorizedParties: ['abc123clientid'],
       },
+      localKeyFile: '.breakline/auth/session-key.json',
       tierClaim: 'https://example.com/tier',
       allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });

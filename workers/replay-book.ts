@@ -28,6 +28,7 @@
 import type { BookSignal, SymbolBook } from '../src/domain/replay';
 import type { AlertNote, BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
 import { TERMINAL_STATES } from '../src/domain/signal';
+import { bareSignalId } from '../src/domain/signal-id';
 import { evaluateAlerts, ALERT_THRESHOLDS, type AlertEvaluation } from '../src/kernels/alert-policy';
 import type { ScanIndicatorSet } from '../src/kernels/indicators';
 import { advance, failureLevel, FAILURE_RULE, initialSnapshot, type FailureRule } from '../src/kernels/lifecycle';
@@ -102,6 +103,16 @@ export interface SessionTally {
 const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
 
 /**
+ * A signal the book holds under its id's bare form keeps that id (an intraday
+ * replay resumed from books recorded before ids carried the timeframe:
+ * domain/signal-id), as a live run keeps a stored signal's (ScansRepository.storedIdsOf).
+ */
+function asHeld(book: SymbolBook, s: Signal): Signal {
+  const { bare, timeframe } = bareSignalId(s.id);
+  return timeframe !== null && book.signals.some((b) => b.record.id === bare) ? { ...s, id: bare } : s;
+}
+
+/**
  * Runs one session for one symbol: scans (when in the universe), evaluates
  * alerts, surfaces and moves signals, tracks and resolves the rest. Returns
  * the symbol's ranked listing of the session (empty when not scanned).
@@ -118,7 +129,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
     const findings = findingsAt(ctx.symbol, view, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo, ...(ctx.failure ? { failure: ctx.failure } : {}) });
     if (findings.length > 0) {
       const liquidity = dollarVolume50(view.bars, asOf);
-      listed = findings.map((f) => toSignal(f, ctx.timeframe, at.rsRank, liquidity)).sort(byRank);
+      listed = findings.map((f) => asHeld(book, toSignal(f, ctx.timeframe, at.rsRank, liquidity))).sort(byRank);
     }
   }
   tally.listed += listed.length;

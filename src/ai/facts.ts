@@ -22,7 +22,8 @@
 import { createHash } from 'node:crypto';
 import type { EarningsProximity } from '../domain/earnings';
 import type { ExplainableSignal } from '../domain/explanation';
-import { signalId, type RegimeReading } from '../domain/signal';
+import type { RegimeReading } from '../domain/signal';
+import { signalId } from '../domain/signal-id';
 import { round, roundOrNull } from '../kernels/round';
 import { scoreBand } from '../kernels/scoring';
 import { canonicalJson } from '../ledger/canonical';
@@ -52,9 +53,9 @@ const MAX_NEWS = 10;
 const MAX_CLIENT_KEYS = 24;
 const MAX_TEXT = 300;
 
-/** The id a signal is explained under: its own, else DESIGN §4's from its fields (`undated` without `detectedAt`). */
+/** The id a signal is explained under: its own, else DESIGN §4's from its fields (domain/signal-id; `undated` without `detectedAt`). */
 export function explainedId(signal: ExplainableSignal): string {
-  return signal.id ?? signalId(signal.symbol, signal.patternType, signal.detectedAt ?? 'undated');
+  return signal.id ?? signalId(signal.symbol, signal.patternType, signal.detectedAt ?? 'undated', signal.timeframe);
 }
 
 export function buildFacts(sources: FactSources): ExplainFacts {

@@ -4,7 +4,9 @@
  * verify function answering a typed result, never throwing for a bad key).
  *
  * Verification reads the key's row on every request — no cache — so a
- * revoked key is refused on the next request, on every instance. Its path
+ * revoked key is refused on the next request, on every instance; with it,
+ * its owner's tier as last stated (auth/user-tiers), so a downgrade caps the
+ * key's tier on the next request too (`keyPrincipal`). Its path
  * does the same work whether the prefix is unknown or the prefix is right and
  * the secret wrong: one lookup by prefix, one SHA-256 of the presented key,
  * one constant-time comparison of 32-byte digests (against a dummy hash when
@@ -19,7 +21,7 @@
  */
 import type { ApiKeysRepository, StoredApiKey } from '../db/repositories/api-keys';
 import { isUniqueViolation } from '../db/repositories/api-keys';
-import type { Tier } from '../domain/tiers';
+import { tierAtLeast, type Tier } from '../domain/tiers';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import { DUMMY_HASH_HEX, generateApiKey, parseApiKey, SHA256_HASHING, type KeyHashing } from './api-key-format';
@@ -27,6 +29,12 @@ import type { Principal } from './principal';
 
 /** A key as its owner sees it: everything but the hash. */
 export type ApiKeyInfo = Omit<StoredApiKey, 'hash'>;
+
+/** A new key: the plaintext (shown once) and what is kept. */
+export interface CreatedKey {
+  key: string;
+  info: ApiKeyInfo;
+}
 
 export type KeyVerification = { ok: true; principal: Principal } | { ok: false; reason: string };
 
@@ -41,6 +49,16 @@ export interface ApiKeysOptions {
 /** Longest user id and key name accepted. */
 export const MAX_USER_ID_LENGTH = 255;
 export const MAX_KEY_NAME_LENGTH = 100;
+
+/**
+ * A key's principal: its effective tier the lower of its own and its owner's
+ * as last stated (auth/user-tiers; the key's own when never stated), and the
+ * owner's tier, whose quota the key shares.
+ */
+export function keyPrincipal(key: { id: string; userId: string; tier: Tier }, ownerTier: Tier | undefined): Principal {
+  const userTier = ownerTier ?? key.tier;
+  return { userId: key.userId, tier: tierAtLeast(userTier, key.tier) ? key.tier : userTier, kind: 'key', keyId: key.id, userTier };
+}
 
 export class ApiKeys {
   private readonly pendingUse = new Map<string, number>();
@@ -61,24 +79,33 @@ export class ApiKeys {
     }
   }
 
-  /** Issues a key; the plaintext is in the answer and nowhere else, ever. */
-  async create(input: { userId: string; name: string; tier: Tier }): Promise<{ key: string; info: ApiKeyInfo }> {
+  /**
+   * Issues a key; the plaintext is in the answer and nowhere else, ever.
+   * `cap`: the most active keys the owner may hold (the tier's; none for the
+   * operator), else undefined.
+   */
+  async create(input: { userId: string; name: string; tier: Tier }): Promise<CreatedKey>;
+  async create(input: { userId: string; name: string; tier: Tier; cap: number }): Promise<CreatedKey | undefined>;
+  async create(input: { userId: string; name: string; tier: Tier; cap?: number }): Promise<CreatedKey | undefined> {
     if (input.userId.length === 0 || input.userId.length > MAX_USER_ID_LENGTH) throw new RangeError(`user id must be 1–${MAX_USER_ID_LENGTH} characters`);
     if (input.name.length === 0 || input.name.length > MAX_KEY_NAME_LENGTH) throw new RangeError(`key name must be 1–${MAX_KEY_NAME_LENGTH} characters`);
     // A prefix is 8 base62 characters (2^47.6): a clash is rare, and answered by drawing again.
     for (let attempt = 1; ; attempt++) {
       const { key, prefix } = generateApiKey();
       try {
-        const row = await this.repository.insert({
-          id: newId('key'),
-          userId: input.userId,
-          name: input.name,
-          prefix,
-          hash: this.hashing.digest(key).toString('hex'),
-          tier: input.tier,
-          createdAt: new Date(this.now()),
-        });
-        return { key, info: this.info(row) };
+        const row = await this.repository.insert(
+          {
+            id: newId('key'),
+            userId: input.userId,
+            name: input.name,
+            prefix,
+            hash: this.hashing.digest(key).toString('hex'),
+            tier: input.tier,
+            createdAt: new Date(this.now()),
+          },
+          input.cap,
+        );
+        return row && { key, info: this.info(row) };
       } catch (error) {
         if (attempt >= 3 || !isUniqueViolation(error)) throw error;
       }
@@ -103,7 +130,7 @@ export class ApiKeys {
     if (!row || !matches) return { ok: false, reason: 'unknown API key' };
     if (row.revokedAt) return { ok: false, reason: `API key ${row.id} was revoked` };
     this.pendingUse.set(row.id, this.now());
-    return { ok: true, principal: { userId: row.userId, tier: row.tier, kind: 'key', keyId: row.id } };
+    return { ok: true, principal: keyPrincipal(row, row.ownerTier) };
   }
 
   /** Writes the last-use times gathered since the previous flush. */

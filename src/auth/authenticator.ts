@@ -10,7 +10,8 @@
  * promise so public reads stay synchronous. A presented credential that fails
  * is `refused` with the reason: a protected route answers 401 with it, a
  * public route serves the request as anonymous (a stale cookie must not break
- * public pages), rate-limited by IP.
+ * public pages), rate-limited by IP. A verified session's tier is recorded for
+ * the user's API keys (auth/user-tiers).
  */
 import { AppError } from '../errors';
 import type { Logger } from '../log';
@@ -19,10 +20,13 @@ import type { ApiKeys } from './api-keys';
 import { authorize, SESSION_COOKIE, type AuthNeed } from './access';
 import { ANONYMOUS, type Identity, type Principal } from './principal';
 import type { SessionVerifier } from './session';
+import type { UserTiers } from './user-tiers';
 
 export interface AuthenticatorOptions {
   sessions: SessionVerifier;
   keys: ApiKeys;
+  /** Where each verified session's tier is recorded, for the user's API keys (auth/user-tiers). */
+  tiers: UserTiers;
   /** Origins besides the server's own allowed to send cookie-authenticated writes. */
   allowedOrigins: readonly string[];
   log: Logger;
@@ -80,8 +84,12 @@ export class Authenticator {
     const token = new Bun.CookieMap(header).get(SESSION_COOKIE);
     if (!token) return ANONYMOUS;
     const verification = await this.options.sessions.verify(token);
-    if (!verification.ok) this.options.log.debug('session refused', { reason: verification.reason });
-    return verification.ok ? { state: 'authenticated', principal: verification.principal } : { state: 'refused', kind: 'session', reason: verification.reason };
+    if (!verification.ok) {
+      this.options.log.debug('session refused', { reason: verification.reason });
+      return { state: 'refused', kind: 'session', reason: verification.reason };
+    }
+    this.options.tiers.observe(verification.principal, verification.statedAt);
+    return { state: 'authenticated', principal: verification.principal };
   }
 }
 

@@ -1,18 +1,30 @@
 /**
  * @module auth/local-key
  * Local mode: with no identity provider configured, session tokens are minted
- * by `breakline token mint` and signed with an ES256 key generated into
- * `STATE_DIR/auth/session-key.json` (a private JWK, file mode 0600, folder
- * 0700). The server and the CLI both load it, and whichever comes first
- * creates it (an exclusive create, so two racing processes end with one key).
+ * by `breakline token mint` and signed with an ES256 key kept in one file
+ * (`AUTH_LOCAL_KEY_FILE`, else `STATE_DIR/auth/session-key.json`: a private
+ * JWK, file mode 0600, a folder created for it 0700). The server and the CLI
+ * both load it, and whichever comes first creates it. Several instances of a
+ * deployment share sessions by sharing the file (a volume or a secret every
+ * instance mounts): a session minted with it works on each of them.
+ *
+ * Creation is atomic: the key is written whole to a temporary file beside the
+ * target, then linked to the target's name, which fails if the name exists
+ * (link(2) is atomic, also on NFS); so racing processes, on one machine or
+ * several sharing the folder, end with one key, and none ever reads a
+ * half-written file.
+ *
  * A key file other users can read is refused, as OpenSSH refuses a readable
- * private key: anyone who can read it can mint sessions.
+ * private key: anyone who can read it can mint sessions. (Why not the
+ * database: everyone who can read the database, its backups and replicas
+ * could then mint sessions too.)
  *
  * The server trusts this key only while no provider is configured
  * (auth/index decides and says so in the boot log).
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { storedAs } from '../domain/check';
@@ -51,27 +63,32 @@ export class LocalKeyError extends Error {
   }
 }
 
-export function localKeyPath(stateDir: string): string {
-  return join(stateDir, 'auth', 'session-key.json');
-}
-
-/** Loads the local signing key from STATE_DIR, creating it on first use. */
-export async function loadOrCreateLocalKey(stateDir: string): Promise<LocalSigningKey> {
-  const path = localKeyPath(stateDir);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+/** Loads the local signing key from `path`, creating it on first use. */
+export async function loadOrCreateLocalKey(path: string): Promise<LocalSigningKey> {
   try {
     return await readKey(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw code === undefined ? error : new LocalKeyError(`${path} cannot be read (${(error as Error).message})`);
   }
   const { privateKey } = await generateKeyPair(LOCAL_ALGORITHM, { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
+  const written = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(path, `${JSON.stringify({ ...jwk, kid })}\n`, { mode: 0o600, flag: 'wx' });
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(written, `${JSON.stringify({ ...jwk, kid })}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
+    // A read-only mount (a secret) that does not hold the key yet, or a folder we may not write.
+    throw new LocalKeyError(`${path} does not exist and cannot be created (${(error as Error).message}): create it where it is writable (breakline token mint does) and mount it, or unset AUTH_LOCAL_KEY_FILE`);
+  }
+  try {
+    linkSync(written, path);
+  } catch (error) {
+    // Another process published its key between our read and our link: use theirs.
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // Another process created it between our read and write: use theirs.
+  } finally {
+    unlinkSync(written);
   }
   return readKey(path);
 }

@@ -1,8 +1,8 @@
 /**
  * @module auth/principal
  * Who a request acts for, once its credential is checked: the user id (the
- * session token's `sub`, or the owner of an API key), the tier, and which
- * credential proved it. `Identity` is the outcome of looking at a request's
+ * session token's `sub`, or the owner of an API key), the tier it acts at,
+ * and which credential proved it. `Identity` is the outcome of looking at a request's
  * credentials: none, a principal, or a credential that was presented and
  * refused (with the reason, for the 401 and the log).
  */
@@ -17,6 +17,12 @@ export interface Principal {
   kind: CredentialKind;
   /** The API key's id (`key_…`) when `kind` is `key`. */
   keyId?: string;
+  /**
+   * The user's own tier, when `kind` is `key`: the key's `tier` is the lower
+   * of its own and this (auth/api-keys). The user's quota is counted at it;
+   * a key of a lower tier also has its own, lower one (plugins/rate-limit).
+   */
+  userTier?: Tier;
 }
 
 export type Identity =

@@ -2,7 +2,7 @@
  * @module auth/session-keys
  * Builds the session verifier the configuration asks for: the identity
  * provider's keys (JWKS URL, JWKS file or PEM) when AUTH_ISSUER and a key
- * source are set, else local mode with the key in STATE_DIR. Exactly one is
+ * source are set, else local mode with the local key file (auth/local-key). Exactly one is
  * trusted: with a provider configured, locally minted tokens are refused
  * (their issuer and key are not the provider's).
  */
@@ -38,11 +38,11 @@ export class SessionKeyError extends Error {
   }
 }
 
-export async function createSessionSetup(auth: AuthConfig, stateDir: string, options: SessionSetupOptions): Promise<SessionSetup> {
+export async function createSessionSetup(auth: AuthConfig, options: SessionSetupOptions): Promise<SessionSetup> {
   const { now, log } = options;
   const provider = auth.provider;
   if (!provider) {
-    const key = await loadOrCreateLocalKey(stateDir);
+    const key = await loadOrCreateLocalKey(auth.localKeyFile);
     return {
       verifier: new SessionVerifier({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], keys: createLocalJWKSet({ keys: [key.publicJwk] }), tierClaim: auth.tierClaim, now }),
       mode: 'local',

@@ -51,7 +51,8 @@ export interface SessionVerifierOptions {
   now?: () => number;
 }
 
-export type SessionVerification = { ok: true; principal: Principal } | { ok: false; reason: string };
+/** A verified session: who, and when the provider stated its tier (the token's `iat`, when it has one). */
+export type SessionVerification = { ok: true; principal: Principal; statedAt?: Date } | { ok: false; reason: string };
 
 export class SessionVerifier {
   private readonly now: () => number;
@@ -89,7 +90,8 @@ export class SessionVerifier {
       return { ok: false, reason: 'token has no usable subject (sub)' };
     }
     const tier = payload[tierClaim];
-    return { ok: true, principal: { userId: subject, tier: isTier(tier) ? tier : 'free', kind: 'session' } };
+    const statedAt = typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? new Date(payload.iat * 1000) : undefined;
+    return { ok: true, principal: { userId: subject, tier: isTier(tier) ? tier : 'free', kind: 'session' }, statedAt };
   }
 }
 

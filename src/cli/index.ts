@@ -28,7 +28,7 @@ export const COMMANDS: Record<string, Command> = {
     run: () => import('./verify-ledger').then((m) => m.verifyLedgerCommand()),
   },
   token: { summary: 'token mint --user U [--tier pro] [--ttl 1h]: a local session token (only while no identity provider is configured)', run: (args) => import('./token').then((m) => m.tokenCommand(args)) },
-  keys: { summary: 'keys create --user U --name N [--tier pro] | list --user U | revoke KEY_ID: API keys in the configured database', run: (args) => import('./keys').then((m) => m.keysCommand(args)) },
+  keys: { summary: 'keys create --user U --name N [--tier pro] | list --user U | revoke KEY_ID | tier --user U --tier free: API keys and users\' tiers in the configured database', run: (args) => import('./keys').then((m) => m.keysCommand(args)) },
 };
 
 const HELP_FLAGS = new Set(['-h', '--help', 'help']);

@@ -4,24 +4,32 @@
  * - `breakline keys create --user U --name N [--tier free|pro|enterprise]`:
  *   prints the key once on stdout (only its hash is stored);
  * - `breakline keys list --user U`: the user's keys, newest first;
- * - `breakline keys revoke KEY_ID`: refused from the next request on.
- * Arguments are checked before the database is opened.
+ * - `breakline keys revoke KEY_ID`: refused from the next request on;
+ * - `breakline keys tier --user U --tier free|pro|enterprise`: states the
+ *   user's current tier (auth/user-tiers), which caps every key of theirs
+ *   from the next request on (a downgrade for a user who only uses keys).
+ * Arguments are checked before the database is opened; on the embedded
+ * database, not while a server holds it (cli/state-lock). The operator's keys
+ * are not held to the per-tier cap of active keys.
  */
 import { parseArgs } from 'node:util';
 import { pgliteDataDir } from '../config';
-import { ApiKeys, MAX_KEY_NAME_LENGTH, MAX_USER_ID_LENGTH, type ApiKeyInfo } from '../auth';
+import { ApiKeys, MAX_KEY_NAME_LENGTH, MAX_USER_ID_LENGTH, UserTiers, type ApiKeyInfo } from '../auth';
 import { ApiKeysRepository } from '../db/repositories/api-keys';
+import { UserTiersRepository } from '../db/repositories/user-tiers';
 import { openDatabase } from '../db/client';
-import { isTier, TIERS } from '../domain/tiers';
+import { isTier, tierAtLeast, TIERS } from '../domain/tiers';
 import { createLogger } from '../log';
 import { configOrExit, usageError } from './config';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 
 const USAGE = `usage: breakline keys create --user USER_ID --name NAME [--tier ${TIERS.join('|')}]
        breakline keys list --user USER_ID
-       breakline keys revoke KEY_ID`;
+       breakline keys revoke KEY_ID
+       breakline keys tier --user USER_ID --tier ${TIERS.join('|')}`;
 
-/** An action: its arguments checked (a usage problem as a string), then run on the keys. */
-type Action = (args: string[]) => string | ((keys: ApiKeys) => Promise<number>);
+/** An action: its arguments checked (a usage problem as a string), then run on the keys and the users' tiers. */
+type Action = (args: string[]) => string | ((deps: { keys: ApiKeys; tiers: UserTiers }) => Promise<number>);
 
 const ACTIONS: Record<string, Action> = {
   create(args) {
@@ -30,10 +38,12 @@ const ACTIONS: Record<string, Action> = {
     if (!user || user.length > MAX_USER_ID_LENGTH) return `--user is required (1–${MAX_USER_ID_LENGTH} characters)`;
     if (!name || name.length > MAX_KEY_NAME_LENGTH) return `--name is required (1–${MAX_KEY_NAME_LENGTH} characters)`;
     if (!isTier(tier)) return `--tier must be one of ${TIERS.join(', ')}`;
-    return async (keys) => {
+    return async ({ keys, tiers }) => {
       const { key, info } = await keys.create({ userId: user, name, tier });
       process.stdout.write(`${key}\n`);
       process.stderr.write(`${info.id} for ${user} (tier ${tier}, '${name}'): store the key now, it is not shown again\n`);
+      const owner = await tiers.of(user);
+      if (owner && !tierAtLeast(owner.tier, tier)) process.stderr.write(`note: ${user} is ${owner.tier} (stated ${owner.statedAt.toISOString()}): the key acts as ${owner.tier} until 'breakline keys tier' states more\n`);
       return 0;
     };
   },
@@ -41,7 +51,7 @@ const ACTIONS: Record<string, Action> = {
     const { values } = parseArgs({ args, options: { user: { type: 'string' } }, strict: true });
     const { user } = values;
     if (!user) return '--user is required';
-    return async (keys) => {
+    return async ({ keys }) => {
       process.stdout.write(`${['id', 'prefix', 'tier', 'name', 'created', 'last used', 'revoked'].join('\t')}\n`);
       for (const row of await keys.list(user)) process.stdout.write(`${line(row)}\n`);
       return 0;
@@ -51,13 +61,24 @@ const ACTIONS: Record<string, Action> = {
     const { positionals } = parseArgs({ args, allowPositionals: true, strict: true });
     const [id] = positionals;
     if (!id || positionals.length !== 1) return 'give one key id (key_…)';
-    return async (keys) => {
+    return async ({ keys }) => {
       const revoked = await keys.revoke(id, null);
       if (!revoked) {
         process.stderr.write(`no API key ${id}\n`);
         return 1;
       }
       process.stdout.write(`${line(revoked)}\n`);
+      return 0;
+    };
+  },
+  tier(args) {
+    const { values } = parseArgs({ args, options: { user: { type: 'string' }, tier: { type: 'string' } }, strict: true });
+    const { user, tier } = values;
+    if (!user || user.length > MAX_USER_ID_LENGTH) return `--user is required (1–${MAX_USER_ID_LENGTH} characters)`;
+    if (!isTier(tier)) return `--tier must be one of ${TIERS.join(', ')}`;
+    return async ({ tiers }) => {
+      await tiers.state(user, tier);
+      process.stdout.write(`${user}\t${tier}\n`);
       return 0;
     };
   },
@@ -75,13 +96,20 @@ export async function keysCommand(args: string[]): Promise<number> {
   }
   if (typeof run === 'string') return usage(run);
   const config = configOrExit();
+  const lock = await holdEmbeddedDatabase(config, `breakline keys ${name}`);
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'open the embedded database'));
+    return 75; // EX_TEMPFAIL
+  }
   const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) });
-  const keys = new ApiKeys(new ApiKeysRepository(database.db), { log: createLogger(config.logLevel), flushMs: 0 });
+  const log = createLogger(config.logLevel);
+  const keys = new ApiKeys(new ApiKeysRepository(database.db), { log, flushMs: 0 });
   try {
-    return await run(keys);
+    return await run({ keys, tiers: new UserTiers(new UserTiersRepository(database.db), log) });
   } finally {
     await keys.close();
     await database.close();
+    lock.release();
   }
 }
 

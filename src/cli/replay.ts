@@ -18,7 +18,7 @@ import { SYMBOL_PATTERN } from '../modules/params';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import { createServices } from '../services';
 import { configOrExit } from './config';
-import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 
 const USAGE = `usage: breakline replay [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--symbols A,B,…|--universe default|sp500] [--timeframe ${TIMEFRAMES.join('|')}] [--benchmark SPY] [--fresh]`;
 
@@ -89,12 +89,11 @@ export async function replayCommand(args: string[]): Promise<number> {
   }
   const { fresh, from, to, ...rest } = parsed.value;
   const config = configOrExit();
-  const holder = embeddedDatabaseHolder(config);
-  if (holder) {
-    process.stderr.write(refusalWhileHeld(holder, config, 'replay into the embedded database'));
+  const lock = await holdEmbeddedDatabase(config, 'breakline replay');
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'replay into the embedded database'));
     return 75; // EX_TEMPFAIL
   }
-  const lock = holdEmbeddedDatabase(config, 'breakline replay');
   const services = await createServices(config, { warmPool: true });
   const stop = new AbortController();
   const interrupt = () => {

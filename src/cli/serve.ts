@@ -5,8 +5,9 @@
  * over the port, the first health round, the latest daily scan (on a first start of the embedded
  * database, the synthetic market draws its daily paths in worker threads meanwhile). Then the
  * scheduler starts, and the boot replay of the last two years (REPLAY_ON_BOOT,
- * jobs/replay/boot) runs in the background; SIGINT/SIGTERM stop it all
- * gracefully (the replay commits its chunk in progress and resumes at the next start).
+ * jobs/replay/boot; once per cluster) runs in the background; SIGINT/SIGTERM stop it all
+ * gracefully (cli/shutdown: /readyz 503 at once, a drain, streams told to
+ * reconnect, requests in flight finished; exit within SHUTDOWN_DRAIN_SECONDS + 3 s).
  */
 import { WarmUp } from '../jobs/health';
 import { createLogger, type Logger } from '../log';
@@ -15,8 +16,10 @@ import { SessionKeyError } from '../auth/session-keys';
 import { existsSync } from 'node:fs';
 import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
-import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { Shutdown, stopServing, type Running } from './shutdown';
 import { listenWhileWarming } from './warming-listener';
+import { surviveStrayErrors, type StrayKind } from './last-resort';
 import pkg from '../../package.json' with { type: 'json' };
 
 /** Work after readiness, logged as the warm-up's steps are (`after ready: … done`, with how long it took). */
@@ -59,40 +62,34 @@ export async function serve(): Promise<void> {
   const config = configOrExit();
   const firstStart = !config.databaseUrl && !existsSync(pgliteDataDir(config));
   const log = createLogger(config.logLevel);
-  const holder = embeddedDatabaseHolder(config);
-  if (holder) {
-    process.stderr.write(refusalWhileHeld(holder, config, 'start a server'));
+  // Taken before the port is bound (two servers may share a port with reusePort), described once it is.
+  const lock = await holdEmbeddedDatabase(config, 'a server starting');
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'start a server'));
     process.exit(75); // EX_TEMPFAIL
   }
+  // Errors nothing caught are logged and counted, never the end of the process (cli/last-resort).
+  const strays = { rejection: 0, exception: 0 };
+  let strayMetrics: { unhandled(kind: StrayKind): void } | undefined;
+  surviveStrayErrors(log, (kind) => (strayMetrics ? strayMetrics.unhandled(kind) : strays[kind]++));
   const warmUp = new WarmUp(log);
   const early = listenWhileWarming({ port: config.port, hostname: config.host, warmUp, startedAt });
   const url = `http://${config.host}:${early.port}`;
-  const lock = holdEmbeddedDatabase(config, `a server at ${url}`, url);
+  lock.describe(`a server at ${url}`, url);
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
+  if (config.trustProxy?.legacy) {
+    // The old boolean took the left-most X-Forwarded-For entry, which a client writes itself (issue 26 item 5).
+    log.warn('TRUST_PROXY=true is read as one trusted proxy on a loopback or private address (the right-most X-Forwarded-For entry it appended is the client); set TRUST_PROXY to the number of proxies in front or to their addresses/CIDRs (README, Quotas)');
+  }
 
-  // Stopping works from the first moment, mid warm-up included: whatever has started is closed.
-  let app: { stop(): Promise<unknown> } | undefined;
-  let services: { close(): Promise<void>; hub: { close(): Promise<void> } } | undefined;
-  let scheduler: { stop(): Promise<void> } | undefined;
-  const replayStop = new AbortController();
-  let replay: Promise<unknown> | undefined;
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal, step: warmUp.step });
-    early.stop(true);
-    await services?.hub.close(); // streams end in order; clients resume elsewhere with Last-Event-ID
-    await app?.stop();
-    replayStop.abort(); // the replay commits its chunk in progress and resumes at the next start
-    await scheduler?.stop(); // lets a running scan finish
-    await replay;
-    await services?.close();
-    lock.release();
-    process.exit(0);
+  // Stopping works from the first moment, mid warm-up included: whatever has started is closed (cli/shutdown).
+  const running: Running = { early, replayStop: new AbortController() };
+  const shutdown = new Shutdown({ log, warmUp, deadlineMs: config.shutdown.deadlineMs, release: () => lock.release() });
+  const stop = (signal: string) => {
+    if (shutdown.begin(signal)) void stopServing(shutdown, running, config.shutdown.drainMs);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
 
   // The app's modules load after the port is open, so liveness does not wait for them.
   // On a first start of the embedded database (no data directory yet: the first daily scan runs before ready), the
@@ -100,7 +97,7 @@ export async function serve(): Promise<void> {
   // so that scan does not wait on them; they are begun first, as the first scan waits on them. A restart loads its
   // scans from the database and draws paths only when asked.
   const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
-    const created = createProvider(config);
+    const created = createProvider(config, { log });
     const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
     if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
     return { provider: created, synthetic: drawing };
@@ -110,27 +107,35 @@ export async function serve(): Promise<void> {
     import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplay }] = await warmUp.run('loading the application', () =>
+  running.opening = opening;
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }] = await warmUp.run('loading the application', () =>
     Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
   );
-  const built = await warmUp
-    .run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }))
-    .catch((error: unknown) => {
-      if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
-        process.stderr.write(`${error.message}\n`);
-        process.exit(78); // EX_CONFIG
-      }
-      throw error;
-    });
-  services = built;
+  if (shutdown.started) return;
+  const building = warmUp.run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }));
+  running.building = building;
+  const built = await building.catch((error: unknown) => {
+    if (error instanceof LocalKeyError || error instanceof SessionKeyError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  });
+  running.services = built;
+  strayMetrics = built.metrics;
+  for (const kind of ['rejection', 'exception'] as const) for (let i = 0; i < strays[kind]; i++) built.metrics.unhandled(kind);
+  if (shutdown.started) return;
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
-  app = createApp(built).listen({ port: early.port, hostname: config.host });
+  running.app = createApp(built).listen({ port: early.port, hostname: config.host });
   early.stop();
+  const live = built.marketData.provider.live;
   const scans =
     config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES })
+      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) })
       : undefined;
-  scheduler = scans;
+  running.scheduler = scans;
+  // A vendor stream's bar close scans its timeframe at once, not at the next tick.
+  if (scans && live) live.onClose((close) => void scans.barClosed(close.timeframe));
   // After ready: the boot scans of every timeframe (the scheduler's first pass), then the boot replay, one
   // after the other, so their peaks of memory and CPU do not stack; a full collection after each returns
   // what they drew on and left behind (synthetic paths, scan garbage) before the next begins.
@@ -144,17 +149,19 @@ export async function serve(): Promise<void> {
       });
       await collect('after the boot scans', log);
     }
-    if (stopping || !config.replayOnBoot) return;
-    await timed(log, 'the boot replay', () => bootReplay(built, replayStop.signal));
+    if (shutdown.started || !config.replayOnBoot) return;
+    await timed(log, 'the boot replay', () => bootReplayOnce({ ...built, locks: built.database.locks }, running.replayStop.signal));
     await collect('after the boot replay', log);
   };
   const warm = async () => {
-    if (stopping) return;
+    if (shutdown.started) return;
     try {
       await built.warm();
       log.info('breakline ready', { url, provider: built.marketData.provider.name, database: built.database.kind, rateLimitStore: built.rateLimitStore.name, readyMs: Date.now() - startedAt });
-      if (!stopping && !replay) replay = afterReady();
+      running.wasReady = true;
+      if (!shutdown.started && !running.afterReady) running.afterReady = afterReady();
     } catch (error) {
+      if (shutdown.started) return;
       log.error('warm-up failed: not ready; trying again in 30 s', { step: warmUp.step, error: String(error) });
       setTimeout(() => void warm(), 30_000);
     }

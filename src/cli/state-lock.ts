@@ -1,17 +1,32 @@
 /**
- * @module cli/state-lock — who is using the embedded database. A command that
- * opens PGlite (no DATABASE_URL: the server, verify-ledger) writes
- * `STATE_DIR/database.lock` (its pid and what it is) while it runs; the others
- * ask first and refuse while that process lives. PGlite is a single-process
- * database: two processes on one data directory would corrupt it. A lock left
- * by a process that died is ignored.
+ * @module cli/state-lock — who is using the embedded database. PGlite is a
+ * single-process database: two processes on one data directory would corrupt
+ * it. A command that opens it (no DATABASE_URL: the server, replay,
+ * verify-ledger) takes an exclusive `flock` on `STATE_DIR/database.lock`
+ * (cli/flock) for as long as it runs, and writes there what it is (pid, what,
+ * the server's URL) for the refusal another command prints.
+ *
+ * Ownership is the kernel's lock, not the pid in the file: the kernel drops
+ * it the moment the holder's process ends, kill -9 included (before the
+ * process is even reaped), so a restart right after a crash takes it at once,
+ * and a stranger's pid left in the file (a reused pid, a process in another
+ * container) never blocks anyone. Two containers sharing the volume see each
+ * other's lock (one kernel). The file is never deleted (deleting a lock file
+ * another process is waiting on would let a third lock a new file beside it);
+ * its content is cleared on release.
+ *
+ * A lock that is busy is asked again for `waitMs` (3 s) before the command
+ * gives up: a process killed a moment ago may still be tearing down its
+ * memory before its files are closed.
  *
  * @example
- * const holder = embeddedDatabaseHolder(config); // => { pid: 4242, holder: 'a server at http://127.0.0.1:3000', ... } | undefined
+ * const hold = await holdEmbeddedDatabase(config, 'breakline verify-ledger');
+ * if (!hold.ok) process.stderr.write(refusalWhileHeld(hold.holder, config, 'open the embedded database'));
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config';
+import { fileLocks } from './flock';
 
 export interface LockHolder {
   pid: number;
@@ -22,52 +37,91 @@ export interface LockHolder {
   startedAt: string;
 }
 
-const lockPath = (config: Config) => join(config.stateDir, 'database.lock');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
-  }
+/** The lock held by this process: its description can change (a server learns its URL after it listens). */
+export interface EmbeddedDatabaseLock {
+  ok: true;
+  describe(holder: string, url?: string): void;
+  release(): void;
 }
 
-/** The live process holding the embedded database, if any (never this process). */
-export function embeddedDatabaseHolder(config: Config): LockHolder | undefined {
-  if (config.databaseUrl) return undefined; // PostgreSQL serves many clients
-  let holder: LockHolder;
+/** Someone else holds it; who, when the file says (a lock taken a moment ago may not say yet). */
+export interface HeldElsewhere {
+  ok: false;
+  holder: LockHolder | undefined;
+}
+
+const lockPath = (config: Config) => join(config.stateDir, 'database.lock');
+
+/** How long a busy lock is asked again, and how often. */
+export const LOCK_WAIT_MS = 3000;
+const RETRY_MS = 50;
+
+const UNGUARDED: EmbeddedDatabaseLock = { ok: true, describe() {}, release() {} };
+
+/** The holder a lock file names, if it names one. */
+function readHolder(path: string): LockHolder | undefined {
   try {
-    holder = JSON.parse(readFileSync(lockPath(config), 'utf8')) as LockHolder;
+    const holder = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
+    return Number.isInteger(holder.pid) && typeof holder.holder === 'string' ? (holder as LockHolder) : undefined;
   } catch {
     return undefined;
   }
-  return Number.isInteger(holder.pid) && holder.pid !== process.pid && alive(holder.pid) ? holder : undefined;
+}
+
+/**
+ * Takes the embedded database for this process until `release()` or the
+ * process's end, or answers who holds it. PostgreSQL (DATABASE_URL) serves
+ * many clients: nothing to take.
+ */
+export async function holdEmbeddedDatabase(config: Config, holder: string, waitMs = LOCK_WAIT_MS): Promise<EmbeddedDatabaseLock | HeldElsewhere> {
+  if (config.databaseUrl) return UNGUARDED;
+  const locks = fileLocks();
+  if (!locks) {
+    process.stderr.write('warning: this platform offers no file locks (flock); nothing keeps a second process off the embedded database\n');
+    return UNGUARDED;
+  }
+  mkdirSync(config.stateDir, { recursive: true });
+  const path = lockPath(config);
+  // Opened without truncation (the holder's description stays readable), close-on-exec (Bun's default), never deleted.
+  const fd = openSync(path, 'a+', 0o600);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const outcome = locks.tryLock(fd);
+    if (outcome === 'locked') break;
+    if (outcome !== 'busy') {
+      closeSync(fd);
+      throw new Error(`cannot lock ${path}: ${outcome.error}`);
+    }
+    if (Date.now() >= deadline) {
+      closeSync(fd);
+      return { ok: false, holder: readHolder(path) };
+    }
+    await Bun.sleep(RETRY_MS);
+  }
+  const startedAt = new Date().toISOString();
+  const write = (text: string) => {
+    ftruncateSync(fd, 0);
+    writeSync(fd, text, 0);
+  };
+  const describe = (what: string, url?: string) => write(JSON.stringify({ pid: process.pid, holder: what, url, startedAt } satisfies LockHolder));
+  describe(holder);
+  let released = false;
+  return {
+    ok: true,
+    describe,
+    release() {
+      if (released) return;
+      released = true;
+      write('');
+      locks.unlock(fd);
+      closeSync(fd);
+    },
+  };
 }
 
 /** A refusal naming the holder, for a command that would open the embedded database. */
-export function refusalWhileHeld(held: LockHolder, config: Config, what: string): string {
-  const ask = held.url ? `, or ask it instead (GET ${held.url}/api/transparency/verify)` : '';
-  return (
-    `refusing to ${what}: ${held.holder} (pid ${held.pid}, since ${held.startedAt}) is using the embedded database in ${join(config.stateDir, 'pgdata')}.\n` +
-    `Stop it first${ask}, or point DATABASE_URL at PostgreSQL.\n`
-  );
-}
-
-/** Marks the embedded database as held by this process until `release()` (or the process ends). */
-export function holdEmbeddedDatabase(config: Config, holder: string, url?: string): { release(): void } {
-  if (config.databaseUrl) return { release() {} };
-  mkdirSync(config.stateDir, { recursive: true });
-  const path = lockPath(config);
-  const held: LockHolder = { pid: process.pid, holder, url, startedAt: new Date().toISOString() };
-  writeFileSync(path, JSON.stringify(held));
-  const release = () => {
-    try {
-      if ((JSON.parse(readFileSync(path, 'utf8')) as LockHolder).pid === process.pid) rmSync(path, { force: true });
-    } catch {
-      // already gone
-    }
-  };
-  process.once('exit', release);
-  return { release };
+export function refusalWhileHeld(held: LockHolder | undefined, config: Config, what: string): string {
+  const who = held ? `${held.holder} (pid ${held.pid}, since ${held.startedAt})` : 'another process';
+  const ask = held?.url ? `, or ask it instead (GET ${held.url}/api/transparency/verify)` : '';
+  return `refusing to ${what}: ${who} is using the embedded database in ${join(config.stateDir, 'pgdata')}.\n` + `Stop it first${ask}, or point DATABASE_URL at PostgreSQL.\n`;
 }

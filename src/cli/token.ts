@@ -1,8 +1,8 @@
 /**
  * @module cli/token
  * `breakline token mint --user U [--tier free|pro|enterprise] [--ttl 1h]`:
- * prints a session token signed with the local key in STATE_DIR (created on
- * first use, mode 0600), for local use without an identity provider. Send it
+ * prints a session token signed with the local key (AUTH_LOCAL_KEY_FILE, else
+ * in STATE_DIR; created on first use, mode 0600), for local use without an identity provider. Send it
  * as the `__session` cookie. Refused when a provider is configured: the
  * server would not trust the token.
  *
@@ -41,7 +41,7 @@ export async function tokenCommand(args: string[]): Promise<number> {
     process.stderr.write(`An identity provider is configured (AUTH_ISSUER=${config.auth.provider.issuer}): the server trusts its tokens only, not locally minted ones.\n`);
     return 1;
   }
-  const key = await loadOrCreateLocalKey(config.stateDir);
+  const key = await loadOrCreateLocalKey(config.auth.localKeyFile);
   const { token, expiresAt } = await mintLocalToken(key, { userId: user, tier, ttlSeconds, tierClaim: config.auth.tierClaim });
   process.stdout.write(`${token}\n`);
   process.stderr.write(`session for ${user} (tier ${tier}) until ${expiresAt.toISOString()}; send it as the ${SESSION_COOKIE} cookie\n`);

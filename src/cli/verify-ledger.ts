@@ -8,13 +8,13 @@
  */
 import { pgliteDataDir } from '../config';
 import { configOrExit } from './config';
-import { embeddedDatabaseHolder, holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
+import { holdEmbeddedDatabase, refusalWhileHeld } from './state-lock';
 
 export async function verifyLedgerCommand(): Promise<number> {
   const config = configOrExit();
-  const holder = embeddedDatabaseHolder(config);
-  if (holder) {
-    process.stderr.write(refusalWhileHeld(holder, config, 'open the embedded database'));
+  const lock = await holdEmbeddedDatabase(config, 'breakline verify-ledger');
+  if (!lock.ok) {
+    process.stderr.write(refusalWhileHeld(lock.holder, config, 'open the embedded database'));
     return 75;
   }
   const [{ openDatabase }, { LedgerRepository, REPLAY_CHAIN }, { verifyLedgers }] = await Promise.all([
@@ -22,7 +22,6 @@ export async function verifyLedgerCommand(): Promise<number> {
     import('../db/repositories/ledger'),
     import('../ledger/verify'),
   ]);
-  const lock = holdEmbeddedDatabase(config, 'breakline verify-ledger');
   const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) });
   const report = await verifyLedgers({ live: new LedgerRepository(database.db), replay: new LedgerRepository(database.db, REPLAY_CHAIN) });
   await database.close();

@@ -4,10 +4,14 @@
  * the warm-up step, and every other path 503 in the Error shape with
  * `Retry-After`. It listens with `reusePort`, as the app does, so the app can
  * take over the port before this listener stops: no moment without a listener.
+ * The path is read as the app's plugins read it (plugins/request-path): an
+ * HTTP/1.0 request without `Host` (HAProxy's default health check) has an
+ * origin-form URL that `new URL()` refuses.
  */
 import { API_VERSIONS } from '../config';
 import { readiness, type WarmUp } from '../jobs/health';
 import { newId } from '../ids';
+import { requestPath } from '../plugins/request-path';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -20,11 +24,11 @@ export function listenWhileWarming({ port, hostname, warmUp, startedAt }: { port
     fetch(request) {
       const requestId = newId('req');
       const headers = { 'content-type': JSON_TYPE, 'x-request-id': requestId, 'api-version': API_VERSIONS[0] };
-      const path = new URL(request.url).pathname;
+      const path = requestPath(request.url);
       if (path === '/livez') return Response.json({ status: 'ok', uptime: uptime() }, { headers });
       if (path === '/readyz') {
         const { checks } = readiness(warmUp, undefined);
-        return Response.json({ status: 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
+        return Response.json({ status: warmUp.stopping ? 'stopping' : 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
       }
       const error = `Starting up (${warmUp.step}); retry shortly`;
       return Response.json({ error, requestId, code: 'unavailable' }, { status: 503, headers: { ...headers, 'retry-after': '1' } });

@@ -26,6 +26,7 @@ import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file
 import { migrations } from '../../drizzle/migrations';
 import { PGLITE_TEMPLATE } from '../../drizzle/pglite-template';
 import pgliteTemplatePath from '../../drizzle/pglite-template.tar.zst' with { type: 'file' };
+import { LOCK_KEYS, postgresLocks, processLocks, type ClusterLocks } from './cluster-locks';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -39,12 +40,8 @@ export interface Database {
   maxConnections: number;
   /** A trivial round trip, for the health check. */
   ping(): Promise<void>;
-  /**
-   * Takes (or confirms) a session-level advisory lock, so that only one of the
-   * instances sharing a PostgreSQL database runs the scheduler; the lock lives
-   * as long as the connection. PGlite belongs to one process: always true.
-   */
-  tryLeadership(key: number): Promise<boolean>;
+  /** Locks across the instances sharing a PostgreSQL database (db/cluster-locks); PGlite: one process, always granted. */
+  locks: ClusterLocks;
   close(): Promise<void>;
 }
 
@@ -55,17 +52,44 @@ export interface OpenDatabaseOptions {
   dataDir: string;
 }
 
+/**
+ * Opens and migrates the database. Instances starting together on one
+ * PostgreSQL database migrate one at a time, under an advisory lock: the
+ * first applies what is new, the others wait their turn and find nothing to
+ * do (unserialised, two of three died on `duplicate key value violates unique
+ * constraint "pg_type_typname_nsp_index"` creating the same table).
+ */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const database = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
-  await migrate(database.db);
+  try {
+    await database.locks.exclusively(LOCK_KEYS.migrations, () => migrate(database.db));
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
   return database;
 }
 
+/**
+ * How long a connection attempt may take: a database that is gone answers a
+ * request 503 within this (postgres.js waits 30 s by default), while a
+ * loopback or LAN server connects in milliseconds.
+ */
+const CONNECT_TIMEOUT_SECONDS = 5;
+
+/**
+ * Seconds between reconnection attempts after `retries` failed ones: 0.1, 0.2,
+ * 0.4 … at most 1. postgres.js's default grows as 3^n/100 up to 20 s, so after
+ * an outage of some seconds (a health round a second failing meanwhile) the
+ * pool came back up to 20 s after the database did.
+ */
+export const reconnectBackoff = (retries: number) => Math.min(1, 0.1 * 2 ** Math.max(0, retries - 1));
+
 function openPostgres(url: string): Database {
   const maxConnections = 10;
-  const client = postgres(url, { max: maxConnections, onnotice: () => {} });
+  const client = postgres(url, { max: maxConnections, connect_timeout: CONNECT_TIMEOUT_SECONDS, backoff: reconnectBackoff, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
-  let leaderConnection: postgres.ReservedSql | undefined;
+  const locks = postgresLocks(url);
   return {
     db,
     kind: 'postgres',
@@ -73,13 +97,9 @@ function openPostgres(url: string): Database {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    tryLeadership: async (key) => {
-      leaderConnection ??= await client.reserve();
-      const [row] = await leaderConnection<{ locked: boolean }[]>`select pg_try_advisory_lock(${key}) as locked`;
-      return row?.locked === true;
-    },
+    locks,
     close: async () => {
-      leaderConnection?.release();
+      await locks.close();
       await client.end({ timeout: 5 });
     },
   };
@@ -231,7 +251,7 @@ async function openPglite(dataDir: string, options: { template?: boolean } = {})
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    tryLeadership: async () => true,
+    locks: processLocks(),
     close: () => client.close(),
   };
 }

@@ -148,9 +148,6 @@ export const RegimeReadingSchema = Type.Object(
 /** The market regime reading of a scan (kernels/regime computes it). */
 export type RegimeReading = Static<typeof RegimeReadingSchema>;
 
-/** The id of a signal (DESIGN §4): `${symbol}-${patternType}-${detectedAt}`. */
-export const signalId = (symbol: string, patternType: string, detectedAt: string) => `${symbol}-${patternType}-${detectedAt}`;
-
 /** Minervini's trend template as of a bar (kernels/trend computes it). */
 export const TrendTemplateSchema = Type.Object(
   {

@@ -14,8 +14,13 @@
  * user has at most `MAX_ACTIVE_PER_USER` queued or running jobs. A job whose
  * heartbeat has been silent for `SILENT_AFTER_MS` (its server stopped) reads
  * as `failed`. Only its owner can read a job; to anyone else it does not
- * exist (404).
+ * exist (404). The database going away does not fail a running job: its
+ * progress writes are skipped meanwhile (the computation is in the worker
+ * pool), its result is written once the database is back (tried with backoff
+ * for up to RESULT_TRIES), and heartbeats back off and resume.
  */
+import { Backoff, pause } from '../background/backoff';
+import { databaseUnreachable } from '../db/client';
 import type { BacktestJobsRepository } from '../db/repositories/backtest-jobs';
 import type { BacktestJob, JobProgress, JobStatus, WalkForwardResponse } from '../domain/backtest';
 import { AppError } from '../errors';
@@ -31,6 +36,8 @@ export const MAX_ACTIVE_PER_USER = 2;
 export const SILENT_AFTER_MS = 120_000;
 const HEARTBEAT_MS = 30_000;
 const PROGRESS_WRITE_MS = 250;
+/** Tries at writing a job's result while the database is unreachable (with backoff up to 30 s: about ten minutes). */
+const RESULT_TRIES = 24;
 
 export interface BacktestJobsDeps extends BacktestDeps {
   repository: BacktestJobsRepository;
@@ -77,9 +84,11 @@ export class BacktestJobs {
   private closing = false;
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly now: () => number;
+  private readonly heartbeats: Backoff;
 
   constructor(private readonly deps: BacktestJobsDeps) {
     this.now = deps.now ?? Date.now;
+    this.heartbeats = new Backoff({ what: 'backtest heartbeat', log: deps.log });
     this.timer = setInterval(() => void this.beat(), HEARTBEAT_MS);
     this.timer.unref?.();
   }
@@ -143,17 +152,20 @@ export class BacktestJobs {
         this.publish(id, userId, 'running', progress);
         if (phaseChanged || done === total || this.now() - lastWrite >= PROGRESS_WRITE_MS) {
           lastWrite = this.now();
-          await repository.progress(id, progress, at());
+          // The database away: this progress is not written (the next is); the job goes on.
+          await repository.progress(id, progress, at()).catch((error: unknown) => {
+            if (!databaseUnreachable(error)) throw error;
+          });
         }
       };
       const result = await runUniverse(this.deps, request, report, () => this.closing);
       progress = { phase: 'done', done: progress.total, total: progress.total };
-      await repository.succeed(id, result, progress, at());
+      await this.untilWritten(() => repository.succeed(id, result, progress, at()));
       this.publish(id, userId, 'succeeded', progress);
     } catch (error) {
       const message = error instanceof AppError ? error.message : `The backtest could not be run: ${(error as Error).message}`;
       log.error('backtest job failed', { jobId: id, error: String(error) });
-      await repository.fail(id, message, at()).catch((e) => log.error('could not record a failed backtest job', { jobId: id, error: String(e) }));
+      await this.untilWritten(() => repository.fail(id, message, at())).catch((e) => log.error('could not record a failed backtest job', { jobId: id, error: String(e) }));
       this.publish(id, userId, 'failed', progress);
     } finally {
       this.held.delete(id);
@@ -165,7 +177,23 @@ export class BacktestJobs {
   }
 
   private async beat(): Promise<void> {
-    await this.deps.repository.heartbeat([...this.held], new Date(this.now())).catch((error) => this.deps.log.warn('backtest heartbeat failed', { error: String(error) }));
+    await this.deps.repository.heartbeat([...this.held], new Date(this.now())).then(
+      () => this.heartbeats.succeeded(),
+      (error: unknown) => void this.heartbeats.failed(error),
+    );
+  }
+
+  /** A job's last write, tried again with backoff while the database is unreachable; any other error is thrown at once. */
+  private async untilWritten(write: () => Promise<void>): Promise<void> {
+    const backoff = new Backoff({ what: 'writing a backtest job', log: this.deps.log });
+    for (let tries = 1; ; tries++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!databaseUnreachable(error) || tries >= RESULT_TRIES) throw error;
+        await pause(backoff.failed(error));
+      }
+    }
   }
 }
 

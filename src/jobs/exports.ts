@@ -7,12 +7,16 @@
  * about 1 MB to the database, so any instance can stream the file. A done
  * export records its row count and size in bytes and expires after
  * `ttlMs` (its content is then deleted). A job left running by an instance
- * that stopped is queued again after `staleMs`.
+ * that stopped is queued again after `staleMs`; one cut short by the database
+ * going away is queued again as soon as it is back (never marked failed for
+ * it), and a pass that failed is tried again with backoff.
  *
  * CSV: RFC 4180 with a header line. JSON: one document,
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
+import { Backoff } from '../background/backoff';
+import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';
 import type { LedgerRepository } from '../db/repositories/ledger';
@@ -63,9 +67,15 @@ export class ExportJobs {
   private running: Promise<void> | undefined;
   private again = false;
   private poller: ReturnType<typeof setInterval> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  /** Jobs this instance was making when the database went away: queued again first thing once it is back. */
+  private readonly interrupted = new Set<string>();
+  private readonly backoff: Backoff;
 
-  constructor(private readonly options: ExportJobsOptions) {}
+  constructor(private readonly options: ExportJobsOptions) {
+    this.backoff = new Backoff({ what: 'export pass', log: options.log });
+  }
 
   private now(): Date {
     return new Date((this.options.now ?? Date.now)());
@@ -80,6 +90,7 @@ export class ExportJobs {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poller);
+    clearTimeout(this.retry);
     await this.running;
   }
 
@@ -91,7 +102,14 @@ export class ExportJobs {
       return this.running;
     }
     this.running = this.pass()
-      .catch((error) => this.options.log.error('export pass failed', { error: String(error) }))
+      .then(
+        () => this.backoff.succeeded(),
+        (error: unknown) => {
+          // Again soon (not a whole poll later), waiting longer after each failure in a row.
+          clearTimeout(this.retry);
+          this.retry = setTimeout(() => void this.kick(), this.backoff.failed(error));
+        },
+      )
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -105,6 +123,10 @@ export class ExportJobs {
   private async pass(): Promise<void> {
     const { exports, log } = this.options;
     const now = this.now();
+    if (this.interrupted.size > 0) {
+      await exports.requeue([...this.interrupted]);
+      this.interrupted.clear();
+    }
     await exports.expire(now);
     await exports.requeueStale(new Date(now.getTime() - (this.options.staleMs ?? 30 * 60_000)));
     for (let job = await exports.claimQueued(this.now()); job; job = await exports.claimQueued(this.now())) {
@@ -114,6 +136,10 @@ export class ExportJobs {
         await exports.finish(job.id, { status: 'done', rowCount, sizeBytes, finishedAt, expiresAt: new Date(finishedAt.getTime() + this.options.ttlMs) });
         log.info('export done', { export: job.id, dataset: job.dataset, format: job.format, rowCount, sizeBytes });
       } catch (error) {
+        if (databaseUnreachable(error)) {
+          this.interrupted.add(job.id);
+          throw error;
+        }
         log.error('export failed', { export: job.id, error: String(error) });
         await exports.finish(job.id, { status: 'failed', error: String((error as Error)?.message ?? error).slice(0, 500), finishedAt: this.now() });
       }

@@ -4,7 +4,8 @@
  * (a query), the market-data provider (its self-check), the rate-limit store
  * (a ping) and the worker pool (a task through a worker thread), each bounded
  * by a timeout so a hung dependency reads as `down`. Probes and /api/health
- * answer from the last round and say how old it is; no request ever waits on
+ * answer from the last round and say how old it is (while the database is
+ * down, a round a second, so readiness returns with it); no request ever waits on
  * a check.
  *
  * `WarmUp` is what the boot is doing and what it has done (migrations run, the
@@ -24,6 +25,12 @@ import type { MarketDataProvider } from '../providers/types';
 import type { RateLimitStore } from '../ratelimit';
 
 const CHECK_TIMEOUT_MS = 2000;
+/**
+ * While the database is down, rounds come this often instead of every
+ * interval, so readiness returns within about a second of the database
+ * (a balancer sends traffic back as soon as /readyz says 200).
+ */
+const RECOVERY_MS = 1000;
 
 export interface HealthSnapshot {
   checks: Record<CheckName, CheckStatus>;
@@ -42,6 +49,7 @@ export interface HealthDeps {
 
 export class HealthMonitor {
   private timer: ReturnType<typeof setInterval> | undefined;
+  private recheck: ReturnType<typeof setTimeout> | undefined;
   private round: Promise<HealthSnapshot> | undefined;
   private snapshot: HealthSnapshot | undefined;
 
@@ -66,7 +74,8 @@ export class HealthMonitor {
 
   stop(): void {
     clearInterval(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.recheck);
+    this.timer = this.recheck = undefined;
   }
 
   /** One round of every check; concurrent callers share the round in flight. */
@@ -102,6 +111,13 @@ export class HealthMonitor {
       if (previous && previous[name] !== checks[name]) log.warn('health check changed', { check: name, from: previous[name], to: checks[name], message: details[name].message });
     }
     this.snapshot = { checks, details, checkedAt: Date.now() };
+    if (checks.db === 'down' && this.timer && !this.recheck && this.options.intervalMs > RECOVERY_MS) {
+      this.recheck = setTimeout(() => {
+        this.recheck = undefined;
+        void this.refresh();
+      }, RECOVERY_MS);
+      this.recheck.unref?.();
+    }
     return this.snapshot;
   }
 }
@@ -133,6 +149,8 @@ export class WarmUp {
   migrated = false;
   /** The latest scan of the default timeframe is loaded (or was made). */
   firstScanLoaded = false;
+  /** SIGTERM/SIGINT arrived: not ready from that moment on, whatever else holds (cli/shutdown). */
+  stopping = false;
 
   constructor(private readonly log?: Logger) {}
 
@@ -175,7 +193,7 @@ export interface ReadinessChecks {
   firstScan: boolean;
 }
 
-/** Ready: migrations done, the first scan loaded, and the last health round found the database and the pool up. */
+/** Ready: not stopping, migrations done, the first scan loaded, and the last health round found the database and the pool up. */
 export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { ready: boolean; checks: ReadinessChecks } {
   const checks: ReadinessChecks = {
     database: last?.checks.db === 'ok',
@@ -183,5 +201,5 @@ export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { r
     pool: last?.checks.pool === 'ok',
     firstScan: warmUp.firstScanLoaded,
   };
-  return { ready: Object.values(checks).every(Boolean), checks };
+  return { ready: !warmUp.stopping && Object.values(checks).every(Boolean), checks };
 }

@@ -12,10 +12,16 @@
  * signals and state changes on the bus, fires users' alert rules
  * (jobs/alert-rules; their webhooks are sent in the background), tracks signals that left the live
  * window, resolves outcomes and checkpoints the ledger. One run per timeframe
- * at a time: a second caller shares the run in progress.
+ * at a time: a second caller shares the run in progress, and across the
+ * instances sharing a PostgreSQL database one instance scans under the
+ * timeframe's lease (background/lease) while the others wait and read its
+ * run; the run is saved only over the head it was scanned after (a fence in
+ * the transaction), so a scan that lost its lease mid-way writes nothing.
  */
+import { Lease } from '../background/lease';
+import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import type { LedgerRepository } from '../db/repositories/ledger';
-import type { PersistedRun, RunSummary, ScansRepository } from '../db/repositories/scans';
+import type { PersistedRun, RunFence, RunSummary, ScansRepository } from '../db/repositories/scans';
 import type { BreakoutState, OpenSetup, RegimeReading, ScanResult, Signal, Timeframe } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
@@ -41,6 +47,8 @@ export interface RunsDeps {
   alertRules?: Pick<AlertRuleDispatcher, 'evaluate'>;
   /** Where each persisted scan's duration is recorded (src/metrics). */
   metrics?: Pick<Metrics, 'scanSeconds'>;
+  /** The cluster's locks (the database's): one instance scans a timeframe at a time. */
+  locks: ClusterLocks;
 }
 
 /** Signals as one scan saw them, ranked, with the alert policy's evaluation. */
@@ -78,6 +86,7 @@ export class SignalRuns {
   private readonly latestRuns = new Map<Timeframe, { value: LatestRun; readAt: number }>();
   private readonly persisting = new Map<Timeframe, Promise<string>>();
   private readonly universeScans = new Map<string, { at: number; result: Promise<ScanResult> }>();
+  private readonly leases = new Map<Timeframe, Lease>();
 
   constructor(private readonly deps: RunsDeps) {}
 
@@ -101,7 +110,7 @@ export class SignalRuns {
   async current(timeframe: Timeframe): Promise<LatestRun> {
     const latest = await this.latest(timeframe);
     if (latest) return latest;
-    await this.persist(timeframe);
+    await this.persist(timeframe, { after: null }); // any run will do, another instance's included
     const made = await this.latest(timeframe);
     if (!made) throw new Error(`no ${timeframe} scan run after persisting one`);
     return made;
@@ -126,23 +135,65 @@ export class SignalRuns {
     return result;
   }
 
-  /** Scans the universe and persists the run (see the module comment); resolves to the run id. */
-  persist(timeframe: Timeframe): Promise<string> {
+  /**
+   * Scans the universe and persists the run (see the module comment); resolves
+   * to the run id — another instance's, when it persisted one while this one
+   * waited for the timeframe's lease. `after` is the newest run the caller
+   * knew of (null: none; by default the newest now): any run newer than it,
+   * whoever made it, answers. `signal` (the scheduler's leadership) stops it
+   * before it saves.
+   */
+  persist(timeframe: Timeframe, options: { signal?: AbortSignal; after?: string | null } = {}): Promise<string> {
     const existing = this.persisting.get(timeframe);
     if (existing) return existing;
-    const job = this.scanAndPersist(timeframe).finally(() => this.persisting.delete(timeframe));
+    const job = this.persistOnce(timeframe, options.after, options.signal).finally(() => this.persisting.delete(timeframe));
     this.persisting.set(timeframe, job);
     return job;
   }
 
-  private async scanAndPersist(timeframe: Timeframe): Promise<string> {
+  /** Under the timeframe's lease: a run persisted by another instance since `head` is read, else one is made. */
+  private async persistOnce(timeframe: Timeframe, after: string | null | undefined, signal?: AbortSignal): Promise<string> {
+    const headOf = async () => (await this.deps.scans.runHistory(timeframe, 1))[0]?.id ?? null;
+    const head = after === undefined ? await headOf() : after;
+    const lease = this.lease(timeframe);
+    await lease.acquireWaiting({ signal });
+    try {
+      const now = await headOf();
+      if (now !== null && now !== head) {
+        this.latestRuns.delete(timeframe);
+        return now;
+      }
+      return await this.scanAndPersist(timeframe, { head: now, lockKey: LOCK_KEYS.scanRunSave[timeframe] }, AbortSignal.any([lease.signal, ...(signal ? [signal] : [])]));
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private lease(timeframe: Timeframe): Lease {
+    let lease = this.leases.get(timeframe);
+    if (!lease) {
+      lease = new Lease({ name: `${timeframe} scan run`, key: LOCK_KEYS.scanRun[timeframe], locks: this.deps.locks, log: this.deps.log });
+      this.leases.set(timeframe, lease);
+    }
+    return lease;
+  }
+
+  private async scanAndPersist(timeframe: Timeframe, fence: RunFence, signal: AbortSignal): Promise<string> {
     const { deps } = this;
     const started = performance.now();
-    const result = await runScan(deps, { timeframe });
+    // Intraday signals stored before ids carried the timeframe go on under their stored ids (domain/signal-id).
+    const result = await deps.scans.withStoredIds(await runScan(deps, { timeframe }));
     const runId = newId('run');
     const alerts = await this.alerts(result);
-    const { newSignals, changes } = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts));
+    signal.throwIfAborted();
+    const saved = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts), fence);
     this.latestRuns.delete(timeframe);
+    if (!saved) {
+      deps.log.warn('scan run not saved: another instance saved one first', { timeframe });
+      const [head] = await deps.scans.runHistory(timeframe, 1);
+      return head!.id;
+    }
+    const { newSignals, changes } = saved;
     for (const signal of newSignals) deps.bus.publish('breakouts.new', { signal });
     for (const { signal, from, to } of changes) {
       deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });

@@ -3,10 +3,17 @@
  * Runs the universe scan of each timeframe when there are new bars: when the
  * benchmark's latest bar is newer than the last run's, or the last run is older
  * than the interval (the current session's partial bar has moved on). Only the
- * instance holding the PostgreSQL advisory lock schedules (PGlite: the one
- * process). Failures are logged and retried on the next tick; a tick never
- * overlaps the previous one.
+ * instance holding the scheduler's lease (background/lease; PGlite: the one
+ * process) schedules; a leader that loses it (the database restarted) stops
+ * before saving, and whoever takes it next carries on. A pass that failed —
+ * the database away, most often — is tried again with backoff rather than a
+ * whole interval later; a tick never overlaps the previous one. With a live
+ * feed, a bar's close asks for a pass at once (`barClosed`) rather than at the
+ * next tick, and no scan starts while the feed is filling a gap (`hold`).
  */
+import { Backoff } from '../background/backoff';
+import { Lease } from '../background/lease';
+import { LOCK_KEYS } from '../db/cluster-locks';
 import type { Database } from '../db/client';
 import type { ScansRepository } from '../db/repositories/scans';
 import type { Timeframe } from '../domain/signal';
@@ -15,9 +22,6 @@ import type { MarketData } from '../market-data';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import type { SignalRuns } from './runs';
 
-/** Advisory-lock key of the scheduler leader ("BRKL" in ASCII). */
-export const SCHEDULER_LOCK_KEY = 0x42524b4c;
-
 export interface SchedulerOptions {
   deps: { runs: SignalRuns; scans: ScansRepository; marketData: MarketData };
   database: Database;
@@ -25,53 +29,109 @@ export interface SchedulerOptions {
   intervalMs: number;
   timeframes: readonly Timeframe[];
   now?: () => number;
+  /** While true, no scan starts (a live feed filling a gap: a scan never runs on a series with a hole). */
+  hold?: () => boolean;
 }
 
 export class ScanScheduler {
   private timer: ReturnType<typeof setInterval> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> | undefined;
+  private stopped = false;
+  /** A pass was asked for while one ran: one more follows it. */
+  private rerun = false;
+  /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
+  private readonly closed = new Set<Timeframe>();
+  private readonly lease: Lease;
+  private readonly backoff: Backoff;
 
-  constructor(private readonly options: SchedulerOptions) {}
+  constructor(private readonly options: SchedulerOptions) {
+    this.lease = new Lease({ name: 'scheduler', key: LOCK_KEYS.scheduler, locks: options.database.locks, log: options.log, announce: true });
+    this.backoff = new Backoff({ what: 'scheduled scan', log: options.log, baseMs: 2_000, maxMs: Math.min(60_000, options.intervalMs) });
+  }
+
+  /** Whether this instance leads (holds the scheduler's lease). */
+  get leading(): boolean {
+    return this.lease.held;
+  }
 
   start(): void {
-    if (this.timer) return;
+    if (this.timer || this.stopped) return;
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
   }
 
+  /** Stops scheduling; a pass in progress finishes the scan it is running and starts no other (its safe point). */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.retry);
+    this.timer = this.retry = undefined;
     await this.ticking;
+    await this.lease.close();
   }
 
   /** One pass over the timeframes; resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
-    this.ticking ??= this.pass().finally(() => (this.ticking = undefined));
+    if (this.stopped) return Promise.resolve();
+    this.ticking ??= this.passes().finally(() => (this.ticking = undefined));
     return this.ticking;
   }
 
+  /** A `timeframe` bar closed (a live feed): its scan now, or right after the pass running. Resolves when it is done. */
+  barClosed(timeframe: Timeframe): Promise<void> {
+    this.closed.add(timeframe);
+    this.rerun = true;
+    return this.tick();
+  }
+
+  private async passes(): Promise<void> {
+    do {
+      this.rerun = false;
+      await this.pass();
+    } while (this.rerun);
+  }
+
   private async pass(): Promise<void> {
-    const { deps, database, log, intervalMs, timeframes } = this.options;
+    const { deps, log, intervalMs, timeframes } = this.options;
     const now = this.options.now ?? Date.now;
-    try {
-      if (!(await database.tryLeadership(SCHEDULER_LOCK_KEY))) return;
-    } catch (error) {
-      log.warn('scheduler could not take the leader lock', { error: String(error) });
+    if (this.options.hold?.()) return;
+    if (!(await this.lease.acquire())) {
+      // The database cannot say: asked again soon. Another instance leads: the next tick asks again.
+      if (this.lease.unreachable) this.again(new Error('the scheduler lease cannot be asked for: the database is unreachable'));
+      else this.backoff.reset();
       return;
     }
+    const signal = this.lease.signal;
+    let failure: unknown;
     for (const timeframe of timeframes) {
+      // Stopped (a shutdown): the scan that ran is finished, no other begins, no retry is set.
+      if (this.stopped) return;
+      if (signal.aborted) break;
       try {
         const [last] = await deps.scans.runHistory(timeframe, 1);
         const bench = await deps.marketData.bars(DEFAULT_BENCHMARK, timeframe);
         const latestBar = bench.ts[bench.ts.length - 1];
-        const due = !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
+        const due = this.closed.delete(timeframe) || !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
-        const runId = await deps.runs.persist(timeframe);
+        const runId = await deps.runs.persist(timeframe, { signal, after: last?.id ?? null });
         log.info('scan persisted', { timeframe, runId });
       } catch (error) {
-        log.error('scheduled scan failed', { timeframe, error: String(error) });
+        failure ??= error;
+        if (!signal.aborted) log.error('scheduled scan failed', { timeframe, error: String(error) });
       }
     }
+    if (failure === undefined && !signal.aborted) return this.backoff.succeeded();
+    this.again(signal.aborted ? signal.reason : failure);
+  }
+
+  /** After a failed pass (or a lease lost mid-pass): again soon, with backoff, rather than a whole interval later. */
+  private again(error: unknown): void {
+    const waitMs = this.backoff.failed(error);
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.timer) void this.tick();
+    }, waitMs);
   }
 }

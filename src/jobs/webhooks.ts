@@ -15,10 +15,14 @@
  * each attempt (jobs/webhook-address); each attempt has a timeout. Any
  * instance sends due deliveries (the repository leases them), so pending
  * retries survive a restart; a slow or failing receiver never holds up the
- * scan that fired the alert (`kick` is not awaited there).
+ * scan that fired the alert (`kick` is not awaited there). A pass that failed
+ * (the database away) is tried again with backoff; a delivery it had claimed
+ * is claimed again when its lease runs out (the receiver de-duplicates by
+ * `webhook-id`).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
+import { Backoff } from '../background/backoff';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
 import { checkWebhookUrl } from './webhook-address';
@@ -76,9 +80,11 @@ export class WebhookSender {
   private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
   private stopped = false;
   private readonly ca: string[] | undefined;
+  private readonly backoff: Backoff;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
+    this.backoff = new Backoff({ what: 'webhook delivery pass', log: options.log });
   }
 
   private now(): number {
@@ -108,7 +114,10 @@ export class WebhookSender {
       return this.draining;
     }
     this.draining = this.drain()
-      .catch((error) => this.options.log.error('webhook delivery pass failed', { error: String(error) }))
+      .then(
+        () => this.backoff.succeeded(),
+        (error: unknown) => this.retryIn(this.backoff.failed(error)),
+      )
       .finally(() => {
         this.draining = undefined;
         if (this.again) {

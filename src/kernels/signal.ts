@@ -1,12 +1,13 @@
 /**
  * @module kernels/signal
  * A scan finding as the BreakoutSignal readers see (DESIGN §4): its id
- * (`SYMBOL-pattern-detectedAt`), levels rounded to 4 decimals, bar times as
+ * (`SYMBOL-pattern-detectedAt`, `/PT4H` or `/PT1H` after it intraday: domain/signal-id), levels rounded to 4 decimals, bar times as
  * ISO strings, and the cross-sectional figures the finding itself does not
  * carry (RS rank, average dollar volume). The universe scan and the replay
  * make their signals here, so both publish the same thing.
  */
-import { signalId, type ScanFinding, type Signal, type Timeframe } from '../domain/signal';
+import type { ScanFinding, Signal, Timeframe } from '../domain/signal';
+import { signalId } from '../domain/signal-id';
 import { round } from './round';
 
 const iso = (ts: number) => new Date(ts).toISOString();
@@ -15,7 +16,7 @@ const iso = (ts: number) => new Date(ts).toISOString();
 export function toSignal(f: ScanFinding, timeframe: Timeframe, rsRank: number | null, avgDollarVolume: number | null): Signal {
   const detectedAt = iso(f.detectedTs);
   return {
-    id: signalId(f.symbol, f.patternType, detectedAt),
+    id: signalId(f.symbol, f.patternType, detectedAt, timeframe),
     symbol: f.symbol,
     timeframe,
     patternFamily: f.patternFamily,

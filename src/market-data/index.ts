@@ -5,14 +5,18 @@
  * missing or stale (older than `BARS_CACHE_TTL_SECONDS`). Concurrent requests for the same series
  * share one fetch. Fetched bars are written to the database behind the answer
  * (one serialised write queue), so a read never waits on a write; `flush()`
- * waits for the queue (shutdown, tests).
+ * waits for the queue (shutdown, tests). A provider's live feed keeps held
+ * series current (`applyLive`): its forming bar in place, its closed bars
+ * appended and stored.
  */
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
 import type { BarStore } from '../store';
 import { newYorkDate } from '../providers/calendar';
+import type { LiveBar } from '../providers/live/types';
 import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot } from '../providers/types';
 import type { Timeframe } from '../domain/signal';
+import { ohlcvFrom, type OhlcvColumn } from '../kernels/ohlcv';
 
 /** Serialised answers held at most (see `serialized`). */
 const SERIALIZED_MAX = 4096;
@@ -213,6 +217,30 @@ export class MarketData {
     return provider.sourceOf?.(CAPABILITY_METHODS[method]) ?? provider.name;
   }
 
+  /**
+   * A bar the provider's live feed rolled up (providers/live): written into
+   * the held series in place (the forming bar revised, a new one appended;
+   * the series counts as fresh from now), and, once `final`, queued for the
+   * database, up to that bar: a forming bar is never stored there, it is not
+   * committed early. A series not held yet is left alone: its first read
+   * fetches it whole.
+   */
+  applyLive({ symbol, timeframe, bar, final }: LiveBar): void {
+    const { store, repository, log, provider } = this.options;
+    const key = `${symbol}\u0000${timeframe}`;
+    const held = store.get(symbol, timeframe);
+    if (!held || !this.fetchedAt.has(key)) return;
+    const row = { ts: bar.t, open: bar.o, high: bar.h, low: bar.l, close: bar.c, volume: bar.v };
+    if (!store.putLast(symbol, timeframe, row)) store.put(withBar(held, row)); // an older bar revised, or a full slot
+    const now = this.now();
+    this.fetchedAt.set(key, now);
+    if (!final || !provider.remote) return;
+    const upTo = sliceSeries(store.get(symbol, timeframe)!, -Infinity, bar.t);
+    this.writes = this.writes
+      .then(() => repository.save(upTo, new Date(now), bar.t))
+      .catch((error) => log.warn('could not cache a live bar', { symbol, timeframe, provider: provider.name, error: String(error) }));
+  }
+
   /** Waits until every queued database write has finished. */
   flush(): Promise<void> {
     return this.writes;
@@ -257,4 +285,21 @@ export class MarketData {
       .catch((error) => log.warn('could not cache bars', { symbol, timeframe, provider: provider.name, error: String(error) }));
     return store.get(symbol, timeframe) ?? series;
   }
+}
+
+/** `series` with `bar` in its place by time: replacing the bar of the same time, else inserted in order. */
+function withBar(series: BarSeries, bar: Record<OhlcvColumn, number>): BarSeries {
+  const { ts } = series;
+  let i = 0;
+  while (i < ts.length && ts[i]! < bar.ts) i++;
+  const replace = i < ts.length && ts[i] === bar.ts;
+  const n = ts.length + (replace ? 0 : 1);
+  const out = ohlcvFrom((name) => {
+    const column = new Float64Array(n);
+    column.set(series[name].subarray(0, i));
+    column[i] = bar[name];
+    column.set(series[name].subarray(replace ? i + 1 : i), i + 1);
+    return column;
+  });
+  return { ...series, ...out };
 }

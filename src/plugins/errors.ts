@@ -2,7 +2,8 @@
  * @module plugins/errors
  * The one place failures become HTTP responses: `{ error, requestId, code }`
  * with the status from `ERROR_STATUS`. Validation failures are 400 (the spec's
- * status, not Elysia's default 422) and name the parameter; unknown routes are
+ * status, not Elysia's default 422) and name the parameter; a value the
+ * database refuses (db/data-errors) is 400 too; unknown routes are
  * 404 in the same shape; a database that cannot be reached is 503
  * `unavailable` with `Retry-After`; unexpected errors are logged with the request id and
  * answered 500 without a stack trace.
@@ -11,6 +12,7 @@ import { Elysia, t, ValidationError, type Static } from 'elysia';
 import { AppError, echoed, ERROR_STATUS, type ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import { databaseUnreachable } from '../db/client';
+import { isDataException } from '../db/data-errors';
 import { ProviderError } from '../providers/types';
 import { REQUEST_ID_HEADER } from './request-id';
 import { requestPath } from './request-path';
@@ -29,7 +31,14 @@ export const ErrorSchema = t.Object(
 
 export type ErrorBody = Static<typeof ErrorSchema> & { code: ErrorCode };
 
-export function errors(log: Logger) {
+/** What a caller is told when its input passed the schema but not the database (db/data-errors). */
+export const DATA_EXCEPTION_MESSAGE = 'A value in the request cannot be used (a control character, or a number or date out of range)';
+
+/**
+ * @param onDatabaseUnreachable told when a request found the database unreachable (the health monitor runs a
+ *   round at once, so readiness says 503 without waiting for its interval)
+ */
+export function errors(log: Logger, onDatabaseUnreachable?: () => void) {
   return new Elysia({ name: 'breakline/errors' }).onError({ as: 'global' }, ({ code, error, set, request }) => {
     const requestId = set.headers[REQUEST_ID_HEADER] as string | undefined;
     let appError: AppError;
@@ -39,7 +48,12 @@ export function errors(log: Logger) {
     else if (error instanceof ProviderError) appError = fromProvider(error);
     else if (databaseUnreachable(error)) {
       log.warn('database unreachable; answered 503', { requestId, path: echoed(requestPath(request.url), 256), error: String(error) });
+      onDatabaseUnreachable?.();
       appError = new AppError('unavailable', 'The database cannot be reached right now; retry shortly', { 'retry-after': '5' });
+    }
+    else if (isDataException(error)) {
+      log.warn('a value of the request was refused by the database; answered 400', { requestId, path: echoed(requestPath(request.url), 256), error: String(error) });
+      appError = new AppError(request.method === 'GET' || request.method === 'HEAD' ? 'invalid_parameter' : 'invalid_body', DATA_EXCEPTION_MESSAGE);
     }
     else if (code === 'VALIDATION') appError = fromValidation(error as ValidationError);
     else if (code === 'NOT_FOUND') {

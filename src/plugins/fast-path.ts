@@ -18,7 +18,8 @@
  * - ETag / 304, compression negotiation and `Vary` (plugins/representation's `represent`).
  *
  * Anything it does not answer the same way goes to Elysia untouched, before
- * anything was counted: another method, a body on a GET, an `API-Version`
+ * anything was counted: another method, a body on a GET, a head past
+ * REQUEST_HEAD_LIMIT (431 there), an `API-Version`
  * not served (400 there), a query that is not plain (a repeated or unknown
  * key, a percent-escape or `+`, a value the schema refuses: 400 there), an
  * `asOf` replay (a costly-class request), a service that throws (404, 503,
@@ -31,9 +32,11 @@ import { Value } from '@sinclair/typebox/value';
 import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
 import { Lru } from '../lru';
+import { headTooLarge } from './body-limit';
 import { errorBody } from './errors';
 import { routeRecorder, type ObserveOptions } from './observe';
-import type { GeneralAccounting, SocketInfo } from './rate-limit';
+import type { SocketInfo } from './client-address';
+import type { GeneralAccounting } from './rate-limit';
 import { represent, NOT_MODIFIED, etagOf, type CompressedBodies, type HeaderRecord } from './representation';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
 import { API_VERSION_HEADER, versionOf } from './versioning';
@@ -187,7 +190,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     };
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
-      if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0') return ordinary()(request, server);
+      if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0' || headTooLarge(request)) return ordinary()(request, server);
       const apiVersion = versionOf(request, defaultVersion);
       if (apiVersion === null) return ordinary()(request, server);
       const url = request.url;

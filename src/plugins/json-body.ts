@@ -30,9 +30,31 @@ const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `The 
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) throw new AppError('invalid_body', `The request body must be JSON (Content-Type: application/json), got ${type ? `'${type.slice(0, 60)}'` : 'none'}`);
+  const bytes = await readBodyBytes(request, limitBytes);
+  if (!bytes) throw new AppError('invalid_body', 'The request body is required');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new AppError('invalid_body', 'The request body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw new AppError('invalid_body', 'The request body is required');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_body', 'The request body is not valid JSON');
+  }
+}
+
+/**
+ * A body's bytes, at most `limitBytes` (413 past them: the declared length
+ * first, then the stream, abandoned the moment it passes), or null when the
+ * request has none.
+ */
+export async function readBodyBytes(request: Request, limitBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
-  if (!request.body) throw new AppError('invalid_body', 'The request body is required');
+  if (!request.body) return null;
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = request.body.getReader();
@@ -46,18 +68,7 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
     }
     chunks.push(value);
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
-  } catch {
-    throw new AppError('invalid_body', 'The request body is not valid UTF-8');
-  }
-  if (text.trim() === '') throw new AppError('invalid_body', 'The request body is required');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError('invalid_body', 'The request body is not valid JSON');
-  }
+  return Bun.concatArrayBuffers(chunks, Infinity, true);
 }
 
 /** A `parse` hook: {@link readJsonBody}, then the value checked against `schema` as it came. */

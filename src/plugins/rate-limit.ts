@@ -4,9 +4,13 @@
  * (unknown routes and invalid input too).
  *
  * Who is counted: a request with a valid credential counts against its user
- * (session) or its key (API key) at its tier's quota; any other request
- * against its client IP at the public quota. The client IP is the socket
- * address, or with `TRUST_PROXY` the first `X-Forwarded-For` hop. The
+ * at the user's tier's quota, whether it came by session or by any of the
+ * user's API keys (a user's keys share the user's quota; issue 28); an API key
+ * acting below its user's tier is also held to its own tier's quota, in a
+ * bucket of its own (a key may have a lower quota, never a higher one). Any
+ * other request counts against its client IP at the public quota. The client IP is the socket
+ * address, or behind the proxies `TRUST_PROXY` names the right-most
+ * `X-Forwarded-For` entry that is not one of them (plugins/client-address). The
  * principal comes from `principalOf` (the auth layer resolves it once per
  * request; the route's own auth check reuses it). The path is read by
  * plugins/request-path, so a host-less HTTP/1.0 request is counted too.
@@ -37,10 +41,12 @@
  */
 import { Elysia } from 'elysia';
 import type { Principal } from '../auth';
+import type { ProxyTrust } from '../config';
 import type { Tier } from '../domain/tiers';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
+import { clientAddressOf, type SocketInfo } from './client-address';
 import { isApiPath, requestPath } from './request-path';
 
 /** A stricter quota, counted on top of the ordinary one, for the routes that declare the class. */
@@ -64,7 +70,8 @@ export interface RateLimitOptions {
   classes: Readonly<Record<QuotaClassName, QuotaClass>>;
   /** Requests per window for an authenticated user or key, by tier. */
   tierQuotas: Readonly<Record<Tier, number>>;
-  trustProxy: boolean;
+  /** The proxies trusted to name the client (null: none). */
+  trustProxy: ProxyTrust | null;
   log: Logger;
   /** The request's principal when it carries a valid credential. */
   principalOf?: (request: Request) => Principal | null | Promise<Principal | null>;
@@ -77,27 +84,48 @@ export interface RateLimitOptions {
 /** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
 export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
 
-export type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
-export type HeaderSet = { headers: Record<string, unknown> };
+/** The OpenAPI extensions a route's `costly` option publishes (the route table's record of it, which GraphQL reads). */
+const CLASS_KEY = 'x-rate-limit-class';
+const WHEN_KEY = 'x-rate-limit-class-when-present';
 
-export function clientIp(request: Request, server: SocketInfo, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-    const real = request.headers.get('x-real-ip')?.trim();
-    if (real) return real;
-  }
-  return server?.requestIP?.(request)?.address ?? 'local';
+/** A route's `costly` option as its detail publishes it. */
+export function classDetail(when: CostlyWhen): Record<string, string> {
+  if (when === false) return {};
+  const detail: Record<string, string> = { [CLASS_KEY]: when === true ? 'costly' : (when.class ?? 'costly') };
+  if (when !== true && when.query !== undefined) detail[WHEN_KEY] = when.query;
+  return detail;
 }
 
-/** The bucket of an authenticated principal: its key (API key) or its user (session). */
-export const principalBucket = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.keyId}` : `user:${principal.userId}`);
+/** A route's `costly` option read back from its detail (`classDetail`'s inverse): how GraphQL learns the class of a field's REST route. */
+export function classFromDetail(detail: Readonly<Record<string, unknown>> | undefined): CostlyWhen {
+  const name = QUOTA_CLASSES.find((c) => c === detail?.[CLASS_KEY]);
+  if (!name) return false;
+  const query = detail?.[WHEN_KEY];
+  return { class: name, ...(typeof query === 'string' ? { query } : {}) };
+}
+
+/** The quota class a request counts in under `when`, given its query parameters (a GraphQL field: its arguments), or undefined. */
+export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unknown>>): QuotaClassName | undefined {
+  if (when === false) return undefined;
+  if (when === true) return 'costly';
+  if (when.query !== undefined && (args[when.query] === undefined || args[when.query] === null)) return undefined;
+  return when.class ?? 'costly';
+}
+
+export type HeaderSet = { headers: Record<string, unknown> };
+
+/** The bucket of an authenticated principal: its user's, whether it came by session or by one of the user's API keys. */
+export const principalBucket = (principal: Principal): string => `user:${principal.userId}`;
 
 /** The bucket of an anonymous client: its address. */
 export const addressBucket = (ip: string): string => `ip:${ip}`;
 
-/** The quota of a bucket: its principal's tier's, or the anonymous one. */
-export const bucketQuota = (principal: Principal | null, quota: number, tierQuotas: Readonly<Record<Tier, number>>): number => (principal ? tierQuotas[principal.tier] : quota);
+/** The quota of a bucket: its user's tier's (an API key's owner's), or the anonymous one. */
+export const bucketQuota = (principal: Principal | null, quota: number, tierQuotas: Readonly<Record<Tier, number>>): number => (principal ? tierQuotas[principal.userTier ?? principal.tier] : quota);
+
+/** An API key acting below its user's tier has a quota of its own too (its tier's, lower), beside the user's it shares: its bucket and tier. */
+export const keyBucket = (principal: Principal): { key: string; tier: Tier } | undefined =>
+  principal.kind === 'key' && principal.userTier !== undefined && principal.userTier !== principal.tier ? { key: `key:${principal.keyId}`, tier: principal.tier } : undefined;
 
 /**
  * The decimal text of the numbers last written to one header: a value the
@@ -123,7 +151,7 @@ export function rateLimitOptions(services: {
   config: {
     rateLimit: { quota: number; costlyQuota: number; windowSeconds: number; tierQuotas: Readonly<Record<Tier, number>> };
     explain: { quota: number; tierQuotas: Readonly<Record<Tier, number>>; windowSeconds: number };
-    trustProxy: boolean;
+    trustProxy: ProxyTrust | null;
   };
   log: Logger;
   metrics?: { rateLimited(quotaClass: 'general' | QuotaClassName): void };
@@ -171,25 +199,29 @@ export function rateLimit(options: RateLimitOptions) {
     .macro({
       costly: (when: CostlyWhen) => {
         if (when === false) return;
-        const name: QuotaClassName = when === true ? 'costly' : (when.class ?? 'costly');
-        const onlyWith = when === true ? undefined : when.query;
-        const detail: Record<string, string> = { 'x-rate-limit-class': name };
-        if (onlyWith !== undefined) detail['x-rate-limit-class-when-present'] = onlyWith;
         return {
-          detail,
+          detail: classDetail(when),
           beforeHandle({ request, set, server, query }) {
-            if (onlyWith !== undefined && (query as Record<string, unknown>)[onlyWith] === undefined) return;
-            return classed(name, request, server as SocketInfo, set);
+            const name = quotaClassOf(when, query as Record<string, unknown>);
+            if (name) return classed(name, request, server as SocketInfo, set);
           },
         };
       },
     });
 }
 
-/** The accounting itself: the ordinary quota (`general`) and the quota classes (`classed`). */
-export function rateLimiter(options: RateLimitOptions): { general: GeneralAccounting; classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void> } {
+/** Counts `units` more against the ordinary quota or a class's, in the request's bucket (a GraphQL operation's fields: graphql/costs). */
+export type Charge = (quotaClass: 'general' | QuotaClassName, units: number, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void>;
+
+/** The accounting itself: the ordinary quota (`general`), the quota classes (`classed`), and `charge` for several units at once. */
+export function rateLimiter(options: RateLimitOptions): {
+  general: GeneralAccounting;
+  classed: (name: QuotaClassName, request: Request, server: SocketInfo, set: HeaderSet) => void | Promise<void>;
+  charge: Charge;
+} {
   const { store, quota, windowSeconds, tierQuotas, classes, trustProxy, log, principalOf, onRefused } = options;
   const exempt = new Set(options.exempt ?? []);
+  const clientAddress = clientAddressOf(trustProxy);
   const [limitText, remainingText, resetText] = [new NumberText(), new NumberText(), new NumberText()];
   // The key of the last anonymous client's bucket, kept while the next request comes from the same address.
   let anonymous = { ip: '', key: addressBucket('') };
@@ -209,23 +241,42 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
   };
   const storeDown = (error: unknown) => log.warn('rate-limit store failed; request admitted', { store: store.name, error: String(error) });
 
-  /** Counts one hit of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
-  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number): void | Promise<void> => {
-    let decision: RateLimitDecision | Promise<RateLimitDecision>;
+  /** The store's decision for `units` hits of `key` (or, not `counted`, its standing), or undefined when the store failed (admitted). */
+  const decide = (key: string, limit: number, counted: boolean, window: number, units: number): RateLimitDecision | Promise<RateLimitDecision | undefined> | undefined => {
     try {
-      decision = counted ? store.hit(key, limit, window * 1000) : store.peek(key, limit, window * 1000);
+      const decision = counted ? store.hit(key, limit, window * 1000, units === 1 ? undefined : { cost: units }) : store.peek(key, limit, window * 1000);
+      return decision instanceof Promise ? decision.catch((error: unknown) => void storeDown(error)) : decision;
     } catch (error) {
       storeDown(error);
-      return;
+      return undefined;
     }
-    if (decision instanceof Promise) return decision.then((d) => apply(d, set, counted, quotaClass, window), storeDown);
-    apply(decision, set, counted, quotaClass, window);
+  };
+
+  /** Counts `units` hits of `key` (or, not `counted`, only reads its standing); synchronous with the in-process store. */
+  const count = (key: string, limit: number, set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number, units = 1): void | Promise<void> => {
+    const decision = decide(key, limit, counted, window, units);
+    if (decision instanceof Promise) return decision.then((d) => d && apply(d, set, counted, quotaClass, window));
+    if (decision) apply(decision, set, counted, quotaClass, window);
+  };
+
+  /** Counts both buckets; the answer (headers, refusal) is the stricter one's: a refusal first, else the fewer remaining. */
+  const countBoth = (buckets: [string, number][], set: HeaderSet, counted: boolean, quotaClass: 'general' | QuotaClassName, window: number, units: number): void | Promise<void> => {
+    const decisions = buckets.map(([key, limit]) => decide(key, limit, counted, window, units));
+    const stricter = (all: (RateLimitDecision | undefined)[]) => {
+      const known = all.filter((d): d is RateLimitDecision => d !== undefined);
+      const chosen = known.find((d) => !d.allowed) ?? known.sort((a, b) => a.remaining - b.remaining)[0];
+      if (chosen) apply(chosen, set, counted, quotaClass, window);
+    };
+    if (decisions.some((d) => d instanceof Promise)) return Promise.all(decisions).then(stricter);
+    stricter(decisions as (RateLimitDecision | undefined)[]);
   };
 
   /**
-   * Counts the request in its principal's bucket (`principalBucket`, or
-   * `addressBucket` for an anonymous client; a quota class's buckets carry
-   * its name before), synchronously with the in-process store.
+   * Counts the request in its principal's bucket (`principalBucket`: the
+   * user's, API keys included; `addressBucket` for an anonymous client; a
+   * quota class's buckets carry its name before), and an API key below its
+   * user's tier in its own too (`keyBucket`), synchronously with the
+   * in-process store.
    */
   const countFor = (
     principal: Principal | null,
@@ -236,16 +287,20 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
     quotaClass: 'general' | QuotaClassName,
     quotas: { quota: number; tierQuotas: Readonly<Record<Tier, number>> },
     window: number,
+    units = 1,
   ): void | Promise<void> => {
     let key: string;
     if (principal) key = principalBucket(principal);
     else {
-      const ip = clientIp(request, server, trustProxy);
+      const ip = clientAddress(request, server);
       if (ip !== anonymous.ip) anonymous = { ip, key: addressBucket(ip) };
       key = anonymous.key;
     }
     const limit = bucketQuota(principal, quotas.quota, quotas.tierQuotas);
-    return count(quotaClass === 'general' ? key : `${quotaClass}:${key}`, limit, set, counted, quotaClass, window);
+    const named = (bucket: string) => (quotaClass === 'general' ? bucket : `${quotaClass}:${bucket}`);
+    const own = principal && keyBucket(principal);
+    if (own) return countBoth([[named(key), limit], [named(own.key), quotas.tierQuotas[own.tier]]], set, counted, quotaClass, window, units);
+    return count(named(key), limit, set, counted, quotaClass, window, units);
   };
   const ordinary = { quota, tierQuotas };
 
@@ -261,6 +316,14 @@ export function rateLimiter(options: RateLimitOptions): { general: GeneralAccoun
       const principal = principalOf ? principalOf(request) : null;
       if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, true, name, quotaClass, quotaClass.windowSeconds));
       return countFor(principal, request, server, set, true, name, quotaClass, quotaClass.windowSeconds);
+    },
+    charge(name, units, request, server, set) {
+      if (units <= 0) return;
+      const quotas = name === 'general' ? ordinary : classes[name];
+      const window = name === 'general' ? windowSeconds : classes[name].windowSeconds;
+      const principal = principalOf ? principalOf(request) : null;
+      if (principal instanceof Promise) return principal.then((p) => countFor(p, request, server, set, true, name, quotas, window, units));
+      return countFor(principal, request, server, set, true, name, quotas, window, units);
     },
   };
 }

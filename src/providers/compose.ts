@@ -35,6 +35,7 @@ export function composeProvider(base: MarketDataProvider, sources: readonly Capa
     now: base.now?.bind(base),
     longestSeries: base.longestSeries,
     selfCheck: () => base.selfCheck(),
+    live: base.live,
     earningsDates: base.earningsDates?.bind(base),
     sourceOf: (capability) => answering(capability)?.name,
   };

@@ -6,8 +6,14 @@
  * interest. Each capability is answered by the first source that has it, then
  * by the bar provider (providers/compose). Adding a provider means a folder
  * under providers/ and one line here.
+ *
+ * `alpaca` and `polygon` carry their live feed (providers/live) unless
+ * `LIVE_STREAM=off`; the server starts it.
  */
 import type { Config } from '../config';
+import { createLogger, type Logger } from '../log';
+import { createAlpacaProvider } from './alpaca';
+import { createPolygonProvider } from './polygon';
 import { composeProvider } from './compose';
 import { createCsvProvider } from './csv';
 import { createEdgarSource } from './edgar';
@@ -16,10 +22,26 @@ import { createSyntheticProvider } from './synthetic';
 import type { CapabilitySource, MarketDataProvider } from './types';
 import { createYahooProvider } from './yahoo';
 
-const factories: Record<Config['marketDataProvider'], (config: Config) => MarketDataProvider> = {
+/** How the live feed of a streaming provider runs (config `LIVE_*`). */
+function liveOptions(config: Config, log: Logger) {
+  const { live } = config;
+  return { log, silentMs: live.silentSeconds * 1000, tradeLimit: live.tradeSymbols ?? undefined };
+}
+
+const factories: Record<Config['marketDataProvider'], (config: Config, log: Logger) => MarketDataProvider> = {
   synthetic: (config) => createSyntheticProvider({ seed: config.syntheticSeed }),
   csv: (config) => createCsvProvider({ dir: config.csvDir! }),
   yahoo: (config) => createYahooProvider(config.yahoo),
+  alpaca: (config, log) => {
+    const { streamUrl, ...alpaca } = config.alpaca!;
+    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl } : undefined;
+    return createAlpacaProvider({ ...alpaca, extendedHours: config.live.extendedHours, live });
+  },
+  polygon: (config, log) => {
+    const { streamUrl, ...polygon } = config.polygon!;
+    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl } : undefined;
+    return createPolygonProvider({ ...polygon, extendedHours: config.live.extendedHours, live });
+  },
 };
 
 /** The capability sources the configuration turns on, in the order they are asked. */
@@ -30,8 +52,8 @@ export function capabilitySources(config: Config): CapabilitySource[] {
   return sources;
 }
 
-export function createProvider(config: Config): MarketDataProvider {
-  const base = factories[config.marketDataProvider](config);
+export function createProvider(config: Config, options: { log?: Logger } = {}): MarketDataProvider {
+  const base = factories[config.marketDataProvider](config, options.log ?? createLogger(config.logLevel));
   const sources = capabilitySources(config);
   return sources.length ? composeProvider(base, sources) : base;
 }

@@ -7,6 +7,7 @@
 import { newOhlcv, ohlcvFrom, type Ohlcv } from '../kernels/ohlcv';
 
 import type { Timeframe } from '../domain/signal';
+import type { LiveFeed } from './live/types';
 
 /**
  * One symbol's bars in one timeframe from one provider: the OHLCV columns of
@@ -60,7 +61,8 @@ export interface BarsQuery {
 }
 
 export interface SelfCheck {
-  status: 'ok' | 'warn' | 'down';
+  /** `degraded`: answering, but not fully (a live stream reconnecting or filling a gap). */
+  status: 'ok' | 'warn' | 'degraded' | 'down';
   provider: string;
   /** The symbol the check fetched. */
   symbol: string;
@@ -127,6 +129,12 @@ export interface MarketDataProvider {
    */
   readonly longestSeries?: Partial<Record<Timeframe, number>>;
   selfCheck(): Promise<SelfCheck>;
+  /**
+   * The vendor's live stream (Alpaca, Polygon), when configured: minute bars
+   * rolled up into forming and closed 1h/4h/daily bars, window closes, and
+   * trades of watched symbols (providers/live/types). Started by the server.
+   */
+  readonly live?: LiveFeed;
   /** Report dates (`YYYY-MM-DD`, past and scheduled) where the provider knows them (capability `earnings`). */
   earningsDates?(symbol: string): string[];
   /** Past and scheduled earnings reports, oldest first (capability `earnings`). */

@@ -130,6 +130,34 @@ export class BarStore extends BarStoreReader {
   }
 
   /**
+   * Writes one bar at the end of a stored series in O(1): the last bar
+   * revised in place when `bar.ts` is its time, else appended when the slot
+   * has room. A live feed's forming bar moves every minute; copying the whole
+   * series for it would cost thousands of bars a write. Neither write moves
+   * the slot's revision (layout.ts). Returns false, writing nothing, when the
+   * series is not stored, the slot is full, or `bar.ts` is before the last
+   * bar's time (the caller writes the whole series with `put` then).
+   */
+  putLast(symbol: string, timeframe: Timeframe, bar: Readonly<Record<(typeof COLUMNS)[number], number>>): boolean {
+    const entry = this.entries.get(seriesKey(symbol, timeframe));
+    if (!entry) return false;
+    const segment = this.segments[entry.segment]!;
+    const base = entry.slot * HEADER_INTS;
+    const stored = Atomics.load(segment.headers, base + LENGTH);
+    const column = (c: number) => new Float64Array(segment.buffer, columnOffset(segment.slots, segment.stride, entry.slot, c), segment.capacity);
+    const lastTs = stored > 0 ? column(0)[stored - 1]! : -Infinity;
+    const at = bar.ts === lastTs ? stored - 1 : bar.ts > lastTs && stored < segment.capacity ? stored : -1;
+    if (at < 0) return false;
+    Atomics.add(segment.headers, base + SEQ, 1); // odd: write in progress
+    COLUMNS.forEach((name, c) => {
+      column(c)[at] = bar[name];
+    });
+    if (at === stored) Atomics.store(segment.headers, base + LENGTH, stored + 1);
+    Atomics.add(segment.headers, base + SEQ, 1); // even: stable
+    return true;
+  }
+
+  /**
    * Whether writing `series[from .. from + kept)` keeps every stored bar but
    * the last: the same bars (bit for bit) at the same positions, at least as
    * many of them. O(stored bars); only the writer calls it.

@@ -26,6 +26,9 @@ export function encodeFrame({ id, event, data, retry }: FrameFields): Uint8Array
   return encoder.encode(`${head}id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
+/** A stream's last frame when the server stops: a comment saying so and the delay to reconnect after (a `retry:` field alone dispatches no event). */
+export const reconnectFrame = (retryMs: number): Uint8Array => encoder.encode(`: server stopping; reconnect with Last-Event-ID\nretry: ${retryMs}\n\n`);
+
 /** The keep-alive comment (clients ignore it; proxies see traffic). */
 export const PING_FRAME: Uint8Array = encoder.encode(': ping\n\n');
 

@@ -28,7 +28,7 @@ import { AppError } from '../errors';
 import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
 import type { ConnectionCaps } from './caps';
 import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
-import { encodeFrame, PING_FRAME } from './frames';
+import { encodeFrame, PING_FRAME, reconnectFrame } from './frames';
 import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
 import { ReplayBuffer, type ReplayEntry } from './replay';
@@ -87,6 +87,8 @@ export class StreamHub {
   /** Subscribers whose cursor is in the buffer (not caught up). */
   private readonly lagging = new Set<Subscriber>();
   private readonly quotes: QuoteRoutes;
+  /** Symbols a live stream pushed a quote of since the last flush. */
+  private readonly pushed = new Set<string>();
   private readonly waiters = new Set<() => void>();
   private readonly batch = new FrameBatch();
   private buffer!: ReplayBuffer;
@@ -100,7 +102,8 @@ export class StreamHub {
 
   constructor(private readonly options: HubOptions) {
     this.now = options.now ?? Date.now;
-    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now }));
+    const onPush = (symbol: string) => this.quotePushed(symbol);
+    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now, onPush }));
   }
 
   /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
@@ -184,12 +187,20 @@ export class StreamHub {
     };
   }
 
-  /** Ends every stream in order (clients reconnect elsewhere with their last id) and stops. */
-  async close(): Promise<void> {
+  /**
+   * Ends every stream in order (clients reconnect elsewhere with their last id) and stops.
+   * With `reconnectMs` (a shutdown: cli/shutdown), each stream's last frame is a comment and a
+   * `retry:` of about that many ms (no event: WHATWG HTML §9.2.6 dispatches none for a block without
+   * `data`), so an EventSource reconnects that soon instead of after the usual `retry` (SSE_RETRY_MS),
+   * each at its own moment within [reconnectMs/2, reconnectMs] so the instances left are not met by all
+   * of them at once; its `hello` there sets the usual delay again.
+   */
+  async close(reconnectMs?: number): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    for (const off of this.unsubscribe) off();
+    for (const off of this.unsubscribe.splice(0)) off();
     for (const subscriber of [...this.all]) {
+      if (reconnectMs !== undefined) subscriber.send(reconnectFrame(Math.round(reconnectMs * (0.5 + Math.random() / 2))));
       subscriber.end();
       this.detach(subscriber);
     }
@@ -335,6 +346,22 @@ export class StreamHub {
       if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
       else if (now - subscriber.progressAt > this.options.stallMs) this.dropSlow(subscriber, `took nothing for ${this.options.stallMs} ms`);
     }
+  }
+
+  /**
+   * A live stream pushed a quote: sent within the same turn of the event loop
+   * (symbols pushed together go out together, each at its latest), not at the
+   * next tick.
+   */
+  private quotePushed(symbol: string): void {
+    if (this.pushed.size === 0) setImmediate(() => this.flushPushed());
+    this.pushed.add(symbol);
+  }
+
+  private flushPushed(): void {
+    const symbols = [...this.pushed];
+    this.pushed.clear();
+    for (const symbol of symbols) this.quotes.pushed(symbol, (quote, recipients) => this.sendQuote(quote, recipients));
   }
 
   /** One quote event to those caught up with room; the others are owed the then-current quote at a later tick. */

@@ -47,6 +47,14 @@ export class QuoteRoutes {
     }
   }
 
+  /** A pushed quote moved `symbol`: `send` it to its subscribers now (those owed it included), not at the next tick. */
+  pushed(symbol: string, send: (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void): void {
+    const quote = this.feed.take(symbol);
+    if (!quote) return;
+    this.owed.get(symbol)?.clear();
+    send(quote, this.bySymbol.get(symbol) ?? []);
+  }
+
   /** One tick: `send` once per quote event, with its recipients. */
   tick(send: (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void): void {
     const changed = this.feed.tick();

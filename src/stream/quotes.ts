@@ -7,6 +7,11 @@
  * Each tick hands the hub the symbols whose quote changed since the last tick
  * (price or volume), one quote each: coalesced, so a client gets at most the
  * latest quote of a symbol per tick however often the source moved.
+ *
+ * A source that pushes quotes (a vendor's live stream: `watch`) is not
+ * polled: its quotes replace the latest as they come and `onPush` tells the
+ * hub at once; only a symbol's first quote, before anything is pushed, is
+ * asked with `snapshot`.
  */
 import type { QuoteEvent } from '../domain/events';
 import type { Logger } from '../log';
@@ -17,6 +22,8 @@ export interface QuoteSource {
   /** Whether quotes cost a network request (then they are polled every `pollMs`). */
   readonly remote: boolean;
   snapshot(symbol: string): Promise<Snapshot>;
+  /** Pushes the symbol's quotes to `onQuote` until the returned function is called (a live stream). */
+  watch?(symbol: string, onQuote: (quote: QuoteEvent) => void): () => void;
 }
 
 interface SymbolQuotes {
@@ -26,6 +33,8 @@ interface SymbolQuotes {
   sent?: QuoteEvent;
   polledAt: number;
   polling: boolean;
+  /** Stops the pushed quotes (a watched source). */
+  unwatch?: () => void;
 }
 
 export interface QuoteFeedOptions {
@@ -36,6 +45,8 @@ export interface QuoteFeedOptions {
   pollMs: number;
   log: Logger;
   now?: () => number;
+  /** A pushed quote changed the symbol's latest (the hub sends it without waiting for a tick). */
+  onPush?: (symbol: string) => void;
 }
 
 export class QuoteFeed {
@@ -50,14 +61,31 @@ export class QuoteFeed {
     const held = this.symbols.get(symbol);
     if (held) held.subscribers++;
     else {
-      this.symbols.set(symbol, { subscribers: 1, polledAt: -Infinity, polling: false });
+      const fresh: SymbolQuotes = { subscribers: 1, polledAt: -Infinity, polling: false };
+      this.symbols.set(symbol, fresh);
+      fresh.unwatch = this.options.source.watch?.(symbol, (quote) => {
+        fresh.latest = quote;
+        this.options.onPush?.(symbol);
+      });
       this.poll(symbol);
     }
   }
 
   remove(symbol: string): void {
     const held = this.symbols.get(symbol);
-    if (held && --held.subscribers <= 0) this.symbols.delete(symbol);
+    if (held && --held.subscribers <= 0) {
+      held.unwatch?.();
+      this.symbols.delete(symbol);
+    }
+  }
+
+  /** The symbol's latest quote when it changed since it was last handed on (then it counts as handed on). */
+  take(symbol: string): QuoteEvent | undefined {
+    const held = this.symbols.get(symbol);
+    const latest = held?.latest;
+    if (!held || !latest || (held.sent && latest.price === held.sent.price && latest.volume === held.sent.volume)) return undefined;
+    held.sent = latest;
+    return latest;
   }
 
   /** The latest quote known for a symbol (a new subscriber's first one). */
@@ -87,13 +115,14 @@ export class QuoteFeed {
     const held = this.symbols.get(symbol)!;
     const { source, pollMs, log } = this.options;
     const now = this.now();
-    if (held.polling || (source.remote && now - held.polledAt < pollMs)) return;
+    if (held.polling || (held.unwatch && held.latest) || (source.remote && now - held.polledAt < pollMs)) return;
     held.polling = true;
     held.polledAt = now;
     source.snapshot(symbol).then(
       (q) => {
         held.polling = false;
-        held.latest = { symbol: q.symbol, price: q.price, volume: q.volume, ts: q.ts, source: q.source };
+        // A quote pushed meanwhile is newer than the snapshot asked before it.
+        if (!held.unwatch || !held.latest) held.latest = { symbol: q.symbol, price: q.price, volume: q.volume, ts: q.ts, source: q.source };
       },
       (error: unknown) => {
         held.polling = false;

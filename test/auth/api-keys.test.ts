@@ -72,7 +72,8 @@ describe('API keys over the database', () => {
     const { key, info } = await keys.create({ userId: 'user_a', name: 'bot', tier: 'pro' });
     expect(info).toMatchObject({ userId: 'user_a', name: 'bot', tier: 'pro', prefix: key.slice(3, 11), lastUsedAt: null, revokedAt: null });
     expect(info.id).toMatch(/^key_[0-9a-z]{20}$/);
-    expect(await keys.verify(key)).toEqual({ ok: true, principal: { userId: 'user_a', tier: 'pro', kind: 'key', keyId: info.id } });
+    // No tier of user_a's was ever stated (auth/user-tiers): the key's own is the user's.
+    expect(await keys.verify(key)).toEqual({ ok: true, principal: { userId: 'user_a', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' } });
   });
 
   it('stores the SHA-256 of the key and nothing of its secret part', async () => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JwksCache } from '../../src/auth/jwks-cache';
-import { loadOrCreateLocalKey, LocalKeyError, localKeyPath, LOCAL_AUDIENCE, LOCAL_ISSUER, mintLocalToken, parseTtl } from '../../src/auth/local-key';
+import { loadOrCreateLocalKey, LocalKeyError, LOCAL_AUDIENCE, LOCAL_ISSUER, mintLocalToken, parseTtl } from '../../src/auth/local-key';
 import { SessionVerifier } from '../../src/auth/session';
 import { createSessionSetup, SessionKeyError } from '../../src/auth/session-keys';
 import { loadConfig, type AuthConfig } from '../../src/config';
@@ -29,6 +29,9 @@ function authConfig(env: Record<string, string>): AuthConfig {
   return loadConfig({ LOG_LEVEL: 'silent', ...env }).auth;
 }
 
+/** The local key file of a state directory (AUTH_LOCAL_KEY_FILE unset). */
+const keyFileIn = (dir: string) => authConfig({ STATE_DIR: dir }).localKeyFile;
+
 describe('provider keys from configuration', () => {
   let rsa: TestSigningKey;
   let ec: TestSigningKey;
@@ -41,7 +44,7 @@ describe('provider keys from configuration', () => {
       [rsa, ec],
       [ec, rsa],
     ] as const) {
-      const setup = await createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: key.publicPem }), stateDir(), { log });
+      const setup = await createSessionSetup(authConfig({ STATE_DIR: stateDir(), AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: key.publicPem }), { log });
       expect(setup.mode).toBe('provider');
       expect(setup.description.trusts).toContain(`PEM public key (${key.alg})`);
       expect((await setup.verifier.verify(await signToken(key, claims))).ok).toBe(true);
@@ -51,14 +54,14 @@ describe('provider keys from configuration', () => {
 
   it('takes a PEM with escaped newlines (one-line environment variables)', async () => {
     const oneLine = rsa.publicPem.trim().replaceAll('\n', '\\n');
-    const setup = await createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: oneLine }), stateDir(), { log });
+    const setup = await createSessionSetup(authConfig({ STATE_DIR: stateDir(), AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: oneLine }), { log });
     expect((await setup.verifier.verify(await signToken(rsa, claims))).ok).toBe(true);
   });
 
   it('verifies with a JWKS file', async () => {
     const path = join(stateDir(), 'jwks.json');
     writeFileSync(path, JSON.stringify(jwksOf(rsa, ec)));
-    const setup = await createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_JWKS_FILE: path }), stateDir(), { log });
+    const setup = await createSessionSetup(authConfig({ STATE_DIR: stateDir(), AUTH_ISSUER: ISSUER, AUTH_JWKS_FILE: path }), { log });
     expect((await setup.verifier.verify(await signToken(rsa, claims))).ok).toBe(true);
     expect((await setup.verifier.verify(await signToken(ec, claims))).ok).toBe(true);
   });
@@ -66,16 +69,16 @@ describe('provider keys from configuration', () => {
   it('refuses at boot a JWKS file that is not one, naming the variable', async () => {
     const path = join(stateDir(), 'bad.json');
     writeFileSync(path, '{"not":"a key set"}');
-    const setup = createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_JWKS_FILE: path }), stateDir(), { log });
+    const setup = createSessionSetup(authConfig({ STATE_DIR: stateDir(), AUTH_ISSUER: ISSUER, AUTH_JWKS_FILE: path }), { log });
     await expect(setup).rejects.toBeInstanceOf(SessionKeyError);
     await expect(setup).rejects.toThrow('AUTH_JWKS_FILE');
   });
 
   it('does not trust locally minted tokens once a provider is configured', async () => {
     const dir = stateDir();
-    const local = await loadOrCreateLocalKey(dir);
+    const local = await loadOrCreateLocalKey(keyFileIn(dir));
     const { token } = await mintLocalToken(local, { userId: 'mallory', tier: 'enterprise', ttlSeconds: 600, tierClaim: 'tier' });
-    const setup = await createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: rsa.publicPem }), dir, { log });
+    const setup = await createSessionSetup(authConfig({ STATE_DIR: dir, AUTH_ISSUER: ISSUER, AUTH_PUBLIC_KEY: rsa.publicPem }), { log });
     expect(setup.description.trusts).toContain('locally minted tokens are not trusted');
     expect((await setup.verifier.verify(token)).ok).toBe(false);
     // Even naming the provider as issuer, the local key's signature is not the provider's.
@@ -95,24 +98,24 @@ describe('provider keys from configuration', () => {
 describe('local mode', () => {
   it('creates the key in STATE_DIR with mode 0600 (folder 0700) and trusts only tokens it signed', async () => {
     const dir = stateDir();
-    const setup = await createSessionSetup(authConfig({}), dir, { log });
+    const setup = await createSessionSetup(authConfig({ STATE_DIR: dir }), { log });
     expect(setup.mode).toBe('local');
     expect(setup.description.trusts).toContain('no identity provider is configured');
-    const path = localKeyPath(dir);
+    const path = keyFileIn(dir);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'auth')).mode & 0o777).toBe(0o700);
-    const key = await loadOrCreateLocalKey(dir);
+    const key = await loadOrCreateLocalKey(keyFileIn(dir));
     const { token, expiresAt } = await mintLocalToken(key, { userId: 'alice', tier: 'pro', ttlSeconds: 3600, tierClaim: 'tier' });
     expect(Math.abs(expiresAt.getTime() - Date.now() - 3_600_000)).toBeLessThan(2000);
-    expect(await setup.verifier.verify(token)).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' } });
+    expect(await setup.verifier.verify(token)).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' }, statedAt: expect.any(Date) });
     // A token of a key generated elsewhere, with the same issuer and audience, is refused.
-    const elsewhere = await loadOrCreateLocalKey(stateDir());
+    const elsewhere = await loadOrCreateLocalKey(keyFileIn(stateDir()));
     const foreign = await mintLocalToken(elsewhere, { userId: 'alice', tier: 'pro', ttlSeconds: 3600, tierClaim: 'tier' });
     expect((await setup.verifier.verify(foreign.token)).ok).toBe(false);
   });
 
   it('mints iss breakline-local, aud breakline, sub, nbf, exp and the tier claim', async () => {
-    const key = await loadOrCreateLocalKey(stateDir());
+    const key = await loadOrCreateLocalKey(keyFileIn(stateDir()));
     const { token } = await mintLocalToken(key, { userId: 'bob', tier: 'enterprise', ttlSeconds: 90, tierClaim: 'plan', now: 1_800_000_000_000 });
     const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
     expect(payload).toEqual({ plan: 'enterprise', iss: LOCAL_ISSUER, aud: LOCAL_AUDIENCE, sub: 'bob', iat: 1_800_000_000, nbf: 1_800_000_000, exp: 1_800_000_090 });
@@ -122,29 +125,29 @@ describe('local mode', () => {
 
   it('expires local tokens like any other (5 s skew)', async () => {
     const dir = stateDir();
-    const key = await loadOrCreateLocalKey(dir);
+    const key = await loadOrCreateLocalKey(keyFileIn(dir));
     const { token } = await mintLocalToken(key, { userId: 'carol', tier: 'free', ttlSeconds: 60, tierClaim: 'tier', now: 1_800_000_000_000 });
-    const at = async (ms: number) => (await createSessionSetup(authConfig({}), dir, { log, now: () => ms })).verifier.verify(token);
+    const at = async (ms: number) => (await createSessionSetup(authConfig({ STATE_DIR: dir }), { log, now: () => ms })).verifier.verify(token);
     expect((await at(1_800_000_064_000)).ok).toBe(true);
     expect((await at(1_800_000_066_000)).ok).toBe(false);
   });
 
   it('gives racing processes one key (exclusive create)', async () => {
     const dir = stateDir();
-    const keys = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateLocalKey(dir)));
+    const keys = await Promise.all(Array.from({ length: 8 }, () => loadOrCreateLocalKey(keyFileIn(dir))));
     expect(new Set(keys.map((k) => k.kid)).size).toBe(1);
   });
 
   it('refuses a key file other users can read, and one that is not a private JWK', async () => {
     const dir = stateDir();
-    const key = await loadOrCreateLocalKey(dir);
+    const key = await loadOrCreateLocalKey(keyFileIn(dir));
     chmodSync(key.path, 0o644);
-    await expect(loadOrCreateLocalKey(dir)).rejects.toBeInstanceOf(LocalKeyError);
-    await expect(loadOrCreateLocalKey(dir)).rejects.toThrow('chmod 600');
+    await expect(loadOrCreateLocalKey(keyFileIn(dir))).rejects.toBeInstanceOf(LocalKeyError);
+    await expect(loadOrCreateLocalKey(keyFileIn(dir))).rejects.toThrow('chmod 600');
     chmodSync(key.path, 0o600);
     const { d: _d, ...publicOnly } = JSON.parse(readFileSync(key.path, 'utf8'));
     writeFileSync(key.path, JSON.stringify(publicOnly));
-    await expect(loadOrCreateLocalKey(dir)).rejects.toThrow('not an ES256 private JWK');
+    await expect(loadOrCreateLocalKey(keyFileIn(dir))).rejects.toThrow('not an ES256 private JWK');
   });
 
   it('parses durations and refuses others', () => {
@@ -234,7 +237,7 @@ describe('JWKS from a URL (loopback identity provider)', () => {
     idp.setDown(true);
     let clock = Date.now(); // the verifier reads it too: tokens are minted on the real clock
     const before = idp.fetches;
-    const setup = await createSessionSetup(authConfig({ AUTH_ISSUER: ISSUER, AUTH_JWKS_URL: idp.url }), stateDir(), { log, now: () => clock, jwks: { cooldownMs: 30_000, refreshMs: 0 } });
+    const setup = await createSessionSetup(authConfig({ STATE_DIR: stateDir(), AUTH_ISSUER: ISSUER, AUTH_JWKS_URL: idp.url }), { log, now: () => clock, jwks: { cooldownMs: 30_000, refreshMs: 0 } });
     try {
       expect(idp.fetches - before).toBe(1);
       const token = await signToken(first, claims);

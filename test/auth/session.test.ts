@@ -112,7 +112,8 @@ describe('session token matrix (RS256 and ES256 from a JWKS)', () => {
 
   it('takes the user id from sub and the tier from the tier claim (free when absent or unknown)', async () => {
     const pro = await verifier.verify(await signToken(rsa, claims()));
-    expect(pro).toEqual({ ok: true, principal: { userId: 'user_2abc', tier: 'pro', kind: 'session' } });
+    // With when the provider stated that tier: the token's iat (auth/user-tiers records it for the user's keys).
+    expect(pro).toEqual({ ok: true, principal: { userId: 'user_2abc', tier: 'pro', kind: 'session' }, statedAt: new Date((NOW - 60) * 1000) });
     const unknown = await verifier.verify(await signToken(rsa, claims({ tier: 'platinum' })));
     expect(unknown.ok && unknown.principal.tier).toBe('free');
     const absent = await verifier.verify(await signToken(rsa, without('tier')));

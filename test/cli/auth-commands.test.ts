@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet } from 'jose';
 import { loadOrCreateLocalKey, LOCAL_AUDIENCE, LOCAL_ISSUER } from '../../src/auth/local-key';
+import { ApiKeys } from '../../src/auth';
 import { SessionVerifier } from '../../src/auth/session';
+import { openDatabase } from '../../src/db/client';
+import { ApiKeysRepository } from '../../src/db/repositories/api-keys';
+import { createLogger } from '../../src/log';
 import { freshDatabaseUrl } from '../helpers/db';
 import { runCli } from '../helpers/server-process';
 
@@ -19,10 +23,10 @@ describe('breakline token mint', () => {
     const { code, stdout, stderr } = await runCli(['token', 'mint', '--user', 'alice', '--tier', 'pro', '--ttl', '2h'], { STATE_DIR: stateDir });
     expect(code).toBe(0);
     expect(stderr).toContain('session for alice (tier pro)');
-    const key = await loadOrCreateLocalKey(stateDir);
+    const key = await loadOrCreateLocalKey(join(stateDir, 'auth', 'session-key.json'));
     const verifier = new SessionVerifier({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], keys: createLocalJWKSet({ keys: [key.publicJwk] }), tierClaim: 'tier' });
     const result = await verifier.verify(stdout.trim());
-    expect(result).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' } });
+    expect(result).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' }, statedAt: expect.any(Date) });
     const { exp, iat } = JSON.parse(Buffer.from(stdout.trim().split('.')[1]!, 'base64url').toString());
     expect(exp - iat).toBe(7200);
   });
@@ -80,8 +84,24 @@ describe('breakline keys', () => {
     expect(missing.code).toBe(1);
   });
 
+  it('states a user’s tier, which caps their keys (a note when a new key is above it)', async () => {
+    const stated = await runCli(['keys', 'tier', '--user', 'ops2', '--tier', 'free'], env);
+    expect({ code: stated.code, stdout: stated.stdout }).toEqual({ code: 0, stdout: 'ops2\tfree\n' });
+    const created = await runCli(['keys', 'create', '--user', 'ops2', '--name', 'bot', '--tier', 'pro'], env);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain('note: ops2 is free');
+    // The key, verified as a server would: it acts as free.
+    const opened = await openDatabase({ url: env.DATABASE_URL, dataDir: join(stateDir, 'pgdata') });
+    try {
+      const keys = new ApiKeys(new ApiKeysRepository(opened.db), { log: createLogger('silent'), flushMs: 0 });
+      expect(await keys.verify(created.stdout.trim())).toMatchObject({ ok: true, principal: { tier: 'free', userTier: 'free' } });
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('refuses bad arguments with exit 64 and the usage', async () => {
-    for (const args of [['keys', 'rotate'], ['keys', 'create', '--user', 'u', '--name', 'x', '--tier', 'gold'], ['keys', 'create', '--user', 'u', '--name', 'x', '--bogus']]) {
+    for (const args of [['keys', 'rotate'], ['keys', 'create', '--user', 'u', '--name', 'x', '--tier', 'gold'], ['keys', 'create', '--user', 'u', '--name', 'x', '--bogus'], ['keys', 'tier', '--user', 'u', '--tier', 'gold']]) {
       const { code, stderr } = await runCli(args, env);
       expect({ args, code }).toEqual({ args, code: 64 });
       expect(stderr).toContain('usage: breakline keys create');

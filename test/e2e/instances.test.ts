@@ -41,7 +41,10 @@ describe(title, () => {
       RATE_LIMIT_QUOTA: String(IP_QUOTA),
       RATE_LIMIT_QUOTA_FREE: String(FREE_QUOTA),
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
-      TRUST_PROXY: 'true', // the bursts send no X-Forwarded-For: counted by socket address
+      TRUST_PROXY: '1', // the test client stands for one proxy; the bursts send no X-Forwarded-For: counted by socket address
+      // The boot replay fills the one worker thread: the health round's pool check then times out and warns (issue 27),
+      // and the warnings are what this test reads to tell a fallback to in-process counting.
+      REPLAY_ON_BOOT: 'off',
       ...(shared ? { DATABASE_URL: database!.url, REDIS_URL: process.env.REDIS_URL!, REDIS_KEY_PREFIX: `breakline:e2e:${crypto.randomUUID()}:` } : {}),
     };
     // One after the other: the first migrates the fresh database.
@@ -65,12 +68,13 @@ describe(title, () => {
     if (left < 20_000) await Bun.sleep(left + 200);
   }
 
-  async function expectExactly(responses: Response[], quota: number): Promise<void> {
+  /** Exactly `admitted` (the quota, less what the bucket spent before the burst) admitted, all answers saying the quota. */
+  async function expectExactly(responses: Response[], quota: number, admitted = quota): Promise<void> {
     // Had an instance fallen back to counting in-process, or failed a key lookup, exactness would not hold: say so first.
     expect(servers.flatMap((s) => s.logs.filter((l) => l.level === 'warn' || l.level === 'error'))).toEqual([]);
     // Every answer from the one bucket (a 429 with another limit would be a request counted elsewhere).
     const byOutcome = Object.groupBy(responses, (r) => `${r.status} limit ${r.headers.get('x-ratelimit-limit')}`);
-    expect(Object.entries(byOutcome).map(([k, v]) => `${k}: ${v!.length}`).sort()).toEqual([`200 limit ${quota}: ${quota}`, `429 limit ${quota}: ${REQUESTS - quota}`].sort());
+    expect(Object.entries(byOutcome).map(([k, v]) => `${k}: ${v!.length}`).sort()).toEqual([`200 limit ${quota}: ${admitted}`, `429 limit ${quota}: ${REQUESTS - admitted}`].sort());
     for (const refused of responses.filter((r) => r.status === 429)) {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(((await refused.json()) as { code: string }).code).toBe('rate_limited');
@@ -92,7 +96,7 @@ describe(title, () => {
     await expectExactly(await spread(TARGET), IP_QUOTA);
   }, 120_000);
 
-  it(`admits exactly ${FREE_QUOTA} of ${REQUESTS} concurrent requests with one free API key`, async () => {
+  it(`admits exactly ${FREE_QUOTA} of ${REQUESTS} concurrent requests of one free user, its API key's with the session's that made it`, async () => {
     const minted = await runCli(['token', 'mint', '--user', 'e2e-user', '--tier', 'free', '--ttl', '10m'], { STATE_DIR: stateDir });
     expect(minted.code).toBe(0);
     const created = await fetch(`${servers[0]!.url}/api/keys`, {
@@ -102,8 +106,12 @@ describe(title, () => {
     });
     expect(created.status).toBe(201);
     const { key } = (await created.json()) as { key: string };
+    // A user's keys share the user's quota (issue 28): the session's request that made the key spent one of it,
+    // unless the burst begins a new window.
+    const windowOfCreation = Math.floor(Date.now() / (WINDOW_SECONDS * 1000));
     await earlyInWindow();
-    await expectExactly(await spread(TARGET, { authorization: `Bearer ${key}` }), FREE_QUOTA);
+    const responses = await spread(TARGET, { authorization: `Bearer ${key}` });
+    await expectExactly(responses, FREE_QUOTA, Math.floor(Date.now() / (WINDOW_SECONDS * 1000)) === windowOfCreation ? FREE_QUOTA - 1 : FREE_QUOTA);
   }, 120_000);
 
   it('refuses a key revoked on one instance on every instance at once', async () => {

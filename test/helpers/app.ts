@@ -127,7 +127,7 @@ export async function createTestContext(
       return { status: response.status, headers: response.headers, body: (await response.json()) as T };
     },
     sessionCookie: async (userId, tier = 'free', ttlSeconds = 600) => {
-      const key = await loadOrCreateLocalKey(config.stateDir);
+      const key = await loadOrCreateLocalKey(config.auth.localKeyFile);
       const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: config.auth.tierClaim });
       return `__session=${token}`;
     },

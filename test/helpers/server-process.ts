@@ -13,10 +13,20 @@ export interface ServerProcess {
   /** The JSON log lines the server wrote (stderr). */
   logs: Record<string, unknown>[];
   stop(): Promise<void>;
+  /** Sends a signal to the process. */
+  signal(signal: NodeJS.Signals): void;
+  /** The exit code, once the process has exited. */
+  exited: Promise<number>;
+  /** Resolves with the first log line (seen already or to come) that `match` accepts. */
+  logged(match: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-/** Starts `breakline serve` on a free loopback port and resolves once it listens. */
-export async function startServer(env: Record<string, string>, timeoutMs = 90_000): Promise<ServerProcess> {
+/**
+ * Starts `breakline serve` on a free loopback port and resolves once it is
+ * ready (its `breakline ready` line), or, given `until`, at the first log line
+ * `until` accepts (its `url` must be known by then: the `listening` line has it).
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = 90_000, until?: (entry: Record<string, unknown>) => boolean): Promise<ServerProcess> {
   const proc = Bun.spawn([process.execPath, 'src/index.ts', 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', SCAN_INTERVAL_SECONDS: '0', POOL_SIZE: '1', LOG_LEVEL: 'info', ...env },
@@ -24,6 +34,15 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
     stderr: 'pipe',
   });
   const logs: Record<string, unknown>[] = [];
+  const watchers = new Set<(entry: Record<string, unknown>) => void>();
+  const logged = (match: (entry: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const seen = logs.find(match);
+      if (seen) return resolve(seen);
+      const watch = (entry: Record<string, unknown>) => match(entry) && (watchers.delete(watch), resolve(entry));
+      watchers.add(watch);
+    });
+  let url: string | undefined;
   const stop = async () => {
     proc.kill('SIGTERM');
     const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
@@ -43,7 +62,9 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
         try {
           const entry = JSON.parse(line) as Record<string, unknown>;
           logs.push(entry);
-          if (entry.msg === 'breakline ready' && typeof entry.url === 'string') resolve(entry.url);
+          for (const watch of [...watchers]) watch(entry);
+          if (typeof entry.url === 'string') url ??= entry.url;
+          if (until ? until(entry) : entry.msg === 'breakline ready' && typeof entry.url === 'string') resolve(url ?? '');
         } catch {
           logs.push({ msg: line });
         }
@@ -55,8 +76,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = 90_00
     throw new Error(`server did not listen within ${timeoutMs} ms: ${JSON.stringify(logs)}`);
   });
   try {
-    const url = await Promise.race([listening, timer]);
-    return { url, logs, stop };
+    const listeningAt = await Promise.race([listening, timer]);
+    return { url: listeningAt, logs, stop, signal: (signal) => proc.kill(signal), exited: proc.exited, logged };
   } catch (error) {
     await stop();
     throw error;

@@ -44,6 +44,32 @@ function parse(bytes: Buffer, closedByServer: boolean): RawReply {
   return { status: status ? Number(status) : null, headers, body: Number.isInteger(length) ? rest.slice(0, length) : rest, closedByServer };
 }
 
+/** Writes `chunks` on `socket` once it connects and reads until the server closes it or `waitMs` passes. */
+function exchange(socket: Socket, chunks: (string | Uint8Array)[], waitMs: number): Promise<RawReply> {
+  return new Promise((resolve) => {
+    let received = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(parse(received, false));
+    }, waitMs);
+    socket.on('connect', () => {
+      for (const chunk of chunks) if (!socket.destroyed) socket.write(chunk);
+    });
+    socket.on('data', (data: Buffer) => (received = Buffer.concat([received, data])));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(parse(received, true));
+    });
+  });
+}
+
+/** The raw exchange with any server on a loopback port (one that no TestServer wraps: a real process, the warm-up listener). */
+export function rawRequest(port: number, chunks: (string | Uint8Array)[], waitMs = 3000): Promise<RawReply> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  return exchange(socket, chunks, waitMs);
+}
+
 export async function listenTestServer(options: Parameters<typeof createTestContext>[0] = {}): Promise<TestServer> {
   const ctx = await createTestContext(options);
   const app = ctx.app.listen({ port: 0, hostname: '127.0.0.1' });
@@ -60,23 +86,7 @@ export async function listenTestServer(options: Parameters<typeof createTestCont
     ctx,
     port,
     get: (path, init) => fetch(`http://127.0.0.1:${port}${path}`, init),
-    raw: (chunks, waitMs = 3000) =>
-      new Promise((resolve) => {
-        const socket = open();
-        let received = Buffer.alloc(0);
-        const timer = setTimeout(() => {
-          socket.destroy();
-          resolve(parse(received, false));
-        }, waitMs);
-        socket.on('connect', () => {
-          for (const chunk of chunks) if (!socket.destroyed) socket.write(chunk);
-        });
-        socket.on('data', (data: Buffer) => (received = Buffer.concat([received, data])));
-        socket.on('close', () => {
-          clearTimeout(timer);
-          resolve(parse(received, true));
-        });
-      }),
+    raw: (chunks, waitMs = 3000) => exchange(open(), chunks, waitMs),
     partial: (head, drip = false) => {
       const socket = open();
       const started = performance.now();

@@ -74,6 +74,24 @@ describe('raw-socket abuse', () => {
     expect(reply.closedByServer).toBe(true);
   });
 
+  it('answers the probes over HTTP/1.0 without Host as a balancer checks them (HAProxy option httpchk)', async () => {
+    const ready = await server.raw(['GET /readyz HTTP/1.0\r\n\r\n']);
+    expect([200, 503]).toContain(ready.status ?? 0);
+    expect(JSON.parse(ready.body)).toMatchObject({ checks: expect.any(Object) });
+    const live = await server.raw(['GET /livez HTTP/1.0\r\n\r\n']);
+    expect(live.status).toBe(200);
+    expect(JSON.parse(live.body)).toMatchObject({ status: 'ok' });
+    const options = await server.raw(['OPTIONS / HTTP/1.0\r\n\r\n']);
+    expect(options.status !== null && options.status >= 200 && options.status < 500).toBe(true);
+  });
+
+  it('answers a fast-path route with a query over HTTP/1.0 without Host (through the rate limiter)', async () => {
+    const reply = await server.raw(['GET /api/bars?symbol=AAPL HTTP/1.0\r\n\r\n']);
+    expect(reply.status).toBe(200);
+    expect(reply.headers['x-ratelimit-limit']).toBe('100000');
+    expect((JSON.parse(reply.body) as { symbol: string }).symbol).toBe('AAPL');
+  });
+
   it('answers an unknown path over HTTP/1.0 without Host 404 in the Error shape (not a 500 page)', async () => {
     for (const path of ['/api/nope', '//api/health', '/%61pi/health']) {
       const reply = await server.raw([`GET ${path} HTTP/1.0\r\n\r\n`]);
@@ -102,6 +120,68 @@ describe('raw-socket abuse', () => {
     expect(grownMb).toBeLessThan(100);
     await stillServing();
   }, 60_000);
+});
+
+/**
+ * Refusals the HTTP layer would make on its own (Bun answers them with an
+ * empty body and no content type), made by the app instead (issue 28 item 7):
+ * the Error shape with the request id, on the hot fast-path routes as on any
+ * other. Each case is past the app's limit (16 KiB of URL and headers, a
+ * 1 MiB body) and inside Bun's own ceilings (plugins/body-limit).
+ */
+describe('refusals in the Error shape, not Bun\'s empty ones', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await listenTestServer({ env: { RATE_LIMIT_QUOTA: '100000' } });
+  });
+  afterAll(() => server.close());
+
+  const MIB = 1 << 20;
+  const head = (path: string, extra = '') => `${path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n${extra}\r\n`;
+  const CASES: [string, (string | Uint8Array)[], number, string][] = [
+    ['a 60 kB URL on a fast-path route', [`GET ${head(`/api/bars?symbol=AAPL&x=${'a'.repeat(60_000)}`)}`], 431, 'headers_too_large'],
+    ['a 20 kB URL on the ordinary path', [`GET ${head(`/api/transparency/ledger?x=${'a'.repeat(20_000)}`)}`], 431, 'headers_too_large'],
+    ['a 200 kB URL to no route', [`GET ${head(`/api/nope/${'a'.repeat(200_000)}`)}`], 431, 'headers_too_large'],
+    ['a 100 kB header', [`GET ${head('/api/health', `X-Big: ${'a'.repeat(100_000)}\r\n`)}`], 431, 'headers_too_large'],
+    ['a 100 kB cookie on /api/graphql', [`GET ${head('/api/graphql?query=%7B__typename%7D', `Cookie: __session=${'a'.repeat(100_000)}\r\n`)}`], 431, 'headers_too_large'],
+    ['a declared 2 MiB body on a JSON route', [`POST ${head('/api/explain', `Content-Type: application/json\r\nContent-Length: ${2 * MIB}\r\n`)}`, new Uint8Array(2 * MIB).fill(32)], 413, 'payload_too_large'],
+    ['a declared 64 MiB body to no route', [`POST ${head('/api/nope', `Content-Length: ${64 * MIB}\r\n`)}`], 413, 'payload_too_large'],
+    ['a declared 2 MiB body on /api/graphql', [`POST ${head('/api/graphql', `Content-Type: application/json\r\nContent-Length: ${2 * MIB}\r\n`)}`, new Uint8Array(2 * MIB).fill(32)], 413, 'payload_too_large'],
+    [
+      'a chunked 2 MiB body on /api/graphql',
+      [`POST ${head('/api/graphql', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n')}${(2 * MIB).toString(16)}\r\n`, new Uint8Array(2 * MIB).fill(32), '\r\n0\r\n\r\n'],
+      413,
+      'payload_too_large',
+    ],
+    [
+      'a chunked 2 MiB body on /api/keys',
+      [`POST ${head('/api/keys', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n')}${(2 * MIB).toString(16)}\r\n`, new Uint8Array(2 * MIB).fill(32), '\r\n0\r\n\r\n'],
+      413,
+      'payload_too_large',
+    ],
+    [
+      'a chunked 2 MiB body on /api/graphql/stream',
+      [`POST ${head('/api/graphql/stream', 'Content-Type: application/json\r\nAccept: text/event-stream\r\nTransfer-Encoding: chunked\r\n')}${(2 * MIB).toString(16)}\r\n`, new Uint8Array(2 * MIB).fill(32), '\r\n0\r\n\r\n'],
+      413,
+      'payload_too_large',
+    ],
+  ];
+
+  for (const [name, chunks, status, code] of CASES) {
+    it(`answers ${name} ${status} in the Error shape with its request id`, async () => {
+      const reply = await server.raw(chunks);
+      expect({ name, status: reply.status }).toEqual({ name, status });
+      expect(reply.headers['content-type']).toStartWith('application/json');
+      const body = JSON.parse(reply.body) as { error: string; requestId: string; code: string };
+      expect(body).toEqual({ error: expect.any(String), requestId: reply.headers['x-request-id']!, code });
+      expect(body.requestId).toMatch(/^req_/);
+    });
+  }
+
+  it('still serves a head just inside the limit', async () => {
+    const reply = await server.raw([`GET ${head('/api/health', `X-Pad: ${'a'.repeat(15_000)}\r\n`)}`]);
+    expect(reply.status).toBe(200);
+  });
 });
 
 describe('the rate limit without a Host header', () => {

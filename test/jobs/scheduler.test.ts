@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { openDatabase } from '../../src/db/client';
-import { ScanScheduler, SCHEDULER_LOCK_KEY } from '../../src/jobs/scheduler';
+import { LOCK_KEYS } from '../../src/db/cluster-locks';
+import { ScanScheduler } from '../../src/jobs/scheduler';
 import { createLogger } from '../../src/log';
 import { createTestContext, FIXED_NOW, usingPostgres, type TestContext } from '../helpers/app';
 
@@ -47,16 +48,19 @@ describe('scan scheduler', () => {
     const a = await openDatabase({ url, dataDir: ':memory:' });
     const b = await openDatabase({ url, dataDir: ':memory:' });
     try {
-      const key = SCHEDULER_LOCK_KEY + 1; // not the key the test app's scheduler may hold
-      expect(await a.tryLeadership(key)).toBe(true);
-      expect(await b.tryLeadership(key)).toBe(false);
-      expect(await a.tryLeadership(key)).toBe(true);
+      const key = LOCK_KEYS.scheduler + 1; // not the key the test app's scheduler may hold
+      expect(await a.locks.tryLock(key)).toBe(true);
+      expect(await b.locks.tryLock(key)).toBe(false);
+      expect(await a.locks.tryLock(key)).toBe(true); // confirmed, not taken twice:
+      await a.locks.unlock(key); // one unlock frees it
+      expect(await b.locks.tryLock(key)).toBe(true);
+      expect(await a.locks.tryLock(key)).toBe(false);
     } finally {
       await a.close();
       await b.close();
     }
     const c = await openDatabase({ url, dataDir: ':memory:' });
-    expect(await c.tryLeadership(SCHEDULER_LOCK_KEY + 1)).toBe(true); // released with a's connection
+    expect(await c.locks.tryLock(LOCK_KEYS.scheduler + 1)).toBe(true); // released with b's connection
     await c.close();
   });
 });

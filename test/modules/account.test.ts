@@ -14,7 +14,7 @@ import { jwksOf, signingKey, signToken } from '../helpers/auth';
 
 /** A session cookie for `userId`, minted with the context's local key (local mode). */
 async function session(ctx: TestContext, userId: string, tier: Tier = 'free', ttlSeconds = 600): Promise<string> {
-  const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+  const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
   const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: ctx.config.auth.tierClaim });
   return `__session=${token}`;
 }
@@ -65,7 +65,7 @@ describe('/api/keys (local mode)', () => {
   });
 
   it('says why a session is refused', async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'free', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
     const expired = await ctx.request('/api/keys', { headers: { cookie: `__session=${token}` } });
     expect(expired.status).toBe(401);
@@ -156,7 +156,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
 
   it('gives the handler the principal of a key or a session', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'dana', name: 'k', tier: 'pro' });
-    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id });
+    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' });
     expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session' });
   });
 
@@ -209,7 +209,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
   });
 
   it('serves public routes to a stale cookie or a bad key as anonymous', async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'hal', tier: 'pro', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
     const stale = await request('/api/macro/calendar', { headers: { cookie: `__session=${token}` } });
     expect(stale.status).toBe(200);
@@ -222,7 +222,8 @@ describe('rate limits per principal and tier', () => {
   let ctx: TestContext;
   let request: ReturnType<typeof withProbes>;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', TRUST_PROXY: 'true' } });
+    // One long window: a burst never straddles two (a 60 s window ending mid-burst admits twice).
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '5', RATE_LIMIT_QUOTA_FREE: '7', RATE_LIMIT_QUOTA_PRO: '11', RATE_LIMIT_QUOTA_ENTERPRISE: '13', RATE_LIMIT_WINDOW_SECONDS: '86400', TRUST_PROXY: '1' } });
     request = withProbes(ctx);
   });
   afterAll(() => ctx.close());
@@ -232,9 +233,9 @@ describe('rate limits per principal and tier', () => {
   const fire = (n: number, init: RequestInit) => Promise.all(Array.from({ length: n }, () => request(COUNTED, init)));
   const admitted = (responses: Response[]) => responses.filter((r) => r.status === 200).length;
 
-  it('counts each key apart at its tier’s quota, exactly under concurrency', async () => {
+  it('counts a key at its tier’s quota, exactly under concurrency', async () => {
     for (const [tier, quota] of [['free', 7], ['pro', 11], ['enterprise', 13]] as const) {
-      const { key } = await ctx.services.auth.keys.create({ userId: 'ivy', name: tier, tier });
+      const { key } = await ctx.services.auth.keys.create({ userId: `ivy-${tier}`, name: tier, tier });
       const responses = await fire(30, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '198.51.100.7' } });
       expect(admitted(responses)).toBe(quota);
       expect(responses[0]!.headers.get('x-ratelimit-limit')).toBe(String(quota));

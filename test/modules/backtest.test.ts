@@ -15,7 +15,7 @@ let alice: string;
 let bob: string;
 
 async function session(userId: string): Promise<string> {
-  const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+  const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
   const { token } = await mintLocalToken(key, { userId, tier: 'free', ttlSeconds: 3600, tierClaim: ctx.config.auth.tierClaim });
   return `__session=${token}`;
 }

@@ -25,7 +25,7 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext({
-      env: { SSE_MAX_SYMBOLS: '3', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', TRUST_PROXY: 'true', SSE_RETRY_MS: '4000', SSE_REPLAY_MAX_AGE_SECONDS: '1' },
+      env: { SSE_MAX_SYMBOLS: '3', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', TRUST_PROXY: '1', SSE_RETRY_MS: '4000', SSE_REPLAY_MAX_AGE_SECONDS: '1' },
       redisBus,
     });
   });
@@ -163,7 +163,7 @@ describe('GET /api/stream over a socket', () => {
   });
 
   it("shows a signed-in user their own rule's details, and everyone else only the public alert", async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.stateDir);
+    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'pro', ttlSeconds: 600, tierClaim: ctx.config.auth.tierClaim });
     const alice = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`, { cookie: `__session=${token}` });
     const anonymous = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`);

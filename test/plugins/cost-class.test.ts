@@ -14,7 +14,7 @@ import { createTestContext, errorBody, smallSyntheticMarket, type TestContext } 
 describe('the costly rate-limit class', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_COSTLY_QUOTA: '3', TRUST_PROXY: 'true' } });
+    ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_COSTLY_QUOTA: '3', TRUST_PROXY: '1' } });
   });
   afterAll(() => ctx.close());
 

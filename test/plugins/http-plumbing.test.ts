@@ -134,7 +134,7 @@ describe('HTTP plumbing', () => {
 describe('rate limiting', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '25', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: 'true' } });
+    ctx = await createTestContext({ env: { RATE_LIMIT_QUOTA: '25', RATE_LIMIT_WINDOW_SECONDS: '60', TRUST_PROXY: '2' } });
   });
   afterAll(() => ctx.close());
 

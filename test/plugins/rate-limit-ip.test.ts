@@ -26,7 +26,7 @@ describe('the rate limit asks for the client address only when the bucket is per
       windowSeconds: 60,
       tierQuotas: tiers,
       classes: { costly: { quota: 5, tierQuotas: tiers, windowSeconds: 60 }, explain: { quota: 5, tierQuotas: tiers, windowSeconds: 60 } },
-      trustProxy: false,
+      trustProxy: null,
       log: createLogger('silent'),
       principalOf: (request) => (request.headers.has('authorization') ? principal : null),
     });

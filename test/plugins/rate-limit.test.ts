@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { Principal } from '../../src/auth';
 import { createLogger } from '../../src/log';
 import { errors } from '../../src/plugins/errors';
-import { addressBucket, bucketQuota, principalBucket, rateLimit, rateLimiter } from '../../src/plugins/rate-limit';
+import { addressBucket, bucketQuota, keyBucket, principalBucket, rateLimit, rateLimiter } from '../../src/plugins/rate-limit';
 import { requestPath } from '../../src/plugins/request-path';
 import { requestId } from '../../src/plugins/request-id';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
@@ -34,7 +34,7 @@ function app(options: { exempt?: string[]; principalOf?: (r: Request) => Princip
   const server = new Elysia()
     .use(requestId)
     .use(errors(log))
-    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log, ...options }))
+    .use(rateLimit({ store, quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: null, log, ...options }))
     .get('/api/cheap', () => ({ ok: true }))
     .get('/api/livez', () => ({ ok: true }))
     .get('/api/expensive', () => ({ ok: true }), { costly: true })
@@ -111,15 +111,17 @@ describe('rate-limit route rules', () => {
 });
 
 describe('buckets', () => {
-  it('puts a key, a session user and an anonymous client in different buckets', () => {
-    const key: Principal = { userId: 'u', tier: 'free', kind: 'key', keyId: 'key_a' };
+  it('puts a user’s keys in the user’s bucket at the user’s tier, a key below it in its own too, and an anonymous client by address', () => {
     const session: Principal = { userId: 'u', tier: 'enterprise', kind: 'session' };
-    expect([principalBucket(key), bucketQuota(key, 5, TIERS)]).toEqual(['key:key_a', 10]);
-    expect([principalBucket(session), bucketQuota(session, 5, TIERS)]).toEqual(['user:u', 100]);
+    const key: Principal = { userId: 'u', tier: 'enterprise', kind: 'key', keyId: 'key_a', userTier: 'enterprise' };
+    const lower: Principal = { userId: 'u', tier: 'free', kind: 'key', keyId: 'key_b', userTier: 'enterprise' };
+    expect([principalBucket(session), bucketQuota(session, 5, TIERS), keyBucket(session)]).toEqual(['user:u', 100, undefined]);
+    expect([principalBucket(key), bucketQuota(key, 5, TIERS), keyBucket(key)]).toEqual(['user:u', 100, undefined]);
+    expect([principalBucket(lower), bucketQuota(lower, 5, TIERS), keyBucket(lower)]).toEqual(['user:u', 100, { key: 'key:key_b', tier: 'free' }]);
     expect([addressBucket('203.0.113.9'), bucketQuota(null, 5, TIERS)]).toEqual(['ip:203.0.113.9', 5]);
   });
   it('counts clients from different addresses apart, whatever order they come in', () => {
-    const { general } = rateLimiter({ store: new MemoryRateLimitStore(), quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: false, log });
+    const { general } = rateLimiter({ store: new MemoryRateLimitStore(), quota: 10, windowSeconds: 60, tierQuotas: TIERS, classes: CLASSES, trustProxy: null, log });
     const from = (address: string) => ({ requestIP: () => ({ address }) });
     const remaining = (address: string) => {
       const set = { headers: {} as Record<string, unknown> };

@@ -64,7 +64,7 @@ describe('failover rate-limit store', () => {
 
   it('answers health 200 with kv degraded, and serves, while the shared store is down', async () => {
     const shared = new SwitchableStore();
-    const ctx = await createTestContext({ rateLimitStore: new FailoverRateLimitStore(shared, new MemoryRateLimitStore(), { log }), env: { RATE_LIMIT_QUOTA: '4', TRUST_PROXY: 'true' } });
+    const ctx = await createTestContext({ rateLimitStore: new FailoverRateLimitStore(shared, new MemoryRateLimitStore(), { log }), env: { RATE_LIMIT_QUOTA: '4', TRUST_PROXY: '1' } });
     try {
       shared.up = false;
       const { status, body } = await ctx.json<HealthResponse>('/api/health');
@@ -90,7 +90,7 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
     const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const prefix = `breakline:test:${crypto.randomUUID()}:`;
     const store = createRateLimitStore({ redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix, log });
-    const ctx = await createTestContext({ rateLimitStore: store, env: { RATE_LIMIT_QUOTA: '1000', TRUST_PROXY: 'true' } });
+    const ctx = await createTestContext({ rateLimitStore: store, env: { RATE_LIMIT_QUOTA: '1000', TRUST_PROXY: '1' } });
     // Counted requests come from one client address; health checks from the socket's (counted or not, they stay apart).
     const client = { headers: { 'x-forwarded-for': '198.51.100.9' } };
     const counted = () => ctx.request('/api/macro/calendar', client);

@@ -1,19 +1,27 @@
 /**
  * @module db/repositories/api-keys
  * Rows of `api_keys`, typed (the tier checked on the way out). Lookups are by
- * the key's prefix (unique) for verification and by owner for listings; a
+ * the key's prefix (unique) for verification, with the owner's stated tier
+ * (`user_tiers`), and by owner for listings; an insert holds the owner's
+ * count of active keys to a cap; a
  * revoke sets `revoked_at` once and never deletes; last-used times arrive in
  * batches and only ever move forward.
  */
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { literalUnion } from '../../domain/signal';
 import { storedAs } from '../../domain/check';
 import { TIERS, type Tier } from '../../domain/tiers';
 import type { Db } from '../client';
-import { apiKeys, type ApiKeyRow } from '../schema';
+import { apiKeys, userTiers, type ApiKeyRow } from '../schema';
+import { lockUser } from './watchlists';
 
 export interface StoredApiKey extends Omit<ApiKeyRow, 'tier'> {
   tier: Tier;
+}
+
+/** A key as verification reads it: with its owner's tier as last stated (db/schema/user-tiers), when ever stated. */
+export interface KeyWithOwner extends StoredApiKey {
+  ownerTier: Tier | undefined;
 }
 
 const tierOf = storedAs(literalUnion(TIERS));
@@ -33,14 +41,28 @@ export function isUniqueViolation(error: unknown): boolean {
 export class ApiKeysRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>): Promise<StoredApiKey> {
-    const [inserted] = await this.db.insert(apiKeys).values({ ...row, lastUsedAt: null, revokedAt: null }).returning();
-    return storedApiKey(inserted!);
+  /**
+   * Inserts a key unless its owner already holds `cap` active (unrevoked)
+   * keys (then undefined); under the owner's advisory lock, so the cap holds
+   * under concurrent requests on every instance. No cap: the operator's key.
+   */
+  async insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>, cap = Number.POSITIVE_INFINITY): Promise<StoredApiKey | undefined> {
+    return this.db.transaction(async (tx) => {
+      if (Number.isFinite(cap)) {
+        await lockUser(tx, 'api-keys', row.userId);
+        const [held] = await tx.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, row.userId), isNull(apiKeys.revokedAt)));
+        if (Number(held?.n ?? 0) >= cap) return undefined;
+      }
+      const [inserted] = await tx.insert(apiKeys).values({ ...row, lastUsedAt: null, revokedAt: null }).returning();
+      return storedApiKey(inserted!);
+    });
   }
 
-  async byPrefix(prefix: string): Promise<StoredApiKey | undefined> {
-    const [row] = await this.db.select().from(apiKeys).where(eq(apiKeys.prefix, prefix)).limit(1);
-    return row && storedApiKey(row);
+  /** The key with this prefix, and its owner's stated tier (one query: verification reads it on every request). */
+  async byPrefix(prefix: string): Promise<KeyWithOwner | undefined> {
+    const [found] = await this.db.select({ key: apiKeys, ownerTier: userTiers.tier }).from(apiKeys).leftJoin(userTiers, eq(userTiers.userId, apiKeys.userId)).where(eq(apiKeys.prefix, prefix)).limit(1);
+    if (!found) return undefined;
+    return { ...storedApiKey(found.key), ownerTier: found.ownerTier === null ? undefined : tierOf(found.ownerTier, `user ${found.key.userId} tier`) };
   }
 
   /** A user's keys, newest first. */

@@ -105,13 +105,17 @@ export class ExportsRepository {
   /** Queues again jobs that have been running since before `startedBefore` (their instance stopped); their partial content is dropped. */
   async requeueStale(startedBefore: Date): Promise<number> {
     const stale = await this.db.select({ id: exports.id }).from(exports).where(and(eq(exports.status, 'running'), lte(exports.startedAt, startedBefore)));
-    if (stale.length === 0) return 0;
-    const ids = stale.map((r) => r.id);
+    await this.requeue(stale.map((r) => r.id));
+    return stale.length;
+  }
+
+  /** Queues again the running jobs `ids` (their making was cut short); their partial content is dropped. */
+  async requeue(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
     await this.db.transaction(async (tx) => {
       await tx.delete(exportChunks).where(inArray(exportChunks.exportId, ids));
       await tx.update(exports).set({ status: 'queued', startedAt: null }).where(and(inArray(exports.id, ids), eq(exports.status, 'running')));
     });
-    return ids.length;
   }
 
   async appendChunk(exportId: string, seq: number, content: string): Promise<void> {

@@ -105,6 +105,11 @@ export interface NewReplayRun {
   sessionsTotal: number;
 }
 
+/** A replay chunk that another instance committed first: this one stops, leaving the run to it. */
+export class ReplayConflict extends Error {
+  override readonly name = 'ReplayConflict';
+}
+
 export class ReplayRunsRepository {
   /** @param ledger the replay chain (unscoped); each run appends through its own scope */
   constructor(
@@ -142,11 +147,20 @@ export class ReplayRunsRepository {
   }
 
   /**
-   * Appends a chunk's records and moves the run's progress, in one transaction.
+   * Appends a chunk's records and moves the run's progress, in one transaction,
+   * only from where the run stands (`progress.from` sessions done): a chunk
+   * another instance committed first (two resuming one run, one of them after
+   * losing its lease) throws ReplayConflict and writes nothing.
    * Resolves to the records written.
    */
-  async commitChunk(id: string, entries: LedgerEntry[], progress: { sessionsDone: number; signals: number; books: Books }): Promise<number> {
+  async commitChunk(id: string, entries: LedgerEntry[], progress: { from: number; sessionsDone: number; signals: number; books: Books }): Promise<number> {
     return this.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(replayRuns)
+        .set({ sessionsDone: progress.sessionsDone })
+        .where(and(eq(replayRuns.id, id), eq(replayRuns.sessionsDone, progress.from)))
+        .returning({ id: replayRuns.id });
+      if (!claimed) throw new ReplayConflict(`replay ${id}: sessions ${progress.from}–${progress.sessionsDone} were committed by another instance`);
       const written = await this.ledger.forReplay(id).appendIn(tx, entries);
       await tx
         .update(replayRuns)

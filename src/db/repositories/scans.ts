@@ -15,6 +15,7 @@ import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
 import { alertNotes, eventEntry, signalEntry } from './scan-entries';
+import { storedSignalId, withStoredIds } from './signal-ids';
 import {
   findingOf,
   patternFamilyOf,
@@ -38,6 +39,18 @@ export type { PersistedRun, RunSummary, StoredSignal } from './scan-rows';
 /** Rows a multi-row statement: 21 bind parameters a signal row stay well under PostgreSQL's 65,535. */
 const ROWS_A_STATEMENT = 1000;
 
+/**
+ * A run saved only if the timeframe's newest run is still `head` (null: none
+ * yet), checked under the transaction-level advisory lock `lockKey`: a saver
+ * that lost its lease while scanning (the database restarted, another instance
+ * took over and saved) writes nothing, so a run's signals, events and ledger
+ * records are never written twice.
+ */
+export interface RunFence {
+  head: string | null;
+  lockKey: number;
+}
+
 function chunks<T>(items: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += ROWS_A_STATEMENT) out.push(items.slice(i, i + ROWS_A_STATEMENT));
@@ -53,10 +66,23 @@ export class ScansRepository {
   /**
    * Persists a run, its signals, their state changes, the alert verdicts (the
    * candidates also logged once per signal, for the cooldown) and the ledger
-   * records, in one transaction.
+   * records, in one transaction; with a `fence`, only over the head it names
+   * (undefined when another run came first).
    */
-  async saveRun(runId: string, result: ScanResult, source: string, verdicts: AlertVerdicts): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] }> {
+  async saveRun(
+    runId: string,
+    result: ScanResult,
+    source: string,
+    verdicts: AlertVerdicts,
+    fence?: RunFence,
+  ): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] } | undefined> {
     return this.db.transaction(async (tx) => {
+      if (fence) {
+        // One saver of the timeframe at a time across the cluster, and only over the head it scanned after.
+        await tx.execute(sql`select pg_advisory_xact_lock(${String(fence.lockKey)}::bigint)`);
+        const [head] = await tx.select({ id: scanRuns.id }).from(scanRuns).where(eq(scanRuns.timeframe, result.timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(1);
+        if ((head?.id ?? null) !== fence.head) return undefined;
+      }
       await tx.insert(scanRuns).values({
         id: runId,
         timeframe: result.timeframe,
@@ -151,6 +177,11 @@ export class ScansRepository {
     });
   }
 
+  /** The scan's result with intraday signals stored under their bare ids named by them (db/repositories/signal-ids). */
+  withStoredIds(result: ScanResult): Promise<ScanResult> {
+    return withStoredIds(this.db, result);
+  }
+
   /** Per symbol, the signals of a timeframe alerted at bar times within [from, to]. */
   async recentAlerts(timeframe: string, from: Date, to: Date): Promise<Map<string, Set<string>>> {
     const rows = await this.db
@@ -205,11 +236,13 @@ export class ScansRepository {
   }
 
   /**
-   * A persisted signal by id: as the last run that listed it saw it (with its
+   * A persisted signal by id (either form: db/repositories/signal-ids): as the last run that listed it saw it (with its
    * state now), with that run's market regime and bar time; from its own row
    * when the run no longer holds it. Undefined when no such signal was ever surfaced.
    */
-  async findSignal(id: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
+  async findSignal(given: string): Promise<{ signal: ExplainableSignal; regime: RegimeReading | null; asOf: string | null } | undefined> {
+    const id = await storedSignalId(this.db, given);
+    if (id === undefined) return undefined;
     const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
     if (!row) return undefined;
     const stored = storedSignal(row);
@@ -270,8 +303,10 @@ export class ScansRepository {
     });
   }
 
-  /** A stored signal by id, or undefined when none was ever surfaced (links from journals and posts are checked with it). */
-  async signalById(id: string): Promise<StoredSignal | undefined> {
+  /** A stored signal by id (either form: db/repositories/signal-ids), or undefined when none was ever surfaced (links from journals and posts are checked with it). */
+  async signalById(given: string): Promise<StoredSignal | undefined> {
+    const id = await storedSignalId(this.db, given);
+    if (id === undefined) return undefined;
     const [row] = await this.db.select().from(signals).where(eq(signals.id, id)).limit(1);
     return row && storedSignal(row);
   }

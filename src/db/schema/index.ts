@@ -7,6 +7,7 @@ export * from './ledger';
 export * from './alerts';
 export * from './explanations';
 export * from './api-keys';
+export * from './user-tiers';
 export * from './watchlists';
 export * from './watchlist-symbols';
 export * from './alert-rules';

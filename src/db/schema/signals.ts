@@ -1,7 +1,8 @@
 /**
  * @module db/schema/signals
  * Every signal a scan surfaced, keyed by its id (`SYMBOL-pattern-detectedAt`,
- * DESIGN §4). The detection-time fields are written once; only `state`,
+ * DESIGN §4; `/PT4H` or `/PT1H` after it for intraday signals since issue 26:
+ * domain/signal-id). The detection-time fields are written once; only `state`,
  * `lastSeenRunId` and `updatedAt` move, and every state change is also
  * appended to `signal_events`.
  */

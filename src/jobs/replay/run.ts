@@ -13,7 +13,7 @@
  * run.status; // => 'done'
  */
 import type { LedgerEntry } from '../../db/repositories/ledger';
-import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
+import { ReplayConflict, type ReplayRun, type ReplayRunsRepository } from '../../db/repositories/replays';
 import { eventEntry, signalEntry } from '../../db/repositories/scan-entries';
 import type { ReplayParams } from '../../domain/replay';
 import { newId } from '../../ids';
@@ -137,7 +137,7 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
   try {
     for await (const chunk of replayChunks(deps, prepared, { startAt, books, chunkSessions: options.chunkSessions })) {
       const entries = chunk.records.map((r) => replayEntry(r, run.id, prepared));
-      records += await replays.commitChunk(run.id, entries, { sessionsDone: chunk.to, signals: chunk.tally.signals, books: chunk.books });
+      records += await replays.commitChunk(run.id, entries, { from: chunk.from, sessionsDone: chunk.to, signals: chunk.tally.signals, books: chunk.books });
       signals += chunk.tally.signals;
       await replays.ledger.checkpoint();
       // The chunk's records and entries are garbage now: collected at once rather than when JSC's collector,
@@ -148,7 +148,8 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
       if (options.signal?.aborted) return (await replays.get(run.id))!;
     }
   } catch (error) {
-    await replays.finish(run.id, 'failed', String(error));
+    // Another instance carries the run on (ReplayConflict): it is not this one's to mark failed.
+    if (!(error instanceof ReplayConflict)) await replays.finish(run.id, 'failed', String(error));
     throw error;
   }
   await replays.finish(run.id, 'done');

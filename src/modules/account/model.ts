@@ -46,7 +46,7 @@ export const ACCOUNT_DOCS = {
     tags: ['Account'],
     summary: 'Create an API key',
     description:
-      "Issues a key `bk_…` for the signed-in user. The whole key is in this response only; the server keeps its SHA-256 and its first 8 characters. Send it as `Authorization: Bearer bk_…`. Needs a session (the `__session` cookie), not a key; a key's tier is at most your own. Requests with a key are rate-limited per key at the key's tier's quota.",
+      "Issues a key `bk_…` for the signed-in user. The whole key is in this response only; the server keeps its SHA-256 and its first 8 characters. Send it as `Authorization: Bearer bk_…`. Needs a session (the `__session` cookie), not a key; a key's tier is at most your own, and a key acts at most at your current tier (a downgrade reaches your keys on your next sign-in, or when the operator states it). Active keys per user are capped by tier (API_KEYS_PER_TIER; default free 5, pro 25, enterprise 100): past it, 403. Your keys share your rate limit (your tier's quota); a key of a lower tier than yours is also held to its own tier's.",
   },
   list: {
     tags: ['Account'],

@@ -1,21 +1,25 @@
 /**
  * @module modules/account/service
- * A user's API keys: create (the plaintext answered once), list, revoke. The
+ * A user's API keys: create (the plaintext answered once; at most the
+ * tier's count of active keys), list, revoke. The
  * principal is the signed-in user; a user sees and touches only their own
  * keys (another user's key id is answered 404, as if it did not exist).
  */
 import type { ApiKeyInfo, ApiKeys, Principal } from '../../auth';
-import { tierAtLeast } from '../../domain/tiers';
+import { tierAtLeast, type Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
 import type { ApiKeySchema, CreateKeyBody, CreatedKeySchema, KeyListSchema } from './model';
 
-export async function createKey(keys: ApiKeys, principal: Principal, body: CreateKeyBody): Promise<CreatedKeySchema> {
+/** Issues a key of the signed-in user, at most at their tier, while they hold fewer active keys than their tier's cap (`caps`, API_KEYS_PER_TIER). */
+export async function createKey(keys: ApiKeys, principal: Principal, body: CreateKeyBody, caps: Readonly<Record<Tier, number>>): Promise<CreatedKeySchema> {
   const tier = body.tier ?? principal.tier;
   if (!tierAtLeast(principal.tier, tier)) {
     throw new AppError('forbidden', `A key's tier is at most your own (${principal.tier}); asked for ${tier}`);
   }
-  const { key, info } = await keys.create({ userId: principal.userId, name: body.name, tier });
-  return { ...keyView(info), key };
+  const cap = caps[principal.tier];
+  const created = await keys.create({ userId: principal.userId, name: body.name, tier, cap });
+  if (!created) throw new AppError('forbidden', `The ${principal.tier} tier allows ${cap} active API keys; revoke one or upgrade`);
+  return { ...keyView(created.info), key: created.key };
 }
 
 export async function listKeys(keys: ApiKeys, principal: Principal): Promise<KeyListSchema> {

@@ -2,11 +2,10 @@
 import { t, type Static } from 'elysia';
 import { ExplainFactsSchema } from '../../ai/fact-schema';
 import { BulletGroundingSchema, ExplainableSignalSchema } from '../../domain/explanation';
+import { SIGNAL_ID_PATTERN } from '../../domain/signal-id';
 import { BREAKOUT_STATES, DIRECTIONS, PATTERN_FAMILIES, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, TREND_REGIMES } from '../../domain/signal';
 import { SYMBOL_PATTERN, SymbolParam } from '../params';
 
-/** DESIGN §4's signal id: `SYMBOL-pattern-detectedAt`. */
-export const SIGNAL_ID_PATTERN = '^(.+)-([a-z0-9_]+)-(\\d{4}-\\d\\d-\\d\\dT.+)$';
 
 export const ExplainQuery = t.Object({
   symbol: SymbolParam,
@@ -14,8 +13,8 @@ export const ExplainQuery = t.Object({
     t.String({
       pattern: SIGNAL_ID_PATTERN,
       maxLength: 120,
-      description: 'The signal to explain, `SYMBOL-pattern-detectedAt` (as in /api/breakouts); default the symbol’s best current signal',
-      examples: ['AAPL-flat_base-2026-11-18T21:00:00.000Z'],
+      description: 'The signal to explain, `SYMBOL-pattern-detectedAt` as in /api/breakouts (an intraday signal’s ends `/PT4H` or `/PT1H`; without it, the daily signal, else the 4h, else the 1h one of that bar); default the symbol’s best current signal',
+      examples: ['AAPL-flat_base-2026-11-18T00:00:00.000Z', 'ARM-range_breakdown-2025-06-02T13:30:00.000Z/PT4H'],
       error: "Query parameter 'signalId' must be a signal id SYMBOL-pattern-detectedAt (e.g. AAPL-flat_base-2026-11-18T21:00:00.000Z)",
     }),
   ),

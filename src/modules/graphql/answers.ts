@@ -19,7 +19,7 @@
  * @example
  * const answers = new Answers(services);
  * const slot = await answers.slotFor(request, '1.1.0'); // undefined: not a request an answer is kept for
- * const hit = slot && (await answers.hit(slot, costLimit));
+ * const hit = slot && (await answers.hit(slot, costLimit)); // => { response, fields } | undefined
  */
 import { getOperationAST, Kind, valueFromASTUntyped, type DocumentNode, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -40,8 +40,8 @@ export interface AnswerSlot {
   persistedHash?: string;
   /** Executions begun (a batch has several: its answer is not kept). */
   executions: number;
-  /** The runs read before execution and the cost; absent when anything makes the answer unfit to keep. */
-  drawnFrom?: { runs: [Timeframe, string][]; cost: number };
+  /** The runs read before execution, the cost and the root fields; absent when anything makes the answer unfit to keep. */
+  drawnFrom?: { runs: [Timeframe, string][]; cost: number; fields: number };
 }
 
 /** The timeframes a document's answer is drawn from, or undefined when it depends on anything besides their latest runs. */
@@ -122,8 +122,8 @@ export class Answers {
     return { executions: 0, key: `${request.method}\n${apiVersion}\n${accept}\n${contentType}\n${sent}` };
   }
 
-  /** The kept answer for the slot, when it is still the one executing the request would give a caller allowed `costLimit`. */
-  async hit(slot: AnswerSlot, costLimit: number): Promise<Response | undefined> {
+  /** The kept answer for the slot, when it is still the one executing the request would give a caller allowed `costLimit`, with its root fields (to be charged as an execution's). */
+  async hit(slot: AnswerSlot, costLimit: number): Promise<{ response: Response; fields: number } | undefined> {
     const { answers, persistedQueries } = this.services.graphql;
     const answer = answers.get(slot.key);
     if (!answer || answer.cost > costLimit) return undefined;
@@ -133,7 +133,7 @@ export class Answers {
       answers.delete(slot.key);
       return undefined;
     }
-    return new Response(answer.body, { headers: { 'content-type': answer.contentType } });
+    return { response: new Response(answer.body, { headers: { 'content-type': answer.contentType } }), fields: answer.fields };
   }
 
   /** Keeps the answer yoga gave for the slot when it may be kept; the response to send (its body read once). */
@@ -141,17 +141,17 @@ export class Answers {
     const contentType = response.headers.get('content-type') ?? '';
     if (slot.executions !== 1 || !slot.drawnFrom || response.status !== 200 || !JSON_ANSWER.test(contentType)) return response;
     const body = new Uint8Array(await response.arrayBuffer());
-    this.services.graphql.answers.set(slot.key, { runs: slot.drawnFrom.runs, cost: slot.drawnFrom.cost, persistedHash: slot.persistedHash, contentType, body });
+    this.services.graphql.answers.set(slot.key, { runs: slot.drawnFrom.runs, cost: slot.drawnFrom.cost, fields: slot.drawnFrom.fields, persistedHash: slot.persistedHash, contentType, body });
     return new Response(body, { status: response.status, headers: response.headers });
   }
 
   /**
    * The yoga plugin that fills a request's slot: the persisted hash it sent
    * alone, and, for a single query drawn from latest runs alone, the run ids
-   * read before execution and its cost (`costOf`); an execution with errors,
+   * read before execution, its cost and root fields (`costOf`); an execution with errors,
    * or a second one (a batch), unfits it.
    */
-  plugin<C extends { answer?: AnswerSlot }>(costOf: (document: DocumentNode) => number): Plugin<C> {
+  plugin<C extends { answer?: AnswerSlot }>(costOf: (document: DocumentNode) => { cost: number; fields: number }): Plugin<C> {
     return {
       onParams: ({ params, context }) => {
         const slot = (context as C).answer;
@@ -165,7 +165,7 @@ export class Answers {
         if (!timeframes) return;
         const latest = await Promise.all(timeframes.map((timeframe) => this.services.runs.latest(timeframe)));
         if (latest.some((run) => run === undefined)) return;
-        slot.drawnFrom = { runs: timeframes.map((timeframe, i): [Timeframe, string] => [timeframe, latest[i]!.run.id]), cost: costOf(args.document) };
+        slot.drawnFrom = { runs: timeframes.map((timeframe, i): [Timeframe, string] => [timeframe, latest[i]!.run.id]), ...costOf(args.document) };
         return {
           onExecuteDone: ({ result }) => {
             if (Symbol.asyncIterator in result || result.errors?.length) slot.drawnFrom = undefined;

@@ -11,34 +11,42 @@
  * once built, the service is closed with the services.
  */
 import { Elysia } from 'elysia';
-import { clientIp, type SocketInfo } from '../../plugins/rate-limit';
+import { clientAddressOf, type SocketInfo } from '../../plugins/client-address';
+import { rateLimiter, rateLimitOptions, type HeaderSet } from '../../plugins/rate-limit';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { GRAPHQL_DOCS, GRAPHQL_PATH, GRAPHQL_RESPONSES, GRAPHQL_STREAM_DOCS, GRAPHQL_STREAM_PATH, GraphQLGetQuery, StreamDeleteQuery, StreamGetQuery } from './model';
+import type { RouteTable } from './costs';
 import type { createGraphQL } from './service';
 
 type ServerLike = { timeout?(request: Request, seconds: number): void } | null;
 
 type GraphQL = ReturnType<typeof createGraphQL>;
 
-export function graphqlModule(services: Services) {
+export type { RouteTable } from './costs';
+
+export function graphqlModule(services: Services, routes: RouteTable) {
   let created: Promise<GraphQL> | undefined;
   const graphql = () =>
     (created ??= import('./service').then((service) => {
-      const built = service.createGraphQL(services);
+      const built = service.createGraphQL(services, routes);
       services.atClose(() => built.close());
       return built;
     }));
-  type Route = { request: Request; apiVersion: Parameters<GraphQL['handle']>[1]; server: unknown };
+  // A request's fields are charged to the same rate limits as the REST requests they stand for (graphql/costs).
+  const limiter = rateLimiter(rateLimitOptions(services));
+  type Route = { request: Request; apiVersion: Parameters<GraphQL['handle']>[1]; server: unknown; set: HeaderSet };
   const untimed = ({ request, server }: Route) => {
     if (request.headers.get('accept')?.includes('text/event-stream')) (server as ServerLike)?.timeout?.(request, 0);
   };
-  const ip = ({ request, server }: Route) => clientIp(request, server as SocketInfo, services.config.trustProxy);
+  const clientAddress = clientAddressOf(services.config.trustProxy);
+  const ip = ({ request, server }: Route) => clientAddress(request, server as SocketInfo);
+  const charge = ({ request, server, set }: Route) => (quotaClass: Parameters<typeof limiter.charge>[0], units: number) => limiter.charge(quotaClass, units, request, server as SocketInfo, set);
   const handle = async (route: Route) => {
     untimed(route);
-    return (await graphql()).handle(route.request, route.apiVersion, ip(route));
+    return (await graphql()).handle(route.request, route.apiVersion, ip(route), charge(route));
   };
-  const stream = async (route: Route) => (await graphql()).stream(route.request, route.apiVersion, () => (route.server as ServerLike)?.timeout?.(route.request, 0), ip(route));
+  const stream = async (route: Route) => (await graphql()).stream(route.request, route.apiVersion, () => (route.server as ServerLike)?.timeout?.(route.request, 0), ip(route), charge(route));
   return new Elysia({ name: 'breakline/graphql' })
     .use(versioning(services.config.apiDefaultVersion))
     .get(GRAPHQL_PATH, handle, { query: GraphQLGetQuery, response: GRAPHQL_RESPONSES, detail: { ...GRAPHQL_DOCS.get } })

@@ -23,7 +23,7 @@ export const GraphQLResult = t.Object(
   },
   {
     title: 'GraphQLResult',
-    description: 'A GraphQL result: `data` (object or null) and `errors` (each with `message`, `path`, `extensions.code`: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, QUERY_TOO_COSTLY, PERSISTED_QUERY_NOT_FOUND, INTERNAL_SERVER_ERROR). A request that is not GraphQL over HTTP (no query, unreadable JSON, a persisted hash that does not match its query) is 400 in the Error shape',
+    description: 'A GraphQL result: `data` (object or null) and `errors` (each with `message`, `path`, `extensions.code`: BAD_USER_INPUT, UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, QUERY_TOO_COSTLY, RATE_LIMITED (an operation of a batch past a quota), PERSISTED_QUERY_NOT_FOUND, INTERNAL_SERVER_ERROR). A request that is not GraphQL over HTTP (no query, unreadable JSON, a persisted hash that does not match its query) is 400 in the Error shape',
   },
 );
 
@@ -43,7 +43,7 @@ const TEXT = [
   'One schema over every service: each REST read as a field with the same arguments and the same answer (`breakouts`, `bars`, `snapshot`, `confluence`, `universeScan`, `sectorRotation`, `forecast`, `ledger`, `monthly`, `scorecard`, `earnings`, `float`, `insider`, `optionsFlow`, `shortInterest`, `optionsAnalysis`, …), `signals` as a Relay cursor connection with filters (symbols, timeframe, pattern, band, state, asOf), `signal(id)`, and the signed-in user’s watchlists, alert rules, notifications, journal, exports and API keys.',
   'A signal’s `snapshot` and `earnings` are batched per request (DataLoader). Mutations mirror the account writes and need the pro tier or above (free is read-only: FORBIDDEN); without a credential: UNAUTHENTICATED. Execution problems come in `errors` of a 200, each with `extensions.code`.',
   'Subscriptions (`breakoutNew`, `breakoutStateChange`, and `alertDispatched` of your own rules) are served over Server-Sent Events: send the subscription with `Accept: text/event-stream`. An open event stream counts against the stream caps of the instance (SSE_MAX_CONNECTIONS: then 503) and of the client, its IP or its user when signed in (SSE_MAX_CONNECTIONS_PER_CLIENT: then 429), both with Retry-After, until it ends.',
-  'Limits: selection depth (GRAPHQL_MAX_DEPTH), aliases (GRAPHQL_MAX_ALIASES), operations per batch (GRAPHQL_BATCH_LIMIT), cost per tier (GRAPHQL_MAX_COST_PER_TIER), introspection (GRAPHQL_INTROSPECTION). Persisted queries: send `extensions.persistedQuery.sha256Hash` with the query once, then the hash alone.',
+  'Limits: selection depth (GRAPHQL_MAX_DEPTH), aliases (GRAPHQL_MAX_ALIASES), operations per batch (GRAPHQL_BATCH_LIMIT), cost per tier (GRAPHQL_MAX_COST_PER_TIER: a root field 10, one whose REST route is costly 500), introspection (GRAPHQL_INTROSPECTION). Rate limits field by field: each root field (aliases included) counts as the REST request it stands for, against the ordinary quota and, for a field of a costly route (ledgerVerification, universeScan, breakouts/signals with asOf), the costly quota; past a quota: 429 with Retry-After. Persisted queries: send `extensions.persistedQuery.sha256Hash` with the query once, then the hash alone.',
   'Credentials: the `__session` cookie or an API key as `Authorization: Bearer bk_…`; public fields answer without one, rate-limited by IP as REST.',
 ].join('\n\n');
 

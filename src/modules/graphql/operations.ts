@@ -1,6 +1,7 @@
 /**
  * @module modules/graphql/operations
- * Every GraphQL field over a REST operation: its arguments (the REST route's
+ * Every GraphQL field over a REST operation: its route (whose rate-limit
+ * class the field takes: graphql/costs), its arguments (the REST route's
  * query, path and body schemas, checked by them with their defaults and
  * messages), its result (the REST response schema, typed by
  * graphql/types) and the very service function the REST route calls. A field
@@ -59,7 +60,10 @@ export interface OperationContext {
 type Args = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export interface Operation {
-  description: string;
+  /** The REST route (`METHOD /path` as the route table has it): the field's rate-limit class is the route's. */
+  route: string;
+  /** What the field adds to saying its route. */
+  description?: string;
   /** The arguments: the REST route's query, path and body properties, in one object schema. */
   args: TObject;
   /** The REST route's 200 (or 201/202) schema. */
@@ -79,66 +83,69 @@ const parsed = async (json: Promise<string>): Promise<unknown> => JSON.parse(awa
 
 export const QUERIES: Record<string, Operation> = {
   breakouts: {
-    description: 'GET /api/breakouts: the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them',
+    route: 'GET /api/breakouts', description: 'the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them',
     args: BreakoutsQuery,
     result: BreakoutsResponse,
     run: ({ services }, q) => parsed(breakoutsJson(services, q)),
     plain: true,
   },
-  signalHistory: { description: 'GET /api/breakouts/history', args: HistoryQuery, result: HistoryResponse, run: ({ services }, q) => signalHistory(services.scans, q) },
-  bars: { description: 'GET /api/bars (API-Version applies as in REST)', args: BarsQuery, result: BarsResponse, run: ({ services, apiVersion }, q) => parsed(barsJson(services.marketData, q, apiVersion)), plain: true },
-  snapshot: { description: 'GET /api/snapshot', args: SnapshotQuery, result: SnapshotResponse, run: ({ services }, q) => snapshot(services.marketData, q.symbol) },
-  sectorRotation: { description: 'GET /api/sector-rotation', args: NONE, result: SectorRotationResponse, run: ({ services }) => sectorRotation(services.marketData) },
-  macroCalendar: { description: 'GET /api/macro/calendar', args: MacroCalendarQuery, result: MacroCalendarResponse, run: ({ services }, q) => macroCalendar(services.config.macroCalendar, q) },
-  confluence: { description: 'GET /api/confluence', args: ConfluenceQuery, result: ConfluenceResponse, run: ({ services }, q) => confluenceOf(services, q) },
-  forecast: { description: 'GET /api/forecast', args: ForecastQuery, result: ForecastResponse, run: ({ services }, q) => forecastOf(services, q) },
-  universeScan: { description: 'GET /api/universe/scan', args: UniverseScanQuery, result: UniverseScanResponse, run: ({ services }, q) => scanUniverse(services, q) },
-  ledger: { description: 'GET /api/transparency/ledger', args: LedgerQuery, result: LedgerResponse, run: ({ services }, q) => ledgerPage(services, q) },
-  monthly: { description: 'GET /api/transparency/monthly', args: MonthlyQuery, result: MonthlyResponse, run: ({ services }, q) => monthly(services, q) },
-  scorecard: { description: 'GET /api/scorecard', args: ScorecardQuery, result: ScorecardResponse, run: ({ services }, q) => scorecard(services, q) },
-  ledgerVerification: { description: 'GET /api/transparency/verify', args: NONE, result: VerifyResponse, run: ({ services }) => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }) },
-  ledgerCheckpoints: { description: 'GET /api/transparency/checkpoints', args: NONE, result: CheckpointsResponse, run: ({ services }) => checkpoints(services.ledger) },
-  earnings: { description: 'GET /api/earnings', args: EarningsQuery, result: EarningsResponse, run: ({ services }, q) => earnings(services.marketData, q.symbol, readPage(q)) },
-  float: { description: 'GET /api/float', args: FloatQuery, result: FloatResponse, run: ({ services }, q) => floatOf(services.marketData, q.symbol) },
-  insider: { description: 'GET /api/altdata/insider', args: InsiderQuery, result: InsiderResponse, run: ({ services }, q) => insiderActivity(services.marketData, q.symbol, q.windowDays) },
-  optionsFlow: { description: 'GET /api/altdata/options-flow', args: FlowQuery, result: OptionsFlowResponse, run: ({ services }, q) => optionsFlowOf(services.marketData, q.symbol) },
-  shortInterest: { description: 'GET /api/altdata/short-interest', args: FlowQuery, result: ShortInterestResponse, run: ({ services }, q) => latestShortInterest(services.marketData, q.symbol) },
-  optionsAnalysis: { description: 'GET /api/options/analyze', args: AnalyzeQuery, result: AnalyzeResponse, run: ({ services }, q) => analyzeOptions(services.marketData, services.pool, q) },
-  communityFeed: { description: 'GET /api/community/feed', args: FeedQuery, result: FeedPage, run: ({ services }, q) => feed(services, q) },
-  communityPost: { description: 'GET /api/community/feed/:id', args: PostParams, result: PostSchema, run: ({ services }, q) => getPost(services, q.id) },
+  signalHistory: { route: 'GET /api/breakouts/history', args: HistoryQuery, result: HistoryResponse, run: ({ services }, q) => signalHistory(services.scans, q) },
+  bars: { route: 'GET /api/bars', description: 'API-Version applies as in REST', args: BarsQuery, result: BarsResponse, run: ({ services, apiVersion }, q) => parsed(barsJson(services.marketData, q, apiVersion)), plain: true },
+  snapshot: { route: 'GET /api/snapshot', args: SnapshotQuery, result: SnapshotResponse, run: ({ services }, q) => snapshot(services.marketData, q.symbol) },
+  sectorRotation: { route: 'GET /api/sector-rotation', args: NONE, result: SectorRotationResponse, run: ({ services }) => sectorRotation(services.marketData) },
+  macroCalendar: { route: 'GET /api/macro/calendar', args: MacroCalendarQuery, result: MacroCalendarResponse, run: ({ services }, q) => macroCalendar(services.config.macroCalendar, q) },
+  confluence: { route: 'GET /api/confluence', args: ConfluenceQuery, result: ConfluenceResponse, run: ({ services }, q) => confluenceOf(services, q) },
+  forecast: { route: 'GET /api/forecast', args: ForecastQuery, result: ForecastResponse, run: ({ services }, q) => forecastOf(services, q) },
+  universeScan: { route: 'GET /api/universe/scan', args: UniverseScanQuery, result: UniverseScanResponse, run: ({ services }, q) => scanUniverse(services, q) },
+  ledger: { route: 'GET /api/transparency/ledger', args: LedgerQuery, result: LedgerResponse, run: ({ services }, q) => ledgerPage(services, q) },
+  monthly: { route: 'GET /api/transparency/monthly', args: MonthlyQuery, result: MonthlyResponse, run: ({ services }, q) => monthly(services, q) },
+  scorecard: { route: 'GET /api/scorecard', args: ScorecardQuery, result: ScorecardResponse, run: ({ services }, q) => scorecard(services, q) },
+  ledgerVerification: { route: 'GET /api/transparency/verify', args: NONE, result: VerifyResponse, run: ({ services }) => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }) },
+  ledgerCheckpoints: { route: 'GET /api/transparency/checkpoints', args: NONE, result: CheckpointsResponse, run: ({ services }) => checkpoints(services.ledger) },
+  earnings: { route: 'GET /api/earnings', args: EarningsQuery, result: EarningsResponse, run: ({ services }, q) => earnings(services.marketData, q.symbol, readPage(q)) },
+  float: { route: 'GET /api/float', args: FloatQuery, result: FloatResponse, run: ({ services }, q) => floatOf(services.marketData, q.symbol) },
+  insider: { route: 'GET /api/altdata/insider', args: InsiderQuery, result: InsiderResponse, run: ({ services }, q) => insiderActivity(services.marketData, q.symbol, q.windowDays) },
+  optionsFlow: { route: 'GET /api/altdata/options-flow', args: FlowQuery, result: OptionsFlowResponse, run: ({ services }, q) => optionsFlowOf(services.marketData, q.symbol) },
+  shortInterest: { route: 'GET /api/altdata/short-interest', args: FlowQuery, result: ShortInterestResponse, run: ({ services }, q) => latestShortInterest(services.marketData, q.symbol) },
+  optionsAnalysis: { route: 'GET /api/options/analyze', args: AnalyzeQuery, result: AnalyzeResponse, run: ({ services }, q) => analyzeOptions(services.marketData, services.pool, q) },
+  communityFeed: { route: 'GET /api/community/feed', args: FeedQuery, result: FeedPage, run: ({ services }, q) => feed(services, q) },
+  communityPost: { route: 'GET /api/community/feed/:id', args: PostParams, result: PostSchema, run: ({ services }, q) => getPost(services, q.id) },
   // The signed-in user's own objects.
-  watchlists: { description: 'GET /api/watchlists', args: WatchlistQuery, result: WatchlistPage, need: 'session-or-key', run: ({ services }, q, p) => listWatchlists(services, p, q) },
-  watchlist: { description: 'GET /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session-or-key', run: ({ services }, q, p) => getWatchlist(services, p, q.id) },
-  alertRules: { description: 'GET /api/alerts/v2', args: RuleQuery, result: RulePage, need: 'session-or-key', run: ({ services }, q, p) => listRules(services, p, q) },
-  alertRule: { description: 'GET /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session-or-key', run: ({ services }, q, p) => getRule(services, p, q.id) },
-  notifications: { description: 'GET /api/notifications', args: NotificationQuery, result: NotificationPage, need: 'session-or-key', run: ({ services }, q, p) => listNotifications(services, p, q) },
-  journalEntries: { description: 'GET /api/journal/entries', args: EntryQuery, result: EntryPage, need: 'session-or-key', run: ({ services }, q, p) => listEntries(services, p, q) },
-  journalEntry: { description: 'GET /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session-or-key', run: ({ services }, q, p) => getEntry(services, p, q.id) },
-  journalSummary: { description: 'GET /api/journal/summary', args: SummaryQuery, result: SummarySchema, need: 'session-or-key', run: ({ services }, q, p) => summarize(services, p, q) },
-  exports: { description: 'GET /api/exports', args: ExportQuery, result: ExportPage, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => listExports(services, p, q) },
-  export: { description: 'GET /api/exports/:id', args: ExportParams, result: ExportSchema, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => getExport(services, p, q.id) },
-  apiKeys: { description: 'GET /api/keys', args: NONE, result: KeyListSchema, need: 'session', run: ({ services }, _q, p) => listKeys(services.auth.keys, p) },
+  watchlists: { route: 'GET /api/watchlists', args: WatchlistQuery, result: WatchlistPage, need: 'session-or-key', run: ({ services }, q, p) => listWatchlists(services, p, q) },
+  watchlist: { route: 'GET /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session-or-key', run: ({ services }, q, p) => getWatchlist(services, p, q.id) },
+  alertRules: { route: 'GET /api/alerts/v2', args: RuleQuery, result: RulePage, need: 'session-or-key', run: ({ services }, q, p) => listRules(services, p, q) },
+  alertRule: { route: 'GET /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session-or-key', run: ({ services }, q, p) => getRule(services, p, q.id) },
+  notifications: { route: 'GET /api/notifications', args: NotificationQuery, result: NotificationPage, need: 'session-or-key', run: ({ services }, q, p) => listNotifications(services, p, q) },
+  journalEntries: { route: 'GET /api/journal/entries', args: EntryQuery, result: EntryPage, need: 'session-or-key', run: ({ services }, q, p) => listEntries(services, p, q) },
+  journalEntry: { route: 'GET /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session-or-key', run: ({ services }, q, p) => getEntry(services, p, q.id) },
+  journalSummary: { route: 'GET /api/journal/summary', args: SummaryQuery, result: SummarySchema, need: 'session-or-key', run: ({ services }, q, p) => summarize(services, p, q) },
+  exports: { route: 'GET /api/exports', args: ExportQuery, result: ExportPage, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => listExports(services, p, q) },
+  export: { route: 'GET /api/exports/:id', args: ExportParams, result: ExportSchema, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => getExport(services, p, q.id) },
+  apiKeys: { route: 'GET /api/keys', args: NONE, result: KeyListSchema, need: 'session', run: ({ services }, _q, p) => listKeys(services.auth.keys, p) },
 };
+
+/** What a field's documentation says: its route, and what the field adds. */
+export const describe = (op: Operation): string => (op.description ? `${op.route}: ${op.description}` : op.route);
 
 /** Mutations: the REST write's credential rule, at the pro tier at least (free is read-only). */
 export const MUTATIONS: Record<string, Operation> = {
-  createWatchlist: { description: 'POST /api/watchlists', args: CreateWatchlistBody, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => createWatchlist(services, p, a) },
-  renameWatchlist: { description: 'PATCH /api/watchlists/:id', args: join(WatchlistParams, RenameWatchlistBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => renameWatchlist(services, p, id, body) },
-  deleteWatchlist: { description: 'DELETE /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => deleteWatchlist(services, p, a.id) },
-  addWatchlistSymbols: { description: 'POST /api/watchlists/:id/symbols', args: join(WatchlistParams, AddSymbolsBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => addSymbols(services, p, id, body) },
-  removeWatchlistSymbol: { description: 'DELETE /api/watchlists/:id/symbols/:symbol', args: WatchlistSymbolParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => removeSymbol(services, p, a.id, a.symbol) },
-  createAlertRule: { description: 'POST /api/alerts/v2', args: CreateRuleBody, result: RuleSchema, need: 'session', run: ({ services }, a, p) => createRule(services, p, a) },
-  updateAlertRule: { description: 'PATCH /api/alerts/v2/:id', args: join(RuleParams, UpdateRuleBody), result: RuleSchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateRule(services, p, id, body) },
-  deleteAlertRule: { description: 'DELETE /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session', run: ({ services }, a, p) => deleteRule(services, p, a.id) },
-  markNotificationRead: { description: 'POST /api/notifications/:id/read', args: NotificationParams, result: NotificationSchema, need: 'session', run: ({ services }, a, p) => markRead(services, p, a.id) },
-  markAllNotificationsRead: { description: 'POST /api/notifications/read-all', args: NONE, result: ReadAllResponse, need: 'session', run: ({ services }, _a, p) => markAllRead(services, p) },
-  createJournalEntry: { description: 'POST /api/journal/entries', args: CreateEntryBody, result: EntrySchema, need: 'session', run: ({ services }, a, p) => createEntry(services, p, a) },
-  updateJournalEntry: { description: 'PATCH /api/journal/entries/:id', args: join(EntryParams, UpdateEntryBody), result: EntrySchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateEntry(services, p, id, body) },
-  deleteJournalEntry: { description: 'DELETE /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session', run: ({ services }, a, p) => deleteEntry(services, p, a.id) },
-  createExport: { description: 'POST /api/exports', args: CreateExportBody, result: ExportSchema, need: { accept: 'session', tier: FEATURE_TIERS.exports }, run: ({ services }, a, p) => createExport(services, p, a) },
-  createCommunityPost: { description: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, need: 'session', run: ({ services }, a, p) => createPost(services, p, a) },
-  editCommunityPost: { description: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, need: 'session', run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
-  deleteCommunityPost: { description: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, need: 'session', run: ({ services }, a, p) => deletePost(services, p, a.id) },
-  createApiKey: { description: 'POST /api/keys (a session only: a key cannot mint keys)', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a) },
-  revokeApiKey: { description: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, need: 'session', run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
+  createWatchlist: { route: 'POST /api/watchlists', args: CreateWatchlistBody, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => createWatchlist(services, p, a) },
+  renameWatchlist: { route: 'PATCH /api/watchlists/:id', args: join(WatchlistParams, RenameWatchlistBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => renameWatchlist(services, p, id, body) },
+  deleteWatchlist: { route: 'DELETE /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => deleteWatchlist(services, p, a.id) },
+  addWatchlistSymbols: { route: 'POST /api/watchlists/:id/symbols', args: join(WatchlistParams, AddSymbolsBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => addSymbols(services, p, id, body) },
+  removeWatchlistSymbol: { route: 'DELETE /api/watchlists/:id/symbols/:symbol', args: WatchlistSymbolParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => removeSymbol(services, p, a.id, a.symbol) },
+  createAlertRule: { route: 'POST /api/alerts/v2', args: CreateRuleBody, result: RuleSchema, need: 'session', run: ({ services }, a, p) => createRule(services, p, a) },
+  updateAlertRule: { route: 'PATCH /api/alerts/v2/:id', args: join(RuleParams, UpdateRuleBody), result: RuleSchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateRule(services, p, id, body) },
+  deleteAlertRule: { route: 'DELETE /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session', run: ({ services }, a, p) => deleteRule(services, p, a.id) },
+  markNotificationRead: { route: 'POST /api/notifications/:id/read', args: NotificationParams, result: NotificationSchema, need: 'session', run: ({ services }, a, p) => markRead(services, p, a.id) },
+  markAllNotificationsRead: { route: 'POST /api/notifications/read-all', args: NONE, result: ReadAllResponse, need: 'session', run: ({ services }, _a, p) => markAllRead(services, p) },
+  createJournalEntry: { route: 'POST /api/journal/entries', args: CreateEntryBody, result: EntrySchema, need: 'session', run: ({ services }, a, p) => createEntry(services, p, a) },
+  updateJournalEntry: { route: 'PATCH /api/journal/entries/:id', args: join(EntryParams, UpdateEntryBody), result: EntrySchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateEntry(services, p, id, body) },
+  deleteJournalEntry: { route: 'DELETE /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session', run: ({ services }, a, p) => deleteEntry(services, p, a.id) },
+  createExport: { route: 'POST /api/exports', args: CreateExportBody, result: ExportSchema, need: { accept: 'session', tier: FEATURE_TIERS.exports }, run: ({ services }, a, p) => createExport(services, p, a) },
+  createCommunityPost: { route: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, need: 'session', run: ({ services }, a, p) => createPost(services, p, a) },
+  editCommunityPost: { route: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, need: 'session', run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
+  deleteCommunityPost: { route: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, need: 'session', run: ({ services }, a, p) => deletePost(services, p, a.id) },
+  createApiKey: { route: 'POST /api/keys', description: 'a session only: a key cannot mint keys', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a, services.config.account.caps.apiKeys) },
+  revokeApiKey: { route: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, need: 'session', run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
 };

@@ -28,7 +28,8 @@ import { tierAtLeast } from '../../domain/tiers';
 import { AlertDispatchedEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
 import { SignalSchema, type Signal } from '../../domain/signal';
 import { AppError } from '../../errors';
-import { fromProvider } from '../../plugins/errors';
+import { DATA_EXCEPTION_MESSAGE, fromProvider } from '../../plugins/errors';
+import { isDataException } from '../../db/data-errors';
 import { ProviderError } from '../../providers/types';
 import { readPage } from '../../pagination';
 import type { Services } from '../../services';
@@ -38,9 +39,10 @@ import { earnings } from '../fundamentals/service';
 import { EarningsResponse } from '../fundamentals/model';
 import { SnapshotResponse } from '../market/model';
 import { snapshot } from '../market/service';
+import { SIGNAL_ID_PATTERN } from '../../domain/signal-id';
 import { BreakoutsQuery } from '../signals/model';
 import { rankedSignals } from '../signals/service';
-import { MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
+import { describe, MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
 import { GraphQLTypes } from './types';
 
 /** Per request: the services, the request (its credential), the API version, the loaders. */
@@ -76,14 +78,22 @@ const CODES: Partial<Record<AppError['code'], string>> = {
   forbidden: 'FORBIDDEN',
 };
 
-/** An AppError (or a provider failure, as plugins/errors maps it) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
+/** An AppError (or a provider failure, or a value the database refused, as plugins/errors maps them) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
 export function graphQLError(thrown: unknown): unknown {
-  const error = thrown instanceof ProviderError ? fromProvider(thrown) : thrown;
+  const error = thrown instanceof ProviderError ? fromProvider(thrown) : isDataException(thrown) ? new AppError('invalid_parameter', DATA_EXCEPTION_MESSAGE) : thrown;
   if (!(error instanceof AppError)) return error;
   return new GraphQLError(error.message, { extensions: { code: CODES[error.code] ?? error.code.toUpperCase(), status: error.status } });
 }
 
-/** The arguments checked by the REST schema (its defaults, formats and messages), decoded as the route decodes them. */
+const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+const asArgument = (message: string) => message.replace(/^(Query|Path) parameter|^Body field/, 'Argument');
+
+/**
+ * The arguments checked by the REST schema (its defaults, formats and
+ * messages), decoded as the route decodes them. A value the check passes but
+ * a decoder refuses (a decimal string out of an integer's bounds: the bounds
+ * are checked after decoding) is BAD_USER_INPUT with the schema's message too.
+ */
 export function checkedArgs(schema: TObject, raw: Record<string, unknown>): unknown {
   const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined));
   const value = Value.Default(schema, Value.Clone(given));
@@ -91,9 +101,15 @@ export function checkedArgs(schema: TObject, raw: Record<string, unknown>): unkn
   if (failure) {
     const custom = typeof failure.schema.error === 'string' ? failure.schema.error : undefined;
     const where = failure.path.replace(/^\//, '').replaceAll('/', '.') || 'arguments';
-    throw new GraphQLError(custom ? custom.replace(/^Query parameter/, 'Argument') : `Argument '${where}': ${failure.message}`, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
+    throw badInput(custom ? asArgument(custom) : `Argument '${where}': ${failure.message}`);
   }
-  return Value.Decode(schema, value);
+  try {
+    return Value.Decode(schema, value);
+  } catch (error) {
+    // TypeBox's TransformDecodeError carries the transform's own error (Elysia's number decoders throw the parameter's `error` text).
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    throw badInput(asArgument(cause instanceof Error ? cause.message : 'An argument is not valid'));
+  }
 }
 
 function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumentMap {
@@ -124,6 +140,16 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
 
 const SIGNAL_FIRST_MAX = 100;
 
+/** A signal id as /api/explain takes it (printable: PostgreSQL refuses NUL in text). */
+const SignalIdArgs = Type.Object({
+  id: Type.String({
+    maxLength: 120,
+    pattern: SIGNAL_ID_PATTERN,
+    description: 'SYMBOL-pattern-detectedAt, as /api/breakouts lists it',
+    error: "Argument 'id' must be a signal id SYMBOL-pattern-detectedAt (e.g. AAPL-flat_base-2026-11-18T21:00:00.000Z)",
+  }),
+});
+
 /** Offset cursors, opaque to the client. */
 const cursorOf = (index: number) => Buffer.from(`signal:${index}`).toString('base64url');
 function offsetOf(cursor: string): number {
@@ -131,6 +157,12 @@ function offsetOf(cursor: string): number {
   if (!match) throw new GraphQLError(`Argument 'after' is not a cursor this connection gave`, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
   return Number(match[1]) + 1;
 }
+
+/** The REST route of each root field that is not an operation's: `signals` reads /api/breakouts' ranking (`signal(id)` no route's). */
+const OWN_FIELD_ROUTES: Readonly<Record<string, string>> = { signals: 'GET /api/breakouts' };
+
+/** The REST route a root field stands for (`METHOD /path`), whose rate-limit class it takes, or undefined. */
+export const fieldRoute = (field: string): string | undefined => (QUERIES[field] ?? MUTATIONS[field])?.route ?? OWN_FIELD_ROUTES[field];
 
 export function buildSchema(): GraphQLSchema {
   const types = new GraphQLTypes((name) => {
@@ -199,16 +231,23 @@ export function buildSchema(): GraphQLSchema {
     signal: {
       type: Signal,
       description: 'A persisted signal by id, as the last run that listed it saw it (its state now); null when none was ever surfaced',
-      args: { id: { type: new GraphQLNonNull(GraphQLString) } },
-      resolve: async (_root, { id }: { id: string }, ctx) => (await ctx.services.scans.findSignal(id))?.signal ?? null,
+      args: { id: { type: new GraphQLNonNull(GraphQLString), description: SignalIdArgs.properties.id.description } },
+      resolve: async (_root, raw: { id: string }, ctx) => {
+        try {
+          const { id } = checkedArgs(SignalIdArgs, raw) as { id: string };
+          return (await ctx.services.scans.findSignal(id))?.signal ?? null;
+        } catch (error) {
+          throw graphQLError(error);
+        }
+      },
     },
   };
   for (const [name, op] of Object.entries(QUERIES)) {
-    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: op.description, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, false) };
+    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, false) };
   }
   const mutationFields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
   for (const [name, op] of Object.entries(MUTATIONS)) {
-    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: `${op.description}; needs the pro tier or above`, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, true) };
+    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: `${describe(op)}; needs the pro tier or above`, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, true) };
   }
 
   const subscription = <C extends Channel>(channel: C, filter: (payload: BusEvents[C], ctx: GraphQLContext) => unknown | undefined) => ({

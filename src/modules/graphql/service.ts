@@ -3,7 +3,9 @@
  * The yoga server behind /api/graphql: the schema (graphql/schema), the
  * request's context (services, API version, the caller from the one
  * Authenticator, DataLoaders), and the protections: depth and alias limits
- * (graphql-armor), a cost limit per tier, batch limit, introspection switch,
+ * (graphql-armor), field costs (graphql/costs: a price ceiling per tier, and
+ * each root field charged to the rate limits of its REST route's class, both
+ * before execution), batch limit, introspection switch,
  * and automatic persisted queries (a client may send only the sha256 of a
  * query it sent once). Subscriptions are answered over SSE: at /api/graphql by
  * yoga itself (`Accept: text/event-stream`), and at /api/graphql/stream by
@@ -11,7 +13,8 @@
  * (@graphql-yoga/plugin-graphql-sse), in both its modes: distinct connections
  * (one stream per operation) and single connection (a stream reserved by PUT,
  * operations added by POST with its token and stopped by DELETE; reservations
- * bounded in time and number by graphql/reservations). Answers of
+ * bounded in time and number by graphql/reservations; what is checked of a
+ * request before yoga reads it is graphql/requests'). Answers of
  * documents drawn from the latest runs alone are kept per run (graphql/answers).
  * Execution is compiled per document by graphql-jit (bench/graphql: a page of
  * 50 signals executes several times faster than graphql-js interprets it); a
@@ -29,78 +32,36 @@ import {
   Kind,
   NoSchemaIntrospectionCustomRule,
   parse,
-  type FragmentDefinitionNode,
   type DocumentNode,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
 } from 'graphql';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
-import { Value } from '@sinclair/typebox/value';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
 import type { Tier } from '../../domain/tiers';
 import { AppError } from '../../errors';
-import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
-import { readJsonBody } from '../../plugins/json-body';
 import type { Lru } from '../../lru';
+import { classFromDetail, QUOTA_CLASSES, quotaClassOf, type CostlyWhen, type QuotaClassName } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { connectionKey } from '../../stream/visibility';
 import { Answers, type AnswerSlot } from './answers';
+import { FieldCosts, type OperationCost, type RouteTable } from './costs';
 import { admitAnswered, admitStream, holding, isEventStream } from './event-streams';
-import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH, GraphQLRequest, type StreamRequest } from './model';
+import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH } from './model';
+import { checkStreamIds, STREAM_REFUSALS, STREAM_TOKEN_HEADER, streamBody, streamRefusal, streamToken, withinBodyLimit } from './requests';
 import { StreamReservations } from './reservations';
-import { buildSchema, createLoaders, type GraphQLContext } from './schema';
+import { buildSchema, createLoaders, fieldRoute, type GraphQLContext } from './schema';
 
-/** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
-const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
-
-/** What a list field costs per item when it names no size (`first`/`limit`), and the most it may name. */
-const DEFAULT_LIST_SIZE = 20;
-const MAX_LIST_SIZE = 100;
-/** A root field calls a service (a database read, a scan): it weighs more than a field of its answer. */
-const ROOT_FIELD_COST = 10;
-
-/**
- * The cost of an operation: each field 1, times the sizes of the lists around
- * it (a field's `first` or `limit` argument; a variable counts as the
- * largest size), each root field ROOT_FIELD_COST more.
- */
-export function operationCost(selectionSet: SelectionSetNode, fragments: (name: string) => FragmentDefinitionNode | null | undefined, depth = 0, seen = new Set<string>()): number {
-  let cost = 0;
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (selection.name.value.startsWith('__')) continue;
-      const sizeArg = selection.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'limit');
-      const size = !sizeArg ? (selection.name.value === 'signals' ? DEFAULT_LIST_SIZE : 1) : sizeArg.value.kind === Kind.INT ? Math.min(Number(sizeArg.value.value), MAX_LIST_SIZE) : MAX_LIST_SIZE;
-      const inner = selection.selectionSet ? operationCost(selection.selectionSet, fragments, depth + 1, seen) : 0;
-      cost += (depth === 0 ? ROOT_FIELD_COST : 1) + Math.max(size, 1) * inner;
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      cost += operationCost(selection.selectionSet, fragments, depth, seen);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments(name);
-      if (!fragment || seen.has(name)) continue;
-      cost += operationCost(fragment.selectionSet, fragments, depth, new Set([...seen, name]));
-    }
-  }
-  return cost;
-}
-
-/** The cost of each operation of a document. */
-function operationCosts(document: DocumentNode): { node: OperationDefinitionNode; cost: number }[] {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  return document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((node) => ({ node, cost: operationCost(node.selectionSet, (name) => fragments.get(name)) }));
-}
-
-/** A document's cost: its costliest operation's (any over the limit refuses the document). */
-export const documentCost = (document: DocumentNode): number => Math.max(0, ...operationCosts(document).map((o) => o.cost));
-
-/** The cost error of a document over `limit`, or undefined. */
-function costError(document: DocumentNode, limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
-  const over = operationCosts(document).find((o) => o.cost > limit);
+/** The cost error of a document whose costliest operation is over `limit`, or undefined. */
+function costError(operations: OperationCost[], limit: number, tier: Tier | 'anonymous'): GraphQLError | undefined {
+  const over = operations.find((o) => o.price > limit);
   if (!over) return undefined;
-  return new GraphQLError(`Query cost ${over.cost} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [over.node], extensions: { code: 'QUERY_TOO_COSTLY', cost: over.cost, limit } });
+  return new GraphQLError(`Query cost ${over.price} exceeds the limit of ${limit} for ${tier === 'anonymous' ? 'anonymous callers' : `the ${tier} tier`}`, { nodes: [over.node], extensions: { code: 'QUERY_TOO_COSTLY', cost: over.price, limit } });
+}
+
+/** A refusal of the rate limiter as a GraphQL error: RATE_LIMITED, answered 429 with Retry-After (a batch: in its result). */
+function rateLimited(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { code: 'RATE_LIMITED', http: { status: error.status, headers: error.headers } } });
 }
 
 /** Automatic persisted queries: queries by their sha256 (a bounded store services.ts builds), filled by clients that send both. */
@@ -140,6 +101,9 @@ const streamResults: Plugin = {
   onSubscribe: ({ args }) => (streamed(args.contextValue) ? { onSubscribeResult: ({ result, setResult }) => setResult(withData(result)) } : undefined),
 };
 
+/** Counts units of a quota for the request (the route's rate limiter); throws its 429 AppError past the quota. */
+export type ChargeRequest = (quotaClass: 'general' | QuotaClassName, units: number) => void | Promise<void>;
+
 /** The per-request part of the context, handed to yoga by the route. */
 export interface ServerContext {
   services: Services;
@@ -148,12 +112,22 @@ export interface ServerContext {
   principal: GraphQLContext['principal'];
   /** Where the answer is kept, for a request one may be kept for (graphql/answers). */
   answer?: AnswerSlot;
+  charge: ChargeRequest;
+  /** Shared by a request's operations: whether the ordinary unit the request already counted (plugins/rate-limit, before routing) has stood for a field. */
+  counted: { request: boolean };
 }
 
-export function createGraphQL(services: Services) {
+export function createGraphQL(services: Services, routes: RouteTable) {
   const { config, log } = services;
   const limits = config.graphql;
   const schema = buildSchema();
+  // Each root field's class is its REST route's, as the route table publishes it (read once, on the first GraphQL request).
+  let routeClasses: Map<string, CostlyWhen> | undefined;
+  const routeClass = (route: string) => (routeClasses ??= new Map(routes().map((r) => [`${r.method} ${r.path}`, classFromDetail(r.hooks?.detail as Record<string, unknown> | undefined)]))).get(route) ?? false;
+  const costs = new FieldCosts((field, args) => {
+    const route = fieldRoute(field);
+    return route === undefined ? undefined : quotaClassOf(routeClass(route), args);
+  });
   const caches = services.graphql;
   const persisted = new PersistedQueries(caches.persistedQueries);
   const answers = new Answers(services);
@@ -169,18 +143,36 @@ export function createGraphQL(services: Services) {
     onValidate({ addValidationRule }) {
       if (!limits.introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
     },
-    // Per caller (the tier's limit): checked before each execution, never cached.
-    onExecute({ args, setResultAndStopExecution }) {
-      const tier = (args.contextValue as ServerContext).caller?.tier;
-      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const tier = (args.contextValue as ServerContext).caller?.tier;
-      const error = costError(args.document, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
-      if (error) setResultAndStopExecution({ errors: [error] });
-    },
+    // Per caller (the tier's ceiling, the caller's quotas): checked before each execution, never cached.
+    onExecute: ({ args, setResultAndStopExecution }) => admit(args, setResultAndStopExecution),
+    onSubscribe: ({ args, setResultAndStopExecution }) => admit(args, setResultAndStopExecution),
   };
+  /**
+   * An operation's price against the caller's ceiling (QUERY_TOO_COSTLY), then
+   * its charge against the rate limits (RATE_LIMITED, 429): the ordinary
+   * quota's units first (the request's own unit standing for its first
+   * field), then each class's, so the headers describe the class's quota as a
+   * REST answer of the class does.
+   */
+  async function admit(args: { document: DocumentNode; contextValue: unknown; variableValues?: Readonly<Record<string, unknown>> | null; operationName?: string | null }, refuse: (result: { errors: GraphQLError[] }) => void): Promise<void> {
+    const ctx = args.contextValue as ServerContext;
+    const tier = ctx.caller?.tier;
+    const operations = costs.of(args.document, args.variableValues);
+    const error = costError(operations, limits.maxCost[tier ?? 'free'], tier ?? 'anonymous');
+    if (error) return refuse({ errors: [error] });
+    const executed = getOperationAST(args.document, args.operationName ?? undefined);
+    const charge = operations.find((o) => o.node === executed)?.charge;
+    if (!charge) return;
+    const general = charge.general - (ctx.counted.request ? 0 : 1);
+    ctx.counted.request = true;
+    try {
+      await ctx.charge('general', general);
+      for (const quotaClass of QUOTA_CLASSES) await ctx.charge(quotaClass, charge[quotaClass]);
+    } catch (thrown) {
+      if (thrown instanceof AppError && thrown.code === 'rate_limited') return refuse({ errors: [rateLimited(thrown)] });
+      throw thrown;
+    }
+  }
   // A reservation's token is always the server's (a random UUID from reservations, set as the PUT's header before graphql-sse reads it).
   const graphqlSse = useGraphQLSSE({ endpoint: GRAPHQL_STREAM_PATH, authenticate: streamToken });
   const yoga = createYoga<ServerContext, Partial<GraphQLContext>>({
@@ -199,18 +191,22 @@ export function createGraphQL(services: Services) {
     maskedErrors: {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
+        if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) {
+          // A variable's value its declared type refuses (graphql-js gives such request errors no code): the caller's input.
+          if (error.extensions?.code === undefined && error.path === undefined) return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
+          return error;
+        }
         log.error('graphql resolver failed', { error: String(original), stack: original instanceof Error ? original.stack : undefined });
         return new GraphQLError(message, { extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } });
       },
     },
-    plugins: [useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }), graphqlSse, streamResults, answers.plugin<ServerContext>(documentCost), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
+    plugins: [useGraphQlJit({}, { enableIf: ({ document }) => document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1 }), graphqlSse, streamResults, answers.plugin<ServerContext>((document) => ({ cost: costs.priceOf(document), fields: Math.max(1, ...costs.of(document).map((o) => o.charge.general)) })), persisted.plugin(), maxDepthPlugin({ n: limits.maxDepth, exposeLimits: true }), maxAliasesPlugin({ n: limits.maxAliases, exposeLimits: true }), guard],
   });
   /** An expired reservation's stream opened and dropped at once: graphql-sse then forgets it and stops its operations. */
   const release = async (token: string) => {
     const request = new Request(`http://localhost${GRAPHQL_STREAM_PATH}`, { headers: { accept: 'text/event-stream', [STREAM_TOKEN_HEADER]: token } });
     try {
-      const response = await yoga.fetch(request, { services, apiVersion: config.apiDefaultVersion, caller: null, principal: (need) => services.auth.authenticator.authorize(request, need) });
+      const response = await yoga.fetch(request, { services, apiVersion: config.apiDefaultVersion, caller: null, principal: (need) => services.auth.authenticator.authorize(request, need), charge: () => undefined, counted: { request: true } });
       await response.body?.cancel();
     } catch (error) {
       log.warn('graphql-sse: an expired reservation could not be released', { error: String(error) });
@@ -227,13 +223,18 @@ export function createGraphQL(services: Services) {
     },
 
     /** Answers one request to /api/graphql (GraphiQL, a query, a batch, or a subscription stream); `ip` is the client's (a stream is capped per user when signed in, else per IP). */
-    async handle(request: Request, apiVersion: ApiVersion, ip: string): Promise<Response> {
+    async handle(received: Request, apiVersion: ApiVersion, ip: string, charge: ChargeRequest): Promise<Response> {
       const { authenticator } = services.auth;
-      const caller = await authenticator.principalOf(request);
+      const caller = await authenticator.principalOf(received);
+      const request = await withinBodyLimit(received);
       const answer = await answers.slotFor(request, apiVersion);
       const hit = answer && (await answers.hit(answer, limits.maxCost[caller?.tier ?? 'free']));
-      if (hit) return hit;
-      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need), answer });
+      if (hit) {
+        // Its fields are charged as an execution's would be (a kept answer's fields are of no quota class).
+        await charge('general', hit.fields - 1);
+        return hit.response;
+      }
+      const response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(received, need), answer, charge, counted: { request: false } });
       // Yoga answers a request error 200 to an `Accept: application/json` client: badRequests marked it.
       if (isEventStream(response) && !badRequests.has(request)) return admitAnswered(streams, connectionKey(caller && { userId: caller.userId }, ip), request, response);
       if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
@@ -246,6 +247,7 @@ export function createGraphQL(services: Services) {
         // a body that is not JSON keeps the general message
       }
       if (response.status >= 500) throw new AppError('internal', message);
+      if (response.status === 429) throw new AppError('rate_limited', message, { 'retry-after': response.headers.get('retry-after') ?? '1' });
       throw new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
     },
 
@@ -256,9 +258,10 @@ export function createGraphQL(services: Services) {
      * reservation and stream caps count per user when signed in, else per IP).
      * A stream to be opened takes its place under the stream caps first.
      */
-    async stream(request: Request, apiVersion: ApiVersion, onStream: () => void, ip: string): Promise<Response> {
+    async stream(received: Request, apiVersion: ApiVersion, onStream: () => void, ip: string, charge: ChargeRequest): Promise<Response> {
       const { authenticator } = services.auth;
-      const caller = await authenticator.principalOf(request);
+      const caller = await authenticator.principalOf(received);
+      const request = await withinBodyLimit(received);
       const key = connectionKey(caller && { userId: caller.userId }, ip);
       const body = request.method === 'POST' ? await streamBody(request) : undefined;
       // graphql-sse opens a stream for `Accept: text/event-stream` exactly: a list naming it, and (without a stream token, where only a stream can be meant) no Accept or */*, are taken as that.
@@ -298,7 +301,7 @@ export function createGraphQL(services: Services) {
       const released = wantsStream ? admitStream(streams, key) : () => undefined;
       let response: Response | undefined;
       try {
-        response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(request, need) });
+        response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(received, need), charge, counted: { request: false } });
       } finally {
         if (request.method === 'PUT' && response?.status !== 201) reservations.closed(token!);
         if (!isEventStream(response)) released();
@@ -321,60 +324,4 @@ export function createGraphQL(services: Services) {
       throw streamRefusal(request, response.status, await response.text());
     },
   };
-}
-
-/** The stream token a request names (header, else `?token=`); an empty one names none. */
-function streamToken(request: { url: string; headers: { get(name: string): string | null | undefined } }): string | undefined {
-  return request.headers.get(STREAM_TOKEN_HEADER) || new URL(request.url).searchParams.get('token') || undefined;
-}
-
-/** A POST's body, read by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
-async function streamBody(request: Request): Promise<StreamRequest> {
-  const body = await readJsonBody(request.clone(), SERVER_BODY_LIMIT);
-  const failure = Value.Errors(GraphQLRequest, body).First();
-  if (failure) throw new AppError('invalid_body', `Body ${failure.path ? `field '${failure.path.slice(1)}'` : ''}: ${failure.message}`.replace('Body :', 'Body:'));
-  return body as StreamRequest;
-}
-
-/**
- * graphql-sse keeps streams and operations in plain objects: a token or an
- * operation id named like a member of Object.prototype (`constructor`,
- * `__proto__`, …) would reach that member. A token is always a UUID this
- * server made; such an operation id is refused.
- */
-function checkStreamIds(request: Request, search: URLSearchParams, body: StreamRequest | undefined): void {
-  const token = streamToken(request);
-  if (token !== undefined && !UUID.test(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
-  let operationId: unknown = request.method === 'DELETE' ? search.get('operationId') : body?.extensions?.operationId;
-  if (request.method === 'GET') {
-    try {
-      operationId = (JSON.parse(search.get('extensions') ?? '{}') as { operationId?: unknown } | null)?.operationId;
-    } catch {
-      operationId = undefined; // unreadable extensions: graphql-sse refuses them
-    }
-  }
-  if (operationId != null && String(operationId) in Object.prototype) throw new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', `The operation id '${String(operationId)}' is reserved`);
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** What each graphql-sse refusal means here, when its body does not say. */
-const STREAM_REFUSALS: Record<number, string> = {
-  404: 'No such stream: name one reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
-  405: 'Not a method of the graphql-sse protocol here (GET or POST an operation, PUT to reserve a stream, DELETE to stop an operation)',
-  406: 'Accept must be text/event-stream to open a stream, */* or text/plain to reserve one (PUT), */* or application/json to add an operation to one',
-};
-
-/** A refusal of graphql-sse's handler as an AppError: 404 and 409 as they are, any other 4xx the request's fault (400). */
-function streamRefusal(request: Request, status: number, text: string): AppError {
-  let message = STREAM_REFUSALS[status] ?? 'Not a GraphQL over SSE request';
-  try {
-    message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
-  } catch {
-    // an empty or non-JSON body keeps the general message
-  }
-  if (status === 404) return new AppError('not_found', message);
-  if (status === 409) return new AppError('conflict', message);
-  if (status >= 500) return new AppError('internal', message);
-  return new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', message);
 }

@@ -7,8 +7,11 @@
  * that fits 32 bits `Int`), `X | null` a nullable `X`. What GraphQL cannot
  * type field by field — records, unions of objects, unknown — is the `JSON`
  * scalar, carrying the REST value as it is. Every field is nullable (a
- * GraphQL error nulls only its own field). One `GraphQLTypes` per schema
- * build holds the types made so far (a schema object is typed once).
+ * GraphQL error nulls only its own field). An argument is typed as its
+ * REST parameter (a number Elysia also takes as decimal text is `Int` or
+ * `Float`, a closed list of strings `String`), then checked by that
+ * parameter's schema. One `GraphQLTypes` per schema build holds the types
+ * made so far (a schema object is typed once).
  *
  * @example
  * const types = new GraphQLTypes();
@@ -76,22 +79,33 @@ export class GraphQLTypes {
     return type;
   }
 
-  /** The input type of one argument (scalars; anything structured is JSON, checked by the REST schema). */
+  /**
+   * The input type of one argument: scalars as their kind (a query
+   * parameter's number, which Elysia declares as a number or its decimal
+   * string, as the number: `Int` for an integer within 32 bits, else
+   * `Float`; a closed list of strings as `String`); anything structured is
+   * JSON. Every value is then checked by the REST schema (its bounds, its
+   * list, its pattern).
+   */
   input(schema: TSchema): GraphQLInputType {
     const inner = nonNull(schema);
     switch (inner[Kind]) {
       case 'String':
+      case 'StringEnum':
+      case 'UnionEnum':
         return GraphQLString;
       case 'Boolean':
         return GraphQLBoolean;
       case 'Integer':
-        return fitsInt(inner) ? GraphQLInt : GraphQLFloat;
+        return fitsIntArgument(inner) ? GraphQLInt : GraphQLFloat;
       case 'Number':
         return GraphQLFloat;
       case 'Literal':
         return scalarOfLiteral(inner.const);
-      case 'Union':
-        return literalUnion(inner) ?? GraphQLJSON;
+      case 'Union': {
+        const number = numberOrItsText(inner);
+        return number ? this.input(number) : (literalUnion(inner) ?? GraphQLJSON);
+      }
       case 'Array': {
         const item = this.input(inner.items as TSchema);
         return item === GraphQLJSON ? GraphQLJSON : new GraphQLList(item);
@@ -162,8 +176,27 @@ function nonNull(schema: TSchema): TSchema {
   return rest.length === 1 && rest.length < (schema.anyOf as TSchema[]).length ? rest[0]! : schema;
 }
 
+/** An integer an answer carries fits 32 bits only when its bounds say so (GraphQL's Int refuses to serialise more). */
 function fitsInt(schema: TSchema): boolean {
   return typeof schema.maximum === 'number' && schema.maximum <= INT32 && typeof schema.minimum === 'number' && schema.minimum >= -INT32;
+}
+
+/** An integer argument is an Int unless its bounds reach past 32 bits (one without bounds is clamped or checked by its REST schema). */
+function fitsIntArgument(schema: TSchema): boolean {
+  return (typeof schema.maximum !== 'number' || schema.maximum <= INT32) && (typeof schema.minimum !== 'number' || schema.minimum >= -INT32 - 1);
+}
+
+/**
+ * The number of a query parameter's `t.Integer` / `t.Numeric`, which Elysia
+ * declares as a union of the number and its decimal text (format `integer`
+ * or `numeric`): the number's schema, or undefined for any other union.
+ */
+function numberOrItsText(schema: TSchema): TSchema | undefined {
+  const members = schema.anyOf as TSchema[];
+  if (members.length !== 2) return undefined;
+  const text = members.find((m) => m[Kind] === 'String' && (m.format === 'integer' || m.format === 'numeric'));
+  const number = members.find((m) => m[Kind] === 'Integer' || m[Kind] === 'Number');
+  return text && number ? number : undefined;
 }
 
 function scalarOfLiteral(value: unknown) {

@@ -52,7 +52,10 @@ function entryView(t: JournalTrade): EntrySchema {
 
 const viewOf = async (deps: JournalDeps, entry: StoredJournalEntry) => entryView((await trades(deps, [entry]))[0]!);
 
-/** The whole entry as it will be stored, checked: exit both-or-neither and not before entry, a linked signal of the same symbol. */
+/**
+ * The whole entry as it will be stored, checked: exit both-or-neither and not before entry, a linked signal of the same symbol
+ * (linked by the id it is stored under, whichever form of its id was given: domain/signal-id).
+ */
 async function checkedEntry<E extends { symbol: string; entryAt: Date; exitPrice: number | null; exitAt: Date | null; signalId: string | null }>(deps: JournalDeps, entry: E): Promise<E> {
   if ((entry.exitPrice === null) !== (entry.exitAt === null)) throw new AppError('invalid_body', "Body fields 'exitPrice' and 'exitAt' go together: give both to close the position, or neither");
   if (entry.exitAt !== null && entry.exitAt < entry.entryAt) throw new AppError('invalid_body', "Body field 'exitAt' is before 'entryAt'");
@@ -60,6 +63,7 @@ async function checkedEntry<E extends { symbol: string; entryAt: Date; exitPrice
     const signal = await deps.scans.signalById(entry.signalId);
     if (!signal) throw new AppError('invalid_body', `Body field 'signalId': no signal ${entry.signalId} was ever surfaced`);
     if (signal.symbol !== entry.symbol) throw new AppError('invalid_body', `Body field 'signalId': signal ${entry.signalId} is of ${signal.symbol}, not ${entry.symbol}`);
+    return { ...entry, signalId: signal.id };
   }
   return entry;
 }

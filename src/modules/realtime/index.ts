@@ -5,7 +5,7 @@
  * a one-second timeout instead, which closes its socket.
  */
 import { Elysia } from 'elysia';
-import { clientIp } from '../../plugins/rate-limit';
+import { clientAddressOf } from '../../plugins/client-address';
 import type { Services } from '../../services';
 import { REALTIME_DOCS, StreamHeaders, StreamQuery } from './model';
 import { openStream } from './service';
@@ -15,6 +15,7 @@ type ServerLike = { timeout?(request: Request, seconds: number): void; requestIP
 export function realtimeModule(services: Services) {
   const { hub, marketData, config } = services;
   const deps = { hub, marketData, maxSymbols: config.stream.maxSymbols };
+  const clientAddress = clientAddressOf(config.trustProxy);
   return new Elysia({ name: 'breakline/realtime' }).get(
     '/api/stream',
     async ({ query, headers, request, server }) => {
@@ -27,7 +28,7 @@ export function realtimeModule(services: Services) {
         query,
         lastEventIdHeader: headers['last-event-id'],
         principal: signedIn ? { userId: signedIn.userId } : null,
-        ip: clientIp(request, socket, config.trustProxy),
+        ip: clientAddress(request, socket),
         onDrop: () => socket?.timeout?.(request, 1),
       });
     },

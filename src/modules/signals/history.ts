@@ -9,9 +9,9 @@ import { keysetPage, readPage } from '../../pagination';
 import { DATE_PARAM_RANGE } from '../params';
 import type { HistoryQuery, HistoryResponse } from './model';
 
-/** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id. */
+/** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id (an intraday one has a `/`: domain/signal-id). */
 function isHistoryKey([at, id]: [string | number, string]): boolean {
-  return typeof at === 'string' && isDateTime(at) && at.slice(0, 10) >= DATE_PARAM_RANGE.from && at.slice(0, 10) <= DATE_PARAM_RANGE.to && /^[A-Za-z0-9._:-]{1,128}$/.test(id);
+  return typeof at === 'string' && isDateTime(at) && at.slice(0, 10) >= DATE_PARAM_RANGE.from && at.slice(0, 10) <= DATE_PARAM_RANGE.to && /^[A-Za-z0-9._:/-]{1,128}$/.test(id);
 }
 
 export async function signalHistory(scans: ScansRepository, query: HistoryQuery): Promise<HistoryResponse> {

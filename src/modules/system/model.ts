@@ -29,7 +29,9 @@ export const LivenessResponse = t.Object(
 
 export const ReadinessResponse = t.Object(
   {
-    status: t.Union([t.Literal('ready'), t.Literal('starting'), t.Literal('not_ready')]),
+    status: t.Union([t.Literal('ready'), t.Literal('starting'), t.Literal('not_ready'), t.Literal('stopping')], {
+      description: '`stopping` from the moment the process is told to stop (SIGTERM/SIGINT): it still serves for SHUTDOWN_DRAIN_SECONDS while balancers take it out',
+    }),
     step: t.String({ description: "What the warm-up is doing ('done' once it finished)" }),
     checks: t.Object({
       database: t.Boolean({ description: 'The last health round reached the database' }),
@@ -62,6 +64,6 @@ export const SYSTEM_DOCS = {
     tags: ['System'],
     summary: 'Readiness probe',
     description:
-      '200 once the database is reachable, migrations have run, the worker pool answers and the first scan is loaded; 503 with the same body (and the warm-up step) before. Not rate limited.',
+      '200 once the database is reachable, migrations have run, the worker pool answers and the first scan is loaded; 503 with the same body (and the warm-up step) before, and from the moment the process is told to stop (`status: stopping`). Not rate limited.',
   },
 };

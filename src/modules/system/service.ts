@@ -137,6 +137,6 @@ export function liveness(services: Services) {
 
 export function readinessOf(services: Services): { body: ReadinessResponse; httpStatus: 200 | 503 } {
   const { ready, checks } = readiness(services.warmUp, services.health.last);
-  const status = ready ? 'ready' : services.warmUp.step === 'done' ? 'not_ready' : 'starting';
+  const status = services.warmUp.stopping ? 'stopping' : ready ? 'ready' : services.warmUp.step === 'done' ? 'not_ready' : 'starting';
   return { body: { status, step: services.warmUp.step, checks, uptime: uptime(services) }, httpStatus: ready ? 200 : 503 };
 }

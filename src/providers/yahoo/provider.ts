@@ -17,9 +17,9 @@
  */
 import { sessionAt } from '../calendar';
 import { VendorHttp } from '../http';
+import { quoteSelfCheck } from '../self-check';
 import { loadInstruments } from '../universe';
 import {
-  ProviderError,
   type BarSeries,
   type BarsQuery,
   type Capability,
@@ -140,18 +140,10 @@ export class YahooProvider implements MarketDataProvider {
     return { ...chain, contracts };
   }
 
-  async selfCheck(): Promise<SelfCheck> {
-    const started = performance.now();
-    const symbol = this.testSymbol;
-    const latency = () => Math.round((performance.now() - started) * 100) / 100;
-    try {
-      await this.snapshot({ symbol });
-      return { status: 'ok', provider: NAME, symbol, latencyMs: latency() };
-    } catch (error) {
-      const message = error instanceof ProviderError ? error.message : `${NAME} (${symbol}): ${(error as Error).message}`;
-      return { status: 'down', provider: NAME, symbol, latencyMs: latency(), message };
-    }
+  selfCheck(): Promise<SelfCheck> {
+    return quoteSelfCheck(NAME, this.testSymbol, () => this.snapshot({ symbol: this.testSymbol }));
   }
+
 }
 
 export function createYahooProvider(options: YahooProviderOptions): YahooProvider {

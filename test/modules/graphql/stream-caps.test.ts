@@ -35,7 +35,7 @@ describe('GraphQL event streams under the stream caps, served', () => {
   beforeAll(async () => {
     server = await listenTestServer({
       provider: smallSyntheticMarket(),
-      env: { RATE_LIMIT_QUOTA: '100000', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', SSE_RETRY_MS: '4000', TRUST_PROXY: 'true' },
+      env: { RATE_LIMIT_QUOTA: '100000', SSE_MAX_CONNECTIONS: '2', SSE_MAX_CONNECTIONS_PER_CLIENT: '1', SSE_RETRY_MS: '4000', TRUST_PROXY: '1' },
     });
     const caps = server.ctx.services.streamCaps;
     const admit = caps.admit.bind(caps);

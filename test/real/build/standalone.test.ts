@@ -5,8 +5,9 @@
  * nothing beside it (no node_modules, no sources) and started there on a
  * loopback port: it must become ready (readiness runs a task through a worker
  * thread and loads the first universe scan, which runs in the worker pool),
- * answer /api/breakouts with signals, report the pool ok, and serve the docs
- * UI with its assets from inside itself.
+ * answer /api/breakouts with signals, report the pool ok, serve the docs
+ * UI with its assets from inside itself, and hold its embedded database with
+ * the flock of cli/state-lock (bun:ffi in the executable).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -87,6 +88,12 @@ describe('dist/breakline copied where nothing else is', () => {
       expect(asset.status).toBe(200);
       expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(url === '/docs/init.js' ? 20 : 100_000);
     }
+  });
+
+  it('holds the embedded database with its flock (bun:ffi inside the executable): a second one on the same state refuses, exit 75', () => {
+    const second = Bun.spawnSync([join(elsewhere, 'breakline')], { cwd: elsewhere, env: { PATH: '/usr/bin:/bin', PORT: String(freePort()), HOST: '127.0.0.1', STATE_DIR: join(elsewhere, 'state'), LOG_LEVEL: 'silent' }, stderr: 'pipe' });
+    expect(second.exitCode).toBe(75);
+    expect(second.stderr.toString()).toContain(`refusing to start a server: a server at ${base}`);
   });
 
   it('logged its warm-up steps', async () => {

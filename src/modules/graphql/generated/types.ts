@@ -989,7 +989,7 @@ export type Mutation = {
   addWatchlistSymbols?: Maybe<Watchlist>;
   /** POST /api/alerts/v2; needs the pro tier or above */
   createAlertRule?: Maybe<AlertRule>;
-  /** POST /api/keys (a session only: a key cannot mint keys); needs the pro tier or above */
+  /** POST /api/keys: a session only: a key cannot mint keys; needs the pro tier or above */
   createApiKey?: Maybe<CreatedApiKey>;
   /** POST /api/community/feed; needs the pro tier or above */
   createCommunityPost?: Maybe<CommunityPost>;
@@ -1034,7 +1034,7 @@ export type MutationAddWatchlistSymbolsArgs = {
 
 export type MutationCreateAlertRuleArgs = {
   channels?: InputMaybe<Scalars['JSON']['input']>;
-  cooldownMinutes?: InputMaybe<Scalars['JSON']['input']>;
+  cooldownMinutes?: InputMaybe<Scalars['Int']['input']>;
   direction?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   minBand?: InputMaybe<Scalars['String']['input']>;
@@ -1141,7 +1141,7 @@ export type MutationRevokeApiKeyArgs = {
 
 export type MutationUpdateAlertRuleArgs = {
   channels?: InputMaybe<Scalars['JSON']['input']>;
-  cooldownMinutes?: InputMaybe<Scalars['JSON']['input']>;
+  cooldownMinutes?: InputMaybe<Scalars['Int']['input']>;
   direction?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   id?: InputMaybe<Scalars['String']['input']>;
@@ -1307,7 +1307,7 @@ export type Query = {
   alertRules?: Maybe<AlertRulePage>;
   /** GET /api/keys */
   apiKeys?: Maybe<ApiKeyList>;
-  /** GET /api/bars (API-Version applies as in REST) */
+  /** GET /api/bars: API-Version applies as in REST */
   bars?: Maybe<BarsResponse>;
   /** GET /api/breakouts: the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them */
   breakouts?: Maybe<BreakoutsResponse>;
@@ -1381,17 +1381,17 @@ export type QueryAlertRuleArgs = {
 
 export type QueryAlertRulesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryBarsArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
-  range?: InputMaybe<Scalars['JSON']['input']>;
+  range?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
-  timeframe?: InputMaybe<Scalars['JSON']['input']>;
+  timeframe?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1399,20 +1399,20 @@ export type QueryBarsArgs = {
 export type QueryBreakoutsArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
   symbols?: InputMaybe<Scalars['String']['input']>;
-  timeframe?: InputMaybe<Scalars['JSON']['input']>;
-  view?: InputMaybe<Scalars['JSON']['input']>;
+  timeframe?: InputMaybe<Scalars['String']['input']>;
+  view?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryCommunityFeedArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1425,17 +1425,17 @@ export type QueryCommunityPostArgs = {
 export type QueryConfluenceArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   benchmark?: InputMaybe<Scalars['String']['input']>;
-  lookback?: InputMaybe<Scalars['JSON']['input']>;
+  lookback?: InputMaybe<Scalars['Int']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
-  timeframe?: InputMaybe<Scalars['JSON']['input']>;
+  timeframe?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryEarningsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1447,9 +1447,9 @@ export type QueryExportArgs = {
 
 export type QueryExportsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1460,23 +1460,23 @@ export type QueryFloatArgs = {
 
 export type QueryForecastArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
-  horizon?: InputMaybe<Scalars['JSON']['input']>;
-  model?: InputMaybe<Scalars['JSON']['input']>;
+  horizon?: InputMaybe<Scalars['Int']['input']>;
+  model?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryInsiderArgs = {
   symbol?: InputMaybe<Scalars['String']['input']>;
-  windowDays?: InputMaybe<Scalars['JSON']['input']>;
+  windowDays?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type QueryJournalEntriesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
   tag?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1494,13 +1494,13 @@ export type QueryJournalSummaryArgs = {
 
 
 export type QueryLedgerArgs = {
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
   patternType?: InputMaybe<Scalars['String']['input']>;
   replayId?: InputMaybe<Scalars['String']['input']>;
-  scoreBand?: InputMaybe<Scalars['JSON']['input']>;
+  scoreBand?: InputMaybe<Scalars['String']['input']>;
   since?: InputMaybe<Scalars['String']['input']>;
-  source?: InputMaybe<Scalars['JSON']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
   until?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1515,22 +1515,22 @@ export type QueryMacroCalendarArgs = {
 export type QueryMonthlyArgs = {
   month?: InputMaybe<Scalars['String']['input']>;
   replayId?: InputMaybe<Scalars['String']['input']>;
-  source?: InputMaybe<Scalars['JSON']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type QueryNotificationsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
   unread?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
 export type QueryOptionsAnalysisArgs = {
-  direction?: InputMaybe<Scalars['JSON']['input']>;
-  expiryDays?: InputMaybe<Scalars['JSON']['input']>;
+  direction?: InputMaybe<Scalars['String']['input']>;
+  expiryDays?: InputMaybe<Scalars['Int']['input']>;
   iv?: InputMaybe<Scalars['Float']['input']>;
   ivRank?: InputMaybe<Scalars['Float']['input']>;
   r?: InputMaybe<Scalars['Float']['input']>;
@@ -1548,7 +1548,7 @@ export type QueryOptionsFlowArgs = {
 
 export type QueryScorecardArgs = {
   replayId?: InputMaybe<Scalars['String']['input']>;
-  source?: InputMaybe<Scalars['JSON']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1564,12 +1564,12 @@ export type QuerySignalArgs = {
 
 export type QuerySignalHistoryArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
-  pattern?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
+  pattern?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
-  timeframe?: InputMaybe<Scalars['JSON']['input']>;
+  timeframe?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1592,7 +1592,7 @@ export type QuerySnapshotArgs = {
 
 export type QueryUniverseScanArgs = {
   benchmark?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   minAvgVolUsd?: InputMaybe<Scalars['Float']['input']>;
   minRsRank?: InputMaybe<Scalars['Float']['input']>;
   source?: InputMaybe<Scalars['String']['input']>;
@@ -1606,9 +1606,9 @@ export type QueryWatchlistArgs = {
 
 export type QueryWatchlistsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['JSON']['input']>;
-  offset?: InputMaybe<Scalars['JSON']['input']>;
-  order?: InputMaybe<Scalars['JSON']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type RecordEstimate = {

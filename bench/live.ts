@@ -1,0 +1,233 @@
+/**
+ * bench/live: a vendor's trade to an SSE client's `quote`. The server is the
+ * real app with the `alpaca` provider and its live feed (this process); the
+ * vendor is a loopback server speaking Alpaca's stock stream
+ * (test/helpers/vendors/alpaca-server); the clients are separate processes
+ * (bench/sse-clients.ts, raw loopback sockets, counting `quote` events).
+ *
+ * The vendor streams trades of `SYMBOLS` symbols (the first of the bundled
+ * universe) for `seconds`, at market-open rates replayed faster than real
+ * time: the run is cut into ten slices whose message rates follow the
+ * recorded trade counts of SPY's first ten minutes of 2025-04-24 (5,034 trades
+ * in the 09:30 minute, then 3,024, 2,531, …; test/fixtures/intraday), scaled
+ * so the run averages `rate` messages a second, sent in a frame every 10 ms
+ * (Alpaca batches data points in one frame). Each trade's price is its send
+ * time (epoch ms, sub-ms; `performance.timeOrigin + performance.now()` agrees
+ * across the processes of one machine to well under 1 ms): the client
+ * subtracts it from its clock on receipt. Each client subscribes
+ * `SYMBOLS_PER_CLIENT` symbols, the clients spread over every symbol.
+ *
+ * Each row runs twice: through the service (`path: service`: the vendor's
+ * socket, the live feed, the hub, the SSE streams), then through a floor
+ * server (`path: floor`) that writes each trade straight to the streams of
+ * the clients subscribed to its symbol as an SSE `quote` frame — the same
+ * clients, loopback, event loop and load, none of our code: the difference
+ * is what the service adds, whatever the machine's load does to both.
+ *
+ * Columns: `msgs/s` sent by the vendor; `deliveries` quotes received by all
+ * clients; `coalesced %` the share of trades a subscriber did not get because
+ * a later trade of the same symbol went out in the same turn of the event loop
+ * (the hub sends the latest); `p50/p99 ms` vendor frame sent → client
+ * received; `server CPU µs/msg` this process's CPU (user + system) over the
+ * run less the vendor's own sending, ÷ vendor messages; `RSS MB` before → after the
+ * run; `dropped` slow clients dropped by the hub; `load` the 1-minute load
+ * average as the row starts (2 cores, shared).
+ *
+ * Goal (issue 30): p99 ≤ 5 ms at 1,000 clients, nothing lost, memory flat
+ * over a 10-minute run. Run: `bun run bench/live.ts [--smoke] [--sizes=1,100,1000]
+ * [--rates=2000] [--seconds=20]`.
+ */
+import { loadavg } from 'node:os';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/log';
+import { createAlpacaProvider } from '../src/providers/alpaca';
+import { loadInstruments } from '../src/providers/universe';
+import { createServices } from '../src/services';
+import { startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
+import { alpacaMinutes } from '../test/helpers/vendors/recordings';
+import { printTable, smoke } from './lib';
+import { linesOf, nextJson, option, quantile, type ClientProcess } from './sse';
+
+const SIZES = option('sizes') ?? (smoke ? [1, 100] : [1, 100, 1000]);
+const RATES = option('rates') ?? [2000];
+const SECONDS = option('seconds')?.[0] ?? (smoke ? 3 : 20);
+const SYMBOLS = 500;
+const SYMBOLS_PER_CLIENT = 10;
+const PROCESSES = 4;
+const FRAME_MS = 10;
+
+async function report(client: ClientProcess): Promise<{ received: number; latencies: number[] }> {
+  client.proc.stdin.write('report\n');
+  client.proc.stdin.flush();
+  return nextJson(client, 30_000);
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const cpuUs = (u: NodeJS.CpuUsage) => u.user + u.system;
+
+/** Message rate weights of the ten slices: SPY's recorded trade counts of 09:30–09:39 EDT, 2025-04-24. */
+function openingShape(): number[] {
+  const open = Date.parse('2025-04-24T13:30:00Z');
+  const counts = alpacaMinutes()
+    .filter((m) => m.t >= open && m.t < open + 10 * 60_000)
+    .map((m) => m.n);
+  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+  return counts.map((n) => n / mean);
+}
+
+export async function benchLive(): Promise<void> {
+  const clock = () => Date.parse('2025-04-24T13:40:00Z'); // the session of the recording: the feed counts it as open
+  const vendor = startAlpacaServer({ now: clock });
+  const symbols = (await loadInstruments()).slice(0, SYMBOLS).map((i) => i.symbol);
+  const maxClients = Math.max(...SIZES);
+  const config = loadConfig({ LOG_LEVEL: 'silent', SCAN_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '1000000000', SSE_MAX_CONNECTIONS: String(maxClients + 100), SSE_MAX_CONNECTIONS_PER_CLIENT: String(maxClients + 100), SSE_QUOTE_INTERVAL_MS: '1000', POOL_SIZE: '1' });
+  const provider = createAlpacaProvider({
+    ...vendor.credentials,
+    dataUrl: vendor.restUrl,
+    feed: 'sip',
+    adjustment: 'split',
+    ratePerMinute: 1_000_000,
+    clock,
+    live: { streamUrl: vendor.streamUrl, log: createLogger('silent'), silentMs: 3_600_000 },
+  });
+  const services = await createServices(config, { provider, pgliteDir: ':memory:', log: createLogger('silent') });
+  await services.hub.start();
+  provider.live!.setUniverse(symbols);
+  provider.live!.start();
+  while (provider.live!.status().state !== 'streaming') await Bun.sleep(10);
+  const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
+  const port = app.server!.port!;
+  const shape = openingShape();
+  const rows = [];
+  const floor = floorServer();
+  for (const clients of SIZES) for (const rate of RATES) rows.push(await round(clients, rate, 'service'), await round(clients, rate, 'floor'));
+  printTable(`bench/live — vendor trade → SSE quote, ${SYMBOLS} symbols, ${SYMBOLS_PER_CLIENT} a client, ${SECONDS} s a row at market-open rates (goal: p99 ≤ 5 ms at 1,000 clients)`, rows);
+  await app.stop(true);
+  floor.server.stop(true);
+  await services.close();
+  vendor.stop();
+
+  async function round(clients: number, rate: number, path: 'service' | 'floor') {
+    // Connection i subscribes the i-th group of symbols (round robin over the 500).
+    const groups = Array.from({ length: SYMBOLS / SYMBOLS_PER_CLIENT }, (_, g) => `/api/stream?channels=breakouts.new&symbols=${symbols.slice(g * SYMBOLS_PER_CLIENT, (g + 1) * SYMBOLS_PER_CLIENT).join(',')}`);
+    const share = Math.ceil(clients / PROCESSES);
+    const procs: ClientProcess[] = [];
+    for (let k = 0, left = clients, offset = 0; left > 0; k++, left -= share) {
+      const count = Math.min(share, left);
+      const paths = Array.from({ length: Math.min(count, groups.length) }, (_, i) => groups[(offset + i) % groups.length]).join('|');
+      offset += count;
+      const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(path === 'service' ? port : floor.server.port), paths, String(count), 'quote'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+      procs.push({ proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator]() });
+    }
+    for (const client of procs) await nextJson(client, 120_000);
+    console.error(`bench/live: ${clients} clients connected (${path})`);
+    await Bun.sleep(1500); // every symbol watched and subscribed at the vendor
+    for (const client of procs) await report(client); // counts from here
+    const load = round2(loadavg()[0]!);
+    Bun.gc(true);
+    const rssBefore = process.memoryUsage().rss;
+    const droppedBefore = services.hub.stats().dropped;
+    const sockets = [...vendor.stream.sockets].filter((ws) => ws.data.authenticated);
+    let sent = 0;
+    let sendCpu = 0;
+    let expected = 0;
+    const subscribers = (symbol: number) => Math.ceil(Math.max(0, clients - Math.floor(symbol / SYMBOLS_PER_CLIENT)) / groups.length);
+    const cpuStart = process.cpuUsage();
+    const started = performance.now();
+    const frames = Math.round((SECONDS * 1000) / FRAME_MS);
+    let carry = 0;
+    for (let f = 0; f < frames; f++) {
+      const due = started + f * FRAME_MS;
+      const wait = due - performance.now();
+      if (wait > 0) await Bun.sleep(wait);
+      const slice = Math.min(shape.length - 1, Math.floor((f / frames) * shape.length));
+      carry += (rate * shape[slice]! * FRAME_MS) / 1000;
+      const n = Math.floor(carry);
+      carry -= n;
+      const mark = process.cpuUsage();
+      const trades = [];
+      for (let k = 0; k < n; k++) {
+        const s = (sent + k) % SYMBOLS;
+        trades.push({ T: 't', S: symbols[s], i: sent + k, x: 'V', p: performance.timeOrigin + performance.now(), s: 100, t: '2025-04-24T13:40:00.000Z', c: ['@'], z: 'B' });
+        expected += subscribers(s);
+      }
+      if (n > 0 && path === 'service') for (const ws of sockets) ws.send(JSON.stringify(trades));
+      sendCpu += cpuUs(process.cpuUsage(mark));
+      if (n > 0 && path === 'floor') floor.send(trades);
+      sent += n;
+    }
+    await Bun.sleep(500); // the last frames arrive
+    const cpu = cpuUs(process.cpuUsage(cpuStart)) - sendCpu;
+    let received = 0;
+    const samples: number[][] = [];
+    for (const client of procs) {
+      const { received: r, latencies } = await report(client);
+      received += r;
+      samples.push(latencies);
+    }
+    Bun.gc(true);
+    const rssAfter = process.memoryUsage().rss;
+    const latency = Float64Array.from(samples.flat()).sort();
+    for (const client of procs) {
+      client.proc.stdin.write('exit\n');
+      client.proc.stdin.flush();
+      await client.proc.exited;
+    }
+    const closeBy = performance.now() + 30_000;
+    while ((services.hub.stats().connections > 0 || floor.streams.size > 0) && performance.now() < closeBy) await Bun.sleep(50);
+    return {
+      clients,
+      path,
+      load,
+      'msgs/s': Math.round(sent / SECONDS),
+      messages: sent,
+      deliveries: received,
+      'coalesced %': expected ? round2((1 - received / expected) * 100) : 0,
+      'p50 ms': latency.length ? round2(quantile(latency, 0.5) / 1000) : 'n/a',
+      'p99 ms': latency.length ? round2(quantile(latency, 0.99) / 1000) : 'n/a',
+      'server CPU µs/msg': round2(cpu / Math.max(1, sent)),
+      'RSS MB': `${Math.round(rssBefore / 2 ** 20)} → ${Math.round(rssAfter / 2 ** 20)}`,
+      dropped: services.hub.stats().dropped - droppedBefore,
+    };
+  }
+}
+
+/**
+ * The floor: an SSE server that writes each trade to the streams subscribed
+ * to its symbol as a `quote` frame, and nothing else (no vendor socket, no
+ * parsing, no hub).
+ */
+function floorServer() {
+  const encoder = new TextEncoder();
+  const streams = new Set<{ symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> }>();
+  const server = Bun.serve({
+    port: 0,
+    hostname: '127.0.0.1',
+    idleTimeout: 0,
+    fetch(request) {
+      const symbols = new Set((new URL(request.url).searchParams.get('symbols') ?? '').split(','));
+      let entry: { symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> };
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          entry = { symbols, controller };
+          streams.add(entry);
+          controller.enqueue(encoder.encode('event: hello\ndata: {}\n\n'));
+        },
+        cancel() {
+          streams.delete(entry);
+        },
+      });
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    },
+  });
+  const send = (trades: { S?: string; p: number; s: number }[]) => {
+    for (const trade of trades) {
+      const frame = encoder.encode(`event: quote\ndata: {"symbol":"${trade.S}","price":${trade.p},"volume":${trade.s}}\n\n`);
+      for (const stream of streams) if (stream.symbols.has(trade.S!)) stream.controller.enqueue(frame);
+    }
+  };
+  return { server, streams, send };
+}
+
+if (import.meta.main) await benchLive();

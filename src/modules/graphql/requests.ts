@@ -1,0 +1,84 @@
+/**
+ * @module modules/graphql/requests
+ * What graphql/service checks of a request before yoga reads it: its body,
+ * read within SERVER_BODY_LIMIT (yoga reads a body whole), the graphql-sse
+ * stream token and operation ids it names, and graphql-sse's refusals in the
+ * Error shape.
+ */
+import { Value } from '@sinclair/typebox/value';
+import { AppError } from '../../errors';
+import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
+import { readBodyBytes, readJsonBody } from '../../plugins/json-body';
+import { GraphQLRequest, type StreamRequest } from './model';
+
+/** graphql-sse's header (or `token` query parameter) naming a reserved stream. */
+export const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
+
+/** The stream token a request names (header, else `?token=`); an empty one names none. */
+export function streamToken(request: { url: string; headers: { get(name: string): string | null | undefined } }): string | undefined {
+  return request.headers.get(STREAM_TOKEN_HEADER) || new URL(request.url).searchParams.get('token') || undefined;
+}
+
+/**
+ * The request as yoga is to read it: one with a body (yoga reads a body whole)
+ * read first, at most SERVER_BODY_LIMIT (413 past it, plugins/body-limit),
+ * into a copy that keeps its headers and its abort signal (a stream ends when
+ * its client goes).
+ */
+export async function withinBodyLimit(request: Request): Promise<Request> {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'DELETE' || !request.body) return request;
+  const body = await readBodyBytes(request, SERVER_BODY_LIMIT);
+  return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal });
+}
+
+/** A POST's body (read within the limit already), by the one strict JSON reader (from a clone: yoga reads the request itself) and checked as a GraphQL request. */
+export async function streamBody(request: Request): Promise<StreamRequest> {
+  const body = await readJsonBody(request.clone(), SERVER_BODY_LIMIT);
+  const failure = Value.Errors(GraphQLRequest, body).First();
+  if (failure) throw new AppError('invalid_body', `Body ${failure.path ? `field '${failure.path.slice(1)}'` : ''}: ${failure.message}`.replace('Body :', 'Body:'));
+  return body as StreamRequest;
+}
+
+/**
+ * graphql-sse keeps streams and operations in plain objects: a token or an
+ * operation id named like a member of Object.prototype (`constructor`,
+ * `__proto__`, …) would reach that member. A token is always a UUID this
+ * server made; such an operation id is refused.
+ */
+export function checkStreamIds(request: Request, search: URLSearchParams, body: StreamRequest | undefined): void {
+  const token = streamToken(request);
+  if (token !== undefined && !UUID.test(token)) throw new AppError('not_found', STREAM_REFUSALS[404]!);
+  let operationId: unknown = request.method === 'DELETE' ? search.get('operationId') : body?.extensions?.operationId;
+  if (request.method === 'GET') {
+    try {
+      operationId = (JSON.parse(search.get('extensions') ?? '{}') as { operationId?: unknown } | null)?.operationId;
+    } catch {
+      operationId = undefined; // unreadable extensions: graphql-sse refuses them
+    }
+  }
+  if (operationId != null && String(operationId) in Object.prototype) throw new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', `The operation id '${String(operationId)}' is reserved`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What each graphql-sse refusal means here, when its body does not say. */
+export const STREAM_REFUSALS: Record<number, string> = {
+  404: 'No such stream: name one reserved by PUT (X-GraphQL-Event-Stream-Token or ?token=)',
+  405: 'Not a method of the graphql-sse protocol here (GET or POST an operation, PUT to reserve a stream, DELETE to stop an operation)',
+  406: 'Accept must be text/event-stream to open a stream, */* or text/plain to reserve one (PUT), */* or application/json to add an operation to one',
+};
+
+/** A refusal of graphql-sse's handler as an AppError: 404 and 409 as they are, any other 4xx the request's fault (400). */
+export function streamRefusal(request: Request, status: number, text: string): AppError {
+  let message = STREAM_REFUSALS[status] ?? 'Not a GraphQL over SSE request';
+  try {
+    message = (JSON.parse(text) as { errors?: { message?: string }[] }).errors?.[0]?.message ?? message;
+  } catch {
+    // an empty or non-JSON body keeps the general message
+  }
+  if (status === 404) return new AppError('not_found', message);
+  if (status === 409) return new AppError('conflict', message);
+  if (status === 429) return new AppError('rate_limited', message);
+  if (status >= 500) return new AppError('internal', message);
+  return new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', message);
+}

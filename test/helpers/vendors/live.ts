@@ -1,0 +1,72 @@
+/**
+ * @module test/helpers/vendors/live
+ * What the live-feed tests share: a clock the test moves (the recorded
+ * sessions are in 2025; the feed, the loopback server and its REST answers all
+ * read this clock), a logger that keeps its lines, waiting for a condition,
+ * and the recorded minutes of a window rolled up as the expected bar.
+ */
+import { createLogger, type Logger } from '../../../src/log';
+import type { LiveBar, LiveFeed, WindowClose } from '../../../src/providers/live/types';
+import type { RecordedBar } from './recordings';
+
+export class TestClock {
+  constructor(public t: number) {}
+  readonly now = () => this.t;
+  set(iso: string | number): void {
+    this.t = typeof iso === 'number' ? iso : Date.parse(iso);
+  }
+}
+
+export function keptLog(): { log: Logger; lines: string[] } {
+  const lines: string[] = [];
+  return { log: createLogger('debug', (line) => void lines.push(line)), lines };
+}
+
+/** Waits (real time) until `check` holds; fails the test with `what` after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
+
+/** The recorded minutes with a start in [start, end) rolled into one bar (first open, extremes, last close, summed volume). */
+export function expectedBar(minutes: readonly RecordedBar[], start: number, end: number): { o: number; h: number; l: number; c: number; v: number } {
+  const inside = minutes.filter((m) => m.t >= start && m.t < end);
+  return {
+    o: inside[0]!.o,
+    h: Math.max(...inside.map((m) => m.h)),
+    l: Math.min(...inside.map((m) => m.l)),
+    c: inside.at(-1)!.c,
+    v: inside.reduce((sum, m) => sum + m.v, 0),
+  };
+}
+
+/** Keeps every bar and window close a feed sends. */
+export function recordFeed(live: LiveFeed): { bars: LiveBar[]; closes: WindowClose[] } {
+  const bars: LiveBar[] = [];
+  const closes: WindowClose[] = [];
+  live.onBar((bar) => bars.push(bar));
+  live.onClose((close) => closes.push(close));
+  return { bars, closes };
+}
+
+/** Waits until the feed streams and `subscribed()` says the vendor holds its subscriptions. */
+export async function streaming(live: LiveFeed, subscribed: () => boolean): Promise<void> {
+  await until(() => live.status().state === 'streaming', 'streaming');
+  await until(subscribed, 'the subscription at the vendor');
+}
+
+/**
+ * Replays the recorded minutes from `from` (inclusive) to `to` (exclusive): the clock
+ * just past each minute's end, the vendor sending it (`minute` returns how many bars went
+ * out), and waiting for the feed's bars of it.
+ */
+export async function replayMinutes(run: { clock: TestClock; bars: readonly LiveBar[]; minute(t: number): number }, from: string, to: string): Promise<void> {
+  for (let t = Date.parse(from); t < Date.parse(to); t += 60_000) {
+    run.clock.set(t + 60_000 + 50);
+    const seen = run.bars.length;
+    if (run.minute(t) > 0) await until(() => run.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
+  }
+}
