@@ -1,15 +1,15 @@
 /**
  * @module ledger/performance
  * Track-record figures computed from ledger entries only (DESIGN §4): counts of
- * outcomes, hit rate with its Wilson interval, mean R with its Student-t
- * interval, total R, expectancy and profit factor, grouped any way.
+ * outcomes, hit rate and mean R with weekly-clustered intervals, total R,
+ * expectancy and profit factor, grouped any way.
  *
  * Definitions (the same in the monthly rollup and the scorecard):
  *
  * ```
  * closed    = entered signals with a final outcome (win, loss or scratch)
- * hitRate   = wins ÷ closed                     Wilson 95% interval
- * avgR      = Σ R ÷ closed                      Student-t 95% interval
+ * hitRate   = wins ÷ closed                     95% interval, trades clustered by week of detection
+ * avgR      = Σ R ÷ closed                      95% interval, trades clustered by week of detection
  * totalR    = Σ R over closed
  * expectancyR, profitFactor: kernels/stats/trades (Tharp), over closed R
  * ```
@@ -17,9 +17,16 @@
  * A signal that failed or expired before crossing its trigger was never
  * entered: it is counted (`neverEntered`) but is no trade, so it is in no rate
  * or R figure. Open signals are counted and in nothing else.
+ *
+ * Signals detected in the same week move together (one market, one news
+ * flow), so intervals that treat trades as independent (Wilson, Student-t)
+ * are several times too narrow on the replayed record (issue 32). The
+ * intervals here are kernels/stats/clustered's, over the closed trades summed
+ * per Monday-based week of detection; below two such weeks they are null.
  */
 import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
-import { brierReport, expectancy, meanInterval, profitFactor, reliabilityTable, wilsonInterval } from '../kernels/stats';
+import { brierReport, CLUSTER_N, CLUSTER_SUM, CLUSTER_WIDTH, CLUSTER_WINS, clusteredMeanInterval, clusteredRateInterval, expectancy, profitFactor, reliabilityTable } from '../kernels/stats';
+import { weekOf } from '../kernels/stats/cluster-bootstrap';
 import { round } from '../kernels/round';
 import { ledgerEntries, type LedgerEntryView } from './serialize';
 
@@ -121,6 +128,8 @@ export function performance(trades: readonly Trade[]): Performance {
   let neverEntered = 0;
   let days = 0;
   const r: number[] = [];
+  // Per week of detection: closed trades, wins, Σ R (kernels/stats/clustered's rows).
+  const weeks = new Map<number, Float64Array>();
   for (const t of trades) {
     if (t.outcome === 'open') open++;
     else if (!t.entered) neverEntered++;
@@ -130,11 +139,19 @@ export function performance(trades: readonly Trade[]): Performance {
       else scratches++;
       r.push(t.rMultiple ?? 0);
       days += t.daysHeld ?? 0;
+      const week = weekOf(t.detectedAt);
+      let row = weeks.get(week);
+      if (!row) weeks.set(week, (row = new Float64Array(CLUSTER_WIDTH)));
+      row[CLUSTER_N]!++;
+      if (t.outcome === 'win') row[CLUSTER_WINS]!++;
+      row[CLUSTER_SUM]! += t.rMultiple ?? 0;
     }
   }
   const closed = r.length;
-  const rate = wilsonInterval(wins, closed);
-  const meanR = meanInterval(r);
+  const rows = new Float64Array(weeks.size * CLUSTER_WIDTH);
+  [...weeks.values()].forEach((row, i) => rows.set(row, i * CLUSTER_WIDTH));
+  const rate = clusteredRateInterval(rows);
+  const meanR = clusteredMeanInterval(rows);
   const totalR = r.reduce((a, b) => a + b, 0);
   return {
     signals: trades.length,
@@ -145,8 +162,8 @@ export function performance(trades: readonly Trade[]): Performance {
     scratches,
     neverEntered,
     hitRate: closed ? round(wins / closed, 4) : null,
-    hitRateInterval: closed ? { lower: round(rate.lower, 4), upper: round(rate.upper, 4) } : { lower: null, upper: null },
-    avgR: closed ? round(meanR.mean, 4) : null,
+    hitRateInterval: { lower: finite(rate.lower, 4), upper: finite(rate.upper, 4) },
+    avgR: closed ? round(meanR.estimate, 4) : null,
     avgRInterval: { lower: finite(meanR.lower, 4), upper: finite(meanR.upper, 4) },
     totalR: round(totalR, 4),
     expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,

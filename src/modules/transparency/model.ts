@@ -215,7 +215,7 @@ export const ScorecardResponse = t.Object(
     }),
     edge: EdgeSchema,
     alertPolicy: AlertPolicySchema,
-    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
+    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band\'s weekly-clustered hit-rate interval' }),
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
     survivorshipBias: t.Boolean({ description: 'Whether the figures may flatter because companies that later failed or left the index are missing from the universe' }),
@@ -253,13 +253,13 @@ export const TRANSPARENCY_DOCS = {
     tags: ['Transparency'],
     summary: 'Monthly rollup',
     description:
-      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome; `record`: the month's closed daily trades beside same-day and year-matched random entries with weekly cluster-bootstrap intervals (as the scorecard's), with the month's alert-policy record and edge statement. 400 for a missing or invalid month. Additive: source=live|replay (and replayId) as on the ledger.",
+      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate and average R with weekly-clustered 95% intervals, total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome; `record`: the month's closed daily trades beside same-day and year-matched random entries with weekly cluster-bootstrap intervals (as the scorecard's), with the month's alert-policy record and edge statement. 400 for a missing or invalid month. Additive: source=live|replay (and replayId) as on the ledger.",
   },
   scorecard: {
     tags: ['Transparency'],
     summary: 'Scorecard',
     description:
-      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step). `calibration.record`: the closed daily trades beside same-day and year-matched random entries with the same geometry (lift of the hit rate and of R), by band, pattern, direction, year and market regime, every interval a weekly cluster bootstrap; `edge`: one sentence saying whether any band beats same-day random entries; `alertPolicy`: each block reason with the record of the signals it blocked beside those it let through. `finalScore` ranks how reachable target1 is, and `confidence` is the calibrated probability of a recorded win: neither is edge unless `edge` says so. Additive: source=live (default) | replay (and replayId) chooses the ledger (every section says which); `survivorshipBias` and `survivorshipNote` say whether the universe behind the figures leaves out companies that later failed or left the index.',
+      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate and average R with weekly-clustered 95% intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step). `calibration.record`: the closed daily trades beside same-day and year-matched random entries with the same geometry (lift of the hit rate and of R), by band, pattern, direction, year and market regime, every interval a weekly cluster bootstrap; `edge`: one sentence saying whether any band beats same-day random entries; `alertPolicy`: each block reason with the record of the signals it blocked beside those it let through. `finalScore` ranks how reachable target1 is, and `confidence` is the calibrated probability of a recorded win: neither is edge unless `edge` says so. Additive: source=live (default) | replay (and replayId) chooses the ledger (every section says which); `survivorshipBias` and `survivorshipNote` say whether the universe behind the figures leaves out companies that later failed or left the index.',
   },
   verify: {
     tags: ['Transparency'],

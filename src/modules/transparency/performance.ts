@@ -29,8 +29,8 @@ const DAY_MS = 86_400_000;
 export const PERFORMANCE_METHOD = {
   source: 'the public ledger only: each signal as first surfaced, and its appended outcome record',
   closed: 'entered signals with a final outcome (win, loss or scratch); open signals and scratches never entered (failed or expired before crossing the trigger) are counted but in no rate or R figure',
-  hitRate: 'wins ÷ closed, with a 95% Wilson score interval',
-  avgR: 'mean R-multiple of closed trades, with a 95% Student-t interval (null below 2 trades)',
+  hitRate: 'wins ÷ closed, with a 95% interval that treats trades detected in the same Monday-based week as one cluster (Wilson at the effective sample size of the weekly design effect); null below 2 weeks',
+  avgR: 'mean R-multiple of closed trades, with a 95% weekly cluster-robust t interval (G − 1 degrees of freedom over G weeks); null below 2 weeks. Trades of one week move together: intervals that treat them as independent are several times too narrow',
   expectancyR: 'Tharp expectancy in R per trade (= mean R)',
   profitFactor: 'Σ winning R ÷ |Σ losing R| (null without losses)',
   outcomes: 'win: target1 before the stop; loss: the stop first (a bar touching both counts the stop; a gap through fills at the open); scratch: failed or expired',
@@ -95,7 +95,7 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
     const byBand = performanceBy(trades, (t) => t.scoreBand);
     const bands = BANDS.map((band) => {
       const p = byBand[band];
-      return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0 };
+      return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0, hitRateInterval: p?.hitRateInterval ?? { lower: null, upper: null } };
     });
     const monotonicity = scoreBandMonotonicity(bands);
     const { alertPolicy, edge, ...record } = await recordOf(sources, view, trades);

@@ -1261,12 +1261,14 @@ export type Performance = {
   avgDaysHeld?: Maybe<Scalars['Float']['output']>;
   /** Mean R of closed trades */
   avgR?: Maybe<Scalars['Float']['output']>;
-  avgRInterval?: Maybe<PerformanceHitRateInterval>;
+  /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
+  avgRInterval?: Maybe<PerformanceAvgRInterval>;
   /** Entered signals with a final outcome */
   closed?: Maybe<Scalars['JSON']['output']>;
   expectancyR?: Maybe<Scalars['Float']['output']>;
   /** wins ÷ closed */
   hitRate?: Maybe<Scalars['Float']['output']>;
+  /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
   hitRateInterval?: Maybe<PerformanceHitRateInterval>;
   losses?: Maybe<Scalars['JSON']['output']>;
   /** Failed or expired before crossing the trigger */
@@ -1280,6 +1282,14 @@ export type Performance = {
   wins?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
+export type PerformanceAvgRInterval = {
+  __typename?: 'PerformanceAvgRInterval';
+  lower?: Maybe<Scalars['Float']['output']>;
+  upper?: Maybe<Scalars['Float']['output']>;
+};
+
+/** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
 export type PerformanceHitRateInterval = {
   __typename?: 'PerformanceHitRateInterval';
   lower?: Maybe<Scalars['Float']['output']>;
@@ -1732,7 +1742,7 @@ export type ScorecardResponse = {
   /** Whether the signals show edge over same-day random entries, computed from the current record */
   edge?: Maybe<EdgeStatement>;
   generatedAt?: Maybe<Scalars['String']['output']>;
-  /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals */
+  /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval */
   higherBandsDoBetter?: Maybe<Scalars['JSON']['output']>;
   ledgerHead?: Maybe<ScorecardResponseLedgerHead>;
   method?: Maybe<Scalars['JSON']['output']>;
