@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Build: install with npm (Bun arrives as a dev dependency) and compile one executable
 # (scripts/build.ts embeds our worker module and piscina's worker bootstrap in it).
-FROM node:20-bookworm-slim AS build
+# Node 22.15+: package.json's engines (@whatwg-node/* under graphql-yoga need it).
+FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 # patches/: our fixes to dependencies, applied by npm's postinstall (patch-package)

@@ -7,6 +7,8 @@
  */
 import { benchNames } from './args';
 import { benchBoot } from './boot';
+import { benchCluster } from './cluster';
+import { benchConsole } from './console';
 import { benchAuth } from './auth';
 import { benchHttp } from './http';
 import { benchDurability } from './durability';
@@ -18,6 +20,7 @@ import { benchLedger } from './ledger';
 import { benchLive } from './live';
 import { benchMetrics } from './metrics';
 import { benchOptions } from './options';
+import { benchRedisOutage } from './redis-outage';
 import { benchReplay } from './replay';
 import { benchScan } from './scan';
 import { benchStall } from './stall';
@@ -42,7 +45,11 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   stall: benchStall,
   sse: benchSse,
   'sse-loops': benchSseLoops,
+  cluster: benchCluster,
+  'redis-outage': benchRedisOutage,
   live: benchLive,
+  // Needs /usr/bin/chromium (skipped without it); exits 1 when a Lighthouse score is below 90.
+  console: benchConsole,
   // Exits 1 on a lost acknowledged record or a broken chain.
   durability: async () => {
     if (!(await benchDurability())) process.exitCode = 1;

@@ -18,6 +18,9 @@ export interface LoadResult {
 
 export const smoke = process.argv.includes('--smoke');
 
+/** Starts one SSE client process of the benches (bench/sse-clients.ts) when its JSON config is appended (src/cli/capacity/stream-fleet). */
+export const CLIENT_COMMAND: readonly string[] = [process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname];
+
 export function haveWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;
 }

@@ -41,13 +41,13 @@ import { loadavg } from 'node:os';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
-import { createAlpacaProvider } from '../src/providers/alpaca';
 import { loadInstruments } from '../src/providers/universe';
 import { createServices } from '../src/services';
-import { startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
+import { loopbackAlpaca, startAlpacaServer } from '../test/helpers/vendors/alpaca-server';
 import { alpacaMinutes } from '../test/helpers/vendors/recordings';
-import { printTable, smoke } from './lib';
-import { linesOf, nextJson, option, quantile, type ClientProcess } from './sse';
+import { CLIENT_COMMAND, printTable, smoke } from './lib';
+import { StreamFleet } from '../src/cli/capacity/stream-fleet';
+import { option, quantile } from './sse';
 
 const SIZES = option('sizes') ?? (smoke ? [1, 100] : [1, 100, 1000]);
 const RATES = option('rates') ?? [2000];
@@ -56,12 +56,6 @@ const SYMBOLS = 500;
 const SYMBOLS_PER_CLIENT = 10;
 const PROCESSES = 4;
 const FRAME_MS = 10;
-
-async function report(client: ClientProcess): Promise<{ received: number; latencies: number[] }> {
-  client.proc.stdin.write('report\n');
-  client.proc.stdin.flush();
-  return nextJson(client, 30_000);
-}
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const cpuUs = (u: NodeJS.CpuUsage) => u.user + u.system;
@@ -82,15 +76,7 @@ export async function benchLive(): Promise<void> {
   const symbols = (await loadInstruments()).slice(0, SYMBOLS).map((i) => i.symbol);
   const maxClients = Math.max(...SIZES);
   const config = loadConfig({ LOG_LEVEL: 'silent', SCAN_INTERVAL_SECONDS: '0', RATE_LIMIT_QUOTA: '1000000000', SSE_MAX_CONNECTIONS: String(maxClients + 100), SSE_MAX_CONNECTIONS_PER_CLIENT: String(maxClients + 100), SSE_QUOTE_INTERVAL_MS: '1000', POOL_SIZE: '1' });
-  const provider = createAlpacaProvider({
-    ...vendor.credentials,
-    dataUrl: vendor.restUrl,
-    feed: 'sip',
-    adjustment: 'split',
-    ratePerMinute: 1_000_000,
-    clock,
-    live: { streamUrl: vendor.streamUrl, log: createLogger('silent'), silentMs: 3_600_000 },
-  });
+  const provider = loopbackAlpaca(vendor, { clock, live: { log: createLogger('silent'), silentMs: 3_600_000 } });
   const services = await createServices(config, { provider, pgliteDir: ':memory:', log: createLogger('silent') });
   await services.hub.start();
   provider.live!.setUniverse(symbols);
@@ -111,19 +97,12 @@ export async function benchLive(): Promise<void> {
   async function round(clients: number, rate: number, path: 'service' | 'floor') {
     // Connection i subscribes the i-th group of symbols (round robin over the 500).
     const groups = Array.from({ length: SYMBOLS / SYMBOLS_PER_CLIENT }, (_, g) => `/api/stream?channels=breakouts.new&symbols=${symbols.slice(g * SYMBOLS_PER_CLIENT, (g + 1) * SYMBOLS_PER_CLIENT).join(',')}`);
-    const share = Math.ceil(clients / PROCESSES);
-    const procs: ClientProcess[] = [];
-    for (let k = 0, left = clients, offset = 0; left > 0; k++, left -= share) {
-      const count = Math.min(share, left);
-      const paths = Array.from({ length: Math.min(count, groups.length) }, (_, i) => groups[(offset + i) % groups.length]).join('|');
-      offset += count;
-      const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(path === 'service' ? port : floor.server.port), paths, String(count), 'quote'], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
-      procs.push({ proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator]() });
-    }
-    for (const client of procs) await nextJson(client, 120_000);
+    // Connection i subscribes group i (round robin; each process goes on where the one before stopped).
+    const fleet = new StreamFleet(CLIENT_COMMAND);
+    await fleet.add({ host: '127.0.0.1', port: path === 'service' ? port : floor.server.port!, paths: groups, count: clients, events: { quote: 'price' } }, PROCESSES);
     console.error(`bench/live: ${clients} clients connected (${path})`);
     await Bun.sleep(1500); // every symbol watched and subscribed at the vendor
-    for (const client of procs) await report(client); // counts from here
+    await fleet.report(); // counts from here
     const load = round2(loadavg()[0]!);
     Bun.gc(true);
     const rssBefore = process.memoryUsage().rss;
@@ -159,21 +138,11 @@ export async function benchLive(): Promise<void> {
     }
     await Bun.sleep(500); // the last frames arrive
     const cpu = cpuUs(process.cpuUsage(cpuStart)) - sendCpu;
-    let received = 0;
-    const samples: number[][] = [];
-    for (const client of procs) {
-      const { received: r, latencies } = await report(client);
-      received += r;
-      samples.push(latencies);
-    }
+    const { received, latencies } = await fleet.report();
     Bun.gc(true);
     const rssAfter = process.memoryUsage().rss;
-    const latency = Float64Array.from(samples.flat()).sort();
-    for (const client of procs) {
-      client.proc.stdin.write('exit\n');
-      client.proc.stdin.flush();
-      await client.proc.exited;
-    }
+    const latency = Float64Array.from(latencies).sort();
+    await fleet.close();
     const closeBy = performance.now() + 30_000;
     while ((services.hub.stats().connections > 0 || floor.streams.size > 0) && performance.now() < closeBy) await Bun.sleep(50);
     return {

@@ -30,7 +30,8 @@
  */
 import { loadavg } from 'node:os';
 import { parentPort, Worker } from 'node:worker_threads';
-import { printTable, smoke } from './lib';
+import { StreamFleet } from '../src/cli/capacity/stream-fleet';
+import { CLIENT_COMMAND, printTable, smoke } from './lib';
 
 type Path = 'stream' | 'stream+pull' | 'direct';
 type Write = (frame: Uint8Array) => void;
@@ -121,41 +122,9 @@ function inbox(worker: Worker) {
 
 /** Starts the client processes and resolves once all `count` connections have had their hello. */
 async function connectClients(port: number, count: number) {
-  const share = Math.ceil(count / PROCESSES);
-  const procs: { proc: Bun.Subprocess<'pipe', 'pipe', 'inherit'>; reader: ReadableStreamDefaultReader<Uint8Array>; text: string }[] = [];
-  for (let left = count; left > 0; left -= share) {
-    const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(port), '/stream', String(Math.min(share, left))], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
-    procs.push({ proc, reader: proc.stdout.getReader(), text: '' });
-  }
-  const line = async (client: (typeof procs)[number]) => {
-    while (!client.text.includes('\n')) client.text += new TextDecoder().decode((await client.reader.read()).value);
-    const at = client.text.indexOf('\n');
-    const json = client.text.slice(0, at);
-    client.text = client.text.slice(at + 1);
-    return JSON.parse(json) as { received: number; latencies: number[] };
-  };
-  for (const client of procs) await line(client);
-  return {
-    async report() {
-      let received = 0;
-      const latencies: number[] = [];
-      for (const client of procs) {
-        client.proc.stdin.write('report\n');
-        client.proc.stdin.flush();
-        const got = await line(client);
-        received += got.received;
-        latencies.push(...got.latencies);
-      }
-      return { received, latencies };
-    },
-    async exit() {
-      for (const client of procs) {
-        client.proc.stdin.write('exit\n');
-        client.proc.stdin.flush();
-        await client.proc.exited;
-      }
-    },
-  };
+  const fleet = new StreamFleet(CLIENT_COMMAND);
+  await fleet.add({ host: '127.0.0.1', port, paths: ['/stream'], count, events: { 'breakouts.state_change': 'price' } }, PROCESSES);
+  return { report: () => fleet.report(), exit: () => fleet.close() };
 }
 
 async function run(size: number, mode: Path | 'two loops') {

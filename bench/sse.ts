@@ -16,13 +16,16 @@
  *   agrees across the processes of one machine to well under 1 ms) and each
  *   client subtracts it from its own clock on receipt.
  *
- * What p99 is made of: `fan-out ms` is the server's time per event from the
- * publish until the frame has been handed to every socket (a `setImmediate`
- * after the publish runs once the hub's loop and the stream writes it
- * queued have run), median and max over the events (over the bursts, with
- * `--burst=n`: n events published together, as a scan publishes its results);
- * the rest of a delivery's delay is the kernel and the client process getting
- * scheduled to read it. `server CPU µs/delivery` (user + system) is this process's CPU time over
+ * What p99 is made of: a publish is first recorded in the event log (the
+ * embedded PGlite here; stream/bus: events published in one tick go in one
+ * transaction), then delivered. `fan-out ms` is the server's time per event
+ * from the bus delivering it until the frame has been handed to every socket
+ * (a `setImmediate` after the bus's first listener — the bench's, ahead of
+ * the hub's — runs once the hub's loop and the stream writes it queued have
+ * run), median and max over the events (over the bursts, with `--burst=n`: n
+ * events published together, as a scan publishes its results); the rest of a
+ * delivery's delay is the log's write, the kernel and the client process
+ * getting scheduled to read it. `server CPU µs/delivery` (user + system) is this process's CPU time over
  * the publish phase ÷ deliveries: it barely depends on how busy the machine
  * is, and times the clients gives the CPU one event's fan-out needs. Each
  * subscriber's events of one tick are one socket write, most of it the
@@ -47,7 +50,8 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/log';
 import { createServices } from '../src/services';
-import { printTable, smoke } from './lib';
+import { StreamFleet } from '../src/cli/capacity/stream-fleet';
+import { CLIENT_COMMAND, printTable, smoke } from './lib';
 
 /** The numbers of `--name=1,2,3`, or undefined when it is not given. */
 export const option = (name: string): number[] | undefined =>
@@ -65,49 +69,8 @@ const BURST = option('burst')?.[0] ?? 1;
 /** Client processes per run (each holds an equal share of the connections). */
 const PROCESSES = 4;
 
-export interface ClientProcess {
-  proc: Bun.Subprocess<'pipe', 'pipe', 'inherit'>;
-  lines: AsyncIterator<string>;
-}
-
-export async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of stream) {
-    pending += decoder.decode(chunk, { stream: true });
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    yield* lines.filter((l) => l.trim() !== '');
-  }
-}
-
-/** The client process's next JSON line; fails after `timeoutMs` (its timer cleared once answered: a bench outlives it). */
-export async function nextJson<T>(client: ClientProcess, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('a client process did not answer')), timeoutMs)));
-  try {
-    const { value, done } = await Promise.race([client.lines.next(), timeout]);
-    if (done) throw new Error('a client process ended early');
-    return JSON.parse(value) as T;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export const quantile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 const round2 = (x: number) => Math.round(x * 100) / 100;
-
-interface ClientReport {
-  received: number;
-  latencies: number[];
-  cpuUs: number;
-}
-
-async function report(client: ClientProcess): Promise<ClientReport> {
-  client.proc.stdin.write('report\n');
-  client.proc.stdin.flush();
-  return nextJson<ClientReport>(client, 30_000);
-}
 
 function rssAfterGc(): number {
   Bun.gc(true);
@@ -126,6 +89,19 @@ export async function benchSse(): Promise<void> {
     POOL_SIZE: '1',
   });
   const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent') });
+  // Fan-out: from the moment the bus hands a tick's first event to its listeners (this one first: subscribed
+  // before the hub's) until a `setImmediate` after it, once the hub's loop and the stream writes it queued ran.
+  let fanouts: number[] = [];
+  let measuring = false;
+  services.bus.subscribe('breakouts.state_change', () => {
+    if (measuring) return;
+    measuring = true;
+    const at = performance.now();
+    setImmediate(() => {
+      measuring = false;
+      fanouts.push(performance.now() - at);
+    });
+  });
   await services.hub.start();
   const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
   const port = app.server!.port!;
@@ -139,67 +115,51 @@ export async function benchSse(): Promise<void> {
   await services.close();
 
   async function round(clients: number) {
-    const share = Math.ceil(clients / PROCESSES);
-    const procs: ClientProcess[] = [];
-    for (let k = 0, left = clients; left > 0; k++, left -= share) {
-      const proc = Bun.spawn([process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname, '127.0.0.1', String(port), '/api/stream?channels=breakouts.state_change', String(Math.min(share, left))], {
-        stdin: 'pipe',
-        stdout: 'pipe',
-        stderr: 'inherit',
-      });
-      procs.push({ proc, lines: linesOf(proc.stdout)[Symbol.asyncIterator]() });
-    }
-    for (const client of procs) await nextJson<{ ready: number }>(client, 120_000);
+    const fleet = new StreamFleet(CLIENT_COMMAND);
+    await fleet.add({ host: '127.0.0.1', port, paths: ['/api/stream?channels=breakouts.state_change'], count: clients, events: { 'breakouts.state_change': 'price' } }, PROCESSES);
     if (services.hub.stats().connections !== clients) throw new Error(`expected ${clients} streams, the hub holds ${services.hub.stats().connections}`);
     await Bun.sleep(2000); // idle
     const perClientKb = (rssAfterGc() - (baseRss ?? rssAfterGc())) / clients / 1024;
 
     const rows = [];
-    for (const rate of RATES) rows.push({ clients, load: round2(loadavg()[0]!), 'RSS/idle client KB': Math.round(perClientKb * 10) / 10, ...(await publishAt(rate, clients, procs)) });
-    for (const client of procs) {
-      client.proc.stdin.write('exit\n');
-      client.proc.stdin.flush();
-      await client.proc.exited;
-    }
+    for (const rate of RATES) rows.push({ clients, load: round2(loadavg()[0]!), 'RSS/idle client KB': Math.round(perClientKb * 10) / 10, ...(await publishAt(rate, clients, fleet)) });
+    await fleet.close();
     const closeBy = performance.now() + 30_000;
     while (services.hub.stats().connections > 0 && performance.now() < closeBy) await Bun.sleep(50);
     return rows;
   }
 
   /** Publishes `rate` events/s for SECONDS and collects every client's receipts. */
-  async function publishAt(rate: number, clients: number, procs: ClientProcess[]) {
+  async function publishAt(rate: number, clients: number, fleet: StreamFleet) {
     const total = rate * SECONDS;
-    for (const client of procs) await report(client); // counts from here
+    await fleet.report(); // counts from here
     const droppedBefore = services.hub.stats().dropped;
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
-    const fanouts: number[] = [];
+    fanouts = [];
     for (let n = 0; n < total; n += BURST) {
       const due = started + (n * 1000) / rate;
       const wait = due - performance.now();
       if (wait > 0) await Bun.sleep(wait);
-      const at = performance.now();
+      // A publish is recorded in the event log (PGlite here) before it is delivered: the delay below counts it.
       for (let k = n; k < Math.min(total, n + BURST); k++) {
         services.bus.publish('breakouts.state_change', { signalId: `BENCH-${k}`, symbol: 'SPY', from: 'forming', to: 'triggered', price: performance.timeOrigin + performance.now(), at: new Date().toISOString() });
       }
-      setImmediate(() => fanouts.push(performance.now() - at));
     }
     const cpu = process.cpuUsage(cpuBefore);
     const publishedIn = performance.now() - started;
     let received = 0;
     const samples: number[][] = [];
-    const clientCpu = procs.map(() => 0);
+    const clientCpu = fleet.processes.map(() => 0);
     let lastReceipt = performance.now();
     const deadline = performance.now() + 60_000;
     while (received < total * clients && performance.now() < deadline) {
       await Bun.sleep(200);
-      for (const [k, client] of procs.entries()) {
-        const { received: n, latencies, cpuUs } = await report(client);
-        if (n > 0) lastReceipt = performance.now();
-        received += n;
-        samples.push(latencies);
-        clientCpu[k]! += cpuUs;
-      }
+      const { received: n, latencies, cpuUs } = await fleet.report();
+      if (n > 0) lastReceipt = performance.now();
+      received += n;
+      samples.push(latencies);
+      cpuUs.forEach((us, k) => (clientCpu[k]! += us));
     }
     const window = (lastReceipt - started) * 1000; // µs
     const latency = Float64Array.from(samples.flat()).sort();

@@ -1,72 +1,319 @@
 /**
- * One client must not stall the server (issue 12): the latency of
- * `/api/health` from a second client while 40 concurrent requests hit the
- * ledger's costly routes, over a real loopback socket, on a ledger of 20,000
- * records (2,000 with --smoke). Side by side in one run:
+ * bench/stall: no single request may stall the server (issues 12, 27). For
+ * every documented GET route (the served OpenAPI document's, each required
+ * parameter filled, plus the `source=replay` and `asOf` variants), the worst
+ * `GET /livez` round trip while the route is called cold, 5 callers at once,
+ * probing every 50 ms — on a real server process on the embedded defaults
+ * from an empty STATE_DIR (quotas raised so nothing is refused):
  *
- * - idle: health alone;
- * - 40 × verify, each its own full pass (`verifyLedger` called 40 times, as
- *   the route did before issue 12) — run in-process next to the server;
- * - 40 × GET /api/transparency/verify (today: one pass, reused per head);
- * - 40 × GET /api/transparency/ledger.csv (streamed in chunks of 250 signals).
+ * - `during`: right after ready, while the first start's boot replay runs;
+ * - `after`: once it is done, on the server started again (every cache cold).
  *
- * Run: `bun run bench/stall.ts [--smoke]`. Prints; asserts nothing.
+ * Before each route the server is left to settle (3 quick probes in a row),
+ * so a route is charged only for what it did. A caller gives up after
+ * `--route-timeout` seconds (60); the table says so (`>60`). Beside it, the
+ * quotes of a `/api/stream` subscriber (AAPL, MSFT) over each phase: the
+ * longest gap between two quotes and the latest quote's age on arrival (one
+ * tick is SSE_QUOTE_INTERVAL_MS, 1 s; the synthetic market quotes during its
+ * sessions only).
+ *
+ * `--tree name=dir` (repeatable) measures other checkouts in the same run,
+ * one after the other (each its own server and STATE_DIR), e.g. main exported
+ * with `git archive main | tar -x -C /tmp/main`; the table puts the trees
+ * side by side. `--smoke`: a few routes, `during` only, and no waiting for
+ * the replay to end. `--only PATH` (repeatable) measures only routes whose
+ * path starts so. Prints; asserts nothing. The load average is printed with
+ * the table: on a shared machine every figure moves with it.
+ *
+ *   bun run bench/stall.ts --tree main=/tmp/main
  */
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import type { LedgerEntry } from '../src/db/repositories/ledger';
-import { verifyLedger } from '../src/ledger/verify';
-import { createLogger } from '../src/log';
-import { createServices } from '../src/services';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { probeWhile } from '../test/helpers/livez-probe';
 import { printTable, smoke } from './lib';
 
-const RECORDS = smoke ? 2_000 : 20_000;
-const CONCURRENT = 40;
+const ROOT = resolve(import.meta.dir, '..');
+const CALLERS = 5;
 
-function entries(from: number, n: number): LedgerEntry[] {
-  return Array.from({ length: n }, (_, k) => {
-    const i = from + k;
-    const id = `STALL${i}-flat_base-2026-01-02T00:00:00.000Z`;
-    return { kind: 'signal' as const, signalId: id, patternType: 'flat_base', scoreBand: 'strong', finalScore: 75, detectedAt: new Date('2026-01-02T00:00:00Z'), data: { id, symbol: `S${i % 500}`, triggerPrice: 100 + (i % 50), reasons: ['base depth 12.4% over 7 weeks'] } };
-  });
+function flag(name: string): string[] {
+  return process.argv.flatMap((arg, i) => (arg === name && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+/** A server process of one tree, its log lines as they come. */
+interface Server {
+  base: string;
+  logs: Record<string, unknown>[];
+  stop(): Promise<number>;
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/** `breakline serve` from `root` on the embedded defaults over `stateDir`, ready. */
+async function startServer(root: string, stateDir: string): Promise<Server> {
+  const port = await freePort();
+  const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts'), 'serve'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STATE_DIR: stateDir,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_QUOTA: '1000000000',
+      RATE_LIMIT_COSTLY_QUOTA: '1000000000',
+      EXPLAIN_RATE_LIMIT_QUOTA: '1000000000',
+    },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  });
+  const logs: Record<string, unknown>[] = [];
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of proc.stderr) {
+      buffered += decoder.decode(chunk, { stream: true });
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (line.includes('"msg":"request"')) continue;
+        try {
+          logs.push(JSON.parse(line) as Record<string, unknown>);
+        } catch {
+          logs.push({ msg: line });
+        }
+      }
+    }
+  })();
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}`);
+    if (await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false)) break;
+    await Bun.sleep(250);
+  }
+  return {
+    base,
+    logs,
+    async stop() {
+      const began = performance.now();
+      proc.kill('SIGTERM');
+      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(60_000).then(() => false)]);
+      if (!exited) proc.kill('SIGKILL');
+      await proc.exited;
+      return performance.now() - began;
+    },
+  };
+}
+
+/** A session token for the routes that need one (`breakline token mint`, the tree's own). */
+async function sessionToken(root: string, stateDir: string): Promise<string> {
+  const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts'), 'token', 'mint', '--user', 'bench', '--tier', 'enterprise'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', STATE_DIR: stateDir, LOG_LEVEL: 'error' },
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
+  return (await new Response(proc.stdout).text()).trim();
+}
+
+/** An example value for a required parameter, by name. */
+const EXAMPLES: Record<string, string> = { symbol: 'AAPL', trigger: '200', target: '220', id: 'missing', month: '' };
+
+/** Every documented GET route as a URL path a caller would send, with its cost variants. */
+async function documentedRoutes(base: string, month: string): Promise<{ path: string; session: boolean; stream: boolean }[]> {
+  type Param = { name: string; in: string; required?: boolean; schema?: { enum?: string[]; anyOf?: { const?: string; enum?: string[] }[] } };
+  const doc = (await (await fetch(`${base}/openapi/json`)).json()) as { paths: Record<string, { get?: { parameters?: Param[]; security?: unknown[]; responses?: Record<string, { content?: Record<string, unknown> }> } }> };
+  const routes: { path: string; session: boolean; stream: boolean }[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    const get = item.get;
+    if (!get) continue;
+    const params = get.parameters ?? [];
+    const value = (name: string) => (name === 'month' ? month : (EXAMPLES[name] ?? 'x'));
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => value(name));
+    const query = params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(value(p.name))}`);
+    const session = (get.security ?? []).length > 0;
+    const stream = Object.keys(get.responses?.['200']?.content ?? {}).includes('text/event-stream');
+    const url = (extra: string[]) => (query.length + extra.length ? `${path}?${[...query, ...extra].join('&')}` : path);
+    routes.push({ path: url([]), session, stream });
+    const names = new Set(params.map((p) => p.name));
+    if (names.has('source')) routes.push({ path: url(['source=replay']), session, stream });
+    if (names.has('asOf')) routes.push({ path: url([`asOf=${month}-15`]), session, stream });
+  }
+  return routes;
+}
+
+/** One cold call of a route: its status, or `timeout` / `error`. A stream is read to its first bytes, then closed. */
+async function call(base: string, route: { path: string; session: boolean; stream: boolean }, token: string, timeoutMs: number): Promise<string> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const response = await fetch(`${base}${route.path}`, { signal, headers: route.session ? { cookie: `__session=${token}` } : {} });
+    if (route.stream && response.body) {
+      const reader = response.body.getReader();
+      await reader.read();
+      await reader.cancel();
+    } else await response.arrayBuffer();
+    return String(response.status);
+  } catch (error) {
+    return signal.aborted ? 'timeout' : `error`;
+  }
+}
+
+/** Waits until `/livez` answers in under 50 ms three times in a row (the server is idle again). */
+async function settle(base: string): Promise<void> {
+  for (let quick = 0, tries = 0; quick < 3 && tries < 1200; tries++) {
+    const began = performance.now();
+    await fetch(`${base}/livez`).then((r) => r.arrayBuffer());
+    quick = performance.now() - began < 50 ? quick + 1 : 0;
+    await Bun.sleep(50);
+  }
+}
+
+/** Quote arrivals on a stream, for as long as it is open. */
+function watchQuotes(base: string) {
+  const controller = new AbortController();
+  const arrivals: { at: number }[] = [];
+  void (async () => {
+    try {
+      const response = await fetch(`${base}/api/stream?channels=&symbols=AAPL,MSFT`, { signal: controller.signal });
+      const decoder = new TextDecoder();
+      let buffered = '';
+      for await (const chunk of response.body!) {
+        buffered += decoder.decode(chunk, { stream: true });
+        for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+          const frame = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          if (!frame.includes('event: quote')) continue;
+          arrivals.push({ at: Date.now() });
+        }
+      }
+    } catch {
+      // closed by stop()
+    }
+  })();
+  return {
+    stop() {
+      controller.abort();
+      // Outside the synthetic market's sessions the quote does not move: a stream gets it once, and no gap means anything.
+      if (arrivals.length < 3) return { quotes: arrivals.length, 'max gap s': '- (no session)' };
+      let gap = 0;
+      for (let i = 1; i < arrivals.length; i++) gap = Math.max(gap, arrivals[i]!.at - arrivals[i - 1]!.at);
+      return { quotes: arrivals.length, 'max gap s': (gap / 1000).toFixed(1) };
+    },
+  };
+}
+
+interface Measured {
+  worstMs: number;
+  slowestS: string;
+  statuses: string;
+  replaying: boolean;
+}
+
+async function measureRoutes(server: Server, routes: { path: string; session: boolean; stream: boolean }[], token: string, timeoutMs: number, replaying: () => boolean): Promise<Map<string, Measured>> {
+  const out = new Map<string, Measured>();
+  for (const route of routes) {
+    await settle(server.base);
+    const running = replaying();
+    const began = performance.now();
+    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, timeoutMs))));
+    const slowest = (performance.now() - began) / 1000;
+    const counts = new Map<string, number>();
+    for (const s of report.result) counts.set(s, (counts.get(s) ?? 0) + 1);
+    out.set(route.path, {
+      worstMs: Math.round(report.worstMs),
+      slowestS: report.result.includes('timeout') ? `>${timeoutMs / 1000}` : slowest.toFixed(2),
+      statuses: [...counts].map(([s, n]) => (n === CALLERS ? s : `${s}×${n}`)).join(' '),
+      replaying: running,
+    });
+  }
+  return out;
+}
+
+const logged = (server: Server, msg: string) => server.logs.some((l) => l.msg === msg);
+
+async function waitFor(server: Server, msg: string, timeoutMs: number): Promise<boolean> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await Bun.sleep(500)) if (logged(server, msg)) return true;
+  return false;
+}
+
+/** One tree: both phases, and how long a SIGTERM took during the replay and after it. */
+async function benchTree(root: string, only: string[], timeoutMs: number) {
+  if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
+  try {
+    const loads: number[] = [];
+    let server = await startServer(root, stateDir);
+    const token = await sessionToken(root, stateDir);
+    // A month of the boot replay's range (the last two years): a year before now.
+    const month = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 7);
+    let routes = await documentedRoutes(server.base, month);
+    if (only.length) routes = routes.filter((r) => only.some((o) => r.path.startsWith(o)));
+    else if (smoke) routes = routes.filter((r) => ['/api/health', '/api/bars', '/api/scorecard', '/api/transparency/verify'].some((o) => r.path.startsWith(o)));
+    await waitFor(server, 'replay started', 120_000);
+    loads.push(loadavg()[0]!);
+    let quotes = watchQuotes(server.base);
+    const during = await measureRoutes(server, routes, token, timeoutMs, () => !logged(server, 'boot replay finished'));
+    const quotesDuring = quotes.stop();
+    loads.push(loadavg()[0]!);
+    const stopDuringMs = logged(server, 'boot replay finished') ? null : await server.stop();
+    let after = new Map<string, Measured>();
+    let quotesAfter = {};
+    let stopAfterMs: number | null = null;
+    if (!smoke) {
+      if (stopDuringMs !== null) server = await startServer(root, stateDir); // resumes the replay
+      const finished = await waitFor(server, 'boot replay finished', 30 * 60_000);
+      if (!finished) console.error(`${root}: the boot replay did not finish within 30 minutes`);
+      await server.stop();
+      server = await startServer(root, stateDir);
+      quotes = watchQuotes(server.base);
+      after = await measureRoutes(server, routes, token, timeoutMs, () => false);
+      quotesAfter = quotes.stop();
+      loads.push(loadavg()[0]!);
+      stopAfterMs = await server.stop();
+    } else if (stopDuringMs === null) await server.stop();
+    return { routes, during, after, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
 
 export async function benchStall(): Promise<void> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_QUOTA: '1000000000', RATE_LIMIT_COSTLY_QUOTA: '1000000000', POOL_SIZE: '2' });
-  const services = await createServices(config, { pgliteDir: ':memory:', log: createLogger('silent') });
-  for (let i = 0; i < RECORDS; i += 1000) await services.ledger.append(entries(i, Math.min(1000, RECORDS - i)));
-  const app = createApp(services).listen({ port: 0, hostname: '127.0.0.1' });
-  const base = `http://127.0.0.1:${app.server!.port}`;
-
-  /** Health latencies (ms) sampled one after another while `load` runs. */
-  const during = async (load: () => Promise<unknown>) => {
-    let done = false;
-    const started = performance.now();
-    const running = load().finally(() => (done = true));
-    const times: number[] = [];
-    while (!done || times.length < 5) {
-      const t = performance.now();
-      await (await fetch(`${base}/api/health`)).arrayBuffer();
-      times.push(performance.now() - t);
+  const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', ROOT]];
+  const timeoutMs = Number(flag('--route-timeout')[0] ?? 60) * 1000;
+  const results: ({ name: string } & Awaited<ReturnType<typeof benchTree>>)[] = [];
+  for (const [name, root] of trees) results.push({ name, ...(await benchTree(resolve(root), flag('--only'), timeoutMs)) });
+  const paths = [...new Set(results.flatMap((r) => r.routes.map((x) => x.path)))];
+  const rows = paths.map((path) => {
+    const row: Record<string, string | number> = { route: path };
+    for (const phase of smoke ? (['during'] as const) : (['during', 'after'] as const)) {
+      for (const r of results) {
+        const m = r[phase].get(path);
+        row[`${r.name} ${phase}: worst livez ms`] = m ? `${m.worstMs}${phase === 'during' && !m.replaying ? '*' : ''}` : '-';
+        row[`${r.name} ${phase}: slowest s`] = m?.slowestS ?? '-';
+        if (r === results.at(-1)) row[`${phase} status`] = m?.statuses ?? '-';
+      }
     }
-    await running;
-    times.sort((a, b) => a - b);
-    return { 'load (s)': (performance.now() - started) / 1000, 'health p50 (ms)': quantile(times, 0.5), 'health max (ms)': times[times.length - 1]!, samples: times.length };
-  };
-  const burst = (path: string) => () => Promise.all(Array.from({ length: CONCURRENT }, () => fetch(`${base}${path}`).then((r) => r.arrayBuffer())));
-
-  await (await fetch(`${base}/api/health`)).arrayBuffer();
-  const rows = [
-    { case: 'idle', ...(await during(() => Bun.sleep(300))) },
-    { case: `${CONCURRENT} × own full pass (route before)`, ...(await during(() => Promise.all(Array.from({ length: CONCURRENT }, () => verifyLedger(services.ledger))))) },
-    { case: `${CONCURRENT} × GET verify`, ...(await during(burst('/api/transparency/verify'))) },
-    { case: `${CONCURRENT} × GET ledger.csv`, ...(await during(burst('/api/transparency/ledger.csv'))) },
-  ];
-  printTable(`Health latency while one client hits the costly ledger routes (${RECORDS.toLocaleString('en-US')} records, PGlite)`, rows);
-  await app.stop(true);
-  await services.close();
+    return row;
+  });
+  printTable(`Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended)`, rows);
+  printTable(
+    'Per tree: quotes on /api/stream (AAPL, MSFT), SIGTERM to exit, load average (1 min) at the phases',
+    results.map((r) => ({
+      tree: r.name,
+      'during: quotes, max gap s': Object.values(r.quotesDuring).join(', '),
+      'after: quotes, max gap s': Object.values(r.quotesAfter).join(', ') || '-',
+      'SIGTERM during replay ms': r.stopDuringMs === null ? '-' : Math.round(r.stopDuringMs),
+      'SIGTERM after ms': r.stopAfterMs === null ? '-' : Math.round(r.stopAfterMs),
+      'load avg': r.loads.map((l) => l.toFixed(1)).join(' / '),
+    })),
+  );
+  const worst = (r: (typeof results)[number], phase: 'during' | 'after') => Math.max(0, ...[...r[phase].values()].map((m) => m.worstMs));
+  printTable('Worst /livez over every route (ms)', results.map((r) => ({ tree: r.name, during: worst(r, 'during'), after: smoke ? '-' : worst(r, 'after') })));
 }
 
 if (import.meta.main) await benchStall();

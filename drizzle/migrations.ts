@@ -90,5 +90,23 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795810293260,
     "breakpoints": true,
     "sql": "CREATE TABLE \"user_tiers\" (\n\t\"user_id\" text PRIMARY KEY NOT NULL,\n\t\"tier\" text NOT NULL,\n\t\"stated_at\" timestamp with time zone NOT NULL,\n\t\"source\" text NOT NULL,\n\tCONSTRAINT \"user_tiers_tier\" CHECK (\"user_tiers\".\"tier\" in ('free', 'pro', 'enterprise')),\n\tCONSTRAINT \"user_tiers_source\" CHECK (\"user_tiers\".\"source\" in ('session', 'operator'))\n);\n"
+  },
+  {
+    "tag": "0014_stream_events",
+    "when": 1795818848965,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"stream_events\" (\n\t\"position\" bigint PRIMARY KEY NOT NULL,\n\t\"channel\" text NOT NULL,\n\t\"payload\" jsonb NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE \"stream_head\" (\n\t\"id\" smallint PRIMARY KEY NOT NULL,\n\t\"position\" bigint NOT NULL\n);\n"
+  },
+  {
+    "tag": "0015_stall_figures",
+    "when": 1795823986316,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"replay_books\" (\n\t\"replay_id\" text NOT NULL,\n\t\"through\" integer NOT NULL,\n\t\"symbol\" text NOT NULL,\n\t\"book\" text NOT NULL,\n\tCONSTRAINT \"replay_books_replay_id_through_symbol_pk\" PRIMARY KEY(\"replay_id\",\"through\",\"symbol\")\n);\n--> statement-breakpoint\nCREATE TABLE \"ledger_chain_state\" (\n\t\"chain\" text PRIMARY KEY NOT NULL,\n\t\"facts_through\" bigint NOT NULL,\n\t\"facts_complete\" boolean NOT NULL,\n\t\"verified_seq\" bigint DEFAULT 0 NOT NULL,\n\t\"verified_hash\" text,\n\t\"verified_at\" timestamp with time zone,\n\t\"full_at\" timestamp with time zone\n);\n--> statement-breakpoint\nCREATE TABLE \"ledger_facts\" (\n\t\"seq\" bigint PRIMARY KEY NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"signal_id\" text NOT NULL,\n\t\"replay_id\" text,\n\t\"detected_at\" timestamp with time zone,\n\t\"pattern_type\" text,\n\t\"score_band\" text,\n\t\"hash\" text NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL,\n\t\"facts\" text NOT NULL\n);\n--> statement-breakpoint\nCREATE TABLE \"replay_ledger_facts\" (\n\t\"seq\" bigint PRIMARY KEY NOT NULL,\n\t\"kind\" text NOT NULL,\n\t\"signal_id\" text NOT NULL,\n\t\"replay_id\" text,\n\t\"detected_at\" timestamp with time zone,\n\t\"pattern_type\" text,\n\t\"score_band\" text,\n\t\"hash\" text NOT NULL,\n\t\"recorded_at\" timestamp with time zone NOT NULL,\n\t\"facts\" text NOT NULL\n);\n--> statement-breakpoint\nALTER TABLE \"replay_runs\" ADD COLUMN \"books_through\" integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nALTER TABLE \"replay_runs\" ADD COLUMN \"entries_since_books\" integer DEFAULT 0 NOT NULL;--> statement-breakpoint\nCREATE INDEX \"replay_ledger_facts_replay_seq_idx\" ON \"replay_ledger_facts\" USING btree (\"replay_id\",\"seq\");--> statement-breakpoint\n-- Each chain's state: a chain with records already (written before the facts were kept) is filled in by the\n-- server's backfill (ledger/book); an empty one is complete from its first append on.\nINSERT INTO \"ledger_chain_state\" (\"chain\", \"facts_through\", \"facts_complete\")\n  SELECT 'live', 0, NOT EXISTS (SELECT 1 FROM \"ledger_records\");--> statement-breakpoint\nINSERT INTO \"ledger_chain_state\" (\"chain\", \"facts_through\", \"facts_complete\")\n  SELECT 'replay', 0, NOT EXISTS (SELECT 1 FROM \"replay_ledger_records\");--> statement-breakpoint\n-- A run written before kept its books (replay_runs.books) as of its last chunk, with nothing written since.\nUPDATE \"replay_runs\" SET \"books_through\" = \"sessions_done\" WHERE \"books\" IS NOT NULL;\n"
+  },
+  {
+    "tag": "0016_key_scopes",
+    "when": 1795824033730,
+    "breakpoints": true,
+    "sql": "ALTER TABLE \"api_keys\" ADD COLUMN \"scopes\" text[] DEFAULT '{read}'::text[] NOT NULL;--> statement-breakpoint\nALTER TABLE \"api_keys\" ADD CONSTRAINT \"api_keys_scopes\" CHECK (cardinality(\"api_keys\".\"scopes\") > 0 and \"api_keys\".\"scopes\" <@ array['read', 'write', 'backtest', 'admin:keys']::text[]);"
   }
 ];

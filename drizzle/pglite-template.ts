@@ -4,6 +4,6 @@ import type { PgliteTemplateInfo } from '../src/db/client';
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 14,
-  "digest": "adf429f80d353ef188b4e11a9d2655220426b4e3a411d983553274d9df20f60a"
+  "migrations": 17,
+  "digest": "acf449513dfe903d9709ffd50b1dd197a7b17ad28ddaf1e2d156f64f2eb9ee3b"
 };

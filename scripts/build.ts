@@ -12,9 +12,14 @@
  * elsewhere (the standalone test builds into a temporary directory). The
  * synthetic market's daily-path worker (src/providers/synthetic/daily-worker.ts)
  * is a third extra entrypoint, started with Bun's own Worker.
+ *
+ * The web console is bundled first (src/console/bundle) and its files are
+ * embedded as the module src/console/files.ts becomes in the executable, so the
+ * executable serves them without bundling and without the source tree.
  */
 import type { BunPlugin } from 'bun';
 import { dirname, join, relative, resolve } from 'node:path';
+import { bundleConsole } from '../src/console/bundle';
 
 const ROOT = resolve(import.meta.dir, '..');
 const at = process.argv.indexOf('--outfile');
@@ -37,15 +42,31 @@ const embeddedPiscinaWorker: BunPlugin = {
   },
 };
 
+const consoleFiles = await bundleConsole();
+
+const embeddedConsole: BunPlugin = {
+  name: 'embedded console',
+  setup(build) {
+    build.onLoad({ filter: /src[\\/]console[\\/]files\.ts$/ }, () => ({
+      contents: [
+        `export const CONSOLE_FILES_ORIGIN = 'embedded';`,
+        `const files = ${JSON.stringify(consoleFiles)};`,
+        `export const loadConsoleFiles = async () => files;`,
+      ].join('\n'),
+      loader: 'ts',
+    }));
+  },
+};
+
 const result = await Bun.build({
   entrypoints: [resolve(ROOT, 'src/index.ts'), resolve(ROOT, 'workers/index.ts'), resolve(ROOT, 'src/providers/synthetic/daily-worker.ts'), PISCINA_WORKER],
   root: ROOT,
   target: 'bun',
   compile: { outfile: OUTFILE },
-  plugins: [embeddedPiscinaWorker],
+  plugins: [embeddedPiscinaWorker, embeddedConsole],
 });
 if (!result.success) {
   for (const message of result.logs) console.error(message);
   process.exit(1);
 }
-console.log(`${relative(process.cwd(), OUTFILE)} (${(Bun.file(OUTFILE).size / 1e6).toFixed(1)} MB)`);
+console.log(`${relative(process.cwd(), OUTFILE)} (${(Bun.file(OUTFILE).size / 1e6).toFixed(1)} MB; console: ${consoleFiles.length} files, ${(consoleFiles.reduce((n, f) => n + f.text.length, 0) / 1e3).toFixed(0)} KB)`);

@@ -25,6 +25,8 @@ import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemFastRoutes, systemModule } from './modules/system';
 import { docsUi } from './plugins/docs-ui';
+import { consoleUi } from './plugins/console';
+import { loadConsoleFiles } from './console/files';
 import { bodyLimit, serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
@@ -49,10 +51,10 @@ const TAGS = [
   ['AltData', 'Insider transactions, unusual options flow, short interest'],
   ['Options', 'Options strategy analysis'],
   ['AI', 'Plain-language explanations of signals by a language model, every number checked against the facts it was given'],
-  ['Backtest', 'Purged walk-forward backtests of the live detectors, one symbol at once or a universe as a job (needs a session)'],
+  ['Backtest', 'Purged walk-forward backtests of the live detectors, one symbol at once or a universe as a job (a session, or an API key with the backtest scope)'],
   ['Realtime', 'Server-Sent Events: breakouts, state changes, dispatched alerts, your backtest jobs\' progress and quotes, resumable with Last-Event-ID'],
   ['GraphQL', 'One GraphQL schema over every service: cursor connections, batching, tier-gated mutations, cost limits, subscriptions over SSE'],
-  ['Account', 'Your API keys (needs a session)'],
+  ['Account', 'Your API keys and their scopes (a session, or a key with admin:keys)'],
   ['Watchlists', 'Your watchlists, each symbol with its newest signal'],
   ['Alerts', 'Your alert rules, fired by every persisted scan: in-app notifications and signed webhooks'],
   ['Notifications', 'Your in-app notifications, and breakout events on your watchlists'],
@@ -133,6 +135,7 @@ export function createApp(services: Services) {
     // After apiDocs: its own hook publishes the OpenAPI document before this one sees any answer.
     .use(representation(services.compressedBodies))
     .use(docsUi({ title: 'Breakline', specUrl: OPENAPI_PATH }))
+    .use(consoleUi({ load: loadConsoleFiles, log }))
     .use(systemModule(services))
     .use(marketModule(services))
     .use(signalsModule(services))

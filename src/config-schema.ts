@@ -122,6 +122,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
+  /** Connections each instance's PostgreSQL client may open (its cluster locks hold one more). */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(10),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
@@ -139,6 +141,8 @@ export const envSchema = z.object({
   ALPACA_DATA_URL: httpUrl.default('https://data.alpaca.markets'),
   ALPACA_STREAM_URL: wsUrl.default('wss://stream.data.alpaca.markets'),
   ALPACA_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(200),
+  /** Where the live minute bars come from: the stream's `bars`, or the universe's trades aggregated by us (Alpaca's trade-condition rule). */
+  ALPACA_BARS_FROM: z.enum(['bars', 'trades']).default('bars'),
   /** Polygon, now Massive (`MARKET_DATA_PROVIDER=polygon`): the key (never logged) and the hosts (the vendor renamed them). */
   POLYGON_API_KEY: z.string().min(1).optional(),
   POLYGON_BASE_URL: httpUrl.default('https://api.massive.com'),

@@ -29,13 +29,15 @@ export interface Config {
   host: string;
   stateDir: string;
   databaseUrl?: string;
+  /** Connections the PostgreSQL client may open (DB_POOL_MAX). */
+  databasePoolMax: number;
   redisUrl?: string;
   marketDataProvider: 'synthetic' | 'csv' | 'yahoo' | 'alpaca' | 'polygon';
   csvDir?: string;
   syntheticSeed: number;
   yahoo: { baseUrl: string; ratePerSecond: number };
   /** Set when MARKET_DATA_PROVIDER=alpaca (both keys are then required). */
-  alpaca: { keyId: string; secretKey: string; feed: 'iex' | 'sip'; adjustment: 'raw' | 'split' | 'dividend' | 'all'; dataUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  alpaca: { keyId: string; secretKey: string; feed: 'iex' | 'sip'; adjustment: 'raw' | 'split' | 'dividend' | 'all'; dataUrl: string; streamUrl: string; ratePerMinute: number; barsFrom: 'bars' | 'trades' } | null;
   /** Set when MARKET_DATA_PROVIDER=polygon (the key is then required). */
   polygon: { apiKey: string; baseUrl: string; streamUrl: string; ratePerMinute: number } | null;
   /** The vendor stream of alpaca and polygon. */
@@ -210,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     stateDir: e.STATE_DIR,
     databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DB_POOL_MAX,
     redisUrl: e.REDIS_URL,
     marketDataProvider: e.MARKET_DATA_PROVIDER,
     csvDir: e.CSV_DIR,
@@ -225,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             dataUrl: e.ALPACA_DATA_URL.replace(/\/+$/, ''),
             streamUrl: e.ALPACA_STREAM_URL.replace(/\/+$/, ''),
             ratePerMinute: e.ALPACA_RATE_PER_MINUTE,
+            barsFrom: e.ALPACA_BARS_FROM,
           }
         : null,
     polygon:

@@ -59,3 +59,6 @@ declare module 'prom-client/lib/defaultMetrics' {
   import { collectDefaultMetrics } from 'prom-client';
   export default collectDefaultMetrics;
 }
+
+/** The web console's stylesheet, imported for its side effect: Bun.build bundles it (src/console/bundle). */
+declare module '*.css';

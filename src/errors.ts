@@ -11,8 +11,17 @@
 export const ERROR_STATUS = {
   invalid_parameter: 400,
   invalid_body: 400,
+  /** No credential on a route that needs one. */
   unauthorized: 401,
+  /** A credential presented and refused (issue 31: public routes too), by what was wrong with it (auth/principal `Refusal`). */
+  invalid_authorization: 401,
+  invalid_key: 401,
+  revoked_key: 401,
+  expired_session: 401,
+  invalid_session: 401,
   forbidden: 403,
+  /** An API key without the scope the route needs (auth/route-access). */
+  insufficient_scope: 403,
   not_found: 404,
   /** The request conflicts with the resource's state: an Idempotency-Key reused with another body, a watchlist a rule still watches, an export not yet done. */
   conflict: 409,

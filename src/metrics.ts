@@ -33,6 +33,16 @@ export interface MetricSources {
   database(): { kind: string; maxConnections: number; up: boolean | undefined; pingSeconds: number | undefined };
   /** Each background health check: 1 ok/warn, 0.5 degraded, 0 down (absent before the first round). */
   health(): Record<string, string> | undefined;
+  /** The realtime event bus, read live (stream/bus `BusHealth`); absent in contexts without one. */
+  bus?(): { head: number; relayLag: number; transportUp: boolean; gaps: number };
+  /** The realtime streams this instance holds (stream/hub `stats`) and its cap (SSE_MAX_CONNECTIONS). */
+  stream?(): { connections: number; maxConnections: number; lagging: number; dropped: number; delivered: number };
+  /** When the latest persisted scan run of each timeframe finished (any instance's: the database says), epoch ms. */
+  lastScans?(): Promise<Record<string, number | undefined>>;
+  /** Seconds between scheduled scans (SCAN_INTERVAL_SECONDS; 0: none). */
+  scanIntervalSeconds?: number;
+  /** Whether the live ledger's chain holds (ledger/verify's LedgerVerifier: its report reused while the head is unchanged). */
+  ledgerVerified?(): Promise<boolean>;
 }
 
 /** A scrape never waits on a slow database longer than this: the last known ledger figures are served. */
@@ -100,8 +110,16 @@ class TalliedHistogram extends Histogram<HttpLabel> {
 
 const HEALTH_VALUE: Record<string, number> = { ok: 1, warn: 1, degraded: 0.5, down: 0 };
 
+/** What `work` answers within the scrape's bound, else undefined (it goes on; a later scrape reads it). */
+async function withinScrape<T>(work: Promise<T>): Promise<T | undefined> {
+  work.catch(() => {}); // a failure after the bound is nobody's to report: the last known figure stays
+  return Promise.race([work, Bun.sleep(SCRAPE_QUERY_TIMEOUT_MS).then(() => undefined)]).catch(() => undefined);
+}
+
 export class Metrics {
   readonly registry = new Registry();
+  /** Reads of slow sources (the database) a scrape awaits before the registry collects. */
+  private readonly refreshers: (() => Promise<void>)[] = [];
   readonly contentType = this.registry.contentType;
   /** Requests by method, route and status (a closed set: routes are patterns or `unmatched`), tallied in plain numbers. */
   private readonly tallies = new Map<string, RequestTally>();
@@ -198,6 +216,15 @@ export class Metrics {
     new Gauge({ name: 'breakline_db_pool_max_connections', help: 'Connections the database client may open (1 for the embedded PGlite)', labelNames: ['kind'] as const, registers, collect() { const d = sources.database(); this.labels(d.kind).set(d.maxConnections); } });
     new Gauge({ name: 'breakline_db_up', help: 'Whether the last background health round reached the database (1/0)', registers, collect() { const up = sources.database().up; if (up !== undefined) this.set(up ? 1 : 0); } });
     new Gauge({ name: 'breakline_db_ping_seconds', help: 'Round trip of the last background database check', registers, collect() { const s = sources.database().pingSeconds; if (s !== undefined) this.set(s); } });
+    const { bus } = sources;
+    if (bus) {
+      new Gauge({ name: 'breakline_bus_position', help: 'Last event-log position the event bus delivered on this instance (-1 before it opened)', registers, collect() { this.set(bus().head); } });
+      new Gauge({ name: 'breakline_bus_transport_up', help: 'Whether Redis carries events now (1/0; always 1 without REDIS_URL)', registers, collect() { this.set(bus().transportUp ? 1 : 0); } });
+      new Gauge({ name: 'breakline_bus_relay_lag', help: 'Events delivered here not yet known to be in the Redis stream (relayed when Redis answers)', registers, collect() { this.set(bus().relayLag); } });
+      new Gauge({ name: 'breakline_bus_gaps', help: 'Gaps the event bus gave up since start (each a reset to this instance\'s streams)', registers, collect() { this.set(bus().gaps); } });
+    }
+    this.watchStreams(sources);
+    this.watchJobs(sources);
     new Gauge({
       name: 'breakline_health_check',
       help: 'Each background health check: 1 ok or warn, 0.5 degraded, 0 down',
@@ -207,6 +234,48 @@ export class Metrics {
         for (const [check, status] of Object.entries(sources.health() ?? {})) this.labels(check).set(HEALTH_VALUE[status] ?? 0);
       },
     });
+  }
+
+  /** The realtime streams: held, behind, dropped, delivered (read from the hub when scraped). */
+  private watchStreams({ stream }: MetricSources): void {
+    if (!stream) return;
+    const registers = [this.registry];
+    new Gauge({ name: 'breakline_sse_connections', help: 'Event streams (GET /api/stream) open on this instance', registers, collect() { this.set(stream().connections); } });
+    new Gauge({ name: 'breakline_sse_max_connections', help: 'Event streams this instance admits at most (SSE_MAX_CONNECTIONS)', registers, collect() { this.set(stream().maxConnections); } });
+    new Gauge({ name: 'breakline_sse_lagging_clients', help: 'Streams with events waiting for them in the replay buffer (their socket takes less than is sent)', registers, collect() { this.set(stream().lagging); } });
+    new Counter({ name: 'breakline_sse_dropped_total', help: 'Streams dropped for not reading (behind the whole replay buffer, or stalled)', registers, collect() { this.reset(); this.inc(stream().dropped); } });
+    new Counter({ name: 'breakline_sse_deliveries_total', help: 'Events handed to stream clients (each event once per client that receives it; pings not counted)', registers, collect() { this.reset(); this.inc(stream().delivered); } });
+  }
+
+  /** Scheduled work that must keep happening: the latest scan run of each timeframe, the ledger's verification. */
+  private watchJobs({ lastScans, scanIntervalSeconds, ledgerVerified }: MetricSources): void {
+    const registers = [this.registry];
+    if (scanIntervalSeconds !== undefined) new Gauge({ name: 'breakline_scan_interval_seconds', help: 'Seconds between scheduled scans (SCAN_INTERVAL_SECONDS; 0: no scheduler)', registers, collect() { this.set(scanIntervalSeconds); } });
+    if (lastScans) {
+      let last: Record<string, number | undefined> = {};
+      this.refreshers.push(async () => void (last = (await withinScrape(lastScans())) ?? last));
+      new Gauge({
+        name: 'breakline_scan_last_run_timestamp_seconds',
+        help: 'When the latest persisted scan run of each timeframe finished (any instance of the cluster), Unix seconds',
+        labelNames: ['timeframe'] as const,
+        registers,
+        collect() {
+          for (const [timeframe, ms] of Object.entries(last)) if (ms !== undefined) this.labels(timeframe).set(ms / 1000);
+        },
+      });
+    }
+    if (ledgerVerified) {
+      let held: boolean | undefined;
+      this.refreshers.push(async () => void (held = (await withinScrape(ledgerVerified())) ?? held));
+      new Gauge({
+        name: 'breakline_ledger_verified',
+        help: 'Whether the live ledger hash chain held at its last verification (1/0; verified when scraped, reusing the report while the head is unchanged)',
+        registers,
+        collect() {
+          if (held !== undefined) this.set(held ? 1 : 0);
+        },
+      });
+    }
   }
 
   /**
@@ -223,6 +292,9 @@ export class Metrics {
   /** The Prometheus text exposition of every metric (the first registers the process metrics if readiness has not yet). */
   async text(): Promise<string> {
     await this.startProcessMetrics();
+    // The slow sources are read first, so the registry then reads every counter in one turn (a request answered
+    // meanwhile lands wholly before or after this scrape, never between two of its families).
+    await Promise.all(this.refreshers.map((refresh) => refresh()));
     return this.registry.metrics();
   }
 }

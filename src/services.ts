@@ -20,6 +20,7 @@ import { ExplanationsRepository } from './db/repositories/explanations';
 import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
 import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
+import { StreamEventsRepository } from './db/repositories/stream-events';
 import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
 import { AlertRulesRepository } from './db/repositories/alert-rules';
 import { CommunityRepository } from './db/repositories/community';
@@ -35,7 +36,7 @@ import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { WebhookSender } from './jobs/webhooks';
 import { SignalRuns } from './jobs/runs';
-import { LedgerFigures } from './ledger/performance';
+import { LedgerBooks } from './ledger/book';
 import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
 import { createPool, type KernelPool } from './pool';
@@ -43,14 +44,21 @@ import { createLogger, type Logger } from './log';
 import { Lru } from './lru';
 import { Metrics } from './metrics';
 import { CompressedBodies } from './plugins/representation';
+import { TIMEFRAMES } from './domain/signal';
 import { MarketData } from './market-data';
 import { createProvider } from './providers/registry';
+import { VendorProvider } from './providers/live/vendor-provider';
+import { shareLiveFeed } from './background/live-feed';
 import type { LiveFeed } from './providers/live/types';
 import type { MarketDataProvider } from './providers/types';
 import { createRateLimitStore, type RateLimitStore } from './ratelimit';
+import { RedisLink } from './redis/link';
+import { RedisQueryStore } from './redis/query-store';
 import { BarStore } from './store';
 import { createEventBus, type EventBus } from './stream/bus';
-import { ConnectionCaps } from './stream/caps';
+import { StreamCaps } from './stream/caps';
+import { SharedStreamCounts, STREAM_LEASE_MS } from './stream/caps-redis';
+import { newId } from './ids';
 import { StreamHub } from './stream/hub';
 import type { QuoteSource } from './stream/quotes';
 
@@ -60,17 +68,19 @@ export interface Services {
   database: Database;
   marketData: MarketData;
   rateLimitStore: RateLimitStore;
+  /** The request path's Redis connection (`REDIS_URL`): rate limits, stream caps, persisted queries; fails fast while Redis is down. */
+  redis?: RedisLink;
   /** Sessions, API keys and the authenticator that resolves a request's principal. */
   auth: Auth;
   barStore: BarStore;
   pool: KernelPool;
   scans: ScansRepository;
   ledger: LedgerRepository;
-  /** Track-record figures of the ledger, cached per ledger head. */
-  ledgerFigures: LedgerFigures;
+  /** The ledger's trades in memory, extended by its head, and their figures cached per head (ledger/book). */
+  ledgerFigures: LedgerBooks;
   /** The replay ledger (its own chain; jobs/replay writes it), its figures and its verifier. */
   replayLedger: LedgerRepository;
-  replayFigures: LedgerFigures;
+  replayFigures: LedgerBooks;
   replayVerifier: LedgerVerifier;
   /** Replay runs: parameters, progress, resume state. */
   replays: ReplayRunsRepository;
@@ -103,9 +113,10 @@ export interface Services {
    * The event streams open on this instance, one budget of sockets for every
    * kind: /api/stream (the hub), a subscription on /api/graphql and a stream
    * on /api/graphql/stream (SSE_MAX_CONNECTIONS per instance,
-   * SSE_MAX_CONNECTIONS_PER_CLIENT per client, the same Retry-After).
+   * SSE_MAX_CONNECTIONS_PER_CLIENT per client across the instances on one
+   * Redis, the same Retry-After).
    */
-  streamCaps: ConnectionCaps;
+  streamCaps: StreamCaps;
   startedAt: number;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
@@ -148,6 +159,8 @@ export interface GraphQLAnswer {
 export interface GraphQLCaches {
   /** Automatic persisted queries: the query text by its sha256. */
   persistedQueries: Lru<string, string>;
+  /** The same, shared by the instances on one Redis (REDIS_URL). */
+  sharedQueries?: RedisQueryStore;
   /** yoga's parser cache: documents and parse errors by document text (validation is cached by yoga per document object). */
   documents: Lru<string, DocumentNode>;
   parseErrors: Lru<string, unknown>;
@@ -171,8 +184,6 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
-  /** The event bus (tests give each context a Redis stream of its own). */
-  bus?: EventBus;
 }
 
 /** Budget of the GraphQL answer cache: a few hundred pages of signals. */
@@ -190,12 +201,15 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     warm: overrides.warmPool,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
-  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config) })).catch(async (error: unknown) => {
+  const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config), maxConnections: config.databasePoolMax })).catch(async (error: unknown) => {
     await pool.destroy();
     throw error;
   });
   warmUp.migrated = true;
   const provider = overrides.provider ?? createProvider(config, { log });
+  // One vendor connection per cluster (background/live-feed): read by everything below through provider.live.
+  const vendor: VendorProvider | undefined = provider instanceof VendorProvider ? provider : undefined;
+  if (vendor?.live) vendor.live = shareLiveFeed(vendor.live, { locks: database.locks, redisUrl: config.redisUrl, redisKeyPrefix: config.redisKeyPrefix, log });
   const barStore = new BarStore({ longestSeries: provider.longestSeries });
   const marketData = new MarketData({
     provider,
@@ -204,17 +218,30 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ttlMs: config.barsCacheTtlSeconds * 1000,
     log,
   });
-  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, log });
+  const redis = config.redisUrl ? new RedisLink({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, log }) : undefined;
+  const rateLimitStore = overrides.rateLimitStore ?? createRateLimitStore({ redis, log });
   const auth = await createAuth(config, database.db, log, overrides.auth);
   const ledger = new LedgerRepository(database.db);
-  const scans = new ScansRepository(database.db, ledger);
+  // The realtime stream's durable log: runs and alert dispatches append to it in their transactions; the bus reads it.
+  const streamEvents = new StreamEventsRepository(database.db);
+  const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
-  const verifierOptions = { fullEveryMs: 10 * 60_000, pageSize: database.kind === 'pglite' ? 1_000 : 20_000 };
+  const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
+  // Trades are a few hundred bytes each: a page of 1,000 on PGlite costs the server's thread a few milliseconds.
+  const bookOptions = { pageSize: database.kind === 'pglite' ? 1_000 : 10_000, maxBooks: 3 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
-  const bus = overrides.bus ?? createEventBus({ redisUrl: config.redisUrl, maxLength: stream.replaySize, log });
-  const streamCaps = new ConnectionCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds });
+  const bus = createEventBus({
+    log: streamEvents,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.redisKeyPrefix,
+    keep: { events: stream.replaySize, ms: stream.replayMaxAgeSeconds * 1000 },
+    logger: log,
+  });
+  // The per-client cap holds across the instances on one Redis (leases renewed by each instance), per instance without it.
+  const sharedStreamCounts = redis && new SharedStreamCounts(redis, { instanceId: newId('ins'), leaseMs: STREAM_LEASE_MS });
+  const streamCaps = new StreamCaps({ max: stream.maxConnections, perKey: stream.maxConnectionsPerClient, retryAfterSeconds: streamRetryAfterSeconds }, sharedStreamCounts);
   const hub = new StreamHub({
     bus,
     quotes: { remote: provider.remote, snapshot: (symbol) => marketData.snapshot(symbol), watch: provider.live && liveQuotes(provider.live, provider.name) },
@@ -230,9 +257,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     retryAfterSeconds: streamRetryAfterSeconds,
   });
   const closers: (() => void | Promise<void>)[] = [];
-  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
+  const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: config.healthCheckIntervalSeconds * 1000 });
   const metrics = new Metrics();
-  const account = createAccount(config, database.db, { scans, ledger, bus, log });
+  const ledgerVerifier = new LedgerVerifier(ledger, verifierOptions);
+  const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
@@ -243,6 +271,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       return { kind: database.kind, maxConnections: database.maxConnections, up: db && db.status !== 'down', pingSeconds: db && db.latencyMs / 1000 };
     },
     health: () => health.last?.checks,
+    bus: () => bus.health(),
+    stream: () => ({ ...hub.stats(), maxConnections: stream.maxConnections }),
+    lastScans: async () => Object.fromEntries(await Promise.all(TIMEFRAMES.map(async (timeframe) => [timeframe, (await scans.runHistory(timeframe, 1))[0]?.finishedAt.getTime()] as const))),
+    scanIntervalSeconds: config.scanIntervalSeconds,
+    ledgerVerified: async () => (await ledgerVerifier.verify()).ok,
   });
   return {
     config,
@@ -250,17 +283,18 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     database,
     marketData,
     rateLimitStore,
+    redis,
     auth,
     barStore,
     pool,
     scans,
     ledger,
-    ledgerFigures: new LedgerFigures(ledger),
-    ledgerVerifier: new LedgerVerifier(ledger, verifierOptions),
+    ledgerFigures: new LedgerBooks(ledger, bookOptions),
+    ledgerVerifier,
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     replayLedger,
-    replayFigures: new LedgerFigures(replayLedger),
+    replayFigures: new LedgerBooks(replayLedger, bookOptions),
     replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
     replays: new ReplayRunsRepository(database.db, replayLedger),
     bus,
@@ -271,6 +305,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     compressedBodies: new CompressedBodies(COMPRESSED_BODIES_BYTES),
     graphql: {
       persistedQueries: new Lru({ maxEntries: 1000 }),
+      sharedQueries: redis && new RedisQueryStore(redis),
       documents: new Lru({ maxEntries: 1000 }),
       parseErrors: new Lru({ maxEntries: 1000 }),
       answers: new Lru({ maxEntries: 2000, maxBytes: GRAPHQL_ANSWERS_BYTES, sizeOf: (answer) => answer.body.byteLength }),
@@ -304,10 +339,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await account.exportJobs.stop();
       await backtests.close();
       await hub.close();
+      await streamCaps.close();
       await bus.close();
       await pool.destroy();
       await marketData.flush();
       await rateLimitStore.close();
+      redis?.close();
       await auth.close();
       await database.close();
     },
@@ -327,7 +364,7 @@ async function startLive(live: LiveFeed, marketData: MarketData, log: Logger): P
   log.info('live stream started', { vendor: live.vendor, universe: (await marketData.instruments()).size });
 }
 
-function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; bus: EventBus; log: Logger }): Account {
+function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
   const { webhooks: hooks, exportTtlMs } = config.account;
   const watchlists = new WatchlistsRepository(db);
   const alertRules = new AlertRulesRepository(db);
@@ -354,7 +391,7 @@ function createAccount(config: Config, db: Database['db'], deps: { scans: ScansR
     community: new CommunityRepository(db),
     idempotency: new IdempotencyRepository(db),
     webhookLog,
-    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db), bus: deps.bus, webhooks, log: deps.log }),
+    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db, deps.streamEvents), bus: deps.bus, webhooks, log: deps.log }),
     webhooks,
     exportJobs: new ExportJobs({ exports, ledger: deps.ledger, journal, scans: deps.scans, log: deps.log, ttlMs: exportTtlMs }),
   };

@@ -25,7 +25,7 @@ describe('vendor configuration', () => {
 
   it('reads Alpaca with its plan defaults: the iex feed, split-adjusted bars, 200 requests a minute, the stream on', () => {
     const config = loadConfig({ MARKET_DATA_PROVIDER: 'alpaca', ALPACA_KEY_ID: 'k', ALPACA_SECRET_KEY: 's', ALPACA_DATA_URL: 'http://127.0.0.1:9/' });
-    expect(config.alpaca).toEqual({ keyId: 'k', secretKey: 's', feed: 'iex', adjustment: 'split', dataUrl: 'http://127.0.0.1:9', streamUrl: 'wss://stream.data.alpaca.markets', ratePerMinute: 200 });
+    expect(config.alpaca).toEqual({ keyId: 'k', secretKey: 's', feed: 'iex', adjustment: 'split', dataUrl: 'http://127.0.0.1:9', streamUrl: 'wss://stream.data.alpaca.markets', ratePerMinute: 200, barsFrom: 'bars' });
     expect(config.polygon).toBeNull();
     expect(config.live).toEqual({ stream: true, extendedHours: false, silentSeconds: 60, tradeSymbols: null });
     const provider = createProvider(config);

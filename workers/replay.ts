@@ -25,6 +25,7 @@ import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
 import { emptyBook, prune, runSession, type BookContext, type BookRecord, type SessionTally, type SymbolBook } from './replay-book';
 import { standingOn, symbolStats } from './scan';
+import { deadline } from './slice';
 import { indexAtOrBefore, store } from './store';
 
 /**
@@ -154,6 +155,8 @@ export interface ReplayScanInput {
   listings?: boolean;
   /** The lifecycle's failure rule; default the record's (bench/failure-rule tries others). */
   failure?: FailureRule;
+  /** A slice (workers/slice): stop starting symbols once this many ms are spent; the result covers the first symbols only. */
+  budgetMs?: number;
 }
 
 export interface ReplayScanResult {
@@ -165,14 +168,21 @@ export interface ReplayScanResult {
   listings?: Signal[][];
 }
 
-/** Pass 3: one chunk of sessions for a batch of symbols (workers/replay-book runs each session). */
+/**
+ * Pass 3: one chunk of sessions for a batch of symbols (workers/replay-book
+ * runs each session); with `budgetMs`, for the first symbols of the batch
+ * that fit in it (at least one): the result is theirs, in order.
+ */
 export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
   const { handle, timeframe, source, matrices: m, from, to, regimes } = input;
   const s = store(handle);
   const sessionTs = new Float64Array(m.sessionTs);
   const universe = new Uint8Array(m.universe);
   const ranks = new Int8Array(m.ranks);
-  const results = input.symbols.map(({ symbol, column, earnings, book: given }): ReplayScanResult => {
+  const over = deadline(input.budgetMs);
+  const results: ReplayScanResult[] = [];
+  for (const { symbol, column, earnings, book: given } of input.symbols) {
+    if (results.length > 0 && over()) break;
     const book = given ?? emptyBook();
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
@@ -190,22 +200,29 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
       const last = indexAtOrBefore(bars.ts, sessionTs[to - 1]!);
       if (last >= 0) prune(book, sessionTs[to - 1]!, bars, last);
     });
-    return { symbol, book, records, tally, ...(listings ? { listings } : {}) };
-  });
+    results.push({ symbol, book, records, tally, ...(listings ? { listings } : {}) });
+  }
   collectGarbage();
   return results;
 }
 
 /**
- * A full collection of this thread's heap after each replay task. The store's
- * SharedArrayBuffers (well over a GB reserved, mostly untouched) count as extra
- * memory of every heap that holds them, and JSC scales the point of its next
- * collection by the heap's size with it, so a worker let the garbage of
- * dozens of chunks (records, signals, fits: ~20,000 records a chunk) pile up
- * first: the boot replay peaked at 1.97 GB RSS and left 1.22 GB, against 1.37
- * GB and 0.81 GB with this (issue 13; bench/boot). What the next task
- * needs lives in the books it is handed, so little survives a collection.
+ * A full collection of this thread's heap after replay work, at most once a
+ * second (tasks are slices of tens of milliseconds now: one a task would be
+ * most of the work). The store's SharedArrayBuffers (well over a GB reserved,
+ * mostly untouched) count as extra memory of every heap that holds them, and
+ * JSC scales the point of its next collection by the heap's size with it, so
+ * a worker let the garbage of dozens of chunks (records, signals, fits:
+ * ~20,000 records a chunk) pile up first: the boot replay peaked at 1.97 GB
+ * RSS and left 1.22 GB, against 1.37 GB and 0.81 GB with a collection after
+ * each task (issue 13; bench/boot). What the next task needs lives in the
+ * books it is handed, so little survives a collection.
  */
+let collectedAt = -Infinity;
+const COLLECT_EVERY_MS = 1_000;
 function collectGarbage(): void {
+  const now = performance.now();
+  if (now - collectedAt < COLLECT_EVERY_MS) return;
   Bun.gc(true);
+  collectedAt = performance.now();
 }

@@ -1,50 +1,40 @@
 /**
  * @module auth/access
- * What a route needs and the one decision against a request's identity:
- * - `'session'`: the `__session` cookie (account writes: a leaked API key must
- *   not mint more keys);
- * - `'session-or-key'`: the cookie or an API key as `Authorization: Bearer bk_…`;
- * - `{ accept, tier }`: either of those at `tier` or above.
- * Missing or refused credentials are 401 `unauthorized`, a tier below the
- * route's 403 `forbidden`, both with a `WWW-Authenticate` challenge (RFC 9110
- * §11.6.1; the Bearer parameters of RFC 6750 §3). A cookie-authenticated
- * write from another site is 403 `forbidden` (auth/csrf).
+ * The one decision of a protected route against a request's identity, by its
+ * row of the authorisation table (auth/route-access: the scope an API key
+ * needs, the lowest tier):
+ * - no credential: 401 `unauthorized`;
+ * - a credential presented and refused: 401 with the refusal's code
+ *   (`invalid_key`, `revoked_key`, `expired_session`, …: auth/principal);
+ * - a key without the row's scope: 403 `insufficient_scope`;
+ * - a tier below the row's: 403 `forbidden`;
+ * each with a `WWW-Authenticate` challenge (RFC 9110 §11.6.1; the Bearer
+ * parameters of RFC 6750 §3, `scope` included). A cookie-authenticated write
+ * from another site is 403 `forbidden` (auth/csrf).
  */
-import { AppError } from '../errors';
-import { tierAtLeast, type Tier } from '../domain/tiers';
+import { AppError, type ErrorCode } from '../errors';
+import { tierAtLeast } from '../domain/tiers';
 import { crossSiteWrite } from './csrf';
 import type { CredentialKind, Identity, Principal } from './principal';
+import type { RouteAccess } from './route-access';
 
 export const SESSION_COOKIE = '__session';
 const REALM = 'breakline';
-
-export type Accept = 'session' | 'session-or-key';
-export type AuthNeed = Accept | { accept: Accept; tier: Tier };
-
-export function acceptOf(need: AuthNeed): Accept {
-  return typeof need === 'string' ? need : need.accept;
-}
-
-export function tierOf(need: AuthNeed): Tier | undefined {
-  return typeof need === 'string' ? undefined : need.tier;
-}
+const BOTH: CredentialKind[] = ['session', 'key'];
 
 /** The principal the route may act for, or throws the 401/403 to answer. */
-export function authorize(identity: Identity, need: AuthNeed, request: Request, allowedOrigins: readonly string[]): Principal {
-  const accept = acceptOf(need);
-  const kinds: CredentialKind[] = accept === 'session' ? ['session'] : ['session', 'key'];
+export function authorize(identity: Identity, access: RouteAccess, request: Request, allowedOrigins: readonly string[]): Principal {
   if (identity.state === 'anonymous') {
-    throw unauthorized(kinds, accept === 'session' ? `Authentication required: send the ${SESSION_COOKIE} cookie` : `Authentication required: send the ${SESSION_COOKIE} cookie or an API key as 'Authorization: Bearer bk_…'`);
+    throw unauthorized('unauthorized', `Authentication required: send the ${SESSION_COOKIE} cookie or an API key as 'Authorization: Bearer bk_…'`);
   }
-  if (identity.state === 'refused') {
-    const what = identity.kind === 'session' ? 'session' : 'API key';
-    throw unauthorized(kinds, `Invalid ${what}: ${identity.reason}`, identity.kind === 'key' ? identity.reason : undefined);
-  }
+  if (identity.state === 'refused') throw refused(identity);
   const { principal } = identity;
-  if (!kinds.includes(principal.kind)) {
-    throw unauthorized(kinds, `This route needs a session (the ${SESSION_COOKIE} cookie); API keys are not accepted here`);
+  if (!principal.scopes.includes(access.scope)) {
+    throw new AppError('insufficient_scope', `This API key lacks the '${access.scope}' scope (it has: ${principal.scopes.join(', ') || 'none'}); create a key with it (POST /api/keys, 'scopes'), within your tier's scopes`, {
+      'www-authenticate': challenge('key', { error: 'insufficient_scope', scope: access.scope }),
+    });
   }
-  const minimum = tierOf(need);
+  const minimum = access.tier;
   if (minimum && !tierAtLeast(principal.tier, minimum)) {
     throw new AppError('forbidden', `This route needs the ${minimum} tier or above; this ${principal.kind === 'key' ? 'API key' : 'account'} is ${principal.tier}`, {
       'www-authenticate': challenge(principal.kind, { error: 'insufficient_scope', error_description: `requires tier ${minimum}` }),
@@ -57,14 +47,22 @@ export function authorize(identity: Identity, need: AuthNeed, request: Request, 
   return principal;
 }
 
+/** The 401 of a presented credential that was refused, with its code. */
+export function refused(identity: Extract<Identity, { state: 'refused' }>): AppError {
+  const what = identity.kind === 'session' ? 'session' : 'API key';
+  // `unverifiable` is the identity provider's keys being out of reach: still no credential this route can accept.
+  const code: ErrorCode = identity.code === 'unverifiable' ? 'invalid_session' : identity.code;
+  return unauthorized(code, `Invalid ${what}: ${identity.reason}`, identity.kind === 'key' ? identity.reason : undefined);
+}
+
 /** A quoted-string's content as a header allows it: printable ASCII, no quote or backslash (RFC 9110 §5.6.4). */
 function headerSafe(text: string): string {
   return text.replaceAll('…', '...').replaceAll('"', "'").replace(/[^\x20-\x7e]|\\/g, '');
 }
 
-function unauthorized(kinds: CredentialKind[], message: string, keyError?: string): AppError {
-  const challenges = kinds.map((kind) => challenge(kind, kind === 'key' && keyError ? { error: 'invalid_token', error_description: keyError } : {}));
-  return new AppError('unauthorized', message, { 'www-authenticate': challenges.join(', ') });
+function unauthorized(code: ErrorCode, message: string, keyError?: string): AppError {
+  const challenges = BOTH.map((kind) => challenge(kind, kind === 'key' && keyError ? { error: 'invalid_token', error_description: keyError } : {}));
+  return new AppError(code, message, { 'www-authenticate': challenges.join(', ') });
 }
 
 /**

@@ -21,6 +21,7 @@
  */
 import type { ApiKeysRepository, StoredApiKey } from '../db/repositories/api-keys';
 import { isUniqueViolation } from '../db/repositories/api-keys';
+import { DEFAULT_KEY_SCOPES, SCOPES, scopesAllowed, scopesBeyond, withinTier, type Scope } from '../domain/scopes';
 import { tierAtLeast, type Tier } from '../domain/tiers';
 import { newId } from '../ids';
 import type { Logger } from '../log';
@@ -36,7 +37,7 @@ export interface CreatedKey {
   info: ApiKeyInfo;
 }
 
-export type KeyVerification = { ok: true; principal: Principal } | { ok: false; reason: string };
+export type KeyVerification = { ok: true; principal: Principal } | { ok: false; reason: string; code: 'invalid_key' | 'revoked_key' };
 
 export interface ApiKeysOptions {
   log: Logger;
@@ -52,12 +53,14 @@ export const MAX_KEY_NAME_LENGTH = 100;
 
 /**
  * A key's principal: its effective tier the lower of its own and its owner's
- * as last stated (auth/user-tiers; the key's own when never stated), and the
- * owner's tier, whose quota the key shares.
+ * as last stated (auth/user-tiers; the key's own when never stated), the
+ * owner's tier, whose quota the key shares, and its scopes within the
+ * effective tier (domain/scopes: a downgrade narrows them at once).
  */
-export function keyPrincipal(key: { id: string; userId: string; tier: Tier }, ownerTier: Tier | undefined): Principal {
+export function keyPrincipal(key: { id: string; userId: string; tier: Tier; scopes: readonly Scope[] }, ownerTier: Tier | undefined): Principal {
   const userTier = ownerTier ?? key.tier;
-  return { userId: key.userId, tier: tierAtLeast(userTier, key.tier) ? key.tier : userTier, kind: 'key', keyId: key.id, userTier };
+  const tier = tierAtLeast(userTier, key.tier) ? key.tier : userTier;
+  return { userId: key.userId, tier, kind: 'key', keyId: key.id, userTier, scopes: withinTier(key.scopes, tier) };
 }
 
 export class ApiKeys {
@@ -82,13 +85,16 @@ export class ApiKeys {
   /**
    * Issues a key; the plaintext is in the answer and nowhere else, ever.
    * `cap`: the most active keys the owner may hold (the tier's; none for the
-   * operator), else undefined.
+   * operator), else undefined. `scopes`: what it may do (default: read
+   * only), within what its tier allows (domain/scopes; RangeError past it).
    */
-  async create(input: { userId: string; name: string; tier: Tier }): Promise<CreatedKey>;
-  async create(input: { userId: string; name: string; tier: Tier; cap: number }): Promise<CreatedKey | undefined>;
-  async create(input: { userId: string; name: string; tier: Tier; cap?: number }): Promise<CreatedKey | undefined> {
+  async create(input: { userId: string; name: string; tier: Tier; scopes?: readonly Scope[] }): Promise<CreatedKey>;
+  async create(input: { userId: string; name: string; tier: Tier; scopes?: readonly Scope[]; cap: number }): Promise<CreatedKey | undefined>;
+  async create(input: { userId: string; name: string; tier: Tier; scopes?: readonly Scope[]; cap?: number }): Promise<CreatedKey | undefined> {
+    const scopes = input.scopes ?? DEFAULT_KEY_SCOPES;
     if (input.userId.length === 0 || input.userId.length > MAX_USER_ID_LENGTH) throw new RangeError(`user id must be 1–${MAX_USER_ID_LENGTH} characters`);
     if (input.name.length === 0 || input.name.length > MAX_KEY_NAME_LENGTH) throw new RangeError(`key name must be 1–${MAX_KEY_NAME_LENGTH} characters`);
+    if (scopes.length === 0 || scopesBeyond(scopes, input.tier).length > 0) throw new RangeError(`a ${input.tier} key's scopes are 1 or more of ${scopesAllowed(input.tier).join(', ')}; asked for ${scopes.join(', ') || 'none'}`);
     // A prefix is 8 base62 characters (2^47.6): a clash is rare, and answered by drawing again.
     for (let attempt = 1; ; attempt++) {
       const { key, prefix } = generateApiKey();
@@ -101,6 +107,7 @@ export class ApiKeys {
             prefix,
             hash: this.hashing.digest(key).toString('hex'),
             tier: input.tier,
+            scopes: SCOPES.filter((s) => scopes.includes(s)),
             createdAt: new Date(this.now()),
           },
           input.cap,
@@ -124,11 +131,11 @@ export class ApiKeys {
 
   async verify(presented: string): Promise<KeyVerification> {
     const parsed = parseApiKey(presented);
-    if (!parsed) return { ok: false, reason: 'malformed API key (expected bk_ and 43 letters or digits)' };
+    if (!parsed) return { ok: false, reason: 'malformed API key (expected bk_ and 43 letters or digits)', code: 'invalid_key' };
     const row = await this.repository.byPrefix(parsed.prefix);
     const matches = this.hashing.equal(this.hashing.digest(presented), Buffer.from(row?.hash ?? DUMMY_HASH_HEX, 'hex'));
-    if (!row || !matches) return { ok: false, reason: 'unknown API key' };
-    if (row.revokedAt) return { ok: false, reason: `API key ${row.id} was revoked` };
+    if (!row || !matches) return { ok: false, reason: 'unknown API key', code: 'invalid_key' };
+    if (row.revokedAt) return { ok: false, reason: `API key ${row.id} was revoked`, code: 'revoked_key' };
     this.pendingUse.set(row.id, this.now());
     return { ok: true, principal: keyPrincipal(row, row.ownerTier) };
   }

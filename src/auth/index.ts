@@ -4,7 +4,8 @@
  * configured identity provider, or local mode), the API keys over the
  * database, each user's tier as last stated (which caps their keys'), and the
  * authenticator that resolves a request's principal.
- * Routes declare what they need through plugins/auth; the rate limiter asks
+ * Routes name their row of the one authorisation table (auth/route-access)
+ * through plugins/auth, GraphQL fields through their REST route; the rate limiter asks
  * `authenticator.principalOf(request)`.
  */
 import type { Config } from '../config';
@@ -17,11 +18,12 @@ import { Authenticator } from './authenticator';
 import { createSessionSetup, type SessionSetupOptions } from './session-keys';
 import { UserTiers } from './user-tiers';
 
-export { acceptOf, SESSION_COOKIE, type Accept, type AuthNeed } from './access';
+export { SESSION_COOKIE } from './access';
+export { accessOf, ROUTE_ACCESS, type ProtectedRoute, type RouteAccess } from './route-access';
 export { ApiKeys, MAX_KEY_NAME_LENGTH, MAX_USER_ID_LENGTH, type ApiKeyInfo, type KeyVerification } from './api-keys';
 export { Authenticator } from './authenticator';
 export { UserTiers } from './user-tiers';
-export type { CredentialKind, Identity, Principal } from './principal';
+export type { CredentialKind, Identity, Principal, Refusal } from './principal';
 
 export interface Auth {
   authenticator: Authenticator;

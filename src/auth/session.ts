@@ -25,6 +25,7 @@
  */
 import { errors, jwtVerify, type CryptoKey, type JWTVerifyGetKey } from 'jose';
 import { isTier } from '../domain/tiers';
+import { SCOPES } from '../domain/scopes';
 import type { Principal } from './principal';
 
 /** The only signature algorithms accepted (DESIGN §1: RS256/ES256). */
@@ -52,7 +53,16 @@ export interface SessionVerifierOptions {
 }
 
 /** A verified session: who, and when the provider stated its tier (the token's `iat`, when it has one). */
-export type SessionVerification = { ok: true; principal: Principal; statedAt?: Date } | { ok: false; reason: string };
+export type SessionVerification = { ok: true; principal: Principal; statedAt?: Date } | { ok: false; reason: string; code: SessionRefusal };
+
+/**
+ * Why a session token was refused, as the 401's `code` says it (issue 31):
+ * `expired_session` (past `exp`: sign in again), `invalid_session` (any other
+ * fault of the token), or `unverifiable` when the identity provider's keys
+ * could not be fetched — a fault of a dependency, not of the token, so a
+ * public route serves such a request as anonymous (auth/authenticator).
+ */
+export type SessionRefusal = 'expired_session' | 'invalid_session' | 'unverifiable';
 
 export class SessionVerifier {
   private readonly now: () => number;
@@ -80,20 +90,24 @@ export class SessionVerifier {
       // Two calls rather than one over a union: jose overloads a key set and a single key separately.
       ({ payload } = typeof keys === 'function' ? await jwtVerify(token, keys, verifyOptions) : await jwtVerify(token, keys, verifyOptions));
     } catch (error) {
-      return { ok: false, reason: failureReason(error) };
+      const reason = failureReason(error);
+      return { ok: false, reason, code: error instanceof errors.JWTExpired ? 'expired_session' : reason === UNVERIFIABLE || reason === UNAVAILABLE ? 'unverifiable' : 'invalid_session' };
     }
     if (authorizedParties?.length && !(typeof payload.azp === 'string' && authorizedParties.includes(payload.azp))) {
-      return { ok: false, reason: 'token is not for an authorized party (azp)' };
+      return { ok: false, reason: 'token is not for an authorized party (azp)', code: 'invalid_session' };
     }
     const subject = payload.sub;
     if (typeof subject !== 'string' || subject.length === 0 || subject.length > MAX_SUBJECT_LENGTH) {
-      return { ok: false, reason: 'token has no usable subject (sub)' };
+      return { ok: false, reason: 'token has no usable subject (sub)', code: 'invalid_session' };
     }
     const tier = payload[tierClaim];
     const statedAt = typeof payload.iat === 'number' && Number.isFinite(payload.iat) ? new Date(payload.iat * 1000) : undefined;
-    return { ok: true, principal: { userId: subject, tier: isTier(tier) ? tier : 'free', kind: 'session' }, statedAt };
+    return { ok: true, principal: { userId: subject, tier: isTier(tier) ? tier : 'free', kind: 'session', scopes: SCOPES }, statedAt };
   }
 }
+
+const UNVERIFIABLE = "the identity provider's keys could not be fetched";
+const UNAVAILABLE = "the identity provider's keys are unavailable";
 
 /** One sentence for the 401 and the log; never the token itself. */
 function failureReason(error: unknown): string {
@@ -113,8 +127,8 @@ function failureReason(error: unknown): string {
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) return `token algorithm not allowed (only ${SESSION_ALGORITHMS.join(', ')})`;
   if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return 'token signed by an unknown key (kid)';
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'token signature does not verify';
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return "the identity provider's keys could not be fetched";
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return UNVERIFIABLE;
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return 'malformed token';
   if (error instanceof errors.JOSEError) return `invalid token (${error.code})`;
-  return "the identity provider's keys are unavailable";
+  return UNAVAILABLE;
 }

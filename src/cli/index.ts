@@ -14,6 +14,8 @@ export interface Command {
   /** One line for the help text. */
   summary: string;
   run(args: string[]): Promise<number | void>;
+  /** The command's own help (`breakline COMMAND --help`); the general help otherwise. */
+  help?: () => Promise<string>;
 }
 
 export const COMMANDS: Record<string, Command> = {
@@ -28,6 +30,11 @@ export const COMMANDS: Record<string, Command> = {
     run: () => import('./verify-ledger').then((m) => m.verifyLedgerCommand()),
   },
   token: { summary: 'token mint --user U [--tier pro] [--ttl 1h]: a local session token (only while no identity provider is configured)', run: (args) => import('./token').then((m) => m.tokenCommand(args)) },
+  capacity: {
+    summary: 'measure a deployment (--url, or a local instance) under a load profile ramped to its knee; plan instances for --target',
+    help: () => import('./capacity').then((m) => m.HELP),
+    run: (args) => import('./capacity').then((m) => m.capacityCommand(args)),
+  },
   keys: { summary: 'keys create --user U --name N [--tier pro] | list --user U | revoke KEY_ID | tier --user U --tier free: API keys and users\' tiers in the configured database', run: (args) => import('./keys').then((m) => m.keysCommand(args)) },
 };
 
@@ -69,6 +76,11 @@ export function helpText(): string {
 
 export async function main(argv: string[]): Promise<void> {
   const [first = 'serve', ...rest] = argv;
+  const own = COMMANDS[first]?.help;
+  if (own && rest.some((arg) => HELP_FLAGS.has(arg) && arg !== 'help')) {
+    process.stdout.write(`${await own()}\n`);
+    process.exit(0);
+  }
   if (HELP_FLAGS.has(first) || rest.some((arg) => HELP_FLAGS.has(arg) && arg !== 'help')) {
     process.stdout.write(`${helpText()}\n`);
     process.exit(0);

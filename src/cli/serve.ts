@@ -104,7 +104,7 @@ export async function serve(): Promise<void> {
   });
   // The database opens beside the application's modules (unpacking, WebAssembly compilation and migrations need none of them).
   const opening = warmUp.run('opening the database (migrations)', () =>
-    import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config) })),
+    import('../db/client').then(({ openDatabase }) => openDatabase({ url: config.databaseUrl, dataDir: pgliteDataDir(config), maxConnections: config.databasePoolMax })),
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
   running.opening = opening;

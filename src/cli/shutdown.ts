@@ -5,8 +5,8 @@
  *
  * 1. At once: `/readyz` answers 503 `stopping` (on the warm-up listener too),
  *    and the background work that serves no request is told to stop at its
- *    next safe point: the boot replay commits its chunk in progress and
- *    resumes at the next start; the scheduler finishes the scan it is running
+ *    next safe point: the pool's background lane drops its tasks, the boot
+ *    replay commits its slice in progress and resumes at the next start; the scheduler finishes the scan it is running
  *    and starts no other.
  * 2. The drain (`SHUTDOWN_DRAIN_SECONDS`, only once the server has been ready:
  *    one that never was is sent no traffic): the listener goes on serving
@@ -182,7 +182,7 @@ export interface Running {
   app?: { stop(closeActiveConnections?: boolean): Promise<unknown> };
   /** The server has been ready: balancers may send it traffic, so a stop drains. */
   wasReady?: boolean;
-  services?: { close(): Promise<void>; hub: { close(reconnectMs?: number): Promise<void> } };
+  services?: { close(): Promise<void>; hub: { close(reconnectMs?: number): Promise<void> }; pool: { stopBackground(): Promise<void> } };
   /** The services while they are built, and the database while it opens (before services own it). */
   building?: Promise<{ close(): Promise<void> }>;
   opening?: Promise<{ close(): Promise<void> }>;
@@ -202,6 +202,8 @@ export async function stopServing(shutdown: Shutdown, running: Running, drainMs:
   // 1. Background work serves no request: told to stop now, each at its safe point.
   running.replayStop.abort();
   const background = Promise.all([
+    // The pool's background lane (replays, universe backtests, the scorecard's baseline): queued tasks dropped, running ones abandoned.
+    shutdown.step('the background lane of the worker pool (its tasks dropped)', () => running.services?.pool.stopBackground()),
     shutdown.step('the boot scans and boot replay (the replay commits its chunk in progress and resumes at the next start)', () => running.afterReady),
     shutdown.step('the scheduler (finishes the scan it runs, starts no other)', () => running.scheduler?.stop()),
   ]);

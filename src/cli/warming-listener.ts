@@ -11,6 +11,7 @@
 import { API_VERSIONS } from '../config';
 import { readiness, type WarmUp } from '../jobs/health';
 import { newId } from '../ids';
+import { CONSOLE_PATH, wantsPage, warmingPage } from '../console/page';
 import { requestPath } from '../plugins/request-path';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -30,6 +31,7 @@ export function listenWhileWarming({ port, hostname, warmUp, startedAt }: { port
         const { checks } = readiness(warmUp, undefined);
         return Response.json({ status: warmUp.stopping ? 'stopping' : 'starting', step: warmUp.step, checks, uptime: uptime() }, { status: 503, headers });
       }
+      if (wantsPage(request) && (path === '/' || path.startsWith(CONSOLE_PATH))) return warmingPage(warmUp.step);
       const error = `Starting up (${warmUp.step}); retry shortly`;
       return Response.json({ error, requestId, code: 'unavailable' }, { status: 503, headers: { ...headers, 'retry-after': '1' } });
     },

@@ -50,6 +50,8 @@ export interface OpenDatabaseOptions {
   url?: string;
   /** PGlite data directory, or `:memory:` for a throwaway database (tests). */
   dataDir: string;
+  /** Connections the PostgreSQL client may open (DB_POOL_MAX; default 10). The cluster locks hold one more of their own. */
+  maxConnections?: number;
 }
 
 /**
@@ -60,7 +62,7 @@ export interface OpenDatabaseOptions {
  * constraint "pg_type_typname_nsp_index"` creating the same table).
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  const database = options.url ? openPostgres(options.url) : await openPglite(options.dataDir);
+  const database = options.url ? openPostgres(options.url, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) : await openPglite(options.dataDir);
   try {
     await database.locks.exclusively(LOCK_KEYS.migrations, () => migrate(database.db));
   } catch (error) {
@@ -85,8 +87,10 @@ const CONNECT_TIMEOUT_SECONDS = 5;
  */
 export const reconnectBackoff = (retries: number) => Math.min(1, 0.1 * 2 ** Math.max(0, retries - 1));
 
-function openPostgres(url: string): Database {
-  const maxConnections = 10;
+/** postgres.js's own default pool size. */
+const DEFAULT_MAX_CONNECTIONS = 10;
+
+function openPostgres(url: string, maxConnections: number): Database {
   const client = postgres(url, { max: maxConnections, connect_timeout: CONNECT_TIMEOUT_SECONDS, backoff: reconnectBackoff, onnotice: () => {} });
   const db = drizzlePostgres(client, { schema, casing: 'snake_case' }) as unknown as Db;
   const locks = postgresLocks(url);

@@ -41,6 +41,8 @@ export const LOCK_KEYS = {
   scanRun: { daily: inNamespace(3), '4h': inNamespace(4), '1h': inNamespace(5) } satisfies Record<Timeframe, number>,
   /** Saving a timeframe's run over the head it was scanned after (a transaction-level lock: ScansRepository.saveRun's fence). */
   scanRunSave: { daily: inNamespace(6), '4h': inNamespace(7), '1h': inNamespace(8) } satisfies Record<Timeframe, number>,
+  /** The vendor's live stream (providers/live/cluster): one connection per cluster, fanned out over Redis. */
+  liveFeed: inNamespace(9),
 } as const;
 
 export interface ClusterLocks {

@@ -88,12 +88,14 @@ export const HelloEvent = Type.Object(
   { title: 'HelloEvent' },
 );
 
-export const RESET_REASONS = ['too_old', 'unknown_id'] as const;
+export const RESET_REASONS = ['too_old', 'unknown_id', 'gap'] as const;
 
 export const ResetEvent = Type.Object(
   {
-    reason: literalUnion(RESET_REASONS, { description: 'too_old: the id fell out of the replay buffer; unknown_id: not an id this service gave out' }),
-    lastEventId: Type.String({ description: 'The id the client resumed from' }),
+    reason: literalUnion(RESET_REASONS, {
+      description: 'too_old: the id fell out of the replay buffer; unknown_id: not an id this service gave out; gap: events after lastEventId could not be delivered (the event log no longer held them), sent to open streams',
+    }),
+    lastEventId: Type.String({ description: 'The id the client resumed from (for gap: the last event delivered before it)' }),
     resumeFrom: Type.String({ description: 'The id the stream continues after; refetch state (e.g. GET /api/breakouts) before relying on it' }),
   },
   { title: 'ResetEvent' },

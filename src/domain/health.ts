@@ -12,6 +12,6 @@ export type CheckStatus = Static<typeof CheckStatus>;
 export const CheckResult = Type.Object({ status: CheckStatus, latencyMs: Type.Number(), message: Type.Optional(Type.String()) });
 export type CheckResult = Static<typeof CheckResult>;
 
-/** The subsystems checked: the spec's four, and the worker pool every scan runs in. */
-export const CHECKS = ['db', 'dataAdapter', 'env', 'kv', 'pool'] as const;
+/** The subsystems checked: the spec's four, the worker pool every scan runs in, and the realtime event bus. */
+export const CHECKS = ['db', 'dataAdapter', 'env', 'kv', 'pool', 'bus'] as const;
 export type CheckName = (typeof CHECKS)[number];

@@ -12,9 +12,9 @@
  * instances evaluating the same signals fire it once between them — and not
  * again for the same symbol within the rule's cooldown. Firing writes the
  * dispatch, an in-app notification (when the rule has that channel) and a
- * webhook delivery (when it has a webhook) in one transaction, then publishes
- * `alerts.dispatched` and hands the delivery to the webhook sender, which is
- * not waited for.
+ * webhook delivery (when it has a webhook) and its `alerts.dispatched` stream
+ * event in one transaction, then announces the event on the bus and hands the
+ * delivery to the webhook sender, which is not waited for.
  */
 import type { AlertDispatchesRepository, DispatchCandidate, Dispatched } from '../db/repositories/alert-dispatches';
 import type { AlertRulesRepository, StoredAlertRule } from '../db/repositories/alert-rules';
@@ -22,7 +22,7 @@ import type { WatchlistsRepository } from '../db/repositories/watchlists';
 import { SCORE_BANDS, type ScanResult, type Signal } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
-import type { EventBus } from '../stream/bus';
+import type { BusEventInput, EventBus } from '../stream/bus';
 import type { WebhookSender } from './webhooks';
 
 export interface AlertRuleDeps {
@@ -147,19 +147,25 @@ export class AlertRuleDispatcher {
         });
       }
     }
-    const written = await deps.dispatches.record(candidates);
     const names = new Map(rules.map((r) => [r.id, r.name]));
-    for (const { dispatch } of written) {
-      deps.bus.publish('alerts.dispatched', {
-        alertId: dispatch.id,
-        signalId: dispatch.signalId,
-        symbol: dispatch.symbol,
-        ruleId: dispatch.ruleId,
-        at: dispatch.at.toISOString(),
-        userId: dispatch.userId,
-        rule: { id: dispatch.ruleId, name: names.get(dispatch.ruleId) ?? '' },
-      });
-    }
+    const announce = (fired: Dispatched[]) =>
+      fired.map(
+        ({ dispatch }): BusEventInput => ({
+          channel: 'alerts.dispatched',
+          payload: {
+            alertId: dispatch.id,
+            signalId: dispatch.signalId,
+            symbol: dispatch.symbol,
+            ruleId: dispatch.ruleId,
+            at: dispatch.at.toISOString(),
+            userId: dispatch.userId,
+            rule: { id: dispatch.ruleId, name: names.get(dispatch.ruleId) ?? '' },
+          },
+        }),
+      );
+    // The dispatches and their stream events commit together (the log is the stream's source).
+    const { written, events } = await deps.dispatches.record(candidates, announce);
+    deps.bus.announce(events);
     if (written.some((w) => w.delivery)) void deps.webhooks.kick();
     if (written.length) deps.log.info('alert rules fired', { runId, timeframe: result.timeframe, dispatches: written.length });
     return written;

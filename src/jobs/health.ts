@@ -2,10 +2,11 @@
  * @module jobs/health
  * Health in the background: every `intervalMs` one round checks the database
  * (a query), the market-data provider (its self-check), the rate-limit store
- * (a ping) and the worker pool (a task through a worker thread), each bounded
- * by a timeout so a hung dependency reads as `down`. Probes and /api/health
- * answer from the last round and say how old it is (while the database is
- * down, a round a second, so readiness returns with it); no request ever waits on
+ * (a ping), the worker pool (a task through a worker thread) and the event bus
+ * (its own account: stream/bus `BusHealth`), each bounded by a timeout so a
+ * hung dependency reads as `down`. Probes and /api/health answer from the last
+ * round and say how old it is (while the database is down, a round a second,
+ * so readiness returns with it); no request ever waits on
  * a check.
  *
  * `WarmUp` is what the boot is doing and what it has done (migrations run, the
@@ -13,7 +14,7 @@
  * database and pool ok.
  *
  * @example
- * const health = new HealthMonitor({ database, provider, rateLimitStore, pool, log }, { intervalMs: 10_000 });
+ * const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: 10_000 });
  * await health.start(); // the first round, then one every 10 s
  * health.last?.checks.db; // => 'ok'
  */
@@ -23,6 +24,7 @@ import type { Logger } from '../log';
 import type { KernelPool } from '../pool';
 import type { MarketDataProvider } from '../providers/types';
 import type { RateLimitStore } from '../ratelimit';
+import type { EventBus } from '../stream/bus';
 
 const CHECK_TIMEOUT_MS = 2000;
 /**
@@ -44,6 +46,7 @@ export interface HealthDeps {
   provider: MarketDataProvider;
   rateLimitStore: RateLimitStore;
   pool: KernelPool;
+  bus: Pick<EventBus, 'check'>;
   log: Logger;
 }
 
@@ -85,9 +88,9 @@ export class HealthMonitor {
   }
 
   private async check(): Promise<HealthSnapshot> {
-    const { database, provider, rateLimitStore, pool, log } = this.deps;
+    const { database, provider, rateLimitStore, pool, bus, log } = this.deps;
     const timeoutMs = this.options.timeoutMs ?? CHECK_TIMEOUT_MS;
-    const [db, dataAdapter, kv, poolCheck] = await Promise.all([
+    const [db, dataAdapter, kv, poolCheck, busCheck] = await Promise.all([
       timed(timeoutMs, () => database.ping()),
       timed(timeoutMs, async () => {
         const check = await provider.selfCheck();
@@ -100,12 +103,17 @@ export class HealthMonitor {
         return degradation ? { status: 'degraded' as const, message: degradation } : undefined;
       }),
       timed(timeoutMs, () => pool.ping()),
+      // Redis away with the log readable: degraded (events come from the database); neither: down.
+      timed(timeoutMs, async () => {
+        const { status, message } = await bus.check();
+        return status === 'ok' ? undefined : { status, message };
+      }),
     ]);
     const env: CheckResult = provider.synthetic
       ? { status: 'warn', latencyMs: 0, message: `serving synthetic market data (provider ${provider.name})` }
       : { status: 'ok', latencyMs: 0 };
-    const details = { db, dataAdapter, env, kv, pool: poolCheck };
-    const checks = { db: db.status, dataAdapter: dataAdapter.status, env: env.status, kv: kv.status, pool: poolCheck.status };
+    const details = { db, dataAdapter, env, kv, pool: poolCheck, bus: busCheck };
+    const checks = { db: db.status, dataAdapter: dataAdapter.status, env: env.status, kv: kv.status, pool: poolCheck.status, bus: busCheck.status };
     const previous = this.snapshot?.checks;
     for (const name of Object.keys(checks) as CheckName[]) {
       if (previous && previous[name] !== checks[name]) log.warn('health check changed', { check: name, from: previous[name], to: checks[name], message: details[name].message });

@@ -8,12 +8,12 @@
  * (ledger/record-summary). The one interface the scorecard calls is
  * `recordOf(deps, view, trades)`.
  *
- * Every step that costs CPU runs in the worker pool (workers/record): the
+ * Every step that costs CPU runs in the worker pool's background lane (workers/record): the
  * year-matched quintile cuts, the draws in batches of `BATCH` trades (each a
  * short task), and the summary. On the request's thread: loading the
  * universe's daily bars through the cache-through market data (they land in
  * the shared bar store the workers read) and shaping the answer. The caller
- * keeps the result per ledger head (ledger/performance `LedgerFigures`), so
+ * keeps the result per ledger head (ledger/book `perHead`), so
  * concurrent readers share one computation.
  */
 import type { ReplayParams, UniverseSpec } from '../domain/replay';
@@ -39,6 +39,13 @@ export const RECORD_MATCHES = 5;
 
 /** Trades per draw task. */
 const BATCH = 2000;
+
+/**
+ * Every task runs in the pool's background lane (niceness 10: the event loop
+ * and the live lane get the CPU first, src/pool), with this long from being
+ * sent (queued behind the other batches and any replay slices) to its answer.
+ */
+const TASK = { lane: 'background', timeoutMs: 10 * 60_000 } as const;
 
 /** The section's method, in words (served with it). */
 export const RECORD_METHOD = {
@@ -81,9 +88,9 @@ export async function recordOf(deps: RecordDeps, view: { source: 'live' | 'repla
     for (const symbol of new Set([...universe.symbols, ...closed.map((t) => t.symbol)])) await marketData.bars(symbol, 'daily').catch(() => null);
   }
   const handle = deps.barStore.handle();
-  const yearCuts = closed.length ? await pool.run('recordCuts', { handle, trades: match.map((t) => ({ symbol: t.symbol, entryAt: t.entryAt })) }) : [];
+  const yearCuts = closed.length ? await pool.run('recordCuts', { handle, trades: match.map((t) => ({ symbol: t.symbol, entryAt: t.entryAt })) }, TASK) : [];
   const parts = closed.length ? batches(match, Math.ceil(match.length / BATCH)) : [];
-  const results = (await Promise.all(parts.map((part) => pool.run('recordMatch', { handle, trades: part, symbols: universe.symbols, universe: universe.kind, matches: RECORD_MATCHES, seed: BASELINE_SEED, yearCuts })))).flat();
+  const results = (await Promise.all(parts.map((part) => pool.run('recordMatch', { handle, trades: part, symbols: universe.symbols, universe: universe.kind, matches: RECORD_MATCHES, seed: BASELINE_SEED, yearCuts }, TASK)))).flat();
   const summaryTrades: SummaryTrade[] = closed.map((t, k) => ({
     ...results[k]!,
     entryAt: t.levels!.entryAt,
@@ -95,6 +102,6 @@ export async function recordOf(deps: RecordDeps, view: { source: 'live' | 'repla
     regime: t.regime,
     alert: t.alert,
   }));
-  const summary = await pool.run('recordSection', { trades: summaryTrades });
+  const summary = await pool.run('recordSection', { trades: summaryTrades }, TASK);
   return { ledger: view.source, universe: universe.words, matches: RECORD_MATCHES, method: RECORD_METHOD, ...summary };
 }

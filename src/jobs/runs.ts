@@ -21,7 +21,7 @@
 import { Lease } from '../background/lease';
 import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import type { LedgerRepository } from '../db/repositories/ledger';
-import type { PersistedRun, RunFence, RunSummary, ScansRepository } from '../db/repositories/scans';
+import type { PersistedRun, RunChanges, RunFence, RunSummary, ScansRepository, Transition } from '../db/repositories/scans';
 import type { BreakoutState, OpenSetup, RegimeReading, ScanResult, Signal, Timeframe } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
@@ -29,7 +29,7 @@ import type { Metrics } from '../metrics';
 import type { MarketData } from '../market-data';
 import { batches, type KernelPool } from '../pool';
 import type { BarStore } from '../store';
-import type { EventBus } from '../stream/bus';
+import type { BusEventInput, EventBus } from '../stream/bus';
 import type { AlertRuleDispatcher } from './alert-rules';
 import { alertsAt, evaluationOf, verdictsOf, type AlertEvaluation } from './alerts';
 import { resolveOutcomes } from './outcomes';
@@ -78,6 +78,18 @@ const LATEST_RUN_TTL_MS = 1000;
 /** How long a universe scan is reused for /api/universe/scan. */
 const UNIVERSE_REUSE_MS = 60_000;
 const HISTORY_RUNS = 10;
+
+/** What a persisted run announces on the stream: each new signal, then each state change of a known one (at the run's bar). */
+function runEvents({ newSignals, changes }: RunChanges, asOf: string): BusEventInput[] {
+  return [
+    ...newSignals.map((signal): BusEventInput => ({ channel: 'breakouts.new', payload: { signal } })),
+    ...changes.map(({ signal, from, to }): BusEventInput => ({ channel: 'breakouts.state_change', payload: { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: asOf } })),
+  ];
+}
+
+/** The stream events of tracked signals' transitions (each at its own bar). */
+const transitionEvents = (changes: Transition[]): BusEventInput[] =>
+  changes.map((c) => ({ channel: 'breakouts.state_change', payload: { signalId: c.signalId, symbol: c.symbol, from: c.from, to: c.to, price: c.price, at: c.at.toISOString() } }));
 
 /** Ranking order of signals: finalScore, best first, then id. */
 export const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
@@ -141,18 +153,22 @@ export class SignalRuns {
    * waited for the timeframe's lease. `after` is the newest run the caller
    * knew of (null: none; by default the newest now): any run newer than it,
    * whoever made it, answers. `signal` (the scheduler's leadership) stops it
-   * before it saves.
+   * before it saves. `stopping` (a shutdown) lets the scan in progress save
+   * its run but skips the steps after the save (alert rules, tracking,
+   * outcomes, the checkpoint): each is done again after the next run, and a
+   * stopping process has seconds, not the minutes they can take on a busy
+   * machine (35 s for 140 alert dispatches at load 30).
    */
-  persist(timeframe: Timeframe, options: { signal?: AbortSignal; after?: string | null } = {}): Promise<string> {
+  persist(timeframe: Timeframe, options: { signal?: AbortSignal; stopping?: AbortSignal; after?: string | null } = {}): Promise<string> {
     const existing = this.persisting.get(timeframe);
     if (existing) return existing;
-    const job = this.persistOnce(timeframe, options.after, options.signal).finally(() => this.persisting.delete(timeframe));
+    const job = this.persistOnce(timeframe, options.after, options.signal, options.stopping).finally(() => this.persisting.delete(timeframe));
     this.persisting.set(timeframe, job);
     return job;
   }
 
   /** Under the timeframe's lease: a run persisted by another instance since `head` is read, else one is made. */
-  private async persistOnce(timeframe: Timeframe, after: string | null | undefined, signal?: AbortSignal): Promise<string> {
+  private async persistOnce(timeframe: Timeframe, after: string | null | undefined, signal?: AbortSignal, stopping?: AbortSignal): Promise<string> {
     const headOf = async () => (await this.deps.scans.runHistory(timeframe, 1))[0]?.id ?? null;
     const head = after === undefined ? await headOf() : after;
     const lease = this.lease(timeframe);
@@ -163,7 +179,7 @@ export class SignalRuns {
         this.latestRuns.delete(timeframe);
         return now;
       }
-      return await this.scanAndPersist(timeframe, { head: now, lockKey: LOCK_KEYS.scanRunSave[timeframe] }, AbortSignal.any([lease.signal, ...(signal ? [signal] : [])]));
+      return await this.scanAndPersist(timeframe, { head: now, lockKey: LOCK_KEYS.scanRunSave[timeframe] }, AbortSignal.any([lease.signal, ...(signal ? [signal] : [])]), stopping);
     } finally {
       await lease.release();
     }
@@ -178,7 +194,7 @@ export class SignalRuns {
     return lease;
   }
 
-  private async scanAndPersist(timeframe: Timeframe, fence: RunFence, signal: AbortSignal): Promise<string> {
+  private async scanAndPersist(timeframe: Timeframe, fence: RunFence, signal: AbortSignal, stopping?: AbortSignal): Promise<string> {
     const { deps } = this;
     const started = performance.now();
     // Intraday signals stored before ids carried the timeframe go on under their stored ids (domain/signal-id).
@@ -186,23 +202,29 @@ export class SignalRuns {
     const runId = newId('run');
     const alerts = await this.alerts(result);
     signal.throwIfAborted();
-    const saved = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts), fence);
+    // The run and its stream events commit together: subscribers of every instance get them from the log even when Redis is away.
+    const saved = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts), (written) => runEvents(written, result.asOf), fence);
     this.latestRuns.delete(timeframe);
     if (!saved) {
       deps.log.warn('scan run not saved: another instance saved one first', { timeframe });
       const [head] = await deps.scans.runHistory(timeframe, 1);
       return head!.id;
     }
-    const { newSignals, changes } = saved;
-    for (const signal of newSignals) deps.bus.publish('breakouts.new', { signal });
-    for (const { signal, from, to } of changes) {
-      deps.bus.publish('breakouts.state_change', { signalId: signal.id, symbol: signal.symbol, from, to, price: signal.price, at: result.asOf });
-    }
+    deps.bus.announce(saved.events);
+    // Stopping: the run is saved and announced; what follows is done again after the next run.
+    const left = (step: string) => {
+      if (stopping?.aborted) deps.log.info('scan run saved; its later steps are left to the next run (stopping)', { timeframe, runId, step });
+      return stopping?.aborted === true;
+    };
     // The run is persisted: users' alert rules fire now; a failure is logged and the rules see these signals again next run.
+    if (left('alert rules')) return runId;
     await deps.alertRules?.evaluate(runId, result).catch((error) => deps.log.error('alert rules failed', { runId, error: String(error) }));
+    if (left('tracking')) return runId;
     await this.trackOpenSignals(runId, result);
     // The run is persisted: a failure to resolve outcomes is logged and retried after the next run.
+    if (left('outcomes')) return runId;
     await resolveOutcomes(deps).catch((error) => deps.log.error('outcome resolution failed', { error: String(error) }));
+    if (left('checkpoint')) return runId;
     await deps.ledger.checkpoint(); // a published head after every run
     deps.metrics?.scanSeconds(timeframe, (performance.now() - started) / 1000);
     return runId;
@@ -231,7 +253,7 @@ export class SignalRuns {
     const handle = deps.barStore.handle();
     const tracked = (await Promise.all(batches(setups, deps.pool.threads * 4).map((part) => deps.pool.run('track', { handle, timeframe: result.timeframe, asOfTs, setups: part })))).flat();
     const rows = new Map(open.map((r) => [r.id, r]));
-    const changes: { signalId: string; symbol: string; from: BreakoutState; to: BreakoutState; price: number; at: Date }[] = [];
+    const changes: Transition[] = [];
     for (const t of tracked) {
       const row = rows.get(t.id);
       if (!row) continue;
@@ -240,10 +262,7 @@ export class SignalRuns {
       if (t.state === row.state || from < 0) continue;
       for (const x of t.transitions.slice(from)) changes.push({ signalId: t.id, symbol: row.symbol, from: x.from, to: x.to, price: x.price, at: new Date(x.ts) });
     }
-    await deps.scans.recordTransitions(runId, changes);
-    for (const c of changes) {
-      deps.bus.publish('breakouts.state_change', { signalId: c.signalId, symbol: c.symbol, from: c.from, to: c.to, price: c.price, at: c.at.toISOString() });
-    }
+    deps.bus.announce(await deps.scans.recordTransitions(runId, changes, transitionEvents));
   }
 
   private alerts(result: ScanResult): Promise<AlertEvaluation> {

@@ -38,6 +38,8 @@ export class ScanScheduler {
   private retry: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
+  /** Aborted by `stop`: the scan in progress saves its run and skips the steps after it (jobs/runs `persist`). */
+  private readonly stopping = new AbortController();
   /** A pass was asked for while one ran: one more follows it. */
   private rerun = false;
   /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
@@ -64,6 +66,7 @@ export class ScanScheduler {
   /** Stops scheduling; a pass in progress finishes the scan it is running and starts no other (its safe point). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     clearInterval(this.timer);
     clearTimeout(this.retry);
     this.timer = this.retry = undefined;
@@ -114,7 +117,7 @@ export class ScanScheduler {
         const latestBar = bench.ts[bench.ts.length - 1];
         const due = this.closed.delete(timeframe) || !last || (latestBar !== undefined && latestBar > last.asOf.getTime()) || now() - last.finishedAt.getTime() >= intervalMs;
         if (!due) continue;
-        const runId = await deps.runs.persist(timeframe, { signal, after: last?.id ?? null });
+        const runId = await deps.runs.persist(timeframe, { signal, stopping: this.stopping.signal, after: last?.id ?? null });
         log.info('scan persisted', { timeframe, runId });
       } catch (error) {
         failure ??= error;

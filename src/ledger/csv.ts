@@ -4,10 +4,12 @@
  * time. The file of a head never changes, so it is rendered once per head and
  * kept (up to `maxCachedBytes`), and however many clients ask at once, one
  * rendering runs: a burst of downloads costs one read of the ledger. Rendering
- * reads `chunkSignals` signal records (and their follow-ups up to the head) per
- * query, so other requests are served between chunks; a ledger too large to
- * keep is streamed to each client chunk by chunk instead. The ETag is the head
- * hash: a client that has the head already gets nothing to read.
+ * reads the facts kept beside the chain up to the head (db/repositories/
+ * ledger-facts: each signal's, state change's and outcome's, a few hundred
+ * bytes), not the records' bodies, a page per query with the event loop free
+ * between pages, and writes the rows `chunkSignals` at a time. A ledger too
+ * large to keep is streamed to each client chunk by chunk instead. The ETag
+ * is the head hash: a client that has the head already gets nothing to read.
  *
  * @example
  * const csv = await ledgerCsv.open(request.headers.get('if-none-match'));
@@ -15,7 +17,7 @@
  */
 import { yieldToEventLoop } from '../db/client';
 import type { LedgerRepository } from '../db/repositories/ledger';
-import { csvHeader, csvRows, ledgerEntries } from './serialize';
+import { csvHeader, csvRows, type CsvEntry } from './serialize';
 
 export interface LedgerCsvOptions {
   /** Signal records per query (small on PGlite, which runs in the server's thread). */
@@ -79,16 +81,36 @@ export class LedgerCsv {
   private async *chunks(head: Head): AsyncGenerator<Uint8Array> {
     const encoder = new TextEncoder();
     yield encoder.encode(csvHeader());
+    // Each signal's row as of the head: its facts, its last state, its outcome (the facts up to the head, in order).
+    const entries = new Map<string, CsvEntry>();
+    const { facts, replayId } = this.ledger;
+    const page = this.options.chunkSignals * 4;
     for (let after = 0; ; ) {
-      const rows = await this.ledger.signalPage(after, head.seq, this.options.chunkSignals);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.seq;
-      const followUps = await this.ledger.followUps(rows.map((r) => r.signalId), head.seq);
-      yield encoder.encode(csvRows(ledgerEntries(rows, followUps)));
+      const rows = await facts.page(replayId, after, head.seq, page);
+      for (const row of rows) {
+        const data = JSON.parse(row.facts) as Record<string, unknown>;
+        if (row.kind === 'signal') {
+          entries.set(row.signalId, { seq: row.seq, signal: data, state: String(data.state ?? 'forming'), outcome: OPEN, recordedAt: row.recordedAt.toISOString(), hash: row.hash });
+          continue;
+        }
+        const entry = entries.get(row.signalId);
+        if (!entry) continue;
+        if (row.kind === 'state') entry.state = String(data.state);
+        else if (row.kind === 'outcome') entry.outcome = data as CsvEntry['outcome'];
+      }
+      if (rows.length < page) break;
+      after = rows.at(-1)!.seq;
+      await yieldToEventLoop();
+    }
+    const all = [...entries.values()];
+    for (let i = 0; i < all.length; i += this.options.chunkSignals) {
+      yield encoder.encode(csvRows(all.slice(i, i + this.options.chunkSignals)));
       await yieldToEventLoop();
     }
   }
 }
+
+const OPEN = { outcome: 'open' };
 
 /** A stream over chunks already held. */
 function replay(chunks: Uint8Array[]): ReadableStream<Uint8Array> {

@@ -87,89 +87,113 @@ function alertOf(x: unknown): Trade['alert'] {
 }
 
 /**
+ * The trade of one signal: its data as surfaced and its outcome record's data
+ * so far (`{ outcome: 'open' }` without one). With `cutoff` (an ISO time), an
+ * outcome whose exit came later is still open: what could be known then.
+ */
+export function tradeOf(s: Record<string, unknown>, outcome: Record<string, unknown> & { outcome: string }, cutoff?: string): Trade {
+  const o = cutoff !== undefined && !(typeof outcome.exitAt === 'string' && outcome.exitAt <= cutoff) ? OPEN : outcome;
+  return {
+    id: String(s.id),
+    symbol: String(s.symbol),
+    patternType: String(s.patternType),
+    scoreBand: String(s.scoreBand),
+    timeframe: String(s.timeframe),
+    direction: String(s.direction),
+    regime: typeof s.regime === 'string' ? s.regime : 'unknown',
+    detectedAt: String(s.detectedAt),
+    confidence: num(s.confidence),
+    levels:
+      o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
+        ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
+        : null,
+    alert: alertOf(s.alert),
+    outcome: o.outcome as Trade['outcome'],
+    entered: o.outcome !== 'open' && o.entered !== false,
+    rMultiple: num(o.rMultiple),
+    daysHeld: num(o.daysHeld),
+  };
+}
+
+/**
  * One trade per ledger entry: the signal as surfaced and its outcome so far.
  * With `knownAt`, an outcome whose exit came later is still open: the figures
  * are what could have been known then.
  */
 export function tradesOf(entries: readonly LedgerEntryView[], knownAt?: Date): Trade[] {
   const cutoff = knownAt?.toISOString();
-  return entries.map((e) => {
-    const s = e.signal;
-    const o = cutoff !== undefined && !(typeof e.outcome.exitAt === 'string' && e.outcome.exitAt <= cutoff) ? OPEN : e.outcome;
+  return entries.map((e) => tradeOf(e.signal, e.outcome, cutoff));
+}
+
+/**
+ * The figures of a set of trades, added one at a time (what `performance`
+ * does over a list, and the trade books over their columns: one definition).
+ */
+export class PerformanceTally {
+  private open = 0;
+  private wins = 0;
+  private losses = 0;
+  private scratches = 0;
+  private neverEntered = 0;
+  private days = 0;
+  private signals = 0;
+  private readonly r: number[] = [];
+
+  /** Per Monday-based week of detection: closed trades, wins, Σ R (kernels/stats/clustered's rows). */
+  private readonly weeks = new Map<number, Float64Array>();
+
+  /** One trade; `week` is its week of detection (kernels/stats/cluster-bootstrap `weekOf` of its detectedAt). */
+  add(outcome: Trade['outcome'], entered: boolean, rMultiple: number | null, daysHeld: number | null, week: number): void {
+    this.signals++;
+    if (outcome === 'open') this.open++;
+    else if (!entered) this.neverEntered++;
+    else {
+      if (outcome === 'win') this.wins++;
+      else if (outcome === 'loss') this.losses++;
+      else this.scratches++;
+      this.r.push(rMultiple ?? 0);
+      this.days += daysHeld ?? 0;
+      let row = this.weeks.get(week);
+      if (!row) this.weeks.set(week, (row = new Float64Array(CLUSTER_WIDTH)));
+      row[CLUSTER_N]!++;
+      if (outcome === 'win') row[CLUSTER_WINS]!++;
+      row[CLUSTER_SUM]! += rMultiple ?? 0;
+    }
+  }
+
+  result(): Performance {
+    const { r, wins, days } = this;
+    const closed = r.length;
+    const rows = new Float64Array(this.weeks.size * CLUSTER_WIDTH);
+    [...this.weeks.values()].forEach((row, i) => rows.set(row, i * CLUSTER_WIDTH));
+    const rate = clusteredRateInterval(rows);
+    const meanR = clusteredMeanInterval(rows);
+    const totalR = r.reduce((a, b) => a + b, 0);
     return {
-      id: String(s.id),
-      symbol: String(s.symbol),
-      patternType: String(s.patternType),
-      scoreBand: String(s.scoreBand),
-      timeframe: String(s.timeframe),
-      direction: String(s.direction),
-      regime: typeof s.regime === 'string' ? s.regime : 'unknown',
-      detectedAt: String(s.detectedAt),
-      confidence: num(s.confidence),
-      levels:
-        o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
-          ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
-          : null,
-      alert: alertOf(s.alert),
-      outcome: o.outcome as Trade['outcome'],
-      entered: o.outcome !== 'open' && o.entered !== false,
-      rMultiple: num(o.rMultiple),
-      daysHeld: num(o.daysHeld),
+      signals: this.signals,
+      open: this.open,
+      closed,
+      wins,
+      losses: this.losses,
+      scratches: this.scratches,
+      neverEntered: this.neverEntered,
+      hitRate: closed ? round(wins / closed, 4) : null,
+      hitRateInterval: { lower: finite(rate.lower, 4), upper: finite(rate.upper, 4) },
+      avgR: closed ? round(meanR.estimate, 4) : null,
+      avgRInterval: { lower: finite(meanR.lower, 4), upper: finite(meanR.upper, 4) },
+      totalR: round(totalR, 4),
+      expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,
+      profitFactor: closed ? finite(profitFactor(r), 4) : null,
+      avgDaysHeld: closed ? round(days / closed, 2) : null,
     };
-  });
+  }
 }
 
 /** The figures of a set of trades (see the module comment). */
 export function performance(trades: readonly Trade[]): Performance {
-  let open = 0;
-  let wins = 0;
-  let losses = 0;
-  let scratches = 0;
-  let neverEntered = 0;
-  let days = 0;
-  const r: number[] = [];
-  // Per week of detection: closed trades, wins, Σ R (kernels/stats/clustered's rows).
-  const weeks = new Map<number, Float64Array>();
-  for (const t of trades) {
-    if (t.outcome === 'open') open++;
-    else if (!t.entered) neverEntered++;
-    else {
-      if (t.outcome === 'win') wins++;
-      else if (t.outcome === 'loss') losses++;
-      else scratches++;
-      r.push(t.rMultiple ?? 0);
-      days += t.daysHeld ?? 0;
-      const week = weekOf(t.detectedAt);
-      let row = weeks.get(week);
-      if (!row) weeks.set(week, (row = new Float64Array(CLUSTER_WIDTH)));
-      row[CLUSTER_N]!++;
-      if (t.outcome === 'win') row[CLUSTER_WINS]!++;
-      row[CLUSTER_SUM]! += t.rMultiple ?? 0;
-    }
-  }
-  const closed = r.length;
-  const rows = new Float64Array(weeks.size * CLUSTER_WIDTH);
-  [...weeks.values()].forEach((row, i) => rows.set(row, i * CLUSTER_WIDTH));
-  const rate = clusteredRateInterval(rows);
-  const meanR = clusteredMeanInterval(rows);
-  const totalR = r.reduce((a, b) => a + b, 0);
-  return {
-    signals: trades.length,
-    open,
-    closed,
-    wins,
-    losses,
-    scratches,
-    neverEntered,
-    hitRate: closed ? round(wins / closed, 4) : null,
-    hitRateInterval: { lower: finite(rate.lower, 4), upper: finite(rate.upper, 4) },
-    avgR: closed ? round(meanR.estimate, 4) : null,
-    avgRInterval: { lower: finite(meanR.lower, 4), upper: finite(meanR.upper, 4) },
-    totalR: round(totalR, 4),
-    expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,
-    profitFactor: closed ? finite(profitFactor(r), 4) : null,
-    avgDaysHeld: closed ? round(days / closed, 2) : null,
-  };
+  const tally = new PerformanceTally();
+  for (const t of trades) tally.add(t.outcome, t.entered, t.rMultiple, t.daysHeld, weekOf(t.detectedAt));
+  return tally.result();
 }
 
 export interface ConfidenceCheck {
@@ -189,12 +213,18 @@ export interface ConfidenceCheck {
 /** How well `confidence` predicted a win over the closed trades (kernels/stats/calibration). */
 export function confidenceCheck(trades: readonly Trade[]): ConfidenceCheck {
   const judged = trades.filter((t) => t.outcome !== 'open' && t.entered && t.confidence !== null);
-  if (judged.length === 0) return { trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] };
-  const p = judged.map((t) => t.confidence!);
-  const y = judged.map((t) => (t.outcome === 'win' ? 1 : 0));
+  return confidenceOf(
+    judged.map((t) => t.confidence!),
+    judged.map((t) => (t.outcome === 'win' ? 1 : 0)),
+  );
+}
+
+/** The confidence check of closed trades' confidences `p` and wins `y` (1 a win, 0 a loss or scratch), in trade order. */
+export function confidenceOf(p: readonly number[], y: readonly number[]): ConfidenceCheck {
+  if (p.length === 0) return { trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] };
   const b = brierReport(p, y);
   return {
-    trades: judged.length,
+    trades: p.length,
     brier: round(b.brier, 4),
     baseRate: round(b.baseRate, 4),
     referenceBrier: round(b.reference, 4),
@@ -233,26 +263,4 @@ export async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter
     if (rows.length < PAGE) break;
   }
   return trades;
-}
-
-/**
- * Figures computed from the ledger, each kept until the ledger's head moves:
- * nothing is recomputed until a record is appended. One per ledger (built in
- * services.ts).
- */
-export class LedgerFigures {
-  private readonly held = new Map<string, { seq: number; value: Promise<unknown> }>();
-
-  constructor(readonly ledger: LedgerRepository) {}
-
-  /** `compute()` once per ledger head and `key`. */
-  async perHead<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const { seq } = await this.ledger.head();
-    const hit = this.held.get(key);
-    if (hit && hit.seq === seq) return hit.value as Promise<T>;
-    const value = compute();
-    this.held.set(key, { seq, value });
-    value.catch(() => this.held.delete(key));
-    return value;
-  }
 }

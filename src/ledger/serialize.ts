@@ -78,7 +78,10 @@ export function csvHeader(columns: readonly string[] = LEDGER_CSV_COLUMNS): stri
   return csvLine(columns);
 }
 
-export function csvRows(entries: LedgerEntryView[]): string {
+/** What a CSV row shows of an entry (a trade row of ledger/trades has it too). */
+export type CsvEntry = Pick<LedgerEntryView, 'seq' | 'signal' | 'state' | 'outcome' | 'recordedAt' | 'hash'>;
+
+export function csvRows(entries: readonly CsvEntry[]): string {
   let out = '';
   for (const e of entries) {
     const s = e.signal;

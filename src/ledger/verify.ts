@@ -8,11 +8,18 @@
  *
  * `verifyLedger` recomputes everything, or — given a head verified before —
  * only the records after it (checking first that the record at that head is
- * unchanged). `LedgerVerifier`, the server's verifier, answers from the last
- * report while the ledger head is the same, extends it incrementally when
- * records were appended, recomputes the whole chain when its last full pass is
- * older than `fullEveryMs`, and runs one pass at a time however many callers
- * ask: a burst of requests costs one verification, never one each.
+ * unchanged, and that the published checkpoints inside it still match).
+ *
+ * `LedgerVerifier`, the server's verifier (issues 26, 27), goes on from the
+ * verification checkpoint stored with the chain (ledger_chain_state: the last
+ * head a pass found whole, whichever instance or `breakline verify-ledger`
+ * made it): a head that moved by a few records costs a few records, not the
+ * whole chain, across restarts too; a chain never verified is recomputed from
+ * its first record once. It answers from its last report while the head is
+ * the same, and runs one pass at a time however many callers ask. What it
+ * cannot see is a record changed *before* the stored checkpoint (other than
+ * the checkpoint's own record and the published checkpoints' records): only a
+ * full pass finds that, and `breakline verify-ledger` always makes one.
  *
  * @example
  * const report = await verifyLedger(repository);
@@ -40,6 +47,8 @@ export interface VerifyReport {
 
 /** Records read per query by default (PostgreSQL; the server passes less for PGlite, which runs in its thread). */
 const PAGE = 20_000;
+/** Yield to the event loop after hashing this many records (a page on PostgreSQL is 20,000). */
+const HASH_SLICE = 500;
 
 /** Whether a hashed body names the same seq, kind and signal as its row's columns. */
 function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: string }): boolean {
@@ -79,7 +88,8 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
   while (!bad) {
     const rows = await ledger.page(after, pageSize);
     if (rows.length === 0) break;
-    for (const row of rows) {
+    for (const [k, row] of rows.entries()) {
+      if (k > 0 && k % HASH_SLICE === 0) await yieldToEventLoop();
       if (row.seq !== expected) bad = { seq: row.seq, reason: `expected seq ${expected}, found ${row.seq} (a record is missing or out of order)` };
       else if (row.prevHash !== prev) bad = { seq: row.seq, reason: "prev_hash is not the previous record's hash" };
       else if (chainHash(prev, row.body) !== row.hash) bad = { seq: row.seq, reason: 'hash does not match SHA-256(prev_hash ‖ body): the record was altered' };
@@ -127,35 +137,47 @@ export interface ChainsReport {
  * const { ok, live, replay } = await verifyLedgers({ live: services.ledger, replay: services.replayLedger });
  */
 export async function verifyLedgers(chains: { live: LedgerRepository; replay: LedgerRepository }): Promise<ChainsReport> {
-  const [live, replay] = await Promise.all([verifyLedger(chains.live), verifyLedger(chains.replay)]);
+  // Full passes; a chain that holds stores its head as the verification checkpoint the server goes on from.
+  const [live, replay] = await Promise.all([verifyOn(chains.live, undefined, true), verifyOn(chains.replay, undefined, true)]);
   return { ok: live.ok && replay.ok, live, replay };
 }
 
-/** The server's verifier (built once in services.ts; see the module comment). */
+/** The server's verifier of one chain (built once in services.ts; see the module comment). */
 export class LedgerVerifier {
-  private last: { report: VerifyReport; fullAt: number } | undefined;
+  private last: { head: { seq: number; hash: string }; report: VerifyReport } | undefined;
   private running: Promise<VerifyReport> | undefined;
 
   constructor(
     private readonly ledger: LedgerRepository,
-    private readonly options: { fullEveryMs: number; pageSize?: number; now?: () => number } = { fullEveryMs: 10 * 60_000 },
+    private readonly options: { pageSize?: number } = {},
   ) {}
 
-  /** The report for the current head: reused, extended, or recomputed; one pass at a time. */
+  /** The report for the current head: reused, or verified on from the stored checkpoint; one pass at a time. */
   verify(): Promise<VerifyReport> {
     this.running ??= this.pass().finally(() => (this.running = undefined));
     return this.running;
   }
 
   private async pass(): Promise<VerifyReport> {
-    const now = (this.options.now ?? Date.now)();
-    const last = this.last;
     const head = await this.ledger.head();
-    const fresh = last !== undefined && last.report.ok && now - last.fullAt < this.options.fullEveryMs;
-    if (fresh && head.seq === last.report.head.seq && head.hash === last.report.head.hash) return last.report;
-    const extend = fresh && head.seq > last.report.head.seq;
-    const report = await verifyLedger(this.ledger, extend ? last.report.head : undefined, this.options.pageSize);
-    this.last = { report, fullAt: extend ? last.fullAt : now };
+    const last = this.last;
+    if (last && last.head.seq === head.seq && last.head.hash === head.hash) return last.report;
+    const report = await verifyOn(this.ledger, this.options.pageSize);
+    this.last = { head, report };
     return report;
   }
+}
+
+/**
+ * Verifies a chain on from its stored verification checkpoint (from its first
+ * record when it has none, or with `full`), and stores the head it found whole
+ * as the new checkpoint. A failing pass stores nothing: the next one starts
+ * from the same checkpoint.
+ */
+export async function verifyOn(ledger: LedgerRepository, pageSize?: number, full = false): Promise<VerifyReport> {
+  const stored = full ? undefined : await ledger.facts.state();
+  const from = stored && stored.verifiedSeq > 0 && stored.verifiedHash ? { seq: stored.verifiedSeq, hash: stored.verifiedHash } : undefined;
+  const report = await verifyLedger(ledger, from, pageSize);
+  if (report.ok && report.head.seq > 0 && report.head.seq !== from?.seq) await ledger.facts.storeVerified(report.head, new Date(report.verifiedAt), report.scope === 'full');
+  return report;
 }

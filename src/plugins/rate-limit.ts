@@ -81,18 +81,20 @@ export interface RateLimitOptions {
   onRefused?: (quotaClass: 'general' | QuotaClassName) => void;
 }
 
-/** When a route counts in a quota class (`costly` unless named): always, or when the named query parameter is given. */
-export type CostlyWhen = boolean | { query?: string; class?: QuotaClassName };
+/** When a route counts in a quota class (`costly` unless named): always, when the named query parameter is given, or when it `equals` a value. */
+export type CostlyWhen = boolean | { query?: string; equals?: string; class?: QuotaClassName };
 
 /** The OpenAPI extensions a route's `costly` option publishes (the route table's record of it, which GraphQL reads). */
 const CLASS_KEY = 'x-rate-limit-class';
 const WHEN_KEY = 'x-rate-limit-class-when-present';
+const EQUALS_KEY = 'x-rate-limit-class-when-equals';
 
 /** A route's `costly` option as its detail publishes it. */
 export function classDetail(when: CostlyWhen): Record<string, string> {
   if (when === false) return {};
   const detail: Record<string, string> = { [CLASS_KEY]: when === true ? 'costly' : (when.class ?? 'costly') };
   if (when !== true && when.query !== undefined) detail[WHEN_KEY] = when.query;
+  if (when !== true && when.equals !== undefined) detail[EQUALS_KEY] = when.equals;
   return detail;
 }
 
@@ -100,15 +102,18 @@ export function classDetail(when: CostlyWhen): Record<string, string> {
 export function classFromDetail(detail: Readonly<Record<string, unknown>> | undefined): CostlyWhen {
   const name = QUOTA_CLASSES.find((c) => c === detail?.[CLASS_KEY]);
   if (!name) return false;
-  const query = detail?.[WHEN_KEY];
-  return { class: name, ...(typeof query === 'string' ? { query } : {}) };
+  const [query, equals] = [detail?.[WHEN_KEY], detail?.[EQUALS_KEY]];
+  return { class: name, ...(typeof query === 'string' ? { query } : {}), ...(typeof equals === 'string' ? { equals } : {}) };
 }
 
 /** The quota class a request counts in under `when`, given its query parameters (a GraphQL field: its arguments), or undefined. */
 export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unknown>>): QuotaClassName | undefined {
   if (when === false) return undefined;
   if (when === true) return 'costly';
-  if (when.query !== undefined && (args[when.query] === undefined || args[when.query] === null)) return undefined;
+  if (when.query !== undefined) {
+    const value = args[when.query];
+    if (value === undefined || value === null || (when.equals !== undefined && String(value) !== when.equals)) return undefined;
+  }
   return when.class ?? 'costly';
 }
 

@@ -33,8 +33,8 @@ const factories: Record<Config['marketDataProvider'], (config: Config, log: Logg
   csv: (config) => createCsvProvider({ dir: config.csvDir! }),
   yahoo: (config) => createYahooProvider(config.yahoo),
   alpaca: (config, log) => {
-    const { streamUrl, ...alpaca } = config.alpaca!;
-    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl } : undefined;
+    const { streamUrl, barsFrom, ...alpaca } = config.alpaca!;
+    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl, barsFromTrades: barsFrom === 'trades' } : undefined;
     return createAlpacaProvider({ ...alpaca, extendedHours: config.live.extendedHours, live });
   },
   polygon: (config, log) => {

@@ -2,19 +2,20 @@
  * @module ratelimit/failover
  * A shared store (Redis) with an in-process store behind it. While the shared
  * one answers, every hit is counted there (exact across instances). When it
- * fails (the Redis store fails at once while its connection is down) or hangs
- * longer than `timeoutMs`, a cockatiel circuit breaker opens:
+ * fails (the Redis store fails at once while Redis is known to be down) or
+ * hangs longer than `timeoutMs`, a fail-fast breaker (redis/breaker) opens:
  * hits are counted by the in-process store instead — still limited, per
- * instance — with no wait on the dead connection; after `halfOpenAfterMs` one
- * hit tries the shared store again and, if it answers, closes the breaker.
- * Nothing is answered 5xx for it: health reports `kv: degraded` meanwhile.
+ * instance — with no wait on the dead connection, not even for a probe: the
+ * shared store's ping is tried in the background every `halfOpenAfterMs`, and
+ * once it answers, hits go to it again. Nothing is answered 5xx for it:
+ * health reports `kv: degraded` meanwhile.
  *
  * During an outage each of N instances admits up to the quota on its own (a
  * client spread over all of them gets up to N × quota); the counts made
  * in-process are not carried over when the shared store returns.
  */
-import { circuitBreaker, ConsecutiveBreaker, handleAll, timeout, TimeoutStrategy, wrap, type CircuitBreakerPolicy, type IPolicy } from 'cockatiel';
 import type { Logger } from '../log';
+import { FailFastBreaker, withTimeout } from '../redis/breaker';
 import type { HitOptions, RateLimitDecision, RateLimitStore } from './interface';
 import { MemoryRateLimitStore } from './memory';
 
@@ -35,8 +36,7 @@ export interface FailoverOptions {
 
 export class FailoverRateLimitStore implements RateLimitStore {
   readonly name: string;
-  readonly breaker: CircuitBreakerPolicy;
-  private readonly policy: IPolicy;
+  readonly breaker: FailFastBreaker;
   private readonly pingTimeoutMs: number;
 
   constructor(
@@ -46,47 +46,38 @@ export class FailoverRateLimitStore implements RateLimitStore {
   ) {
     this.name = `${shared.name}+${local.name}`;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 1000;
-    this.breaker = circuitBreaker(handleAll, { halfOpenAfter: options.halfOpenAfterMs ?? 1000, breaker: new ConsecutiveBreaker(1) });
-    this.policy = wrap(this.breaker, timeout(options.timeoutMs ?? 2000, TimeoutStrategy.Aggressive));
     const { log } = options;
-    this.breaker.onBreak((reason) =>
-      log.warn('rate-limit store unreachable; counting in-process per instance until it answers again', {
-        store: shared.name,
-        error: 'error' in reason ? String(reason.error) : 'isolated',
-      }),
-    );
-    this.breaker.onReset(() => log.info('rate-limit store answers again; counting shared across instances', { store: shared.name }));
+    this.breaker = new FailFastBreaker({
+      timeoutMs: options.timeoutMs ?? 2000,
+      probeEveryMs: options.halfOpenAfterMs ?? 1000,
+      probe: () => shared.ping(),
+      onBreak: (error) => log.warn('rate-limit store unreachable; counting in-process per instance until it answers again', { store: shared.name, error: String(error) }),
+      onReset: () => log.info('rate-limit store answers again; counting shared across instances', { store: shared.name }),
+    });
   }
 
   hit(key: string, quota: number, windowMs: number, options?: HitOptions): Promise<RateLimitDecision> {
-    return this.policy.execute(() => this.shared.hit(key, quota, windowMs, options)).catch(() => this.local.hit(key, quota, windowMs, options));
+    return this.breaker.run(() => this.shared.hit(key, quota, windowMs, options)).catch(() => this.local.hit(key, quota, windowMs, options));
   }
 
   peek(key: string, quota: number, windowMs: number, now?: number): Promise<RateLimitDecision> {
-    return this.policy.execute(() => this.shared.peek(key, quota, windowMs, now)).catch(() => this.local.peek(key, quota, windowMs, now));
+    return this.breaker.run(() => this.shared.peek(key, quota, windowMs, now)).catch(() => this.local.peek(key, quota, windowMs, now));
   }
 
   /** Never throws: the in-process store can always count. */
   async ping(): Promise<void> {}
 
   async degradation(): Promise<string | null> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      await Promise.race([
-        this.shared.ping(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`no answer within ${this.pingTimeoutMs} ms`)), this.pingTimeoutMs);
-        }),
-      ]);
+      await withTimeout(this.shared.ping(), this.pingTimeoutMs);
       return null;
     } catch (error) {
       return `${this.shared.name} unreachable (${(error as Error).message}); requests are limited in-process, per instance`;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
+    this.breaker.close();
     await Promise.all([this.shared.close(), this.local.close()]);
   }
 }

@@ -25,9 +25,9 @@ import type { QuoteEvent } from '../domain/events';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import { AppError } from '../errors';
-import { CHANNELS, type BusEvent, type Channel, type EventBus } from './bus';
-import type { ConnectionCaps } from './caps';
-import { busPosition, compareEventIds, formatEventId, parseEventId, ZERO_ID, type EventId } from './event-id';
+import { CHANNELS, type BusEvent, type BusGap, type Channel, type EventBus } from './bus';
+import type { StreamCaps } from './caps';
+import { busPosition, compareEventIds, formatEventId, parseEventId, positionId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME, reconnectFrame } from './frames';
 import { QuoteRoutes } from './quote-routes';
 import { QuoteFeed, type QuoteSource } from './quotes';
@@ -46,14 +46,12 @@ export interface HubOptions {
   quoteIntervalMs: number;
   quotePollMs: number;
   /** The instance's connection caps, shared with its other event streams (GraphQL's): one budget of sockets. */
-  caps: ConnectionCaps;
+  caps: StreamCaps;
   queueBytes: number;
   /** A subscriber with events waiting that takes nothing for this long is dropped. */
   stallMs: number;
   /** Seconds a client is told to wait (`Retry-After`) when the bus cannot be reached. */
   retryAfterSeconds: number;
-  /** How long a resume id ahead of this instance waits for the shared bus to catch up. */
-  catchUpMs?: number;
   now?: () => number;
 }
 
@@ -74,6 +72,8 @@ export interface HubStats {
   peakQueuedBytes: number;
   /** Events sent from the buffer (a resume's replay, or catching up after a burst). */
   replayed: number;
+  /** Events handed to subscribers since start (one per subscriber that received it; pings not counted). */
+  delivered: number;
   /** Subscribers with events waiting for them in the buffer. */
   lagging: number;
   buffered: number;
@@ -89,7 +89,6 @@ export class StreamHub {
   private readonly quotes: QuoteRoutes;
   /** Symbols a live stream pushed a quote of since the last flush. */
   private readonly pushed = new Set<string>();
-  private readonly waiters = new Set<() => void>();
   private readonly batch = new FrameBatch();
   private buffer!: ReplayBuffer;
   private head!: EventId;
@@ -97,7 +96,7 @@ export class StreamHub {
   private starting?: Promise<void>;
   private timers: ReturnType<typeof setInterval>[] = [];
   private unsubscribe: (() => void)[] = [];
-  private counts = { dropped: 0, peakQueued: 0, replayed: 0 };
+  private counts = { dropped: 0, peakQueued: 0, replayed: 0, delivered: 0 };
   private readonly now: () => number;
 
   constructor(private readonly options: HubOptions) {
@@ -120,13 +119,14 @@ export class StreamHub {
     const { bus, replay, pingMs, quoteIntervalMs } = this.options;
     const held: BusEvent[] = [];
     this.unsubscribe = CHANNELS.map((channel) => bus.subscribe(channel, (_payload, event) => (this.buffer ? this.receive(event) : held.push(event))));
+    this.unsubscribe.push(bus.onGap((gap) => this.lost(gap)));
     const { position, history } = await bus.open(replay.size, replay.maxAgeMs);
-    const start = parseEventId(position) ?? { ms: this.now(), seq: 0, sub: 0 };
-    const oldest = history.length > 0 ? parseEventId(history[0]!.id) : null;
+    const start = positionId(position);
+    const oldest = history.length > 0 ? positionId(history[0]!.position) : null;
     // Every event after the floor is held: the history's first, or (without history) where live delivery starts.
     this.buffer = new ReplayBuffer(replay.size, replay.maxAgeMs, oldest ?? start);
     this.head = ZERO_ID;
-    for (const event of history) this.receive(event, parseEventId(event.id)!.ms);
+    for (const event of history) this.receive(event, event.recordedAt);
     if (compareEventIds(this.head, start) < 0) this.head = start;
     for (const event of held) this.receive(event);
     if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
@@ -145,8 +145,9 @@ export class StreamHub {
       throw new AppError('unavailable', 'The event stream is unavailable: its event bus cannot be reached; retry later', { 'retry-after': String(this.options.retryAfterSeconds) });
     });
     const resumeFrom = request.lastEventId === null ? null : parseEventId(request.lastEventId);
-    if (resumeFrom && this.options.bus.shared && compareEventIds(busPosition(resumeFrom), this.head) > 0) await this.catchUp(resumeFrom);
-    this.options.caps.admit(request.key);
+    // An id ahead of this instance (another instance gave it out a moment ago): the log is read now.
+    if (resumeFrom && resumeFrom.position > this.head.position) await this.options.bus.catchUp(resumeFrom.position);
+    await this.options.caps.admit(request.key);
     const subscriber = new Subscriber({
       connectionId: newId('sse'),
       channels: new Set(request.channels),
@@ -180,6 +181,7 @@ export class StreamHub {
       dropped: this.counts.dropped,
       peakQueuedBytes: peak,
       replayed: this.counts.replayed,
+      delivered: this.counts.delivered,
       lagging: this.lagging.size,
       buffered: this.buffer?.size ?? 0,
       head: this.head ? formatEventId(this.head) : '',
@@ -284,8 +286,8 @@ export class StreamHub {
 
   /** One bus event: into the buffer, then to every live subscriber of its channel. */
   private receive(event: BusEvent, receivedAt = this.now()): void {
-    const id = parseEventId(event.id);
-    if (!id || compareEventIds(id, this.head) <= 0) return; // already held (history overlapping live delivery)
+    if (event.position <= this.head.position) return; // already held (history overlapping live delivery)
+    const id = positionId(event.position);
     this.head = id;
     this.ownSeq = 0;
     const entry: ReplayEntry = { id, channel: event.channel, frame: null, receivedAt };
@@ -311,7 +313,32 @@ export class StreamHub {
       } else this.fallBehind(subscriber, index);
     }
     if (evicted) for (const subscriber of this.lagging) if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
-    for (const wake of this.waiters) wake();
+  }
+
+  /**
+   * Events the bus could not deliver here (stream/bus `onGap`): every
+   * subscriber is told `reset` (refetch over REST), those behind are caught up
+   * past what they missed, and no resume reaches across the gap (the buffer
+   * starts again after it).
+   */
+  private lost(gap: BusGap): void {
+    if (!this.buffer) return; // not started: the buffer will start after the gap
+    const resumeAfter = positionId(gap.resumeAfter);
+    if (compareEventIds(resumeAfter, this.head) > 0) {
+      this.head = resumeAfter;
+      this.ownSeq = 0;
+    }
+    this.buffer.restart(this.head);
+    const reset = { reason: 'gap', lastEventId: formatEventId(positionId(gap.lastDelivered)), resumeFrom: formatEventId(this.head) };
+    const frame = encodeFrame({ id: formatEventId(this.ownId()), event: 'reset', data: reset });
+    for (const subscriber of this.all) {
+      if (subscriber.cursor !== CAUGHT_UP) {
+        subscriber.cursor = CAUGHT_UP;
+        this.lagging.delete(subscriber);
+        this.quotes.owe(subscriber);
+      }
+      subscriber.send(frame);
+    }
   }
 
   /** Sends unless a resume already covered it; whether it sent. */
@@ -321,6 +348,7 @@ export class StreamHub {
       subscriber.skipThrough = null;
     }
     subscriber.send(frame);
+    this.counts.delivered++;
     return true;
   }
 
@@ -331,7 +359,7 @@ export class StreamHub {
 
   /** The id of an event the hub makes itself: after the last bus event (stream/event-id). */
   private ownId(): EventId {
-    return { ms: this.head.ms, seq: this.head.seq, sub: ++this.ownSeq };
+    return { position: this.head.position, sub: ++this.ownSeq };
   }
 
   private ping(): void {
@@ -372,21 +400,5 @@ export class StreamHub {
       if (subscriber.cursor === CAUGHT_UP && subscriber.hasRoom) this.deliver(subscriber, id, frame);
       else this.quotes.owe(subscriber, quote.symbol);
     }
-  }
-
-  /** Waits (bounded) until the shared bus has delivered up to `id` here too. */
-  private catchUp(id: EventId): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      const check = () => {
-        if (compareEventIds(busPosition(id), this.head) <= 0) done();
-      };
-      const timer = setTimeout(done, this.options.catchUpMs ?? 2000);
-      this.waiters.add(check);
-    });
   }
 }

@@ -93,6 +93,12 @@ export class ReplayBuffer {
     return index >= this.first && index < this.next ? this.slots[index % this.capacity] : undefined;
   }
 
+  /** Drops every entry: only what comes after `floor` is held from now on (events before it were lost: no replay reaches across). */
+  restart(floor: EventId): void {
+    while (this.size > 0) this.evictOldest();
+    this.floorId = floor;
+  }
+
   /** Whether a cursor points at an entry that has been dropped already. */
   lost(index: number): boolean {
     return index < this.first;

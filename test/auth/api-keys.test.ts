@@ -73,7 +73,7 @@ describe('API keys over the database', () => {
     expect(info).toMatchObject({ userId: 'user_a', name: 'bot', tier: 'pro', prefix: key.slice(3, 11), lastUsedAt: null, revokedAt: null });
     expect(info.id).toMatch(/^key_[0-9a-z]{20}$/);
     // No tier of user_a's was ever stated (auth/user-tiers): the key's own is the user's.
-    expect(await keys.verify(key)).toEqual({ ok: true, principal: { userId: 'user_a', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' } });
+    expect(await keys.verify(key)).toEqual({ ok: true, principal: { userId: 'user_a', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro', scopes: ['read'] } });
   });
 
   it('stores the SHA-256 of the key and nothing of its secret part', async () => {
@@ -89,7 +89,7 @@ describe('API keys over the database', () => {
     expect((await otherInstance.verify(key)).ok).toBe(true);
     const revoked = await keys.revoke(info.id, 'user_b');
     expect(revoked!.revokedAt).toBeInstanceOf(Date);
-    expect(await otherInstance.verify(key)).toEqual({ ok: false, reason: `API key ${info.id} was revoked` });
+    expect(await otherInstance.verify(key)).toEqual({ ok: false, reason: `API key ${info.id} was revoked`, code: 'revoked_key' });
     expect((await keys.verify(key)).ok).toBe(false);
     // Revoking again keeps the first time; another user cannot revoke it (nor learn it exists).
     expect((await keys.revoke(info.id, 'user_b'))!.revokedAt).toEqual(revoked!.revokedAt);
@@ -171,7 +171,7 @@ describe('API keys over the database', () => {
 
   it('has the database refuse a row whose hash is not a SHA-256 hex digest (a plaintext key cannot land there)', async () => {
     const { key } = generateApiKey();
-    const insert = repository.insert({ id: 'key_plaintextattempt000', userId: 'user_h', name: 'oops', prefix: key.slice(3, 11), hash: key, tier: 'free', createdAt: new Date() });
+    const insert = repository.insert({ id: 'key_plaintextattempt000', userId: 'user_h', name: 'oops', prefix: key.slice(3, 11), hash: key, tier: 'free', scopes: ['read'], createdAt: new Date() });
     await expect(insert).rejects.toThrow();
     expect(await repository.listByUser('user_h')).toEqual([]);
   });

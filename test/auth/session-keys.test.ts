@@ -9,6 +9,7 @@ import { createSessionSetup, SessionKeyError } from '../../src/auth/session-keys
 import { loadConfig, type AuthConfig } from '../../src/config';
 import { createLogger } from '../../src/log';
 import { jwksOf, jwksServer, signingKey, signToken, type TestSigningKey } from '../helpers/auth';
+import { SCOPES } from '../../src/domain/scopes';
 
 const ISSUER = 'https://issuer.breakline.test';
 const log = createLogger('silent');
@@ -107,7 +108,7 @@ describe('local mode', () => {
     const key = await loadOrCreateLocalKey(keyFileIn(dir));
     const { token, expiresAt } = await mintLocalToken(key, { userId: 'alice', tier: 'pro', ttlSeconds: 3600, tierClaim: 'tier' });
     expect(Math.abs(expiresAt.getTime() - Date.now() - 3_600_000)).toBeLessThan(2000);
-    expect(await setup.verifier.verify(token)).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' }, statedAt: expect.any(Date) });
+    expect(await setup.verifier.verify(token)).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session', scopes: SCOPES }, statedAt: expect.any(Date) });
     // A token of a key generated elsewhere, with the same issuer and audience, is refused.
     const elsewhere = await loadOrCreateLocalKey(keyFileIn(stateDir()));
     const foreign = await mintLocalToken(elsewhere, { userId: 'alice', tier: 'pro', ttlSeconds: 3600, tierClaim: 'tier' });

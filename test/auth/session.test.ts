@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'bun:test';
 import { createLocalJWKSet, exportPKCS8, importPKCS8, SignJWT, type JWTPayload } from 'jose';
 import { SessionVerifier } from '../../src/auth/session';
 import { hs256WithPublicKey, jwksOf, signingKey, signToken, unsignedToken, type TestSigningKey } from '../helpers/auth';
+import { SCOPES } from '../../src/domain/scopes';
 
 /** A pinned clock (seconds) so the skew boundaries are exact, not racing the wall clock. */
 const NOW = 1_800_000_000;
@@ -113,7 +114,7 @@ describe('session token matrix (RS256 and ES256 from a JWKS)', () => {
   it('takes the user id from sub and the tier from the tier claim (free when absent or unknown)', async () => {
     const pro = await verifier.verify(await signToken(rsa, claims()));
     // With when the provider stated that tier: the token's iat (auth/user-tiers records it for the user's keys).
-    expect(pro).toEqual({ ok: true, principal: { userId: 'user_2abc', tier: 'pro', kind: 'session' }, statedAt: new Date((NOW - 60) * 1000) });
+    expect(pro).toEqual({ ok: true, principal: { userId: 'user_2abc', tier: 'pro', kind: 'session', scopes: SCOPES }, statedAt: new Date((NOW - 60) * 1000) });
     const unknown = await verifier.verify(await signToken(rsa, claims({ tier: 'platinum' })));
     expect(unknown.ok && unknown.principal.tier).toBe('free');
     const absent = await verifier.verify(await signToken(rsa, without('tier')));

@@ -11,6 +11,7 @@ import { ApiKeysRepository } from '../../src/db/repositories/api-keys';
 import { createLogger } from '../../src/log';
 import { freshDatabaseUrl } from '../helpers/db';
 import { runCli } from '../helpers/server-process';
+import { SCOPES } from '../../src/domain/scopes';
 
 describe('breakline token mint', () => {
   let stateDir: string;
@@ -26,7 +27,7 @@ describe('breakline token mint', () => {
     const key = await loadOrCreateLocalKey(join(stateDir, 'auth', 'session-key.json'));
     const verifier = new SessionVerifier({ issuer: LOCAL_ISSUER, audience: [LOCAL_AUDIENCE], keys: createLocalJWKSet({ keys: [key.publicJwk] }), tierClaim: 'tier' });
     const result = await verifier.verify(stdout.trim());
-    expect(result).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session' }, statedAt: expect.any(Date) });
+    expect(result).toEqual({ ok: true, principal: { userId: 'alice', tier: 'pro', kind: 'session', scopes: SCOPES }, statedAt: expect.any(Date) });
     const { exp, iat } = JSON.parse(Buffer.from(stdout.trim().split('.')[1]!, 'base64url').toString());
     expect(exp - iat).toBe(7200);
   });
@@ -62,7 +63,7 @@ describe('breakline keys', () => {
   });
 
   it('creates a key shown once, lists it without the secret, revokes it', async () => {
-    const created = await runCli(['keys', 'create', '--user', 'ops', '--name', 'nightly job', '--tier', 'enterprise'], env);
+    const created = await runCli(['keys', 'create', '--user', 'ops', '--name', 'nightly job', '--tier', 'enterprise', '--scope', 'read', '--scope', 'backtest'], env);
     expect(created.code).toBe(0);
     const key = created.stdout.trim();
     expect(key).toMatch(/^bk_[0-9A-Za-z]{43}$/);
@@ -72,9 +73,10 @@ describe('breakline keys', () => {
     const listed = await runCli(['keys', 'list', '--user', 'ops'], env);
     expect(listed.code).toBe(0);
     const rows = listed.stdout.trim().split('\n');
-    expect(rows[0]).toBe('id\tprefix\ttier\tname\tcreated\tlast used\trevoked');
+    expect(rows[0]).toBe('id\tprefix\ttier\tname\tcreated\tlast used\trevoked\tscopes');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toStartWith(`${id}\t${key.slice(0, 11)}…\tenterprise\tnightly job\t`);
+    expect(rows[1]).toEndWith('\tread,backtest');
     expect(listed.stdout).not.toContain(key.slice(11));
 
     const revoked = await runCli(['keys', 'revoke', id!], env);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Database } from '../../src/db/client';
 import { ExplanationsRepository } from '../../src/db/repositories/explanations';
 import { LedgerRepository } from '../../src/db/repositories/ledger';
+import { StreamEventsRepository } from '../../src/db/repositories/stream-events';
 import { ScansRepository } from '../../src/db/repositories/scans';
 import { scanRuns, signals } from '../../src/db/schema';
 import type { Signal } from '../../src/domain/signal';
@@ -83,7 +84,7 @@ describe(`explanations and signal lookup (${usingPostgres ? 'PostgreSQL' : 'PGli
   });
 
   it('finds a persisted signal as its last run saw it, with its state now and that run’s regime', async () => {
-    const scans = new ScansRepository(database.db, new LedgerRepository(database.db));
+    const scans = new ScansRepository(database.db, new LedgerRepository(database.db), new StreamEventsRepository(database.db));
     const regime = { regime: 'risk_on' as const, multiplier: 1, shortMultiplier: 0.8, points: 3, distributionDays: 2, breadth: 0.64, reasons: ['SPY above its rising 50-day average'] };
     await database.db.insert(scanRuns).values({ id: 'run_a', timeframe: 'daily', asOf: new Date('2026-11-18T21:00:00Z'), startedAt: new Date(), finishedAt: new Date(), status: 'ok', symbolsScanned: 1, signalsFound: 1, durationMs: 5, source: 'synthetic', regime, findings: [SIGNAL], alerts: null });
     await database.db.insert(signals).values(row('run_a', 'confirmed'));
@@ -93,7 +94,7 @@ describe(`explanations and signal lookup (${usingPostgres ? 'PostgreSQL' : 'PGli
   });
 
   it('falls back to the signal’s own row when no run holds its finding', async () => {
-    const scans = new ScansRepository(database.db, new LedgerRepository(database.db));
+    const scans = new ScansRepository(database.db, new LedgerRepository(database.db), new StreamEventsRepository(database.db));
     const other = { ...row('run_gone'), id: 'ACME-vcp-2026-11-10T21:00:00.000Z', patternType: 'vcp' };
     await database.db.insert(signals).values(other);
     const found = await scans.findSignal(other.id);

@@ -71,7 +71,9 @@ describe(title, () => {
   /** Exactly `admitted` (the quota, less what the bucket spent before the burst) admitted, all answers saying the quota. */
   async function expectExactly(responses: Response[], quota: number, admitted = quota): Promise<void> {
     // Had an instance fallen back to counting in-process, or failed a key lookup, exactness would not hold: say so first.
-    expect(servers.flatMap((s) => s.logs.filter((l) => l.level === 'warn' || l.level === 'error'))).toEqual([]);
+    // (The worker pool's and the data adapter's health flips on a loaded machine are neither, and are left out.)
+    const loadOnly = (l: { msg?: unknown; check?: unknown }) => l.msg === 'health check changed' && (l.check === 'pool' || l.check === 'dataAdapter');
+    expect(servers.flatMap((s) => s.logs.filter((l) => (l.level === 'warn' || l.level === 'error') && !loadOnly(l)))).toEqual([]);
     // Every answer from the one bucket (a 429 with another limit would be a request counted elsewhere).
     const byOutcome = Object.groupBy(responses, (r) => `${r.status} limit ${r.headers.get('x-ratelimit-limit')}`);
     expect(Object.entries(byOutcome).map(([k, v]) => `${k}: ${v!.length}`).sort()).toEqual([`200 limit ${quota}: ${admitted}`, `429 limit ${quota}: ${REQUESTS - admitted}`].sort());
@@ -122,11 +124,11 @@ describe(title, () => {
     const probe = (server: ServerProcess) => fetch(`${server.url}/api/keys`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.77' } });
     const last = servers[servers.length - 1]!;
     const before = await probe(last);
-    expect(before.status).toBe(401);
-    expect(((await before.json()) as { error: string }).error).toContain('API keys are not accepted here'); // known and valid, wrong route
+    expect(before.status).toBe(403);
+    expect(((await before.json()) as { code: string }).code).toBe('insufficient_scope'); // known and valid, without admin:keys
     expect((await fetch(`${servers[0]!.url}/api/keys/${id}`, { method: 'DELETE', headers: { cookie } })).status).toBe(200);
     const after = await probe(last);
     expect(after.status).toBe(401);
-    expect(((await after.json()) as { error: string }).error).toBe(`Invalid API key: API key ${id} was revoked`);
+    expect(await after.json()).toMatchObject({ error: `Invalid API key: API key ${id} was revoked`, code: 'revoked_key' });
   }, 120_000);
 });

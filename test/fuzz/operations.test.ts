@@ -30,6 +30,7 @@ import { createTestContext, smallSyntheticMarket } from '../helpers/app';
 import { fakeAnthropic } from '../helpers/fake-models';
 import { servedDocument } from '../helpers/openapi';
 import { createFuzzer } from './harness';
+import { SCOPES } from '../../src/domain/scopes';
 
 /** Operations whose success needs an object no documented example can name, and the test that walks it. */
 const SUCCESS_ELSEWHERE: Record<string, string> = {
@@ -87,7 +88,8 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
       if (op.security.length > 0) {
         const user = userOf(op);
         credentials.SessionCookie = { cookie: await ctx.sessionCookie(user, 'enterprise', 3600) };
-        credentials.ApiKey = { authorization: `Bearer ${await ctx.apiKey(user, 'enterprise')}` };
+        // A key with every scope (domain/scopes): each operation is fuzzed signed in by key as by session.
+        credentials.ApiKey = { authorization: `Bearer ${(await ctx.services.auth.keys.create({ userId: user, name: 'fuzz', tier: 'enterprise', scopes: SCOPES })).key}` };
         // The documented example ids name objects of the user's; one reports someone else's post, so that one is another user's there.
         await seedDocumentedExamples(ctx, user, { postAuthor: op.path.endsWith('/report') ? 'usr_fuzz_other' : user });
       }

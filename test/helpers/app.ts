@@ -5,8 +5,10 @@
  * switches the rate-limit store to Redis (backed in-process, as the server
  * does), with a per-app key prefix. Each context has its own STATE_DIR (its
  * local session key lives there), removed by `close()`. Contexts that ask with
- * `redisBus` get the event bus on Redis too, on a stream of their own or on the
- * `key` that contexts playing several instances share.
+ * `redisBus` get everything else Redis carries too (the event bus, stream
+ * caps, persisted queries) under a REDIS_KEY_PREFIX of their own, or the
+ * `keyPrefix` that contexts playing several instances of one deployment share;
+ * such contexts also share a database (`sameDatabaseAs`), as instances do.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,12 +18,13 @@ import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/log';
 import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import { RedisLink } from '../../src/redis/link';
 import type { AuthOverrides } from '../../src/auth';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
 import type { Tier } from '../../src/domain/tiers';
 import { createServices, type Services } from '../../src/services';
 import { createSyntheticProvider, type SyntheticProvider } from '../../src/providers/synthetic';
-import { RedisEventBus } from '../../src/stream/bus';
+import Redis from 'ioredis';
 import { freshDatabaseUrl } from './db';
 
 export { usingPostgres } from './db';
@@ -89,35 +92,52 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(
-  options: { env?: Record<string, string>; provider?: MarketDataProvider; rateLimitStore?: RateLimitStore; auth?: AuthOverrides; redisBus?: { key?: string }; log?: Logger } = {},
-): Promise<TestContext> {
-  const database = await freshDatabaseUrl();
+/** Where a context's database is, so another context can play a second instance on it. */
+const databases = new WeakMap<TestContext, { url?: string; database: Services['database'] }>();
+
+export interface TestContextOptions {
+  env?: Record<string, string>;
+  provider?: MarketDataProvider;
+  rateLimitStore?: RateLimitStore;
+  auth?: AuthOverrides;
+  /** With REDIS_URL (or `url`): the bus, stream caps and persisted queries on Redis, under `keyPrefix` (else a prefix of its own). */
+  redisBus?: { keyPrefix?: string; url?: string };
+  /** Another instance of the same deployment: this context uses that one's database (and leaves it to that one to close). */
+  sameDatabaseAs?: TestContext;
+  log?: Logger;
+}
+
+export async function createTestContext(options: TestContextOptions = {}): Promise<TestContext> {
+  const shared = options.sameDatabaseAs && databases.get(options.sameDatabaseAs);
+  const database = shared ? undefined : await freshDatabaseUrl();
+  const databaseUrl = shared ? shared.url : database?.url;
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-test-'));
+  const redisUrl = options.redisBus?.url ?? process.env.REDIS_URL;
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     STATE_DIR: stateDir,
-    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(redisUrl && options.redisBus ? { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: options.redisBus.keyPrefix ?? `breakline:test:${crypto.randomUUID()}:` } : {}),
     ...options.env,
   });
   const log = options.log ?? createLogger('silent');
-  const rateLimitStore =
-    options.rateLimitStore ?? createRateLimitStore({ redisUrl: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log });
-  const bus =
-    process.env.REDIS_URL && options.redisBus
-      ? new RedisEventBus({ url: process.env.REDIS_URL, key: options.redisBus.key ?? `breakline:test:${crypto.randomUUID()}:events`, maxLength: config.stream.replaySize, log })
-      : undefined;
+  // The rate-limit counters on the shared Redis (with REDIS_URL) under a prefix of their own, as the server keeps them;
+  // with `redisBus` the services keep them on the configured Redis with everything else.
+  const rateLimitRedis = !options.rateLimitStore && !options.redisBus && process.env.REDIS_URL ? new RedisLink({ url: process.env.REDIS_URL, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log }) : undefined;
+  const rateLimitStore = options.rateLimitStore ?? (options.redisBus ? undefined : createRateLimitStore({ redis: rateLimitRedis, log }));
+  // PGlite belongs to one process: a second instance on it shares the object (closed by its owner).
+  const pglite = shared && !shared.url ? { ...shared.database, close: async () => {} } : undefined;
   const services = await createServices(config, {
     provider: options.provider ?? syntheticMarket(),
     log,
     pgliteDir: ':memory:',
     rateLimitStore,
     auth: options.auth,
-    bus,
+    database: pglite,
   });
   const app = createApp(services);
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  return {
+  const context: TestContext = {
     services,
     app,
     config,
@@ -133,12 +153,34 @@ export async function createTestContext(
     },
     apiKey: async (userId, tier = 'free') => (await services.auth.keys.create({ userId, name: 'test', tier })).key,
     close: async () => {
-      if (bus && !options.redisBus?.key) await bus.drop();
+      if (config.redisUrl && !options.redisBus?.keyPrefix) await dropKeys(config.redisUrl, config.redisKeyPrefix);
       await services.close();
+      rateLimitRedis?.close();
       await database?.drop();
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+  databases.set(context, { url: databaseUrl, database: services.database });
+  return context;
+}
+
+/** Deletes every key under a test's own prefix (never anything else on a shared Redis). */
+export async function dropKeys(url: string, keyPrefix: string): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch {
+    // Redis is gone (a fault test stopped it): nothing to clean
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Asserts the spec's Error shape and returns the body. */

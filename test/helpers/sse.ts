@@ -20,9 +20,9 @@ export interface Received {
 }
 
 /** Polls `ready` until true; fails with `what` after `ms` (a safety net, not a timing assertion). */
-export async function until(what: string, ready: () => boolean, ms = 20_000): Promise<void> {
+export async function until(what: string, ready: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!ready()) {
+  while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await Bun.sleep(5);
   }

@@ -19,11 +19,13 @@ import { backoffBefore } from '../../src/jobs/webhooks';
 import type { DeliveryPage, RuleSchema } from '../../src/modules/alerts/model';
 import type { NotificationPage } from '../../src/modules/notifications/model';
 import { createServices, type Services } from '../../src/services';
-import { InProcessBus, type BusEvents } from '../../src/stream/bus';
+import { StreamEventsRepository } from '../../src/db/repositories/stream-events';
+import { DurableBus, type BusEvents } from '../../src/stream/bus';
 import { createLogger } from '../../src/log';
 import { createTestContext, usingPostgres, type TestContext } from '../helpers/app';
 import { as, send, sessionCookie } from '../helpers/account';
 import { smallMarket } from '../helpers/small-market';
+import { until } from '../helpers/sse';
 import { TEST_CA_FILE, webhookReceiver } from '../helpers/webhook-receiver';
 
 type Dispatched = BusEvents['alerts.dispatched'];
@@ -198,11 +200,16 @@ describe(usingPostgres ? 'two instances on one PostgreSQL database' : 'two dispa
     expect(created.status).toBe(201);
     const other = usingPostgres ? await createServices(ctx.config, { provider: await smallMarket(40), log: createLogger('silent'), pgliteDir: ':memory:' }) : undefined;
     const instances = [ctx.services, other ?? ctx.services];
-    const buses = [new InProcessBus(), new InProcessBus()];
-    const events: Dispatched[] = [];
-    for (const bus of buses) bus.subscribe('alerts.dispatched', (e) => events.push(e));
+    // A bus of each dispatcher's own over its database's log: an event fired anywhere reaches both.
+    const buses = instances.map((s) => new DurableBus({ log: new StreamEventsRepository(s.database.db), logger: createLogger('silent'), keep: { events: 1000, ms: 60_000 }, pollMs: { steady: 20, outage: 20 } }));
+    const events: Dispatched[][] = buses.map(() => []);
+    for (const [i, bus] of buses.entries()) {
+      bus.subscribe('alerts.dispatched', (e) => events[i]!.push(e));
+      await bus.open(0, 0);
+    }
     const dispatchers = instances.map(
-      (s, i) => new AlertRuleDispatcher({ rules: s.account.alertRules, watchlists: s.account.watchlists, dispatches: new AlertDispatchesRepository(s.database.db), bus: buses[i]!, webhooks: s.account.webhooks, log: createLogger('silent') }),
+      (s, i) =>
+        new AlertRuleDispatcher({ rules: s.account.alertRules, watchlists: s.account.watchlists, dispatches: new AlertDispatchesRepository(s.database.db, new StreamEventsRepository(s.database.db)), bus: buses[i]!, webhooks: s.account.webhooks, log: createLogger('silent') }),
     );
     try {
       const run = { ...fakeRun(), signals: [signal] };
@@ -210,7 +217,9 @@ describe(usingPostgres ? 'two instances on one PostgreSQL database' : 'two dispa
       expect(written.flat()).toHaveLength(1);
       const again = await Promise.all(dispatchers.map((d, i) => d.evaluate(`run_twinagain${i}00000000000`, run)));
       expect(again.flat()).toHaveLength(0);
-      expect(events.filter((e) => e.ruleId === created.body.id)).toHaveLength(1);
+      // Once on each bus (the log is shared; the other bus reads it at its next poll).
+      await until('the event on both buses', () => events.every((on) => on.some((e) => e.ruleId === created.body.id)));
+      for (const on of events) expect(on.filter((e) => e.ruleId === created.body.id)).toHaveLength(1);
       const notes = await ctx.json<NotificationPage>('/api/notifications', as(user));
       expect(notes.body.items.filter((n) => n.rule.id === created.body.id)).toHaveLength(1);
       if (other) {
@@ -220,6 +229,7 @@ describe(usingPostgres ? 'two instances on one PostgreSQL database' : 'two dispa
         expect(seen.filter((e) => e.ruleId === created.body.id)).toHaveLength(0);
       }
     } finally {
+      for (const bus of buses) await bus.close();
       await other?.close();
     }
   });

@@ -19,6 +19,8 @@ import { verifyLedger } from '../../src/ledger/verify';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { scorecard } from '../../src/modules/transparency/performance';
+import { matchedBaseline } from '../../src/jobs/baseline';
+import { tradesWhere } from '../../src/ledger/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'AVGO', 'COST', 'JPM', 'XOM', 'LLY', 'KO', 'PEP', 'CAT', 'DE', 'AMD', 'MU', 'NFLX', 'CRM', 'ADBE', 'ORCL', 'INTC', 'CSCO', 'QCOM', 'TXN', 'HD', 'LOW', 'NKE', 'SBUX', 'MCD'];
@@ -138,6 +140,15 @@ describe('replays in the replay ledger', () => {
     expect(card.edge.ledger).toBe('replay');
     expect(card.edge.statement.length).toBeGreaterThan(20);
     expect(card.alertPolicy.byReason.regime!.kind).toBe('risk rule');
+    // The same draws as both baselines of the records' own trades, computed here in this thread over bars read through the market data (jobs/baseline).
+    const trades = (await tradesWhere(ctx.services.replayLedger.forReplay(card.replay!.id), {})).filter((t) => t.levels !== null && t.timeframe === 'daily');
+    const reference = await matchedBaseline(ctx.services.marketData, trades.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })), { symbols: SYMBOLS, matches: 5 });
+    const sum = (key: 'baseN' | 'baseHits' | 'sameN' | 'sameHits') => reference.reduce((n, r) => n + r[key], 0);
+    expect(all.yearMatched.draws).toBe(sum('baseN'));
+    expect(all.sameDay.draws).toBe(sum('sameN'));
+    expect(all.yearMatched.hitRate!).toBeCloseTo(sum('baseHits') / sum('baseN'), 4);
+    expect(all.sameDay.hitRate!).toBeCloseTo(sum('sameHits') / sum('sameN'), 4);
+    expect(all.priced).toBe(reference.filter((r) => r.priceHit !== null).length);
   });
 
   it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {
@@ -147,11 +158,13 @@ describe('replays in the replay ledger', () => {
     expect(first.status).toBe('running');
     expect(first.sessionsDone).toBe(20);
     expect(first.sessionsDone).toBeLessThan(first.sessionsTotal);
+    // It recomputes from its stored books (none yet: the first store is 30 s in) and skips what it wrote.
+    expect(first).toMatchObject({ booksThrough: 0, entriesSinceBooks: first.records - 1 });
     const seen: number[] = [];
     const resumed = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, onProgress: (p) => seen.push(p.resumedAt) });
     expect(resumed.id).toBe(first.id);
     expect(resumed.status).toBe('done');
-    expect(new Set(seen)).toEqual(new Set([20]));
+    expect(new Set(seen)).toEqual(new Set([0]));
     const through = await runReplay(deps(), params, { origin: 'test', chunkSessions: 10, fresh: true });
     expect(through.id).not.toBe(first.id);
     const a = await contents(ctx.services.replayLedger, resumed.id, params);
@@ -160,6 +173,33 @@ describe('replays in the replay ledger', () => {
     expect(a).toEqual(b);
     expect(resumed.records).toBe(through.records);
     expect((await verifyLedger(ctx.services.replayLedger)).ok).toBe(true);
+  });
+
+  it('stopped mid-chunk, a slice after it began writing, resumes from its stored books and skips exactly what it wrote', async () => {
+    const params: ReplayParams = { ...PARAMS, from: '2025-09-15', to: '2025-11-14' };
+    const stop = new AbortController();
+    let afterBooks = -1;
+    const counting = Object.assign(Object.create(ctx.services.replays) as typeof ctx.services.replays, {
+      storeBooks: async (...args: Parameters<typeof ctx.services.replays.storeBooks>) => {
+        await ctx.services.replays.storeBooks(...args);
+        afterBooks = 0;
+      },
+      commitSlice: (...args: Parameters<typeof ctx.services.replays.commitSlice>) => {
+        if (afterBooks >= 0 && ++afterBooks === 2) stop.abort(); // the second slice of the chunk after the first books
+        return ctx.services.replays.commitSlice(...args);
+      },
+    });
+    const options = { origin: 'test', chunkSessions: 10, sliceRecords: 40, booksEveryMs: 0 };
+    const first = await runReplay({ ...deps(), replays: counting }, params, { ...options, signal: stop.signal });
+    expect(first.status).toBe('running');
+    expect(first.booksThrough).toBeGreaterThan(0);
+    expect(first.entriesSinceBooks).toBeGreaterThan(0);
+    expect(first.sessionsDone).toBe(first.booksThrough); // the chunk under way when it stopped is not done
+    const resumed = await runReplay(deps(), params, options);
+    const through = await runReplay(deps(), params, { ...options, fresh: true });
+    expect(await contents(ctx.services.replayLedger, resumed.id, params)).toEqual(await contents(ctx.services.replayLedger, through.id, params));
+    expect(resumed.records).toBe(through.records);
+    expect(await ctx.services.replays.books(resumed.id)).toEqual({}); // dropped once done
   });
 });
 
@@ -204,5 +244,21 @@ describe('a replay against the live pipeline', () => {
       await live.close();
       await replayed.close();
     }
+  });
+});
+
+describe('the size of a replay slice', () => {
+  it('moves halfway towards what fits in a slice of the thread, within its bounds', async () => {
+    const { SliceSize } = await import('../../src/jobs/replay/run');
+    const { SLICE_MS } = await import('../../workers/slice');
+    const size = new SliceSize(100);
+    size.took(100, SLICE_MS * 4); // four times too long: 25 would fit
+    expect(size.size).toBe(Math.round((100 + 25) / 2));
+    size.took(size.size, 0.1); // very quick: capped at ten times the start
+    expect(size.size).toBe(1000);
+    size.took(5, 1000); // a short slice (a chunk's last) says nothing
+    expect(size.size).toBe(1000);
+    for (let i = 0; i < 20; i++) size.took(size.size, 10_000);
+    expect(size.size).toBe(10); // never below the floor
   });
 });

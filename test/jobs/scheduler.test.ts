@@ -43,6 +43,26 @@ describe('scan scheduler', () => {
     expect(fresh).toHaveLength(0); // same bars, same signals: nothing new to announce
   });
 
+  it('on a shutdown saves the run in progress and leaves the steps after the save to the next run', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const stopping = await createTestContext({ log: createLogger('info', (line) => lines.push(JSON.parse(line))) });
+    try {
+      // `stop` arrives while the daily scan is under way (as SIGTERM does mid-pass).
+      let sched: ScanScheduler | undefined;
+      let stopped: Promise<void> | undefined;
+      const runs = stopping.services.runs;
+      const deps = { ...stopping.services, runs: { ...runs, persist: (...args: Parameters<typeof runs.persist>) => { const run = runs.persist(...args); stopped = sched!.stop(); return run; } } as typeof runs };
+      sched = new ScanScheduler({ deps, database: stopping.services.database, log: createLogger('silent'), intervalMs: 300_000, timeframes: ['daily', '4h'], now: () => FIXED_NOW });
+      await sched.tick();
+      await stopped;
+      expect(await stopping.services.scans.runHistory('daily', 5)).toHaveLength(1); // saved
+      expect(await stopping.services.scans.runHistory('4h', 5)).toHaveLength(0); // no other scan begun
+      expect(lines.filter((l) => l.msg === 'scan run saved; its later steps are left to the next run (stopping)')).toEqual([expect.objectContaining({ timeframe: 'daily', step: 'alert rules' })]);
+    } finally {
+      await stopping.close();
+    }
+  });
+
   it.if(usingPostgres)('lets only one instance lead on a shared PostgreSQL database', async () => {
     const url = process.env.DATABASE_URL!;
     const a = await openDatabase({ url, dataDir: ':memory:' });

@@ -143,7 +143,7 @@ describe('intraday signals stored before ids carried the timeframe', () => {
     const scanned: Partial<Record<Timeframe, ScanResult>> = {};
     for (const timeframe of ['4h', '1h'] as const) {
       scanned[timeframe] = bare(await runScan(ctx.services, { timeframe }));
-      await ctx.services.scans.saveRun(newId('run'), scanned[timeframe]!, 'synthetic', { candidates: [], blocked: [] });
+      await ctx.services.scans.saveRun(newId('run'), scanned[timeframe]!, 'synthetic', { candidates: [], blocked: [] }, () => []); // no stream events: only the stored rows matter here
     }
     const h1 = new Map(scanned['1h']!.signals.map((s) => [s.id, s.breakoutState]));
     legacy = scanned['4h']!.signals.filter((s) => h1.has(s.id)).map((s) => ({ bare: s.id, h4State: s.breakoutState, h1State: h1.get(s.id)! }));

@@ -169,9 +169,11 @@ describe('the replay chain', () => {
     expect(both.ok).toBe(false);
     expect(both.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
     expect(both.replay.reason).toContain('altered');
-    const answer = await verification({ live: new LedgerVerifier(ledger, { fullEveryMs: 0 }), replay: new LedgerVerifier(replay, { fullEveryMs: 0 }) });
+    // The server's answer goes on from the checkpoint the full pass above stored (seq 3, before the change):
+    // a record changed before it is the full pass's to find, as it just did.
+    const answer = await verification({ live: new LedgerVerifier(ledger), replay: new LedgerVerifier(replay) });
     expect(answer.ok).toBe(false);
-    expect(answer.chains.replay).toMatchObject({ ok: false, firstBadSeq: 2 });
+    expect(answer.chains.replay).toMatchObject({ ok: true, scope: 'incremental', fromSeq: 3 });
     // The live chain of this file was altered earlier (seq 2): the top level reports it first.
     expect(answer.chains.live.ok).toBe(false);
     expect(answer.reason).toBe(answer.chains.live.reason);

@@ -25,12 +25,12 @@ const json = (body: unknown, headers: Record<string, string> = {}): RequestInit 
   body: JSON.stringify(body),
 });
 
-/** The app plus two probe routes declaring the other needs (session or key; pro tier), as later modules will. */
+/** The app plus two probe routes under two rows of the authorisation table (read; read at the pro tier). */
 function withProbes(ctx: TestContext) {
   const probes = new Elysia({ name: 'test/probes' })
     .use(auth(ctx.services.auth.authenticator))
-    .get('/api/probe/any', ({ principal }) => principal, { auth: 'session-or-key' })
-    .post('/api/probe/pro', ({ principal }) => principal, { auth: { accept: 'session-or-key', tier: 'pro' } });
+    .get('/api/probe/any', ({ principal }) => principal, { auth: 'GET /api/watchlists' })
+    .post('/api/probe/pro', ({ principal }) => principal, { auth: 'GET /api/exports' });
   const app = createApp(ctx.services).use(probes);
   return (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
 }
@@ -52,7 +52,7 @@ describe('/api/keys (local mode)', () => {
     ] as const) {
       const response = await ctx.request(path, init);
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Cookie realm="breakline", cookie-name="__session"');
+      expect(response.headers.get('www-authenticate')).toBe('Cookie realm="breakline", cookie-name="__session", Bearer realm="breakline"');
       const body = await errorBody(response);
       expect(body.code).toBe('unauthorized');
       expect(body.error).toContain('__session');
@@ -69,10 +69,10 @@ describe('/api/keys (local mode)', () => {
     const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'free', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
     const expired = await ctx.request('/api/keys', { headers: { cookie: `__session=${token}` } });
     expect(expired.status).toBe(401);
-    expect((await errorBody(expired)).error).toBe('Invalid session: token expired');
+    expect(await errorBody(expired)).toMatchObject({ error: 'Invalid session: token expired', code: 'expired_session' });
     const tampered = await ctx.request('/api/keys', { headers: { cookie: `${await session(ctx, 'alice')}x` } });
     expect(tampered.status).toBe(401);
-    expect((await errorBody(tampered)).error).toContain('Invalid session');
+    expect(await errorBody(tampered)).toMatchObject({ error: expect.stringContaining('Invalid session'), code: 'invalid_session' });
   });
 
   it('creates a key shown once, lists it without the secret, and revokes it', async () => {
@@ -129,11 +129,34 @@ describe('/api/keys (local mode)', () => {
     expect((await errorBody(badId)).error).toContain('id');
   });
 
-  it('refuses an API key where a session is needed (a leaked key cannot mint keys)', async () => {
+  it('refuses a key without admin:keys (a leaked read key cannot mint keys); one with it mints at most its own scopes and tier', async () => {
     const { key } = await ctx.services.auth.keys.create({ userId: 'alice', name: 'k', tier: 'free' });
     const response = await ctx.request('/api/keys', json({ name: 'more' }, { authorization: `Bearer ${key}` }));
-    expect(response.status).toBe(401);
-    expect((await errorBody(response)).error).toContain('API keys are not accepted here');
+    expect(response.status).toBe(403);
+    expect(await errorBody(response)).toMatchObject({ code: 'insufficient_scope', error: expect.stringContaining("'admin:keys'") });
+    // kim's tier was never stated (no session yet): the key acts at its own (auth/user-tiers).
+    const admin = await ctx.services.auth.keys.create({ userId: 'kim', name: 'admin', tier: 'enterprise', scopes: ['read', 'admin:keys'] });
+    const bearer = { authorization: `Bearer ${admin.key}` };
+    const stronger = await ctx.request('/api/keys', json({ name: 'writer', scopes: ['read', 'write'] }, bearer));
+    expect(stronger.status).toBe(403);
+    expect(await errorBody(stronger)).toMatchObject({ code: 'insufficient_scope', error: expect.stringContaining('asked for write') });
+    const minted = await ctx.request('/api/keys', json({ name: 'reader', scopes: ['read'], tier: 'pro' }, bearer));
+    expect(minted.status).toBe(201);
+    expect(await minted.json()).toMatchObject({ tier: 'pro', scopes: ['read'] });
+  });
+
+  it('gives a key the scopes asked for within the tier, read only by default', async () => {
+    const alice = await session(ctx, 'alice', 'pro');
+    expect((await ctx.json('/api/keys', json({ name: 'default' }, { cookie: alice }))).body).toMatchObject({ scopes: ['read'] });
+    expect((await ctx.json('/api/keys', json({ name: 'bot', scopes: ['write', 'read', 'backtest'] }, { cookie: alice }))).body).toMatchObject({ scopes: ['read', 'write', 'backtest'] });
+    const beyond = await ctx.request('/api/keys', json({ name: 'too much', scopes: ['admin:keys'] }, { cookie: alice }));
+    expect(beyond.status).toBe(403);
+    expect((await errorBody(beyond)).error).toBe("A pro key's scopes are at most read, write, backtest; asked for admin:keys");
+    const freeKey = await ctx.request('/api/keys', json({ name: 'free writer', tier: 'free', scopes: ['write'] }, { cookie: alice }));
+    expect(freeKey.status).toBe(403);
+    const unknown = await ctx.request('/api/keys', json({ name: 'x', scopes: ['delete'] }, { cookie: alice }));
+    expect(unknown.status).toBe(400);
+    expect((await errorBody(unknown)).error).toContain("Body field 'scopes'");
   });
 
   it('refuses a cross-site cookie-authenticated write (CSRF rule) but not a same-origin one', async () => {
@@ -156,8 +179,8 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
 
   it('gives the handler the principal of a key or a session', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'dana', name: 'k', tier: 'pro' });
-    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro' });
-    expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session' });
+    expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro', scopes: ['read'] });
+    expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session', scopes: ['read', 'write', 'backtest', 'admin:keys'] });
   });
 
   it('answers 401 with both challenges, and RFC 6750 invalid_token for a bad key', async () => {
@@ -208,13 +231,28 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
     expect(response.status).toBe(200);
   });
 
-  it('serves public routes to a stale cookie or a bad key as anonymous', async () => {
+  it('answers 401 on public routes too when a credential is present and invalid, with a code that says which', async () => {
     const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
     const { token } = await mintLocalToken(key, { userId: 'hal', tier: 'pro', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
-    const stale = await request('/api/macro/calendar', { headers: { cookie: `__session=${token}` } });
-    expect(stale.status).toBe(200);
-    expect(stale.headers.get('x-ratelimit-limit')).toBe(String(ctx.config.rateLimit.quota));
-    expect((await request('/api/macro/calendar', bearer('bk_nonsense'))).status).toBe(200);
+    const revoked = await ctx.services.auth.keys.create({ userId: 'hal', name: 'gone', tier: 'free' });
+    await ctx.services.auth.keys.revoke(revoked.info.id, 'hal');
+    const cases: [RequestInit, string][] = [
+      [{ headers: { cookie: `__session=${token}` } }, 'expired_session'],
+      [{ headers: { cookie: `${await session(ctx, 'hal')}x` } }, 'invalid_session'],
+      [bearer('bk_nonsense'), 'invalid_key'],
+      [bearer(`bk_${'A'.repeat(43)}`), 'invalid_key'],
+      [bearer(revoked.key), 'revoked_key'],
+      [{ headers: { authorization: 'Basic YWxpY2U6c2VjcmV0' } }, 'invalid_authorization'],
+    ];
+    // /api/breakouts is answered by the fast path when listening; app.handle is the ordinary path: both count before routing.
+    for (const path of ['/api/macro/calendar', '/api/health', '/api/breakouts?limit=1', '/api/graphql?query=%7B__typename%7D']) {
+      for (const [init, code] of cases) {
+        const response = await request(path, init);
+        expect({ path, code, status: response.status }).toEqual({ path, code, status: 401 });
+        expect(await errorBody(response)).toMatchObject({ code, requestId: expect.stringMatching(/^req_/) });
+        expect(response.headers.get('www-authenticate')).toContain('Bearer realm="breakline"');
+      }
+    }
   });
 });
 
@@ -342,7 +380,7 @@ describe('OpenAPI security', () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const keyOps = [doc.paths['/api/keys']!.post!, doc.paths['/api/keys']!.get!, doc.paths['/api/keys/{id}']!.delete!];
     for (const op of keyOps) {
-      expect(op.security).toEqual([{ SessionCookie: [] }]);
+      expect(op.security).toEqual([{ SessionCookie: [] }, { ApiKey: ['admin:keys'] }]);
       expect(Object.keys(op.responses)).toContain('401');
     }
     // The account features (test/modules/account/openapi.test.ts checks theirs) and GraphQL (credentials optional: test/modules/graphql) aside, the rest is public.
@@ -353,7 +391,7 @@ describe('OpenAPI security', () => {
     expect(publicOps.filter((op) => !(Array.isArray(op.security) && op.security.length === 0))).toEqual([]);
     const backtestOps = Object.entries(doc.paths).filter(([path]) => path.startsWith('/api/backtest/')).flatMap(([, ops]) => Object.values(ops));
     expect(backtestOps.length).toBe(3);
-    for (const op of backtestOps) expect(op.security).toEqual([{ SessionCookie: [] }]);
+    for (const op of backtestOps) expect(op.security).toEqual([{ SessionCookie: [] }, { ApiKey: ['backtest'] }]);
   });
 });
 

@@ -55,10 +55,10 @@ describe('authentication', () => {
     }
   });
 
-  it('declares the session scheme on each operation', async () => {
+  it('declares the session scheme, or an API key with the backtest scope, on each operation', async () => {
     const doc = (await (await ctx.request('/openapi/json')).json()) as { paths: Record<string, Record<string, { security?: unknown; tags?: string[] }>>; tags: { name: string }[] };
-    expect(doc.paths[PATH]!.get!.security).toEqual([{ SessionCookie: [] }]);
-    expect(doc.paths[PATH]!.post!.security).toEqual([{ SessionCookie: [] }]);
+    expect(doc.paths[PATH]!.get!.security).toEqual([{ SessionCookie: [] }, { ApiKey: ['backtest'] }]);
+    expect(doc.paths[PATH]!.post!.security).toEqual([{ SessionCookie: [] }, { ApiKey: ['backtest'] }]);
     expect(doc.paths['/api/backtest/jobs/{id}']!.get!.tags).toEqual(['Backtest']);
     expect(doc.tags.map((t) => t.name)).toContain('Backtest');
   });

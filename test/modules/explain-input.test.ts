@@ -49,7 +49,7 @@ describe('without a model configured', () => {
     const { status, body } = await ctx.json<HealthResponse>('/api/health');
     expect(status).toBe(200);
     expect(body.status).toBe('ok');
-    expect(Object.keys(body.checks).sort()).toEqual(['dataAdapter', 'db', 'env', 'kv', 'pool']);
+    expect(Object.keys(body.checks).sort()).toEqual(['bus', 'dataAdapter', 'db', 'env', 'kv', 'pool']);
     expect(body.details!.ai).toMatchObject({ status: 'warn' });
     expect(body.details!.ai!.message).toContain('/api/explain answers 503');
   });

@@ -42,7 +42,7 @@ describe('live vendor stream, end to end', () => {
   let ctx: TestContext;
   beforeAll(async () => {
     server = startAlpacaServer({ now: clock.now });
-    ctx = await createTestContext({ provider: alpacaOn(server, clock), env: { SSE_QUOTE_INTERVAL_MS: '60000', SSE_QUOTE_POLL_SECONDS: '1' } });
+    ctx = await createTestContext({ provider: alpacaOn(server, clock), env: { SSE_QUOTE_INTERVAL_MS: '60000', SSE_QUOTE_POLL_SECONDS: '1', HEALTH_CHECK_INTERVAL_SECONDS: '3600' } }); // a health round asks REST for SPY's quote: none during the count below
     await ctx.services.warm();
   });
   afterAll(async () => {

@@ -2,8 +2,8 @@
  * GET /api/stream end to end: refusals before the stream opens (through
  * `app.handle`), then over loopback sockets with the `eventsource` package (a
  * WHATWG EventSource: it reconnects by itself after `retry:` and sends
- * `Last-Event-ID`). With REDIS_URL (CI's second pass) these contexts publish
- * through the Redis Streams bus.
+ * `Last-Event-ID`). With REDIS_URL (CI's second pass) these contexts' events
+ * are carried by Redis Streams.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
@@ -56,7 +56,7 @@ describe('GET /api/stream through app.handle: refusals, caps, reset', () => {
     expect(response.headers.get('x-ratelimit-limit')).not.toBeNull();
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
-    expect(first).toMatch(/^retry: \d+\nid: \d+-\d+-\d+\nevent: hello\ndata: \{/);
+    expect(first).toMatch(/^retry: \d+\nid: \d+-\d+\nevent: hello\ndata: \{/);
     expect(first).toContain('"symbols":["AAPL"]');
     expect(ctx.services.hub.stats().connections).toBe(1);
     await reader.cancel();

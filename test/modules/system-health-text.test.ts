@@ -43,13 +43,14 @@ function sources(round: HealthSnapshot | undefined, status: () => AiStatus = () 
 }
 
 const ok: HealthSnapshot = {
-  checks: { db: 'ok', dataAdapter: 'ok', env: 'warn', kv: 'ok', pool: 'ok' },
+  checks: { db: 'ok', dataAdapter: 'ok', env: 'warn', kv: 'ok', pool: 'ok', bus: 'ok' },
   details: {
     db: { status: 'ok', latencyMs: 7.68 },
     dataAdapter: { status: 'ok', latencyMs: 4.16 },
     env: { status: 'warn', latencyMs: 0, message: 'serving synthetic market data (provider synthetic)' },
     kv: { status: 'ok', latencyMs: 3 },
     pool: { status: 'ok', latencyMs: 0.01 },
+    bus: { status: 'ok', latencyMs: 0.2 },
   },
   checkedAt: CHECKED_AT,
 };

@@ -16,7 +16,7 @@ describe('GET /api/health', () => {
     const { status, headers, body } = await ctx.json<HealthResponse>('/api/health');
     expect(status).toBe(200);
     expect(body.status).toBe('ok');
-    expect(body.checks).toEqual({ db: 'ok', dataAdapter: 'ok', env: 'warn', kv: 'ok', pool: 'ok' });
+    expect(body.checks).toEqual({ db: 'ok', dataAdapter: 'ok', env: 'warn', kv: 'ok', pool: 'ok', bus: 'ok' });
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Number.isInteger(body.uptime)).toBe(true);
     expect(Date.parse(body.timestamp)).not.toBeNaN();

@@ -95,13 +95,10 @@ describe('ledger CSV fields', () => {
       {
         seq: 7,
         hash: 'h',
-        prevHash: 'p',
         recordedAt: '2026-11-20T00:00:00.000Z',
         signal: { id: 'A,B', symbol: 'say "hi"', timeframe: 'daily', regime: 'line\nbreak' },
         state: 'forming',
-        events: [],
         outcome: { outcome: 'open' },
-        outcomeRecord: null,
       },
     ]);
     expect(row).toStartWith('7,"A,B","say ""hi""",daily,');

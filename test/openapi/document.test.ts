@@ -145,8 +145,14 @@ describe('the published OpenAPI document', () => {
     const csv = ops.find((o) => o.path === '/api/transparency/ledger.csv');
     expect(csv?.responses['200']).toHaveProperty('text/csv');
     const costly = ops.filter((o) => o.raw['x-rate-limit-class'] === 'costly').map((o) => o.path).sort();
-    expect(costly).toEqual(['/api/breakouts', '/api/transparency/ledger.csv', '/api/transparency/verify', '/api/universe/scan']);
+    expect(costly).toEqual(['/api/breakouts', '/api/scorecard', '/api/transparency/ledger.csv', '/api/transparency/monthly', '/api/transparency/verify', '/api/universe/scan']);
     expect(ops.find((o) => o.path === '/api/breakouts')!.raw['x-rate-limit-class-when-present']).toBe('asOf');
+    // Over a replay's chain only (issue 27): the live ledger's scorecard and months stay in the ordinary quota.
+    for (const path of ['/api/scorecard', '/api/transparency/monthly']) {
+      const op = ops.find((o) => o.path === path)!;
+      expect([op.raw['x-rate-limit-class-when-present'], op.raw['x-rate-limit-class-when-equals']]).toEqual(['source', 'replay']);
+      expect(String(op.raw.description)).toContain('costly when `source=replay`');
+    }
     expect(String(ops.find((o) => o.path === '/api/universe/scan')!.raw.description)).toContain('RATE_LIMIT_COSTLY_QUOTA');
   });
 

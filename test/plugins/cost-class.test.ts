@@ -14,7 +14,8 @@ import { createTestContext, errorBody, smallSyntheticMarket, type TestContext } 
 describe('the costly rate-limit class', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_COSTLY_QUOTA: '3', TRUST_PROXY: '1' } });
+    // One long window: a burst never straddles two (a 60 s window ending mid-burst admits twice).
+    ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '1000', RATE_LIMIT_COSTLY_QUOTA: '3', RATE_LIMIT_WINDOW_SECONDS: '86400', TRUST_PROXY: '1' } });
   });
   afterAll(() => ctx.close());
 

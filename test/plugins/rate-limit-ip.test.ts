@@ -19,7 +19,7 @@ describe('the rate limit asks for the client address only when the bucket is per
         return { address: '10.0.0.7' };
       },
     };
-    const principal: Principal = { userId: 'usr_1', tier: 'pro', kind: 'key', keyId: 'key_1' };
+    const principal: Principal = { userId: 'usr_1', tier: 'pro', kind: 'key', keyId: 'key_1', scopes: ['read'] };
     const { general, classed } = rateLimiter({
       store: new MemoryRateLimitStore(),
       quota: 50,

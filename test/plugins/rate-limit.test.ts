@@ -71,7 +71,7 @@ describe('rate-limit route rules', () => {
   });
 
   it('gives each principal its own costly bucket', async () => {
-    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'key', keyId: 'key_1' };
+    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'key', keyId: 'key_1', scopes: ['read'] };
     let who: Principal | null = null;
     const { request } = app({ principalOf: () => who });
     for (let i = 0; i < 2; i++) expect((await request('/api/expensive')).status).toBe(200);
@@ -81,7 +81,7 @@ describe('rate-limit route rules', () => {
   });
 
   it('counts a named class in its own buckets, at its own quota per tier and window, apart from the costly class', async () => {
-    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'session' };
+    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'session', scopes: ['read'] };
     let who: Principal | null = null;
     // Ten minutes into an hour: the hour's window has 50 minutes left, the ordinary minute all of its own.
     const { request } = app({ principalOf: () => who, now: Date.UTC(2026, 10, 20, 18, 10) });
@@ -100,7 +100,7 @@ describe('rate-limit route rules', () => {
   });
 
   it('counts an authenticated principal in its own bucket at its tier, whether resolved now or awaited', async () => {
-    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'key', keyId: 'key_1' };
+    const pro: Principal = { userId: 'u1', tier: 'pro', kind: 'key', keyId: 'key_1', scopes: ['read'] };
     for (const principalOf of [() => pro, async () => pro]) {
       const { request } = app({ principalOf });
       const response = await request('/api/cheap');
@@ -112,9 +112,9 @@ describe('rate-limit route rules', () => {
 
 describe('buckets', () => {
   it('puts a user’s keys in the user’s bucket at the user’s tier, a key below it in its own too, and an anonymous client by address', () => {
-    const session: Principal = { userId: 'u', tier: 'enterprise', kind: 'session' };
-    const key: Principal = { userId: 'u', tier: 'enterprise', kind: 'key', keyId: 'key_a', userTier: 'enterprise' };
-    const lower: Principal = { userId: 'u', tier: 'free', kind: 'key', keyId: 'key_b', userTier: 'enterprise' };
+    const session: Principal = { userId: 'u', tier: 'enterprise', kind: 'session', scopes: ['read'] };
+    const key: Principal = { userId: 'u', tier: 'enterprise', kind: 'key', keyId: 'key_a', userTier: 'enterprise', scopes: ['read'] };
+    const lower: Principal = { userId: 'u', tier: 'free', kind: 'key', keyId: 'key_b', userTier: 'enterprise', scopes: ['read'] };
     expect([principalBucket(session), bucketQuota(session, 5, TIERS), keyBucket(session)]).toEqual(['user:u', 100, undefined]);
     expect([principalBucket(key), bucketQuota(key, 5, TIERS), keyBucket(key)]).toEqual(['user:u', 100, undefined]);
     expect([principalBucket(lower), bucketQuota(lower, 5, TIERS), keyBucket(lower)]).toEqual(['user:u', 100, { key: 'key:key_b', tier: 'free' }]);

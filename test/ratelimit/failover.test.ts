@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import Redis from 'ioredis';
 import { createLogger } from '../../src/log';
+import { RedisLink } from '../../src/redis/link';
 import { createRateLimitStore, FailoverRateLimitStore, MemoryRateLimitStore, type HitOptions, type RateLimitStore } from '../../src/ratelimit';
 import type { HealthResponse } from '../../src/modules/system/model';
 import { createTestContext } from '../helpers/app';
@@ -89,7 +90,8 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
     const direct = new Redis(process.env.REDIS_URL!);
     const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const prefix = `breakline:test:${crypto.randomUUID()}:`;
-    const store = createRateLimitStore({ redisUrl: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix, log });
+    const link = new RedisLink({ url: `redis://127.0.0.1:${proxy.port}`, keyPrefix: prefix, log });
+    const store = createRateLimitStore({ redis: link, log });
     const ctx = await createTestContext({ rateLimitStore: store, env: { RATE_LIMIT_QUOTA: '1000', TRUST_PROXY: '1' } });
     // Counted requests come from one client address; health checks from the socket's (counted or not, they stay apart).
     const client = { headers: { 'x-forwarded-for': '198.51.100.9' } };
@@ -132,6 +134,7 @@ describe.skipIf(!process.env.REDIS_URL)('Redis outage (REDIS_URL)', () => {
       expect(await countInRedis()).toBe(before + 5);
     } finally {
       await ctx.close();
+      link.close();
       await proxy.stop();
       direct.disconnect();
     }

@@ -1,15 +1,26 @@
 import { afterAll, describe, expect, it } from 'bun:test';
+import { createLogger } from '../../src/log';
 import { MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from '../../src/ratelimit';
+import { RedisLink } from '../../src/redis/link';
 
-const stores: [string, () => RateLimitStore][] = [['memory', () => new MemoryRateLimitStore()]];
+const stores: [string, () => { store: RateLimitStore; close: () => void }][] = [['memory', () => ({ store: new MemoryRateLimitStore(), close: () => {} })]];
 if (process.env.REDIS_URL) {
-  stores.push(['redis', () => new RedisRateLimitStore(process.env.REDIS_URL!, `breakline:test:${crypto.randomUUID()}:`)]);
+  stores.push([
+    'redis',
+    () => {
+      const link = new RedisLink({ url: process.env.REDIS_URL!, keyPrefix: `breakline:test:${crypto.randomUUID()}:`, log: createLogger('silent') });
+      return { store: new RedisRateLimitStore(link), close: () => link.close() };
+    },
+  ]);
 }
 
 for (const [name, make] of stores) {
   describe(`${name} rate-limit store`, () => {
-    const store = make();
-    afterAll(() => store.close());
+    const { store, close } = make();
+    afterAll(async () => {
+      await store.close();
+      close();
+    });
 
     it('admits exactly the quota among 200 concurrent hits', async () => {
       const decisions = await Promise.all(Array.from({ length: 200 }, () => store.hit('client-a', 37, 60_000)));

@@ -1,39 +1,28 @@
 /**
  * Fan-out across instances through Redis Streams (CI's PostgreSQL + Redis
- * pass; skipped without REDIS_URL): app contexts sharing one stream key play
- * separate instances, each with its own hub, port and database.
+ * pass; skipped without REDIS_URL): app contexts sharing one database and one
+ * REDIS_KEY_PREFIX play separate instances of one deployment, each with its
+ * own hub and port.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import Redis from 'ioredis';
-import { createTestContext, type TestContext } from '../helpers/app';
-import { RecordingSource, serve, until } from '../helpers/sse';
+import { dropKeys } from '../helpers/app';
+import { deployment, type Instance } from '../helpers/instances';
+import { RecordingSource, until } from '../helpers/sse';
 
 const STATE = (n: number) => ({ signalId: `EVT-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });
 const ENV = { SSE_RETRY_MS: '20', SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000' };
 
 describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
-  const key = `breakline:test:${crypto.randomUUID()}:events`;
-  const instances: { ctx: TestContext; server: ReturnType<typeof serve> }[] = [];
-  const start = async () => {
-    const ctx = await createTestContext({ env: ENV, redisBus: { key } });
-    const instance = { ctx, server: serve(ctx) };
-    instances.push(instance);
-    return instance;
-  };
-  let a: Awaited<ReturnType<typeof start>>;
-  let b: Awaited<ReturnType<typeof start>>;
+  let cluster: Awaited<ReturnType<typeof deployment>>;
+  let a: Instance;
+  let b: Instance;
   beforeAll(async () => {
-    a = await start();
-    b = await start();
+    cluster = await deployment({ env: ENV }, 2);
+    [a, b] = cluster.instances as [Instance, Instance];
   });
   afterAll(async () => {
-    for (const { ctx, server } of instances) {
-      await server.stop();
-      await ctx.close();
-    }
-    const redis = new Redis(process.env.REDIS_URL!);
-    await redis.del(key);
-    redis.disconnect();
+    await cluster.close();
+    await dropKeys(process.env.REDIS_URL!, cluster.keyPrefix);
   });
 
   it('delivers an event published on either instance to the clients of both, exactly once, under one id', async () => {
@@ -51,7 +40,7 @@ describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
     expect(seenA).toHaveLength(200);
     expect(seenB.map((e) => [e.id, e.data.price])).toEqual(seenA.map((e) => [e.id, e.data.price])); // same order, same ids
     expect(new Set(seenA.map((e) => e.data.price))).toEqual(new Set(Array.from({ length: 200 }, (_, n) => n)));
-    expect(seenA.every((e) => /^\d+-\d+$/.test(e.id))).toBe(true); // Redis Streams ids
+    expect(seenA.every((e) => /^\d+$/.test(e.id))).toBe(true); // log positions
     onA.close();
     onB.close();
   });
@@ -78,7 +67,7 @@ describe.skipIf(!process.env.REDIS_URL)('two instances on one Redis', () => {
     await until('10 events', () => first.of('breakouts.state_change').length === 10);
     const lastSeen = first.of('breakouts.state_change')[4]!.id; // it saw 2000..2004, then went away
     first.close();
-    const c = await start(); // booted after those events were published
+    const c = await cluster.add(); // booted after those events were published
     const resumed = new RecordingSource(`${c.server.base}/api/stream?channels=breakouts.state_change`, { 'last-event-id': lastSeen });
     await until('the 5 missed', () => resumed.of('breakouts.state_change').length === 5);
     expect(resumed.of('breakouts.state_change').map((e) => e.data.price)).toEqual([2005, 2006, 2007, 2008, 2009]);

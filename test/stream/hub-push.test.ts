@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'bun:test';
 import type { QuoteEvent } from '../../src/domain/events';
 import { createLogger } from '../../src/log';
 import type { Snapshot } from '../../src/providers/types';
-import { InProcessBus } from '../../src/stream/bus';
-import { ConnectionCaps } from '../../src/stream/caps';
+import { DurableBus, MemoryEventLog } from '../../src/stream/bus';
+import { StreamCaps } from '../../src/stream/caps';
 import { StreamHub } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
 import { frameReader, until } from '../helpers/sse';
@@ -38,7 +38,7 @@ afterEach(async () => {
 
 function makeHub(quotes: QuoteSource) {
   // Ticks and polls an hour apart: whatever arrives in this test was pushed.
-  const hub = new StreamHub({ bus: new InProcessBus(), quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 100, maxAgeMs: 60_000 }, quoteIntervalMs: 3_600_000, quotePollMs: 3_600_000, caps: new ConnectionCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65_536, stallMs: 30_000, retryAfterSeconds: 1 });
+  const hub = new StreamHub({ bus: new DurableBus({ log: new MemoryEventLog(), logger: createLogger('silent'), keep: { events: 100, ms: 60_000 } }), quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 100, maxAgeMs: 60_000 }, quoteIntervalMs: 3_600_000, quotePollMs: 3_600_000, caps: new StreamCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65_536, stallMs: 30_000, retryAfterSeconds: 1 });
   hubs.push(hub);
   return hub;
 }

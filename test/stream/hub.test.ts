@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'bun:test';
 import { AppError } from '../../src/errors';
 import { createLogger } from '../../src/log';
 import type { Snapshot } from '../../src/providers/types';
-import { InProcessBus, RedisEventBus, type Channel } from '../../src/stream/bus';
-import { ConnectionCaps } from '../../src/stream/caps';
+import { DurableBus, MemoryEventLog, type Channel, type EventLog, type LoggedBusEvent } from '../../src/stream/bus';
+import { StreamCaps } from '../../src/stream/caps';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
@@ -28,8 +28,11 @@ afterEach(async () => {
   for (const hub of hubs.splice(0)) await hub.close();
 });
 
+/** The bus over an in-memory log (this instance only). */
+const memoryBus = (log: EventLog = new MemoryEventLog()) => new DurableBus({ log, logger: createLogger('silent'), keep: { events: 1000, ms: 60_000 } });
+
 function makeHub(overrides: Partial<HubOptions> = {}) {
-  const bus = new InProcessBus();
+  const bus = overrides.bus ?? memoryBus();
   const quotes = new TestQuotes();
   const hub = new StreamHub({
     bus,
@@ -40,7 +43,7 @@ function makeHub(overrides: Partial<HubOptions> = {}) {
     replay: { size: 100, maxAgeMs: 60_000 },
     quoteIntervalMs: 20,
     quotePollMs: 1000,
-    caps: new ConnectionCaps({ max: 100, perKey: 100, retryAfterSeconds: 2 }),
+    caps: new StreamCaps({ max: 100, perKey: 100, retryAfterSeconds: 2 }),
     queueBytes: 64 * 1024,
     stallMs: 30_000,
     retryAfterSeconds: 2,
@@ -155,6 +158,31 @@ describe('stream hub', () => {
     await again.cancel();
   });
 
+  it('tells every open stream reset (gap) when the bus loses events, and lets no resume reach across the gap', async () => {
+    let now = Date.now();
+    const log = new MemoryEventLog(() => now);
+    const { bus, open } = makeHub({ bus: memoryBus(log) });
+    const reader = frameReader(await open({ channels: ['breakouts.state_change'] }));
+    await reader.read(1); // hello
+    bus.publish('breakouts.state_change', stateChange(1));
+    const [first] = await reader.read(1);
+    // Another instance wrote 2..5; the log pruned 2..4 before this instance read them; then 5 is announced here.
+    const written = (await log.append([2, 3, 4, 5].map((n) => ({ channel: 'breakouts.state_change' as const, payload: stateChange(n) })))) as LoggedBusEvent[];
+    now += 120_000;
+    await log.prune(4, new Date(now));
+    bus.announce([written[3]!]);
+    const [reset, fifth] = await reader.read(2);
+    expect(reset).toMatchObject({ event: 'reset', data: { reason: 'gap', lastEventId: first!.id, resumeFrom: '4' } });
+    expect(fifth).toMatchObject({ event: 'breakouts.state_change', id: '5', data: { price: 105 } });
+    expect(compareEventIds(parseEventId(reset!.id)!, parseEventId(fifth!.id)!)).toBeLessThan(0);
+    // A client that saw 1 and resumes now cannot be replayed across the gap.
+    const again = frameReader(await open({ channels: ['breakouts.state_change'], lastEventId: first!.id }));
+    const [, told] = await again.read(2);
+    expect(told).toMatchObject({ event: 'reset', data: { reason: 'too_old', lastEventId: first!.id } });
+    await reader.cancel();
+    await again.cancel();
+  });
+
   it('says reset (too_old) when the id fell out of the buffer, and goes on from the newest event', async () => {
     const { bus, open } = makeHub({ replay: { size: 3, maxAgeMs: 60_000 } });
     const first = frameReader(await open({ channels: ['breakouts.state_change'] }));
@@ -184,7 +212,7 @@ describe('stream hub', () => {
   });
 
   it('refuses past the instance cap with 503 and Retry-After, and past a client’s cap with 429', async () => {
-    const { open, hub } = makeHub({ caps: new ConnectionCaps({ max: 2, perKey: 1, retryAfterSeconds: 2 }) });
+    const { open, hub } = makeHub({ caps: new StreamCaps({ max: 2, perKey: 1, retryAfterSeconds: 2 }) });
     const a = await open({ key: 'ip:10.0.0.1' });
     const refusal = await open({ key: 'ip:10.0.0.1' }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(AppError);
@@ -231,7 +259,7 @@ describe('stream hub', () => {
     const { bus, open, hub } = makeHub({ queueBytes: 1024, stallMs: 40 });
     await open({ channels: ['breakouts.state_change'] }); // never read
     for (let n = 0; n < 20; n++) bus.publish('breakouts.state_change', stateChange(n)); // > 1 KiB: the rest waits in the buffer
-    expect(hub.stats().lagging).toBe(1);
+    await until('the client to fall behind', () => hub.stats().lagging === 1 || hub.stats().dropped === 1);
     await until('the stalled client to be dropped', () => hub.stats().dropped === 1);
     expect(hub.stats().connections).toBe(0);
   });
@@ -301,9 +329,9 @@ describe('stream hub', () => {
   });
 
   it('polls a remote source every pollMs, only for subscribed symbols, and stops when no one listens', async () => {
-    const bus = new InProcessBus();
+    const bus = memoryBus();
     const quotes = new TestQuotes(true);
-    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, caps: new ConnectionCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
+    const hub = new StreamHub({ bus, quotes, log: createLogger('silent'), pingMs: 0, retryMs: 1000, replay: { size: 10, maxAgeMs: 60_000 }, quoteIntervalMs: 10, quotePollMs: 60_000, caps: new StreamCaps({ max: 10, perKey: 10, retryAfterSeconds: 1 }), queueBytes: 65536, stallMs: 30_000, retryAfterSeconds: 1 });
     hubs.push(hub);
     const reader = frameReader(await hub.open({ channels: [], symbols: ['NVDA'], principal: null, key: 'k', lastEventId: null }));
     const [, quote] = await reader.read(2);
@@ -315,8 +343,15 @@ describe('stream hub', () => {
     await until('the symbol to be forgotten', () => hub.stats().watchedSymbols === 0);
   });
 
-  it('answers 503 with Retry-After while the event bus cannot be reached, and asks again next time', async () => {
-    const bus = new RedisEventBus({ url: 'redis://127.0.0.1:1', maxLength: 10, log: createLogger('silent') }); // nothing listens there
+  it('answers 503 with Retry-After while the event log cannot be read, and asks again next time', async () => {
+    const log = new MemoryEventLog();
+    let reads = 0;
+    const refused = async (): Promise<never> => {
+      reads++;
+      throw new Error('connection refused');
+    };
+    const unreadable: EventLog = Object.assign(Object.create(log) as EventLog, { head: refused, latest: refused, after: refused });
+    const bus = memoryBus(unreadable);
     const { open } = makeHub({ bus });
     for (let attempt = 0; attempt < 2; attempt++) {
       const refusal = await open().catch((e: unknown) => e);
@@ -324,6 +359,8 @@ describe('stream hub', () => {
       expect((refusal as AppError).status).toBe(503);
       expect((refusal as AppError).headers['retry-after']).toBe('2');
     }
+    expect(reads).toBe(2);
+    expect(bus.health().status).toBe('down');
     await bus.close();
-  }, 30_000);
+  });
 });

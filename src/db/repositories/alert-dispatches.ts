@@ -9,6 +9,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { alertDispatches, notifications, webhookDeliveries, type AlertDispatchRow, type NotificationRow, type WebhookDeliveryRow } from '../schema';
+import type { StoredStreamEvent, StreamEventInput, StreamEventsRepository } from './stream-events';
 
 /** Advisory-lock key of alert dispatching ("ALRT"). */
 const DISPATCH_LOCK_KEY = 0x414c5254;
@@ -31,15 +32,20 @@ export interface Dispatched {
 }
 
 export class AlertDispatchesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The realtime stream's log: the dispatches' events are appended in their transaction. */
+    private readonly streamEvents: StreamEventsRepository,
+  ) {}
 
   /**
    * Fires the candidates in order: each is written unless its rule already
    * fired for the signal, or fired for the symbol within its cooldown (an
-   * earlier candidate of this call included). Answers the ones written.
+   * earlier candidate of this call included), with the stream events
+   * `announce` makes of those written. Answers the ones written and the events.
    */
-  async record(candidates: readonly DispatchCandidate[]): Promise<Dispatched[]> {
-    if (candidates.length === 0) return [];
+  async record<E extends StreamEventInput>(candidates: readonly DispatchCandidate[], announce: (written: Dispatched[]) => E[]): Promise<{ written: Dispatched[]; events: StoredStreamEvent<E>[] }> {
+    if (candidates.length === 0) return { written: [], events: [] };
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(${DISPATCH_LOCK_KEY})`);
       const written: Dispatched[] = [];
@@ -67,7 +73,8 @@ export class AlertDispatchesRepository {
         }
         written.push(out);
       }
-      return written;
+      // Last: the stream log's lock is held only for the commit.
+      return { written, events: await this.streamEvents.appendIn(tx, announce(written)) };
     });
   }
 

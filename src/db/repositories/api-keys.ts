@@ -1,6 +1,6 @@
 /**
  * @module db/repositories/api-keys
- * Rows of `api_keys`, typed (the tier checked on the way out). Lookups are by
+ * Rows of `api_keys`, typed (the tier and scopes checked on the way out). Lookups are by
  * the key's prefix (unique) for verification, with the owner's stated tier
  * (`user_tiers`), and by owner for listings; an insert holds the owner's
  * count of active keys to a cap; a
@@ -11,12 +11,14 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { literalUnion } from '../../domain/signal';
 import { storedAs } from '../../domain/check';
 import { TIERS, type Tier } from '../../domain/tiers';
+import { SCOPES, type Scope } from '../../domain/scopes';
 import type { Db } from '../client';
 import { apiKeys, userTiers, type ApiKeyRow } from '../schema';
 import { lockUser } from './watchlists';
 
-export interface StoredApiKey extends Omit<ApiKeyRow, 'tier'> {
+export interface StoredApiKey extends Omit<ApiKeyRow, 'tier' | 'scopes'> {
   tier: Tier;
+  scopes: Scope[];
 }
 
 /** A key as verification reads it: with its owner's tier as last stated (db/schema/user-tiers), when ever stated. */
@@ -26,8 +28,10 @@ export interface KeyWithOwner extends StoredApiKey {
 
 const tierOf = storedAs(literalUnion(TIERS));
 
+const scopeOf = storedAs(literalUnion(SCOPES));
+
 function storedApiKey(row: ApiKeyRow): StoredApiKey {
-  return { ...row, tier: tierOf(row.tier, `api key ${row.id} tier`) };
+  return { ...row, tier: tierOf(row.tier, `api key ${row.id} tier`), scopes: row.scopes.map((s) => scopeOf(s, `api key ${row.id} scope`)) };
 }
 
 /** PostgreSQL's unique_violation: the prefix is taken (the caller draws another key). */
@@ -46,7 +50,7 @@ export class ApiKeysRepository {
    * keys (then undefined); under the owner's advisory lock, so the cap holds
    * under concurrent requests on every instance. No cap: the operator's key.
    */
-  async insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt'>, cap = Number.POSITIVE_INFINITY): Promise<StoredApiKey | undefined> {
+  async insert(row: Omit<ApiKeyRow, 'lastUsedAt' | 'revokedAt' | 'scopes'> & { scopes: Scope[] }, cap = Number.POSITIVE_INFINITY): Promise<StoredApiKey | undefined> {
     return this.db.transaction(async (tx) => {
       if (Number.isFinite(cap)) {
         await lockUser(tx, 'api-keys', row.userId);

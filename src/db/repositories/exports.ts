@@ -13,6 +13,7 @@ import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
 import { exportChunks, exports, type ExportRow } from '../schema';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
+import { rowsOf } from './rows';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'expired'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -55,11 +56,6 @@ function storedExport(row: ExportRow): StoredExport {
   };
 }
 
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  const rows = (result as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? rows : [];
-}
 const claimedRow = storedAs(Type.Object({ id: Type.String() }));
 
 export class ExportsRepository {

@@ -14,26 +14,31 @@ import type { Db } from '../client';
 import {
   ledgerCheckpoints,
   ledgerRecords,
+  ledgerFacts,
   replayLedgerCheckpoints,
   replayLedgerRecords,
+  replayLedgerFacts,
   type LedgerCheckpointRow,
   type LedgerCheckpointsTable,
   type LedgerRecordRow,
   type LedgerRecordsTable,
+  type LedgerFactsTable,
 } from '../schema';
+import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
 
-/** A hash chain: its tables and its writer's advisory-lock key. */
+/** A hash chain: its tables (records, checkpoints, the facts kept beside it) and its writer's advisory-lock key. */
 export interface LedgerChain {
   name: 'live' | 'replay';
   records: LedgerRecordsTable;
   checkpoints: LedgerCheckpointsTable;
+  facts: LedgerFactsTable;
   lockKey: number;
 }
 
 /** The public ledger of live signals (lock "LDGR"). */
-export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, lockKey: 0x4c444752 };
+export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, facts: ledgerFacts, lockKey: 0x4c444752 };
 /** The replay ledger (lock "RPLY"). */
-export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, lockKey: 0x52504c59 };
+export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, facts: replayLedgerFacts, lockKey: 0x52504c59 };
 
 /** `replay`: a replay's parameters, once at its start (replay chain only). */
 export type LedgerKind = 'signal' | 'event' | 'outcome' | 'replay';
@@ -72,12 +77,17 @@ export interface LedgerFilter {
   scoreBand?: string;
 }
 
+/** A record as the chain's verification reads it. */
+export type ChainRecord = Pick<LedgerRecordRow, 'seq' | 'kind' | 'signalId' | 'body' | 'prevHash' | 'hash' | 'replayId'>;
+
 /** Records per INSERT statement. */
 const INSERT_CHUNK = 2000;
 
 export class LedgerRepository {
   private readonly records: LedgerRecordsTable;
   private readonly checkpointTable: LedgerCheckpointsTable;
+  /** The facts kept beside the chain (every append writes them in its transaction). */
+  readonly facts: LedgerFactsRepository;
 
   /**
    * @param chain which hash chain (default the live ledger)
@@ -89,14 +99,16 @@ export class LedgerRepository {
     private readonly db: Db,
     readonly chain: LedgerChain = LIVE_CHAIN,
     readonly replayId?: string,
+    facts?: LedgerFactsRepository,
   ) {
     this.records = chain.records;
     this.checkpointTable = chain.checkpoints;
+    this.facts = facts ?? new LedgerFactsRepository(db, chain);
   }
 
   /** The same chain, scoped to one replay. */
   forReplay(replayId: string): LedgerRepository {
-    return new LedgerRepository(this.db, this.chain, replayId);
+    return new LedgerRepository(this.db, this.chain, replayId, this.facts);
   }
 
   /** `where` within this repository's replay, when it has one. */
@@ -116,18 +128,25 @@ export class LedgerRepository {
     const once = entries.filter((e) => e.kind !== 'event').map((e) => e.signalId);
     const existing = new Set<string>();
     if (once.length) {
-      const rows = await tx
-        .select({ kind: this.records.kind, signalId: this.records.signalId })
-        .from(this.records)
-        // One JSON parameter rather than one bind parameter per id (see the insert below).
-        .where(this.scoped(sql`${this.records.signalId} = any(array(select json_array_elements_text(${JSON.stringify(once)}::json)))`, inArray(this.records.kind, ['signal', 'outcome'])));
-      for (const row of rows) existing.add(`${row.kind}:${row.signalId}`);
+      // One query per kind, each the exact predicate of its unique partial index (a signal is written once, and so
+      // is its outcome): an index lookup per id. (kind in (…) matched neither index, and on a replay chain the
+      // planner read the whole replay's records index instead: seconds at 800k records.) One JSON parameter
+      // rather than one bind parameter per id (see the insert below).
+      const ids = sql`array(select json_array_elements_text(${JSON.stringify(once)}::json))`;
+      for (const kind of ['signal', 'outcome'] as const) {
+        const rows = await tx
+          .select({ signalId: this.records.signalId })
+          .from(this.records)
+          .where(this.scoped(eq(this.records.kind, kind), sql`${this.records.signalId} = any(${ids})`));
+        for (const row of rows) existing.add(`${kind}:${row.signalId}`);
+      }
     }
     const [head] = await tx.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).orderBy(desc(this.records.seq)).limit(1);
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const recordedAt = new Date();
     const rows: LedgerRecordRow[] = [];
+    const applied: AppliedRecord[] = [];
     for (const entry of entries) {
       const key = `${entry.kind}:${entry.signalId}`;
       if (entry.kind !== 'event') {
@@ -138,7 +157,7 @@ export class LedgerRepository {
       const body: LedgerBody = { v: 1, seq, kind: entry.kind, signalId: entry.signalId, recordedAt: recordedAt.toISOString(), data: entry.data };
       const text = canonicalJson(body);
       const hash = chainHash(prevHash, text);
-      rows.push({
+      const row: LedgerRecordRow = {
         seq,
         kind: entry.kind,
         signalId: entry.signalId,
@@ -151,7 +170,9 @@ export class LedgerRepository {
         finalScore: entry.finalScore ?? null,
         detectedAt: entry.detectedAt ?? null,
         replayId: entry.replayId ?? this.replayId ?? null,
-      });
+      };
+      rows.push(row);
+      applied.push({ row, data: entry.data });
       prevHash = hash;
     }
     // One JSON parameter per chunk instead of 11 bind parameters a row: the
@@ -177,18 +198,30 @@ export class LedgerRepository {
         select seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id
         from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
     }
+    await this.facts.applyIn(tx, applied);
     return rows;
   }
 
-  /** Records with `seq > afterSeq`, in order (for the verifier and exports). */
-  page(afterSeq: number, limit: number): Promise<LedgerRecordRow[]> {
-    return this.db.select().from(this.records).where(gt(this.records.seq, afterSeq)).orderBy(asc(this.records.seq)).limit(limit);
+  /** Records with `seq > afterSeq`, in order, with what the verifier reads (no time columns: parsing them cost more than the rest). */
+  page(afterSeq: number, limit: number): Promise<ChainRecord[]> {
+    const r = this.records;
+    return this.db
+      .select({ seq: r.seq, kind: r.kind, signalId: r.signalId, body: r.body, prevHash: r.prevHash, hash: r.hash, replayId: r.replayId })
+      .from(r)
+      .where(gt(r.seq, afterSeq))
+      .orderBy(asc(r.seq))
+      .limit(limit);
   }
 
+  /**
+   * The last record's seq and hash, and the records in the chain: seqs run
+   * 1, 2, … without a gap (the appender numbers them; verification checks it),
+   * so the count is the head's seq — one index read, where counting the rows
+   * of a replay chain of 800k records held the server's thread for seconds.
+   */
   async head(): Promise<{ seq: number; hash: string; count: number }> {
     const [row] = await this.db.select({ seq: this.records.seq, hash: this.records.hash }).from(this.records).orderBy(desc(this.records.seq)).limit(1);
-    const [n] = await this.db.select({ n: count() }).from(this.records);
-    return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: Number(n?.n ?? 0) };
+    return { seq: row?.seq ?? 0, hash: row?.hash ?? GENESIS_HASH, count: row?.seq ?? 0 };
   }
 
   /** Stores a checkpoint of the current head (no-op when the head has one already). */
@@ -233,6 +266,16 @@ export class LedgerRepository {
       this.db.select({ n: count() }).from(this.records).where(where),
     ]);
     return { rows, total: Number(totals[0]?.n ?? 0) };
+  }
+
+  /** The records at `seqs`, in chain order (a page located by the trade book: a read by primary key). */
+  recordsAt(seqs: number[]): Promise<LedgerRecordRow[]> {
+    if (seqs.length === 0) return Promise.resolve([]);
+    return this.db
+      .select()
+      .from(this.records)
+      .where(sql`${this.records.seq} = any(array(select json_array_elements_text(${JSON.stringify(seqs)}::json)::bigint))`)
+      .orderBy(asc(this.records.seq));
   }
 
   /** Signal records with `afterSeq < seq ≤ throughSeq`, in chain order: keyset pages of a read consistent with one head. */

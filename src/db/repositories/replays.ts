@@ -2,16 +2,21 @@
  * @module db/repositories/replays
  * Replay runs and their records in the replay ledger. A run starts with a
  * `replay` record naming its parameters and data source (hashed into the
- * replay chain); each chunk of sessions then lands in one transaction with
- * the run's progress and per-symbol books, so an interrupted replay resumes
- * exactly after its last chunk, with nothing written twice and nothing lost.
- * Stored JSON comes back through checked mappers.
+ * replay chain); its records then land a slice at a time, each slice in one
+ * transaction with the count of entries written since the run's stored books
+ * (issue 27: small transactions, so the embedded database and the event loop
+ * serve others between them). The books — every symbol's state, what a
+ * resumed run recomputes from — are stored every so often, a symbol a row, a
+ * few at a time; once a set is complete it becomes the one a resume reads.
+ * An interrupted replay recomputes from its books and skips the entries it
+ * had written: nothing written twice, nothing lost. Stored JSON comes back
+ * through checked mappers.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
-import { BooksSchema, ReplayParamsSchema, UniverseDescriptionSchema, type Books, type ReplayParams, type UniverseDescription } from '../../domain/replay';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { BooksSchema, ReplayParamsSchema, SymbolBookSchema, UniverseDescriptionSchema, type Books, type ReplayParams, type UniverseDescription } from '../../domain/replay';
 import { storedAs } from '../../domain/check';
 import type { Db } from '../client';
-import { replayRuns, type ReplayRunRow } from '../schema';
+import { replayBooks, replayRuns, type ReplayRunRow } from '../schema';
 import type { LedgerEntry, LedgerRepository } from './ledger';
 
 export const REPLAY_STATUSES = ['running', 'done', 'failed'] as const;
@@ -33,6 +38,9 @@ export interface ReplayRun {
   sessionsDone: number;
   signals: number;
   records: number;
+  /** Where a resume starts: the session of the stored books, and the entries written since. */
+  booksThrough: number;
+  entriesSinceBooks: number;
   error: string | null;
   startedAt: Date;
   updatedAt: Date;
@@ -42,13 +50,14 @@ export interface ReplayRun {
 const paramsOf = storedAs(ReplayParamsSchema);
 const universeOf = storedAs(UniverseDescriptionSchema);
 const booksOf = storedAs(BooksSchema);
+const bookOf = storedAs(SymbolBookSchema);
 const statusOf = (value: string, what: string): ReplayStatus => {
   const found = REPLAY_STATUSES.find((s) => s === value);
   if (!found) throw new RangeError(`${what}: unknown status ${value}`);
   return found;
 };
 
-function runOf(row: ReplayRunRow): ReplayRun {
+function runOf(row: Omit<ReplayRunRow, 'books'>): ReplayRun {
   const what = `replay run ${row.id}`;
   return {
     id: row.id,
@@ -65,6 +74,8 @@ function runOf(row: ReplayRunRow): ReplayRun {
     sessionsDone: row.sessionsDone,
     signals: row.signals,
     records: row.records,
+    booksThrough: row.booksThrough,
+    entriesSinceBooks: row.entriesSinceBooks,
     error: row.error,
     startedAt: row.startedAt,
     updatedAt: row.updatedAt,
@@ -88,7 +99,8 @@ const SUMMARY = {
   sessionsDone: replayRuns.sessionsDone,
   signals: replayRuns.signals,
   records: replayRuns.records,
-  books: sql<null>`null`,
+  booksThrough: replayRuns.booksThrough,
+  entriesSinceBooks: replayRuns.entriesSinceBooks,
   error: replayRuns.error,
   startedAt: replayRuns.startedAt,
   updatedAt: replayRuns.updatedAt,
@@ -147,32 +159,70 @@ export class ReplayRunsRepository {
   }
 
   /**
-   * Appends a chunk's records and moves the run's progress, in one transaction,
-   * only from where the run stands (`progress.from` sessions done): a chunk
-   * another instance committed first (two resuming one run, one of them after
-   * losing its lease) throws ReplayConflict and writes nothing.
-   * Resolves to the records written.
+   * Appends a slice of a run's records in one transaction, with the count of
+   * entries written since its books (`entriesSinceBooks`, this slice's
+   * included) and its signals, only from where the run stands (`progress.records`
+   * written so far): a slice another instance wrote first (two resuming one
+   * run, one of them after losing its lease) throws ReplayConflict and writes
+   * nothing. Resolves to the records written.
    */
-  async commitChunk(id: string, entries: LedgerEntry[], progress: { from: number; sessionsDone: number; signals: number; books: Books }): Promise<number> {
+  async commitSlice(id: string, entries: LedgerEntry[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .update(replayRuns)
-        .set({ sessionsDone: progress.sessionsDone })
-        .where(and(eq(replayRuns.id, id), eq(replayRuns.sessionsDone, progress.from)))
-        .returning({ id: replayRuns.id });
-      if (!claimed) throw new ReplayConflict(`replay ${id}: sessions ${progress.from}–${progress.sessionsDone} were committed by another instance`);
+      await this.claim(tx, id, progress.records, 'a slice of its records');
       const written = await this.ledger.forReplay(id).appendIn(tx, entries);
       await tx
         .update(replayRuns)
         .set({
-          sessionsDone: progress.sessionsDone,
+          entriesSinceBooks: progress.entriesSinceBooks,
           signals: sql`${replayRuns.signals} + ${progress.signals}`,
           records: sql`${replayRuns.records} + ${written.length}`,
-          books: progress.books,
           updatedAt: new Date(),
         })
         .where(eq(replayRuns.id, id));
       return written.length;
+    });
+  }
+
+  /** The run's row locked, if it still stands at `records` written; ReplayConflict otherwise (another instance moved it). */
+  private async claim(tx: Pick<Db, 'update'>, id: string, records: number, what: string): Promise<void> {
+    const [claimed] = await tx
+      .update(replayRuns)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(replayRuns.id, id), eq(replayRuns.records, records)))
+      .returning({ id: replayRuns.id });
+    if (!claimed) throw new ReplayConflict(`replay ${id}: ${what} after record ${records} was written by another instance`);
+  }
+
+  /** Moves the run's progress (the sessions done, for readers and the progress bar), if it still stands at `records` written (ReplayConflict otherwise). */
+  async progress(id: string, sessionsDone: number, records: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.claim(tx, id, records, `the progress to session ${sessionsDone}`);
+      await tx.update(replayRuns).set({ sessionsDone }).where(eq(replayRuns.id, id));
+    });
+  }
+
+  /**
+   * Stores every symbol's book as of session `through`, `perStatement`
+   * symbols a statement (`between` runs between them: the caller's yield),
+   * then, in one transaction, makes it the set a resume reads — every entry
+   * up to `through` is written by then, so none is to be skipped — and
+   * removes the older set — if the run still stands at `options.records`
+   * written (ReplayConflict otherwise).
+   */
+  async storeBooks(id: string, through: number, books: Books, options: { records: number; perStatement: number; between?: () => Promise<void> }): Promise<void> {
+    const symbols = Object.keys(books);
+    for (let i = 0; i < symbols.length; i += options.perStatement) {
+      if (i > 0) await options.between?.();
+      const rows = symbols.slice(i, i + options.perStatement).map((symbol) => ({ replay_id: id, through, symbol, book: JSON.stringify(books[symbol]) }));
+      await this.db.execute(sql`
+        insert into ${replayBooks} (replay_id, through, symbol, book)
+        select replay_id, through, symbol, book from json_to_recordset(${JSON.stringify(rows)}::json) as r(replay_id text, through integer, symbol text, book text)
+        on conflict (replay_id, through, symbol) do update set book = excluded.book`);
+    }
+    await this.db.transaction(async (tx) => {
+      await this.claim(tx, id, options.records, `the books through session ${through}`);
+      await tx.update(replayRuns).set({ booksThrough: through, entriesSinceBooks: 0, books: null, updatedAt: new Date() }).where(eq(replayRuns.id, id));
+      await tx.delete(replayBooks).where(and(eq(replayBooks.replayId, id), ne(replayBooks.through, through)));
     });
   }
 
@@ -188,6 +238,7 @@ export class ReplayRunsRepository {
       .update(replayRuns)
       .set({ status, error: error ?? null, finishedAt: now, updatedAt: now, ...(status === 'done' ? { books: null } : {}) })
       .where(eq(replayRuns.id, id));
+    if (status === 'done') await this.db.delete(replayBooks).where(eq(replayBooks.replayId, id));
   }
 
   async get(id: string): Promise<ReplayRun | undefined> {
@@ -201,10 +252,14 @@ export class ReplayRunsRepository {
     return row && runOf(row);
   }
 
-  /** A run's books after its last committed chunk (what a resume starts from). */
+  /** A run's stored books, as of its `booksThrough` session (what a resume starts from). */
   async books(id: string): Promise<Books> {
-    const [row] = await this.db.select({ books: replayRuns.books }).from(replayRuns).where(eq(replayRuns.id, id));
-    return row?.books ? booksOf(row.books, `replay run ${id} books`) : {};
+    const [run] = await this.db.select({ books: replayRuns.books, through: replayRuns.booksThrough }).from(replayRuns).where(eq(replayRuns.id, id));
+    if (!run) return {};
+    // A run written before replay_books kept its books in one column.
+    if (run.books) return booksOf(run.books, `replay run ${id} books`);
+    const rows = await this.db.select({ symbol: replayBooks.symbol, book: replayBooks.book }).from(replayBooks).where(and(eq(replayBooks.replayId, id), eq(replayBooks.through, run.through)));
+    return Object.fromEntries(rows.map((r) => [r.symbol, bookOf(JSON.parse(r.book), `replay run ${id} book of ${r.symbol}`)]));
   }
 
   /** The run a reader sees by default: the newest finished one, else the newest of any status. */

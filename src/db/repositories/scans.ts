@@ -16,6 +16,7 @@ import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
 import { alertNotes, eventEntry, signalEntry } from './scan-entries';
 import { storedSignalId, withStoredIds } from './signal-ids';
+import type { StoredStreamEvent, StreamEventInput, StreamEventsRepository } from './stream-events';
 import {
   findingOf,
   patternFamilyOf,
@@ -57,25 +58,45 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/** What a persisted run surfaced: its new signals and the state changes of known ones. */
+export interface RunChanges {
+  newSignals: Signal[];
+  changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[];
+}
+
+/** A state change of a signal a run no longer lists (jobs/runs tracks it). */
+export interface Transition {
+  signalId: string;
+  symbol: string;
+  from: BreakoutState;
+  to: BreakoutState;
+  price: number;
+  at: Date;
+}
+
 export class ScansRepository {
   constructor(
     private readonly db: Db,
     private readonly ledger: LedgerRepository,
+    /** The realtime stream's log: what a run announces is appended in the run's transaction. */
+    private readonly streamEvents: StreamEventsRepository,
   ) {}
 
   /**
    * Persists a run, its signals, their state changes, the alert verdicts (the
-   * candidates also logged once per signal, for the cooldown) and the ledger
-   * records, in one transaction; with a `fence`, only over the head it names
-   * (undefined when another run came first).
+   * candidates also logged once per signal, for the cooldown), the ledger
+   * records and the stream events `announce` makes of what was new, in one
+   * transaction; with a `fence`, only over the head it names (undefined when
+   * another run came first).
    */
-  async saveRun(
+  async saveRun<E extends StreamEventInput>(
     runId: string,
     result: ScanResult,
     source: string,
     verdicts: AlertVerdicts,
+    announce: (written: RunChanges) => E[],
     fence?: RunFence,
-  ): Promise<{ newSignals: Signal[]; changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] } | undefined> {
+  ): Promise<(RunChanges & { events: StoredStreamEvent<E>[] }) | undefined> {
     return this.db.transaction(async (tx) => {
       if (fence) {
         // One saver of the timeframe at a time across the cluster, and only over the head it scanned after.
@@ -111,18 +132,18 @@ export class ScansRepository {
       const changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] = [];
       // A statement per kind of write, many rows each (a statement a signal made persisting a run take 0.7 s of
       // PGlite's thread for 500 signals); events keep the order of the run's signals.
-      const events: (typeof signalEvents.$inferInsert)[] = [];
+      const stateEvents: (typeof signalEvents.$inferInsert)[] = [];
       const seen: string[] = [];
       const moved = new Map<BreakoutState, string[]>();
       for (const s of result.signals) {
         const previous = known.get(s.id);
         if (previous === undefined) {
           newSignals.push(s);
-          events.push({ signalId: s.id, runId, fromState: null, toState: s.breakoutState, price: s.price, at, recordedAt: now });
+          stateEvents.push({ signalId: s.id, runId, fromState: null, toState: s.breakoutState, price: s.price, at, recordedAt: now });
         } else if (previous !== s.breakoutState) {
           changes.push({ signal: s, from: previous, to: s.breakoutState });
           moved.set(s.breakoutState, [...(moved.get(s.breakoutState) ?? []), s.id]);
-          events.push({ signalId: s.id, runId, fromState: previous, toState: s.breakoutState, price: s.price, at, recordedAt: now });
+          stateEvents.push({ signalId: s.id, runId, fromState: previous, toState: s.breakoutState, price: s.price, at, recordedAt: now });
         } else {
           seen.push(s.id);
         }
@@ -158,7 +179,7 @@ export class ScansRepository {
         for (const part of chunks(moving)) await tx.update(signals).set({ state, lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
       }
       for (const part of chunks(seen)) await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
-      for (const part of chunks(events)) await tx.insert(signalEvents).values(part);
+      for (const part of chunks(stateEvents)) await tx.insert(signalEvents).values(part);
       const byId = new Map(result.signals.map((s) => [s.id, s]));
       const alerted = verdicts.candidates.map((id) => byId.get(id)).filter((s) => s !== undefined);
       if (alerted.length > 0) {
@@ -173,7 +194,9 @@ export class ScansRepository {
         ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null, noteOf(s.id))),
         ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
       ]);
-      return { newSignals, changes };
+      // Last: the stream log's lock is held only for the commit.
+      const events = await this.streamEvents.appendIn(tx, announce({ newSignals, changes }));
+      return { newSignals, changes, events };
     });
   }
 
@@ -290,16 +313,17 @@ export class ScansRepository {
     return (await this.db.select().from(signals).where(and(...conditions))).map(storedSignal);
   }
 
-  /** Moves a signal to a new state and appends the change, in one transaction per batch. */
-  async recordTransitions(runId: string, changes: { signalId: string; from: BreakoutState; to: BreakoutState; price: number; at: Date }[]): Promise<void> {
-    if (changes.length === 0) return;
+  /** Moves signals to new states and appends the changes (to the ledger, and as `announce` makes them to the stream log), in one transaction. */
+  async recordTransitions<E extends StreamEventInput>(runId: string, changes: Transition[], announce: (changes: Transition[]) => E[]): Promise<StoredStreamEvent<E>[]> {
+    if (changes.length === 0) return [];
     const now = new Date();
-    await this.db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       for (const c of changes) {
         await tx.update(signals).set({ state: c.to, updatedAt: now }).where(eq(signals.id, c.signalId));
         await tx.insert(signalEvents).values({ signalId: c.signalId, runId, fromState: c.from, toState: c.to, price: c.price, at: c.at, recordedAt: now });
       }
       await this.ledger.appendIn(tx, changes.map((c) => eventEntry(c.signalId, runId, c.from, c.to, c.price, c.at.toISOString())));
+      return this.streamEvents.appendIn(tx, announce(changes));
     });
   }
 

@@ -14,6 +14,7 @@ import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
 import { webhookAttempts, webhookDeliveries, type WebhookAttemptRow, type WebhookDeliveryRow } from '../schema';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
+import { rowsOf } from './rows';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -25,12 +26,6 @@ export interface StoredDelivery extends Omit<WebhookDeliveryRow, 'status'> {
 const statusOf = storedAs(literalUnion(DELIVERY_STATUSES));
 const storedDelivery = (row: WebhookDeliveryRow): StoredDelivery => ({ ...row, status: statusOf(row.status, `webhook delivery ${row.id} status`) });
 
-/** drizzle's execute answers rows (postgres.js) or `{ rows }` (PGlite). */
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  const rows = (result as { rows?: unknown }).rows;
-  return Array.isArray(rows) ? rows : [];
-}
 
 const claimedRow = storedAs(Type.Object({ id: Type.String() }));
 

@@ -22,6 +22,8 @@ export const apiKeys = pgTable(
     /** SHA-256 of the whole key, lower-case hex. */
     hash: text('hash').notNull(),
     tier: text('tier').notNull(),
+    /** What the key may do (domain/scopes); keys made before scopes existed could only read. */
+    scopes: text('scopes').array().notNull().default(sql`'{read}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
@@ -32,6 +34,7 @@ export const apiKeys = pgTable(
     check('api_keys_hash_is_sha256_hex', sql`${table.hash} ~ '^[0-9a-f]{64}$'`),
     check('api_keys_prefix_format', sql`${table.prefix} ~ '^[0-9A-Za-z]{8}$'`),
     check('api_keys_tier', sql`${table.tier} in ('free', 'pro', 'enterprise')`),
+    check('api_keys_scopes', sql`cardinality(${table.scopes}) > 0 and ${table.scopes} <@ array['read', 'write', 'backtest', 'admin:keys']::text[]`),
   ],
 );
 

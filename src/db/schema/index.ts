@@ -24,3 +24,5 @@ export * from './idempotency-keys';
 export * from './backtest-jobs';
 export * from './replay-ledger';
 export * from './replay-runs';
+export * from './stream-events';
+export * from './ledger-facts';

@@ -1,12 +1,13 @@
 /**
  * @module db/schema/replay-runs
  * One row per point-in-time replay: its parameters, data source and universe,
- * how far it got, and what a resumed run needs to carry on (the per-symbol
- * books, jobs/replay). Progress is updated in the same transaction as the
- * replay ledger records of each chunk of sessions, so an interrupted replay
- * resumes exactly where its last chunk ended.
+ * how far it got, and what a resumed run needs to carry on (jobs/replay): the
+ * per-symbol books as of a session (`replay_books`, stored every so often),
+ * and how many records the replay has written since that session — counted
+ * in the same transaction as each slice of records, so an interrupted replay
+ * recomputes from the books and skips exactly what it had written.
  */
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const replayRuns = pgTable(
   'replay_runs',
@@ -31,8 +32,12 @@ export const replayRuns = pgTable(
     sessionsDone: integer('sessions_done').notNull(),
     signals: integer('signals').notNull(),
     records: integer('records').notNull(),
-    /** Per-symbol books after the last finished chunk (resume state). */
+    /** Per-symbol books after the last finished chunk (resume state of runs written before `replay_books`). */
     books: jsonb('books'),
+    /** The session the stored books (replay_books) are as of: a resumed run recomputes from there. */
+    booksThrough: integer('books_through').notNull().default(0),
+    /** Ledger entries written since `books_through` (a resumed run skips that many). */
+    entriesSinceBooks: integer('entries_since_books').notNull().default(0),
     error: text('error'),
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -42,3 +47,21 @@ export const replayRuns = pgTable(
 );
 
 export type ReplayRunRow = typeof replayRuns.$inferSelect;
+
+/**
+ * A replay's per-symbol books as of session `through` (one row a symbol, so
+ * storing them is many small statements, never one of megabytes). The run's
+ * `books_through` names the set a resume reads; older sets are removed once a
+ * newer one is complete.
+ */
+export const replayBooks = pgTable(
+  'replay_books',
+  {
+    replayId: text('replay_id').notNull(),
+    through: integer('through').notNull(),
+    symbol: text('symbol').notNull(),
+    /** JSON: the symbol's book (domain/replay BookSchema). */
+    book: text('book').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.replayId, table.through, table.symbol] })],
+);

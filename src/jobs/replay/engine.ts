@@ -25,14 +25,23 @@
  * Every session equals a `runScan` as of that session over the same universe
  * (`test/jobs/replay.test.ts`), and nothing in it depends on a later bar (the
  * same test replays data cut at a date).
+ *
+ * It is background work (issue 27): every task runs in the pool's background
+ * lane, a few symbols or sessions at a time and a scan task for at most
+ * `SLICE_MS` (the rest of its symbols go in the next task), so the lane's
+ * threads are never held long and a stop takes effect within a slice; the
+ * chunk's records are put in ledger order a session at a time, with the event
+ * loop free between sessions.
  */
 import type { Books, ReplayParams, UniverseDescription } from '../../domain/replay';
 import type { RegimeReading, Signal, Timeframe } from '../../domain/signal';
 import type { FailureRule } from '../../kernels/lifecycle';
 import type { MarketData } from '../../market-data';
-import { batches, type KernelPool } from '../../pool';
+import { yieldToEventLoop } from '../../db/client';
+import { inTurn, type KernelPool, type RunOptions } from '../../pool';
 import type { BarStore } from '../../store';
 import type { BookRecord, SessionTally } from '../../../workers/replay-book';
+import { SLICE_MS } from '../../../workers/slice';
 import type { ReplayMatrices } from '../../../workers/replay';
 import { indexAtOrBefore } from '../../../workers/store';
 import { STALE_AFTER_BARS } from '../scan';
@@ -80,12 +89,26 @@ export interface ReplayChunk {
 const dateOf = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 const shared = (bytes: number) => new SharedArrayBuffer(Math.max(8, bytes));
 
+/** Symbols per task of the per-symbol passes, and sessions per task of the per-session ones: a slice each. */
+const SYMBOLS_PER_TASK = 8;
+const SESSIONS_PER_TASK = 25;
+
+/** The background lane, stopped with `signal`. */
+const background = (signal?: AbortSignal): RunOptions => ({ lane: 'background', signal });
+
+/** Splits `items` into consecutive runs of at most `size`. */
+function runsOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /**
  * Loads what the replay reads and computes every session's cross-sectional
  * inputs (passes 1 and 2 of workers/replay).
  * @throws {RangeError} when the range holds no session of the benchmark, or a listed symbol is unknown.
  */
-export async function prepareReplay(deps: ReplayDeps, params: ReplayParams): Promise<PreparedReplay> {
+export async function prepareReplay(deps: ReplayDeps, params: ReplayParams, signal?: AbortSignal): Promise<PreparedReplay> {
   const { marketData, barStore, pool } = deps;
   const { timeframe, benchmark } = params;
   const universe = await replayUniverse(params.universe, marketData, params.from, params.to);
@@ -138,13 +161,17 @@ export async function prepareReplay(deps: ReplayDeps, params: ReplayParams): Pro
 
   const handle = barStore.handle();
   const columns = symbols.map((symbol, column) => ({ symbol, column }));
-  await Promise.all(batches(columns, pool.threads * 4).map((part) => pool.run('replayStats', { handle, timeframe, matrices, columns: part })));
-  const ranges = batches(
+  const lane = background(signal);
+  const inFlight = pool.backgroundThreads * 2;
+  await inTurn(runsOf(columns, SYMBOLS_PER_TASK), inFlight, (part) => pool.run('replayStats', { handle, timeframe, matrices, columns: part }, lane));
+  const ranges = runsOf(
     Array.from({ length: n }, (_, k) => k),
-    pool.threads,
+    SESSIONS_PER_TASK,
   );
-  const breadth = (await Promise.all(ranges.map((r) => pool.run('replayRanks', { matrices, from: r[0]!, to: r.at(-1)! + 1 })))).flat();
-  const regimes = await pool.run('replayRegimes', { handle, timeframe, benchmark, sessionTs, breadth });
+  const breadth = (await inTurn(ranges, inFlight, (r) => pool.run('replayRanks', { matrices, from: r[0]!, to: r.at(-1)! + 1 }, lane))).flat();
+  const regimes = (
+    await inTurn(ranges, inFlight, (r) => pool.run('replayRegimes', { handle, timeframe, benchmark, sessionTs: r.map((k) => sessionTs[k]!), breadth: r.map((k) => breadth[k]!) }, lane))
+  ).flat();
   const provider = marketData.provider;
   const earnings = new Map(symbols.map((symbol) => [symbol, provider.earningsDates ? provider.earningsDates(symbol) : null]));
   return { params, source: provider.name, timeframe, sessionTs, dates, symbols, universe: description, matrices, breadth, regimes, earnings, universeSize };
@@ -161,6 +188,8 @@ export interface ChunkOptions {
   listings?: boolean;
   /** The lifecycle's failure rule; default the record's (kernels/lifecycle `FAILURE_RULE`; bench/failure-rule tries others). */
   failure?: FailureRule;
+  /** Stops the tasks in flight (a stopped walk rejects with an AbortError). */
+  signal?: AbortSignal;
 }
 
 const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
@@ -170,18 +199,45 @@ function phase(r: BookRecord): number {
   return r.kind === 'signal' ? 0 : r.kind === 'event' ? (r.phase === 'listed' ? 1 : 2) : 3;
 }
 
+/** A record's place within its session and phase (see the module comment). */
+function keyOf(r: BookRecord): [number, string] {
+  if (r.kind === 'signal') return [-r.signal.finalScore, r.signal.id];
+  if (r.kind === 'event') return r.phase === 'listed' ? [-r.rankScore, r.signalId] : [0, r.signalId];
+  return [0, `${r.surfacedAt}\u0000${String(1e6 - r.finalScore).padStart(12, '0')}\u0000${r.signalId}`];
+}
+
+/** Orders one session's records as a live run would append them (stable: a signal's own events keep their order). */
+function sessionOrder(records: BookRecord[]): BookRecord[] {
+  return records
+    .map((r, i) => ({ r, i, p: phase(r), k: keyOf(r) }))
+    .sort((a, b) => a.p - b.p || a.k[0] - b.k[0] || (a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0) || a.i - b.i)
+    .map((x) => x.r);
+}
+
 /** Orders a chunk's records as a live run would append them (see the module comment). */
 export function ledgerOrder(records: BookRecord[]): BookRecord[] {
-  const key = (r: BookRecord): [number, string] => {
-    if (r.kind === 'signal') return [-r.signal.finalScore, r.signal.id];
-    if (r.kind === 'event') return r.phase === 'listed' ? [-r.rankScore, r.signalId] : [0, r.signalId];
-    return [0, `${r.surfacedAt}\u0000${String(1e6 - r.finalScore).padStart(12, '0')}\u0000${r.signalId}`];
-  };
-  // Stable: a signal's own events keep their order.
-  return records
-    .map((r, i) => ({ r, i, k: key(r) }))
-    .sort((a, b) => a.r.session - b.r.session || phase(a.r) - phase(b.r) || a.k[0] - b.k[0] || (a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0) || a.i - b.i)
-    .map((x) => x.r);
+  return [...bySession(records).values()].flatMap(sessionOrder);
+}
+
+/** The records of each session, sessions in order, each in the order given. */
+function bySession(records: BookRecord[]): Map<number, BookRecord[]> {
+  const sessions = new Map<number, BookRecord[]>();
+  for (const r of records) {
+    let list = sessions.get(r.session);
+    if (!list) sessions.set(r.session, (list = []));
+    list.push(r);
+  }
+  return new Map([...sessions].sort(([a], [b]) => a - b));
+}
+
+/** `ledgerOrder`, a session at a time with the event loop free between sessions. */
+async function ledgerOrderSliced(records: BookRecord[]): Promise<BookRecord[]> {
+  const out: BookRecord[] = [];
+  for (const list of bySession(records).values()) {
+    for (const r of sessionOrder(list)) out.push(r);
+    await yieldToEventLoop();
+  }
+  return out;
 }
 
 /**
@@ -195,42 +251,52 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
   const size = options.chunkSessions ?? 21;
   const n = replay.sessionTs.length;
   const handle = barStore.handle();
-  const parts = batches(
+  const lane = background(options.signal);
+  const parts = runsOf(
     replay.symbols.map((symbol, column) => ({ symbol, column })),
-    pool.threads * 4,
+    SYMBOLS_PER_TASK,
   );
+  /** One part's symbols over sessions [from, to): a task each slice, the symbols a slice did not reach in the next. */
+  const scanPart = async (part: { symbol: string; column: number }[], from: number, to: number) => {
+    const out: Awaited<ReturnType<typeof pool.run<'replayScan'>>> = [];
+    for (let rest = part; rest.length > 0; ) {
+      const done = await pool.run(
+        'replayScan',
+        {
+          handle,
+          timeframe: replay.timeframe,
+          source: replay.source,
+          matrices: replay.matrices,
+          from,
+          to,
+          regimes: replay.regimes.slice(from, to),
+          symbols: rest.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
+          listings: options.listings,
+          budgetMs: SLICE_MS,
+          ...(options.failure ? { failure: options.failure } : {}),
+        },
+        lane,
+      );
+      out.push(...done);
+      rest = rest.slice(done.length);
+    }
+    return out;
+  };
   const run = async (from: number): Promise<ReplayChunk> => {
     const to = Math.min(n, from + size);
-    const results = (
-      await Promise.all(
-        parts.map((part) =>
-          pool.run('replayScan', {
-            handle,
-            timeframe: replay.timeframe,
-            source: replay.source,
-            matrices: replay.matrices,
-            from,
-            to,
-            regimes: replay.regimes.slice(from, to),
-            symbols: part.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
-            listings: options.listings,
-            ...(options.failure ? { failure: options.failure } : {}),
-          }),
-        ),
-      )
-    ).flat();
+    const results = (await inTurn(parts, pool.backgroundThreads * 2, (part) => scanPart(part, from, to))).flat();
     const tally = { scanned: 0, listed: 0, unresolvable: 0, signals: 0 };
     const records: BookRecord[] = [];
     for (const r of results) {
       books[r.symbol] = r.book;
-      records.push(...r.records);
+      for (const record of r.records) records.push(record);
       tally.scanned += r.tally.scanned;
       tally.listed += r.tally.listed;
       tally.unresolvable += r.tally.unresolvable;
     }
     tally.signals = records.filter((r) => r.kind === 'signal').length;
     // A snapshot: the next chunk's results replace these book objects, never change them.
-    const chunk: ReplayChunk = { from, to, records: ledgerOrder(records), tally, books: { ...books } };
+    const chunk: ReplayChunk = { from, to, records: await ledgerOrderSliced(records), tally, books: { ...books } };
     if (options.listings) {
       chunk.listings = Array.from({ length: to - from }, (_, j) => results.flatMap((r) => r.listings?.[j] ?? []).sort(byRank));
     }

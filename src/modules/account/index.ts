@@ -24,15 +24,15 @@ export function accountModule(services: Services) {
         return answer;
       },
       // Read within its limit when parsed, checked against CreateKeyBody by Elysia after the session (the credential before the input).
-      { auth: 'session', jsonBody: { limit: KEY_BODY_LIMIT_BYTES, schema: t.Unknown() }, body: CreateKeyBody, response: { 201: created, ...createErrors }, detail: { ...ACCOUNT_DOCS.create } },
+      { auth: 'POST /api/keys', jsonBody: { limit: KEY_BODY_LIMIT_BYTES, schema: t.Unknown() }, body: CreateKeyBody, response: { 201: created, ...createErrors }, detail: { ...ACCOUNT_DOCS.create } },
     )
     .get('/api/keys', ({ principal }) => listKeys(keys, principal), {
-      auth: 'session',
+      auth: 'GET /api/keys',
       response: withErrors(KeyListSchema, 401, 429),
       detail: { ...ACCOUNT_DOCS.list },
     })
     .delete('/api/keys/:id', ({ principal, params }) => revokeKey(keys, principal, params.id), {
-      auth: 'session',
+      auth: 'DELETE /api/keys/:id',
       params: KeyParams,
       response: withErrors(ApiKeySchema, 400, 401, 403, 404, 429),
       detail: { ...ACCOUNT_DOCS.revoke },

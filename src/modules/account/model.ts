@@ -1,11 +1,22 @@
 /** @module modules/account/model — schemas of the Account tag: API keys (account features of issue 17 join here). */
 import { t, type Static } from 'elysia';
 import { TierSchema } from '../../domain/tiers';
+import { SCOPES, ScopeSchema } from '../../domain/scopes';
 import { MAX_KEY_NAME_LENGTH } from '../../auth';
 
 export const CreateKeyBody = t.Object({
   name: t.String({ minLength: 1, maxLength: MAX_KEY_NAME_LENGTH, description: 'What the key is for, shown in listings', examples: ['trading bot'], error: `Body field 'name' must be 1–${MAX_KEY_NAME_LENGTH} characters` }),
   tier: t.Optional({ ...TierSchema, description: "The key's tier; at most your own (default: your own)", error: "Body field 'tier' must be one of: free, pro, enterprise" }),
+  scopes: t.Optional(
+    t.Array({ ...ScopeSchema, error: `Body field 'scopes' must be a list of distinct scopes from: ${SCOPES.join(', ')}` }, {
+      minItems: 1,
+      maxItems: SCOPES.length,
+      uniqueItems: true,
+      description: "What the key may do (default: ['read']): read (your own objects), write (create, change, delete them), backtest, admin:keys (manage your keys). A free key only reads; pro adds write and backtest; enterprise adds admin:keys. A key creating a key gives it at most its own scopes.",
+      examples: [['read', 'write']],
+      error: `Body field 'scopes' must be a list of distinct scopes from: ${SCOPES.join(', ')}`,
+    }),
+  ),
 });
 export type CreateKeyBody = Static<typeof CreateKeyBody>;
 
@@ -23,6 +34,7 @@ export const ApiKeySchema = t.Object(
     name: t.String(),
     prefix: t.String({ description: "The key's first characters (bk_ and 8 more), to recognise it; the rest is never shown again" }),
     tier: TierSchema,
+    scopes: t.Array(ScopeSchema, { description: 'What the key was given (it acts with those its owner\'s current tier allows)' }),
     createdAt: Timestamp('When the key was created'),
     lastUsedAt: NullableTimestamp('Last authenticated request, to within a minute (written in batches); null when never used'),
     revokedAt: NullableTimestamp('When the key was revoked; null while it is active'),
@@ -46,16 +58,16 @@ export const ACCOUNT_DOCS = {
     tags: ['Account'],
     summary: 'Create an API key',
     description:
-      "Issues a key `bk_…` for the signed-in user. The whole key is in this response only; the server keeps its SHA-256 and its first 8 characters. Send it as `Authorization: Bearer bk_…`. Needs a session (the `__session` cookie), not a key; a key's tier is at most your own, and a key acts at most at your current tier (a downgrade reaches your keys on your next sign-in, or when the operator states it). Active keys per user are capped by tier (API_KEYS_PER_TIER; default free 5, pro 25, enterprise 100): past it, 403. Your keys share your rate limit (your tier's quota); a key of a lower tier than yours is also held to its own tier's.",
+      "Issues a key `bk_…` for the signed-in user. The whole key is in this response only; the server keeps its SHA-256 and its first 8 characters. Send it as `Authorization: Bearer bk_…`. Needs a session (the `__session` cookie) or a key with `admin:keys`; choose the key's `scopes` (default read only; a free key only reads, pro adds write and backtest, enterprise adds admin:keys; a key creating a key gives it at most its own scopes and tier); a key's tier is at most your own, and a key acts at most at your current tier (a downgrade reaches your keys on your next sign-in, or when the operator states it). Active keys per user are capped by tier (API_KEYS_PER_TIER; default free 5, pro 25, enterprise 100): past it, 403. Your keys share your rate limit (your tier's quota); a key of a lower tier than yours is also held to its own tier's.",
   },
   list: {
     tags: ['Account'],
     summary: 'List your API keys',
-    description: 'Your keys (never another user’s), newest first, with their prefix, tier, creation, last use and revocation. Needs a session.',
+    description: 'Your keys (never another user’s), newest first, with their prefix, tier, creation, scopes, last use and revocation. Needs a session or a key with `admin:keys`.',
   },
   revoke: {
     tags: ['Account'],
     summary: 'Revoke an API key',
-    description: 'Revokes one of your keys at once: the next request with it is refused, on every instance. Revoking a revoked key answers it unchanged; a key that is not yours is 404. Needs a session.',
+    description: 'Revokes one of your keys at once: the next request with it is refused, on every instance. Revoking a revoked key answers it unchanged; a key that is not yours is 404. Needs a session or a key with `admin:keys`.',
   },
 };

@@ -27,7 +27,7 @@ import { byRank } from '../../jobs/runs';
 import { round, roundOrNull } from '../../kernels/round';
 import { rotationLookback, rotationSnapshot } from '../../kernels/rotation';
 import { scoreBand } from '../../kernels/scoring';
-import { performance, tradesWhere } from '../../ledger/performance';
+import { performance } from '../../ledger/performance';
 import { alignCloses } from '../../market-data/align';
 import { earningsProximity } from '../../market-data/earnings';
 import { newYorkDate } from '../../providers/calendar';
@@ -170,9 +170,9 @@ async function earningsOf(deps: Deps, symbol: string, known: boolean): Promise<E
  * band. A replay ledger's records would be appended here with `source: 'replay'`.
  */
 async function historyOf(deps: Deps, patternType: string, band: string): Promise<HistoryRecord[]> {
-  const { ledgerFigures } = deps;
-  return ledgerFigures.perHead(`explain:${patternType}:${band}`, async () => {
-    const trades = await tradesWhere(ledgerFigures.ledger, { patternType });
+  const book = await deps.ledgerFigures.book();
+  return book.perHead(`explain:${patternType}:${band}`, async () => {
+    const trades = book.ofPattern(patternType);
     return [
       historyRecord('live', { patternType, scoreBand: band }, performance(trades.filter((t) => t.scoreBand === band))),
       historyRecord('live', { patternType, scoreBand: null }, performance(trades)),

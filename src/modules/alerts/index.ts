@@ -16,7 +16,7 @@ export function alertsModule(services: Services) {
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/alerts/v2', ({ principal, query }) => listRules(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/alerts/v2',
       query: RuleQuery,
       response: withErrors(RulePage, 400, 401, 429),
       detail: { ...ALERT_DOCS.list },
@@ -27,29 +27,29 @@ export function alertsModule(services: Services) {
         set.status = 201;
         return createRule(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create } },
+      { auth: 'POST /api/alerts/v2', idempotent: true, ...jsonBody(limit, CreateRuleBody), response: createdWithErrors(RuleSchema, 400, 401, 403, 404, 409, 413, 429), detail: { ...ALERT_DOCS.create } },
     )
     .get('/api/alerts/v2/:id', ({ principal, params }) => getRule(services, principal, params.id), {
-      auth: 'session-or-key',
+      auth: 'GET /api/alerts/v2/:id',
       params: RuleParams,
       response: withErrors(RuleSchema, 400, 401, 404, 429),
       detail: { ...ALERT_DOCS.get },
     })
     .patch('/api/alerts/v2/:id', ({ principal, params, body }) => updateRule(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'PATCH /api/alerts/v2/:id',
       params: RuleParams,
       ...jsonBody(limit, UpdateRuleBody),
       response: withErrors(RuleSchema, 400, 401, 403, 404, 413, 429),
       detail: { ...ALERT_DOCS.update },
     })
     .delete('/api/alerts/v2/:id', ({ principal, params }) => deleteRule(services, principal, params.id), {
-      auth: 'session',
+      auth: 'DELETE /api/alerts/v2/:id',
       params: RuleParams,
       response: withErrors(RuleSchema, 400, 401, 403, 404, 429),
       detail: { ...ALERT_DOCS.delete },
     })
     .get('/api/alerts/v2/:id/deliveries', ({ principal, params, query }) => listDeliveries(services, principal, params.id, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/alerts/v2/:id/deliveries',
       params: RuleParams,
       query: RuleQuery,
       response: withErrors(DeliveryPage, 400, 401, 404, 429),

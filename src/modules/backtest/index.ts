@@ -24,13 +24,13 @@ export function backtestModule(services: Services) {
     .use(bodyLimit)
     .use(auth(services.auth.authenticator))
     .get(PATH, async ({ principal, query, request, set }) => answer(set, await walkForward(services, principal, { query, given: givenIn(request) }, 'GET')), {
-      auth: 'session',
+      auth: 'GET /api/backtest/walk-forward',
       query: WalkForwardQuery,
       response: withErrors(WalkForwardResponse, 400, 401, 403, 404, 413, 429, 500),
       detail: { ...BACKTEST_DOCS.get },
     })
     .post(PATH, async ({ principal, query, body, request, set }) => answer(set, await walkForward(services, principal, { query, body, given: givenIn(request) }, 'POST')), {
-      auth: 'session',
+      auth: 'POST /api/backtest/walk-forward',
       query: WalkForwardQuery,
       // Without a body: {} (the fields may come as query parameters).
       jsonBody: { limit: BODY_LIMIT_BYTES, schema: WalkForwardBody, optional: true },
@@ -39,7 +39,7 @@ export function backtestModule(services: Services) {
       detail: { ...BACKTEST_DOCS.post },
     })
     .get('/api/backtest/jobs/:id', ({ principal, params }) => backtestJob(services, principal, params.id), {
-      auth: 'session',
+      auth: 'GET /api/backtest/jobs/:id',
       params: JobParams,
       response: { 200: job, ...jobErrors },
       detail: { ...BACKTEST_DOCS.job },

@@ -26,7 +26,7 @@ export function communityModule(services: Services) {
         set.status = 201;
         return createPost(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreatePostBody), response: createdWithErrors(PostSchema, 400, 401, 403, 409, 413, 429), detail: { ...COMMUNITY_DOCS.create } },
+      { auth: 'POST /api/community/feed', idempotent: true, ...jsonBody(limit, CreatePostBody), response: createdWithErrors(PostSchema, 400, 401, 403, 409, 413, 429), detail: { ...COMMUNITY_DOCS.create } },
     )
     .get('/api/community/feed/:id', ({ params }) => getPost(services, params.id), {
       params: PostParams,
@@ -34,20 +34,20 @@ export function communityModule(services: Services) {
       detail: { ...COMMUNITY_DOCS.get },
     })
     .patch('/api/community/feed/:id', ({ principal, params, body }) => editPost(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'PATCH /api/community/feed/:id',
       params: PostParams,
       ...jsonBody(limit, EditPostBody),
       response: withErrors(PostSchema, 400, 401, 403, 404, 413, 429),
       detail: { ...COMMUNITY_DOCS.edit },
     })
     .delete('/api/community/feed/:id', ({ principal, params }) => deletePost(services, principal, params.id), {
-      auth: 'session',
+      auth: 'DELETE /api/community/feed/:id',
       params: PostParams,
       response: withErrors(PostSchema, 400, 401, 403, 404, 429),
       detail: { ...COMMUNITY_DOCS.delete },
     })
     .post('/api/community/feed/:id/report', ({ principal, params, body }) => reportPost(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'POST /api/community/feed/:id/report',
       idempotent: true,
       params: PostParams,
       ...jsonBody(limit, ReportBody),
@@ -55,13 +55,13 @@ export function communityModule(services: Services) {
       detail: { ...COMMUNITY_DOCS.report },
     })
     .get('/api/community/moderation', ({ principal, query }) => moderationQueue(services, principal, query), {
-      auth: 'session',
+      auth: 'GET /api/community/moderation',
       query: ModerationQuery,
       response: withErrors(ModerationPage, 400, 401, 403, 429),
       detail: { ...COMMUNITY_DOCS.moderation },
     })
     .post('/api/community/feed/:id/moderation', ({ principal, params, body }) => moderate(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'POST /api/community/feed/:id/moderation',
       idempotent: true,
       params: PostParams,
       ...jsonBody(limit, ModerationBody),

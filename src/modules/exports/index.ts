@@ -1,6 +1,5 @@
-/** @module modules/exports — /api/exports: ledger slices and journals as CSV or JSON files, made in the background (pro tier; reads: session or API key; writes: session). */
+/** @module modules/exports — /api/exports: ledger slices and journals as CSV or JSON files, made in the background (pro tier; who may: auth/route-access). */
 import { Elysia } from 'elysia';
-import { FEATURE_TIERS } from '../../domain/tiers';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
@@ -11,8 +10,6 @@ import { createExport, downloadExport, getExport, listExports } from './service'
 import { bodyLimit } from '../../plugins/body-limit';
 
 export function exportsModule(services: Services) {
-  const read = { accept: 'session-or-key', tier: FEATURE_TIERS.exports } as const;
-  const write = { accept: 'session', tier: FEATURE_TIERS.exports } as const;
   const { 200: accepted, ...createErrors } = withErrors(ExportSchema, 400, 401, 403, 409, 413, 429);
   const downloadErrors = Object.fromEntries([400, 401, 403, 404, 409, 410, 429].map((status) => [status, { description: `Response for status ${status}`, content: { 'application/json': { schema: ErrorSchema } } }]));
   return new Elysia({ name: 'breakline/exports' })
@@ -25,22 +22,22 @@ export function exportsModule(services: Services) {
         set.status = 202;
         return createExport(services, principal, body);
       },
-      { auth: write, idempotent: true, ...jsonBody(services.config.account.bodyLimitBytes, CreateExportBody), response: { 202: accepted, ...createErrors }, detail: { ...EXPORT_DOCS.create } },
+      { auth: 'POST /api/exports', idempotent: true, ...jsonBody(services.config.account.bodyLimitBytes, CreateExportBody), response: { 202: accepted, ...createErrors }, detail: { ...EXPORT_DOCS.create } },
     )
     .get('/api/exports', ({ principal, query }) => listExports(services, principal, query), {
-      auth: read,
+      auth: 'GET /api/exports',
       query: ExportQuery,
       response: withErrors(ExportPage, 400, 401, 403, 429),
       detail: { ...EXPORT_DOCS.list },
     })
     .get('/api/exports/:id', ({ principal, params }) => getExport(services, principal, params.id), {
-      auth: read,
+      auth: 'GET /api/exports/:id',
       params: ExportParams,
       response: withErrors(ExportSchema, 400, 401, 403, 404, 429),
       detail: { ...EXPORT_DOCS.get },
     })
     .get('/api/exports/:id/download', ({ principal, params }) => downloadExport(services, principal, params.id), {
-      auth: read,
+      auth: 'GET /api/exports/:id/download',
       params: ExportParams,
       // A streamed file (CSV or JSON): its answers are documented in the detail (Elysia's `response` would replace them and declare text/plain).
       detail: { ...EXPORT_DOCS.download, responses: { ...EXPORT_DOCS.download.responses, ...downloadErrors } },

@@ -13,19 +13,19 @@
  * aborted. A request answered otherwise (JSON, 202, an error) counts nothing.
  *
  * @example
- * const release = admitStream(services.streamCaps, key); // or the refusal
+ * const release = await admitStream(services.streamCaps, key); // or the refusal
  * const response = await yoga.fetch(request, context);
  * return isEventStream(response) ? holding(request, response, release) : (release(), response);
  */
-import type { ConnectionCaps } from '../../stream/caps';
+import type { StreamCaps } from '../../stream/caps';
 
 /** Whether `response` is an event stream being sent. */
 export const isEventStream = (response: Response | undefined): response is Response & { body: ReadableStream<Uint8Array> } =>
   response?.status === 200 && response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream') === true;
 
 /** Counts one stream of client `key` in, or refuses it (`unavailable` 503, `rate_limited` 429); the release returned counts it out once, however often it is called. */
-export function admitStream(caps: ConnectionCaps, key: string): () => void {
-  caps.admit(key);
+export async function admitStream(caps: StreamCaps, key: string): Promise<() => void> {
+  await caps.admit(key);
   let held = true;
   return () => {
     if (!held) return;
@@ -35,10 +35,10 @@ export function admitStream(caps: ConnectionCaps, key: string): () => void {
 }
 
 /** An event stream answered after the fact (a subscription on /api/graphql): counted in, or its body cancelled (its operation stops) and the refusal thrown. */
-export function admitAnswered(caps: ConnectionCaps, key: string, request: Request, response: Response & { body: ReadableStream<Uint8Array> }): Response {
+export async function admitAnswered(caps: StreamCaps, key: string, request: Request, response: Response & { body: ReadableStream<Uint8Array> }): Promise<Response> {
   let release: () => void;
   try {
-    release = admitStream(caps, key);
+    release = await admitStream(caps, key);
   } catch (error) {
     void response.body.cancel().catch(() => undefined);
     throw error;

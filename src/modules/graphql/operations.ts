@@ -4,14 +4,14 @@
  * class the field takes: graphql/costs), its arguments (the REST route's
  * query, path and body schemas, checked by them with their defaults and
  * messages), its result (the REST response schema, typed by
- * graphql/types) and the very service function the REST route calls. A field
- * that acts for a user names the REST route's credential rule; a mutation
- * also needs the pro tier (free is read-only).
+ * graphql/types) and the very service function the REST route calls. Who
+ * may use a field is its REST route's row of the one authorisation table
+ * (auth/route-access), read by graphql/schema: the same scope and tier as
+ * the route.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import type { AuthNeed, Principal } from '../../auth';
+import { accessOf, type Principal } from '../../auth';
 import type { ApiVersion } from '../../config';
-import { FEATURE_TIERS } from '../../domain/tiers';
 import { readPage } from '../../pagination';
 import type { Services } from '../../services';
 import { createKey, listKeys, revokeKey } from '../account/service';
@@ -68,8 +68,6 @@ export interface Operation {
   args: TObject;
   /** The REST route's 200 (or 201/202) schema. */
   result: TSchema;
-  /** The REST route's credential rule; absent → public. */
-  need?: AuthNeed;
   run(ctx: OperationContext, args: Args, principal: Principal): Promise<unknown> | unknown;
   /** The service answers JSON text (parsed here): the value is plain JSON already. */
   plain?: true;
@@ -111,41 +109,45 @@ export const QUERIES: Record<string, Operation> = {
   communityFeed: { route: 'GET /api/community/feed', args: FeedQuery, result: FeedPage, run: ({ services }, q) => feed(services, q) },
   communityPost: { route: 'GET /api/community/feed/:id', args: PostParams, result: PostSchema, run: ({ services }, q) => getPost(services, q.id) },
   // The signed-in user's own objects.
-  watchlists: { route: 'GET /api/watchlists', args: WatchlistQuery, result: WatchlistPage, need: 'session-or-key', run: ({ services }, q, p) => listWatchlists(services, p, q) },
-  watchlist: { route: 'GET /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session-or-key', run: ({ services }, q, p) => getWatchlist(services, p, q.id) },
-  alertRules: { route: 'GET /api/alerts/v2', args: RuleQuery, result: RulePage, need: 'session-or-key', run: ({ services }, q, p) => listRules(services, p, q) },
-  alertRule: { route: 'GET /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session-or-key', run: ({ services }, q, p) => getRule(services, p, q.id) },
-  notifications: { route: 'GET /api/notifications', args: NotificationQuery, result: NotificationPage, need: 'session-or-key', run: ({ services }, q, p) => listNotifications(services, p, q) },
-  journalEntries: { route: 'GET /api/journal/entries', args: EntryQuery, result: EntryPage, need: 'session-or-key', run: ({ services }, q, p) => listEntries(services, p, q) },
-  journalEntry: { route: 'GET /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session-or-key', run: ({ services }, q, p) => getEntry(services, p, q.id) },
-  journalSummary: { route: 'GET /api/journal/summary', args: SummaryQuery, result: SummarySchema, need: 'session-or-key', run: ({ services }, q, p) => summarize(services, p, q) },
-  exports: { route: 'GET /api/exports', args: ExportQuery, result: ExportPage, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => listExports(services, p, q) },
-  export: { route: 'GET /api/exports/:id', args: ExportParams, result: ExportSchema, need: { accept: 'session-or-key', tier: FEATURE_TIERS.exports }, run: ({ services }, q, p) => getExport(services, p, q.id) },
-  apiKeys: { route: 'GET /api/keys', args: NONE, result: KeyListSchema, need: 'session', run: ({ services }, _q, p) => listKeys(services.auth.keys, p) },
+  watchlists: { route: 'GET /api/watchlists', args: WatchlistQuery, result: WatchlistPage, run: ({ services }, q, p) => listWatchlists(services, p, q) },
+  watchlist: { route: 'GET /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, run: ({ services }, q, p) => getWatchlist(services, p, q.id) },
+  alertRules: { route: 'GET /api/alerts/v2', args: RuleQuery, result: RulePage, run: ({ services }, q, p) => listRules(services, p, q) },
+  alertRule: { route: 'GET /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, run: ({ services }, q, p) => getRule(services, p, q.id) },
+  notifications: { route: 'GET /api/notifications', args: NotificationQuery, result: NotificationPage, run: ({ services }, q, p) => listNotifications(services, p, q) },
+  journalEntries: { route: 'GET /api/journal/entries', args: EntryQuery, result: EntryPage, run: ({ services }, q, p) => listEntries(services, p, q) },
+  journalEntry: { route: 'GET /api/journal/entries/:id', args: EntryParams, result: EntrySchema, run: ({ services }, q, p) => getEntry(services, p, q.id) },
+  journalSummary: { route: 'GET /api/journal/summary', args: SummaryQuery, result: SummarySchema, run: ({ services }, q, p) => summarize(services, p, q) },
+  exports: { route: 'GET /api/exports', args: ExportQuery, result: ExportPage, run: ({ services }, q, p) => listExports(services, p, q) },
+  export: { route: 'GET /api/exports/:id', args: ExportParams, result: ExportSchema, run: ({ services }, q, p) => getExport(services, p, q.id) },
+  apiKeys: { route: 'GET /api/keys', args: NONE, result: KeyListSchema, run: ({ services }, _q, p) => listKeys(services.auth.keys, p) },
 };
 
-/** What a field's documentation says: its route, and what the field adds. */
-export const describe = (op: Operation): string => (op.description ? `${op.route}: ${op.description}` : op.route);
+/** What a field's documentation says: its route, what the field adds, and what its row of the authorisation table asks. */
+export const describe = (op: Operation): string => {
+  const access = accessOf(op.route);
+  const needs = access ? `; needs a session or an API key with '${access.scope}'${access.tier ? `, ${access.tier} tier or above` : ''}` : '';
+  return `${op.description ? `${op.route}: ${op.description}` : op.route}${needs}`;
+};
 
-/** Mutations: the REST write's credential rule, at the pro tier at least (free is read-only). */
+/** Mutations: each over a REST write, under that write's row of the authorisation table. */
 export const MUTATIONS: Record<string, Operation> = {
-  createWatchlist: { route: 'POST /api/watchlists', args: CreateWatchlistBody, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => createWatchlist(services, p, a) },
-  renameWatchlist: { route: 'PATCH /api/watchlists/:id', args: join(WatchlistParams, RenameWatchlistBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => renameWatchlist(services, p, id, body) },
-  deleteWatchlist: { route: 'DELETE /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => deleteWatchlist(services, p, a.id) },
-  addWatchlistSymbols: { route: 'POST /api/watchlists/:id/symbols', args: join(WatchlistParams, AddSymbolsBody), result: WatchlistSchema, need: 'session', run: ({ services }, { id, ...body }, p) => addSymbols(services, p, id, body) },
-  removeWatchlistSymbol: { route: 'DELETE /api/watchlists/:id/symbols/:symbol', args: WatchlistSymbolParams, result: WatchlistSchema, need: 'session', run: ({ services }, a, p) => removeSymbol(services, p, a.id, a.symbol) },
-  createAlertRule: { route: 'POST /api/alerts/v2', args: CreateRuleBody, result: RuleSchema, need: 'session', run: ({ services }, a, p) => createRule(services, p, a) },
-  updateAlertRule: { route: 'PATCH /api/alerts/v2/:id', args: join(RuleParams, UpdateRuleBody), result: RuleSchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateRule(services, p, id, body) },
-  deleteAlertRule: { route: 'DELETE /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, need: 'session', run: ({ services }, a, p) => deleteRule(services, p, a.id) },
-  markNotificationRead: { route: 'POST /api/notifications/:id/read', args: NotificationParams, result: NotificationSchema, need: 'session', run: ({ services }, a, p) => markRead(services, p, a.id) },
-  markAllNotificationsRead: { route: 'POST /api/notifications/read-all', args: NONE, result: ReadAllResponse, need: 'session', run: ({ services }, _a, p) => markAllRead(services, p) },
-  createJournalEntry: { route: 'POST /api/journal/entries', args: CreateEntryBody, result: EntrySchema, need: 'session', run: ({ services }, a, p) => createEntry(services, p, a) },
-  updateJournalEntry: { route: 'PATCH /api/journal/entries/:id', args: join(EntryParams, UpdateEntryBody), result: EntrySchema, need: 'session', run: ({ services }, { id, ...body }, p) => updateEntry(services, p, id, body) },
-  deleteJournalEntry: { route: 'DELETE /api/journal/entries/:id', args: EntryParams, result: EntrySchema, need: 'session', run: ({ services }, a, p) => deleteEntry(services, p, a.id) },
-  createExport: { route: 'POST /api/exports', args: CreateExportBody, result: ExportSchema, need: { accept: 'session', tier: FEATURE_TIERS.exports }, run: ({ services }, a, p) => createExport(services, p, a) },
-  createCommunityPost: { route: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, need: 'session', run: ({ services }, a, p) => createPost(services, p, a) },
-  editCommunityPost: { route: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, need: 'session', run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
-  deleteCommunityPost: { route: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, need: 'session', run: ({ services }, a, p) => deletePost(services, p, a.id) },
-  createApiKey: { route: 'POST /api/keys', description: 'a session only: a key cannot mint keys', args: CreateKeyBody, result: CreatedKeySchema, need: 'session', run: ({ services }, a, p) => createKey(services.auth.keys, p, a, services.config.account.caps.apiKeys) },
-  revokeApiKey: { route: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, need: 'session', run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
+  createWatchlist: { route: 'POST /api/watchlists', args: CreateWatchlistBody, result: WatchlistSchema, run: ({ services }, a, p) => createWatchlist(services, p, a) },
+  renameWatchlist: { route: 'PATCH /api/watchlists/:id', args: join(WatchlistParams, RenameWatchlistBody), result: WatchlistSchema, run: ({ services }, { id, ...body }, p) => renameWatchlist(services, p, id, body) },
+  deleteWatchlist: { route: 'DELETE /api/watchlists/:id', args: WatchlistParams, result: WatchlistSchema, run: ({ services }, a, p) => deleteWatchlist(services, p, a.id) },
+  addWatchlistSymbols: { route: 'POST /api/watchlists/:id/symbols', args: join(WatchlistParams, AddSymbolsBody), result: WatchlistSchema, run: ({ services }, { id, ...body }, p) => addSymbols(services, p, id, body) },
+  removeWatchlistSymbol: { route: 'DELETE /api/watchlists/:id/symbols/:symbol', args: WatchlistSymbolParams, result: WatchlistSchema, run: ({ services }, a, p) => removeSymbol(services, p, a.id, a.symbol) },
+  createAlertRule: { route: 'POST /api/alerts/v2', args: CreateRuleBody, result: RuleSchema, run: ({ services }, a, p) => createRule(services, p, a) },
+  updateAlertRule: { route: 'PATCH /api/alerts/v2/:id', args: join(RuleParams, UpdateRuleBody), result: RuleSchema, run: ({ services }, { id, ...body }, p) => updateRule(services, p, id, body) },
+  deleteAlertRule: { route: 'DELETE /api/alerts/v2/:id', args: RuleParams, result: RuleSchema, run: ({ services }, a, p) => deleteRule(services, p, a.id) },
+  markNotificationRead: { route: 'POST /api/notifications/:id/read', args: NotificationParams, result: NotificationSchema, run: ({ services }, a, p) => markRead(services, p, a.id) },
+  markAllNotificationsRead: { route: 'POST /api/notifications/read-all', args: NONE, result: ReadAllResponse, run: ({ services }, _a, p) => markAllRead(services, p) },
+  createJournalEntry: { route: 'POST /api/journal/entries', args: CreateEntryBody, result: EntrySchema, run: ({ services }, a, p) => createEntry(services, p, a) },
+  updateJournalEntry: { route: 'PATCH /api/journal/entries/:id', args: join(EntryParams, UpdateEntryBody), result: EntrySchema, run: ({ services }, { id, ...body }, p) => updateEntry(services, p, id, body) },
+  deleteJournalEntry: { route: 'DELETE /api/journal/entries/:id', args: EntryParams, result: EntrySchema, run: ({ services }, a, p) => deleteEntry(services, p, a.id) },
+  createExport: { route: 'POST /api/exports', args: CreateExportBody, result: ExportSchema, run: ({ services }, a, p) => createExport(services, p, a) },
+  createCommunityPost: { route: 'POST /api/community/feed', args: CreatePostBody, result: PostSchema, run: ({ services }, a, p) => createPost(services, p, a) },
+  editCommunityPost: { route: 'PATCH /api/community/feed/:id', args: join(PostParams, EditPostBody), result: PostSchema, run: ({ services }, { id, ...body }, p) => editPost(services, p, id, body) },
+  deleteCommunityPost: { route: 'DELETE /api/community/feed/:id', args: PostParams, result: PostSchema, run: ({ services }, a, p) => deletePost(services, p, a.id) },
+  createApiKey: { route: 'POST /api/keys', description: 'a key with admin:keys mints keys only within its own scopes and tier', args: CreateKeyBody, result: CreatedKeySchema, run: ({ services }, a, p) => createKey(services.auth.keys, p, a, services.config.account.caps.apiKeys) },
+  revokeApiKey: { route: 'DELETE /api/keys/:id', args: KeyParams, result: ApiKeySchema, run: ({ services }, a, p) => revokeKey(services.auth.keys, p, a.id) },
 };

@@ -3,7 +3,8 @@
  * What graphql/service checks of a request before yoga reads it: its body,
  * read within SERVER_BODY_LIMIT (yoga reads a body whole), the graphql-sse
  * stream token and operation ids it names, and graphql-sse's refusals in the
- * Error shape.
+ * Error shape; and the status of a GraphQL request error by the media type
+ * it is answered in (GraphQL over HTTP).
  */
 import { Value } from '@sinclair/typebox/value';
 import { AppError } from '../../errors';
@@ -81,4 +82,36 @@ export function streamRefusal(request: Request, status: number, text: string): A
   if (status === 429) return new AppError('rate_limited', message);
   if (status >= 500) return new AppError('internal', message);
   return new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', message);
+}
+
+const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json';
+
+/**
+ * A GraphQL request error that yoga answered 4xx (a document that does not
+ * parse or validate, an operation that cannot be determined, variables that
+ * do not coerce, a depth/alias/cost limit) as a GraphQL response, per the
+ * GraphQL over HTTP spec (graphql/graphql-over-http, spec/GraphQLOverHTTP.md
+ * § Status Codes): its `errors`, no `data`, in the media type yoga chose from
+ * `Accept`: `application/graphql-response+json` at 400 ("does not pass
+ * validation … SHOULD reply with 400"; a response without `data` MUST be
+ * 4xx), `application/json` at 200 (the status a client can trust to come
+ * from the server, whatever the request error). Undefined when the body is
+ * not such a response (then the Error shape answers, as for a request that
+ * is not GraphQL over HTTP at all).
+ */
+export function graphqlRequestError(response: Response, text: string): Response | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0 || 'data' in (body as object)) return undefined;
+  // A refused persisted-query hash is about the request, not a document: the Error shape, as before.
+  if (errors.some((e: { extensions?: { code?: unknown } }) => String(e?.extensions?.code ?? '').startsWith('PERSISTED_QUERY'))) return undefined;
+  const graphqlResponse = response.headers.get('content-type')?.startsWith(GRAPHQL_RESPONSE_JSON) ?? false;
+  const headers = new Headers(response.headers);
+  headers.set('content-type', `${graphqlResponse ? GRAPHQL_RESPONSE_JSON : 'application/json'}; charset=utf-8`);
+  return new Response(text, { status: graphqlResponse ? 400 : 200, headers });
 }

@@ -2,8 +2,8 @@
  * @module modules/graphql/schema
  * The one GraphQL schema over every service: a field per REST read
  * (graphql/operations), `signals` as a Relay connection over /api/breakouts'
- * ranking with filters, `signal(id)`, the account objects, mutations gated by
- * tier, and subscriptions fed by the event bus /api/stream reads. A signal's
+ * ranking with filters, `signal(id)`, the account objects, mutations under
+ * their REST writes' rows of the authorisation table (auth/route-access), and subscriptions fed by the event bus /api/stream reads. A signal's
  * `snapshot` and `earnings` go through the request's DataLoaders, so a page of
  * signals asks each symbol once.
  */
@@ -23,8 +23,7 @@ import {
   type GraphQLFieldConfigMap,
 } from 'graphql';
 import { Repeater } from 'graphql-yoga';
-import type { AuthNeed, Principal } from '../../auth';
-import { tierAtLeast } from '../../domain/tiers';
+import { accessOf, type Principal, type RouteAccess } from '../../auth';
 import { AlertDispatchedEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
 import { SignalSchema, type Signal } from '../../domain/signal';
 import { AppError } from '../../errors';
@@ -48,8 +47,8 @@ import { GraphQLTypes } from './types';
 /** Per request: the services, the request (its credential), the API version, the loaders. */
 export interface GraphQLContext extends OperationContext {
   request: Request;
-  /** The principal for `need`, or throws (UNAUTHENTICATED / FORBIDDEN). */
-  principal(need: AuthNeed): Promise<Principal>;
+  /** The principal a row of the authorisation table admits, or throws (UNAUTHENTICATED / FORBIDDEN). */
+  principal(access: RouteAccess): Promise<Principal>;
   /** The caller's principal when it sent a valid credential (cost limits, subscriptions). */
   caller: Principal | null;
   loaders: Loaders;
@@ -75,14 +74,22 @@ const CODES: Partial<Record<AppError['code'], string>> = {
   invalid_parameter: 'BAD_USER_INPUT',
   invalid_body: 'BAD_USER_INPUT',
   unauthorized: 'UNAUTHENTICATED',
+  invalid_authorization: 'UNAUTHENTICATED',
+  invalid_key: 'UNAUTHENTICATED',
+  revoked_key: 'UNAUTHENTICATED',
+  expired_session: 'UNAUTHENTICATED',
+  invalid_session: 'UNAUTHENTICATED',
   forbidden: 'FORBIDDEN',
+  insufficient_scope: 'FORBIDDEN',
 };
 
 /** An AppError (or a provider failure, or a value the database refused, as plugins/errors maps them) as a GraphQL error: `extensions.code` and the REST status; anything else stays for yoga to mask. */
 export function graphQLError(thrown: unknown): unknown {
   const error = thrown instanceof ProviderError ? fromProvider(thrown) : isDataException(thrown) ? new AppError('invalid_parameter', DATA_EXCEPTION_MESSAGE) : thrown;
   if (!(error instanceof AppError)) return error;
-  return new GraphQLError(error.message, { extensions: { code: CODES[error.code] ?? error.code.toUpperCase(), status: error.status } });
+  // `reason`: the REST code where the GraphQL one is coarser (which refusal, which missing scope).
+  const code = CODES[error.code];
+  return new GraphQLError(error.message, { extensions: { code: code ?? error.code.toUpperCase(), status: error.status, ...(code && code !== 'BAD_USER_INPUT' ? { reason: error.code } : {}) } });
 }
 
 const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
@@ -118,18 +125,13 @@ function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumen
   return args;
 }
 
-async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unknown>, mutation: boolean): Promise<unknown> {
+/** A field's row of the authorisation table: its REST route's (auth/route-access), so both APIs apply one rule. */
+async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unknown>): Promise<unknown> {
   try {
+    // The credential before the input, as the REST route checks them.
+    const access = accessOf(op.route);
+    const principal = access ? await ctx.principal(access) : undefined;
     const args = checkedArgs(op.args, raw);
-    let principal: Principal | undefined;
-    if (op.need) {
-      principal = await ctx.principal(op.need);
-      if (mutation && !tierAtLeast(principal.tier, 'pro')) {
-        throw new GraphQLError(`Mutations need the pro tier or above; this ${principal.kind === 'key' ? 'API key' : 'account'} is ${principal.tier} (read-only)`, {
-          extensions: { code: 'FORBIDDEN', status: 403 },
-        });
-      }
-    }
     const result = await op.run(ctx, args, principal!);
     // The REST answer as its JSON: dates as strings, nothing the route would not send.
     return op.plain ? result : JSON.parse(JSON.stringify(result));
@@ -139,6 +141,8 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
 }
 
 const SIGNAL_FIRST_MAX = 100;
+/** The subscription to the caller's own dispatched alerts needs what listing their alert rules needs. */
+const ALERT_RULES_ROUTE = 'GET /api/alerts/v2';
 
 /** A signal id as /api/explain takes it (printable: PostgreSQL refuses NUL in text). */
 const SignalIdArgs = Type.Object({
@@ -243,11 +247,11 @@ export function buildSchema(): GraphQLSchema {
     },
   };
   for (const [name, op] of Object.entries(QUERIES)) {
-    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, false) };
+    queryFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1)), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw) };
   }
   const mutationFields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
   for (const [name, op] of Object.entries(MUTATIONS)) {
-    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: `${describe(op)}; needs the pro tier or above`, args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw, true) };
+    mutationFields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + 'Result'), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw) };
   }
 
   const subscription = <C extends Channel>(channel: C, filter: (payload: BusEvents[C], ctx: GraphQLContext) => unknown | undefined) => ({
@@ -275,7 +279,7 @@ export function buildSchema(): GraphQLSchema {
   const alertSubscribe = subscriptionFields.alertDispatched!.subscribe!;
   subscriptionFields.alertDispatched!.subscribe = async (root, args, ctx, info) => {
     try {
-      await ctx.principal('session-or-key');
+      await ctx.principal(accessOf(ALERT_RULES_ROUTE)!);
     } catch (error) {
       throw graphQLError(error);
     }

@@ -48,7 +48,7 @@ import { Answers, type AnswerSlot } from './answers';
 import { FieldCosts, type OperationCost, type RouteTable } from './costs';
 import { admitAnswered, admitStream, holding, isEventStream } from './event-streams';
 import { GRAPHQL_PATH, GRAPHQL_STREAM_PATH } from './model';
-import { checkStreamIds, STREAM_REFUSALS, STREAM_TOKEN_HEADER, streamBody, streamRefusal, streamToken, withinBodyLimit } from './requests';
+import { checkStreamIds, graphqlRequestError, STREAM_REFUSALS, STREAM_TOKEN_HEADER, streamBody, streamRefusal, streamToken, withinBodyLimit } from './requests';
 import { StreamReservations } from './reservations';
 import { buildSchema, createLoaders, fieldRoute, type GraphQLContext } from './schema';
 
@@ -64,13 +64,26 @@ function rateLimited(error: AppError): GraphQLError {
   return new GraphQLError(error.message, { extensions: { code: 'RATE_LIMITED', http: { status: error.status, headers: error.headers } } });
 }
 
-/** Automatic persisted queries: queries by their sha256 (a bounded store services.ts builds), filled by clients that send both. */
+/** Where persisted queries are shared between instances (redis/query-store, with REDIS_URL). */
+export interface SharedQueries {
+  get(hash: string): Promise<string | undefined>;
+  put(hash: string, query: string): Promise<void>;
+}
+
+/**
+ * Automatic persisted queries: queries by their sha256 (a bounded store
+ * services.ts builds), filled by clients that send both; with `shared`, one
+ * registered on any instance is found on the others.
+ */
 export class PersistedQueries {
-  constructor(private readonly queries: Lru<string, string>) {}
+  constructor(
+    private readonly queries: Lru<string, string>,
+    private readonly shared?: SharedQueries,
+  ) {}
 
   plugin(): Plugin {
     return {
-      onParams: ({ params, setParams }) => {
+      onParams: async ({ params, setParams }) => {
         const persisted = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery;
         const hash = persisted?.sha256Hash;
         if (typeof hash !== 'string') return;
@@ -78,10 +91,17 @@ export class PersistedQueries {
           if (createHash('sha256').update(params.query).digest('hex') !== hash) {
             throw new GraphQLError('The persisted query hash is not the sha256 of the query sent', { extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } } });
           }
-          if (!this.queries.has(hash)) this.queries.set(hash, params.query);
+          if (!this.queries.has(hash)) {
+            this.queries.set(hash, params.query);
+            await this.shared?.put(hash, params.query);
+          }
           return;
         }
-        const query = this.queries.get(hash);
+        let query = this.queries.get(hash);
+        if (query === undefined && this.shared) {
+          query = await this.shared.get(hash);
+          if (query !== undefined) this.queries.set(hash, query);
+        }
         // Apollo's message: clients retry with the query on it.
         if (query === undefined) throw new GraphQLError('PersistedQueryNotFound', { extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 200 } } });
         setParams({ ...params, query });
@@ -129,7 +149,7 @@ export function createGraphQL(services: Services, routes: RouteTable) {
     return route === undefined ? undefined : quotaClassOf(routeClass(route), args);
   });
   const caches = services.graphql;
-  const persisted = new PersistedQueries(caches.persistedQueries);
+  const persisted = new PersistedQueries(caches.persistedQueries, caches.sharedQueries);
   const answers = new Answers(services);
   /** Requests yoga refused before execution (not GraphQL over HTTP); the key goes with the request. */
   const badRequests = new WeakSet<Request>();
@@ -239,6 +259,11 @@ export function createGraphQL(services: Services, routes: RouteTable) {
       if (isEventStream(response) && !badRequests.has(request)) return admitAnswered(streams, connectionKey(caller && { userId: caller.userId }, ip), request, response);
       if (response.status < 400 && !badRequests.has(request)) return answer ? answers.keep(answer, response) : response;
       const text = await response.text();
+      // A GraphQL request error (parse, validation, operation, variables, limits) is a GraphQL response with `errors` (graphql/requests).
+      if (!badRequests.has(request) && response.status < 500 && response.status !== 429) {
+        const requestError = graphqlRequestError(response, text);
+        if (requestError) return requestError;
+      }
       // Not GraphQL over HTTP (no query, unreadable JSON, a refused persisted hash): the Error shape of every other route.
       let message = 'Not a GraphQL request';
       try {
@@ -298,7 +323,7 @@ export function createGraphQL(services: Services, routes: RouteTable) {
         request.headers.set(STREAM_TOKEN_HEADER, token);
       }
       // Only a stream is asked for with Accept: text/event-stream (graphql-sse opens one for nothing else).
-      const released = wantsStream ? admitStream(streams, key) : () => undefined;
+      const released = wantsStream ? await admitStream(streams, key) : () => undefined;
       let response: Response | undefined;
       try {
         response = await yoga.fetch(request, { services, apiVersion, caller, principal: (need) => authenticator.authorize(received, need), charge, counted: { request: false } });

@@ -16,7 +16,7 @@ export function journalModule(services: Services) {
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/journal/entries', ({ principal, query }) => listEntries(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/journal/entries',
       query: EntryQuery,
       response: withErrors(EntryPage, 400, 401, 429),
       detail: { ...JOURNAL_DOCS.list },
@@ -27,29 +27,29 @@ export function journalModule(services: Services) {
         set.status = 201;
         return createEntry(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateEntryBody), response: createdWithErrors(EntrySchema, 400, 401, 403, 409, 413, 429), detail: { ...JOURNAL_DOCS.create } },
+      { auth: 'POST /api/journal/entries', idempotent: true, ...jsonBody(limit, CreateEntryBody), response: createdWithErrors(EntrySchema, 400, 401, 403, 409, 413, 429), detail: { ...JOURNAL_DOCS.create } },
     )
     .get('/api/journal/entries/:id', ({ principal, params }) => getEntry(services, principal, params.id), {
-      auth: 'session-or-key',
+      auth: 'GET /api/journal/entries/:id',
       params: EntryParams,
       response: withErrors(EntrySchema, 400, 401, 404, 429),
       detail: { ...JOURNAL_DOCS.get },
     })
     .patch('/api/journal/entries/:id', ({ principal, params, body }) => updateEntry(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'PATCH /api/journal/entries/:id',
       params: EntryParams,
       ...jsonBody(limit, UpdateEntryBody),
       response: withErrors(EntrySchema, 400, 401, 403, 404, 413, 429),
       detail: { ...JOURNAL_DOCS.update },
     })
     .delete('/api/journal/entries/:id', ({ principal, params }) => deleteEntry(services, principal, params.id), {
-      auth: 'session',
+      auth: 'DELETE /api/journal/entries/:id',
       params: EntryParams,
       response: withErrors(EntrySchema, 400, 401, 403, 404, 429),
       detail: { ...JOURNAL_DOCS.delete },
     })
     .get('/api/journal/summary', ({ principal, query }) => summarize(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/journal/summary',
       query: SummaryQuery,
       response: withErrors(SummarySchema, 400, 401, 429),
       detail: { ...JOURNAL_DOCS.summary },

@@ -12,26 +12,26 @@ export function notificationsModule(services: Services) {
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/notifications', ({ principal, query }) => listNotifications(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/notifications',
       query: NotificationQuery,
       response: withErrors(NotificationPage, 400, 401, 429),
       detail: { ...NOTIFICATION_DOCS.list },
     })
     .post('/api/notifications/read-all', ({ principal }) => markAllRead(services, principal), {
-      auth: 'session',
+      auth: 'POST /api/notifications/read-all',
       idempotent: true,
       response: withErrors(ReadAllResponse, 401, 403, 409, 429),
       detail: { ...NOTIFICATION_DOCS.readAll },
     })
     .post('/api/notifications/:id/read', ({ principal, params }) => markRead(services, principal, params.id), {
-      auth: 'session',
+      auth: 'POST /api/notifications/:id/read',
       idempotent: true,
       params: NotificationParams,
       response: withErrors(NotificationSchema, 400, 401, 403, 404, 409, 429),
       detail: { ...NOTIFICATION_DOCS.read },
     })
     .get('/api/breakouts/notifications', ({ principal, query }) => breakoutNotifications(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/breakouts/notifications',
       query: BreakoutNotificationQuery,
       response: withErrors(BreakoutEventPage, 400, 401, 404, 429),
       detail: { ...NOTIFICATION_DOCS.breakouts },

@@ -5,7 +5,8 @@ import { ErrorSchema, SYMBOL_PATTERN } from '../params';
 
 const CHANNEL = CHANNELS.map((c) => c.replace('.', '\\.')).join('|');
 const SYMBOL = SYMBOL_PATTERN.slice(1, -1);
-const EVENT_ID = '\\d{1,16}-\\d{1,16}(-\\d{1,16})?';
+/** `<position>` or `<position>-<n>`; ids of the earlier `<ms>-<seq>-<n>` form still pass (and are answered with `reset`). */
+const EVENT_ID = '\\d{1,16}(-\\d{1,16}){0,2}';
 
 export const StreamQuery = t.Object({
   channels: t.Optional(
@@ -28,8 +29,8 @@ export const StreamQuery = t.Object({
     t.String({
       pattern: `^${EVENT_ID}$`,
       description: 'Resume after this event id, for a first connect (browsers cannot set Last-Event-ID then). The Last-Event-ID header wins.',
-      examples: ['1732212345678-0'],
-      error: "Query parameter 'lastEventId' must be an event id of this stream, e.g. 1732212345678-0",
+      examples: ['4211'],
+      error: "Query parameter 'lastEventId' must be an event id of this stream, e.g. 4211",
     }),
   ),
 });
@@ -46,9 +47,9 @@ const EVENTS_TEXT = [
   '- `alerts.dispatched` `{alertId, signalId, symbol, ruleId?, at}` (a signed-in owner of the rule also gets `ruleId` and `rule`);',
   '- `backtest.progress` `{jobId, status, phase, done, total, at}` of your own universe backtest jobs, on signed-in streams only (no one else receives them);',
   '- `quote` `{symbol, price, volume, ts, source}` for the `symbols` asked, at most one per symbol per quote interval;',
-  '- `reset` `{reason, lastEventId, resumeFrom}` when a resume id is older than the replay buffer (`too_old`) or not one of ours (`unknown_id`): refetch state, the stream goes on from `resumeFrom`.',
+  '- `reset` `{reason, lastEventId, resumeFrom}` when a resume id is older than the replay buffer (`too_old`) or not one of ours (`unknown_id`), or on an open stream when events after `lastEventId` could not be delivered (`gap`): refetch state, the stream goes on from `resumeFrom`.',
   'Comments `: ping` every 15 s (SSE_PING_MS) keep proxies open.',
-  'Every event has an `id:`: `<ms>-<seq>` for bus events (a Redis Streams id; the same on every instance), `<ms>-<seq>-<n>` for the n-th event this instance made after that bus event. Ids only grow; reconnecting with `Last-Event-ID` (or `?lastEventId=`) replays every missed bus event in order, then goes live; quotes are not replayed (the current quote is sent again).',
+  'Every event has an `id:`: `<position>` for bus events (the position in the durable event log; the same on every instance), `<position>-<n>` for the n-th event this instance made after that bus event. Ids only grow; reconnecting with `Last-Event-ID` (or `?lastEventId=`) replays every missed bus event in order, then goes live; quotes are not replayed (the current quote is sent again).',
 ].join('\n');
 
 export const REALTIME_DOCS = {

@@ -181,7 +181,7 @@ async function patternOf(deps: Deps, symbol: string, barTs: number, price: numbe
   // Present-day trades are shared per ledger head; replays are read afresh (a key per date would grow without bound).
   const all = knownAt
     ? await tradesWhere(deps.ledger, { patternType: best.patternType }, knownAt)
-    : await deps.ledgerFigures.perHead(`trades:${best.patternType}`, () => tradesWhere(deps.ledger, { patternType: best.patternType }));
+    : await deps.ledgerFigures.book().then((book) => book.perHead(`trades:${best.patternType}`, async () => book.ofPattern(best.patternType)));
   const trades = all.filter((t) => t.direction === best.direction && t.timeframe === 'daily');
   const figures = { pattern: performance(trades), symbol: performance(trades.filter((t) => t.symbol === symbol)) };
   return {

@@ -7,7 +7,15 @@ export { CheckStatus };
 export const HealthResponse = t.Object(
   {
     status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
-    checks: t.Object({ db: CheckStatus, dataAdapter: CheckStatus, env: CheckStatus, kv: CheckStatus, pool: CheckStatus }),
+    checks: t.Object({
+      db: CheckStatus,
+      dataAdapter: CheckStatus,
+      env: CheckStatus,
+      kv: CheckStatus,
+      pool: CheckStatus,
+      /** The realtime event bus (additive to the spec's checks; see the operation's description). */
+      bus: CheckStatus,
+    }),
     version: t.String(),
     uptime: t.Integer({ description: 'Seconds since process start' }),
     timestamp: t.String({ format: 'date-time' }),
@@ -53,7 +61,7 @@ export const SYSTEM_DOCS = {
     tags: ['System'],
     summary: 'Service health',
     description:
-      'The last background round of checks (every HEALTH_CHECK_INTERVAL_SECONDS): the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data), the rate-limit store (`kv`: `degraded` while Redis cannot be reached and requests are limited in-process per instance) and the worker pool (a task through a worker thread), with when they ran. 503 with the same body when a subsystem is down. Does not count against the rate limit.',
+      'The last background round of checks (every HEALTH_CHECK_INTERVAL_SECONDS): the database (a query), the market-data provider (its self-check), the configuration (warn on synthetic data), the rate-limit store (`kv`: `degraded` while Redis cannot be reached and requests are limited in-process per instance), the worker pool (a task through a worker thread) and the event bus (`bus`: `degraded` while Redis or the event log cannot be read, `down` when neither can), with when they ran. 503 with the same body when a subsystem is down. Does not count against the rate limit.',
   },
   livez: {
     tags: ['System'],

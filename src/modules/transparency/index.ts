@@ -33,11 +33,14 @@ export function transparencyModule(services: Services) {
     .get('/api/transparency/monthly', ({ query }) => monthly(services, query), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 404, 429),
+      // Over a replay's chain (hundreds of thousands of records) a cold read tallies a book: costly (issue 27).
+      costly: { query: 'source', equals: 'replay' },
       detail: TRANSPARENCY_DOCS.monthly,
     })
     .get('/api/scorecard', ({ query }) => scorecard(services, query), {
       query: ScorecardQuery,
       response: withErrors(ScorecardResponse, 400, 404, 429),
+      costly: { query: 'source', equals: 'replay' },
       detail: TRANSPARENCY_DOCS.scorecard,
     })
     .get('/api/transparency/verify', () => verification({ live: services.ledgerVerifier, replay: services.replayVerifier }), {

@@ -226,7 +226,7 @@ export const ScorecardResponse = t.Object(
 
 /** How the verifier checks the chain, in words (served with every verification). */
 export const VERIFY_METHOD =
-  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain. The server recomputes the whole chain at least every 10 minutes; in between it reuses the report while the head is unchanged and, when records were appended, checks that the verified head is unchanged and recomputes the records after it. `breakline verify-ledger` always recomputes everything.';
+  'Each record is canonical JSON (RFC 8785 key order); hash = SHA-256(prev_hash ‖ body) in hex, the first prev_hash is 64 zeros; seq runs 1, 2, 3… without gaps; every checkpoint (seq, head hash) must match the recomputed chain. The server goes on from the verification checkpoint stored with each chain (the last head a pass found whole): it checks that the record at that head and the published checkpoints up to it are unchanged and recomputes the records after it (scope incremental, fromSeq); a chain never verified is recomputed from its first record (scope full). It reuses the report while the head is unchanged. A record changed before the stored checkpoint is found only by a full pass: `breakline verify-ledger` always recomputes everything (and stores the head it found whole).';
 
 /** OpenAPI text of the Transparency routes. */
 export const TRANSPARENCY_DOCS = {

@@ -1,19 +1,23 @@
 /**
  * @module modules/transparency/performance
  * The monthly rollup and the scorecard, computed from a ledger only — the live
- * one or a replay's (sources.ts; ledger/performance holds the definitions).
- * Both are cached per ledger head: nothing is recomputed until a record is
- * appended. Each says which ledger it shows and, for the scorecard, whether
- * its universe carries survivorship bias. Both carry the record section
- * (jobs/record `recordOf`, computed in the worker pool: both matched
- * baselines with cluster-bootstrap intervals, the alert policy's record, the
- * `edge` statement).
+ * one or a replay's (sources.ts; ledger/performance holds the definitions) —
+ * over its trade book (ledger/book: the trades kept in memory, extended by
+ * the head), in passes that give the event loop back as they go. Both are
+ * cached per ledger head: nothing is recomputed until a record is appended.
+ * Each says which ledger (and which head) it shows and, for the scorecard,
+ * whether its universe carries survivorship bias. Both carry the record
+ * section (jobs/record `recordOf`, in the pool's background lane: both
+ * matched baselines with cluster-bootstrap intervals, the alert policy's
+ * record, the `edge` statement).
  */
-import type { LedgerRepository } from '../../db/repositories/ledger';
 import { AppError } from '../../errors';
 import { recordOf } from '../../jobs/record';
 import { scoreBandMonotonicity } from '../../kernels/stats';
-import { confidenceCheck, performance, performanceBy, tradesWhere } from '../../ledger/performance';
+import type { TradeBook } from '../../ledger/book';
+import { confidenceColumns, tallyColumns } from '../../ledger/figures';
+import { performance, type Performance, type Trade } from '../../ledger/performance';
+import type { TradeColumns } from '../../ledger/trade-columns';
 import type { LedgerSource } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 
@@ -39,10 +43,19 @@ export const PERFORMANCE_METHOD = {
   entry: 'surfaced triggered/confirmed: the close of the bar it was surfaced on; surfaced forming: the close of the bar it triggered on',
 };
 
-const head = async (ledger: LedgerRepository) => {
-  const h = await ledger.head();
-  return { seq: h.seq, hash: h.hash };
-};
+const headOf = (book: TradeBook) => ({ seq: book.head.seq, hash: book.head.hash });
+
+/**
+ * The trades `keep` accepts that the record section reads (jobs/record: the
+ * closed, entered daily longs and shorts with their levels), picked from the
+ * columns so only those become trade objects.
+ */
+function recordTrades(c: TradeColumns, keep: (i: number) => boolean): Trade[] {
+  const [daily, long, short] = [c.codeOf('daily'), c.codeOf('long'), c.codeOf('short')];
+  const out: Trade[] = [];
+  for (let i = 0; i < c.n; i++) if (c.hasLevels[i] === 1 && c.timeframe[i] === daily && (c.direction[i] === long || c.direction[i] === short) && keep(i)) out.push(c.trade(i));
+  return out;
+}
 
 /** `YYYY-MM` → its first and last instant (UTC); 400 for a month that does not exist. */
 export function monthRange(month: string | undefined): { from: Date; to: Date } {
@@ -57,22 +70,33 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
   const { month } = query;
   const { from, to } = monthRange(month);
   const view = await ledgerView(sources, query);
-  const { ledger, figures } = view;
-  return figures.perHead(`${view.key}:monthly:${month}`, async () => {
-    const trades = await tradesWhere(ledger, { since: from, until: to });
+  const book = await view.book();
+  return book.perHead(`monthly:${month}`, async () => {
+    const c = book.columns;
+    const [lo, hi] = [from.getTime(), to.getTime()];
+    const inMonth = (i: number) => c.detectedMs[i]! >= lo && c.detectedMs[i]! <= hi;
+    const { all, by, kept } = await tallyColumns(c, inMonth, {
+      pattern: c.patternType,
+      band: c.scoreBand,
+      timeframe: c.timeframe,
+      direction: c.direction,
+    });
     return {
       month: month!,
       from: from.toISOString(),
       to: to.toISOString(),
       generatedAt: new Date().toISOString(),
-      ledgerHead: await head(ledger),
-      summary: performance(trades),
-      byPattern: performanceBy(trades, (t) => t.patternType),
-      byBand: performanceBy(trades, (t) => t.scoreBand),
-      byTimeframe: performanceBy(trades, (t) => t.timeframe),
-      byDirection: performanceBy(trades, (t) => t.direction),
-      record: await recordOf(sources, view, trades),
-      signals: trades.map((t) => ({ id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple })),
+      ledgerHead: headOf(book),
+      summary: all,
+      byPattern: by.pattern,
+      byBand: by.band,
+      byTimeframe: by.timeframe,
+      byDirection: by.direction,
+      record: await recordOf(sources, view, recordTrades(c, inMonth)),
+      signals: kept.map((i) => {
+        const t = c.trade(i);
+        return { id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple };
+      }),
       method: PERFORMANCE_METHOD,
       source: view.source,
       replay: view.replay,
@@ -82,35 +106,35 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
 
 export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
   const view = await ledgerView(sources, query);
-  const { ledger, figures } = view;
+  const book = await view.book();
   const today = new Date(now).toISOString().slice(0, 10);
-  return figures.perHead(`${view.key}:scorecard:${today}`, async () => {
-    const trades = await tradesWhere(ledger, {});
-    const trailing = Object.fromEntries(
-      TRAILING_DAYS.map((days) => {
-        const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
-        return [`${days}d`, performance(trades.filter((t) => t.detectedAt >= since))];
-      }),
-    );
-    const byBand = performanceBy(trades, (t) => t.scoreBand);
+  return book.perHead(`scorecard:${today}`, async () => {
+    const c = book.columns;
+    const trailing: Record<string, Performance> = {};
+    for (const days of TRAILING_DAYS) {
+      const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
+      trailing[`${days}d`] = (await tallyColumns(c, (i) => c.words[c.detectedAt[i]!]! >= since, {})).all;
+    }
+    const { all, by } = await tallyColumns(c, () => true, { band: c.scoreBand, pattern: c.patternType, regime: c.regime, timeframe: c.timeframe, direction: c.direction });
+    const byBand = by.band;
     const bands = BANDS.map((band) => {
       const p = byBand[band];
       return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0, hitRateInterval: p?.hitRateInterval ?? { lower: null, upper: null } };
     });
     const monotonicity = scoreBandMonotonicity(bands);
-    const { alertPolicy, edge, ...record } = await recordOf(sources, view, trades);
+    const { alertPolicy, edge, ...record } = await recordOf(sources, view, recordTrades(c, () => true));
     return {
       generatedAt: new Date(now).toISOString(),
-      ledgerHead: await head(ledger),
-      allTime: performance(trades),
+      ledgerHead: headOf(book),
+      allTime: all,
       trailing,
       calibration: {
         byBand: Object.fromEntries(BANDS.map((band) => [band, byBand[band] ?? performance([])])),
-        byPattern: performanceBy(trades, (t) => t.patternType),
-        byRegime: performanceBy(trades, (t) => t.regime),
-        byTimeframe: performanceBy(trades, (t) => t.timeframe),
-        byDirection: performanceBy(trades, (t) => t.direction),
-        confidence: confidenceCheck(trades),
+        byPattern: by.pattern,
+        byRegime: by.regime,
+        byTimeframe: by.timeframe,
+        byDirection: by.direction,
+        confidence: confidenceColumns(c),
         record,
       },
       edge: { ledger: view.source, ...edge },

@@ -13,29 +13,29 @@ import type { KernelPool } from '../../pool';
 import type { BarStore } from '../../store';
 import type { ReplayRun, ReplayRunsRepository } from '../../db/repositories/replays';
 import { AppError } from '../../errors';
-import type { LedgerFigures } from '../../ledger/performance';
+import type { LedgerBooks, TradeBook } from '../../ledger/book';
 import type { LedgerSource, ReplaySummary } from './model';
 
 /** The ledgers a Transparency read may show (services.ts builds them). */
 export interface LedgerSources {
   ledger: LedgerRepository;
-  ledgerFigures: LedgerFigures;
+  /** The trades of each chain, kept in memory and extended by its head (ledger/book). */
+  ledgerFigures: LedgerBooks;
   replayLedger: LedgerRepository;
-  replayFigures: LedgerFigures;
+  replayFigures: LedgerBooks;
   replays: ReplayRunsRepository;
-  /** For the record section's baselines (jobs/record): bars through the market data, drawn in the pool from the bar store. */
+  /** For the record section's baselines (jobs/record, in the pool's background lane over the bar store). */
   marketData: MarketData;
-  barStore: BarStore;
   pool: KernelPool;
+  barStore: BarStore;
 }
 
-/** A resolved source: the ledger (scoped to the replay), its figures cache and the key figures are cached under. */
+/** A resolved source: the ledger (scoped to the replay) and its trade book. */
 export interface LedgerView {
   source: LedgerSource;
   ledger: LedgerRepository;
-  figures: LedgerFigures;
-  /** Distinguishes cached figures of different replays. */
-  key: string;
+  /** The source's trade book at the current head (its figures are cached on it, per head). */
+  book(): Promise<TradeBook>;
   replay: ReplaySummary | null;
   /** The replay's parameters (its universe, for the baseline); null for the live ledger. */
   params: ReplayParams | null;
@@ -61,9 +61,9 @@ export function replaySummary(run: ReplayRun): ReplaySummary {
 export async function ledgerView(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }): Promise<LedgerView> {
   if (query.source === 'live') {
     if (query.replayId) throw new AppError('invalid_parameter', "Query parameter 'replayId' needs source=replay");
-    return { source: 'live', ledger: sources.ledger, figures: sources.ledgerFigures, key: 'live', replay: null, params: null };
+    return { source: 'live', ledger: sources.ledger, book: () => sources.ledgerFigures.book(), replay: null, params: null };
   }
   const run = query.replayId ? await sources.replays.get(query.replayId) : await sources.replays.current();
   if (!run) throw new AppError('not_found', query.replayId ? `No replay ${query.replayId}` : 'No replay of history has been run (see `breakline replay`)');
-  return { source: 'replay', ledger: sources.replayLedger.forReplay(run.id), figures: sources.replayFigures, key: run.id, replay: replaySummary(run), params: run.params };
+  return { source: 'replay', ledger: sources.replayLedger.forReplay(run.id), book: () => sources.replayFigures.book(run.id), replay: replaySummary(run), params: run.params };
 }

@@ -16,7 +16,7 @@ export function watchlistsModule(services: Services) {
     .use(auth(services.auth.authenticator))
     .use(idempotency(services))
     .get('/api/watchlists', ({ principal, query }) => listWatchlists(services, principal, query), {
-      auth: 'session-or-key',
+      auth: 'GET /api/watchlists',
       query: WatchlistQuery,
       response: withErrors(WatchlistPage, 400, 401, 429),
       detail: { ...WATCHLIST_DOCS.list },
@@ -27,29 +27,29 @@ export function watchlistsModule(services: Services) {
         set.status = 201;
         return createWatchlist(services, principal, body);
       },
-      { auth: 'session', idempotent: true, ...jsonBody(limit, CreateWatchlistBody), response: createdWithErrors(WatchlistSchema, 400, 401, 403, 409, 413, 429), detail: { ...WATCHLIST_DOCS.create } },
+      { auth: 'POST /api/watchlists', idempotent: true, ...jsonBody(limit, CreateWatchlistBody), response: createdWithErrors(WatchlistSchema, 400, 401, 403, 409, 413, 429), detail: { ...WATCHLIST_DOCS.create } },
     )
     .get('/api/watchlists/:id', ({ principal, params }) => getWatchlist(services, principal, params.id), {
-      auth: 'session-or-key',
+      auth: 'GET /api/watchlists/:id',
       params: WatchlistParams,
       response: withErrors(WatchlistSchema, 400, 401, 404, 429),
       detail: { ...WATCHLIST_DOCS.get },
     })
     .patch('/api/watchlists/:id', ({ principal, params, body }) => renameWatchlist(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'PATCH /api/watchlists/:id',
       params: WatchlistParams,
       ...jsonBody(limit, RenameWatchlistBody),
       response: withErrors(WatchlistSchema, 400, 401, 403, 404, 413, 429),
       detail: { ...WATCHLIST_DOCS.rename },
     })
     .delete('/api/watchlists/:id', ({ principal, params }) => deleteWatchlist(services, principal, params.id), {
-      auth: 'session',
+      auth: 'DELETE /api/watchlists/:id',
       params: WatchlistParams,
       response: withErrors(WatchlistSchema, 400, 401, 403, 404, 409, 429),
       detail: { ...WATCHLIST_DOCS.delete },
     })
     .post('/api/watchlists/:id/symbols', ({ principal, params, body }) => addSymbols(services, principal, params.id, body), {
-      auth: 'session',
+      auth: 'POST /api/watchlists/:id/symbols',
       idempotent: true,
       params: WatchlistParams,
       ...jsonBody(limit, AddSymbolsBody),
@@ -57,7 +57,7 @@ export function watchlistsModule(services: Services) {
       detail: { ...WATCHLIST_DOCS.addSymbols },
     })
     .delete('/api/watchlists/:id/symbols/:symbol', ({ principal, params }) => removeSymbol(services, principal, params.id, params.symbol), {
-      auth: 'session',
+      auth: 'DELETE /api/watchlists/:id/symbols/:symbol',
       params: WatchlistSymbolParams,
       response: withErrors(WatchlistSchema, 400, 401, 403, 404, 429),
       detail: { ...WATCHLIST_DOCS.removeSymbol },

@@ -130,8 +130,10 @@ function limitsInWords(operation: Operation): string {
   const words: string[] = [];
   if (operation['x-rate-limit-class'] === 'costly') {
     const when = operation['x-rate-limit-class-when-present'];
+    const equals = operation['x-rate-limit-class-when-equals'];
+    const condition = typeof when !== 'string' ? '' : typeof equals === 'string' ? ` when \`${when}=${equals}\`` : ` when \`${when}\` is given`;
     words.push(
-      `Rate-limit class costly${typeof when === 'string' ? ` when \`${when}\` is given` : ''}: each such request also counts against the stricter costly quota of the window (RATE_LIMIT_COSTLY_QUOTA), and the X-RateLimit-* headers describe that quota.`,
+      `Rate-limit class costly${condition}: each such request also counts against the stricter costly quota of the window (RATE_LIMIT_COSTLY_QUOTA), and the X-RateLimit-* headers describe that quota.`,
     );
   }
   if (typeof operation['x-max-body-bytes'] === 'number') words.push(`Request body: JSON, at most ${operation['x-max-body-bytes']} bytes (413 beyond).`);

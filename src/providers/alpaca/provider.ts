@@ -63,7 +63,7 @@ export class AlpacaProvider extends VendorProvider {
     return sliceSeries(sessionSeries(symbol, timeframe as Exclude<Timeframe, 'daily'>, halfHours, NAME, this.options.extendedHours), from, until);
   }
 
-  snapshot({ symbol }: { symbol: string }): Promise<Snapshot> {
+  protected restSnapshot(symbol: string): Promise<Snapshot> {
     return this.rest.snapshot(symbol, this.clock());
   }
 }

@@ -54,7 +54,7 @@ function message(raw: Record<string, unknown>): StreamMessage {
       return { kind: 'refused', reason: REFUSALS[code] ?? 'other', code, message: `${code} ${String(raw.msg ?? 'error')}` };
     }
     case 't':
-      return { kind: 'trade', trade: { symbol: String(raw.S), price: num(raw.p), size: num(raw.s), ts: Date.parse(String(raw.t)) } };
+      return { kind: 'trade', trade: { symbol: String(raw.S), price: num(raw.p), size: num(raw.s), ts: Date.parse(String(raw.t)), conditions: Array.isArray(raw.c) ? raw.c.map(String) : undefined } };
     case 'q':
       return { kind: 'quote', symbol: String(raw.S), bid: num(raw.bp), ask: num(raw.ap), ts: Date.parse(String(raw.t)) };
     case 'b':

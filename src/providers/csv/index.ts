@@ -1,6 +1,6 @@
 /**
  * @module providers/csv
- * The `csv` provider (`MARKET_DATA_PROVIDER=csv`, `DATA_DIR=<dir>`): daily and
+ * The `csv` provider (`MARKET_DATA_PROVIDER=csv`, `CSV_DIR=<dir>`): daily and
  * intraday OHLCV history from a directory of per-symbol `.csv` / `.csv.gz`
  * files in the common vendor layouts (Yahoo download, yfinance/pandas,
  * Alpha Vantage, Stooq-style). See `parse.ts` for the columns and rows it

@@ -1,7 +1,7 @@
 /**
  * @module providers/csv/provider
  * The `csv` market-data provider: history the user brings as one file per
- * symbol (and timeframe) in a directory (`DATA_DIR`). Files are listed on first
+ * symbol (and timeframe) in a directory (`CSV_DIR`). Files are listed on first
  * use, parsed on the first request for their series and kept in memory as
  * columns; later reads are subarray views over that cache.
  *

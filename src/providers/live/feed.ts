@@ -24,9 +24,11 @@ import type { Timeframe } from '../../domain/signal';
 import type { Logger } from '../../log';
 import { SessionCalendar } from '../session-buckets';
 import { SessionAggregator } from './aggregator';
+import { LatestQuotes } from './latest';
+import { TRADE_LATE_MS, TradeMinutes } from './trade-minutes';
 import type { VendorBar } from './bars';
 import { VendorSocket, type SocketOptions } from './socket';
-import type { LiveBar, LiveFeed, LiveStatus, LiveTrade, StreamMessage, Subscriptions, WindowClose, WireProtocol } from './types';
+import type { LiveBar, LiveDay, LiveFeed, LiveStatus, LiveTrade, StreamMessage, Subscriptions, WindowClose, WireProtocol } from './types';
 
 /** Wait before asking a failed backfill again. */
 export const BACKFILL_RETRY_MS = 30_000;
@@ -44,6 +46,13 @@ export interface FeedOptions extends Pick<SocketOptions, 'backoff' | 'refusedRet
   silentMs: number;
   /** Trade subscriptions the plan allows (null: no limit). */
   tradeLimit: number | null;
+  /**
+   * Minute bars made from the universe's trades (./trade-minutes) instead of
+   * the vendor's: trades are subscribed for the universe and the watched
+   * symbols (within `tradeLimit`), no bars; windows close `TRADE_LATE_MS`
+   * later, once the reporting window of their last minute has passed.
+   */
+  barsFromTrades?: boolean;
   /** How long after a window's end it closes (late minutes). */
   graceMs?: number;
   /** Wait before asking a failed backfill again (default `BACKFILL_RETRY_MS`). */
@@ -55,7 +64,10 @@ export interface FeedOptions extends Pick<SocketOptions, 'backoff' | 'refusedRet
 export class VendorFeed implements LiveFeed {
   readonly vendor: string;
   private readonly socket: VendorSocket;
-  private readonly aggregator: SessionAggregator;
+  private aggregator: SessionAggregator;
+  /** Minutes made from trades, when the feed makes its own (`barsFromTrades`). */
+  private readonly tradeMinutes: TradeMinutes | undefined;
+  private readonly latestQuotes: LatestQuotes;
   private readonly calendar: SessionCalendar;
   private readonly universe = new Set<string>();
   private readonly watchers = new Map<string, Set<(trade: LiveTrade) => void>>();
@@ -81,14 +93,10 @@ export class VendorFeed implements LiveFeed {
     this.now = options.now ?? Date.now;
     this.tradeLimit = options.tradeLimit;
     this.calendar = new SessionCalendar(options.extendedHours);
-    this.aggregator = new SessionAggregator({
-      timeframes: options.timeframes ?? ['1h', '4h', 'daily'],
-      calendar: this.calendar,
-      graceMs: options.graceMs ?? 500,
-      heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
-      emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
-      emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
-    });
+    this.aggregator = this.freshAggregator();
+    this.latestQuotes = new LatestQuotes(this.now);
+    this.barListeners.add((bar) => this.latestQuotes.bar(bar));
+    if (options.barsFromTrades) this.tradeMinutes = new TradeMinutes({ emit: (symbol, bar) => this.minute({ kind: 'minute', symbol, bar, revised: false }) });
     this.socket = new VendorSocket(
       { ...options, inSession: (now) => this.calendar.dayOf(now) !== null },
       {
@@ -113,18 +121,43 @@ export class VendorFeed implements LiveFeed {
   /** Closes the windows that are due; a listener's fault is logged, never thrown out of the timer. */
   private tick(): void {
     try {
-      this.aggregator.tick(this.now());
+      const now = this.now();
+      this.tradeMinutes?.flush(now);
+      this.aggregator.tick(now);
     } catch (error) {
       this.options.log.error('vendor stream: closing bars failed', { vendor: this.vendor, error: String(error) });
     }
   }
 
+  /**
+   * Stops the stream and forgets the session: a feed started again (another
+   * term of the cluster's vendor connection, ./cluster) starts as a first
+   * connection does, filling the session so far over REST, since what was
+   * missed while stopped is unknown.
+   */
   async stop(): Promise<void> {
     this.started = false;
     clearInterval(this.ticker);
     clearTimeout(this.retry);
     this.socket.stop();
     await this.filling;
+    this.aggregator = this.freshAggregator();
+    this.tradedSinceBar.clear();
+    this.tradeMinutes?.clear();
+    this.lastMinuteAt = null;
+    this.gapFrom = null;
+    this.backfillFault = undefined;
+  }
+
+  private freshAggregator(): SessionAggregator {
+    return new SessionAggregator({
+      timeframes: this.options.timeframes ?? ['1h', '4h', 'daily'],
+      calendar: this.calendar,
+      graceMs: (this.options.graceMs ?? 500) + (this.options.barsFromTrades ? TRADE_LATE_MS : 0),
+      heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
+      emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
+      emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
+    });
   }
 
   setUniverse(symbols: Iterable<string>): void {
@@ -160,6 +193,10 @@ export class VendorFeed implements LiveFeed {
     return this.aggregator.held;
   }
 
+  latest(symbol: string, now: number): LiveDay | undefined {
+    return this.started ? this.latestQuotes.get(symbol, now) : undefined;
+  }
+
   status(): LiveStatus {
     const state = this.socket.state === 'streaming' && this.aggregator.held ? 'backfilling' : this.socket.state;
     return {
@@ -178,6 +215,11 @@ export class VendorFeed implements LiveFeed {
   private wanted(): Subscriptions {
     const bars = new Set([...this.universe, ...this.watchers.keys()]);
     const byWatchers = [...this.watchers].sort(([a, x], [b, y]) => y.size - x.size || (a < b ? -1 : 1)).map(([symbol]) => symbol);
+    if (this.options.barsFromTrades) {
+      // Every bar comes from trades: the universe first (a symbol left out has no bars), then the most-watched.
+      const wanted = [...new Set([...[...this.universe].sort(), ...byWatchers])];
+      return { bars: new Set(), trades: new Set(this.tradeLimit === null ? wanted : wanted.slice(0, this.tradeLimit)) };
+    }
     const trades = new Set(this.tradeLimit === null ? byWatchers : byWatchers.slice(0, this.tradeLimit));
     return { bars, trades };
   }
@@ -188,8 +230,16 @@ export class VendorFeed implements LiveFeed {
   }
 
   private trade(trade: LiveTrade): void {
-    const traded = (this.tradedSinceBar.get(trade.symbol) ?? 0) + trade.size;
-    this.tradedSinceBar.set(trade.symbol, traded);
+    let traded: number;
+    if (this.tradeMinutes) {
+      // The day's volume is its finished minutes' and the forming ones' (the trades a bar counts).
+      this.tradeMinutes.add(trade);
+      traded = this.tradeMinutes.formingVolume(trade.symbol);
+    } else {
+      traded = (this.tradedSinceBar.get(trade.symbol) ?? 0) + trade.size;
+      this.tradedSinceBar.set(trade.symbol, traded);
+    }
+    this.latestQuotes.trade(trade);
     const watchers = this.watchers.get(trade.symbol);
     if (!watchers) return;
     const quoted = { ...trade, dayVolume: this.aggregator.dayVolume(trade.symbol, trade.ts) + traded };

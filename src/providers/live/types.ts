@@ -29,6 +29,8 @@ export interface LiveTrade {
   ts: number;
   /** The session's volume so far, where the feed knows it (its minutes, and the trades since the last). */
   dayVolume?: number;
+  /** The trade's sale conditions as the vendor sends them (Alpaca `c`), where it does: which count in a bar (./trade-minutes). */
+  conditions?: string[];
 }
 
 /** Why a vendor refused: the service cannot fix it by asking again at once. */
@@ -102,6 +104,19 @@ export interface LiveStatus {
   lastBackfillAt: number | null;
 }
 
+/** A symbol's session so far as the live stream has seen it (./latest). */
+export interface LiveDay {
+  /** The session's New York date. */
+  date: string;
+  open: number;
+  high: number;
+  low: number;
+  volume: number;
+  price: number;
+  /** Epoch ms of the price (a trade's time, or when the minute's bar came). */
+  ts: number;
+}
+
 /** A vendor's live stream, rolled up: what the service reads of it. */
 export interface LiveFeed {
   readonly vendor: string;
@@ -116,4 +131,6 @@ export interface LiveFeed {
   status(): LiveStatus;
   /** Whether a gap is being filled over REST (no window closes meanwhile). */
   backfilling(): boolean;
+  /** The symbol's session so far as the stream has seen it, when it has (./latest). */
+  latest(symbol: string, now: number): LiveDay | undefined;
 }

@@ -95,7 +95,7 @@ export class PolygonProvider extends VendorProvider {
     return dailySeries(symbol, bars, NAME);
   }
 
-  snapshot({ symbol }: { symbol: string }): Promise<Snapshot> {
+  protected restSnapshot(symbol: string): Promise<Snapshot> {
     return this.rest.snapshot(symbol, this.clock());
   }
 }

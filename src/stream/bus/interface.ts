@@ -1,9 +1,15 @@
 /**
  * @module stream/bus/interface
- * The event bus that jobs publish to and the realtime hub reads from. Two
- * implementations: in-process (one instance, the default) and Redis Streams
- * (`REDIS_URL`: every instance reads every event once, in one order, under one
- * id). Payloads are DESIGN §4's SSE payloads; ids are stream/event-id's.
+ * The event bus that jobs publish to and the realtime hub reads from. The
+ * database is its source of truth: every event is appended to the durable
+ * event log (db/repositories/stream-events) — in the transaction that stores
+ * what it announces, or in one of its own — at a dense position, and the bus
+ * delivers the log's events to each instance's hub in position order, each
+ * exactly once. Redis (`REDIS_URL`) only carries them between instances
+ * (stream/bus/redis); what it did not carry (an outage, a writer killed
+ * before relaying) is read from the log, and positions the log no longer
+ * holds are a gap the hub answers with `reset`. Payloads are DESIGN §4's SSE
+ * payloads; ids are stream/event-id's (the position).
  */
 
 import { AlertDispatchedBusEvent, BacktestProgressBusEvent, BreakoutNewEvent, StateChangeEvent } from '../../domain/events';
@@ -37,15 +43,46 @@ export function isChannel(name: string): name is Channel {
   return (CHANNELS as readonly string[]).includes(name);
 }
 
-/** One event as the bus delivers it: its id (stream/event-id) with the channel and payload. */
-export type BusEvent<C extends Channel = Channel> = { [K in C]: { id: string; channel: K; payload: BusEvents[K] } }[C];
+/** An event to publish (or to append in a transaction): its channel and payload. */
+export type BusEventInput<C extends Channel = Channel> = { [K in C]: { channel: K; payload: BusEvents[K] } }[C];
+
+/** An event as a committed transaction appended it to the log (db/repositories/stream-events). */
+export type LoggedBusEvent = BusEventInput & { position: number; recordedAt: Date };
+
+/** One event as the bus delivers it: its log position and id (stream/event-id), when it was recorded, channel and payload. */
+export type BusEvent<C extends Channel = Channel> = { [K in C]: { id: string; position: number; recordedAt: number; channel: K; payload: BusEvents[K] } }[C];
 
 /** Where delivery starts (see `EventBus.open`). */
 export interface BusOpening {
-  /** The id of the last event before live delivery starts; every event after it reaches the subscribers. */
-  position: string;
+  /** The position of the last event before live delivery starts; every event after it reaches the subscribers. */
+  position: number;
   /** Up to the asked number of the latest events at or before `position`, oldest first. */
   history: BusEvent[];
+}
+
+/** Positions the bus could not deliver (the log no longer held them): delivery goes on after `resumeAfter`. */
+export interface BusGap {
+  /** The last position delivered before the gap. */
+  lastDelivered: number;
+  /** The last position of the gap; the next event delivered is the one after it. */
+  resumeAfter: number;
+}
+
+/** What the bus says about itself (health `checks.bus`, the metrics). */
+export interface BusHealth {
+  status: 'ok' | 'degraded' | 'down';
+  /** Why it is not `ok`. */
+  message?: string;
+  /** `memory` (this instance only) or `redis` (carried between instances). */
+  transport: 'memory' | 'redis';
+  /** Whether the transport carries events now (always for `memory`). */
+  transportUp: boolean;
+  /** The last position delivered here (-1 before the bus opened). */
+  head: number;
+  /** Events delivered here but not yet known to be in the transport (Redis). */
+  relayLag: number;
+  /** Gaps given up since start (each a `reset` to this instance's subscribers). */
+  gaps: number;
 }
 
 export interface EventBus {
@@ -53,17 +90,28 @@ export interface EventBus {
   /** Whether other instances publish into the same bus (then an id may be seen elsewhere first). */
   readonly shared: boolean;
   /**
-   * Sends the event to every subscriber of every instance on this bus. It never
-   * throws: the Redis bus queues while reconnecting and logs a failure.
+   * Appends the event to the log in a transaction of its own, then delivers it
+   * (every subscriber of every instance). Events published in one tick go in
+   * one transaction. Never throws: an event the log cannot take (the database
+   * is unreachable) is logged and not delivered.
    */
   publish<C extends Channel>(channel: C, payload: BusEvents[C]): void;
-  /** Listens to one channel; events arrive in id order. Returns the unsubscribe function. */
+  /** Delivers events a transaction appended to the log (`appendIn`) once it committed. */
+  announce(events: readonly LoggedBusEvent[]): void;
+  /** Listens to one channel; events arrive in position order. Returns the unsubscribe function. */
   subscribe<C extends Channel>(channel: C, listener: (payload: BusEvents[C], event: BusEvent<C>) => void): () => void;
+  /** Listens for gaps (positions never to be delivered here). Returns the unsubscribe function. */
+  onGap(listener: (gap: BusGap) => void): () => void;
   /**
-   * Starts live delivery (idempotent) and says from where, with the recent
-   * history (`limit` events at most, none older than `maxAgeMs`) a replay
-   * buffer starts from: nothing falls between the history and live delivery.
+   * Starts delivery (idempotent) and says from where, with the recent history
+   * (`limit` events at most, none older than `maxAgeMs`) a replay buffer starts
+   * from: nothing falls between the history and live delivery.
    */
   open(limit: number, maxAgeMs: number): Promise<BusOpening>;
+  /** Reads the log now when `position` is ahead of what was delivered here (a client resuming with an id from another instance). */
+  catchUp(position: number): Promise<void>;
+  health(): BusHealth;
+  /** Starts delivery when nothing has yet (a health round exercises it), then says how it is. */
+  check(): Promise<BusHealth>;
   close(): Promise<void>;
 }

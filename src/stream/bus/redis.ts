@@ -1,33 +1,51 @@
 /**
  * @module stream/bus/redis
- * The bus shared by every instance on one Redis (`REDIS_URL`), over a Redis
- * Stream: `publish` is one `XADD … MAXLEN ~ n *`, and each instance reads the
- * stream with one blocking `XREAD` loop from the last id it saw. So every
- * instance sees every event exactly once, in the stream's order, under the
- * stream's own id (`<ms>-<seq>`, stream/event-id) — a client may resume on any
- * instance with the id another one gave it. A dropped Redis connection loses
- * nothing: the loop reads on from its last id once the client reconnects
- * (ioredis queues `XADD`s meanwhile), as long as the stream still holds it.
+ * Redis as the carrier of the event log between instances (`REDIS_URL`): one
+ * Redis Stream (`<REDIS_KEY_PREFIX>stream`) whose entry ids are the log's
+ * positions (`<position>-0`). A relay adds an event with `XADD … <position>-0`:
+ * Redis refuses an id not above the stream's last one, so the same event
+ * relayed by two instances (or twice by one) is added once, and the stream
+ * stays in position order. Each instance reads it with one blocking `XREAD`
+ * loop from the position it has delivered. Redis is never the only copy: an
+ * event it lost (a restart without persistence, an outage while relaying) is
+ * read from the log by the bus (stream/bus/durable).
+ *
+ * The writer fails at once while the connection is down (no offline queue):
+ * the relay retries from the log when Redis is back (`onReady`).
  *
  * Redis Streams: https://redis.io/docs/latest/develop/data-types/streams/
+ * (XADD: "the ID specified … must be greater than the last ID in the stream")
  */
 import Redis from 'ioredis';
-import { storedAs } from '../../domain/check';
 import type { Logger } from '../../log';
-import { parseEventId } from '../event-id';
-import { BUS_SCHEMAS, isChannel, type BusEvent, type BusEvents, type BusOpening, type Channel, type EventBus } from './interface';
 
-export interface RedisBusOptions {
+export interface RedisTransportOptions {
   url: string;
-  /** The stream's key (default `breakline:events`); instances that share it share events. */
-  key?: string;
-  /** Entries the stream keeps (approximately, `MAXLEN ~`): the longest replay any instance can start from. */
+  /** The stream's key (`<REDIS_KEY_PREFIX>stream`); deployments with their own prefix share nothing. */
+  key: string;
+  /** Entries the stream keeps (approximately, `MAXLEN ~`): readers that fall further behind read the log. */
   maxLength: number;
   log: Logger;
 }
 
+/** An event as the transport carries it: its position and the event as the log holds it. */
+export interface CarriedEvent {
+  position: number;
+  recordedAt: number;
+  channel: string;
+  payload: unknown;
+}
+
+/** A stream entry as read: its position, and the event's fields as sent (checked by the bus). */
+export interface TransportEntry {
+  position: number;
+  recordedAt: number;
+  channel: string;
+  /** The payload's JSON text. */
+  payload: string;
+}
+
 type Entry = [id: string, fields: string[]];
-type Listener = (payload: unknown, event: BusEvent) => void;
 
 /** Reads an `XREAD`/`XRANGE` reply: entries `[id, [field, value, …]]`. */
 function entriesOf(reply: unknown): Entry[] {
@@ -35,80 +53,71 @@ function entriesOf(reply: unknown): Entry[] {
   return reply.filter((e): e is Entry => Array.isArray(e) && typeof e[0] === 'string' && Array.isArray(e[1]));
 }
 
-type Checker<C extends Channel> = (value: unknown, what: string) => BusEvents[C];
-const CHECKED: { [C in Channel]: Checker<C> } = {
-  'breakouts.new': storedAs(BUS_SCHEMAS['breakouts.new']),
-  'breakouts.state_change': storedAs(BUS_SCHEMAS['breakouts.state_change']),
-  'alerts.dispatched': storedAs(BUS_SCHEMAS['alerts.dispatched']),
-  'backtest.progress': storedAs(BUS_SCHEMAS['backtest.progress']),
-};
+/** The position of an entry id `<position>-<seq>`. */
+const positionOf = (id: string): number => Number(id.slice(0, id.indexOf('-')));
 
-/** The checked event of a stream entry; throws (StoredDataError, SyntaxError) when it is not one of ours. */
-function eventOf([id, fields]: Entry): BusEvent {
-  const channel = fields[fields.indexOf('channel') + 1] ?? '';
-  const text = fields[fields.indexOf('payload') + 1] ?? '';
-  if (!isChannel(channel)) throw new Error(`stream entry ${id}: unknown channel '${channel}'`);
-  const payload: unknown = JSON.parse(text);
-  return eventFor(id, channel, payload);
-}
+const field = (fields: string[], name: string): string => fields[fields.indexOf(name) + 1] ?? '';
 
-/** The event with its payload checked against its channel's schema (a generic the compiler can follow). */
-function eventFor<C extends Channel>(id: string, channel: C, payload: unknown): BusEvent<C> {
-  const check: Checker<C> = CHECKED[channel];
-  return { id, channel, payload: check(payload, `stream entry ${id} (${channel})`) };
-}
+/** Redis's refusal of an id not above the stream's last: the event is there already. */
+const ALREADY_THERE = /equal or smaller than the target stream top item/;
 
-export class RedisEventBus implements EventBus {
+export class RedisTransport {
   readonly name = 'redis';
-  readonly shared = true;
   readonly key: string;
   private readonly writer: Redis;
   private readonly reader: Redis;
-  private readonly listeners = new Map<Channel, Set<Listener>>();
-  private opening?: Promise<string>;
+  private reading = false;
   private closed = false;
+  private readerFailing = false;
 
-  constructor(private readonly options: RedisBusOptions) {
-    this.key = options.key ?? 'breakline:events';
+  constructor(private readonly options: RedisTransportOptions) {
+    this.key = options.key;
     const common = { lazyConnect: true, protocol: 2 as const, connectTimeout: 2000 };
-    this.writer = new Redis(options.url, { ...common, maxRetriesPerRequest: 3 });
-    // The reader blocks in XREAD; it retries forever (the loop below re-reads from its last id).
+    this.writer = new Redis(options.url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // The reader blocks in XREAD; it retries forever (the loop below re-reads from the bus's position).
     this.reader = new Redis(options.url, { ...common, maxRetriesPerRequest: null });
-    this.writer.on('error', () => {}); // surfaced by the failing command, logged in publish
+    this.writer.on('error', () => {}); // surfaced by the failing commands and `up`
     this.reader.on('error', () => {});
+    this.writer.connect().catch(() => {}); // ioredis keeps retrying; `ready` says when it is back
   }
 
-  publish<C extends Channel>(channel: C, payload: BusEvents[C]): void {
-    this.writer
-      .xadd(this.key, 'MAXLEN', '~', String(this.options.maxLength), '*', 'channel', channel, 'payload', JSON.stringify(payload))
-      .catch((error: unknown) => this.options.log.error('event bus: publish failed; the event is lost', { channel, error: String(error) }));
+  /** Whether Redis carries events now. */
+  get up(): boolean {
+    return this.writer.status === 'ready' && !this.readerFailing;
   }
 
-  subscribe<C extends Channel>(channel: C, listener: (payload: BusEvents[C], event: BusEvent<C>) => void): () => void {
-    let set = this.listeners.get(channel);
-    if (!set) this.listeners.set(channel, (set = new Set()));
-    const untyped = listener as Listener;
-    set.add(untyped);
-    void this.start().catch((error: unknown) => this.options.log.error('event bus: cannot start reading', { error: String(error) }));
-    return () => set.delete(untyped);
+  /** Calls `listener` each time the connection is (re)established. */
+  onReady(listener: () => void): void {
+    this.writer.on('ready', listener);
   }
 
-  async open(limit: number, maxAgeMs: number): Promise<BusOpening> {
-    const position = await this.start();
-    if (limit <= 0 || position === '0-0') return { position, history: [] };
-    // On the writer: the reader connection is blocked in XREAD.
-    const reply = await this.writer.call('XREVRANGE', this.key, position, '-', 'COUNT', String(limit));
-    const oldest = Date.now() - maxAgeMs;
-    const history = entriesOf(reply)
-      .reverse()
-      .filter(([id]) => (parseEventId(id)?.ms ?? 0) >= oldest)
-      .flatMap((entry) => this.read(entry));
-    return { position, history };
+  /** The stream's last position (0 when empty or absent); throws while Redis cannot be reached. */
+  async top(): Promise<number> {
+    const last = entriesOf(await this.writer.call('XREVRANGE', this.key, '+', '-', 'COUNT', '1'))[0];
+    return last ? positionOf(last[0]) : 0;
   }
 
-  /** Deletes the stream (tests that give each case a key of its own). */
+  /** Deletes the stream (it holds positions this database never wrote: see the bus's check on connect). */
   async drop(): Promise<void> {
     await this.writer.del(this.key);
+  }
+
+  /** Adds the events in order; an event already there counts as added. Throws when Redis cannot take them. */
+  async send(events: readonly CarriedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const pipeline = this.writer.pipeline();
+    for (const e of events) {
+      pipeline.xadd(this.key, 'MAXLEN', '~', String(this.options.maxLength), `${e.position}-0`, 'channel', e.channel, 'payload', JSON.stringify(e.payload), 'at', String(e.recordedAt));
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    for (const [error] of replies) if (error && !ALREADY_THERE.test(error.message)) throw error;
+  }
+
+  /** Starts the read loop (once): each batch read after `position()` (asked before every read) goes to `deliver`. */
+  start(position: () => number, deliver: (entries: TransportEntry[]) => void): void {
+    if (this.reading) return;
+    this.reading = true;
+    void this.readLoop(position, deliver);
   }
 
   async close(): Promise<void> {
@@ -117,64 +126,33 @@ export class RedisEventBus implements EventBus {
     this.writer.disconnect();
   }
 
-  /** Finds the stream's last id once and starts the read loop after it; resolves to that id. */
-  private start(): Promise<string> {
-    if (!this.opening) {
-      this.opening = (async () => {
-        const last = entriesOf(await this.writer.call('XREVRANGE', this.key, '+', '-', 'COUNT', '1'))[0]?.[0] ?? '0-0';
-        void this.readFrom(last);
-        return last;
-      })().catch((error: unknown) => {
-        this.opening = undefined; // Redis was unreachable: asked again next time
-        throw error;
-      });
-    }
-    return this.opening;
-  }
-
-  private async readFrom(after: string): Promise<void> {
-    let last = after;
+  private async readLoop(position: () => number, deliver: (entries: TransportEntry[]) => void): Promise<void> {
+    let last = 0;
     while (!this.closed) {
+      last = Math.max(last, position());
       let reply: unknown;
       try {
-        reply = await this.reader.call('XREAD', 'COUNT', '1000', 'BLOCK', '0', 'STREAMS', this.key, last);
+        // A bounded block: the next read starts from the bus's position, which the log may have moved on.
+        reply = await this.reader.call('XREAD', 'COUNT', '1000', 'BLOCK', '5000', 'STREAMS', this.key, `${last}-0`);
+        this.readerFailing = false;
       } catch (error) {
         if (this.closed) return;
-        this.options.log.warn('event bus: read failed; retrying', { error: String(error) });
+        if (!this.readerFailing) this.options.log.warn('event bus: reading Redis failed; retrying (events still reach this instance from the database)', { error: String(error) });
+        this.readerFailing = true;
         await Bun.sleep(500);
         continue;
       }
-      const streams = Array.isArray(reply) ? reply : [];
-      for (const stream of streams) {
+      const entries: TransportEntry[] = [];
+      for (const stream of Array.isArray(reply) ? reply : []) {
         if (!Array.isArray(stream)) continue;
-        for (const entry of entriesOf(stream[1])) {
-          last = entry[0];
-          for (const event of this.read(entry)) this.dispatch(event);
+        for (const [id, fields] of entriesOf(stream[1])) {
+          const at = positionOf(id);
+          if (!Number.isSafeInteger(at) || at <= last) continue;
+          last = at;
+          entries.push({ position: at, recordedAt: Number(field(fields, 'at')), channel: field(fields, 'channel'), payload: field(fields, 'payload') });
         }
       }
-    }
-  }
-
-  /** The entry's event, or none (logged) when it is not a well-formed event of ours. */
-  private read(entry: Entry): BusEvent[] {
-    try {
-      return [eventOf(entry)];
-    } catch (error) {
-      this.options.log.error('event bus: skipped a malformed stream entry', { id: entry[0], error: String(error) });
-      return [];
-    }
-  }
-
-  private dispatch(event: BusEvent): void {
-    const set = this.listeners.get(event.channel);
-    if (!set) return;
-    for (const listener of set) {
-      try {
-        listener(event.payload, event);
-      } catch (error) {
-        this.options.log.error('event bus: listener failed', { channel: event.channel, id: event.id, error: String(error) });
-      }
+      if (entries.length > 0) deliver(entries);
     }
   }
 }
-

@@ -11,8 +11,9 @@
  * alpaca.minute(Date.parse('2025-04-24T13:30:00Z')); // the 09:30 bar to every subscriber
  * alpaca.stop();
  */
+import { createAlpacaProvider, type AlpacaProvider, type AlpacaProviderOptions } from '../../../src/providers/alpaca';
 import { alpacaRest, type AlpacaRestState } from './alpaca-rest';
-import { alpacaStreamHandlers, replayMinute, type AlpacaSession, type AlpacaStreamState } from './alpaca-stream';
+import { alpacaStreamHandlers, replayMinute, sendTrades, type AlpacaSession, type AlpacaStreamState, type WireTrade } from './alpaca-stream';
 import { TooManyRequests } from './paging';
 import { alpacaMinutes, type RecordedBar } from './recordings';
 
@@ -33,6 +34,8 @@ export interface AlpacaServer {
   stream: AlpacaStreamState;
   /** Sends the recorded minute starting at `t` (`b`, or `u` as an updated bar). */
   minute(t: number, type?: 'b' | 'u'): number;
+  /** Sends these trades to the sessions subscribed to them. */
+  trades(trades: readonly WireTrade[]): number;
   /** Drops every connection without a goodbye (a network fault). */
   drop(): void;
   stop(): void;
@@ -42,7 +45,7 @@ export function startAlpacaServer(options: AlpacaServerOptions): AlpacaServer {
   const credentials = { keyId: 'PKTEST000LOOPBACK', secretKey: 'loopback-secret-never-logged' };
   const minutes = options.minutes ?? new Map([['SPY', alpacaMinutes()]]);
   const state: AlpacaRestState = { ...credentials, minutes, now: options.now, tooMany: new TooManyRequests(), requests: [] };
-  const stream: AlpacaStreamState = { ...credentials, minutes, symbolLimit: options.symbolLimit ?? null, sockets: new Set(), received: [], authentications: 0 };
+  const stream: AlpacaStreamState = { ...credentials, minutes, symbolLimit: options.symbolLimit ?? null, sockets: new Set(), received: [], authentications: 0, peakSockets: 0, limitRefusals: 0 };
   const server = Bun.serve<AlpacaSession>({
     port: 0,
     hostname: '127.0.0.1',
@@ -63,9 +66,23 @@ export function startAlpacaServer(options: AlpacaServerOptions): AlpacaServer {
     state,
     stream,
     minute: (t, type) => replayMinute(stream, t, type),
+    trades: (trades) => sendTrades(stream, trades),
     drop: () => {
       for (const ws of stream.sockets) ws.terminate();
     },
     stop: () => server.stop(true),
   };
+}
+
+/** The alpaca provider on this loopback server (the `sip` feed, split-adjusted, no practical rate limit), its live feed as `live` says. */
+export function loopbackAlpaca(server: AlpacaServer, options: { clock?: () => number; live?: Omit<NonNullable<AlpacaProviderOptions['live']>, 'streamUrl'> }): AlpacaProvider {
+  return createAlpacaProvider({
+    ...server.credentials,
+    dataUrl: server.restUrl,
+    feed: 'sip',
+    adjustment: 'split',
+    ratePerMinute: 1_000_000,
+    clock: options.clock,
+    live: options.live && { ...options.live, streamUrl: server.streamUrl },
+  });
 }

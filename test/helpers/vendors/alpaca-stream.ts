@@ -36,6 +36,9 @@ export interface AlpacaStreamState {
   received: string[];
   /** Sessions authenticated since the start. */
   authentications: number;
+  /** The most sockets open at once, and the `406 connection limit exceeded` refusals sent. */
+  peakSockets: number;
+  limitRefusals: number;
 }
 
 const send = (ws: ServerWebSocket<AlpacaSession>, messages: object[]): void => void ws.send(JSON.stringify(messages));
@@ -50,6 +53,7 @@ export function alpacaStreamHandlers(state: AlpacaStreamState) {
   return {
     open(ws: ServerWebSocket<AlpacaSession>) {
       state.sockets.add(ws);
+      state.peakSockets = Math.max(state.peakSockets, state.sockets.size);
       send(ws, [{ T: 'success', msg: 'connected' }]);
     },
     close(ws: ServerWebSocket<AlpacaSession>) {
@@ -67,7 +71,10 @@ export function alpacaStreamHandlers(state: AlpacaStreamState) {
       if (request.action === 'auth') {
         if (session.authenticated) return error(ws, 403, 'already authenticated');
         if (request.key !== state.keyId || request.secret !== state.secretKey) return error(ws, 402, 'auth failed');
-        if ([...state.sockets].some((other) => other !== ws && other.data.authenticated)) return error(ws, 406, 'connection limit exceeded');
+        if ([...state.sockets].some((other) => other !== ws && other.data.authenticated)) {
+          state.limitRefusals++;
+          return error(ws, 406, 'connection limit exceeded');
+        }
         session.authenticated = true;
         state.authentications++;
         return send(ws, [{ T: 'success', msg: 'authenticated' }]);
@@ -86,6 +93,31 @@ export function alpacaStreamHandlers(state: AlpacaStreamState) {
       return send(ws, [subscription(session)]);
     },
   };
+}
+
+/** A trade as the stream sends it (Alpaca realtime.md, "Trades"). */
+export interface WireTrade {
+  symbol: string;
+  price: number;
+  size: number;
+  ts: number;
+  conditions: string[];
+}
+
+/** Sends the trades, in one frame, to every session subscribed to their symbol's trades; returns how many sessions got any. */
+export function sendTrades(state: AlpacaStreamState, trades: readonly WireTrade[]): number {
+  let sent = 0;
+  for (const ws of state.sockets) {
+    if (!ws.data.authenticated) continue;
+    const out = trades
+      .filter((trade) => ws.data.trades.has(trade.symbol))
+      .map((trade, i) => ({ T: 't', S: trade.symbol, i, x: 'V', p: trade.price, s: trade.size, t: new Date(trade.ts).toISOString(), c: trade.conditions, z: 'B' }));
+    if (out.length) {
+      send(ws, out);
+      sent++;
+    }
+  }
+  return sent;
 }
 
 /** Sends the recorded minute starting at `t` to every session subscribed to its symbol; returns how many bars went out. */

@@ -75,7 +75,7 @@ describe('/api/community/feed', () => {
       [`/api/community/feed/${id}/moderation`, send('POST', { hidden: true })],
     ]);
     const { key } = await ctx.services.auth.keys.create({ userId: 'bob', name: 'k', tier: 'pro' });
-    await expectError(await ctx.request('/api/community/feed', send('POST', { body: 'x' }, { authorization: `Bearer ${key}` })), 401, 'unauthorized');
+    await expectError(await ctx.request('/api/community/feed', send('POST', { body: 'x' }, { authorization: `Bearer ${key}` })), 403, 'insufficient_scope');
   });
 
   it('limits each user’s posting rate (429 with Retry-After), not others', async () => {

@@ -39,11 +39,15 @@ describe('/api/watchlists', () => {
     expect(one.body).toEqual(created.body);
   });
 
-  it('reads with an API key too, but writes only with a session', async () => {
+  it('reads with a read key, and writes with a key only when it has the write scope', async () => {
     const { key } = await ctx.services.auth.keys.create({ userId: 'alice', name: 'k', tier: 'free' });
     expect((await ctx.request('/api/watchlists', as(key))).status).toBe(200);
     const write = await ctx.request('/api/watchlists', send('POST', { name: 'x' }, { authorization: `Bearer ${key}` }));
-    expect((await expectError(write, 401, 'unauthorized')).error).toContain('API keys are not accepted here');
+    expect((await expectError(write, 403, 'insufficient_scope')).error).toContain("lacks the 'write' scope");
+    // A user whose tier was never stated by a session: the key acts at its own (auth/user-tiers).
+    const writer = await ctx.services.auth.keys.create({ userId: 'walt', name: 'w', tier: 'pro', scopes: ['read', 'write'] });
+    const made = await ctx.request('/api/watchlists', send('POST', { name: 'by a bot' }, { authorization: `Bearer ${writer.key}` }));
+    expect(made.status).toBe(201);
   });
 
   it('renames, adds and removes symbols, and deletes', async () => {

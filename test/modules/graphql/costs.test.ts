@@ -69,6 +69,9 @@ describe('each field’s class is its REST route’s', () => {
     // The REST routes of the costly class (plugins/rate-limit's `costly` option), as GraphQL fields.
     expect(classes).toMatchObject({ ledgerVerification: { class: 'costly' }, universeScan: { class: 'costly' }, breakouts: { class: 'costly', query: 'asOf' }, signals: { class: 'costly', query: 'asOf' } });
     expect(quotaClassOf(classes.breakouts as never, {})).toBeUndefined();
+    // The scorecard and months are costly over a replay's chain only.
+    expect(classes).toMatchObject({ scorecard: { class: 'costly', query: 'source', equals: 'replay' }, monthly: { class: 'costly', query: 'source', equals: 'replay' } });
+    expect([{}, { source: 'live' }, { source: 'replay' }].map((args) => quotaClassOf(classes.scorecard as never, args))).toEqual([undefined, undefined, 'costly']);
     expect(Object.keys(QUERIES).length + Object.keys(MUTATIONS).length + 2).toBe(fields.length);
   });
 });

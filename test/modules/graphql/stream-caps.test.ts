@@ -40,8 +40,8 @@ describe('GraphQL event streams under the stream caps, served', () => {
     const caps = server.ctx.services.streamCaps;
     const admit = caps.admit.bind(caps);
     const release = caps.release.bind(caps);
-    caps.admit = (key) => {
-      admit(key);
+    caps.admit = async (key) => {
+      await admit(key);
       admitted++;
       open++;
     };

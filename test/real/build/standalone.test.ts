@@ -90,6 +90,22 @@ describe('dist/breakline copied where nothing else is', () => {
     }
   });
 
+  it('serves the web console and every file it loads from inside itself (embedded at build time, never bundled here)', async () => {
+    const html = await (await fetch(`${base}/console`)).text();
+    const entry = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(entry.filter((url) => url.endsWith('.js')).length).toBe(1);
+    expect(entry.filter((url) => url.endsWith('.css')).length).toBe(1);
+    const main = await fetch(`${base}${entry.find((url) => url.endsWith('.js'))}`);
+    expect(main.status).toBe(200);
+    const script = await main.text();
+    // The chunks it imports (the chart library among them) are served too.
+    const chunks = [...script.matchAll(/"\.\/(chunk-[a-z0-9]+\.js)"/g)].map((m) => `/console/assets/${m[1]}`);
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const url of [...entry, ...chunks]) expect((await fetch(`${base}${url}`)).status).toBe(200);
+    const sizes = await Promise.all(chunks.map(async (url) => (await (await fetch(`${base}${url}`)).arrayBuffer()).byteLength));
+    expect(Math.max(...sizes)).toBeGreaterThan(100_000); // lightweight-charts
+  });
+
   it('holds the embedded database with its flock (bun:ffi inside the executable): a second one on the same state refuses, exit 75', () => {
     const second = Bun.spawnSync([join(elsewhere, 'breakline')], { cwd: elsewhere, env: { PATH: '/usr/bin:/bin', PORT: String(freePort()), HOST: '127.0.0.1', STATE_DIR: join(elsewhere, 'state'), LOG_LEVEL: 'silent' }, stderr: 'pipe' });
     expect(second.exitCode).toBe(75);

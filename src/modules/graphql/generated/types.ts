@@ -96,6 +96,8 @@ export type ApiKey = {
   prefix?: Maybe<Scalars['String']['output']>;
   /** When the key was revoked; null while it is active */
   revokedAt?: Maybe<Scalars['String']['output']>;
+  /** What the key was given (it acts with those its owner's current tier allows) */
+  scopes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
   /** Account tier: free < pro < enterprise */
   tier?: Maybe<Scalars['String']['output']>;
 };
@@ -282,6 +284,8 @@ export type CreatedApiKey = {
   prefix?: Maybe<Scalars['String']['output']>;
   /** When the key was revoked; null while it is active */
   revokedAt?: Maybe<Scalars['String']['output']>;
+  /** What the key was given (it acts with those its owner's current tier allows) */
+  scopes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
   /** Account tier: free < pro < enterprise */
   tier?: Maybe<Scalars['String']['output']>;
 };
@@ -985,43 +989,43 @@ export type MonthlyResponseLedgerHead = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** POST /api/watchlists/:id/symbols; needs the pro tier or above */
+  /** POST /api/watchlists/:id/symbols; needs a session or an API key with 'write' */
   addWatchlistSymbols?: Maybe<Watchlist>;
-  /** POST /api/alerts/v2; needs the pro tier or above */
+  /** POST /api/alerts/v2; needs a session or an API key with 'write' */
   createAlertRule?: Maybe<AlertRule>;
-  /** POST /api/keys: a session only: a key cannot mint keys; needs the pro tier or above */
+  /** POST /api/keys: a key with admin:keys mints keys only within its own scopes and tier; needs a session or an API key with 'admin:keys' */
   createApiKey?: Maybe<CreatedApiKey>;
-  /** POST /api/community/feed; needs the pro tier or above */
+  /** POST /api/community/feed; needs a session or an API key with 'write' */
   createCommunityPost?: Maybe<CommunityPost>;
-  /** POST /api/exports; needs the pro tier or above */
+  /** POST /api/exports; needs a session or an API key with 'write', pro tier or above */
   createExport?: Maybe<Export>;
-  /** POST /api/journal/entries; needs the pro tier or above */
+  /** POST /api/journal/entries; needs a session or an API key with 'write' */
   createJournalEntry?: Maybe<JournalEntry>;
-  /** POST /api/watchlists; needs the pro tier or above */
+  /** POST /api/watchlists; needs a session or an API key with 'write' */
   createWatchlist?: Maybe<Watchlist>;
-  /** DELETE /api/alerts/v2/:id; needs the pro tier or above */
+  /** DELETE /api/alerts/v2/:id; needs a session or an API key with 'write' */
   deleteAlertRule?: Maybe<AlertRule>;
-  /** DELETE /api/community/feed/:id; needs the pro tier or above */
+  /** DELETE /api/community/feed/:id; needs a session or an API key with 'write' */
   deleteCommunityPost?: Maybe<CommunityPost>;
-  /** DELETE /api/journal/entries/:id; needs the pro tier or above */
+  /** DELETE /api/journal/entries/:id; needs a session or an API key with 'write' */
   deleteJournalEntry?: Maybe<JournalEntry>;
-  /** DELETE /api/watchlists/:id; needs the pro tier or above */
+  /** DELETE /api/watchlists/:id; needs a session or an API key with 'write' */
   deleteWatchlist?: Maybe<Watchlist>;
-  /** PATCH /api/community/feed/:id; needs the pro tier or above */
+  /** PATCH /api/community/feed/:id; needs a session or an API key with 'write' */
   editCommunityPost?: Maybe<CommunityPost>;
-  /** POST /api/notifications/read-all; needs the pro tier or above */
+  /** POST /api/notifications/read-all; needs a session or an API key with 'write' */
   markAllNotificationsRead?: Maybe<NotificationsReadAll>;
-  /** POST /api/notifications/:id/read; needs the pro tier or above */
+  /** POST /api/notifications/:id/read; needs a session or an API key with 'write' */
   markNotificationRead?: Maybe<Notification>;
-  /** DELETE /api/watchlists/:id/symbols/:symbol; needs the pro tier or above */
+  /** DELETE /api/watchlists/:id/symbols/:symbol; needs a session or an API key with 'write' */
   removeWatchlistSymbol?: Maybe<Watchlist>;
-  /** PATCH /api/watchlists/:id; needs the pro tier or above */
+  /** PATCH /api/watchlists/:id; needs a session or an API key with 'write' */
   renameWatchlist?: Maybe<Watchlist>;
-  /** DELETE /api/keys/:id; needs the pro tier or above */
+  /** DELETE /api/keys/:id; needs a session or an API key with 'admin:keys' */
   revokeApiKey?: Maybe<ApiKey>;
-  /** PATCH /api/alerts/v2/:id; needs the pro tier or above */
+  /** PATCH /api/alerts/v2/:id; needs a session or an API key with 'write' */
   updateAlertRule?: Maybe<AlertRule>;
-  /** PATCH /api/journal/entries/:id; needs the pro tier or above */
+  /** PATCH /api/journal/entries/:id; needs a session or an API key with 'write' */
   updateJournalEntry?: Maybe<JournalEntry>;
 };
 
@@ -1050,6 +1054,7 @@ export type MutationCreateAlertRuleArgs = {
 
 export type MutationCreateApiKeyArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
+  scopes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   tier?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1311,11 +1316,11 @@ export type PriceBar = {
 
 export type Query = {
   __typename?: 'Query';
-  /** GET /api/alerts/v2/:id */
+  /** GET /api/alerts/v2/:id; needs a session or an API key with 'read' */
   alertRule?: Maybe<AlertRule>;
-  /** GET /api/alerts/v2 */
+  /** GET /api/alerts/v2; needs a session or an API key with 'read' */
   alertRules?: Maybe<AlertRulePage>;
-  /** GET /api/keys */
+  /** GET /api/keys; needs a session or an API key with 'admin:keys' */
   apiKeys?: Maybe<ApiKeyList>;
   /** GET /api/bars: API-Version applies as in REST */
   bars?: Maybe<BarsResponse>;
@@ -1329,9 +1334,9 @@ export type Query = {
   confluence?: Maybe<ConfluenceResponse>;
   /** GET /api/earnings */
   earnings?: Maybe<EarningsResponse>;
-  /** GET /api/exports/:id */
+  /** GET /api/exports/:id; needs a session or an API key with 'read', pro tier or above */
   export?: Maybe<Export>;
-  /** GET /api/exports */
+  /** GET /api/exports; needs a session or an API key with 'read', pro tier or above */
   exports?: Maybe<ExportPage>;
   /** GET /api/float */
   float?: Maybe<FloatResponse>;
@@ -1339,11 +1344,11 @@ export type Query = {
   forecast?: Maybe<ForecastResponse>;
   /** GET /api/altdata/insider */
   insider?: Maybe<InsiderResponse>;
-  /** GET /api/journal/entries */
+  /** GET /api/journal/entries; needs a session or an API key with 'read' */
   journalEntries?: Maybe<JournalEntryPage>;
-  /** GET /api/journal/entries/:id */
+  /** GET /api/journal/entries/:id; needs a session or an API key with 'read' */
   journalEntry?: Maybe<JournalEntry>;
-  /** GET /api/journal/summary */
+  /** GET /api/journal/summary; needs a session or an API key with 'read' */
   journalSummary?: Maybe<JournalSummary>;
   /** GET /api/transparency/ledger */
   ledger?: Maybe<LedgerResponse>;
@@ -1355,7 +1360,7 @@ export type Query = {
   macroCalendar?: Maybe<MacroCalendarResponse>;
   /** GET /api/transparency/monthly */
   monthly?: Maybe<MonthlyResponse>;
-  /** GET /api/notifications */
+  /** GET /api/notifications; needs a session or an API key with 'read' */
   notifications?: Maybe<NotificationPage>;
   /** GET /api/options/analyze */
   optionsAnalysis?: Maybe<OptionsAnalyzeResponse>;
@@ -1377,9 +1382,9 @@ export type Query = {
   snapshot?: Maybe<SnapshotResponse>;
   /** GET /api/universe/scan */
   universeScan?: Maybe<UniverseScanResponse>;
-  /** GET /api/watchlists/:id */
+  /** GET /api/watchlists/:id; needs a session or an API key with 'read' */
   watchlist?: Maybe<Watchlist>;
-  /** GET /api/watchlists */
+  /** GET /api/watchlists; needs a session or an API key with 'read' */
   watchlists?: Maybe<WatchlistPage>;
 };
 

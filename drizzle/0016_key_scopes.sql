@@ -1,0 +1,2 @@
+ALTER TABLE "api_keys" ADD COLUMN "scopes" text[] DEFAULT '{read}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_scopes" CHECK (cardinality("api_keys"."scopes") > 0 and "api_keys"."scopes" <@ array['read', 'write', 'backtest', 'admin:keys']::text[]);

@@ -1,0 +1,50 @@
+/**
+ * The web console in a real browser: Debian's Chromium (`/usr/bin/chromium`,
+ * never a browser download) driven by `playwright-core`, a page watcher that
+ * records console errors, page errors, failed requests and HTTP errors, and
+ * screenshots into docs/screenshots/ at desktop (1280×800) and phone (390 px)
+ * width. `CHROMIUM_MISSING` names what is missing when the machine has no
+ * Chromium, so the suite skips with that message instead of failing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Why the browser tests cannot run here, or undefined when they can. */
+export const CHROMIUM_MISSING = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (Debian: apt-get install chromium); the console's browser tests are skipped`;
+
+export const SCREENSHOTS = join(import.meta.dir, '..', '..', 'docs', 'screenshots');
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+export function launch(): Promise<Browser> {
+  // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+}
+
+export interface Watched {
+  /** Console errors and warnings, page errors, failed requests and HTTP statuses ≥ 400, as lines. */
+  problems: string[];
+  /** Stops recording (before the page is closed or navigated away on purpose). */
+  stop(): void;
+}
+
+/** Records everything on `page` that a person would count as broken. */
+export function watch(page: Page): Watched {
+  const problems: string[] = [];
+  let on = true;
+  const add = (line: string) => on && problems.push(line);
+  page.on('console', (message) => (message.type() === 'error' || message.type() === 'warning') && add(`console ${message.type()}: ${message.text()}`));
+  page.on('pageerror', (error) => add(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => add(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => response.status() >= 400 && add(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`));
+  return { problems, stop: () => (on = false) };
+}
+
+/** Saves the page as docs/screenshots/<name>-<viewport>.png. */
+export async function screenshot(page: Page, name: string, viewport: keyof typeof VIEWPORTS): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}-${viewport}.png`) });
+}
