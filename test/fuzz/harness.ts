@@ -166,7 +166,9 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
       // A repeated scalar has no declared meaning; an empty or dot path segment is another route.
       if (p.kind === 'repeated') continue;
       if (parameter.in === 'path' && ['', '.', '..'].includes(p.value)) return null;
-      if (!conforms(parameter.schema, p.value)) return `${parameter.name}=${JSON.stringify(p.value.slice(0, 60))} does not conform`;
+      // A header's value is what HTTP delivers: without the optional whitespace around it (RFC 9110 §5.5; fetch's Headers strip it too).
+      const value = parameter.in === 'header' ? p.value.replace(/^[ \t]+|[ \t]+$/g, '') : p.value;
+      if (!conforms(parameter.schema, value)) return `${parameter.name}=${JSON.stringify(p.value.slice(0, 60))} does not conform`;
     }
     return null;
   }

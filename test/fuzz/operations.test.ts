@@ -36,6 +36,8 @@ import { SCOPES } from '../../src/domain/scopes';
 const SUCCESS_ELSEWHERE: Record<string, string> = {
   // A job's id is made when it is queued (btj_ + random); the job's life is followed in that file.
   getApiBacktestJobsById: 'test/modules/backtest.test.ts › the universe job',
+  // A dozen bounded parameters: a generated query nearly always breaks one (400 naming it); seed 1212 met a valid one by luck until the document changed.
+  getApiBacktestWalkForward: 'test/modules/backtest.test.ts › a single-symbol walk-forward › gives the same numbers for the same inputs and data, by GET, by POST query or by POST body',
   // Generated query and body nearly always give some field both ways with different values: 400 by design.
   postApiBacktestWalkForward: 'test/modules/backtest.test.ts › the single-symbol answer, by POST query and POST body',
   // Stopping an operation needs a stream a PUT reserved and an operation added to it (its token is the server's).
