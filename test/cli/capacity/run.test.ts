@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunResult } from '../../../src/cli/capacity/run';
+import { usingPostgres } from '../../helpers/db';
 
 const index = new URL('../../../src/index.ts', import.meta.url).pathname;
 
@@ -18,7 +19,8 @@ async function capacity(args: string[]) {
   return { stdout, stderr, code };
 }
 
-describe('breakline capacity', () => {
+// Its servers are spawned on the embedded defaults whatever DATABASE_URL says: once is enough.
+describe.skipIf(usingPostgres)('breakline capacity', () => {
   it('prints its own help', async () => {
     const { stdout, code } = await capacity(['--help']);
     expect(code).toBe(0);
@@ -54,7 +56,8 @@ describe('breakline capacity', () => {
   );
 });
 
-describe('breakline capacity --smoke', () => {
+// Its servers are spawned on the embedded defaults whatever DATABASE_URL says: once is enough.
+describe.skipIf(usingPostgres)('breakline capacity --smoke', () => {
   it('passes a ratio up to 1.5× the record and fails above it', async () => {
     const { judge } = await import('../../../src/cli/capacity/smoke');
     const recorded = { ratio: 4, recordedAt: '2026-11-27T00:00:00.000Z', loadAverage: 1 };
