@@ -9,21 +9,23 @@
  * 2. Labels each trade by the ledger outcome (a lifecycle scratch is not a win)
  *    and by prices only: target1 before the stop (kernels/outcome without the
  *    lifecycle; `confidence`'s label).
- * 3. Builds the matched random baseline (jobs/baseline): for every trade,
+ * 3. Builds both matched random baselines (jobs/baseline): for every trade,
  *    `--matches` random entries of the same calendar year and ATR% quintile,
- *    from symbols in the index that day, with the trade's direction, stop and
- *    target fractions, resolved by prices.
+ *    and as many on the same entry date in other members of that day's ATR%
+ *    quintile, from symbols in the index that day, with the trade's
+ *    direction, stop and target fractions, resolved by prices.
  * 4. Fits on the trades detected up to `--split` (default 2016-12-31):
  *    isotonic regression of the price label on finalScore, and logistic
  *    regression on the score model features (components, short, pattern type)
  *    (kernels/stats/calibration). Evaluates on the trades detected after the
  *    split only: Brier score and skill against the training base rate,
- *    reliability tables by decile, and the band, direction and pattern tables
- *    with Wilson and t intervals, each beside its matched baseline and the
- *    lift (Newcombe interval).
+ *    reliability tables by decile, and the record tables (bench/calibration-record:
+ *    by band, direction × band, pattern, market regime and year, the lift
+ *    over both baselines, weekly cluster-bootstrap intervals).
  * 5. Prints the per-pattern base rates over the whole history (the README's
- *    table) and writes everything as JSON to `--out`.
- *
+ *    table) and writes everything as JSON to `--out`; `--readme README.md`
+ *    writes the record tables into the README between its markers.
+
  * `--fit-score <path>` fits the score model on the trades detected to
  * `--split` (bench/score-fit) and writes kernels/score-table, nothing else;
  * other runs re-score the trades with the score in the code before judging.
@@ -31,21 +33,16 @@
  *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
  *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
  *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
- *   bun run bench/calibration.ts --reuse --trades trades.json             # judge the score in the code
+ *   bun run bench/calibration.ts --reuse --trades trades.json [--readme README.md]   # judge the score in the code
  *
- * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`.
+ * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`, `--readme`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/client';
-import { BarsRepository } from '../src/db/repositories/bars';
-import { SCORE_BANDS, SCORE_COMPONENTS, type Direction, type Signal } from '../src/domain/signal';
-import { prepareReplay, replayChunks } from '../src/jobs/replay/engine';
-import { matchedBaseline } from '../src/jobs/baseline';
+import { SCORE_BANDS } from '../src/domain/signal';
 import { SCORE_FEATURES } from '../src/kernels/scoring';
 import { SCORE_TABLE } from '../src/kernels/score-table';
 import { bucketOf, quantileCuts } from '../src/kernels/baseline';
-import type { Ohlcv } from '../src/kernels/ohlcv';
 import {
   brierReport,
   differenceInterval,
@@ -59,130 +56,14 @@ import {
   type IsotonicFit,
   type LogisticFit,
 } from '../src/kernels/stats';
-import { createLogger } from '../src/log';
-import { MarketData } from '../src/market-data';
-import { createPool } from '../src/pool';
-import { createCsvProvider } from '../src/providers/csv';
-import { sp500Membership } from '../src/providers/universe/membership';
-import { BarStore } from '../src/store';
+import { readmeBlocks, recordRows, recordTables, writeReadme } from './calibration-record';
+import { attachBaselines, csvSymbols, gatherTrades, type Gathered, type Trade } from './calibration-trades';
 import { printTable, realCsvDir } from './lib';
 import { fitScoreTable, fix, rescore, scoreTableModule, tradeFeatures } from './score-fit';
 
-/** One entered trade of the replay, with its labels and its matched baseline. */
-export interface Trade {
-  id: string;
-  symbol: string;
-  patternType: string;
-  direction: Direction;
-  band: string;
-  finalScore: number;
-  confidence: number;
-  components: number[];
-  detectedAt: string;
-  entryAt: string;
-  entry: number;
-  stopLoss: number;
-  target1: number;
-  /** Ledger outcome: win, loss or scratch; its R and calendar days held. */
-  outcome: string;
-  r: number;
-  daysHeld: number;
-  /** Prices only: 1 target1 first, 0 stop first, null still open at the data's end. */
-  priceHit: 0 | 1 | null;
-  priceR: number | null;
-  /** The matched random entries resolved by prices: hits, resolved draws, sum of R. */
-  baseHits: number;
-  baseN: number;
-  baseSumR: number;
-}
+export { gatherTrades, type Trade };
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
-
-
-/** Runs the replay and gathers the trades with their labels and baseline (steps 1–3). */
-export async function gatherTrades(options: { dir: string; from: string; to: string; matches: number; seed?: number; symbols?: string[]; benchmark?: string; onProgress?: (line: string) => void }): Promise<{ trades: Trade[]; universe: unknown; sessions: number; symbols: number; replayMs: number }> {
-  const pool = createPool({ threads: 2, warm: true, taskTimeoutMs: 1_800_000 });
-  const database = await openDatabase({ dataDir: ':memory:' });
-  const barStore = new BarStore();
-  const marketData = new MarketData({ provider: createCsvProvider({ dir: options.dir }), repository: new BarsRepository(database.db), store: barStore, ttlMs: 1e12, log: createLogger('silent') });
-  const deps = { marketData, barStore, pool };
-  try {
-    const started = performance.now();
-    const prepared = await prepareReplay(deps, {
-      timeframe: 'daily',
-      from: options.from,
-      to: options.to,
-      universe: options.symbols ? { kind: 'symbols', symbols: options.symbols } : { kind: 'sp500' },
-      benchmark: options.benchmark ?? 'SPY',
-    });
-    // Bars of every symbol the replay reads, for the labels and the baseline.
-    const series = new Map<string, Ohlcv>();
-    for (const symbol of prepared.symbols) series.set(symbol, await marketData.bars(symbol, 'daily'));
-    // A signal is kept only until its outcome record: then it becomes a trade (entered) or is dropped.
-    const signals = new Map<string, Signal>();
-    const trades: Trade[] = [];
-    let signalCount = 0;
-    let outcomeCount = 0;
-    const toTrade = (signalId: string, data: Record<string, unknown>) => {
-      const s = signals.get(signalId);
-      signals.delete(signalId);
-      if (data.entered !== true || !s || s.stopLoss === null) return;
-      const entryAt = String(data.entryAt);
-      const entry = Number(data.entry);
-      trades.push({
-        id: s.id,
-        symbol: s.symbol,
-        patternType: s.patternType,
-        direction: s.direction,
-        band: s.scoreBand,
-        finalScore: s.finalScore,
-        confidence: s.confidence,
-        components: SCORE_COMPONENTS.map((c) => s.components[c] ?? 0),
-        detectedAt: s.detectedAt,
-        entryAt,
-        entry,
-        stopLoss: s.stopLoss,
-        target1: s.target1,
-        outcome: String(data.outcome),
-        r: Number(data.rMultiple),
-        daysHeld: Number(data.daysHeld),
-        priceHit: null,
-        priceR: null,
-        baseHits: 0,
-        baseN: 0,
-        baseSumR: 0,
-      });
-    };
-    for await (const chunk of replayChunks(deps, prepared)) {
-      for (const r of chunk.records) {
-        if (r.kind === 'signal') {
-          signals.set(r.signal.id, r.signal);
-          signalCount++;
-        } else if (r.kind === 'outcome') {
-          outcomeCount++;
-          toTrade(r.signalId, r.data);
-        }
-      }
-      options.onProgress?.(`replay ${prepared.dates[chunk.to - 1]} (${chunk.to}/${prepared.sessionTs.length} sessions), ${signalCount} signals, ${outcomeCount} outcomes, ${Math.round((performance.now() - started) / 1000)} s`);
-    }
-    const replayMs = performance.now() - started;
-
-    // The matched baseline (jobs/baseline: the trade's own price label, and random entries of its year and ATR% quintile).
-    const membership = options.symbols ? null : sp500Membership();
-    const baseline = await matchedBaseline(marketData, trades, {
-      symbols: prepared.symbols,
-      ...(membership ? { isMember: (symbol: string, day: string) => membership.isMember(symbol, day) } : {}),
-      matches: options.matches,
-      seed: options.seed ?? 14,
-      series,
-    });
-    trades.forEach((t, k) => Object.assign(t, baseline[k]!));
-    return { trades, universe: prepared.universe, sessions: prepared.sessionTs.length, symbols: prepared.symbols.length, replayMs };
-  } finally {
-    await pool.destroy();
-    await database.close();
-  }
-}
 
 /** A group's figures: ledger hit rate and R, price-only hit rate, the baseline beside it and the lift. */
 export function groupFigures(trades: readonly Trade[]) {
@@ -316,11 +197,7 @@ function print(report: ReturnType<typeof evaluate>): void {
       'baseline R': f.baselineAvgR.toFixed(3),
       'lift [95%]': `${(100 * f.lift).toFixed(1)} pp [${(100 * f.liftLower).toFixed(1)}, ${(100 * f.liftUpper).toFixed(1)}]`,
     }));
-  printTable(`Score bands, in sample (detected ≤ ${report.split})`, rows(report.bands.inSample));
-  printTable(`Score bands, out of sample (detected > ${report.split})`, rows(report.bands.outOfSample));
-  printTable('Direction, out of sample', rows(report.directions.outOfSample));
-  printTable('Direction × band, out of sample', rows(report.bandsByDirection));
-  printTable('Pattern, out of sample', rows(report.patterns.outOfSample));
+  printTable(`Score bands, in sample (detected ≤ ${report.split}; Wilson and t intervals, as bench/score-select's criterion reads them)`, rows(report.bands.inSample));
   printTable(
     `Brier score out of sample (${report.testTrades} trades; reference: the training base rate ${pct(report.trainBaseRate)} for all)`,
     Object.entries(report.brier).map(([k, b]) => ({ predictor: k, brier: b.brier.toFixed(4), reference: b.reference.toFixed(4), skill: b.skill.toFixed(4) })),
@@ -363,6 +240,8 @@ if (import.meta.main) {
       /** Write the gathered trades here (JSON), or with --reuse read them instead of replaying. */
       trades: { type: 'string' },
       reuse: { type: 'boolean', default: false },
+      /** Write the record tables into this README between its markers (bench/calibration-record). */
+      readme: { type: 'string' },
       /** Fit the score model on the trades detected to --split and write kernels/score-table to this path (then run again to judge it). */
       'fit-score': { type: 'string' },
     },
@@ -374,11 +253,13 @@ if (import.meta.main) {
   }
   const from = values.smoke ? '2021-01-01' : values.from!;
   const split = values.smoke ? '2022-06-30' : values.split!;
-  const gathered: Awaited<ReturnType<typeof gatherTrades>> =
-    values.reuse && values.trades
-      ? JSON.parse(readFileSync(values.trades, 'utf8'))
-      : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
+  const reuse = Boolean(values.reuse && values.trades);
+  const gathered: Gathered = reuse
+    ? JSON.parse(readFileSync(values.trades!, 'utf8'))
+    : await gatherTrades({ dir: real.dir, from, to: values.to!, matches: Number(values.matches), onProgress: (line) => process.stderr.write(`\r${line}   `) });
   process.stderr.write('\n');
+  // Stored trades get their labels and baselines from the code now (a trades file keeps the replay, not the draws).
+  if (reuse) await attachBaselines(gathered.trades, { dir: real.dir, matches: Number(values.matches), universe: csvSymbols(real.dir) });
   if (values.trades && !values.reuse) writeFileSync(values.trades, JSON.stringify(gathered));
   console.log(`replay ${from} .. ${values.to}: ${gathered.sessions} sessions × ${gathered.symbols} symbols in ${(gathered.replayMs / 1000).toFixed(1)} s; ${gathered.trades.length} entered trades`);
   console.log('universe:', JSON.stringify(gathered.universe));
@@ -394,6 +275,21 @@ if (import.meta.main) {
   rescore(gathered.trades);
   const report = evaluate(gathered.trades, split);
   print(report);
-  writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report }, null, 1));
+  // The record tables: both baselines, weekly cluster-bootstrap intervals (bench/calibration-record).
+  const record = recordTables(gathered.trades, split);
+  const cluster = '95% weekly cluster bootstrap';
+  printTable(`Score bands, out of sample (detected > ${split}; ${cluster})`, recordRows({ ...record.bands, all: record.all }));
+  printTable(`Direction × band, out of sample (${cluster})`, recordRows(record.directionBands));
+  printTable(`Direction, out of sample (${cluster})`, recordRows(record.directions));
+  printTable(`Pattern, out of sample (${cluster})`, recordRows(record.patterns));
+  printTable(`Market regime when surfaced, out of sample (${cluster})`, recordRows(record.regimes));
+  printTable(`Year of detection, every trade (${cluster}; years ≤ ${split} are in sample)`, recordRows(record.years));
+  if (values.readme) {
+    const brier = report.ledgerLabel.brier.confidence!;
+    const confidence = { ...brier, baseRate: report.ledgerLabel.trainBaseRate, testTrades: report.ledgerLabel.testTrades, reliability: report.ledgerLabel.reliability.confidence! };
+    writeReadme(values.readme, readmeBlocks(record, { from, to: values.to!, trades: gathered.trades, confidence }));
+    console.log(`\nwritten the record tables into ${values.readme}`);
+  }
+  writeFileSync(values.out!, JSON.stringify({ from, to: values.to, universe: gathered.universe, ...report, record }, null, 1));
   console.log(`\nwritten ${values.out}`);
 }

@@ -29,8 +29,14 @@
  *   bun run bench/score-select.ts --trades trades.json [--fit-to 2012-12-31] [--validate-to 2016-12-31] [--out select.json] [--write src/kernels/score-table.ts]
  *
  * `--trades` is bench/calibration's `--trades` file (the replayed trades).
- * `--write` refits the chosen form on every trade detected to `--validate-to`
- * and writes the table; judge it out of sample with
+ *
+ * The gate of docs/research-protocol.md (rule 3, added by issue 32): the
+ * chosen form may be judged on 2017–2024 only if its top band (`elite`) shows
+ * a same-day lift whose 95% weekly cluster-bootstrap interval lies wholly
+ * above zero on the validation trades (random entries of other members on the
+ * same date, same ATR% quintile, same geometry; needs shared/data). `--write`
+ * refits the chosen form on every trade detected to `--validate-to` and writes
+ * the table only when it passes; judge it out of sample with
  * `bench/calibration.ts --reuse --trades trades.json`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -39,7 +45,9 @@ import { SCORE_BANDS } from '../src/domain/signal';
 import { brierReport } from '../src/kernels/stats';
 import { finalScoreOf, RANK_RULES, scoreBand } from '../src/kernels/scoring';
 import { groupFigures, type GroupFigures, type Trade } from './calibration';
-import { printTable } from './lib';
+import { recordFigures } from '../src/ledger/record-figures';
+import { attachBaselines, csvSymbols, loadSeries } from './calibration-trades';
+import { printTable, realCsvDir } from './lib';
 import { FEATURE_SETS, fitScoreModel, fitScoreTable, predictions, rankKnots, scoreTableModule, type ScoreForm } from './score-fit';
 
 /** The band-floor rules tried: the training shares of the rank below the watchlist, strong and elite floors. */
@@ -63,6 +71,8 @@ export interface Candidate {
   separations: number;
   minHitGap: number;
   bands: Record<string, GroupFigures>;
+  /** The band it puts validation trade `i` in (for the same-day gate). */
+  bandOf: (i: number) => string;
 }
 
 /** A candidate's separations on the validation trades (criterion 1). */
@@ -107,11 +117,28 @@ export function selectScoreForm(trades: readonly Trade[], fitTo: string, validat
         const band = (i: number) => scoreBand(finalScoreOf(knots, validPreds[i]!.pWin, validPreds[i]!.expectedR).finalScore);
         const groups = Map.groupBy(valid, (_, i) => band(i));
         const bands = Object.fromEntries(SCORE_BANDS.filter((b) => groups.has(b)).map((b) => [b, groupFigures(groups.get(b)!)]));
-        candidates.push({ featureSet, form: { features, rank, bandShares }, brier, ...separations(bands), bands });
+        candidates.push({ featureSet, form: { features, rank, bandShares }, brier, ...separations(bands), bands, bandOf: band });
       }
     }
   }
   return candidates.sort(byCriterion);
+}
+
+/**
+ * Rule 3 of docs/research-protocol.md: the chosen form's `elite` band on the
+ * validation trades, beside same-day random entries; eligible for a judgement
+ * on the test years only when the lift's interval lies wholly above zero.
+ */
+export async function sameDayGate(valid: Trade[], chosen: Pick<Candidate, 'bandOf'>): Promise<{ eligible: boolean; statement: string }> {
+  const real = realCsvDir();
+  if (!real) return { eligible: false, statement: 'same-day gate: shared/data is not here, so the chosen form cannot show a same-day lift: it may not be judged on the test years' };
+  const elite = valid.filter((_, i) => chosen.bandOf(i) === 'elite');
+  const universe = csvSymbols(real.dir);
+  await attachBaselines(elite, { dir: real.dir, matches: 5, universe, series: await loadSeries(real.dir, universe) });
+  const lift = recordFigures(elite).sameDay.lift;
+  const eligible = (lift.lower ?? -Infinity) > 0;
+  const pp = (x: number | null) => (x === null ? '—' : (100 * x).toFixed(1));
+  return { eligible, statement: `same-day gate: the chosen form's elite band on the validation years (${elite.length} trades) lifts ${pp(lift.value)} pp [${pp(lift.lower)}, ${pp(lift.upper)}] over same-day random entries: ${eligible ? 'it may be judged on the test years' : 'not above zero, so it may not be judged on the test years; the incumbent stays'}` };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}`;
@@ -154,9 +181,12 @@ if (import.meta.main) {
     })),
   );
   console.log(`\nchosen: ${chosen.featureSet}, rank ${chosen.form.rank}, band shares ${chosen.form.bandShares.join('/')}: ${passed ? 'meets the criterion (all six separations)' : `the criterion is NOT met by any candidate (best: ${chosen.separations} of 6 separations)`}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  writeFileSync(values.out!, JSON.stringify({ fitTo, validateTo, passed, candidates: ranked.map(({ form, ...c }) => ({ ...c, rank: form.rank, bandShares: form.bandShares })) }, null, 1));
+  writeFileSync(values.out!, JSON.stringify({ fitTo, validateTo, passed, candidates: ranked.map(({ form, bandOf: _, ...c }) => ({ ...c, rank: form.rank, bandShares: form.bandShares })) }, null, 1));
   console.log(`written ${values.out}`);
-  if (values.write) {
+  const gate = await sameDayGate(trades.filter((t) => t.detectedAt.slice(0, 10) > fitTo), chosen);
+  console.log(gate.statement);
+  if (values.write && !gate.eligible) console.log(`not written: ${values.write} (the chosen form may not be judged on the test years)`);
+  if (values.write && gate.eligible) {
     const table = fitScoreTable(trades, chosen.form);
     writeFileSync(values.write, scoreTableModule(table, 'shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark'));
     console.log(`the chosen form refitted on the ${trades.length} trades detected to ${validateTo}; written ${values.write}`);

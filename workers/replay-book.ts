@@ -26,12 +26,12 @@
  * machine is a fold over bars, so both give the same states and transitions).
  */
 import type { BookSignal, SymbolBook } from '../src/domain/replay';
-import type { BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
+import type { AlertNote, BreakoutState, OutcomeItem, RegimeReading, Signal, Timeframe } from '../src/domain/signal';
 import { TERMINAL_STATES } from '../src/domain/signal';
 import { bareSignalId } from '../src/domain/signal-id';
 import { evaluateAlerts, ALERT_THRESHOLDS, type AlertEvaluation } from '../src/kernels/alert-policy';
 import type { ScanIndicatorSet } from '../src/kernels/indicators';
-import { advance, initialSnapshot } from '../src/kernels/lifecycle';
+import { advance, failureLevel, FAILURE_RULE, initialSnapshot, type FailureRule } from '../src/kernels/lifecycle';
 import type { Ohlcv } from '../src/kernels/ohlcv';
 import type { FitMemo } from '../src/kernels/patterns/types';
 import { DEFAULT_SCAN, lifecycleBars } from '../src/kernels/scan';
@@ -50,11 +50,7 @@ export type { BookSignal, SymbolBook };
 
 export const emptyBook = (): SymbolBook => ({ signals: [], alerts: [] });
 
-/** The alert policy's word on a signal when it was surfaced. */
-export interface AlertNote {
-  verdict: 'candidate' | 'blocked' | 'not_eligible';
-  codes: string[];
-}
+export type { AlertNote };
 
 /** A record the session produced, in the order a live run appends: surfaced, listed moves, tracked moves, outcomes. */
 export type BookRecord =
@@ -83,6 +79,8 @@ export interface BookContext {
   memo?: FitMemo;
   /** Outcome plans kept from session to session (`plans`). */
   plans?: OutcomePlans;
+  /** The lifecycle's failure rule; default the record's (`FAILURE_RULE`; bench/failure-rule tries others). */
+  failure?: FailureRule;
 }
 
 /**
@@ -128,7 +126,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   let listed: Signal[] = [];
   if (at.inUniverse) {
     tally.scanned++;
-    const findings = findingsAt(ctx.symbol, view, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo });
+    const findings = findingsAt(ctx.symbol, view, { rsRank: at.rsRank, regime: at.regime, memo: ctx.memo, ...(ctx.failure ? { failure: ctx.failure } : {}) });
     if (findings.length > 0) {
       const liquidity = dollarVolume50(view.bars, asOf);
       listed = findings.map((f) => asHeld(book, toSignal(f, ctx.timeframe, at.rsRank, liquidity))).sort(byRank);
@@ -146,7 +144,7 @@ export function runSession(book: SymbolBook, ctx: BookContext, bars: Ohlcv, ind:
   for (const s of listed) {
     const held = known!.get(s.id);
     if (!held) {
-      const entry = surfacedEntry(s, ctx, surfacedAt, at.regime);
+      const entry = surfacedEntry(s, ctx, surfacedAt, at.regime, view);
       book.signals.push(entry);
       known!.set(s.id, entry);
       out.push({ kind: 'signal', session: at.session, signal: s, surfacedAt, regime: at.regime?.regime ?? null, alert: verdicts.get(s.id) ?? { verdict: 'not_eligible', codes: [] } });
@@ -241,7 +239,10 @@ function alertsOf(book: SymbolBook, ctx: BookContext, listed: Signal[], at: Sess
   });
 }
 
-function surfacedEntry(s: Signal, ctx: BookContext, surfacedAt: string, regime: RegimeReading | null): BookSignal {
+function surfacedEntry(s: Signal, ctx: BookContext, surfacedAt: string, regime: RegimeReading | null, view: { bars: Ohlcv; ind: ScanIndicatorSet }): BookSignal {
+  // The failure level the scan listed it with (kernels/scan `setupFailLevel`): the ATR of the pattern's last bar, its depth.
+  const end = indexAtOrBefore(view.bars.ts, Date.parse(s.geometry.end));
+  const failLevel = failureLevel(ctx.failure ?? FAILURE_RULE, { direction: s.direction, trigger: s.triggerPrice }, { atr: end >= 0 ? view.ind.atr14[end] : undefined, depthPct: s.geometry.depthPct });
   return {
     record: {
       id: s.id,
@@ -264,6 +265,7 @@ function surfacedEntry(s: Signal, ctx: BookContext, surfacedAt: string, regime: 
     state: s.breakoutState,
     events: [],
     patternEndTs: Date.parse(s.geometry.end),
+    failLevel,
     detectedTs: Date.parse(s.detectedAt),
     outcome: 'pending',
   };
@@ -288,7 +290,7 @@ function track(b: BookSignal, bars: Ohlcv, ind: ScanIndicatorSet, asOf: number):
   }
   const end = indexAtOrBefore(bars.ts, b.patternEndTs);
   if (end < 0) return undefined;
-  const setup = { direction: r.direction, trigger: r.triggerPrice, target1: r.target1, stopLoss: r.stopLoss ?? Number.NaN };
+  const setup = { direction: r.direction, trigger: r.triggerPrice, target1: r.target1, stopLoss: r.stopLoss ?? Number.NaN, ...(b.failLevel !== undefined ? { failLevel: b.failLevel } : {}) };
   const replayed = advance(initialSnapshot(setup), lifecycleBars(bars, ind, end + 1, asOf));
   b.track = { ...replayed, through: bars.ts[asOf]! };
   return b.track;

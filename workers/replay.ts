@@ -17,6 +17,7 @@
  * worker functions over the same state: `test/jobs/replay.test.ts`).
  */
 import type { RegimeReading, Signal, Timeframe } from '../src/domain/signal';
+import type { FailureRule } from '../src/kernels/lifecycle';
 import { FitMemo } from '../src/kernels/patterns/types';
 import { extremeArrays } from '../src/kernels/indicators';
 import { marketRegime } from '../src/kernels/regime';
@@ -152,6 +153,8 @@ export interface ReplayScanInput {
   symbols: { symbol: string; column: number; earnings: string[] | null; book: SymbolBook | null }[];
   /** Return every session's ranked listing of the batch (tests, calibration); default false. */
   listings?: boolean;
+  /** The lifecycle's failure rule; default the record's (bench/failure-rule tries others). */
+  failure?: FailureRule;
   /** A slice (workers/slice): stop starting symbols once this many ms are spent; the result covers the first symbols only. */
   budgetMs?: number;
 }
@@ -184,7 +187,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
-    const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo(), plans: new WeakMap() };
+    const ctx: BookContext = { symbol, timeframe, source, earnings, memo: new FitMemo(), plans: new WeakMap(), ...(input.failure ? { failure: input.failure } : {}) };
     withScanInputs(s, symbol, timeframe, (bars, stored) => {
       // Over more than a session, the rolling extremes as arrays (O(bars) once, rather than O(window) a read).
       const ind = to - from > 1 ? extremeArrays(bars, stored) : stored;

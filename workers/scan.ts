@@ -8,6 +8,7 @@
 import type { BreakoutState, OpenSetup, RegimeReading, ScanFinding, SymbolProfile, SymbolStats, Timeframe } from '../src/domain/signal';
 import { SCAN_INDICATORS, headIndicators, type ScanIndicatorSet } from '../src/kernels/indicators';
 import { headBars, type Ohlcv } from '../src/kernels/ohlcv';
+import { failureLevel, FAILURE_RULE } from '../src/kernels/lifecycle';
 import { marketRegime } from '../src/kernels/regime';
 import { rsScore } from '../src/kernels/rs-rank';
 import { replayLifecycle, scanWithIndicators, type ScanContext } from '../src/kernels/scan';
@@ -189,7 +190,8 @@ export function track({ handle, timeframe, asOfTs, setups }: TrackInput): Tracke
       for (const setup of list) {
         const end = indexAtOrBefore(view.bars.ts, setup.patternEndTs);
         if (end < 0) continue;
-        const { snapshot, transitions } = replayLifecycle(view.bars, view.ind, setup, end + 1, asOf);
+        const failLevel = failureLevel(FAILURE_RULE, setup, { atr: view.ind.atr14[end], depthPct: setup.depthPct });
+        const { snapshot, transitions } = replayLifecycle(view.bars, view.ind, { ...setup, failLevel }, end + 1, asOf);
         out.push({ id: setup.id, state: snapshot.state, transitions });
       }
     });

@@ -18,14 +18,5 @@ export function store(handle: StoreHandle): BarStoreReader {
   return reader;
 }
 
-/** Index of the last bar with ts ≤ asOfTs, or −1. */
-export function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
-  let lo = 0;
-  let hi = ts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ts[mid]! <= asOfTs) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
+/** Index of the last bar with ts ≤ asOfTs, or −1 (kernels/ohlcv). */
+export { indexAtOrBefore } from '../src/kernels/ohlcv';

@@ -29,7 +29,7 @@ export const HistoryRecordSchema = Type.Object(
     losses: Type.Integer(),
     scratches: Type.Integer(),
     hitRatePct: Num('wins ÷ closed, %'),
-    hitRateLowPct: Num('Lower bound of its 95% Wilson interval, %'),
+    hitRateLowPct: Num('Lower bound of its weekly-clustered 95% interval, %'),
     hitRateHighPct: Num('Upper bound, %'),
     avgR: Num('Mean R-multiple of closed trades'),
     totalR: Type.Number(),

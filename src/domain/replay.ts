@@ -62,6 +62,8 @@ const LifecycleSnapshotSchema = Type.Object({
   trigger: Type.Number(),
   target1: Type.Number(),
   stopLoss: Type.Number(),
+  /** kernels/lifecycle `failLevel`: absent on books stored before failure rules existed. */
+  failLevel: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   barsSinceDetection: Type.Integer(),
   holdBars: Type.Integer(),
   holdVolumeRatioSum: Type.Number(),
@@ -75,6 +77,8 @@ export const BookSignalSchema = Type.Object({
   state: literalUnion(BREAKOUT_STATES),
   events: Type.Array(StateEventSchema),
   patternEndTs: Type.Number(),
+  /** The failure level it was surfaced with (kernels/lifecycle); absent on books stored before failure rules existed. */
+  failLevel: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   detectedTs: Type.Number(),
   track: Type.Optional(Type.Object({ snapshot: LifecycleSnapshotSchema, transitions: Type.Array(TransitionSchema), through: Type.Number() })),
   outcome: Type.Union([Type.Literal('pending'), Type.Literal('resolved'), Type.Literal('unresolvable')]),

@@ -106,8 +106,18 @@ export const SignalSchema = Type.Object(
     triggerPrice: Type.Number(),
     target1: Type.Number(),
     stopLoss: NullableNumber(),
-    finalScore: Type.Number({ minimum: 0, maximum: 100 }),
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
+    finalScore: Type.Number({
+      minimum: 0,
+      maximum: 100,
+      description:
+        "How reachable target1 is, as the record shows it: the fitted score (kernels/score-table, fitted on the replayed history 2005–2016) ranks setups by their expected R and chance of a recorded win. It is not edge: out of sample no band beats random entries with the same geometry on the same day (/api/scorecard `edge` says what the current record shows)",
+    }),
+    confidence: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description:
+        'The calibrated probability that the ledger records a win (target1 before the stop while the lifecycle holds), from the fitted model; judged in /api/scorecard `calibration.confidence` (Brier score and reliability)',
+    }),
     scoreBand: literalUnion(SCORE_BANDS, { description: 'elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore' }),
     reasons: Type.Array(Type.String()),
     detectedAt: Type.String({ format: 'date-time' }),
@@ -236,6 +246,8 @@ export interface OpenSetup {
   stopLoss: number;
   /** Bar time of the pattern's last bar; the lifecycle replays from the bar after it. */
   patternEndTs: number;
+  /** The pattern's depth in percent (its geometry), for a failure rule that reads it (kernels/lifecycle). */
+  depthPct?: number;
 }
 
 /** A ledger signal to resolve against the bars after its entry (jobs/outcomes → the pool). */
@@ -291,6 +303,12 @@ export type SignalRecord = Static<typeof SignalRecordSchema>;
 /** Why an alert candidate is blocked (DESIGN §4 "Alerts"). */
 export const ALERT_BLOCKS = ['extended', 'illiquid', 'regime', 'earnings', 'cooldown'] as const;
 export type AlertBlock = (typeof ALERT_BLOCKS)[number];
+
+/** The alert policy's word on a signal when it was surfaced (kept on its ledger record as `alert`). */
+export interface AlertNote {
+  verdict: 'candidate' | 'blocked' | 'not_eligible';
+  codes: string[];
+}
 
 /**
  * The alert policy's verdict on a scan's signals, by signal id: the

@@ -1,19 +1,20 @@
 /**
  * @module jobs/baseline
- * The matched random baseline of a set of trades (kernels/baseline has the
- * rules): each trade's own price label (target1 before the stop, prices only,
- * from its entry bar), and `matches` random entries of the same calendar year
- * and ATR(14)% quintile — from the universe's symbols that are members that
- * day — with the trade's direction, stop and target distances, resolved by
- * prices (workers/baseline has the computation). bench/calibration calls it
- * on bars it loaded; the scorecard (modules/transparency) runs the same in
- * the pool's background lane over the shared bar store.
+ * The matched random baselines of a set of trades (kernels/baseline-match has
+ * the rules): each trade's own price label, `matches` random entries of the
+ * same calendar year and ATR(14)% quintile, and `matches` random entries of
+ * other members on the same entry date in the same ATR(14)% quintile of that
+ * day, all with the trade's direction, stop and target distances, resolved by
+ * prices. bench/calibration calls it on the series it has loaded; the
+ * scorecard's record section runs the same kernel in the worker pool
+ * (workers/record).
  */
+import { matchTrades, type MatchResult, type MatchTrade } from '../kernels/baseline-match';
 import type { Ohlcv } from '../kernels/ohlcv';
 import type { MarketData } from '../market-data';
-import { matchTrades, type BaselineResult, type BaselineTrade } from '../../workers/baseline';
 
-export type { BaselineResult, BaselineTrade };
+export type BaselineTrade = MatchTrade;
+export type BaselineResult = MatchResult;
 
 export interface BaselineOptions {
   /** The symbols random entries are drawn from, and whether one is in the universe on a date (YYYY-MM-DD). */
@@ -25,7 +26,10 @@ export interface BaselineOptions {
   series?: Map<string, Ohlcv>;
 }
 
-/** The baseline of every trade of `trades` (in order), over bars read through `marketData` (workers/baseline has the computation). */
+/** The seed of the record's baselines (the same draws on every run). */
+export const BASELINE_SEED = 14;
+
+/** Both baselines of every trade of `trades` (in order); a trade whose symbol has no bar at its entry gets no label and no draws. */
 export async function matchedBaseline(marketData: MarketData, trades: readonly BaselineTrade[], options: BaselineOptions): Promise<BaselineResult[]> {
   const loaded = options.series ?? new Map<string, Ohlcv>();
   const wanted = new Set([...options.symbols, ...trades.map((t) => t.symbol)]);
@@ -36,9 +40,9 @@ export async function matchedBaseline(marketData: MarketData, trades: readonly B
   }
   return matchTrades(trades, {
     symbols: options.symbols,
-    ...(options.isMember ? { isMember: options.isMember } : {}),
     barsOf: (symbol) => loaded.get(symbol),
+    ...(options.isMember ? { isMember: options.isMember } : {}),
     matches: options.matches,
-    seed: options.seed ?? 14,
+    seed: options.seed ?? BASELINE_SEED,
   });
 }

@@ -247,6 +247,7 @@ export class SignalRuns {
       target1: row.target1,
       stopLoss: row.stopLoss ?? Number.NaN,
       patternEndTs: Date.parse(row.geometry.end),
+      depthPct: row.geometry.depthPct,
     }));
     const asOfTs = Date.parse(result.asOf);
     const handle = deps.barStore.handle();

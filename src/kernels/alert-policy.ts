@@ -12,6 +12,14 @@
  * signal or one symbol, so a symbol's signals evaluated alone get the verdicts
  * they get in the whole list (the replay evaluates per symbol in the worker
  * pool; the live run once per run, jobs/alerts).
+ *
+ * Every block is a risk rule, not an edge rule: judged on the replayed record
+ * (docs/alert-policy.md, 2005–2012 and 2013–2016), no block stops signals
+ * that earned less than those it lets through, and the risk-off longs the
+ * `regime` block stops did as well or better. Each limits exposure (to a
+ * report's gap, a thin market, a chase, a falling market, one name); none is a
+ * filter for better trades. The scorecard's `alertPolicy` shows each reason's
+ * record as the ledger keeps it.
  */
 import type { AlertBlock, Signal } from '../domain/signal';
 

@@ -18,7 +18,14 @@
  *   stop, `loss` when the stop is (a bar reaching both counts as the stop),
  *   `open` when the data ends first.
  * - Matching: `sampleMatches` draws `k` candidates with the key of the trade
- *   (with replacement, seeded, so a run is reproducible).
+ *   (with replacement, seeded, so a run is reproducible). kernels/baseline-same-day
+ *   draws from the entry date's cross-section instead (kernels/baseline-match
+ *   runs both).
+ * - Managed resolution (`resolveManagedAt`, for judging a lifecycle failure
+ *   rule): the same entry held as the ledger holds a triggered trade — a close
+ *   through the failure level (`failFrac` of the entry on the wrong side) exits
+ *   at that close as a scratch, checked before the bar's stop or target (the
+ *   lifecycle records the failure before the outcome job reads the bar).
  *
  * @example
  * const g = geometryOf('long', 100, 95, 110); // => { direction: 'long', stopFrac: 0.05, targetFrac: 0.1 }
@@ -52,6 +59,31 @@ export function resolveAt(g: Geometry, bars: Ohlcv, index: number): OutcomeResul
     bars,
     bars.close.length - 1,
   );
+}
+
+/**
+ * The geometry entered at bar `index`'s close and held as the ledger holds a
+ * triggered trade under a failure rule (see the module comment): a scratch at
+ * the first close through entry × (1 ∓ `failFrac`), unless the stop or target
+ * was reached on an earlier bar; `failFrac` null: prices only (`resolveAt`).
+ */
+export function resolveManagedAt(g: Geometry, bars: Ohlcv, index: number, failFrac: number | null): OutcomeResult {
+  if (failFrac === null) return resolveAt(g, bars, index);
+  const entry = bars.close[index]!;
+  const sign = g.direction === 'long' ? 1 : -1;
+  const level = entry * (1 - sign * failFrac);
+  const last = bars.close.length - 1;
+  let failAt = -1;
+  for (let j = index + 1; j <= last; j++) {
+    if (sign * (bars.close[j]! - level) < 0) {
+      failAt = j;
+      break;
+    }
+  }
+  const signal = { direction: g.direction, entry, stopLoss: entry * (1 - sign * g.stopFrac), target1: entry * (1 + sign * g.targetFrac), detectedIndex: index };
+  if (failAt < 0) return resolveOutcome(signal, bars, last);
+  const before = resolveOutcome(signal, bars, failAt - 1);
+  return before.outcome === 'open' ? resolveOutcome({ ...signal, state: 'failed', stateIndex: failAt }, bars, failAt) : before;
 }
 
 /** ATR(14) (Wilder) as a percent of the close at every bar; NaN before the first ATR value. */

@@ -47,3 +47,21 @@ export function newOhlcv(length: number): Ohlcv {
 export function headBars(bars: Ohlcv, n: number): Ohlcv {
   return ohlcvFrom((name) => bars[name].subarray(0, n));
 }
+
+/**
+ * Index of the last bar with `ts[i] ≤ asOfTs` (binary search over ascending
+ * times), or −1 before the first: the one search for "the bar at or before"
+ * (workers read it through workers/store).
+ * @example
+ * indexAtOrBefore(Float64Array.of(10, 20, 30), 25); // => 1
+ */
+export function indexAtOrBefore(ts: Float64Array, asOfTs: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ts[mid]! <= asOfTs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}

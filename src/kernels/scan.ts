@@ -21,7 +21,7 @@ import { computeScanIndicators, type ScanIndicatorSet } from './indicators/scan-
 import { TERMINAL_STATES, type BreakoutState, type RegimeReading, type TrendRegime } from '../domain/signal';
 import { headBars, type Ohlcv } from './ohlcv';
 import { insideLevels } from './levels';
-import { advance, initialSnapshot, type LifecycleBar } from './lifecycle';
+import { advance, failureLevel, FAILURE_RULE, initialSnapshot, type FailureRule, type LifecycleBar } from './lifecycle';
 import { DETECTOR_LIST } from './patterns';
 import type { FitMemo, PatternDetector, PatternMatch } from './patterns/types';
 import { proximityComponent, score, tightnessComponent, volumeComponent, type Score } from './scoring';
@@ -49,6 +49,8 @@ export interface ScanContext {
   memo?: FitMemo;
   /** False: findings without `reasons` (empty; a caller that reads the levels and scores alone: the backtest). Default true. */
   reasons?: boolean;
+  /** The lifecycle's failure rule (kernels/lifecycle); default the record's, `FAILURE_RULE` (bench/failure-rule tries others). */
+  failure?: FailureRule;
 }
 
 export interface SetupFinding {
@@ -76,12 +78,13 @@ export function lifecycleBars(bars: Ohlcv, ind: ScanIndicatorSet, from: number, 
 
 /**
  * The lifecycle of a setup replayed over the bars after its pattern (`from` =
- * the first bar after the pattern's end) up to `asOf`.
+ * the first bar after the pattern's end) up to `asOf`; without `failLevel`,
+ * the record's failure rule sets it.
  */
 export function replayLifecycle(
   bars: Ohlcv,
   ind: ScanIndicatorSet,
-  setup: { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number },
+  setup: { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number; failLevel?: number | null },
   from: number,
   asOf: number,
 ) {
@@ -110,6 +113,11 @@ export function stillATrade(bars: Ohlcv, match: PatternMatch, asOf: number): boo
     if (long ? bars.low[i]! <= stopLoss || bars.high[i]! >= target1 : bars.high[i]! >= stopLoss || bars.low[i]! <= target1) return false;
   }
   return true;
+}
+
+/** A match's failure level under `rule` (kernels/lifecycle `failureLevel`: the ATR(14) of its last bar, its depth). */
+export function setupFailLevel(rule: FailureRule, match: Pick<PatternMatch, 'direction' | 'pivot' | 'geometry'>, ind: Pick<ScanIndicatorSet, 'atr14'>): number | null {
+  return failureLevel(rule, { direction: match.direction, trigger: match.pivot }, { atr: ind.atr14[match.geometry.end], depthPct: match.geometry.depthPct });
 }
 
 export function scanBars(bars: Ohlcv, ctx: ScanContext, detectors: readonly PatternDetector[] = DETECTOR_LIST, options: ScanOptions = DEFAULT_SCAN): SetupFinding[] {
@@ -142,7 +150,8 @@ export function scanWithIndicators(bars: Ohlcv, ind: ScanIndicatorSet, ctx: Scan
       ? asOf - breakout.barIndex! < options.freshBars
       : asOf - geometry.end < options.freshBars && distancePct >= -options.nearPivotPct;
     if (!live || !stillATrade(bars, match, asOf)) continue;
-    const { snapshot } = replayLifecycle(bars, ind, { direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss }, geometry.end + 1, asOf);
+    const failLevel = setupFailLevel(ctx.failure ?? FAILURE_RULE, match, ind);
+    const { snapshot } = replayLifecycle(bars, ind, { direction, trigger: pivot, target1: match.target1, stopLoss: match.stopLoss, failLevel }, geometry.end + 1, asOf);
     if (!options.includeTerminal && TERMINAL_STATES.has(snapshot.state)) continue;
     // Listed: the same match with its sentences (a detector is a pure function of its input).
     if (withReasons) match = detector.detect({ bars, ind, asOf, memo: ctx.memo })!;

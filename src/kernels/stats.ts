@@ -7,6 +7,7 @@
  * |---|---|
  * | `stats/distributions.ts` | normal quantile (the options kernel's: Acklam, then a Halley step on Cody's Φ), Student's t quantile (incomplete beta, NR §6.4), `zForConfidence` |
  * | `stats/proportion.ts` | Wilson score interval for a hit rate (Wilson 1927; Newcombe 1998) |
+ * | `stats/clustered.ts` | weekly-clustered intervals of a hit rate and a mean in one pass (cluster-robust variance; Wilson at the effective size) |
  * | `stats/sample.ts` | mean, sample standard deviation, Student-t interval for a mean (Student 1908) |
  * | `stats/trades.ts` | expectancy in R per trade, profit factor |
  * | `stats/rank.ts` | Spearman's rank correlation (Spearman 1904), average ranks for ties |
@@ -23,7 +24,8 @@
  */
 export { normalQuantile, studentTQuantile, Z_95, zForConfidence } from './stats/distributions';
 export { scoreBandMonotonicity, type BandResult, type BandStep, type Monotonicity, type MonotonicityOptions, type MonotonicityVerdict } from './stats/monotonicity';
-export { intervalsOverlap, wilsonInterval, type ProportionInterval } from './stats/proportion';
+export { intervalsOverlap, wilsonBounds, wilsonInterval, type ProportionInterval } from './stats/proportion';
+export { CLUSTER_N, CLUSTER_SUM, CLUSTER_WIDTH, CLUSTER_WINS, clusteredMeanInterval, clusteredRateInterval, type ClusteredInterval } from './stats/clustered';
 export { averageRanks, spearman } from './stats/rank';
 export {
   brierReport,

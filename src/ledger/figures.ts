@@ -13,6 +13,7 @@
  * by.band.strong.hitRate; // => 0.52
  */
 import { yieldToEventLoop } from '../db/client';
+import { weekOf } from '../kernels/stats/cluster-bootstrap';
 import { confidenceOf, PerformanceTally, type ConfidenceCheck, type Performance } from './performance';
 import { TradeColumns } from './trade-columns';
 
@@ -33,6 +34,13 @@ export async function tallyColumns<K extends string>(c: TradeColumns, keep: (i: 
   const groups = names.map(() => new Map<number, PerformanceTally>());
   const kept: number[] = [];
   const value = TradeColumns.value;
+  // The week of detection per detectedAt code (the intervals cluster trades by it), computed once per distinct time.
+  const weeks = new Map<number, number>();
+  const weekAt = (code: number): number => {
+    let week = weeks.get(code);
+    if (week === undefined) weeks.set(code, (week = weekOf(c.words[code]!)));
+    return week;
+  };
   for (let i = 0; i < c.n; i++) {
     if (i > 0 && i % SLICE === 0) await yieldToEventLoop();
     if (!keep(i)) continue;
@@ -41,12 +49,13 @@ export async function tallyColumns<K extends string>(c: TradeColumns, keep: (i: 
     const entered = c.entered[i] === 1;
     const r = value(c.rMultiple[i]!);
     const days = value(c.daysHeld[i]!);
-    all.add(outcome, entered, r, days);
+    const week = weekAt(c.detectedAt[i]!);
+    all.add(outcome, entered, r, days, week);
     for (let g = 0; g < names.length; g++) {
       const code = by[names[g]!][i]!;
       let tally = groups[g]!.get(code);
       if (!tally) groups[g]!.set(code, (tally = new PerformanceTally()));
-      tally.add(outcome, entered, r, days);
+      tally.add(outcome, entered, r, days, week);
     }
   }
   const result = {} as Record<K, Record<string, Performance>>;

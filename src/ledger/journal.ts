@@ -98,6 +98,7 @@ function asTrade(t: JournalTrade): Trade {
     timeframe: 'journal',
     direction: t.side,
     regime: 'unknown',
+    alert: null,
     confidence: null,
     levels: null,
     detectedAt: t.entryAt.toISOString(),

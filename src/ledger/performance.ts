@@ -1,15 +1,15 @@
 /**
  * @module ledger/performance
  * Track-record figures computed from ledger entries only (DESIGN §4): counts of
- * outcomes, hit rate with its Wilson interval, mean R with its Student-t
- * interval, total R, expectancy and profit factor, grouped any way.
+ * outcomes, hit rate and mean R with weekly-clustered intervals, total R,
+ * expectancy and profit factor, grouped any way.
  *
  * Definitions (the same in the monthly rollup and the scorecard):
  *
  * ```
  * closed    = entered signals with a final outcome (win, loss or scratch)
- * hitRate   = wins ÷ closed                     Wilson 95% interval
- * avgR      = Σ R ÷ closed                      Student-t 95% interval
+ * hitRate   = wins ÷ closed                     95% interval, trades clustered by week of detection
+ * avgR      = Σ R ÷ closed                      95% interval, trades clustered by week of detection
  * totalR    = Σ R over closed
  * expectancyR, profitFactor: kernels/stats/trades (Tharp), over closed R
  * ```
@@ -17,9 +17,16 @@
  * A signal that failed or expired before crossing its trigger was never
  * entered: it is counted (`neverEntered`) but is no trade, so it is in no rate
  * or R figure. Open signals are counted and in nothing else.
+ *
+ * Signals detected in the same week move together (one market, one news
+ * flow), so intervals that treat trades as independent (Wilson, Student-t)
+ * are several times too narrow on the replayed record (issue 32). The
+ * intervals here are kernels/stats/clustered's, over the closed trades summed
+ * per Monday-based week of detection; below two such weeks they are null.
  */
 import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
-import { brierReport, expectancy, meanInterval, profitFactor, reliabilityTable, wilsonInterval } from '../kernels/stats';
+import { brierReport, CLUSTER_N, CLUSTER_SUM, CLUSTER_WIDTH, CLUSTER_WINS, clusteredMeanInterval, clusteredRateInterval, expectancy, profitFactor, reliabilityTable } from '../kernels/stats';
+import { weekOf } from '../kernels/stats/cluster-bootstrap';
 import { round } from '../kernels/round';
 import { ledgerEntries, type LedgerEntryView } from './serialize';
 
@@ -36,6 +43,8 @@ export interface Trade {
   confidence: number | null;
   /** An entered, closed trade's levels (for a baseline): entry and its bar time, stop, target1; else null. */
   levels: { entry: number; entryAt: string; stopLoss: number; target1: number } | null;
+  /** The alert policy's verdict when it was surfaced (the record's `alert`); null on records written before it was kept. */
+  alert: { verdict: string; codes: string[] } | null;
   outcome: 'open' | 'win' | 'loss' | 'scratch';
   entered: boolean;
   rMultiple: number | null;
@@ -70,6 +79,13 @@ const finite = (x: number, digits: number): number | null => (Number.isFinite(x)
 
 const OPEN: LedgerEntryView['outcome'] = { outcome: 'open' };
 
+/** A record's `alert` ({verdict, codes}) when it has one in that shape. */
+function alertOf(x: unknown): Trade['alert'] {
+  if (typeof x !== 'object' || x === null) return null;
+  const { verdict, codes } = x as { verdict?: unknown; codes?: unknown };
+  return typeof verdict === 'string' && Array.isArray(codes) ? { verdict, codes: codes.filter((c): c is string => typeof c === 'string') } : null;
+}
+
 /**
  * The trade of one signal: its data as surfaced and its outcome record's data
  * so far (`{ outcome: 'open' }` without one). With `cutoff` (an ISO time), an
@@ -91,6 +107,7 @@ export function tradeOf(s: Record<string, unknown>, outcome: Record<string, unkn
       o.outcome !== 'open' && o.entered !== false && num(o.entry) !== null && typeof o.entryAt === 'string' && num(s.stopLoss) !== null && num(s.target1) !== null
         ? { entry: num(o.entry)!, entryAt: o.entryAt, stopLoss: num(s.stopLoss)!, target1: num(s.target1)! }
         : null,
+    alert: alertOf(s.alert),
     outcome: o.outcome as Trade['outcome'],
     entered: o.outcome !== 'open' && o.entered !== false,
     rMultiple: num(o.rMultiple),
@@ -122,7 +139,11 @@ export class PerformanceTally {
   private signals = 0;
   private readonly r: number[] = [];
 
-  add(outcome: Trade['outcome'], entered: boolean, rMultiple: number | null, daysHeld: number | null): void {
+  /** Per Monday-based week of detection: closed trades, wins, Σ R (kernels/stats/clustered's rows). */
+  private readonly weeks = new Map<number, Float64Array>();
+
+  /** One trade; `week` is its week of detection (kernels/stats/cluster-bootstrap `weekOf` of its detectedAt). */
+  add(outcome: Trade['outcome'], entered: boolean, rMultiple: number | null, daysHeld: number | null, week: number): void {
     this.signals++;
     if (outcome === 'open') this.open++;
     else if (!entered) this.neverEntered++;
@@ -132,14 +153,21 @@ export class PerformanceTally {
       else this.scratches++;
       this.r.push(rMultiple ?? 0);
       this.days += daysHeld ?? 0;
+      let row = this.weeks.get(week);
+      if (!row) this.weeks.set(week, (row = new Float64Array(CLUSTER_WIDTH)));
+      row[CLUSTER_N]!++;
+      if (outcome === 'win') row[CLUSTER_WINS]!++;
+      row[CLUSTER_SUM]! += rMultiple ?? 0;
     }
   }
 
   result(): Performance {
     const { r, wins, days } = this;
     const closed = r.length;
-    const rate = wilsonInterval(wins, closed);
-    const meanR = meanInterval(r);
+    const rows = new Float64Array(this.weeks.size * CLUSTER_WIDTH);
+    [...this.weeks.values()].forEach((row, i) => rows.set(row, i * CLUSTER_WIDTH));
+    const rate = clusteredRateInterval(rows);
+    const meanR = clusteredMeanInterval(rows);
     const totalR = r.reduce((a, b) => a + b, 0);
     return {
       signals: this.signals,
@@ -150,8 +178,8 @@ export class PerformanceTally {
       scratches: this.scratches,
       neverEntered: this.neverEntered,
       hitRate: closed ? round(wins / closed, 4) : null,
-      hitRateInterval: closed ? { lower: round(rate.lower, 4), upper: round(rate.upper, 4) } : { lower: null, upper: null },
-      avgR: closed ? round(meanR.mean, 4) : null,
+      hitRateInterval: { lower: finite(rate.lower, 4), upper: finite(rate.upper, 4) },
+      avgR: closed ? round(meanR.estimate, 4) : null,
       avgRInterval: { lower: finite(meanR.lower, 4), upper: finite(meanR.upper, 4) },
       totalR: round(totalR, 4),
       expectancyR: closed ? finite(expectancy(r).expectancyR, 4) : null,
@@ -164,7 +192,7 @@ export class PerformanceTally {
 /** The figures of a set of trades (see the module comment). */
 export function performance(trades: readonly Trade[]): Performance {
   const tally = new PerformanceTally();
-  for (const t of trades) tally.add(t.outcome, t.entered, t.rMultiple, t.daysHeld);
+  for (const t of trades) tally.add(t.outcome, t.entered, t.rMultiple, t.daysHeld, weekOf(t.detectedAt));
   return tally.result();
 }
 

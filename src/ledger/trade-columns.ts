@@ -3,9 +3,9 @@
  * The trades of one ledger (or one replay) held column by column, in the
  * order of their signal records: typed arrays for the numbers, small codes
  * for the words a trade shares with many others (symbol, pattern, band,
- * timeframe, direction, regime, dates), so 800k records' worth of trades is
- * tens of megabytes the garbage collector never walks, and a pass over every
- * trade is a loop over arrays. `trade(i)` gives the `Trade` back
+ * timeframe, direction, regime, dates, alert verdicts), so 800k records'
+ * worth of trades is tens of megabytes the garbage collector never walks,
+ * and a pass over every trade is a loop over arrays. `trade(i)` gives the `Trade` back
  * (ledger/performance) for the few that are listed, `signalFacts(i)` what
  * `tradeOf` reads of its signal (to make it again when its outcome arrives).
  *
@@ -51,6 +51,8 @@ export class TradeColumns {
   regime = new Int32Array(64);
   detectedAt = new Int32Array(64);
   entryAt = new Int32Array(64);
+  /** The alert policy's verdict as surfaced, as a code of its JSON (−1: none kept). */
+  alert = new Int32Array(64);
   /** The signal record's own filter columns (pattern_type, score_band: what the ledger's pages filter on). */
   recordPattern = new Int32Array(64);
   recordBand = new Int32Array(64);
@@ -123,6 +125,7 @@ export class TradeColumns {
     this.direction[i] = this.code(t.direction);
     this.regime[i] = this.code(t.regime);
     this.detectedAt[i] = this.code(t.detectedAt);
+    this.alert[i] = t.alert ? this.code(JSON.stringify(t.alert)) : -1;
   }
 
   /** What `tradeOf` reads of the signal at `i` (ledger/performance), as surfaced. */
@@ -140,7 +143,14 @@ export class TradeColumns {
       confidence: TradeColumns.value(this.confidence[i]!),
       stopLoss: TradeColumns.value(this.signalStop[i]!),
       target1: TradeColumns.value(this.signalTarget[i]!),
+      alert: this.alertOf(i),
     };
+  }
+
+  /** The alert verdict of the trade at `i`, or null. */
+  alertOf(i: number): Trade['alert'] {
+    const code = this.alert[i]!;
+    return code < 0 ? null : (JSON.parse(this.words[code]!) as Trade['alert']);
   }
 
   outcomeOf(i: number): Trade['outcome'] {
@@ -167,6 +177,7 @@ export class TradeColumns {
       detectedAt: w[this.detectedAt[i]!]!,
       confidence: value(this.confidence[i]!),
       levels: this.hasLevels[i] ? { entry: this.entry[i]!, entryAt: w[this.entryAt[i]!]!, stopLoss: this.stopLoss[i]!, target1: this.target1[i]! } : null,
+      alert: this.alertOf(i),
       outcome: this.outcomeOf(i),
       entered: this.entered[i] === 1,
       rMultiple: value(this.rMultiple[i]!),
@@ -193,6 +204,7 @@ export class TradeColumns {
     this.direction = grown(this.direction, size);
     this.regime = grown(this.regime, size);
     this.detectedAt = grown(this.detectedAt, size);
+    this.alert = grown(this.alert, size);
     this.entryAt = grown(this.entryAt, size);
     this.recordPattern = grown(this.recordPattern, size);
     this.recordBand = grown(this.recordBand, size);

@@ -103,7 +103,9 @@ export function symbolParam(name: string, fallback: string, description: string)
     .Encode((value) => value);
 }
 
-const Interval = t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) });
+const Interval = (description: string) => t.Object({ lower: t.Union([t.Number(), t.Null()]), upper: t.Union([t.Number(), t.Null()]) }, { description });
+/** ledger/performance: trades of one week move together, so the intervals cluster them (kernels/stats/clustered). */
+const CLUSTERED = '95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks';
 const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], { description });
 /** ledger/performance's `Performance`. */
 export const PerformanceSchema = t.Object(
@@ -116,9 +118,9 @@ export const PerformanceSchema = t.Object(
     scratches: t.Integer(),
     neverEntered: t.Integer({ description: 'Failed or expired before crossing the trigger' }),
     hitRate: Nullable('wins ÷ closed'),
-    hitRateInterval: Interval,
+    hitRateInterval: Interval(CLUSTERED),
     avgR: Nullable('Mean R of closed trades'),
-    avgRInterval: Interval,
+    avgRInterval: Interval(CLUSTERED),
     totalR: t.Number(),
     expectancyR: Nullable(),
     profitFactor: Nullable('null without losses'),

@@ -7,7 +7,7 @@
  *
  * Two lanes (issue 27). `live` — scans, health probes, request-path tasks —
  * runs on `threads` threads. `background` — the boot replay, replays, universe
- * backtests, the scorecard's baseline — runs on a bounded share of its own
+ * backtests, the scorecard's record (jobs/record) — runs on a bounded share of its own
  * (`backgroundThreads`, half the live ones, at least one), started only when
  * needed, at a lower CPU priority: piscina's `niceIncrement` (a niceness of
  * 10 on those threads, @napi-rs/nice), so when the machine is busy the
@@ -36,7 +36,9 @@ type Tasks = {
   replayRegimes: typeof Worker.replayRegimes;
   replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
-  baseline: typeof Worker.baseline;
+  recordCuts: typeof Worker.recordCuts;
+  recordMatch: typeof Worker.recordMatch;
+  recordSection: typeof Worker.recordSection;
   walkForward: typeof Worker.walkForward;
   backtestCrossSection: typeof Worker.backtestCrossSection;
   backtestRegimes: typeof Worker.backtestRegimes;

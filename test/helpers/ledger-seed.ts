@@ -47,7 +47,8 @@ export function seedRecords(from: number, count: number, sessions: { ts: number;
 /**
  * The signal, event and outcome records of signal `i`: every tenth stays open
  * (no outcome), every seventh expires never entered, every eleventh is a
- * short, every thirteenth has no confidence; the rest win (R 2) or lose (R −1).
+ * short, every thirteenth has no confidence, every third has no alert verdict
+ * (the others were let through or blocked); the rest win (R 2) or lose (R −1).
  */
 function recordsOf(i: number, sessions: { ts: number; close: number }[], runId: string | undefined): LedgerEntry[] {
   // Distinct (symbol, pattern, session) for 100 × (sessions − 30) consecutive i: a signal id is written once.
@@ -75,6 +76,7 @@ function recordsOf(i: number, sessions: { ts: number; close: number }[], runId: 
       triggerPrice: price, target1: Math.round(price * (short ? 90 : 110)) / 100, stopLoss: Math.round(price * (short ? 105 : 95)) / 100, finalScore, scoreBand,
       ...(i % 13 === 0 ? {} : { confidence: Math.round(unit(i + 2) * 100) / 100 }), reasons: [`base depth ${(8 + unit(i + 3) * 20).toFixed(1)}% over 7 weeks`, 'pivot at the base high'],
       trendRegime: 'uptrend', regime: unit(i + 4) < 0.7 ? 'risk_on' : 'neutral', priceAtDetection: price, source: 'synthetic', runId: runId ?? 'run_seed', ...marks,
+      ...(i % 3 === 2 ? {} : { alert: i % 3 === 0 ? { verdict: 'candidate', codes: [] } : { verdict: 'blocked', codes: ['extended', 'cooldown'] } }),
     },
   };
   const exit = sessions[k + 5 + Math.floor(unit(i + 5) * 20)]!;

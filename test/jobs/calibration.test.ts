@@ -8,8 +8,10 @@
  */
 import { beforeAll, describe, expect, it } from 'bun:test';
 import { evaluate, gatherTrades, type Trade } from '../../bench/calibration';
+import { markers, README_BLOCKS, readmeBlocks, recordTables, writeReadme } from '../../bench/calibration-record';
 import { fixture } from '../helpers/fixtures';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SPLIT = '2022-12-31';
@@ -76,5 +78,34 @@ describe('calibration on the fixture', () => {
     const outOfSample = trades.filter((t) => t.detectedAt.slice(0, 10) > SPLIT).length;
     expect(Object.values(report.bands.outOfSample).reduce((s, f) => s + f.n, 0)).toBe(outOfSample);
     expect(report.all.outOfSample.n).toBe(outOfSample);
+  });
+
+  it('writes the record tables into a README between their markers, and nowhere else', () => {
+    const record = recordTables(trades, SPLIT);
+    const report = evaluate(trades, SPLIT);
+    expect(record.all.trades).toBe(trades.filter((t) => t.detectedAt.slice(0, 10) > SPLIT).length);
+    expect(Object.values(record.bands).reduce((s, f) => s + f.trades, 0)).toBe(record.all.trades);
+    const confidence = { ...report.ledgerLabel.brier.confidence!, baseRate: report.ledgerLabel.trainBaseRate, testTrades: report.ledgerLabel.testTrades, reliability: report.ledgerLabel.reliability.confidence! };
+    const blocks = readmeBlocks(record, { from: '2022-06-01', to: '2023-09-29', trades, confidence });
+    const dir = mkdtempSync(join(tmpdir(), 'readme-'));
+    try {
+      const path = join(dir, 'README.md');
+      const text = ['# A', ...README_BLOCKS.flatMap((name) => ['before', ...markers(name), 'after'])].join('\n');
+      writeFileSync(path, text);
+      writeReadme(path, blocks);
+      const written = readFileSync(path, 'utf8');
+      expect(written).toContain('| group | N | weeks | hit rate (ledger) | mean R |');
+      expect(written).toContain(`| all | ${record.all.trades} | ${record.all.weeks} |`);
+      expect(written).toContain('decile of confidence (out of sample)');
+      expect(written).toContain('| pattern | N | hit rate | mean R |');
+      expect(written.split('before').length).toBe(4);
+      // A second run replaces, never repeats.
+      writeReadme(path, blocks);
+      expect(readFileSync(path, 'utf8')).toBe(written);
+      writeFileSync(path, '# no markers');
+      expect(() => writeReadme(path, blocks)).toThrow('markers of the record block are missing');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -114,31 +114,41 @@ describe('replays in the replay ledger', () => {
     expect(checked).toBeGreaterThan(100);
   });
 
-  it("judges the replay's closed trades against matched random entries on its scorecard", async () => {
+  it("judges the replay's closed trades against both matched baselines on its scorecard, with cluster intervals and an edge statement", async () => {
     const card = await scorecard(ctx.services, { source: 'replay' });
-    const { baseline } = card.calibration;
-    expect(baseline.matches).toBe(5);
-    expect(baseline.all.trades).toBeGreaterThan(0);
-    expect(baseline.all.trades).toBeLessThanOrEqual(card.allTime.closed);
-    expect(baseline.all.baselineDraws).toBeGreaterThan(0);
-    expect(baseline.all.baselineDraws).toBeLessThanOrEqual(5 * baseline.all.trades + 5 * (card.allTime.closed - baseline.all.trades));
-    expect(baseline.all.lift!).toBeCloseTo(baseline.all.hitRate! - baseline.all.baselineHitRate!, 3);
-    expect(baseline.all.liftLower!).toBeLessThan(baseline.all.lift!);
-    expect(baseline.all.liftUpper!).toBeGreaterThan(baseline.all.lift!);
-    const groups = Object.values(baseline.byDirection);
+    const { record } = card.calibration;
+    expect(record.ledger).toBe('replay');
+    expect(record.matches).toBe(5);
+    const { all } = record;
+    expect(all.trades).toBeGreaterThan(0);
+    expect(all.trades).toBeLessThanOrEqual(card.allTime.closed);
+    for (const baseline of [all.sameDay, all.yearMatched]) {
+      expect(baseline.draws).toBeGreaterThan(0);
+      expect(baseline.draws).toBeLessThanOrEqual(5 * all.trades);
+      expect(baseline.lift.value!).toBeCloseTo(all.priceHitRate.value! - baseline.hitRate!, 3);
+      expect(baseline.lift.lower!).toBeLessThanOrEqual(baseline.lift.value!);
+      expect(baseline.lift.upper!).toBeGreaterThanOrEqual(baseline.lift.value!);
+    }
+    expect(all.hitRate.lower!).toBeLessThanOrEqual(all.hitRate.value!);
+    expect(all.meanR.upper!).toBeGreaterThanOrEqual(all.meanR.value!);
+    const groups = Object.values(record.byDirection);
     expect(groups.length).toBeGreaterThan(0);
-    expect(groups.reduce((s, g) => s + g.trades, 0)).toBe(baseline.all.trades);
-    expect(Object.values(baseline.byBand).reduce((s, g) => s + g.baselineDraws, 0)).toBe(baseline.all.baselineDraws);
-    // The same draws as the baseline of the records' own trades, computed here over bars read through the market data.
+    expect(groups.reduce((s, g) => s + g.trades, 0)).toBe(all.trades);
+    expect(Object.values(record.byBand).reduce((s, g) => s + g.sameDay.draws, 0)).toBe(all.sameDay.draws);
+    expect(Object.values(record.byYear).reduce((s, g) => s + g.trades, 0)).toBe(all.trades);
+    expect(Object.values(record.byRegime).reduce((s, g) => s + g.trades, 0)).toBe(all.trades);
+    expect(card.edge.ledger).toBe('replay');
+    expect(card.edge.statement.length).toBeGreaterThan(20);
+    expect(card.alertPolicy.byReason.regime!.kind).toBe('risk rule');
+    // The same draws as both baselines of the records' own trades, computed here in this thread over bars read through the market data (jobs/baseline).
     const trades = (await tradesWhere(ctx.services.replayLedger.forReplay(card.replay!.id), {})).filter((t) => t.levels !== null && t.timeframe === 'daily');
-    const reference = await matchedBaseline(ctx.services.marketData, trades.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })), {
-      symbols: SYMBOLS,
-      matches: 5,
-      seed: 14,
-    });
-    expect(baseline.all.baselineDraws).toBe(reference.reduce((n, r) => n + r.baseN, 0));
-    expect(baseline.all.baselineHitRate).toBe(Math.round((10_000 * reference.reduce((n, r) => n + r.baseHits, 0)) / baseline.all.baselineDraws) / 10_000);
-    expect(baseline.all.trades).toBe(reference.filter((r) => r.priceHit !== null).length);
+    const reference = await matchedBaseline(ctx.services.marketData, trades.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! })), { symbols: SYMBOLS, matches: 5 });
+    const sum = (key: 'baseN' | 'baseHits' | 'sameN' | 'sameHits') => reference.reduce((n, r) => n + r[key], 0);
+    expect(all.yearMatched.draws).toBe(sum('baseN'));
+    expect(all.sameDay.draws).toBe(sum('sameN'));
+    expect(all.yearMatched.hitRate!).toBeCloseTo(sum('baseHits') / sum('baseN'), 4);
+    expect(all.sameDay.hitRate!).toBeCloseTo(sum('sameHits') / sum('sameN'), 4);
+    expect(all.priced).toBe(reference.filter((r) => r.priceHit !== null).length);
   });
 
   it('resumes an interrupted replay where it stopped, ending with the records of one that ran through', async () => {

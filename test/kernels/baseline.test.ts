@@ -1,6 +1,6 @@
 /** kernels/baseline: the geometry re-applied at a random entry, resolved by prices; buckets and seeded matching. */
 import { describe, expect, it } from 'bun:test';
-import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, sampleMatches } from '../../src/kernels/baseline';
+import { atrPercent, bucketOf, geometryOf, quantileCuts, resolveAt, resolveManagedAt, sampleMatches } from '../../src/kernels/baseline';
 import { seededRandom } from '../../src/kernels/random';
 import type { Ohlcv } from '../../src/kernels/ohlcv';
 
@@ -71,5 +71,46 @@ describe('sampleMatches', () => {
     expect(sampleMatches(candidates, '2019|long|2', 50, seededRandom(42))).toEqual(a);
     expect(sampleMatches(candidates, '2019|short|2', 3, seededRandom(1))).toEqual([7, 7, 7]);
     expect(sampleMatches(candidates, '2020|long|0', 3, seededRandom(1))).toEqual([]);
+  });
+});
+
+describe('resolveManagedAt: a random entry held by a failure rule', () => {
+  const g = { direction: 'long' as const, stopFrac: 0.05, targetFrac: 0.1 };
+  it('exits at the first close through entry × (1 − failFrac) as a scratch: −0.42R for a close at 97.9 (stop 5%)', () => {
+    const series = bars([
+      [100, 101, 99, 100], // 0: entry
+      [100, 101, 98.5, 98.5], // 1: above the 98 level
+      [98.5, 99, 97.5, 97.9], // 2: closes through 98
+      [97.9, 111, 97, 110], // 3: would have won
+    ]);
+    const r = resolveManagedAt(g, series, 0, 0.02);
+    expect(r).toMatchObject({ outcome: 'scratch', exitIndex: 2 });
+    expect(r.rMultiple).toBeCloseTo(-2.1 / 5, 12);
+    expect(resolveAt(g, series, 0).outcome).toBe('win');
+  });
+  it('loses at the stop when a bar reaches it before any close through the level', () => {
+    const series = bars([
+      [100, 101, 99, 100],
+      [100, 100.5, 94.5, 99], // low through the stop 95, close above the level 98
+      [99, 99, 90, 91],
+    ]);
+    expect(resolveManagedAt(g, series, 0, 0.02)).toMatchObject({ outcome: 'loss', exitIndex: 1, rMultiple: -1 });
+  });
+  it('counts the failing close before the stop on the same bar (the lifecycle records the failure first)', () => {
+    const series = bars([
+      [100, 101, 99, 100],
+      [100, 100.5, 94.5, 96], // low through the stop, close through the level
+    ]);
+    const r = resolveManagedAt(g, series, 0, 0.02);
+    expect(r.outcome).toBe('scratch');
+    expect(r.rMultiple).toBeCloseTo(-0.8, 12);
+  });
+  it('is resolveAt when there is no failure rule', () => {
+    const series = bars([
+      [100, 101, 99, 100],
+      [100, 104, 96, 97],
+      [97, 111, 96, 110],
+    ]);
+    expect(resolveManagedAt(g, series, 0, null)).toEqual(resolveAt(g, series, 0));
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import { BREAKOUT_STATES } from '../../src/domain/signal';
-import { advance, initialSnapshot, step, TRANSITIONS, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
+import { advance, failureLevel, failureRuleName, FAILURE_RULE, initialSnapshot, NO_FAILURE_TRANSITIONS, step, TRANSITIONS, type FailureRule, type LifecycleBar, type LifecycleSnapshot } from '../../src/kernels/lifecycle';
 import { seededRandom } from '../helpers/random';
 
 const long = () => initialSnapshot({ direction: 'long', trigger: 100, target1: 110, stopLoss: 95 });
@@ -73,5 +73,87 @@ describe('breakout lifecycle', () => {
     }
     expect(moves).toBeGreaterThan(0);
     expect(BREAKOUT_STATES).toHaveLength(7);
+  });
+});
+
+describe('failure rules', () => {
+  const setupLong = { direction: 'long' as const, trigger: 100, target1: 110, stopLoss: 95 };
+  const setupShort = { direction: 'short' as const, trigger: 100, target1: 90, stopLoss: 105 };
+  const inputs = { atr: 2, depthPct: 12 };
+  type Setup = { direction: 'long' | 'short'; trigger: number; target1: number; stopLoss: number };
+  const under = (rule: FailureRule, setup: Setup = setupLong) => initialSnapshot({ ...setup, failLevel: failureLevel(rule, setup, inputs) });
+
+  it('sets each level from the trigger, the ATR and the depth (and mirrors it for a short)', () => {
+    expect(failureLevel({ kind: 'trigger', buffer: 0.01 }, setupLong)).toBe(99);
+    expect(failureLevel({ kind: 'atr', multiple: 1.5 }, setupLong, inputs)).toBe(97); // 100 − 1.5 × 2
+    expect(failureLevel({ kind: 'base', fraction: 0.5 }, setupLong, inputs)).toBe(94); // 100 × (1 − 0.5 × 12%)
+    expect(failureLevel({ kind: 'none' }, setupLong, inputs)).toBeNull();
+    expect(failureLevel({ kind: 'trigger', buffer: 0.01 }, setupShort)).toBe(101);
+    expect(failureLevel({ kind: 'atr', multiple: 1.5 }, setupShort, inputs)).toBe(103);
+    expect(failureLevel({ kind: 'base', fraction: 0.5 }, setupShort, inputs)).toBe(106);
+  });
+
+  it('falls back to the 1% buffer when a rule lacks its input', () => {
+    expect(failureLevel({ kind: 'atr', multiple: 1.5 }, setupLong, { atr: Number.NaN })).toBe(99);
+    expect(failureLevel({ kind: 'base', fraction: 0.5 }, setupShort, {})).toBe(101);
+  });
+
+  it("is today's rule, the 1% buffer, unless told otherwise, and names itself", () => {
+    expect(initialSnapshot(setupLong).failLevel).toBe(99);
+    expect(FAILURE_RULE).toEqual({ kind: 'trigger', buffer: 0.01 });
+    expect([FAILURE_RULE, { kind: 'atr', multiple: 1.5 }, { kind: 'base', fraction: 0.5 }, { kind: 'none' }].map((r) => failureRuleName(r as FailureRule))).toEqual(['trigger-1%', 'atr-1.5', 'base-0.5', 'none']);
+  });
+
+  it('trigger-1%: fails on the close below 99, not on 99.5', () => {
+    expect(states(advance(under({ kind: 'trigger', buffer: 0.01 }), [bar(101), bar(99.5), bar(98.9)]).transitions)).toEqual(['triggered', 'failed']);
+  });
+
+  it('atr-1.5: holds through 98 and fails on the close below 97', () => {
+    const { transitions } = advance(under({ kind: 'atr', multiple: 1.5 }), [bar(101), bar(98), bar(97.2), bar(96.9)]);
+    expect(states(transitions)).toEqual(['triggered', 'failed']);
+    expect(transitions[1]!.price).toBe(96.9);
+  });
+
+  it('base-0.5: fails only past the middle of the base (94 for a 12% base), a confirmed breakout too', () => {
+    const { transitions } = advance(under({ kind: 'base', fraction: 0.5 }), [bar(101), bar(102), bar(103), bar(96, { low: 95.5 }), bar(95.5, { low: 95.2 }), bar(93.9, { low: 95.1 })]);
+    expect(states(transitions)).toEqual(['triggered', 'confirmed', 'failed']);
+  });
+
+  it('none: never fails; a triggered trade ends at its stop or target1, as a confirmed one does', () => {
+    const none = under({ kind: 'none' });
+    expect(none.failLevel).toBeNull();
+    const stopped = advance(none, [bar(101, { volumeRatio: 0.5 }), bar(96, { volumeRatio: 0.5 }), bar(95.2, { low: 94.8, volumeRatio: 0.5 })]);
+    expect(states(stopped.transitions)).toEqual(['triggered', 'stopped']);
+    expect(stopped.transitions[1]!.price).toBe(95);
+    const hit = advance(under({ kind: 'none' }, setupShort), [bar(99, { volumeRatio: 0.5 }), bar(95, { volumeRatio: 0.5 }), bar(90.3, { low: 89.8, volumeRatio: 0.5 })]);
+    expect(states(hit.transitions)).toEqual(['triggered', 'target_hit']);
+  });
+
+  it('reads a snapshot stored before failure rules existed (no failLevel) with the 1% buffer', () => {
+    const { failLevel: _, ...old } = { ...long(), state: 'triggered' as const };
+    expect(step(old, bar(98.9)).next.state).toBe('failed');
+    expect(step(old, bar(99.2)).next.state).toBe('triggered');
+  });
+
+  it('makes only the transitions its table allows, under every rule, on random walks', () => {
+    const rand = seededRandom(17);
+    const rules: FailureRule[] = [FAILURE_RULE, { kind: 'atr', multiple: 1.5 }, { kind: 'base', fraction: 0.5 }, { kind: 'none' }];
+    const seen = new Set<string>();
+    for (let run = 0; run < 800; run++) {
+      const rule = rules[run % 4]!;
+      let price = 100;
+      const bars = Array.from({ length: 60 }, () => {
+        price *= 1 + (rand() - 0.48) * 0.07;
+        return bar(price, { high: price * (1 + rand() * 0.02), low: price * (1 - rand() * 0.02), volumeRatio: rand() * 1.6 });
+      });
+      const table = rule.kind === 'none' ? NO_FAILURE_TRANSITIONS : TRANSITIONS;
+      const setup = run % 2 ? setupLong : setupShort;
+      for (const x of advance(under(rule, setup), bars).transitions) {
+        expect(table[x.from]).toContain(x.to);
+        seen.add(`${rule.kind} ${x.from}>${x.to}`);
+      }
+    }
+    for (const move of ['trigger triggered>failed', 'atr triggered>failed', 'base triggered>failed', 'none triggered>stopped', 'none triggered>target_hit']) expect(seen).toContain(move);
+    expect([...seen].some((m) => m.startsWith('none') && m.endsWith('>failed'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test';
-import { seededRandom } from '../../src/kernels/random';
+import { seededRandom, seedOf } from '../../src/kernels/random';
 
 describe('seededRandom (mulberry32)', () => {
   it('gives the values of an independent implementation (Python, unbounded integers masked to 32 bits)', () => {
@@ -17,5 +17,17 @@ describe('seededRandom (mulberry32)', () => {
       expect(x).toBe(b());
       expect(x >= 0 && x < 1).toBe(true);
     }
+  });
+});
+
+describe('seedOf (FNV-1a)', () => {
+  it("is FNV-1a 32 with seed 0: the draft's vectors 'a' → 0xe40c292c, 'foobar' → 0xbf9cf968", () => {
+    expect(seedOf('a', 0)).toBe(0xe40c292c);
+    expect(seedOf('foobar', 0)).toBe(0xbf9cf968);
+    expect(seedOf('', 0)).toBe(2166136261);
+  });
+  it('gives another seed for another base seed or text', () => {
+    expect(seedOf('AAPL|2020-03-02', 14)).not.toBe(seedOf('AAPL|2020-03-02', 15));
+    expect(seedOf('AAPL|2020-03-02', 14)).not.toBe(seedOf('AAPL|2020-03-03', 14));
   });
 });

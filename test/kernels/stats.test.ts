@@ -252,6 +252,15 @@ describe('do higher score bands do better?', () => {
     );
   });
 
+  it("judges each step by the bands' own intervals when given (the scorecard's weekly-clustered ones), an unknown bound as 0 or 1", () => {
+    const withOwn = bands.map((b) => ({ ...b, hitRateInterval: b.band === 'watchlist' ? { lower: 0.05, upper: 0.3 } : b.band === 'elite' ? { lower: null, upper: null } : { lower: 0.25, upper: 0.55 } }));
+    const m = scoreBandMonotonicity(withOwn);
+    // watchlist's 0.30 reaches strong's 0.25 (Wilson's 0.2441 did not); elite's unknown interval overlaps everything.
+    expect(m.steps.map((s) => s.hitRateIntervalsOverlap)).toEqual([true, true]);
+    expect(m.steps[1]!.higherHitRate).toMatchObject({ estimate: 0.6, lower: 0, upper: 1 });
+    expect(m.sentence).toContain('watchlist 15% (5%–30%), strong 40% (25%–55%), elite 60% (0%–100%); the intervals overlap at every step');
+  });
+
   it('says so when the ladder is broken (hand: mean-R ranks 2, 1, 3 → ρ = 1 − 6·2/24 = 0.5)', () => {
     const m = scoreBandMonotonicity([
       { band: 'watchlist', trades: 30, meanR: 0.3, hitRate: 0.5 },

@@ -108,6 +108,14 @@ describe('trades kept beside the live chain', () => {
     expect(figures).toEqual(records);
   });
 
+  it("gives each trade as the records give it, with the alert verdict its signal was surfaced with (the record's alert policy reads it)", async () => {
+    const book = await books.book();
+    const trades = await tradesWhere(ledger, {});
+    expect(book.trades(() => true)).toEqual(trades);
+    expect(trades.filter((t) => t.alert?.verdict === 'blocked').length).toBeGreaterThan(100);
+    expect(trades.filter((t) => t.alert === null).length).toBeGreaterThan(100);
+  });
+
   it('renders the CSV from the facts exactly as from the records and their follow-ups', async () => {
     const head = await ledger.head();
     const rows = await ledger.signalPage(0, head.seq, 10_000);

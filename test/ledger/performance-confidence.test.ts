@@ -13,6 +13,7 @@ const trade = (over: Partial<Trade>): Trade => ({
   detectedAt: '2024-01-02T21:00:00.000Z',
   confidence: 0.5,
   levels: null,
+  alert: null,
   outcome: 'win',
   entered: true,
   rMultiple: 1,

@@ -20,10 +20,9 @@ const ROWS: Row[] = [
   ['H', 'vcp', 'elite', 'daily', 'long', 'risk_on', '2025-04-02', 'win', true, 3, 8],
 ];
 
-/** Wilson score interval, written out (Wilson 1927), z = 1.96. */
-function wilson(x: number, n: number) {
+/** Wilson score interval of a rate p over n (whole or effective) trials, written out (Wilson 1927), z = 1.96. */
+function wilson(p: number, n: number) {
   const z = 1.959963984540054;
-  const p = x / n;
   const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
   const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
   return { lower: centre - half, upper: centre + half };
@@ -67,13 +66,18 @@ describe('GET /api/transparency/monthly', () => {
     expect(s.expectancyR).toBeCloseTo(0.18, 10);
     expect(s.profitFactor).toBeCloseTo(3.5 / 2.6, 4);
     expect(s.avgDaysHeld).toBeCloseTo(3.2, 10);
-    const w = wilson(2, 5);
+    // Intervals clustered by week of detection (Mondays 3, 10, 17, 24 March): [A], [B], [C], [D, E] — 4 weeks, 5 trades.
+    // Mean R: residuals Σ R_week − 0.18·n_week = 1.82, −1.18, 1.32, −1.96; v = 4/3 · Σ² / 5²; t(0.975, 3) = 3.182446.
+    const v = ((4 / 3) * (1.82 ** 2 + 1.18 ** 2 + 1.32 ** 2 + 1.96 ** 2)) / 25;
+    expect(s.avgRInterval.lower).toBeCloseTo(0.18 - 3.182446 * Math.sqrt(v), 3);
+    expect(s.avgRInterval.upper).toBeCloseTo(0.18 + 3.182446 * Math.sqrt(v), 3);
+    // Hit rate: residuals wins_week − 0.4·n_week = 0.6, −0.4, 0.6, −0.8; design effect = v ÷ (0.4 · 0.6 / 5); Wilson at 5 ÷ deff.
+    const deff = ((4 / 3) * (0.36 + 0.16 + 0.36 + 0.64)) / 25 / (0.24 / 5);
+    const w = wilson(0.4, 5 / deff);
     expect(s.hitRateInterval.lower).toBeCloseTo(w.lower, 4);
     expect(s.hitRateInterval.upper).toBeCloseTo(w.upper, 4);
-    // t interval of the mean R: sd of [2, −1, 1.5, −0.2, −1.4], t(0.975, 4) = 2.776445
-    const r = [2, -1, 1.5, -0.2, -1.4];
-    const sd = Math.sqrt(r.reduce((a, x) => a + (x - 0.18) ** 2, 0) / 4);
-    expect(s.avgRInterval.lower).toBeCloseTo(0.18 - (2.776445 * sd) / Math.sqrt(5), 3);
+    // One week's trades alone say nothing about the variation between weeks.
+    expect(body.byPattern.range_breakdown!.avgRInterval).toEqual({ lower: null, upper: null });
 
     expect(body.byPattern.flat_base).toMatchObject({ signals: 3, open: 1, closed: 2, wins: 1, hitRate: 0.5, avgR: 0.5 });
     expect(body.byPattern.vcp).toMatchObject({ signals: 3, closed: 2, neverEntered: 1, avgR: 0.65 });

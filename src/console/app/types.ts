@@ -1,11 +1,13 @@
 /**
  * @module console/app/types
- * The shapes the console reads from the API. The signal is the server's own
- * schema type (domain/signal, a type import: nothing of the server is
+ * The shapes the console reads from the API. The signal and the scorecard's
+ * record figures are the server's own types (domain/signal,
+ * ledger/record-figures: type imports, so nothing of the server is
  * bundled); the rest name only the fields the console reads, as the OpenAPI
  * document at /openapi/json describes them.
  */
 import type { BreakoutState, Direction, PatternType, ScoreBand, Signal, Timeframe } from '../../domain/signal';
+import type { RecordFigures } from '../../ledger/record-figures';
 
 export type { BreakoutState, Direction, PatternType, ScoreBand, Signal, Timeframe };
 
@@ -100,15 +102,6 @@ export interface PerformanceFigures {
   profitFactor: number | null;
 }
 
-export interface BaselineFigures {
-  trades: number;
-  hitRate: number | null;
-  baselineHitRate: number | null;
-  lift: number | null;
-  liftLower: number | null;
-  liftUpper: number | null;
-}
-
 export interface ReliabilityBin {
   from: number;
   to: number;
@@ -127,8 +120,10 @@ export interface Scorecard {
   calibration: {
     byBand: Record<string, PerformanceFigures>;
     confidence: { trades: number; brier: number | null; baseRate: number | null; skill: number | null; reliability: ReliabilityBin[] };
-    baseline: { method: string; all: BaselineFigures; byBand: Record<string, BaselineFigures> };
+    record: { method: { sameDay: string; intervals: string }; all: RecordFigures; byBand: Record<string, RecordFigures> };
   };
+  /** One sentence from the bands' same-day lifts. */
+  edge?: { statement: string };
   higherBandsDoBetter?: { verdict: string; statement: string };
   replay: { id: string; status: string; params: { from: string; to: string }; universe?: { survivorshipNote?: string } } | null;
   survivorshipBias: boolean;

@@ -12,17 +12,21 @@ import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { ledgerChainState, type LedgerChainStateRow, type LedgerFactRow, type LedgerFactsTable, type LedgerRecordRow, type LedgerRecordsTable } from '../schema';
 
-/** What the facts keep of a signal record's data: what the figures, the monthly list, the CSV and the forecast read. */
+/** What the facts keep of a signal record's data: what the figures, the record's alert policy (alert), the monthly list, the CSV and the forecast read. */
 export const SIGNAL_FACTS = [
   'id', 'symbol', 'timeframe', 'patternType', 'direction', 'detectedAt', 'state', 'triggerPrice', 'target1', 'stopLoss',
-  'finalScore', 'scoreBand', 'confidence', 'regime', 'priceAtDetection',
+  'finalScore', 'scoreBand', 'confidence', 'regime', 'priceAtDetection', 'alert',
 ] as const;
 /** What they keep of an outcome record's data. */
 export const OUTCOME_FACTS = ['outcome', 'entered', 'entry', 'entryAt', 'exitAt', 'exitPrice', 'rMultiple', 'daysHeld'] as const;
 
+/** An object's keys sorted (a stored record's body is canonical JSON: the facts of one read back match those of the data appended). */
+const sortedKeys = (x: unknown): unknown =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x;
+
 function pick(data: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of keys) if (data[key] !== undefined) out[key] = data[key];
+  for (const key of keys) if (data[key] !== undefined) out[key] = sortedKeys(data[key]);
   return out;
 }
 

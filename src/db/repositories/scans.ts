@@ -14,7 +14,7 @@ import type { Db } from '../client';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
-import { eventEntry, signalEntry } from './scan-entries';
+import { alertNotes, eventEntry, signalEntry } from './scan-entries';
 import { storedSignalId, withStoredIds } from './signal-ids';
 import type { StoredStreamEvent, StreamEventInput, StreamEventsRepository } from './stream-events';
 import {
@@ -189,8 +189,9 @@ export class ScansRepository {
           .onConflictDoNothing();
       }
       // The public ledger, in the same transaction: a run and what it surfaced land together or not at all.
+      const noteOf = alertNotes(verdicts);
       await this.ledger.appendIn(tx, [
-        ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null)),
+        ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null, noteOf(s.id))),
         ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
       ]);
       // Last: the stream log's lock is held only for the commit.

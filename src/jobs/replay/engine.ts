@@ -35,6 +35,7 @@
  */
 import type { Books, ReplayParams, UniverseDescription } from '../../domain/replay';
 import type { RegimeReading, Signal, Timeframe } from '../../domain/signal';
+import type { FailureRule } from '../../kernels/lifecycle';
 import type { MarketData } from '../../market-data';
 import { yieldToEventLoop } from '../../db/client';
 import { inTurn, type KernelPool, type RunOptions } from '../../pool';
@@ -185,6 +186,8 @@ export interface ChunkOptions {
   chunkSessions?: number;
   /** Return every session's ranked listing (tests, calibration). */
   listings?: boolean;
+  /** The lifecycle's failure rule; default the record's (kernels/lifecycle `FAILURE_RULE`; bench/failure-rule tries others). */
+  failure?: FailureRule;
   /** Stops the tasks in flight (a stopped walk rejects with an AbortError). */
   signal?: AbortSignal;
 }
@@ -270,6 +273,7 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
           symbols: rest.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
           listings: options.listings,
           budgetMs: SLICE_MS,
+          ...(options.failure ? { failure: options.failure } : {}),
         },
         lane,
       );

@@ -107,7 +107,7 @@ export function replayEntry(r: BookRecord, runId: string, prepared: PreparedRepl
   const marks = { mode: 'replay', replay: tagOf(runId, prepared) };
   if (r.kind === 'signal') {
     const s = r.signal;
-    const base = signalEntry(s, runId, prepared.source, r.surfacedAt, r.regime);
+    const base = signalEntry(s, runId, prepared.source, r.surfacedAt, r.regime, r.alert);
     return {
       ...base,
       replayId: runId,
@@ -120,7 +120,6 @@ export function replayEntry(r: BookRecord, runId: string, prepared: PreparedRepl
         avgDollarVolume: s.avgDollarVolume,
         distancePct: s.distancePct,
         breakoutVolumeRatio: s.breakoutVolumeRatio,
-        alert: r.alert,
       },
     };
   }

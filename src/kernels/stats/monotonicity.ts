@@ -10,8 +10,11 @@
  * - Spearman's ρ between band order and mean R, and between band order and hit
  *   rate (Spearman 1904; see `rank.ts`). With three or four bands ρ moves in
  *   big steps and is no test: ρ = 1 says only that every step went up.
- * - Each adjacent pair: the differences, and whether their Wilson intervals for
- *   the hit rate overlap (Wilson 1927; see `proportion.ts`). Apart intervals are
+ * - Each adjacent pair: the differences, and whether their intervals for the
+ *   hit rate overlap: each band's own `hitRateInterval` when it brings one (the
+ *   scorecard's are weekly-clustered, kernels/stats/clustered; an unknown bound
+ *   counts as 0 or 1), else Wilson's (Wilson 1927; see `proportion.ts`), which
+ *   treats trades as independent and is too narrow for trades that share a week. Apart intervals are
  *   a conservative sign of a real difference; overlapping ones do not prove there
  *   is none (Schenker & Gentleman, "On judging the significance of differences by
  *   examining the overlap between confidence intervals", The American
@@ -41,6 +44,8 @@ export interface BandResult {
   meanR: number;
   /** Wins / trades, in [0, 1]. */
   hitRate: number;
+  /** The hit rate's interval when the caller has an honest one (null bounds: unknown); else Wilson's is used. */
+  hitRateInterval?: { lower: number | null; upper: number | null };
 }
 
 export interface MonotonicityOptions {
@@ -132,7 +137,10 @@ export function scoreBandMonotonicity(bands: readonly BandResult[], options: Mon
   const used = bands.filter((b) => b.trades >= minTrades);
   const bandsExcluded = bands.filter((b) => b.trades < minTrades).map((b) => ({ band: b.band, trades: b.trades }));
   // Hit rate × trades is a whole number of wins up to the rounding of the rate.
-  const intervals = used.map((b) => wilsonInterval(Math.round(b.hitRate * b.trades), b.trades, confidence));
+  const intervals = used.map((b): ProportionInterval => {
+    const wilson = wilsonInterval(Math.round(b.hitRate * b.trades), b.trades, confidence);
+    return b.hitRateInterval ? { ...wilson, estimate: b.hitRate, lower: b.hitRateInterval.lower ?? 0, upper: b.hitRateInterval.upper ?? 1 } : wilson;
+  });
   const steps: BandStep[] = [];
   for (let i = 1; i < used.length; i++) {
     const lo = used[i - 1]!;

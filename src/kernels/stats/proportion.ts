@@ -41,23 +41,22 @@ export function wilsonInterval(successes: number, trials: number, confidence = 0
   if (!Number.isInteger(trials) || trials < 0 || !Number.isInteger(successes) || successes < 0 || successes > trials) {
     throw new RangeError(`wilsonInterval: need integers 0 ≤ successes ≤ trials, got ${successes} of ${trials}`);
   }
-  const z = zForConfidence(confidence);
   if (trials === 0) return { successes, trials, confidence, estimate: NaN, lower: 0, upper: 1 };
-  const n = trials;
-  const p = successes / n;
+  const p = successes / trials;
+  return { successes, trials, confidence, estimate: p, ...wilsonBounds(p, trials, zForConfidence(confidence)) };
+}
+
+/**
+ * The Wilson bounds of a rate `p` over `n` trials at quantile `z`; `n` need
+ * not be whole (kernels/stats/clustered passes an effective sample size).
+ */
+export function wilsonBounds(p: number, n: number, z: number): { lower: number; upper: number } {
   const z2 = z * z;
   const denominator = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denominator;
   const halfWidth = (z / denominator) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
-  return {
-    successes,
-    trials,
-    confidence,
-    estimate: p,
-    // At x = 0 or x = n one end is exactly 0 or 1; rounding would leave ±1e-17.
-    lower: successes === 0 ? 0 : Math.max(0, centre - halfWidth),
-    upper: successes === n ? 1 : Math.min(1, centre + halfWidth),
-  };
+  // At p = 0 or p = 1 one end is exactly 0 or 1; rounding would leave ±1e-17.
+  return { lower: p === 0 ? 0 : Math.max(0, centre - halfWidth), upper: p === 1 ? 1 : Math.min(1, centre + halfWidth) };
 }
 
 /** Whether two intervals share any point. */

@@ -141,7 +141,7 @@ export const SummarySchema = t.Object(
         pnl: { total: 827.5, fees: 8.5, average: 275.833333, averageInterval: { lower: -2308.918919, upper: 2860.585586 }, averageWin: 824.75, averageLoss: 822, expectancy: 275.833333, profitFactor: 2.0067 },
         avgHoldingDays: 6.67,
         withoutStop: 1,
-        r: { signals: 3, open: 1, closed: 2, wins: 1, losses: 1, scratches: 0, neverEntered: 0, hitRate: 0.5, hitRateInterval: { lower: 0.0945, upper: 0.9055 }, avgR: 0.3174, avgRInterval: { lower: -20.0354, upper: 20.6702 }, totalR: 0.6348, expectancyR: 0.3174, profitFactor: 1.4942, avgDaysHeld: 6.5 },
+        r: { signals: 3, open: 1, closed: 2, wins: 1, losses: 1, scratches: 0, neverEntered: 0, hitRate: 0.5, hitRateInterval: { lower: 0.0546, upper: 0.9454 }, avgR: 0.3174, avgRInterval: { lower: -20.0354, upper: 20.6702 }, totalR: 0.6348, expectancyR: 0.3174, profitFactor: 1.4942, avgDaysHeld: 6.5 },
       },
     ],
   },

@@ -2,6 +2,7 @@
 import { t, type Static } from 'elysia';
 import { PAGE_OFFSET_MAX } from '../../pagination';
 import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
+import { AlertPolicySchema, EdgeSchema, MonthlyRecordSchema, RecordSectionSchema } from './record-model';
 
 /** Which ledger a read shows (additive; default `live`). */
 export const LEDGER_SOURCES = ['live', 'replay'] as const;
@@ -176,24 +177,12 @@ export const MonthlyResponse = t.Object(
     byBand: Groups,
     byTimeframe: Groups,
     byDirection: Groups,
+    record: MonthlyRecordSchema,
     signals: t.Array(t.Record(t.String(), t.Any())),
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
   },
   { title: 'MonthlyResponse', additionalProperties: true },
-);
-
-const LiftFigures = t.Object(
-  {
-    trades: t.Integer({ description: 'Closed daily trades resolved by prices' }),
-    hitRate: t.Union([t.Number(), t.Null()], { description: 'Their price-only hit rate (target1 before the stop)' }),
-    baselineDraws: t.Integer(),
-    baselineHitRate: t.Union([t.Number(), t.Null()]),
-    lift: t.Union([t.Number(), t.Null()], { description: 'hitRate − baselineHitRate' }),
-    liftLower: t.Union([t.Number(), t.Null()], { description: "Newcombe's hybrid score 95% interval" }),
-    liftUpper: t.Union([t.Number(), t.Null()]),
-  },
-  { title: 'LiftFigures' },
 );
 
 export const ScorecardResponse = t.Object(
@@ -222,19 +211,11 @@ export const ScorecardResponse = t.Object(
         },
         { description: 'Is confidence a probability of a win? Brier score against the base rate, and the reliability table' },
       ),
-      baseline: t.Object(
-        {
-          method: t.String(),
-          matches: t.Integer({ description: 'Random entries drawn per trade' }),
-          all: LiftFigures,
-          byBand: t.Record(t.String(), LiftFigures),
-          byDirection: t.Record(t.String(), LiftFigures),
-          byPattern: t.Record(t.String(), LiftFigures),
-        },
-        { description: 'The same geometry at matched random entries: the baseline each figure is judged against, and the lift over it' },
-      ),
+      record: RecordSectionSchema,
     }),
-    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals' }),
+    edge: EdgeSchema,
+    alertPolicy: AlertPolicySchema,
+    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band\'s weekly-clustered hit-rate interval' }),
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
     survivorshipBias: t.Boolean({ description: 'Whether the figures may flatter because companies that later failed or left the index are missing from the universe' }),
@@ -272,13 +253,13 @@ export const TRANSPARENCY_DOCS = {
     tags: ['Transparency'],
     summary: 'Monthly rollup',
     description:
-      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate (Wilson 95% interval), average R (t interval), total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome. 400 for a missing or invalid month. Additive: source=live|replay (and replayId) as on the ledger.",
+      "The signals detected in a month (UTC) and their outcomes from the ledger: counts, hit rate and average R with weekly-clustered 95% intervals, total R, expectancy and profit factor, overall and by pattern, score band, timeframe and direction, plus every signal's outcome; `record`: the month's closed daily trades beside same-day and year-matched random entries with weekly cluster-bootstrap intervals (as the scorecard's), with the month's alert-policy record and edge statement. 400 for a missing or invalid month. Additive: source=live|replay (and replayId) as on the ledger.",
   },
   scorecard: {
     tags: ['Transparency'],
     summary: 'Scorecard',
     description:
-      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate with Wilson intervals, average R with t intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step). Additive: source=live (default) | replay (and replayId) chooses the ledger; `survivorshipBias` and `survivorshipNote` say whether the universe behind the figures leaves out companies that later failed or left the index.',
+      'All-time and trailing 30/90/365-day track record from the ledger; calibration by score band (hit rate and average R with weekly-clustered 95% intervals, counts), by pattern, regime and timeframe; and whether higher bands really do better, stated from the computed numbers (Spearman ρ across bands, interval overlap per step). `calibration.record`: the closed daily trades beside same-day and year-matched random entries with the same geometry (lift of the hit rate and of R), by band, pattern, direction, year and market regime, every interval a weekly cluster bootstrap; `edge`: one sentence saying whether any band beats same-day random entries; `alertPolicy`: each block reason with the record of the signals it blocked beside those it let through. `finalScore` ranks how reachable target1 is, and `confidence` is the calibrated probability of a recorded win: neither is edge unless `edge` says so. Additive: source=live (default) | replay (and replayId) chooses the ledger (every section says which); `survivorshipBias` and `survivorshipNote` say whether the universe behind the figures leaves out companies that later failed or left the index.',
   },
   verify: {
     tags: ['Transparency'],

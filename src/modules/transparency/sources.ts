@@ -24,7 +24,7 @@ export interface LedgerSources {
   replayLedger: LedgerRepository;
   replayFigures: LedgerBooks;
   replays: ReplayRunsRepository;
-  /** For the scorecard's matched baseline (workers/baseline, in the pool's background lane over the bar store). */
+  /** For the record section's baselines (jobs/record, in the pool's background lane over the bar store). */
   marketData: MarketData;
   pool: KernelPool;
   barStore: BarStore;

@@ -62,8 +62,14 @@ describe('gap and go on hand-built bars', () => {
     expect(detectAt(gapAndGo, gap(53, 54.5, 50.4, 54.2).build(), 60)).toBeNull();
   });
 
-  it('does not fire when the bar closes in the lower half of its range', () => {
-    expect(detectAt(gapAndGo, gap(53, 54.5, 52.8, 53.4).build(), 60)).toBeNull();
+  it('fires on a gap that held but closed in the lower half of its range (Kullamägi has no close rule), at a lower quality', () => {
+    const weak = detectAt(gapAndGo, gap(53, 54.5, 52.8, 53.4).build(), 60)!;
+    const strong = detectAt(gapAndGo, gap(53, 54.5, 52.8, 54.2).build(), 60)!;
+    expect(weak.pivot).toBe(54.5);
+    expect(weak.stopLoss).toBe(52.8);
+    expect(weak.reasons[2]).toBe('closed at 35% of its range, above the open; gap unfilled (low 52.80)');
+    // the close-location term (weight 0.25) is 0 at or below the middle of the range: 0.25 × (0.82 − 0.5)/0.5 lower
+    expect(strong.quality - weak.quality).toBeCloseTo(0.25 * ((54.2 - 52.8) / 1.7 - 0.5) / 0.5, 10);
   });
 
   it('does not fire on 1.5× volume', () => {
@@ -104,12 +110,17 @@ describe('gap and go on real daily history', () => {
     for (const d of ['2024-02-01', '2024-02-02', '2024-02-05']) expectNoLookAhead(gapAndGo, meta.bars, meta.at(d));
   });
 
-  // NVDA, 2023-05-25: a 21% gap over the 318.28 high on 3.6× volume, but it
-  // closed at 379.80 in a 366.35–394.80 range — 47% of the way up, the gap
-  // faded rather than went.
-  it('NVDA: the 2023-05-25 gap closed in the lower half of its range', async () => {
+  // NVDA, 2023-05-25: a 25.9% gap over the prior high 306.07 on heavy volume that
+  // closed at 379.80 in a 366.35–394.80 range, 47% of the way up. The gap
+  // held (the low stayed above the prior high): an episodic pivot by
+  // Kullamägi's definition, which until issue 32 was rejected for its close.
+  it('NVDA: the 2023-05-25 gap that held is an event although it closed in the lower half of its range', async () => {
     const nvda = await history(DIEPERDEV, 'NVDA');
-    expect(detectOn(gapAndGo, nvda, '2023-05-25')).toBeNull();
+    const match = detectOn(gapAndGo, nvda, '2023-05-25')!;
+    expect(match.pivot).toBeCloseTo(394.8, 2);
+    expect(match.stopLoss).toBeCloseTo(366.35, 2);
+    expect(match.target1).toBeCloseTo(394.8 + 2 * (394.8 - 366.35), 2);
+    expect(match.reasons[0]).toBe('gap +25.9% over the prior high 306.07 (open 385.23), 9.0 ATR');
   });
 
   // A consumer staple without an earnings gap of 3% and 1 ATR in 2023.

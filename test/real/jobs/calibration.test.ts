@@ -9,14 +9,16 @@
  * the same trades (fit to 2012, judged on 2013–2016) picks another form
  * (ranked by E[R] alone, floors at the 50th/75th/90th; 5 of 6 separations),
  * the incumbent meeting 4; that form did worse on 2017–2024 and was not
- * adopted (README, "Calibration"). Trades detected late in 2016 that resolved
- * after 2017-12-29 are missing here (the bench replays to 2024), hence the
+ * adopted (README, "Calibration"); by the research protocol's same-day gate
+ * it would not have been judged there at all. Trades detected late in 2016 that resolved
+ * after 2017-12-29 are missing here (the bench replays to 2024), and issue 32's
+ * gap_and_go fix added trades the table was not fitted on, hence the
  * tolerances.
  */
 import { describe, expect, it } from 'bun:test';
 import { gatherTrades } from '../../../bench/calibration';
 import { FEATURE_SETS, fitScoreTable } from '../../../bench/score-fit';
-import { selectScoreForm } from '../../../bench/score-select';
+import { sameDayGate, selectScoreForm } from '../../../bench/score-select';
 import { realCsvDir } from '../../../bench/lib';
 import { SCORE_TABLE } from '../../../src/kernels/score-table';
 import { SCORE_FEATURES } from '../../../src/kernels/scoring';
@@ -30,8 +32,10 @@ describe('the fitted score table', () => {
     if (!real) throw new Error('shared/data is needed (SHARED_DATA_DIR)');
     const { trades } = await gatherTrades({ dir: real.dir, from: '2005-01-01', to: '2017-12-29', matches: 0 });
     const train = trades.filter((t) => t.detectedAt.slice(0, 10) <= '2016-12-31');
+    // The table was fitted before issue 32's gap_and_go fix, which adds about 340 trades to 2005–2016
+    // (204,442 against the table's 204,098 in bench/calibration's replay); the refit stays within the same bounds.
     expect(train.length).toBeGreaterThan(0.99 * SCORE_TABLE.fittedOn.trades);
-    expect(train.length).toBeLessThanOrEqual(SCORE_TABLE.fittedOn.trades);
+    expect(train.length).toBeLessThan(1.01 * SCORE_TABLE.fittedOn.trades);
     // The committed table is the incumbent form.
     expect(formOf(SCORE_TABLE)).toEqual(formOf(INCUMBENT));
     const fit = fitScoreTable(train, SCORE_TABLE);
@@ -52,5 +56,13 @@ describe('the fitted score table', () => {
     expect(chosen!.separations).toBe(5);
     const incumbent = ranked.find((c) => JSON.stringify(formOf(c.form)) === JSON.stringify(formOf(INCUMBENT)));
     expect(incumbent?.separations).toBe(4);
+    // The research protocol's gate (rule 3): the chosen form's elite band shows no same-day lift above zero on
+    // 2013–2016 (+1.5 pp [−1.8, +4.5] in bench/score-select's run), so it may not be judged on 2017–2024.
+    const gate = await sameDayGate(
+      train.filter((t) => t.detectedAt.slice(0, 10) > '2012-12-31'),
+      chosen!,
+    );
+    expect(gate.eligible).toBe(false);
+    expect(gate.statement).toContain('may not be judged on the test years');
   }, 600_000);
 });

@@ -72,7 +72,7 @@ function useMonthly(source: string, end: string | undefined) {
 
 function ByBand({ card }: { card: Scorecard }) {
   const bands = [...SCORE_BANDS].reverse();
-  const figures = bands.map((band) => ({ band, f: card.calibration.byBand[band], b: card.calibration.baseline.byBand[band] }));
+  const figures = bands.map((band) => ({ band, f: card.calibration.byBand[band], b: card.calibration.record.byBand[band] }));
   return (
     <>
       <div class="cards">
@@ -80,7 +80,7 @@ function ByBand({ card }: { card: Scorecard }) {
           <h3>Hit rate by band</h3>
           <IntervalBars
             title="Hit rate by score band"
-            description="Wins over closed trades per band, with 95% Wilson intervals."
+            description="Wins over closed trades per band, with 95% intervals that take the trades of one week as one cluster."
             format={(v) => percent(v, 0)}
             data={figures.map(({ band, f }) => ({ label: band, value: f?.hitRate ?? null, lower: f?.hitRateInterval.lower ?? null, upper: f?.hitRateInterval.upper ?? null }))}
           />
@@ -89,18 +89,18 @@ function ByBand({ card }: { card: Scorecard }) {
           <h3>Mean R by band</h3>
           <IntervalBars
             title="Mean R-multiple by score band"
-            description="Mean R of closed trades per band, with 95% Student-t intervals."
+            description="Mean R of closed trades per band, with 95% intervals that take the trades of one week as one cluster."
             format={(v) => v.toFixed(2)}
             data={figures.map(({ band, f }) => ({ label: band, value: f?.avgR ?? null, lower: f?.avgRInterval.lower ?? null, upper: f?.avgRInterval.upper ?? null }))}
           />
         </div>
         <div class="card">
-          <h3>Lift over the matched baseline</h3>
+          <h3>Lift over same-day random entries</h3>
           <IntervalBars
-            title="Lift of the hit rate over matched random entries by band"
-            description="Signals' price-only hit rate minus the matched random baseline's, with 95% intervals; above zero is edge."
+            title="Lift of the hit rate over same-day random entries by band"
+            description="Signals' price-only hit rate minus that of random entries in other members on the same day, with 95% weekly cluster-bootstrap intervals; above zero is edge."
             format={(v) => percent(v, 1)}
-            data={figures.map(({ band, b }) => ({ label: band, value: b?.lift ?? null, lower: b?.liftLower ?? null, upper: b?.liftUpper ?? null }))}
+            data={figures.map(({ band, b }) => ({ label: band, value: b?.sameDay.lift.value ?? null, lower: b?.sameDay.lift.lower ?? null, upper: b?.sameDay.lift.upper ?? null }))}
           />
         </div>
       </div>
@@ -114,8 +114,8 @@ function ByBand({ card }: { card: Scorecard }) {
               <th scope="col" class="num">Closed</th>
               <th scope="col" class="num">Hit rate (95%)</th>
               <th scope="col" class="num">Mean R (95%)</th>
-              <th scope="col" class="num">Baseline hit rate</th>
-              <th scope="col" class="num">Lift (95%)</th>
+              <th scope="col" class="num">Same-day baseline hit rate</th>
+              <th scope="col" class="num">Same-day lift (95%)</th>
             </tr>
           </thead>
           <tbody>
@@ -132,10 +132,10 @@ function ByBand({ card }: { card: Scorecard }) {
                   {r(f?.avgR)}
                   {interval(f?.avgRInterval.lower, f?.avgRInterval.upper, r)}
                 </td>
-                <td class="num">{percent(b?.baselineHitRate)}</td>
+                <td class="num">{percent(b?.sameDay.hitRate)}</td>
                 <td class="num">
-                  {percent(b?.lift)}
-                  {interval(b?.liftLower, b?.liftUpper, percent)}
+                  {percent(b?.sameDay.lift.value)}
+                  {interval(b?.sameDay.lift.lower, b?.sameDay.lift.upper, percent)}
                 </td>
               </tr>
             ))}
@@ -200,6 +200,7 @@ export function RecordPage({ search }: { search: URLSearchParams }) {
                 {interval(card.allTime.hitRateInterval.lower, card.allTime.hitRateInterval.upper, percent)} · mean R{' '}
                 <strong>{r(card.allTime.avgR)}</strong> · profit factor {card.allTime.profitFactor?.toFixed(2) ?? '—'}
               </p>
+              {card.edge && <p data-edge="statement">{card.edge.statement}</p>}
               {card.higherBandsDoBetter && <p class="muted">{card.higherBandsDoBetter.statement}</p>}
             </div>
             <div class="card">
@@ -219,7 +220,9 @@ export function RecordPage({ search }: { search: URLSearchParams }) {
           <h2>Monthly outcomes ({label.toLowerCase()})</h2>
           {monthly.months ? <MonthlyOutcomes months={monthly.months} /> : <Pending what="the months" error={monthly.error} />}
           {!end && <p class="muted">No months to show.</p>}
-          <p class="muted">{card.calibration.baseline.method}</p>
+          <p class="muted">
+            {card.calibration.record.method.sameDay} {card.calibration.record.method.intervals}
+          </p>
         </div>
       )}
       <h2>Chain verification</h2>

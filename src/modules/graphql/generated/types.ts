@@ -25,6 +25,21 @@ export type AlertDispatchedEvent = {
   symbol?: Maybe<Scalars['String']['output']>;
 };
 
+/** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
+export type AlertPolicyRecord = {
+  __typename?: 'AlertPolicyRecord';
+  /** Per block reason: the signals it blocked, and let through − blocked mean R and same-day lift */
+  byReason?: Maybe<Scalars['JSON']['output']>;
+  /** Closed daily trades whose signal was alert-eligible when surfaced */
+  eligible?: Maybe<Scalars['JSON']['output']>;
+  /** Which ledger the figures come from */
+  ledger?: Maybe<Scalars['String']['output']>;
+  /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
+  letThrough?: Maybe<RecordFigures>;
+  /** Closed daily trades whose record carries no alert verdict (written before it was kept) */
+  withoutVerdict?: Maybe<Scalars['JSON']['output']>;
+};
+
 export type AlertRule = {
   __typename?: 'AlertRule';
   channels?: Maybe<AlertRuleChannels>;
@@ -136,11 +151,13 @@ export type BreakoutSignal = {
   breakoutVolumeRatio?: Maybe<Scalars['Float']['output']>;
   /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
   components?: Maybe<ScoreComponents>;
+  /** The calibrated probability that the ledger records a win (target1 before the stop while the lifecycle holds), from the fitted model; judged in /api/scorecard `calibration.confidence` (Brier score and reliability) */
   confidence?: Maybe<Scalars['Float']['output']>;
   detectedAt?: Maybe<Scalars['String']['output']>;
   direction?: Maybe<Scalars['String']['output']>;
   /** Distance of that close beyond the trigger in the setup’s direction, % */
   distancePct?: Maybe<Scalars['Float']['output']>;
+  /** How reachable target1 is, as the record shows it: the fitted score (kernels/score-table, fitted on the replayed history 2005–2016) ranks setups by their expected R and chance of a recorded win. It is not edge: out of sample no band beats random entries with the same geometry on the same day (/api/scorecard `edge` says what the current record shows) */
   finalScore?: Maybe<Scalars['Float']['output']>;
   geometry?: Maybe<SignalGeometry>;
   /** SYMBOL-pattern-detectedAt */
@@ -323,6 +340,18 @@ export type EarningsResponse = {
   proximity?: Maybe<EarningsProximity>;
   source?: Maybe<Scalars['String']['output']>;
   symbol?: Maybe<Scalars['String']['output']>;
+};
+
+/** Whether the signals show edge over same-day random entries, computed from the current record */
+export type EdgeStatement = {
+  __typename?: 'EdgeStatement';
+  basis?: Maybe<Scalars['String']['output']>;
+  /** Which ledger the figures come from */
+  ledger?: Maybe<Scalars['String']['output']>;
+  /** What the current record shows, in one sentence, e.g. "no band beats same-day random entries: the best, elite, lift −0.3 pp [−1.2, +0.6]; …" */
+  statement?: Maybe<Scalars['String']['output']>;
+  /** edge: some score band beats same-day random entries (its lift interval lies above 0); none: no band does; insufficient: too few trades */
+  verdict?: Maybe<Scalars['String']['output']>;
 };
 
 export type Export = {
@@ -837,21 +866,6 @@ export type LedgerVerifyResponseHead = {
   seq?: Maybe<Scalars['JSON']['output']>;
 };
 
-export type LiftFigures = {
-  __typename?: 'LiftFigures';
-  baselineDraws?: Maybe<Scalars['JSON']['output']>;
-  baselineHitRate?: Maybe<Scalars['Float']['output']>;
-  /** Their price-only hit rate (target1 before the stop) */
-  hitRate?: Maybe<Scalars['Float']['output']>;
-  /** hitRate − baselineHitRate */
-  lift?: Maybe<Scalars['Float']['output']>;
-  /** Newcombe's hybrid score 95% interval */
-  liftLower?: Maybe<Scalars['Float']['output']>;
-  liftUpper?: Maybe<Scalars['Float']['output']>;
-  /** Closed daily trades resolved by prices */
-  trades?: Maybe<Scalars['JSON']['output']>;
-};
-
 export type MacroCalendarResponse = {
   __typename?: 'MacroCalendarResponse';
   asOf?: Maybe<Scalars['String']['output']>;
@@ -899,6 +913,52 @@ export type MacroCalendarResponseWindow = {
   to?: Maybe<Scalars['String']['output']>;
 };
 
+/** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
+export type MonthlyAlertPolicyRecord = {
+  __typename?: 'MonthlyAlertPolicyRecord';
+  /** Per block reason: the signals it blocked, and let through − blocked mean R and same-day lift */
+  byReason?: Maybe<Scalars['JSON']['output']>;
+  /** Closed daily trades whose signal was alert-eligible when surfaced */
+  eligible?: Maybe<Scalars['JSON']['output']>;
+  /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
+  letThrough?: Maybe<RecordFigures>;
+  /** Closed daily trades whose record carries no alert verdict (written before it was kept) */
+  withoutVerdict?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** Whether the signals show edge over same-day random entries, computed from the current record */
+export type MonthlyEdgeStatement = {
+  __typename?: 'MonthlyEdgeStatement';
+  basis?: Maybe<Scalars['String']['output']>;
+  /** What the current record shows, in one sentence, e.g. "no band beats same-day random entries: the best, elite, lift −0.3 pp [−1.2, +0.6]; …" */
+  statement?: Maybe<Scalars['String']['output']>;
+  /** edge: some score band beats same-day random entries (its lift interval lies above 0); none: no band does; insufficient: too few trades */
+  verdict?: Maybe<Scalars['String']['output']>;
+};
+
+/** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced, for the signals detected in the month */
+export type MonthlyRecordSection = {
+  __typename?: 'MonthlyRecordSection';
+  /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
+  alertPolicy?: Maybe<MonthlyAlertPolicyRecord>;
+  /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
+  all?: Maybe<RecordFigures>;
+  byBand?: Maybe<Scalars['JSON']['output']>;
+  byDirection?: Maybe<Scalars['JSON']['output']>;
+  byPattern?: Maybe<Scalars['JSON']['output']>;
+  byRegime?: Maybe<Scalars['JSON']['output']>;
+  byYear?: Maybe<Scalars['JSON']['output']>;
+  /** Whether the signals show edge over same-day random entries, computed from the current record */
+  edge?: Maybe<MonthlyEdgeStatement>;
+  /** Which ledger the figures come from */
+  ledger?: Maybe<Scalars['String']['output']>;
+  /** Random entries drawn per trade and baseline */
+  matches?: Maybe<Scalars['JSON']['output']>;
+  method?: Maybe<Scalars['JSON']['output']>;
+  /** The universe the random entries were drawn from */
+  universe?: Maybe<Scalars['String']['output']>;
+};
+
 export type MonthlyResponse = {
   __typename?: 'MonthlyResponse';
   byBand?: Maybe<Scalars['JSON']['output']>;
@@ -910,6 +970,8 @@ export type MonthlyResponse = {
   ledgerHead?: Maybe<MonthlyResponseLedgerHead>;
   method?: Maybe<Scalars['JSON']['output']>;
   month?: Maybe<Scalars['String']['output']>;
+  /** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced, for the signals detected in the month */
+  record?: Maybe<MonthlyRecordSection>;
   /** The replay shown (source=replay), else null */
   replay?: Maybe<ReplaySummary>;
   signals?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
@@ -1204,12 +1266,14 @@ export type Performance = {
   avgDaysHeld?: Maybe<Scalars['Float']['output']>;
   /** Mean R of closed trades */
   avgR?: Maybe<Scalars['Float']['output']>;
-  avgRInterval?: Maybe<PerformanceHitRateInterval>;
+  /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
+  avgRInterval?: Maybe<PerformanceAvgRInterval>;
   /** Entered signals with a final outcome */
   closed?: Maybe<Scalars['JSON']['output']>;
   expectancyR?: Maybe<Scalars['Float']['output']>;
   /** wins ÷ closed */
   hitRate?: Maybe<Scalars['Float']['output']>;
+  /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
   hitRateInterval?: Maybe<PerformanceHitRateInterval>;
   losses?: Maybe<Scalars['JSON']['output']>;
   /** Failed or expired before crossing the trigger */
@@ -1223,6 +1287,14 @@ export type Performance = {
   wins?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
+export type PerformanceAvgRInterval = {
+  __typename?: 'PerformanceAvgRInterval';
+  lower?: Maybe<Scalars['Float']['output']>;
+  upper?: Maybe<Scalars['Float']['output']>;
+};
+
+/** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
 export type PerformanceHitRateInterval = {
   __typename?: 'PerformanceHitRateInterval';
   lower?: Maybe<Scalars['Float']['output']>;
@@ -1554,6 +1626,75 @@ export type QueryWatchlistsArgs = {
   order?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type RecordEstimate = {
+  __typename?: 'RecordEstimate';
+  /** 95% weekly cluster-bootstrap interval */
+  lower?: Maybe<Scalars['Float']['output']>;
+  upper?: Maybe<Scalars['Float']['output']>;
+  value?: Maybe<Scalars['Float']['output']>;
+};
+
+/** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
+export type RecordFigures = {
+  __typename?: 'RecordFigures';
+  hitRate?: Maybe<RecordEstimate>;
+  meanR?: Maybe<RecordEstimate>;
+  priceHitRate?: Maybe<RecordEstimate>;
+  /** Trades labelled by prices alone */
+  priced?: Maybe<Scalars['JSON']['output']>;
+  sameDay?: Maybe<RecordFiguresSameDay>;
+  /** Share of the trades the lifecycle ended as scratches */
+  scratchShare?: Maybe<Scalars['Float']['output']>;
+  /** Closed, entered daily trades */
+  trades?: Maybe<Scalars['JSON']['output']>;
+  /** Entry weeks with a trade: the clusters resampled */
+  weeks?: Maybe<Scalars['JSON']['output']>;
+  yearMatched?: Maybe<RecordFiguresYearMatched>;
+};
+
+export type RecordFiguresSameDay = {
+  __typename?: 'RecordFiguresSameDay';
+  /** Resolved same-day random entries */
+  draws?: Maybe<Scalars['JSON']['output']>;
+  /** Their hit rate (target1 before the stop, prices only) */
+  hitRate?: Maybe<Scalars['Float']['output']>;
+  lift?: Maybe<RecordEstimate>;
+  liftR?: Maybe<RecordEstimate>;
+  /** Their mean R */
+  meanR?: Maybe<Scalars['Float']['output']>;
+};
+
+export type RecordFiguresYearMatched = {
+  __typename?: 'RecordFiguresYearMatched';
+  /** Resolved year-matched random entries */
+  draws?: Maybe<Scalars['JSON']['output']>;
+  /** Their hit rate (target1 before the stop, prices only) */
+  hitRate?: Maybe<Scalars['Float']['output']>;
+  lift?: Maybe<RecordEstimate>;
+  liftR?: Maybe<RecordEstimate>;
+  /** Their mean R */
+  meanR?: Maybe<Scalars['Float']['output']>;
+};
+
+/** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced */
+export type RecordSection = {
+  __typename?: 'RecordSection';
+  /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
+  all?: Maybe<RecordFigures>;
+  byBand?: Maybe<Scalars['JSON']['output']>;
+  byDirection?: Maybe<Scalars['JSON']['output']>;
+  byPattern?: Maybe<Scalars['JSON']['output']>;
+  byRegime?: Maybe<Scalars['JSON']['output']>;
+  byYear?: Maybe<Scalars['JSON']['output']>;
+  /** Which ledger the figures come from */
+  ledger?: Maybe<Scalars['String']['output']>;
+  /** Random entries drawn per trade and baseline */
+  matches?: Maybe<Scalars['JSON']['output']>;
+  method?: Maybe<Scalars['JSON']['output']>;
+  /** The universe the random entries were drawn from */
+  universe?: Maybe<Scalars['String']['output']>;
+};
+
 export type ReplaySummary = {
   __typename?: 'ReplaySummary';
   /** The market-data provider the replay read (synthetic, csv, yahoo) */
@@ -1599,10 +1740,14 @@ export type ScoreComponents = {
 
 export type ScorecardResponse = {
   __typename?: 'ScorecardResponse';
+  /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
+  alertPolicy?: Maybe<AlertPolicyRecord>;
   allTime?: Maybe<Performance>;
   calibration?: Maybe<ScorecardResponseCalibration>;
+  /** Whether the signals show edge over same-day random entries, computed from the current record */
+  edge?: Maybe<EdgeStatement>;
   generatedAt?: Maybe<Scalars['String']['output']>;
-  /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with Wilson intervals */
+  /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval */
   higherBandsDoBetter?: Maybe<Scalars['JSON']['output']>;
   ledgerHead?: Maybe<ScorecardResponseLedgerHead>;
   method?: Maybe<Scalars['JSON']['output']>;
@@ -1620,8 +1765,6 @@ export type ScorecardResponse = {
 
 export type ScorecardResponseCalibration = {
   __typename?: 'ScorecardResponseCalibration';
-  /** The same geometry at matched random entries: the baseline each figure is judged against, and the lift over it */
-  baseline?: Maybe<ScorecardResponseCalibrationBaseline>;
   byBand?: Maybe<Scalars['JSON']['output']>;
   byDirection?: Maybe<Scalars['JSON']['output']>;
   byPattern?: Maybe<Scalars['JSON']['output']>;
@@ -1629,18 +1772,8 @@ export type ScorecardResponseCalibration = {
   byTimeframe?: Maybe<Scalars['JSON']['output']>;
   /** Is confidence a probability of a win? Brier score against the base rate, and the reliability table */
   confidence?: Maybe<ScorecardResponseCalibrationConfidence>;
-};
-
-/** The same geometry at matched random entries: the baseline each figure is judged against, and the lift over it */
-export type ScorecardResponseCalibrationBaseline = {
-  __typename?: 'ScorecardResponseCalibrationBaseline';
-  all?: Maybe<LiftFigures>;
-  byBand?: Maybe<Scalars['JSON']['output']>;
-  byDirection?: Maybe<Scalars['JSON']['output']>;
-  byPattern?: Maybe<Scalars['JSON']['output']>;
-  /** Random entries drawn per trade */
-  matches?: Maybe<Scalars['JSON']['output']>;
-  method?: Maybe<Scalars['String']['output']>;
+  /** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced */
+  record?: Maybe<RecordSection>;
 };
 
 /** Is confidence a probability of a win? Brier score against the base rate, and the reliability table */
@@ -1743,6 +1876,7 @@ export type Signal = {
   breakoutVolumeRatio?: Maybe<Scalars['Float']['output']>;
   /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
   components?: Maybe<ScoreComponents>;
+  /** The calibrated probability that the ledger records a win (target1 before the stop while the lifecycle holds), from the fitted model; judged in /api/scorecard `calibration.confidence` (Brier score and reliability) */
   confidence?: Maybe<Scalars['Float']['output']>;
   detectedAt?: Maybe<Scalars['String']['output']>;
   direction?: Maybe<Scalars['String']['output']>;
@@ -1750,6 +1884,7 @@ export type Signal = {
   distancePct?: Maybe<Scalars['Float']['output']>;
   /** GET /api/earnings of the signal's symbol, first page (batched per request) */
   earnings?: Maybe<EarningsResponse>;
+  /** How reachable target1 is, as the record shows it: the fitted score (kernels/score-table, fitted on the replayed history 2005–2016) ranks setups by their expected R and chance of a recorded win. It is not edge: out of sample no band beats random entries with the same geometry on the same day (/api/scorecard `edge` says what the current record shows) */
   finalScore?: Maybe<Scalars['Float']['output']>;
   geometry?: Maybe<SignalGeometry>;
   /** SYMBOL-pattern-detectedAt */
