@@ -81,7 +81,8 @@ export async function runSweep(options: CapacityOptions, cleanup: Cleanup, progr
     stopped.push(found.stopped);
   }
   if (wanted.has('universe') || wanted.has('years')) {
-    progress(`scan: ${options.sweep.universeSizes.join(', ')} stocks; replay of ${options.sweep.replaySymbols} stocks over ${options.sweep.years.join(', ')} years`);
+    if (wanted.has('universe')) progress(`universe: a daily scan of ${options.sweep.universeSizes.join(', ')} stocks`);
+    if (wanted.has('years')) progress(`years: a replay of ${options.sweep.replaySymbols} stocks over ${options.sweep.years.join(', ')} years`);
     const found = await sweepWork(
       {
         universeSizes: wanted.has('universe') ? options.sweep.universeSizes : [],
@@ -150,24 +151,34 @@ const SATURATING_CONNECTIONS = 32;
  * Requests a second against cores: for each count, an instance pinned to
  * that many cores (POOL_SIZE the same) takes the profile's mix on
  * `SATURATING_CONNECTIONS` closed-loop connections for `--step-seconds`.
- * The load generator runs in this process, on any core.
+ * The instances boot together (a boot is most of the time; an instance
+ * waiting its turn is idle) and are loaded one at a time. The load generator
+ * runs in this process, on any core.
  */
 async function sweepCores(options: CapacityOptions, mix: Profile, deadline: number, cleanup: Cleanup, progress: (line: string) => void): Promise<{ law?: ScalingLaw; stopped: string }> {
+  const counts = options.sweep.coreCounts;
+  progress(`cores: instances on ${counts.join(', ')} cores (POOL_SIZE the same), booting together…`);
+  const instances = await Promise.all(
+    counts.map(async (cores) => {
+      const instance = await startRole('instance', instanceEnv({ sseClients: 0, quoteIntervalMs: 1000, extra: { POOL_SIZE: String(cores), ...options.env } }), undefined, 180_000, cores);
+      cleanup.add(() => instance.stop());
+      return instance;
+    }),
+  );
   const points: [number, number][] = [];
-  for (const cores of options.sweep.coreCounts) {
-    if (performance.now() > deadline) return { law: coresLaw(points), stopped: `cores: time limit before ${cores} cores` };
-    progress(`cores: an instance on ${cores} core${cores === 1 ? '' : 's'} (POOL_SIZE=${cores})…`);
-    const instance = await startRole('instance', instanceEnv({ sseClients: 0, quoteIntervalMs: 1000, extra: { POOL_SIZE: String(cores), ...options.env } }), undefined, 180_000, cores);
-    cleanup.add(() => instance.stop());
-    try {
+  try {
+    for (const [i, cores] of counts.entries()) {
+      const instance = instances[i]!;
+      if (performance.now() > deadline) return { law: coresLaw(points), stopped: `cores: time limit before ${cores} cores` };
       await warmRoutes(instance.url, mix, progress);
       const carried = await saturate(instance.url, mix.requests, { connections: SATURATING_CONNECTIONS, seconds: options.stepSeconds, credential: mix.credential });
       progress(`cores: ${cores}: ${Math.round(carried.rps)} req/s, worst p99 ${carried.p99Ms} ms, ${carried.errors} errors`);
+      await instance.stop();
       if (carried.errors > 0) return { law: coresLaw(points), stopped: `cores: ${carried.errors} errors on ${cores} cores` };
       points.push([cores, carried.rps]);
-    } finally {
-      await instance.stop();
     }
+  } finally {
+    await Promise.all(instances.map((instance) => instance.stop()));
   }
   return { law: coresLaw(points), stopped: 'cores: every count measured' };
 }

@@ -90,6 +90,7 @@ type Deps = () => { barStore: BarStore; marketData: MarketData; pool: KernelPool
 async function scanPoints(deps: Deps, stocks: string[], options: WorkSweepOptions, progress: (line: string) => void) {
   const points: WorkPoint[] = [];
   if (options.universeSizes.length === 0) return { points, stopped: 'not asked' };
+  if (performance.now() > options.deadline) return { points, stopped: 'time limit before the first scan' };
   // A first scan starts the pool's threads and compiles the kernels: not a point.
   await runScan(deps(), { timeframe: 'daily', symbols: stocks.slice(0, 20) });
   for (const size of options.universeSizes) {
@@ -107,6 +108,7 @@ async function scanPoints(deps: Deps, stocks: string[], options: WorkSweepOption
 async function replayPoints(deps: Deps, symbols: string[], options: WorkSweepOptions, progress: (line: string) => void) {
   const points: WorkPoint[] = [];
   if (options.years.length === 0) return { points, stopped: 'not asked' };
+  if (performance.now() > options.deadline) return { points, stopped: 'time limit before the first replay' };
   // A first replay starts the pool's background threads and compiles the replay's kernels: not a point.
   await replay(deps(), symbols.slice(0, 2), Math.min(...options.years));
   for (const years of options.years) {
