@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 
-export const USAGE = 'usage: breakline capacity [--url URL [--allow-remote]] [--profile FILE | --route [W:]PATH … --graphql [W:]QUERY … --rps N --sse N …] [--target "rps=3000,sse=20000,p99=50ms"] [--json] | --sweep | --smoke';
+export const USAGE = 'usage: breakline capacity [--url URL [--allow-remote]] [--profile FILE | --route [W:]PATH … --graphql [W:]QUERY … --rps N --sse N …] [--target "rps=3000,sse=20000,p99=50ms"] [--json] | --sweep [--dimensions A,B] | --smoke';
 
 /** What the plan is for: requests a second, open streams, and the p99 every route must keep. */
 export interface Target {
