@@ -15,7 +15,10 @@
  * quotes of a `/api/stream` subscriber (AAPL, MSFT) over each phase: the
  * longest gap between two quotes and the latest quote's age on arrival (one
  * tick is SSE_QUOTE_INTERVAL_MS, 1 s; the synthetic market quotes during its
- * sessions only).
+ * sessions only). And the write phase, first in each phase: a journal entry
+ * created (`POST /api/journal/entries`) and a GraphQL query of the journal,
+ * 5 times each one after the other: how long each waited (median, slowest)
+ * while the replay writes its ledger.
  *
  * `--tree name=dir` (repeatable) measures other checkouts in the same run,
  * one after the other (each its own server and STATE_DIR), e.g. main exported
@@ -234,6 +237,58 @@ async function measureRoutes(server: Server, routes: { path: string; session: bo
   return out;
 }
 
+/** The writes and the GraphQL read measured in each phase, each sent `WRITES` times, one after the other. */
+const WRITES = 5;
+const JOURNAL_ENTRY = { symbol: 'NVDA', side: 'long', entryPrice: 151.4, entryAt: '2026-11-18T15:02:00Z', size: 100, notes: 'bench/stall write phase' };
+const WRITE_CALLS = [
+  { name: 'POST /api/journal/entries', path: '/api/journal/entries', body: JOURNAL_ENTRY },
+  { name: 'POST /api/graphql (journalEntries)', path: '/api/graphql', body: { query: '{ journalEntries(limit: 5) { items { id symbol } } }' } },
+] as const;
+
+interface WriteMeasured {
+  medianMs: number;
+  slowestMs: number | string;
+  statuses: string;
+}
+
+/**
+ * The write phase (issue 27): a journal entry created, and a GraphQL query of
+ * the journal, `WRITES` times each one after the other while `/livez` is
+ * probed: how long a user's write or query waits (median and slowest), and the
+ * worst probe meanwhile.
+ */
+async function measureWrites(server: Server, token: string, timeoutMs: number): Promise<Map<string, WriteMeasured & { worstLivezMs: number }>> {
+  const out = new Map<string, WriteMeasured & { worstLivezMs: number }>();
+  for (const call of WRITE_CALLS) {
+    await settle(server.base);
+    const report = await probeWhile(server.base, async () => {
+      const times: number[] = [];
+      const statuses: string[] = [];
+      for (let i = 0; i < WRITES; i++) {
+        const began = performance.now();
+        const signal = AbortSignal.timeout(timeoutMs);
+        const status = await fetch(`${server.base}${call.path}`, { method: 'POST', signal, headers: { cookie: `__session=${token}`, 'content-type': 'application/json' }, body: JSON.stringify(call.body) })
+          .then(async (r) => (await r.arrayBuffer(), String(r.status)))
+          .catch(() => (signal.aborted ? 'timeout' : 'error'));
+        times.push(performance.now() - began);
+        statuses.push(status);
+      }
+      return { times, statuses };
+    });
+    const { times, statuses } = report.result;
+    const sorted = [...times].sort((a, b) => a - b);
+    const counts = new Map<string, number>();
+    for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+    out.set(call.name, {
+      medianMs: Math.round(sorted[Math.floor(sorted.length / 2)]!),
+      slowestMs: statuses.includes('timeout') ? `>${timeoutMs}` : Math.round(sorted.at(-1)!),
+      statuses: [...counts].map(([st, n]) => (n === WRITES ? st : `${st}×${n}`)).join(' '),
+      worstLivezMs: Math.round(report.worstMs),
+    });
+  }
+  return out;
+}
+
 const logged = (server: Server, msg: string) => server.logs.some((l) => l.msg === msg);
 
 async function waitFor(server: Server, msg: string, timeoutMs: number): Promise<boolean> {
@@ -257,11 +312,15 @@ async function benchTree(root: string, only: string[], timeoutMs: number) {
     await waitFor(server, 'replay started', 120_000);
     loads.push(loadavg()[0]!);
     let quotes = watchQuotes(server.base);
+    // The writes first: they are what a user does on a first start, while the replay surely runs.
+    const writesReplaying = !logged(server, 'boot replay finished');
+    const writesDuring = await measureWrites(server, token, timeoutMs);
     const during = await measureRoutes(server, routes, token, timeoutMs, () => !logged(server, 'boot replay finished'));
     const quotesDuring = quotes.stop();
     loads.push(loadavg()[0]!);
     const stopDuringMs = logged(server, 'boot replay finished') ? null : await server.stop();
     let after = new Map<string, Measured>();
+    let writesAfter = new Map<string, WriteMeasured & { worstLivezMs: number }>();
     let quotesAfter = {};
     let stopAfterMs: number | null = null;
     if (!smoke) {
@@ -271,12 +330,13 @@ async function benchTree(root: string, only: string[], timeoutMs: number) {
       await server.stop();
       server = await startServer(root, stateDir);
       quotes = watchQuotes(server.base);
+      writesAfter = await measureWrites(server, token, timeoutMs);
       after = await measureRoutes(server, routes, token, timeoutMs, () => false);
       quotesAfter = quotes.stop();
       loads.push(loadavg()[0]!);
       stopAfterMs = await server.stop();
     } else if (stopDuringMs === null) await server.stop();
-    return { routes, during, after, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
+    return { routes, during, after, writesDuring, writesReplaying, writesAfter, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
   }
@@ -301,6 +361,22 @@ export async function benchStall(): Promise<void> {
     return row;
   });
   printTable(`Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended)`, rows);
+  printTable(
+    `Writes and a GraphQL query, ${WRITES} one after the other (ms: median / slowest; worst /livez meanwhile; * the boot replay had ended)`,
+    WRITE_CALLS.map((call) => {
+      const row: Record<string, string> = { call: call.name };
+      for (const phase of smoke ? (['during'] as const) : (['during', 'after'] as const)) {
+        for (const r of results) {
+          const m = (phase === 'during' ? r.writesDuring : r.writesAfter).get(call.name);
+          const mark = phase === 'during' && !r.writesReplaying ? '*' : '';
+          row[`${r.name} ${phase}: median / slowest ms`] = m ? `${m.medianMs} / ${m.slowestMs}${mark}` : '-';
+          row[`${r.name} ${phase}: worst livez ms`] = m ? String(m.worstLivezMs) : '-';
+          if (r === results.at(-1)) row[`${phase} status`] = m?.statuses ?? '-';
+        }
+      }
+      return row;
+    }),
+  );
   printTable(
     'Per tree: quotes on /api/stream (AAPL, MSFT), SIGTERM to exit, load average (1 min) at the phases',
     results.map((r) => ({
