@@ -199,19 +199,19 @@ export const MARKET_DOCS = {
     summary: 'OHLCV bars',
     description:
       'Bars of a symbol, newest last. `range` keeps the last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window; it defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. Additive: `timeframe` (daily, 4h, 1h; default daily), `from`/`to` (session dates, inclusive) bound the window, and `range` counts its sessions back from `to` (or the latest bar) without going before `from` — so `from`/`to` narrow a window. `range=max` (additive) takes every session of the window: any span, `from`..`to` or the whole history held. A window longer than `limit` bars (default 1000, at most 10000) is paged oldest first: `pagination` (nextCursor, hasMore, total bars of the window, offset) and a `Link: <…&cursor=…>; rel="next"` header (RFC 8288) name the next page; pass `cursor` with the same query, or follow the link. `pagination` is present for range=max and for any window longer than one page. Representations (additive): JSON by default, CSV (`text/csv`, RFC 4180 with a header row: date,[ts,]open,high,low,close,volume) or NDJSON (`application/x-ndjson`, one PriceBar per line) by `Accept` or `format=`; an Accept naming none of them is 406. `source` names where the bars come from. 404 for a well-formed symbol the provider does not know; 400 when `from` is after `to`.',
-    responses: {
+    // Merged into the generated responses by plugins/openapi/publish (withExtras).
+    'x-responses': {
       200: {
         description: 'The page of bars, as JSON (BarsResponse), CSV or NDJSON',
         headers: {
           Link: { description: 'RFC 8288: `<url>; rel="next"` when a next page exists (the same query with its cursor)', schema: { type: 'string' as const } },
         },
         content: {
-          'application/json': { schema: { $ref: '#/components/schemas/BarsResponse' } },
           'text/csv': { schema: { type: 'string' as const, description: 'A header row date,[ts,]open,high,low,close,volume (ts for 4h and 1h bars), then one row per bar, CRLF line ends' } },
           'application/x-ndjson': { schema: { type: 'string' as const, description: 'One PriceBar JSON object per line (LF)' } },
         },
       },
-      406: { description: 'Not acceptable: Accept names none of application/json, text/csv, application/x-ndjson (Error shape)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      406: { description: 'Not acceptable: Accept names none of application/json, text/csv, application/x-ndjson (Error shape)' },
     },
   },
   snapshot: {

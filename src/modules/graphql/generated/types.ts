@@ -110,8 +110,9 @@ export type ApiKeyList = {
 
 export type BarsResponse = {
   __typename?: 'BarsResponse';
-  /** Bars of the window, oldest first (newest last) */
+  /** Bars of the page, oldest first (newest last) */
   bars?: Maybe<Array<Maybe<PriceBar>>>;
+  pagination?: Maybe<PageMeta2>;
   range?: Maybe<Scalars['String']['output']>;
   /** Where the bars come from: the provider's name, e.g. synthetic, csv, yahoo (additive) */
   source?: Maybe<Scalars['String']['output']>;
@@ -1261,6 +1262,19 @@ export type PageMeta = {
   total?: Maybe<Scalars['JSON']['output']>;
 };
 
+export type PageMeta2 = {
+  __typename?: 'PageMeta2';
+  hasMore?: Maybe<Scalars['Boolean']['output']>;
+  /** The effective page size */
+  limit?: Maybe<Scalars['JSON']['output']>;
+  /** Opaque cursor of the next page; null on the last page */
+  nextCursor?: Maybe<Scalars['String']['output']>;
+  offset?: Maybe<Scalars['JSON']['output']>;
+  order?: Maybe<Scalars['String']['output']>;
+  /** Items in all pages, where cheap to count */
+  total?: Maybe<Scalars['JSON']['output']>;
+};
+
 export type Performance = {
   __typename?: 'Performance';
   avgDaysHeld?: Maybe<Scalars['Float']['output']>;
@@ -1403,7 +1417,9 @@ export type QueryAlertRulesArgs = {
 
 
 export type QueryBarsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   range?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
   timeframe?: InputMaybe<Scalars['String']['input']>;
