@@ -7,7 +7,7 @@
  * not dependencies: each is skipped, and says so, when absent).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { listenTestServer, type TestServer } from '../helpers/server';
 const ROOT = join(import.meta.dir, '../..');
 const PACKAGE = join(ROOT, 'clients/typescript');
 const BIN = join(ROOT, 'node_modules/.bin');
+const TYPESCRIPT_MAJOR = Number((JSON.parse(readFileSync(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')) as { version: string }).version.split('.')[0]);
 
 /** The README's first ```ts block, importing the package from its source. */
 async function readmeExample(): Promise<string> {
@@ -65,7 +66,9 @@ describe('clients/typescript', () => {
   }, 60_000);
 
   // Heavy generators, not dependencies: run when installed (npm i -D @hey-api/openapi-ts orval).
-  it.skipIf(!existsSync(join(BIN, 'openapi-ts')))('generates a client with @hey-api/openapi-ts without errors (skipped when not installed)', () => {
+  // @hey-api/openapi-ts 0.95 prints with the TypeScript compiler API, which TypeScript 7 (this repository's) no longer
+  // ships (`ts.NewLineKind` is undefined): it runs here only beside a TypeScript before 7 (npx -p typescript@5 -p @hey-api/openapi-ts).
+  it.skipIf(!existsSync(join(BIN, 'openapi-ts')) || TYPESCRIPT_MAJOR >= 7)('generates a client with @hey-api/openapi-ts without errors (skipped when not installed, or beside TypeScript 7)', () => {
     const run = Bun.spawnSync([join(BIN, 'openapi-ts'), '-i', documentPath, '-o', join(dir, 'hey-api')], { cwd: dir });
     expect(run.exitCode, run.stderr.toString()).toBe(0);
     expect(existsSync(join(dir, 'hey-api'))).toBe(true);
