@@ -125,6 +125,8 @@ interface LighthouseScores {
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
+  /** Cumulative layout shift: content moving as the page loads (a quarter of the performance score, whatever the load). */
+  cls: number;
   /**
    * Lighthouse's measure of the host's CPU during the run (`environment.benchmarkIndex`; Chrome DevTools' calibration
    * takes 1000 for a mid-tier phone such as a Pixel 5, 264 for a low-tier one): a busy machine scores low here, and
@@ -146,6 +148,7 @@ async function lighthouse(url: string, preset: 'mobile' | 'desktop'): Promise<Li
     fcpMs: Math.round(report.audits['first-contentful-paint']!.numericValue),
     lcpMs: Math.round(report.audits['largest-contentful-paint']!.numericValue),
     tbtMs: Math.round(report.audits['total-blocking-time']!.numericValue),
+    cls: Number(report.audits['cumulative-layout-shift']!.numericValue.toFixed(3)),
     benchmarkIndex: Math.round(report.environment.benchmarkIndex),
   };
 }
