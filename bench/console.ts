@@ -22,7 +22,16 @@
  * Prints one table each, with the load average; exits 1 when a score is below
  * 90 (issue 33's bar) so a run says plainly whether it held.
  *
+ * `--compare BEFORE` sets two running servers side by side in one run (this
+ * tree's, or `--url AFTER`, against BEFORE, e.g. one started from a worktree
+ * of main): the first render of the signals page and Lighthouse on each page,
+ * the two trees taking turns page by page (the load drifts; turns spread it
+ * over both), beside the floor: Lighthouse on an empty static page served by
+ * this process in the same run, the best a page can score on the machine as
+ * loaded. `--pages signals,record` and `--presets mobile` keep a run short.
+ *
  *   bun run bench/console.ts [--smoke] [--runs N] [--binary dist/breakline]
+ *   bun run bench/console.ts --compare http://127.0.0.1:PORT [--url http://127.0.0.1:PORT] [--pages …] [--presets …] [--runs N]
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -116,6 +125,8 @@ interface LighthouseScores {
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
+  /** Cumulative layout shift: content moving as the page loads (a quarter of the performance score, whatever the load). */
+  cls: number;
   /**
    * Lighthouse's measure of the host's CPU during the run (`environment.benchmarkIndex`; Chrome DevTools' calibration
    * takes 1000 for a mid-tier phone such as a Pixel 5, 264 for a low-tier one): a busy machine scores low here, and
@@ -137,6 +148,7 @@ async function lighthouse(url: string, preset: 'mobile' | 'desktop'): Promise<Li
     fcpMs: Math.round(report.audits['first-contentful-paint']!.numericValue),
     lcpMs: Math.round(report.audits['largest-contentful-paint']!.numericValue),
     tbtMs: Math.round(report.audits['total-blocking-time']!.numericValue),
+    cls: Number(report.audits['cumulative-layout-shift']!.numericValue.toFixed(3)),
     benchmarkIndex: Math.round(report.environment.benchmarkIndex),
   };
 }
@@ -144,9 +156,71 @@ async function lighthouse(url: string, preset: 'mobile' | 'desktop'): Promise<Li
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
 
+const PAGES = { signals: '/console/signals', record: '/console/record', market: '/console/market', account: '/console/account' } as const;
+
+/** An empty page (a heading and a line of text) on a port of this process: the floor under every page's score. */
+function floorServer(): { url: string; stop: () => void } {
+  const html = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>floor</title></head><body><h1>Floor</h1><p>An empty static page.</p></body></html>';
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } }) });
+  return { url: `http://127.0.0.1:${server.port}/`, stop: () => server.stop(true) };
+}
+
+/** Two servers side by side in one run (`--compare BEFORE [--url AFTER]`): first render and Lighthouse, taking turns. */
+async function compare(before: string, after: string): Promise<void> {
+  const runs = Number(arg('--runs') ?? 3);
+  const pages = (arg('--pages') ?? Object.keys(PAGES).join(',')).split(',') as (keyof typeof PAGES)[];
+  const presets = (arg('--presets') ?? 'mobile,desktop').split(',') as ('mobile' | 'desktop')[];
+  const trees = [
+    { tree: 'before', base: before },
+    { tree: 'after', base: after },
+  ];
+  const renders: Record<string, string | number>[] = [];
+  const measured = new Map<string, Awaited<ReturnType<typeof firstRender>>>();
+  for (let run = 0; run < runs; run++) {
+    for (const { tree, base } of run % 2 === 0 ? trees : [...trees].reverse()) {
+      const one = await firstRender(base, 1);
+      const all = measured.get(tree) ?? { rows: [], paints: [], threadMs: [], processMs: [] };
+      for (const key of ['rows', 'paints', 'threadMs', 'processMs'] as const) all[key].push(...one[key]);
+      measured.set(tree, all);
+    }
+  }
+  for (const { tree } of runs > 0 ? trees : []) {
+    const m = measured.get(tree)!;
+    renders.push({ tree, runs: m.rows.length, firstRowMs: median(m.rows).toFixed(0), firstPaintMs: median(m.paints).toFixed(0), mainThreadCpuMs: median(m.threadMs).toFixed(0), rendererCpuMs: median(m.processMs).toFixed(0) });
+  }
+  if (runs > 0) printTable(`console: first render of the signals page, medians, turns taken (load ${load()})`, renders);
+
+  const floor = floorServer();
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const [at, page] of pages.entries()) {
+      for (const preset of presets) {
+        for (const { tree, base } of at % 2 === 0 ? trees : [...trees].reverse()) {
+          rows.push({ page, preset, tree, ...(await lighthouse(`${base}${PAGES[page]}`, preset)), load: load() });
+        }
+      }
+    }
+    for (const preset of presets) rows.push({ page: 'floor: empty static page', preset, tree: '—', ...(await lighthouse(floor.url, preset)), load: load() });
+  } finally {
+    floor.stop();
+  }
+  printTable('console: Lighthouse, before and after in one run, with the floor', rows);
+}
+
 export async function benchConsole(): Promise<void> {
   if (!existsSync(CHROMIUM)) {
     console.log(`console: skipped (${CHROMIUM} is missing; Debian: apt-get install chromium)`);
+    return;
+  }
+  const before = arg('--compare');
+  if (before) {
+    const given = arg('--url');
+    const server = given ? undefined : await startServer();
+    try {
+      await compare(before, given ?? server!.base);
+    } finally {
+      await server?.stop();
+    }
     return;
   }
   const runs = Number(arg('--runs') ?? (smoke ? 2 : 5));

@@ -2,13 +2,23 @@
  * @module console/page
  * The console's HTML: the page that loads the bundled console, its
  * Content-Security-Policy, and the page a browser gets while the server warms
- * up. No imports, so the warm-up listener (cli/warming-listener) loads it
+ * up. It imports nothing but the console's path table (console/app/routes, no
+ * imports of its own), so the warm-up listener (cli/warming-listener) loads it
  * without the app.
  *
+ * The page names everything its view will load before the entry script runs,
+ * so the browser fetches it all at once rather than one request after the
+ * other (each a round trip: the waterfall Lighthouse's first and largest
+ * contentful paint are made of, issue 33): `modulepreload` for the entry's
+ * static imports and the view's own modules (console/bundle's LAZY_MODULES,
+ * with theirs), and on the signals page a `preload` of its first API request
+ * (console/app/routes: the same URL the page asks, so the browser uses it).
+ *
  * @example
- * consolePage([{ name: 'main-1a2b.js', type: 'text/javascript', entry: true, text: '' }]); // => '<!DOCTYPE html>…'
+ * consolePage(files, '/console/record', ''); // => '<!DOCTYPE html>…<link rel="modulepreload" href="/console/assets/record-1a2b.js" />…'
  */
 import type { ConsoleFile } from './files';
+import { parse, signalsFirstPage, signalsTimeframe, type Page } from './app/routes';
 
 export const CONSOLE_PATH = '/console';
 export const ASSETS = `${CONSOLE_PATH}/assets/`;
@@ -35,11 +45,37 @@ export const PAGE_HEADERS = {
   'cache-control': 'no-cache',
 };
 
-/** The HTML page that loads `files` (their entry script and stylesheet); the body says something before the script runs. */
-export function consolePage(files: readonly ConsoleFile[]): string {
+/** The modules each view loads beside the entry (console/bundle's LAZY_MODULES): the signal page draws a chart. */
+const VIEW_MODULES: Record<Page, string[]> = { signals: [], signal: ['signal', 'chart'], record: ['record'], market: ['market'], account: ['account'], missing: [] };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** `names` and every file they import statically, transitively (each once). */
+function closure(files: readonly ConsoleFile[], names: string[]): string[] {
+  const byName = new Map(files.map((file) => [file.name, file]));
+  const seen = new Set<string>();
+  const visit = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const imported of byName.get(name)?.imports ?? []) visit(imported);
+  };
+  names.forEach(visit);
+  return [...seen];
+}
+
+/** The HTML page of the view at `pathname` + `search` that loads `files` (the entry script and stylesheet, with what the view needs preloaded); the body says something before the script runs. */
+export function consolePage(files: readonly ConsoleFile[], pathname = CONSOLE_PATH, search = ''): string {
+  const route = parse({ pathname, search });
   const entries = files.filter((file) => file.entry);
-  const styles = entries.filter((file) => file.name.endsWith('.css')).map((file) => `  <link rel="stylesheet" href="${ASSETS}${file.name}" />`);
-  const scripts = entries.filter((file) => file.name.endsWith('.js')).map((file) => `  <script type="module" src="${ASSETS}${file.name}"></script>`);
+  const entryScripts = entries.filter((file) => file.name.endsWith('.js')).map((file) => file.name);
+  const viewModules = VIEW_MODULES[route.page].flatMap((module) => files.filter((file) => file.module === module).map((file) => file.name));
+  const preloads = closure(files, [...entryScripts, ...viewModules]).filter((name) => !entryScripts.includes(name));
+  const links = [
+    ...entries.filter((file) => file.name.endsWith('.css')).map((file) => `  <link rel="stylesheet" href="${ASSETS}${file.name}" />`),
+    ...(route.page === 'signals' ? [`  <link rel="preload" as="fetch" crossorigin="anonymous" href="${escapeHtml(signalsFirstPage(signalsTimeframe(route.search)))}" />`] : []),
+    ...entryScripts.map((name) => `  <script type="module" src="${ASSETS}${name}"></script>`),
+    ...preloads.map((name) => `  <link rel="modulepreload" href="${ASSETS}${name}" />`),
+  ];
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -49,8 +85,7 @@ export function consolePage(files: readonly ConsoleFile[]): string {
   <meta name="color-scheme" content="light dark" />
   <title>Breakline console</title>
   <link rel="icon" href="${ASSETS}icon.svg" type="image/svg+xml" />
-${styles.join('\n')}
-${scripts.join('\n')}
+${links.join('\n')}
 </head>
 <body>
   <div id="app"><main class="boot"><h1>Breakline</h1><p>Loading the console…</p></main></div>
@@ -62,7 +97,7 @@ ${scripts.join('\n')}
 
 /** A page for a browser that asks for the console while the server warms up: it says so and reloads itself each second (no script). */
 export function warmingPage(step: string): Response {
-  const text = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="1"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Breakline is starting</title></head><body><main><h1>Breakline is starting up</h1><p>Warm-up step: ${step.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}. This page reloads by itself.</p></main></body></html>`;
+  const text = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="1"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Breakline is starting</title></head><body><main><h1>Breakline is starting up</h1><p>Warm-up step: ${escapeHtml(step)}. This page reloads by itself.</p></main></body></html>`;
   return new Response(text, { status: 503, headers: { ...PAGE_HEADERS, 'retry-after': '1' } });
 }
 

@@ -36,7 +36,7 @@ interface Asset {
 }
 
 interface Loaded {
-  page: string;
+  files: readonly ConsoleFile[];
   assets: Map<string, Asset>;
 }
 
@@ -55,7 +55,7 @@ async function prepare(files: readonly ConsoleFile[]): Promise<Loaded> {
       assets.set(file.name, { type: file.type, plain: new Blob([bytes]), br: new Blob([br]), gzip: new Blob([gz]) });
     }),
   );
-  return { page: consolePage(files), assets };
+  return { files, assets };
 }
 
 function serveAsset(asset: Asset, request: Request): Response {
@@ -87,9 +87,13 @@ export function consoleUi({ load, log }: { load: () => Promise<ConsoleFile[]>; l
   };
   const hidden = { detail: { hide: true } };
   const answer = async (request: Request) => {
-    const { page, assets } = await loaded();
+    const { files, assets } = await loaded();
     const path = requestPath(request.url);
-    if (!path.startsWith(ASSETS)) return new Response(page, { headers: PAGE_HEADERS });
+    // Each view's page names what that view will load (console/page), so it is made per request: a few string joins.
+    if (!path.startsWith(ASSETS)) {
+      const query = request.url.indexOf('?');
+      return new Response(consolePage(files, path, query < 0 ? '' : request.url.slice(query)), { headers: PAGE_HEADERS });
+    }
     const asset = assets.get(path.slice(ASSETS.length));
     // An asset name the console never had (an old page after an upgrade): a plain 404 the page's error handler reports.
     return asset ? serveAsset(asset, request) : new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });

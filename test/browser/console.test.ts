@@ -11,7 +11,8 @@
  * bus appears in the list without a reload; a dropped stream resumes with
  * Last-Event-ID and says so; signing in, creating a watchlist and an API key
  * work; no page shows a console error or a failed request. Screenshots of
- * each page at both widths go to docs/screenshots/.
+ * each page at both widths go to a temporary directory, or over the tracked
+ * docs/screenshots/ with UPDATE_SCREENSHOTS=1 (test/browser/browser.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,9 +22,10 @@ import { smallSyntheticMarket } from '../helpers/app';
 import { listenTestServer, type TestServer } from '../helpers/server';
 import { sampleSignal } from '../helpers/sse';
 import { tcpProxy } from '../helpers/tcp-proxy';
-import { CHROMIUM_MISSING, launch, screenshot, VIEWPORTS, watch } from './browser';
+import { CHROMIUM_MISSING, launch, screenshot, SCREENSHOTS, TRACKED_SCREENSHOTS, VIEWPORTS, watch } from './browser';
 
 if (CHROMIUM_MISSING) console.warn(CHROMIUM_MISSING);
+else console.info(`console screenshots: ${SCREENSHOTS}${SCREENSHOTS === TRACKED_SCREENSHOTS ? ' (the tracked ones, UPDATE_SCREENSHOTS=1)' : ' (UPDATE_SCREENSHOTS=1 writes the tracked docs/screenshots/ instead)'}`);
 
 /** Every signal of the daily ranked list, in the API's order, read through its cursors. */
 async function rankedFromApi(server: TestServer): Promise<Signal[]> {
@@ -98,6 +100,8 @@ describe.skipIf(CHROMIUM_MISSING !== undefined)('the web console in Chromium', (
     expect(await first.locator('td').nth(7).textContent()).toBe(ranked[0]!.target1.toFixed(2));
     // A filter keeps only what matches (the band of the first signal).
     await page.selectOption('select[name=band]', ranked[0]!.scoreBand);
+    // A filter needs the whole list: the pages past the first are read now (signals-model).
+    await page.waitForFunction(() => /^\d+ of \d+ signals ·/.test(document.querySelector('.summary')?.textContent ?? ''));
     const bands = await page.locator('table.signals tbody tr .band').allTextContents();
     expect(bands.length).toBe(Math.min(50, ranked.filter((s) => s.scoreBand === ranked[0]!.scoreBand).length));
     expect(new Set(bands)).toEqual(new Set([ranked[0]!.scoreBand]));

@@ -40,13 +40,29 @@ describe('the console page', () => {
     expect(assetsOf(html).some((path) => path.endsWith('.css'))).toBe(true);
   });
 
-  it('answers the same page for every view under /console (the console routes in the browser)', async () => {
+  it('answers every view under /console with the page of the same entry script (the console routes in the browser)', async () => {
+    const entry = (html: string) => html.match(/<script[^>]*src="([^"]+)"/)![1];
     const page = await (await ctx.request('/console')).text();
-    for (const path of ['/console/signals', '/console/signals/AAPL-flat_base-2026-11-20T00%3A00%3A00.000Z', '/console/record?source=replay', '/console/account?tab=keys']) {
+    for (const path of ['/console/signals', '/console/signals/AAPL-flat_base-2026-11-20T00%3A00%3A00.000Z', '/console/signals/%E0', '/console/record?source=replay', '/console/account?tab=keys', '/console/nowhere']) {
       const response = await ctx.request(path);
       expect(response.status).toBe(200);
-      expect(await response.text()).toBe(page);
+      expect(entry(await response.text())).toBe(entry(page));
     }
+  });
+
+  it("has the browser fetch a view's modules and the signals page's first API request at once, with the entry script", async () => {
+    const preloaded = (html: string) => [...html.matchAll(/<link rel="modulepreload" href="\/console\/assets\/([a-z]+)-[a-z0-9]+\.js"/g)].map((m) => m[1]!);
+    // The entry's shared chunks load on every view; a view's own module (and the signal page's chart) on that view only.
+    const signals = await (await ctx.request('/console/signals?timeframe=4h')).text();
+    expect(preloaded(signals).every((name) => name === 'chunk')).toBe(true);
+    // The same URL the page asks first (console/app/routes), so the browser uses the preloaded answer.
+    expect(signals).toContain('<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/breakouts?timeframe=4h&#38;limit=50" />');
+    const record = await (await ctx.request('/console/record')).text();
+    expect(preloaded(record).filter((name) => name !== 'chunk')).toEqual(['record']);
+    expect(record).not.toContain('as="fetch"');
+    const signal = await (await ctx.request('/console/signals/AAPL-flat_base-2026-11-20T00%3A00%3A00.000Z')).text();
+    expect(preloaded(signal).filter((name) => name !== 'chunk').sort()).toEqual(['chart', 'signal']);
+    expect(preloaded(await (await ctx.request('/console/market')).text()).filter((name) => name !== 'chunk')).toEqual(['market']);
   });
 
   it('serves its assets content-hashed, cached for good, brotli or gzip as asked, from our own files only', async () => {

@@ -13,11 +13,25 @@ export const pct = (value: number | null | undefined, digits = 1): string => (va
 
 export const r = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : `${value >= 0 ? '+' : ''}${value.toFixed(2)}R`);
 
-export const count = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : value.toLocaleString('en-US'));
+/**
+ * Formatters made once: `toLocaleString(locale, options)` builds an Intl formatter on every call, a cost each row
+ * of a table paid again (MDN, Number.prototype.toLocaleString: "use Intl.NumberFormat … and reuse it").
+ */
+const COUNT = new Intl.NumberFormat('en-US');
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
-export const dateTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+export const count = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : COUNT.format(value));
 
-export const date = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—');
+/** A time as `formatter` writes it; '—' for none or one that is not a time (where `format` would throw). */
+function when(iso: string | null | undefined, formatter: Intl.DateTimeFormat): string {
+  const at = iso ? new Date(iso) : undefined;
+  return at && Number.isFinite(at.getTime()) ? formatter.format(at) : '—';
+}
+
+export const dateTime = (iso: string | null | undefined): string => when(iso, DATE_TIME);
+
+export const date = (iso: string | null | undefined): string => when(iso, DATE);
 
 /** `range_breakout` → `range breakout`. */
 export const words = (name: string): string => name.replaceAll('_', ' ');

@@ -88,5 +88,8 @@ function Frame() {
 }
 
 const root = document.getElementById('app')!;
+// The page's "Loading the console…" goes rather than being reused by Preact's render (which would move it below the
+// frame's header: a layout shift, scored by Lighthouse as CLS).
+root.replaceChildren();
 interceptLinks(root);
 render(<Frame />, root);

@@ -10,27 +10,9 @@
  * const { page, id, search } = useRoute(); // /console/signals/AAPL-flat_base-… → { page: 'signal', id: 'AAPL-flat_base-…' }
  */
 import { useEffect, useState } from 'preact/hooks';
+import { BASE, parse, type Route } from './routes';
 
-export const BASE = '/console';
-
-export type Page = 'signals' | 'signal' | 'record' | 'market' | 'account' | 'missing';
-
-export interface Route {
-  page: Page;
-  /** The signal id of a signal's page. */
-  id?: string;
-  search: URLSearchParams;
-}
-
-export function parse(location: { pathname: string; search: string }): Route {
-  const search = new URLSearchParams(location.search);
-  const rest = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length).replace(/^\/+|\/+$/g, '') : '';
-  const [first = '', ...others] = rest.split('/');
-  if (first === '' || (first === 'signals' && others.length === 0)) return { page: 'signals', search };
-  if (first === 'signals') return { page: 'signal', id: decodeURIComponent(others.join('/')), search };
-  if (first === 'record' || first === 'market' || first === 'account') return { page: first, search };
-  return { page: 'missing', search };
-}
+export { BASE, parse, type Page, type Route } from './routes';
 
 const listeners = new Set<() => void>();
 

@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { api, query } from '../api';
 import { count, percent } from '../format';
 import { Line } from '../parts/plots';
-import { Problem } from '../parts/problem';
+import { ActionForm, Choices, Field } from '../parts/form';
 import { fieldsOf, useAction } from '../parts/use-action';
 
 interface Window {
@@ -49,42 +49,28 @@ export function Backtest() {
   return (
     <section aria-labelledby="backtest-title">
       <h2 id="backtest-title">Walk-forward backtest</h2>
-      <form class="stack" onSubmit={run} aria-label="Backtest parameters">
-        <label>
-          Symbol
+      <ActionForm label="Backtest parameters" submit={action.busy ? 'Running…' : 'Run backtest'} action={action} onSubmit={run}>
+        <Field label="Symbol">
           <input name="symbol" required defaultValue="AAPL" size={8} />
-        </label>
-        <label>
-          Test months
+        </Field>
+        <Field label="Test months">
           <select name="months">
-            <option value="1">1</option>
-            <option value="3">3</option>
-            <option value="6" selected>
-              6
-            </option>
+            <Choices values={['1', '3', '6']} selected="6" />
           </select>
-        </label>
-        <label>
-          Train bars
+        </Field>
+        <Field label="Train bars">
           <input name="train" type="number" min="1" defaultValue="60" size={5} />
-        </label>
-        <label>
-          Test bars
+        </Field>
+        <Field label="Test bars">
           <input name="test" type="number" min="1" defaultValue="20" size={5} />
-        </label>
-        <label>
-          Purge
+        </Field>
+        <Field label="Purge">
           <input name="purge" type="number" min="0" defaultValue="2" size={4} />
-        </label>
-        <label>
-          Embargo
+        </Field>
+        <Field label="Embargo">
           <input name="embargo" type="number" min="0" defaultValue="2" size={4} />
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          {action.busy ? 'Running…' : 'Run backtest'}
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
+        </Field>
+      </ActionForm>
       {result && (
         <div data-backtest={result.symbol}>
           <p>

@@ -7,8 +7,9 @@
  */
 import { api } from '../api';
 import { dateTime, words } from '../format';
+import { ActionForm, Choices, Field, Listed } from '../parts/form';
 import { Pending, Problem } from '../parts/problem';
-import { fieldsOf, symbolList, useAction } from '../parts/use-action';
+import { symbolList, useAction } from '../parts/use-action';
 import { useApi } from '../parts/use-api';
 import { signalPath } from '../router';
 import { SCORE_BANDS, TIMEFRAMES } from '../types';
@@ -22,38 +23,22 @@ interface Watchlist {
 export function Watchlists() {
   const list = useApi<{ items: Watchlist[] }>('/api/watchlists?limit=100');
   const action = useAction();
-  const create = (event: Event) => {
-    const form = event.currentTarget as HTMLFormElement;
-    const { name, symbols } = fieldsOf(event);
-    action.run(() => api('/api/watchlists', { method: 'POST', body: { name, symbols: symbolList(symbols) } }), () => {
-      form.reset();
-      list.reload();
-    });
-  };
+  const create = (event: Event) => action.submit(event, ({ name, symbols }) => api('/api/watchlists', { method: 'POST', body: { name, symbols: symbolList(symbols) } }), list.reload);
   return (
     <section aria-labelledby="watchlists-title">
       <h2 id="watchlists-title">Watchlists</h2>
-      <form class="stack" onSubmit={create} aria-label="New watchlist">
-        <label>
-          Name
+      <ActionForm label="New watchlist" submit="Create watchlist" action={action} onSubmit={create}>
+        <Field label="Name">
           <input name="name" required maxLength={100} />
-        </label>
-        <label>
-          Symbols (comma or space separated)
+        </Field>
+        <Field label="Symbols (comma or space separated)">
           <input name="symbols" placeholder="NVDA, AMD, AVGO" />
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Create watchlist
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
-      {!list.data ? (
-        <Pending what="your watchlists" error={list.error} retry={list.reload} />
-      ) : list.data.items.length === 0 ? (
-        <p class="muted">No watchlist yet.</p>
-      ) : (
+        </Field>
+      </ActionForm>
+      <Listed items={list.data?.items} error={list.error} retry={list.reload} what="your watchlists" empty="No watchlist yet.">
+        {(items) => (
         <div class="cards">
-          {list.data.items.map((w) => (
+          {items.map((w) => (
             <div class="card" key={w.id} data-watchlist={w.name}>
               <h3>{w.name}</h3>
               <ul>
@@ -76,7 +61,8 @@ export function Watchlists() {
             </div>
           ))}
         </div>
-      )}
+        )}
+      </Listed>
     </section>
   );
 }
@@ -96,58 +82,33 @@ interface AlertRule {
 export function AlertRules() {
   const list = useApi<{ items: AlertRule[] }>('/api/alerts/v2?limit=100');
   const action = useAction();
-  const create = (event: Event) => {
-    const form = event.currentTarget as HTMLFormElement;
-    const { name, symbols, minBand, timeframe } = fieldsOf(event);
-    action.run(() => api('/api/alerts/v2', { method: 'POST', body: { name, symbols: symbolList(symbols), minBand, timeframe, channels: { inApp: true } } }), () => {
-      form.reset();
-      list.reload();
-    });
-  };
+  const create = (event: Event) =>
+    action.submit(event, ({ name, symbols, minBand, timeframe }) => api('/api/alerts/v2', { method: 'POST', body: { name, symbols: symbolList(symbols), minBand, timeframe, channels: { inApp: true } } }), list.reload);
   return (
     <section aria-labelledby="alerts-title">
       <h2 id="alerts-title">Alert rules</h2>
-      <form class="stack" onSubmit={create} aria-label="New alert rule">
-        <label>
-          Name
+      <ActionForm label="New alert rule" submit="Create rule (in-app)" action={action} onSubmit={create}>
+        <Field label="Name">
           <input name="name" required maxLength={100} />
-        </label>
-        <label>
-          Symbols
+        </Field>
+        <Field label="Symbols">
           <input name="symbols" required placeholder="AAPL MSFT" />
-        </label>
-        <label>
-          Lowest band
+        </Field>
+        <Field label="Lowest band">
           <select name="minBand">
-            {SCORE_BANDS.map((b) => (
-              <option key={b} value={b} selected={b === 'strong'}>
-                {b}
-              </option>
-            ))}
+            <Choices values={SCORE_BANDS} selected="strong" />
           </select>
-        </label>
-        <label>
-          Timeframe
+        </Field>
+        <Field label="Timeframe">
           <select name="timeframe">
-            {TIMEFRAMES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Choices values={TIMEFRAMES} />
           </select>
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Create rule (in-app)
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
-      {!list.data ? (
-        <Pending what="your alert rules" error={list.error} retry={list.reload} />
-      ) : list.data.items.length === 0 ? (
-        <p class="muted">No alert rule yet.</p>
-      ) : (
+        </Field>
+      </ActionForm>
+      <Listed items={list.data?.items} error={list.error} retry={list.reload} what="your alert rules" empty="No alert rule yet.">
+        {(items) => (
         <ul>
-          {list.data.items.map((rule) => (
+          {items.map((rule) => (
             <li key={rule.id}>
               <strong>{rule.name}</strong>: {rule.symbols?.join(', ') ?? `watchlist ${rule.watchlistId}`} · {rule.minBand ?? 'any'} or better · {rule.timeframe} · {rule.states.map(words).join('/')} ·{' '}
               {rule.channels.webhook ? 'in-app and webhook' : 'in-app'} {rule.enabled ? '' : '(paused)'}{' '}
@@ -157,7 +118,8 @@ export function AlertRules() {
             </li>
           ))}
         </ul>
-      )}
+        )}
+      </Listed>
     </section>
   );
 }

@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { count, dateTime, percent, price, r } from '../format';
-import { Pending, Problem } from '../parts/problem';
+import { ActionForm, Field, Listed } from '../parts/form';
 import { fieldsOf, useAction } from '../parts/use-action';
 import { useApi } from '../parts/use-api';
 
@@ -37,66 +37,52 @@ export function Journal() {
   const list = useApi<{ items: Entry[] }>('/api/journal/entries?limit=100');
   const summary = useApi<JournalSummary>(list.data ? '/api/journal/summary' : null);
   const action = useAction();
-  const create = (event: Event) => {
-    const form = event.currentTarget as HTMLFormElement;
-    const f = fieldsOf(event);
-    const body: Record<string, unknown> = { symbol: f.symbol, side: f.side, entryPrice: Number(f.entryPrice), entryAt: new Date(f.entryAt!).toISOString(), size: Number(f.size) };
-    if (f.exitPrice) Object.assign(body, { exitPrice: Number(f.exitPrice), exitAt: new Date(f.exitAt || Date.now()).toISOString() });
-    action.run(() => api('/api/journal/entries', { method: 'POST', body }), () => {
-      form.reset();
-      list.reload();
-    });
-  };
+  const create = (event: Event) =>
+    action.submit(
+      event,
+      (f) => {
+        const body: Record<string, unknown> = { symbol: f.symbol, side: f.side, entryPrice: Number(f.entryPrice), entryAt: new Date(f.entryAt!).toISOString(), size: Number(f.size) };
+        if (f.exitPrice) Object.assign(body, { exitPrice: Number(f.exitPrice), exitAt: new Date(f.exitAt || Date.now()).toISOString() });
+        return api('/api/journal/entries', { method: 'POST', body });
+      },
+      list.reload,
+    );
   return (
     <section aria-labelledby="journal-title">
       <h2 id="journal-title">Journal</h2>
-      <form class="stack" onSubmit={create} aria-label="New journal entry">
-        <label>
-          Symbol
+      <ActionForm label="New journal entry" submit="Add entry" action={action} onSubmit={create}>
+        <Field label="Symbol">
           <input name="symbol" required size={8} />
-        </label>
-        <label>
-          Side
+        </Field>
+        <Field label="Side">
           <select name="side">
             <option value="long">long</option>
             <option value="short">short</option>
           </select>
-        </label>
-        <label>
-          Entry price
+        </Field>
+        <Field label="Entry price">
           <input name="entryPrice" type="number" step="any" min="0" required />
-        </label>
-        <label>
-          Entered
+        </Field>
+        <Field label="Entered">
           <input name="entryAt" type="datetime-local" required />
-        </label>
-        <label>
-          Size
+        </Field>
+        <Field label="Size">
           <input name="size" type="number" step="any" min="0" required />
-        </label>
-        <label>
-          Exit price
+        </Field>
+        <Field label="Exit price">
           <input name="exitPrice" type="number" step="any" min="0" />
-        </label>
-        <label>
-          Exited
+        </Field>
+        <Field label="Exited">
           <input name="exitAt" type="datetime-local" />
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Add entry
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
+        </Field>
+      </ActionForm>
       {summary.data && (
         <p>
           {summary.data.entries} entries, {summary.data.closed} closed · win rate {percent(summary.data.winRate)} · P&amp;L {price(summary.data.pnl.total)} · expectancy {price(summary.data.pnl.expectancy)}
         </p>
       )}
-      {!list.data ? (
-        <Pending what="your journal" error={list.error} retry={list.reload} />
-      ) : list.data.items.length === 0 ? (
-        <p class="muted">No entry yet.</p>
-      ) : (
+      <Listed items={list.data?.items} error={list.error} retry={list.reload} what="your journal" empty="No entry yet.">
+        {(items) => (
         <div class="table-wrap" tabIndex={0} role="region" aria-label="Journal entries">
           <table>
             <thead>
@@ -113,7 +99,7 @@ export function Journal() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((e) => (
+              {items.map((e) => (
                 <tr key={e.id}>
                   <th scope="row">{e.symbol}</th>
                   <td>{e.side}</td>
@@ -129,7 +115,8 @@ export function Journal() {
             </tbody>
           </table>
         </div>
-      )}
+        )}
+      </Listed>
     </section>
   );
 }
@@ -148,28 +135,19 @@ export function Keys() {
   const list = useApi<{ keys: ApiKey[] }>('/api/keys');
   const action = useAction();
   const [created, setCreated] = useState<{ name: string; key: string }>();
-  const create = (event: Event) => {
-    const form = event.currentTarget as HTMLFormElement;
-    const { name } = fieldsOf(event);
-    action.run(() => api<ApiKey & { key: string }>('/api/keys', { method: 'POST', body: { name } }), (answer) => {
+  const create = (event: Event) =>
+    action.submit(event, ({ name }) => api<ApiKey & { key: string }>('/api/keys', { method: 'POST', body: { name } }), (answer) => {
       setCreated({ name: answer.name, key: answer.key });
-      form.reset();
       list.reload();
     });
-  };
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <form class="stack" onSubmit={create} aria-label="New API key">
-        <label>
-          What it is for
+      <ActionForm label="New API key" submit="Create key" action={action} onSubmit={create}>
+        <Field label="What it is for">
           <input name="name" required maxLength={100} placeholder="trading bot" />
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Create key
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
+        </Field>
+      </ActionForm>
       {created && (
         <div class="notice" role="status">
           <p>
@@ -184,13 +162,10 @@ export function Keys() {
           </button>
         </div>
       )}
-      {!list.data ? (
-        <Pending what="your keys" error={list.error} retry={list.reload} />
-      ) : list.data.keys.length === 0 ? (
-        <p class="muted">No key yet.</p>
-      ) : (
+      <Listed items={list.data?.keys} error={list.error} retry={list.reload} what="your keys" empty="No key yet.">
+        {(keys) => (
         <ul>
-          {list.data.keys.map((k) => (
+          {keys.map((k) => (
             <li key={k.id} data-key-prefix={k.prefix}>
               <strong>{k.name}</strong> <code>{k.prefix}…</code> · {k.tier} · created {dateTime(k.createdAt)} · last used {dateTime(k.lastUsedAt)}{' '}
               {k.revokedAt ? (
@@ -203,7 +178,8 @@ export function Keys() {
             </li>
           ))}
         </ul>
-      )}
+        )}
+      </Listed>
     </section>
   );
 }
@@ -230,36 +206,34 @@ export function Exports() {
   return (
     <section aria-labelledby="exports-title">
       <h2 id="exports-title">Exports</h2>
-      <form class="stack" onSubmit={create} aria-label="New export">
-        <label>
-          What
+      <ActionForm
+        label="New export"
+        submit="Export"
+        action={action}
+        onSubmit={create}
+        after={
+          <button type="button" onClick={list.reload}>
+            Refresh
+          </button>
+        }
+      >
+        <Field label="What">
           <select name="dataset">
             <option value="ledger">the ledger</option>
             <option value="journal">your journal</option>
           </select>
-        </label>
-        <label>
-          Format
+        </Field>
+        <Field label="Format">
           <select name="format">
             <option value="csv">CSV</option>
             <option value="json">JSON</option>
           </select>
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Export
-        </button>
-        <button type="button" onClick={list.reload}>
-          Refresh
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
-      {!list.data ? (
-        <Pending what="your exports" error={list.error} retry={list.reload} />
-      ) : list.data.items.length === 0 ? (
-        <p class="muted">No export yet (exports need the pro tier).</p>
-      ) : (
+        </Field>
+      </ActionForm>
+      <Listed items={list.data?.items} error={list.error} retry={list.reload} what="your exports" empty="No export yet (exports need the pro tier).">
+        {(items) => (
         <ul>
-          {list.data.items.map((x) => (
+          {items.map((x) => (
             <li key={x.id}>
               {x.dataset} as {x.format} · {x.status}
               {x.rowCount !== null && ` · ${count(x.rowCount)} rows`} · {dateTime(x.createdAt)}
@@ -272,7 +246,8 @@ export function Exports() {
             </li>
           ))}
         </ul>
-      )}
+        )}
+      </Listed>
     </section>
   );
 }

@@ -10,7 +10,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
 import { dateTime } from '../format';
-import { Problem } from '../parts/problem';
+import { ActionForm, Field } from '../parts/form';
 import { useAction } from '../parts/use-action';
 import { BASE } from '../router';
 import { currentSession, signIn, signOut, type SessionInfo } from '../session';
@@ -55,16 +55,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) 
       <p class="muted">
         (from a checkout: <code>npx bun src/index.ts token mint …</code>). The token is kept as a cookie for its lifetime, sent only to this site.
       </p>
-      <form class="stack" onSubmit={submit}>
-        <label>
-          Session token
+      <ActionForm label="Sign in" submit="Sign in" action={action} onSubmit={submit}>
+        <Field label="Session token">
           <textarea name="token" rows={3} cols={60} required value={token} onInput={(e) => setToken((e.target as HTMLTextAreaElement).value)} />
-        </label>
-        <button type="submit" class="primary" disabled={action.busy}>
-          Sign in
-        </button>
-      </form>
-      {action.error !== undefined && <Problem error={action.error} />}
+        </Field>
+      </ActionForm>
     </div>
   );
 }

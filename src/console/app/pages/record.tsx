@@ -10,7 +10,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, query } from '../api';
 import { count, dateTime, interval, percent, r } from '../format';
-import { IntervalBars, MonthlyOutcomes, Reliability, type MonthOutcome } from '../parts/plots';
+import { IntervalBars, MonthlyOutcomes, PlotSlot, Reliability, type MonthOutcome } from '../parts/plots';
 import { Pending } from '../parts/problem';
 import { useApi } from '../parts/use-api';
 import { BASE } from '../router';
@@ -218,15 +218,26 @@ export function RecordPage({ search }: { search: URLSearchParams }) {
           <h2>By score band</h2>
           <ByBand card={card} />
           <h2>Monthly outcomes ({label.toLowerCase()})</h2>
-          {monthly.months ? <MonthlyOutcomes months={monthly.months} /> : <Pending what="the months" error={monthly.error} />}
+          {monthly.months ? (
+            <MonthlyOutcomes months={monthly.months} />
+          ) : (
+            <PlotSlot>
+              <Pending what="the months" error={monthly.error} />
+            </PlotSlot>
+          )}
           {!end && <p class="muted">No months to show.</p>}
           <p class="muted">
             {card.calibration.record.method.sameDay} {card.calibration.record.method.intervals}
           </p>
         </div>
       )}
-      <h2>Chain verification</h2>
-      <Verification />
+      {/* Below the scorecard once it is there (or has failed): drawn before, the scorecard would push it down the page. */}
+      {(card || error !== undefined) && (
+        <>
+          <h2>Chain verification</h2>
+          <Verification />
+        </>
+      )}
     </section>
   );
 }

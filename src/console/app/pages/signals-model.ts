@@ -1,21 +1,24 @@
 /**
  * @module console/app/pages/signals-model
  * The signals list as data: the ranked list of one timeframe read through the
- * API's cursors (`/api/breakouts?limit=50`, then each page's `nextCursor` with
- * `limit=200` until `hasMore` is false; the first page is shown as soon as it
- * arrives),
- * the filters and the sort the person chose, and the live changes the stream
- * brings. `/api/breakouts` filters by symbol only, so band, pattern, direction,
- * state and the symbol search are applied here, over the whole list.
+ * API's cursors (`/api/breakouts?limit=50` first: one table page, drawn as
+ * soon as it arrives; then each page's `nextCursor` with `limit=200` until
+ * `hasMore` is false), the filters and the sort the person chose, and the live
+ * changes the stream brings. `/api/breakouts` filters by symbol only, so band,
+ * pattern, direction, state and the symbol search are applied here, over the
+ * whole list — which is read only once a view needs it (`needsWholeList`):
+ * the first view, the top 50 by rank, needs one page, and the rest of the
+ * list (about 0.75 MB of JSON for 350 signals, each page one long task to
+ * parse and draw) was the bulk of the page's main-thread work at load
+ * (bench/console, issue 33).
  */
 import { api, query } from '../api';
 import { distanceToTrigger } from '../format';
+import { signalsFirstPage } from '../routes';
 import type { BreakoutsPage, Signal, StateChange } from '../types';
 
 /** The API's largest page (spec: limit clamped to [1, 200]): the pages after the first. */
 export const PAGE_LIMIT = 200;
-/** The first page is one table page: drawn as soon as it arrives, the rest read behind it. */
-export const FIRST_PAGE_LIMIT = 50;
 /** Rows the table shows at once. */
 export const ROWS_PER_PAGE = 50;
 
@@ -38,19 +41,26 @@ export interface Sort {
 const idle = (ms: number) =>
   new Promise<void>((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: ms }) : setTimeout(resolve, 50)));
 
-/** Reads the ranked list page by page; `onPage` gets the list so far after each page. */
-export async function readRankedList(timeframe: string, onPage: (signals: Signal[], first: BreakoutsPage, done: boolean) => void, signal?: AbortSignal): Promise<void> {
-  let cursor: string | null = null;
-  let first: BreakoutsPage | undefined;
-  const signals: Signal[] = [];
-  do {
-    const page: BreakoutsPage = await api<BreakoutsPage>(`/api/breakouts${query({ timeframe, limit: first ? PAGE_LIMIT : FIRST_PAGE_LIMIT, cursor })}`, { signal });
-    first ??= page;
-    signals.push(...page.items);
-    cursor = page.pagination.hasMore ? page.pagination.nextCursor : null;
-    onPage([...signals], first, cursor === null);
-    if (cursor !== null) await idle(1000);
-  } while (cursor !== null);
+/** Reads the first page of the ranked list (one table page). */
+export function readFirstPage(timeframe: string, signal?: AbortSignal): Promise<BreakoutsPage> {
+  // The same URL as the page's preload link (plugins/console), so the browser uses what it preloaded.
+  return api<BreakoutsPage>(signalsFirstPage(timeframe), { signal });
+}
+
+/** Reads the rest of the ranked list from `cursor` page by page, behind what the browser is doing; `onPage` gets each page's signals. */
+export async function readRest(timeframe: string, cursor: string, onPage: (signals: Signal[], done: boolean) => void, signal?: AbortSignal): Promise<void> {
+  let next: string | null = cursor;
+  while (next !== null) {
+    await idle(1000);
+    const page: BreakoutsPage = await api<BreakoutsPage>(`/api/breakouts${query({ timeframe, limit: PAGE_LIMIT, cursor: next })}`, { signal });
+    next = page.pagination.hasMore ? page.pagination.nextCursor : null;
+    onPage(page.items, next === null);
+  }
+}
+
+/** Whether a view needs the whole list: any filter, any order but the API's rank, or a table page past the first. */
+export function needsWholeList(filters: Filters, sort: Sort, page: number): boolean {
+  return Object.values(filters).some((value) => value !== '') || sort.key !== 'rank' || sort.descending || page > 0;
 }
 
 export function matches(signal: Signal, filters: Filters): boolean {

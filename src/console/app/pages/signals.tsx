@@ -1,19 +1,21 @@
 /**
  * @module console/app/pages/signals
  * Signals: the ranked list of `/api/breakouts` for a timeframe (read through
- * its cursors: pages-model), filtered by band, pattern, direction, state and a
+ * its cursors: signals-model, the pages after the first only once a view needs them), filtered by band, pattern, direction, state and a
  * symbol search, sortable by column, shown 50 rows at a time. New signals and
  * state changes arrive over `/api/stream` and are marked in the list (and
  * announced to screen readers) without a reload. The choices live in the
  * query string, so a view can be linked.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Choices } from '../parts/form';
 import { Problem } from '../parts/problem';
 import { setSearch, signalPath } from '../router';
+import { signalsTimeframe } from '../routes';
 import { StreamLine, useStream } from '../stream';
 import { dateTime, pct, price, words } from '../format';
 import { BREAKOUT_STATES, DIRECTIONS, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, type BreakoutsPage, type Signal, type StateChange } from '../types';
-import { readRankedList, ROWS_PER_PAGE, view, withNew, withStateChange, type Filters, type Sort, type SortKey } from './signals-model';
+import { needsWholeList, readFirstPage, readRest, ROWS_PER_PAGE, view, withNew, withStateChange, type Filters, type Sort, type SortKey } from './signals-model';
 
 const COLUMNS: { key: SortKey | null; label: string; numeric?: boolean }[] = [
   { key: 'rank', label: '#', numeric: true },
@@ -38,46 +40,60 @@ function Select({ label, name, value, options }: { label: string; name: string; 
       {label}
       <select name={name} value={value} onChange={(e) => setSearch({ [name]: (e.target as HTMLSelectElement).value, page: undefined })}>
         <option value="">any</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {words(o)}
-          </option>
-        ))}
+        <Choices values={options} text={words} />
       </select>
     </label>
   );
 }
 
 export function SignalsPage({ search }: { search: URLSearchParams }) {
-  const timeframe = search.get('timeframe') ?? 'daily';
+  const timeframe = signalsTimeframe(search);
   const filters: Filters = { search: search.get('q') ?? '', band: search.get('band') ?? '', pattern: search.get('pattern') ?? '', direction: search.get('direction') ?? '', state: search.get('state') ?? '' };
   const sort: Sort = { key: (search.get('sort') as SortKey) ?? 'rank', descending: search.get('dir') === 'desc' };
   const page = Math.max(0, Number(search.get('page') ?? 0) || 0);
 
   const [signals, setSignals] = useState<Signal[] | undefined>();
-  const [meta, setMeta] = useState<{ first: BreakoutsPage; done: boolean } | undefined>();
+  /** The first page (the scan's facts, the list's size) and the cursor to the rest, null once all is read. */
+  const [meta, setMeta] = useState<{ first: BreakoutsPage; rest: string | null } | undefined>();
   const [error, setError] = useState<unknown>();
   const [attempt, setAttempt] = useState(0);
   const [fresh, setFresh] = useState<Map<string, string>>(new Map());
   const [announcement, setAnnouncement] = useState('');
-  
+  const whole = needsWholeList(filters, sort, page);
 
   useEffect(() => {
     const controller = new AbortController();
     setError(undefined);
-    readRankedList(
-      timeframe,
-      (list, first, done) => {
-        setSignals(list);
-        setMeta({ first, done });
+    readFirstPage(timeframe, controller.signal).then(
+      (first) => {
+        setSignals(first.items);
+        setMeta({ first, rest: first.pagination.hasMore ? first.pagination.nextCursor : null });
       },
-      controller.signal,
-    ).catch((problem: unknown) => {
-      if ((problem as Error).name === 'AbortError') return;
-      setError(problem);
-    });
+      (problem: unknown) => (problem as Error).name !== 'AbortError' && setError(problem),
+    );
     return () => controller.abort();
   }, [timeframe, attempt]);
+
+  // The rest of the list, once a view needs it (a filter, a sort, a later page).
+  const rest = meta?.rest ?? null;
+  useEffect(() => {
+    if (!whole || rest === null) return;
+    const controller = new AbortController();
+    readRest(
+      timeframe,
+      rest,
+      (items, done) => {
+        // A signal the stream brought in the meantime is in the list already.
+        setSignals((list = []) => {
+          const known = new Set(list.map((s) => s.id));
+          return [...list, ...items.filter((s) => !known.has(s.id))];
+        });
+        if (done) setMeta((old) => old && { ...old, rest: null });
+      },
+      controller.signal,
+    ).catch((problem: unknown) => (problem as Error).name !== 'AbortError' && setError(problem));
+    return () => controller.abort();
+  }, [whole, rest]);
 
   const mark = (id: string, what: string) => {
     setFresh((old) => new Map(old).set(id, what));
@@ -108,7 +124,11 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
   );
 
   const rows = useMemo(() => (signals ? view(signals, filters, sort) : []), [signals, search.toString()]);
-  const pages = Math.max(1, Math.ceil(rows.length / ROWS_PER_PAGE));
+  const complete = meta?.rest === null;
+  // Until the whole list is read, the unfiltered view counts the list as the API does.
+  const total = complete || !meta ? (signals?.length ?? 0) : Math.max(meta.first.pagination.total ?? 0, signals?.length ?? 0);
+  const matching = whole ? rows.length : total;
+  const pages = Math.max(1, Math.ceil(matching / ROWS_PER_PAGE));
   const shown = rows.slice(Math.min(page, pages - 1) * ROWS_PER_PAGE, (Math.min(page, pages - 1) + 1) * ROWS_PER_PAGE);
   const rankOf = useMemo(() => new Map((signals ?? []).map((s, i) => [s.id, i + 1])), [signals]);
 
@@ -127,11 +147,7 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
         <label>
           Timeframe
           <select name="timeframe" value={timeframe} onChange={(e) => setSearch({ timeframe: (e.target as HTMLSelectElement).value === 'daily' ? undefined : (e.target as HTMLSelectElement).value, page: undefined })}>
-            {TIMEFRAMES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
+            <Choices values={TIMEFRAMES} />
           </select>
         </label>
         <label>
@@ -149,7 +165,7 @@ export function SignalsPage({ search }: { search: URLSearchParams }) {
       {error !== undefined && <Problem error={error} retry={() => setAttempt((n) => n + 1)} />}
       {meta && (
         <p class="muted summary">
-          {rows.length} of {signals?.length ?? 0} signals{meta.done ? '' : ' (reading more…)'} · scan of {dateTime(meta.first.latestPersistedRun?.finishedAt ?? meta.first.generatedAt)}
+          {matching} of {total} signals{whole && !complete ? ' (reading the whole list…)' : ''} · scan of {dateTime(meta.first.latestPersistedRun?.finishedAt ?? meta.first.generatedAt)}
           {meta.first.regime ? ` · market ${words(meta.first.regime.regime)}` : ''}
         </p>
       )}

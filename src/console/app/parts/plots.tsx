@@ -32,6 +32,14 @@ function Frame({ title, description, children }: { title: string; description: s
   );
 }
 
+/**
+ * Where a plot will be while its data loads: a box of the plot's own proportions (W × H; `.plot-slot` in
+ * styles.css), so the plot arriving moves nothing below it (a layout shift, which Lighthouse scores).
+ */
+export function PlotSlot({ children }: { children: preact.ComponentChildren }) {
+  return <div class="plot-slot">{children}</div>;
+}
+
 function YAxis({ y, format }: { y: Scale; format: (v: number) => string }) {
   return (
     <g>

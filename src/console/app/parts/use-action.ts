@@ -24,7 +24,19 @@ export function useAction() {
       setBusy(false);
     }
   };
-  return { busy, error, run, clear: () => setError(undefined) };
+  /** Runs `work` on a submitted form's fields; once it succeeds the form is cleared and `done` gets the answer. */
+  const submit = <T>(event: Event, work: (fields: Record<string, string>) => Promise<T>, done?: (value: T) => void): Promise<void> => {
+    const form = event.currentTarget as HTMLFormElement;
+    const fields = fieldsOf(event);
+    return run(
+      () => work(fields),
+      (value) => {
+        form.reset();
+        done?.(value);
+      },
+    );
+  };
+  return { busy, error, run, submit, clear: () => setError(undefined) };
 }
 
 /** The named fields of a submitted form as strings. */
