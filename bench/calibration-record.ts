@@ -4,7 +4,7 @@
  * rate and mean R, its price-label hit rate, and the lift over both matched
  * baselines (same-day and year-matched), every interval a weekly cluster
  * bootstrap (ledger/record-figures, the scorecard's own definitions). The
- * README's calibration table is written from here (`--readme README.md`
+ * calibration tables of docs/calibration.md are written from here (`--readme docs/calibration.md`
  * replaces the text between its markers), never by hand.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,7 @@ export function markdownTable(rows: readonly Record<string, string | number>[]):
   return [line(cols), `|${cols.map(() => '---').join('|')}|`, ...rows.map((r) => line(cols.map((c) => r[c] ?? '')))].join('\n');
 }
 
-/** Bulkowski's published bull-market figures beside our per-pattern base rates, each with the page it was read from (README, "Calibration"). */
+/** Bulkowski's published bull-market figures beside our per-pattern base rates, each with the page it was read from (docs/calibration.md). */
 export const BULKOWSKI: Readonly<Record<string, [figures: string, source: string]>> = {
   ascending_triangle: ['up breakouts: break-even failure 13%, average rise 35%, 75% meet target (2nd ed.); 1st ed. (725 patterns, 1991–96): 89% meet target', 'wealthv.com/charting/Patterns/at.html (a copy of thepatternsite.com\'s page); wealthv.com/charting/bpt/AscendTrig.html'],
   bear_flag: ['flags, down breakouts: break-even failure 2%, average decline 16%, 47% meet target', 'wealthv.com/charting/Patterns/flags.html (copy of thepatternsite.com\'s)'],
@@ -161,7 +161,7 @@ export type ReadmeBlock = (typeof README_BLOCKS)[number];
 
 /** The markers around block `name` in the README. */
 export const markers = (name: ReadmeBlock) =>
-  [`<!-- bench/calibration ${name}: begin (written by \`bun run bench/calibration.ts --reuse --trades trades.json --readme README.md\`; do not edit by hand) -->`, `<!-- bench/calibration ${name}: end -->`] as const;
+  [`<!-- bench/calibration ${name}: begin (written by \`bun run bench/calibration.ts --reuse --trades trades.json --readme docs/calibration.md\`; do not edit by hand) -->`, `<!-- bench/calibration ${name}: end -->`] as const;
 
 /** Replaces each block between its markers in the README; throws when a pair of markers is missing. */
 export function writeReadme(path: string, blocks: Readonly<Record<ReadmeBlock, string>>): void {

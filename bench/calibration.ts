@@ -23,8 +23,8 @@
  *    by band, direction × band, pattern, market regime and year, the lift
  *    over both baselines, weekly cluster-bootstrap intervals).
  * 5. Prints the per-pattern base rates over the whole history (the README's
- *    table) and writes everything as JSON to `--out`; `--readme README.md`
- *    writes the record tables into the README between its markers.
+ *    table) and writes everything as JSON to `--out`; `--readme docs/calibration.md`
+ *    writes the record tables into docs/calibration.md between its markers.
 
  * `--fit-score <path>` fits the score model on the trades detected to
  * `--split` (bench/score-fit) and writes kernels/score-table, nothing else;
@@ -33,7 +33,7 @@
  *   bun run bench/calibration.ts [--from 2005-01-01] [--to 2024-03-08] [--split 2016-12-31] [--matches 5] [--out calibration.json]
  *   bun run bench/calibration.ts --trades trades.json                     # replay once, keep the trades
  *   bun run bench/calibration.ts --reuse --trades trades.json --fit-score src/kernels/score-table.ts
- *   bun run bench/calibration.ts --reuse --trades trades.json [--readme README.md]   # judge the score in the code
+ *   bun run bench/calibration.ts --reuse --trades trades.json [--readme docs/calibration.md]   # judge the score in the code
  *
  * It reads only shared/data (or `--trades` with `--reuse`) and writes only `--out`, `--trades`, `--fit-score`, `--readme`.
  */

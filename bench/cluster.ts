@@ -1,7 +1,7 @@
 /**
  * bench/cluster — the cluster suite's scenarios (test/cluster, issue 26) run
  * once on one cluster of three instances behind HAProxy, on a private
- * PostgreSQL 15 and Redis, printed as the README's table: per scenario the
+ * PostgreSQL 15 and Redis, printed as docs/operations.md's table: per scenario the
  * unexpected exits, the requests through the balancer that failed (and how
  * many HAProxy retried on another server, which the client never saw), the
  * slowest recovery (fault end → /readyz 200), stream events lost or

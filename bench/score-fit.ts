@@ -125,7 +125,7 @@ export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnT
  * Written by \`bun run bench/calibration.ts --reuse --trades <file> --fit-score
  * src/kernels/score-table.ts\`; do not edit by hand. The form (features, rank
  * rule, band shares) is the table's own \`features\`, \`rank\` and \`bandShares\`; a refit
- * keeps it (README, "Calibration", says how it was chosen).
+ * keeps it (docs/calibration.md says how it was chosen).
  *
  * Fitted on the ${table.fittedOn.trades} entered trades detected ${table.fittedOn.from} .. ${table.fittedOn.to}
  * of the replayed real history (${data}); wins ${(100 * table.fittedOn.winRate).toFixed(1)}%,
@@ -135,7 +135,7 @@ export function scoreTableModule(fit: ReturnType<typeof fitScoreModel> & ReturnT
  * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
  * the 101 percentile knots of E[R], P(win) and their rank (rule \`${table.rank}\`) over the
  * training trades; the band floors 55, 70, 85 at the training shares ${table.bandShares.join(', ')} of the rank.
- * Nothing detected after ${table.fittedOn.to} was used (README, "Calibration").
+ * Nothing detected after ${table.fittedOn.to} was used (docs/calibration.md).
  */
 export const SCORE_TABLE = ${tableLiteral(table)} as const;
 `;

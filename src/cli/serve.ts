@@ -79,7 +79,7 @@ export async function serve(): Promise<void> {
   log.info('breakline listening; warming up (ready at /readyz)', { url, version: pkg.version, pid: process.pid });
   if (config.trustProxy?.legacy) {
     // The old boolean took the left-most X-Forwarded-For entry, which a client writes itself (issue 26 item 5).
-    log.warn('TRUST_PROXY=true is read as one trusted proxy on a loopback or private address (the right-most X-Forwarded-For entry it appended is the client); set TRUST_PROXY to the number of proxies in front or to their addresses/CIDRs (README, Quotas)');
+    log.warn('TRUST_PROXY=true is read as one trusted proxy on a loopback or private address (the right-most X-Forwarded-For entry it appended is the client); set TRUST_PROXY to the number of proxies in front or to their addresses/CIDRs (docs/operations.md, Quotas)');
   }
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed (cli/shutdown).

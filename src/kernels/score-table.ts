@@ -4,7 +4,7 @@
  * Written by `bun run bench/calibration.ts --reuse --trades <file> --fit-score
  * src/kernels/score-table.ts`; do not edit by hand. The form (features, rank
  * rule, band shares) is the table's own `features`, `rank` and `bandShares`; a refit
- * keeps it (README, "Calibration", says how it was chosen).
+ * keeps it (docs/calibration.md says how it was chosen).
  *
  * Fitted on the 204098 entered trades detected 2004-12-28 .. 2016-12-30
  * of the replayed real history (shared/data daily_yf_dieperdev, split-adjusted daily bars to 2024-03-08; S&P 500 members of each date (fja05680/sp500) that the data has; SPY (daily_marketlab) as benchmark); wins 25.6%,
@@ -14,7 +14,7 @@
  * the training mean R of wins and losses by pattern and direction (cells of ≥ 20 trades);
  * the 101 percentile knots of E[R], P(win) and their rank (rule `min`) over the
  * training trades; the band floors 55, 70, 85 at the training shares 0.65, 0.9, 0.98 of the rank.
- * Nothing detected after 2016-12-30 was used (README, "Calibration").
+ * Nothing detected after 2016-12-30 was used (docs/calibration.md).
  */
 export const SCORE_TABLE = {
  "fittedOn": {

@@ -5,8 +5,7 @@
  * fitted, not designed: a monotone mapping of what the replayed real history
  * 2005–2016 says a setup like this one earns (the table is
  * `kernels/score-table`, written by `bench/calibration --fit-score`; the
- * method and the out-of-sample record 2017–2024 are in the README,
- * "Calibration").
+ * method and the out-of-sample record 2017–2024 are in docs/calibration.md).
  *
  * Features x: those the table names (`ScoreTable.features`, a subset of
  * `FEATURE_NAMES`: the seven score components in [0, 1] (a missing one counts
@@ -37,7 +36,7 @@
  * low P(win) (or the reverse) scores low, and a pattern or direction that
  * earned nothing in training scores low whatever its components. bench/score-select chose
  * another form on 2005–2012 → 2013–2016; it did worse on 2017–2024 and was not
- * adopted (README, "Calibration").
+ * adopted (docs/calibration.md).
  */
 import { PATTERN_TYPES, SCORE_COMPONENTS, type Direction, type PatternType, type ScoreBand, type ScoreComponent } from '../domain/signal';
 import { SCORE_TABLE } from './score-table';

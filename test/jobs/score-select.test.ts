@@ -3,7 +3,7 @@
  * is known: the hit chance and R rise with breakout volume alone, so a form
  * that reads the components separates every band, and a trade detected after
  * the validation years changes nothing. The real selection is
- * `bun run bench/score-select.ts --trades <file>` (README, "Calibration").
+ * `bun run bench/score-select.ts --trades <file>` (docs/calibration.md).
  */
 import { describe, expect, it } from 'bun:test';
 import type { GroupFigures, Trade } from '../../bench/calibration';

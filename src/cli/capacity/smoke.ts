@@ -25,7 +25,7 @@ import { table } from './report';
 import { readProc } from './resources';
 import type { Cleanup } from './run';
 
-/** The hot routes: the ranked list, a quote, a chart, the health probe (README § HTTP hot paths). */
+/** The hot routes: the ranked list, a quote, a chart, the health probe (docs/benchmarks.md § HTTP hot paths). */
 export const SMOKE_ROUTES = ['/api/breakouts', '/api/snapshot?symbol=AAPL', '/api/bars?symbol=AAPL&range=6mo', '/api/health'];
 /** The ratio may grow to this multiple of the recorded one before the smoke fails. */
 export const SMOKE_TOLERANCE = 1.5;

@@ -9,7 +9,7 @@
  * the same trades (fit to 2012, judged on 2013–2016) picks another form
  * (ranked by E[R] alone, floors at the 50th/75th/90th; 5 of 6 separations),
  * the incumbent meeting 4; that form did worse on 2017–2024 and was not
- * adopted (README, "Calibration"); by the research protocol's same-day gate
+ * adopted (docs/calibration.md); by the research protocol's same-day gate
  * it would not have been judged there at all. Trades detected late in 2016 that resolved
  * after 2017-12-29 are missing here (the bench replays to 2024), and issue 32's
  * gap_and_go fix added trades the table was not fitted on, hence the
