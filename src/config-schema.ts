@@ -143,6 +143,7 @@ export const envSchema = z.object({
   ALPACA_RATE_PER_MINUTE: z.coerce.number().positive().max(100_000).default(200),
   /** Where the live minute bars come from: the stream's `bars`, or the universe's trades aggregated by us (Alpaca's trade-condition rule). */
   ALPACA_BARS_FROM: z.enum(['bars', 'trades']).default('bars'),
+  POLYGON_BARS_FROM: z.enum(['bars', 'trades']).default('bars'),
   /** Polygon, now Massive (`MARKET_DATA_PROVIDER=polygon`): the key (never logged) and the hosts (the vendor renamed them). */
   POLYGON_API_KEY: z.string().min(1).optional(),
   POLYGON_BASE_URL: httpUrl.default('https://api.massive.com'),

@@ -39,7 +39,7 @@ export interface Config {
   /** Set when MARKET_DATA_PROVIDER=alpaca (both keys are then required). */
   alpaca: { keyId: string; secretKey: string; feed: 'iex' | 'sip'; adjustment: 'raw' | 'split' | 'dividend' | 'all'; dataUrl: string; streamUrl: string; ratePerMinute: number; barsFrom: 'bars' | 'trades' } | null;
   /** Set when MARKET_DATA_PROVIDER=polygon (the key is then required). */
-  polygon: { apiKey: string; baseUrl: string; streamUrl: string; ratePerMinute: number } | null;
+  polygon: { apiKey: string; baseUrl: string; streamUrl: string; ratePerMinute: number; barsFrom: 'bars' | 'trades' } | null;
   /** The vendor stream of alpaca and polygon. */
   live: { stream: boolean; extendedHours: boolean; silentSeconds: number; tradeSymbols: number | null };
   /** Set when EDGAR_USER_AGENT is: SEC EDGAR answers insiders, filings and shares outstanding. */
@@ -233,7 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : null,
     polygon:
       e.MARKET_DATA_PROVIDER === 'polygon'
-        ? { apiKey: e.POLYGON_API_KEY!, baseUrl: e.POLYGON_BASE_URL.replace(/\/+$/, ''), streamUrl: e.POLYGON_STREAM_URL.replace(/\/+$/, ''), ratePerMinute: e.POLYGON_RATE_PER_MINUTE }
+        ? { apiKey: e.POLYGON_API_KEY!, baseUrl: e.POLYGON_BASE_URL.replace(/\/+$/, ''), streamUrl: e.POLYGON_STREAM_URL.replace(/\/+$/, ''), ratePerMinute: e.POLYGON_RATE_PER_MINUTE, barsFrom: e.POLYGON_BARS_FROM }
         : null,
     live: { stream: e.LIVE_STREAM === 'on', extendedHours: e.LIVE_EXTENDED_HOURS === 'on', silentSeconds: e.LIVE_SILENT_SECONDS, tradeSymbols: e.LIVE_TRADE_SYMBOLS ?? null },
     edgar: e.EDGAR_USER_AGENT ? { userAgent: e.EDGAR_USER_AGENT, baseUrl: e.EDGAR_BASE_URL.replace(/\/+$/, ''), dataUrl: e.EDGAR_DATA_URL.replace(/\/+$/, '') } : null,
