@@ -127,4 +127,22 @@ describe('one vendor connection per cluster, the rules', () => {
     expect(closes).toHaveLength(1); // asked until answered, applied once
     await c.stop();
   });
+
+  it('stops asking for a hole its sender never answers after thirty heartbeats', async () => {
+    const c = cluster();
+    const a = c.add();
+    await until(() => a.feed.leader, 'a to lead');
+    const b = c.add();
+    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    let asks = 0;
+    c.relay.passes = (message) => (message.k === 'resend' && asks++, message.k !== 'replay');
+    c.relay.up = false;
+    a.local.bar(bar);
+    c.relay.up = true;
+    await until(() => asks >= 31, 'the hole asked for at once and at thirty heartbeats', 10_000);
+    await Bun.sleep(5 * HEARTBEAT);
+    expect(asks).toBe(31); // then given up
+    expect(b.feed.recovered).toBe(0);
+    await c.stop();
+  });
 });

@@ -58,6 +58,8 @@ export interface ClusterFeedOptions {
 
 const POLL_MS = 1_000;
 const HEARTBEAT_MS = 2_000;
+/** Heartbeats a follower asks again for a hole before giving it up (its sender is gone). */
+const RESEND_ASKS = 30;
 
 /** A follower's wanted symbols, as the leader holds them: the vendor feed's watch of each. */
 interface RemoteWants {
@@ -93,8 +95,8 @@ export class ClusterFeed implements LiveFeed {
   recovered = 0;
   /** What the holder relayed that a follower may ask for again. */
   private readonly history: RelayHistory;
-  /** Holes in each sender's numbering this follower has asked for and not been sent yet. */
-  private readonly owed = new Map<string, { after: number; through: number }>();
+  /** Holes in each sender's numbering this follower has asked for and not been sent yet, with how many times asked. */
+  private readonly owed = new Map<string, { after: number; through: number; asked: number }>();
 
   constructor(private readonly options: ClusterFeedOptions) {
     this.local = options.local;
@@ -242,7 +244,13 @@ export class ClusterFeed implements LiveFeed {
       for (const [instance, wants] of this.remote) if (wants.seenAt < stale) this.forget(instance);
     } else {
       this.sendWants();
-      for (const [from, hole] of this.owed) this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, ...hole });
+      for (const [from, hole] of this.owed) {
+        if (++hole.asked > RESEND_ASKS) {
+          // Its sender is gone (the lease moved on, its history with it): the hole stays a hole.
+          this.owed.delete(from);
+          this.options.log.warn('live relay: missed bars and closes never sent again; lost to this instance', { vendor: this.vendor, from, after: hole.after, through: hole.through });
+        } else this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, after: hole.after, through: hole.through });
+      }
     }
   }
 
@@ -323,9 +331,9 @@ export class ClusterFeed implements LiveFeed {
     this.missed += through - after;
     this.options.log.warn('live relay: messages missed; asking for them again', { vendor: this.vendor, from, missed: through - after });
     const owed = this.owed.get(from);
-    const hole = owed ? { after: Math.min(owed.after, after), through: Math.max(owed.through, through) } : { after, through };
+    const hole = owed ? { after: Math.min(owed.after, after), through: Math.max(owed.through, through), asked: 0 } : { after, through, asked: 0 };
     this.owed.set(from, hole);
-    this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, ...hole });
+    this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, after: hole.after, through: hole.through });
   }
 
   /** The bars and closes of a hole, sent again: handed on as if they had come in their turn. */

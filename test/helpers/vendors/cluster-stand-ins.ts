@@ -14,11 +14,13 @@ export class MemoryRelay {
   readonly listeners = new Set<(message: RelayMessage) => void>();
   /** Drops messages while false (Redis down). */
   up = true;
+  /** Drops the messages it says false to (one instance's answers lost, say). */
+  passes: (message: RelayMessage) => boolean = () => true;
   client(): LiveRelay {
     const mine = new Set<(message: RelayMessage) => void>();
     return {
       publish: (message) => {
-        if (this.up) for (const listener of [...this.listeners]) listener(structuredClone(message));
+        if (this.up && this.passes(message)) for (const listener of [...this.listeners]) listener(structuredClone(message));
       },
       subscribe: (listener) => {
         this.listeners.add(listener);
