@@ -184,6 +184,8 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
+  /** The pool's background-lane niceness (tests: 0; see PoolOptions). */
+  backgroundNice?: number;
 }
 
 /** Budget of the GraphQL answer cache: a few hundred pages of signals. */
@@ -199,6 +201,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const pool = createPool({
     threads: config.poolSize,
     warm: overrides.warmPool,
+    backgroundNice: overrides.backgroundNice,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config), maxConnections: config.databasePoolMax })).catch(async (error: unknown) => {

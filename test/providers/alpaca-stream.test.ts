@@ -17,7 +17,7 @@ const recorded = alpacaMinutes();
 let symbolLimit: number | null | undefined; // the next server's (set by `setup`)
 const streams = vendorStreams<AlpacaServer, AlpacaProvider>((now) => startAlpacaServer({ now, symbolLimit }));
 
-function setup(options: { start?: string; symbolLimit?: number | null; secret?: string; tradeLimit?: number | null } = {}) {
+function setup(options: { start?: string; symbolLimit?: number | null; secret?: string; tradeLimit?: number | null; silentMs?: number } = {}) {
   symbolLimit = options.symbolLimit;
   return streams(options.start ?? '2025-04-24T13:29:00Z', (server, clock, live) =>
     createAlpacaProvider({
@@ -28,7 +28,7 @@ function setup(options: { start?: string; symbolLimit?: number | null; secret?: 
       adjustment: 'split',
       ratePerMinute: 60_000,
       clock: clock.now,
-      live: { ...live, streamUrl: server.streamUrl, authTimeoutMs: 2_000, tradeLimit: options.tradeLimit },
+      live: { ...live, streamUrl: server.streamUrl, authTimeoutMs: 2_000, tradeLimit: options.tradeLimit, silentMs: options.silentMs ?? live.silentMs },
     }),
   );
 }
@@ -149,7 +149,7 @@ describe('alpaca stream: faults', () => {
   });
 
   it('takes a silent socket during the session for dead and reconnects', async () => {
-    const ctx = setup({ start: '2025-04-24T14:00:00Z' });
+    const ctx = setup({ start: '2025-04-24T14:00:00Z', silentMs: 3_000 });
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
     await until(() => ctx.live.status().state === 'streaming', 'streaming');

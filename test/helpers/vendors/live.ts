@@ -72,8 +72,15 @@ export async function replayMinutes(run: { clock: TestClock; bars: readonly Live
   }
 }
 
-/** How the stream tests run a vendor's live feed: quick retries and backfill retries, short silence and grace, fixed jitter. */
-export const QUICK_LIVE = { silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 };
+/**
+ * The replay moves the test clock a minute at a time, and the watchdog may look between a step and
+ * its minute's arrival: a silence threshold under a minute would take that moment for a silent socket
+ * on a busy machine (and reconnect and backfill, one bar too many). Only the silence tests lower it.
+ */
+export const REPLAY_SILENT_MS = 90_000;
+
+/** How the stream tests run a vendor's live feed: quick retries and backfill retries, a short grace, fixed jitter, silence as `REPLAY_SILENT_MS` says. */
+export const QUICK_LIVE = { silentMs: REPLAY_SILENT_MS, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 };
 
 /**
  * A stream test file's loopback vendor server and providers: `setup` starts
