@@ -19,8 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const recorded = async () =>
-  (await database.db.execute<{ hash: string; created_at: string }>(sql`select hash, created_at::text from drizzle.__drizzle_migrations order by id`)).rows as { hash: string; created_at: string }[];
+type Row = { hash: string; created_at: string };
+const recorded = async (): Promise<Row[]> => {
+  const result = (await database.db.execute(sql`select hash, created_at::text from drizzle.__drizzle_migrations order by id`)) as unknown as { rows?: Row[] } | Row[];
+  return Array.isArray(result) ? result : (result.rows ?? []);
+};
 
 describe('the migrator', () => {
   it('records every embedded migration with the SHA-256 of its SQL and its folder time, as drizzle-kit does', async () => {
