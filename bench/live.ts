@@ -19,10 +19,12 @@
  *
  * Each row runs twice: through the service (`path: service`: the vendor's
  * socket, the live feed, the hub, the SSE streams), then through a floor
- * server (`path: floor`) that writes each trade straight to the streams of
- * the clients subscribed to its symbol as an SSE `quote` frame — the same
- * clients, loopback, event loop and load, none of our code: the difference
- * is what the service adds, whatever the machine's load does to both.
+ * (`path: floor`, `floorServer` below) that takes the same vendor frames over
+ * its own loopback WebSocket and writes the same `quote` frames to the same
+ * kind of SSE stream, batched per stream as the service batches, with none
+ * of our code in between — the same clients, loopback, event loop and load:
+ * the difference is what the service adds, whatever the machine's load does
+ * to both.
  *
  * Columns: `msgs/s` sent by the vendor; `deliveries` quotes received by all
  * clients; `coalesced %` the share of trades a subscriber did not get because
@@ -37,6 +39,7 @@
  * over a 10-minute run. Run: `bun run bench/live.ts [--smoke] [--sizes=1,100,1000]
  * [--rates=2000] [--seconds=20]`.
  */
+import type { ServerWebSocket } from 'bun';
 import { loadavg } from 'node:os';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -87,10 +90,11 @@ export async function benchLive(): Promise<void> {
   const shape = openingShape();
   const rows = [];
   const floor = floorServer();
+  await floor.opened;
   for (const clients of SIZES) for (const rate of RATES) rows.push(await round(clients, rate, 'service'), await round(clients, rate, 'floor'));
   printTable(`bench/live — vendor trade → SSE quote, ${SYMBOLS} symbols, ${SYMBOLS_PER_CLIENT} a client, ${SECONDS} s a row at market-open rates (goal: p99 ≤ 5 ms at 1,000 clients)`, rows);
   await app.stop(true);
-  floor.server.stop(true);
+  floor.stop();
   await services.close();
   vendor.stop();
 
@@ -131,9 +135,12 @@ export async function benchLive(): Promise<void> {
         trades.push({ T: 't', S: symbols[s], i: sent + k, x: 'V', p: performance.timeOrigin + performance.now(), s: 100, t: '2025-04-24T13:40:00.000Z', c: ['@'], z: 'B' });
         expected += subscribers(s);
       }
-      if (n > 0 && path === 'service') for (const ws of sockets) ws.send(JSON.stringify(trades));
+      if (n > 0) {
+        const payload = JSON.stringify(trades);
+        if (path === 'service') for (const ws of sockets) ws.send(payload);
+        else floor.send(payload);
+      }
       sendCpu += cpuUs(process.cpuUsage(mark));
-      if (n > 0 && path === 'floor') floor.send(trades);
       sent += n;
     }
     await Bun.sleep(500); // the last frames arrive
@@ -163,40 +170,94 @@ export async function benchLive(): Promise<void> {
 }
 
 /**
- * The floor: an SSE server that writes each trade to the streams subscribed
- * to its symbol as a `quote` frame, and nothing else (no vendor socket, no
- * parsing, no hub).
+ * The floor: the least code that does what the service must — a vendor's
+ * WebSocket frame in, parsed, each trade encoded once as the service's own
+ * `quote` frame (`id`, `event`, `data` with the same fields), the frames of
+ * one vendor frame joined per stream and written as one chunk (the service
+ * batches a tick's frames per subscriber the same way: stream/subscriber
+ * `FrameBatch`), over the same kind of socket (a Bun.serve `ReadableStream`
+ * body, high-water mark 0 counted in bytes, the same headers). No hub, no
+ * feed, no replay buffer, no caps: what is left is the loopback, the JSON and
+ * the socket writes, so the service's p99 over the floor's is what our code
+ * adds on this machine at this load.
  */
 function floorServer() {
   const encoder = new TextEncoder();
-  const streams = new Set<{ symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> }>();
+  type Stream = { controller: ReadableStreamDefaultController<Uint8Array>; first: Uint8Array | null; several: Uint8Array[] | null };
+  const streams = new Set<Stream>();
+  const bySymbol = new Map<string, Set<Stream>>();
+  let vendorSide: ServerWebSocket<unknown> | undefined;
+  let seq = 0;
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
     idleTimeout: 0,
-    fetch(request) {
-      const symbols = new Set((new URL(request.url).searchParams.get('symbols') ?? '').split(','));
-      let entry: { symbols: Set<string>; controller: ReadableStreamDefaultController<Uint8Array> };
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          entry = { symbols, controller };
-          streams.add(entry);
-          controller.enqueue(encoder.encode('event: hello\ndata: {}\n\n'));
+    fetch(request, srv) {
+      const url = new URL(request.url);
+      if (url.pathname === '/vendor') return srv.upgrade(request) ? undefined : new Response('upgrade failed', { status: 400 });
+      const symbols = (url.searchParams.get('symbols') ?? '').split(',');
+      const stream: Stream = { controller: undefined!, first: null, several: null };
+      const body = new ReadableStream<Uint8Array>(
+        {
+          start(controller) {
+            stream.controller = controller;
+            streams.add(stream);
+            for (const symbol of symbols) (bySymbol.get(symbol) ?? bySymbol.set(symbol, new Set()).get(symbol)!).add(stream);
+            controller.enqueue(encoder.encode(`retry: 1000\nid: 0-1\nevent: hello\ndata: {}\n\n`));
+          },
+          cancel() {
+            streams.delete(stream);
+            for (const symbol of symbols) bySymbol.get(symbol)?.delete(stream);
+          },
         },
-        cancel() {
-          streams.delete(entry);
-        },
-      });
-      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+        { highWaterMark: 0, size: (chunk) => chunk?.byteLength ?? 0 },
+      );
+      return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', connection: 'keep-alive' } });
+    },
+    websocket: {
+      open(ws) {
+        vendorSide = ws;
+      },
+      message() {},
     },
   });
-  const send = (trades: { S?: string; p: number; s: number }[]) => {
+  // The receiving end of the floor's vendor socket: parse, encode once per trade, one write per stream.
+  const client = new WebSocket(`ws://127.0.0.1:${server.port}/vendor`);
+  const waiting: Stream[] = [];
+  client.onmessage = (message) => {
+    const trades = JSON.parse(message.data as string) as { S: string; p: number; s: number; t: string }[];
+    seq++;
+    let sub = 0;
     for (const trade of trades) {
-      const frame = encoder.encode(`event: quote\ndata: {"symbol":"${trade.S}","price":${trade.p},"volume":${trade.s}}\n\n`);
-      for (const stream of streams) if (stream.symbols.has(trade.S!)) stream.controller.enqueue(frame);
+      const listeners = bySymbol.get(trade.S);
+      if (!listeners?.size) continue;
+      const quote = { symbol: trade.S, price: trade.p, volume: trade.s, ts: trade.t, source: 'alpaca' };
+      const frame = encoder.encode(`id: ${seq}-${++sub}\nevent: quote\ndata: ${JSON.stringify(quote)}\n\n`);
+      for (const stream of listeners) {
+        if (stream.first === null) {
+          stream.first = frame;
+          waiting.push(stream);
+        } else (stream.several ??= [stream.first]).push(frame);
+      }
     }
+    for (const stream of waiting) {
+      const chunk = stream.several === null ? stream.first! : Buffer.concat(stream.several);
+      stream.first = stream.several = null;
+      try {
+        stream.controller.enqueue(chunk);
+      } catch {
+        // the client went away
+      }
+    }
+    waiting.length = 0;
   };
-  return { server, streams, send };
+  const opened = new Promise<void>((resolve) => (client.onopen = () => resolve()));
+  const send = (payload: string) => vendorSide!.send(payload);
+  const stop = () => {
+    client.close();
+    server.stop(true);
+  };
+  return { server, streams, opened, send, stop };
 }
 
 if (import.meta.main) await benchLive();

@@ -93,6 +93,10 @@ export const configSchema = z.object({
       doc: "Polygon's stocks-cluster host (`socket.polygon.io` works too; `wss://delayed.massive.com` for the 15-minute delayed feed)",
     }),
     ratePerMinute: variable('POLYGON_RATE_PER_MINUTE', z.coerce.number().positive().max(100_000), { default: '5', doc: "REST requests a minute (the free plan's limit; paid plans: raise it)" }),
+    barsFrom: variable('POLYGON_BARS_FROM', z.enum(['bars', 'trades']), {
+      default: 'bars',
+      doc: "`trades` → live minute bars are made from the universe's `T.` trades (Polygon's condition ids mapped to the SIP letters, the same rule as Alpaca's) instead of `AM.` aggregates; windows then close 10 s later",
+    }),
   }),
   /** The vendor stream of alpaca and polygon: minute bars rolled up live, scans on bar closes, quotes pushed. */
   live: z.object({

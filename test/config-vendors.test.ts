@@ -35,9 +35,13 @@ describe('vendor configuration', () => {
 
   it('reads Polygon (Massive) hosts and the stream settings', () => {
     const config = loadConfig({ MARKET_DATA_PROVIDER: 'polygon', POLYGON_API_KEY: 'p', POLYGON_STREAM_URL: 'wss://delayed.massive.com', LIVE_EXTENDED_HOURS: 'on', LIVE_SILENT_SECONDS: '30', LIVE_TRADE_SYMBOLS: '50' });
-    expect(config.polygon).toEqual({ apiKey: 'p', baseUrl: 'https://api.massive.com', streamUrl: 'wss://delayed.massive.com', ratePerMinute: 5 });
+    expect(config.polygon).toEqual({ apiKey: 'p', baseUrl: 'https://api.massive.com', streamUrl: 'wss://delayed.massive.com', ratePerMinute: 5, barsFrom: 'bars' });
     expect(config.live).toEqual({ stream: true, extendedHours: true, silentSeconds: 30, tradeSymbols: 50 });
     expect(createProvider(config).live?.status().tradeLimit).toBe(50);
+    // POLYGON_BARS_FROM=trades: the universe's trades are subscribed, no aggregates
+    const fromTrades = createProvider(loadConfig({ MARKET_DATA_PROVIDER: 'polygon', POLYGON_API_KEY: 'p', POLYGON_BARS_FROM: 'trades' })).live!;
+    fromTrades.setUniverse(['XLK', 'UNH']);
+    expect(fromTrades.status()).toMatchObject({ barSymbols: 0, tradeSymbols: 2 });
     expect(createProvider(loadConfig({ MARKET_DATA_PROVIDER: 'polygon', POLYGON_API_KEY: 'p', LIVE_STREAM: 'off' })).live).toBeUndefined();
   });
 });

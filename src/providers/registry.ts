@@ -38,8 +38,8 @@ const factories: Record<Config['marketDataProvider'], (config: Config, log: Logg
     return createAlpacaProvider({ ...alpaca, extendedHours: config.live.extendedHours, live });
   },
   polygon: (config, log) => {
-    const { streamUrl, ...polygon } = config.polygon!;
-    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl } : undefined;
+    const { streamUrl, barsFrom, ...polygon } = config.polygon!;
+    const live = config.live.stream ? { ...liveOptions(config, log), streamUrl, barsFromTrades: barsFrom === 'trades' } : undefined;
     return createPolygonProvider({ ...polygon, extendedHours: config.live.extendedHours, live });
   },
 };

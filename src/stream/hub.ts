@@ -23,63 +23,17 @@
  */
 import type { QuoteEvent } from '../domain/events';
 import { newId } from '../ids';
-import type { Logger } from '../log';
 import { AppError } from '../errors';
-import { CHANNELS, type BusEvent, type BusGap, type Channel, type EventBus } from './bus';
-import type { StreamCaps } from './caps';
+import { CHANNELS, type BusEvent, type BusGap, type Channel } from './bus';
+import { frameFor, replayEntry } from './entries';
 import { busPosition, compareEventIds, formatEventId, parseEventId, positionId, ZERO_ID, type EventId } from './event-id';
 import { encodeFrame, PING_FRAME, reconnectFrame } from './frames';
+import type { HubOptions, HubStats, OpenRequest } from './hub-types';
 import { QuoteRoutes } from './quote-routes';
-import { QuoteFeed, type QuoteSource } from './quotes';
-import { ReplayBuffer, type ReplayEntry } from './replay';
+import { ReplayBuffer } from './replay';
 import { CAUGHT_UP, FrameBatch, Subscriber } from './subscriber';
-import { ownerAlert, ownerProgress, publicAlert, type StreamPrincipal } from './visibility';
 
-export interface HubOptions {
-  bus: EventBus;
-  quotes: QuoteSource;
-  log: Logger;
-  pingMs: number;
-  /** The `retry:` a client is told in `hello` (its reconnection delay). */
-  retryMs: number;
-  replay: { size: number; maxAgeMs: number };
-  quoteIntervalMs: number;
-  quotePollMs: number;
-  /** The instance's connection caps, shared with its other event streams (GraphQL's): one budget of sockets. */
-  caps: StreamCaps;
-  queueBytes: number;
-  /** A subscriber with events waiting that takes nothing for this long is dropped. */
-  stallMs: number;
-  /** Seconds a client is told to wait (`Retry-After`) when the bus cannot be reached. */
-  retryAfterSeconds: number;
-  now?: () => number;
-}
-
-export interface OpenRequest {
-  channels: readonly Channel[];
-  symbols: readonly string[];
-  principal: StreamPrincipal;
-  key: string;
-  /** `Last-Event-ID` (or `lastEventId`), as sent. */
-  lastEventId: string | null;
-  onDrop?: () => void;
-}
-
-export interface HubStats {
-  connections: number;
-  dropped: number;
-  /** Most bytes any subscriber ever had waiting. */
-  peakQueuedBytes: number;
-  /** Events sent from the buffer (a resume's replay, or catching up after a burst). */
-  replayed: number;
-  /** Events handed to subscribers since start (one per subscriber that received it; pings not counted). */
-  delivered: number;
-  /** Subscribers with events waiting for them in the buffer. */
-  lagging: number;
-  buffered: number;
-  head: string;
-  watchedSymbols: number;
-}
+export type { HubOptions, HubStats, OpenRequest } from './hub-types';
 
 export class StreamHub {
   private readonly live = new Map<Channel, Set<Subscriber>>(CHANNELS.map((c) => [c, new Set()]));
@@ -87,8 +41,6 @@ export class StreamHub {
   /** Subscribers whose cursor is in the buffer (not caught up). */
   private readonly lagging = new Set<Subscriber>();
   private readonly quotes: QuoteRoutes;
-  /** Symbols a live stream pushed a quote of since the last flush. */
-  private readonly pushed = new Set<string>();
   private readonly batch = new FrameBatch();
   private buffer!: ReplayBuffer;
   private head!: EventId;
@@ -101,8 +53,8 @@ export class StreamHub {
 
   constructor(private readonly options: HubOptions) {
     this.now = options.now ?? Date.now;
-    const onPush = (symbol: string) => this.quotePushed(symbol);
-    this.quotes = new QuoteRoutes(new QuoteFeed({ source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now, onPush }));
+    const feed = { source: options.quotes, intervalMs: options.quoteIntervalMs, pollMs: options.quotePollMs, log: options.log, now: this.now };
+    this.quotes = new QuoteRoutes(feed, (quote, recipients) => this.sendQuote(quote, recipients));
   }
 
   /** Subscribes to the bus and fills the buffer from its recent history (idempotent). */
@@ -130,7 +82,7 @@ export class StreamHub {
     if (compareEventIds(this.head, start) < 0) this.head = start;
     for (const event of held) this.receive(event);
     if (pingMs > 0) this.timers.push(setInterval(() => this.ping(), pingMs));
-    this.timers.push(setInterval(() => this.quotes.tick((quote, recipients) => this.sendQuote(quote, recipients)), quoteIntervalMs));
+    this.timers.push(setInterval(() => this.quotes.tick(), quoteIntervalMs));
     this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.options.stallMs / 2))));
   }
 
@@ -251,7 +203,7 @@ export class StreamHub {
     let sent = false;
     while (subscriber.cursor < buffer.end && subscriber.hasRoom) {
       const entry = buffer.at(subscriber.cursor++)!;
-      const frame = subscriber.channels.has(entry.channel) ? this.frameFor(entry, subscriber.principal) : null;
+      const frame = subscriber.channels.has(entry.channel) ? frameFor(entry, subscriber.principal) : null;
       if (frame === null) continue;
       if (this.deliver(subscriber, entry.id, frame)) {
         sent = true;
@@ -290,22 +242,14 @@ export class StreamHub {
     const id = positionId(event.position);
     this.head = id;
     this.ownSeq = 0;
-    const entry: ReplayEntry = { id, channel: event.channel, frame: null, receivedAt };
-    if (event.channel === 'alerts.dispatched') {
-      const { payload } = event;
-      entry.frame = encodeFrame({ id: event.id, event: event.channel, data: publicAlert(payload) });
-      if (payload.userId !== undefined) entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerAlert(payload) }) };
-    } else if (event.channel === 'backtest.progress') {
-      const { payload } = event;
-      entry.owner = { userId: payload.userId, frame: encodeFrame({ id: event.id, event: event.channel, data: ownerProgress(payload) }) };
-    } else entry.frame = encodeFrame({ id: event.id, event: event.channel, data: event.payload });
+    const entry = replayEntry(event, id, receivedAt);
     const expired = this.buffer.expire(receivedAt);
     const evicted = this.buffer.push(entry) || expired;
     const index = this.buffer.end - 1;
     const shared = entry.owner ? null : entry.frame; // the same bytes for everyone, unless the owner sees more
     for (const subscriber of this.live.get(event.channel)!) {
       if (subscriber.cursor !== CAUGHT_UP) continue; // behind: it takes this one from the buffer in turn
-      const frame = shared ?? this.frameFor(entry, subscriber.principal);
+      const frame = shared ?? frameFor(entry, subscriber.principal);
       if (frame === null) continue; // someone else's
       if (subscriber.hasRoom) {
         this.deliver(subscriber, id, frame);
@@ -352,11 +296,6 @@ export class StreamHub {
     return true;
   }
 
-  /** What this subscriber receives of the event: the owner's frame, the public one, or nothing (null). */
-  private frameFor(entry: ReplayEntry, principal: StreamPrincipal): Uint8Array | null {
-    return entry.owner && principal?.userId === entry.owner.userId ? entry.owner.frame : entry.frame;
-  }
-
   /** The id of an event the hub makes itself: after the last bus event (stream/event-id). */
   private ownId(): EventId {
     return { position: this.head.position, sub: ++this.ownSeq };
@@ -374,22 +313,6 @@ export class StreamHub {
       if (this.buffer.lost(subscriber.cursor)) this.dropSlow(subscriber, 'fell behind the whole replay buffer');
       else if (now - subscriber.progressAt > this.options.stallMs) this.dropSlow(subscriber, `took nothing for ${this.options.stallMs} ms`);
     }
-  }
-
-  /**
-   * A live stream pushed a quote: sent within the same turn of the event loop
-   * (symbols pushed together go out together, each at its latest), not at the
-   * next tick.
-   */
-  private quotePushed(symbol: string): void {
-    if (this.pushed.size === 0) setImmediate(() => this.flushPushed());
-    this.pushed.add(symbol);
-  }
-
-  private flushPushed(): void {
-    const symbols = [...this.pushed];
-    this.pushed.clear();
-    for (const symbol of symbols) this.quotes.pushed(symbol, (quote, recipients) => this.sendQuote(quote, recipients));
   }
 
   /** One quote event to those caught up with room; the others are owed the then-current quote at a later tick. */

@@ -5,16 +5,33 @@
  * a subscriber that has just joined, has just caught up, or had no room at a
  * tick is owed the current quote and gets it at the next tick (a quote that
  * has not changed is not sent again otherwise).
+ *
+ * A pushed quote (a vendor's live stream) goes out within the same turn of
+ * the event loop, not at the next tick: the symbols pushed while the loop
+ * handles its I/O are sent together once it is done (`setImmediate`), each at
+ * its latest, so a vendor frame of many trades is one quote per symbol.
  */
 import type { QuoteEvent } from '../domain/events';
-import type { QuoteFeed } from './quotes';
+import { QuoteFeed, type QuoteFeedOptions } from './quotes';
 import type { Subscriber } from './subscriber';
+
+/** Sends one quote event to these subscribers (the hub). */
+export type SendQuote = (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void;
 
 export class QuoteRoutes {
   private readonly bySymbol = new Map<string, Set<Subscriber>>();
   private readonly owed = new Map<string, Set<Subscriber>>();
+  private readonly feed: QuoteFeed;
+  /** Symbols a live stream pushed a quote of since the last flush, and the set the flush after it fills. */
+  private pushed = new Set<string>();
+  private spare = new Set<string>();
 
-  constructor(private readonly feed: QuoteFeed) {}
+  constructor(
+    feed: Omit<QuoteFeedOptions, 'onPush'>,
+    private readonly send: SendQuote,
+  ) {
+    this.feed = new QuoteFeed({ ...feed, onPush: (symbol) => this.push(symbol) });
+  }
 
   /** Symbols whose quotes are being watched. */
   get watched(): number {
@@ -47,16 +64,28 @@ export class QuoteRoutes {
     }
   }
 
-  /** A pushed quote moved `symbol`: `send` it to its subscribers now (those owed it included), not at the next tick. */
-  pushed(symbol: string, send: (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void): void {
-    const quote = this.feed.take(symbol);
-    if (!quote) return;
-    this.owed.get(symbol)?.clear();
-    send(quote, this.bySymbol.get(symbol) ?? []);
+  private push(symbol: string): void {
+    if (this.pushed.size === 0) setImmediate(this.flushPushed);
+    this.pushed.add(symbol);
   }
 
+  /** The pushed symbols' latest quotes to their subscribers (those owed one included). */
+  private readonly flushPushed = (): void => {
+    const symbols = this.pushed;
+    this.pushed = this.spare;
+    for (const symbol of symbols) {
+      const quote = this.feed.take(symbol);
+      if (!quote) continue;
+      this.owed.get(symbol)?.clear();
+      this.send(quote, this.bySymbol.get(symbol) ?? []);
+    }
+    symbols.clear();
+    this.spare = symbols;
+  };
+
   /** One tick: `send` once per quote event, with its recipients. */
-  tick(send: (quote: QuoteEvent, recipients: Iterable<Subscriber>) => void): void {
+  tick(): void {
+    const { send } = this;
     const changed = this.feed.tick();
     for (const [symbol, waiting] of this.owed) {
       const quote = changed.get(symbol) ?? this.feed.latest(symbol);

@@ -4,49 +4,33 @@
  * minutes of 2025-04-24 (EDT: 09:30 is 13:30 UTC). The clock is the test's:
  * it stands where the replay is, and windows close when it passes their end.
  */
-import { afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { createAlpacaProvider, type AlpacaProvider } from '../../src/providers/alpaca';
 import type { LiveTrade } from '../../src/providers/live/types';
 import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { expectedBar, keptLog, recordFeed, replayMinutes, streaming as streamingAt, TestClock, until } from '../helpers/vendors/live';
+import { expectedBar, replayMinutes, streaming as streamingAt, until, vendorStreams } from '../helpers/vendors/live';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
 const at = (iso: string) => Date.parse(iso);
 const recorded = alpacaMinutes();
 
-let server: AlpacaServer | undefined;
-const providers: AlpacaProvider[] = [];
-afterEach(async () => {
-  for (const provider of providers.splice(0)) await provider.live!.stop();
-  server?.stop();
-  server = undefined;
-});
-
-/**
- * The replay moves the test clock a minute at a time, and the watchdog may look between a step and
- * its minute's arrival: a silence threshold under a minute would take that moment for a silent socket
- * on a busy machine (and reconnect and backfill, one bar too many). Only the silence tests lower it.
- */
-const REPLAY_SILENT_MS = 90_000;
+let symbolLimit: number | null | undefined; // the next server's (set by `setup`)
+const streams = vendorStreams<AlpacaServer, AlpacaProvider>((now) => startAlpacaServer({ now, symbolLimit }));
 
 function setup(options: { start?: string; symbolLimit?: number | null; secret?: string; tradeLimit?: number | null; silentMs?: number } = {}) {
-  const clock = new TestClock(at(options.start ?? '2025-04-24T13:29:00Z'));
-  server ??= startAlpacaServer({ now: clock.now, symbolLimit: options.symbolLimit });
-  const { log, lines } = keptLog();
-  const provider = createAlpacaProvider({
-    ...server.credentials,
-    secretKey: options.secret ?? server.credentials.secretKey,
-    dataUrl: server.restUrl,
-    feed: 'sip',
-    adjustment: 'split',
-    ratePerMinute: 60_000,
-    clock: clock.now,
-    live: { streamUrl: server.streamUrl, log, silentMs: options.silentMs ?? REPLAY_SILENT_MS, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, authTimeoutMs: 2_000, random: () => 0.5, tradeLimit: options.tradeLimit },
-  });
-  providers.push(provider);
-  const live = provider.live!;
-  const vendor = server;
-  return { clock, provider, live, ...recordFeed(live), lines, server: vendor, minute: (t: number) => vendor.minute(t) };
+  symbolLimit = options.symbolLimit;
+  return streams(options.start ?? '2025-04-24T13:29:00Z', (server, clock, live) =>
+    createAlpacaProvider({
+      ...server.credentials,
+      secretKey: options.secret ?? server.credentials.secretKey,
+      dataUrl: server.restUrl,
+      feed: 'sip',
+      adjustment: 'split',
+      ratePerMinute: 60_000,
+      clock: clock.now,
+      live: { ...live, streamUrl: server.streamUrl, authTimeoutMs: 2_000, tradeLimit: options.tradeLimit, silentMs: options.silentMs ?? live.silentMs },
+    }),
+  );
 }
 
 /** Waits until the stream is up and the vendor holds the minute bars of every symbol given. */

@@ -6,120 +6,10 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { createLogger } from '../../src/log';
-import { ClusterFeed, type FeedLease } from '../../src/providers/live/cluster';
-import type { LiveRelay, RelayMessage } from '../../src/providers/live/relay';
-import type { LiveBar, LiveFeed, LiveStatus, LiveTrade, WindowClose } from '../../src/providers/live/types';
+import { ClusterFeed } from '../../src/providers/live/cluster';
+import type { LiveBar, LiveTrade, WindowClose } from '../../src/providers/live/types';
+import { MemoryLease, MemoryLock, MemoryRelay, StandInFeed } from '../helpers/vendors/cluster-stand-ins';
 import { until } from '../helpers/vendors/live';
-
-/** Pub/Sub in one process: every subscriber gets every message, in order. */
-class MemoryRelay {
-  readonly listeners = new Set<(message: RelayMessage) => void>();
-  /** Drops messages while false (Redis down). */
-  up = true;
-  client(): LiveRelay {
-    const mine = new Set<(message: RelayMessage) => void>();
-    return {
-      publish: (message) => {
-        if (this.up) for (const listener of [...this.listeners]) listener(structuredClone(message));
-      },
-      subscribe: (listener) => {
-        this.listeners.add(listener);
-        mine.add(listener);
-        return () => this.listeners.delete(listener);
-      },
-      close: async () => {
-        for (const listener of mine) this.listeners.delete(listener);
-      },
-    };
-  }
-}
-
-/** One lock: the first to ask holds it until it lets go or is told it lost it. */
-class MemoryLock {
-  holder: MemoryLease | undefined;
-  lease(): MemoryLease {
-    return new MemoryLease(this);
-  }
-}
-class MemoryLease implements FeedLease {
-  private term: AbortController | undefined;
-  /** The database cannot be reached from this instance: the lock cannot be asked for. */
-  unreachable = false;
-  constructor(private readonly lock: MemoryLock) {}
-  get held() {
-    return this.lock.holder === this && !!this.term && !this.term.signal.aborted;
-  }
-  get signal() {
-    return this.term?.signal ?? AbortSignal.abort();
-  }
-  async acquire() {
-    if (this.held) return true;
-    if (this.lock.holder || this.unreachable) return false;
-    this.lock.holder = this;
-    this.term = new AbortController();
-    return true;
-  }
-  /** The lock session ended and the database is out of this instance's reach (the server still up for the others). */
-  lose() {
-    this.unreachable = true;
-    if (this.lock.holder === this) this.lock.holder = undefined;
-    this.term?.abort(new Error('lost'));
-  }
-  async close() {
-    if (this.lock.holder === this) this.lock.holder = undefined;
-  }
-}
-
-/** A vendor feed that records what it is asked and sends what the test says. */
-class StandInFeed implements LiveFeed {
-  readonly vendor = 'alpaca';
-  running = false;
-  starts = 0;
-  readonly watched = new Map<string, Set<(trade: LiveTrade) => void>>();
-  private readonly bars = new Set<(bar: LiveBar) => void>();
-  private readonly closes = new Set<(close: WindowClose) => void>();
-  start() {
-    this.running = true;
-    this.starts++;
-  }
-  async stop() {
-    this.running = false;
-  }
-  setUniverse() {}
-  watch(symbol: string, onTrade: (trade: LiveTrade) => void) {
-    let set = this.watched.get(symbol);
-    if (!set) this.watched.set(symbol, (set = new Set()));
-    set.add(onTrade);
-    return () => {
-      set.delete(onTrade);
-      if (set.size === 0) this.watched.delete(symbol);
-    };
-  }
-  onBar(listener: (bar: LiveBar) => void) {
-    this.bars.add(listener);
-    return () => this.bars.delete(listener);
-  }
-  onClose(listener: (close: WindowClose) => void) {
-    this.closes.add(listener);
-    return () => this.closes.delete(listener);
-  }
-  status(): LiveStatus {
-    return { vendor: 'alpaca', state: this.running ? 'streaming' : 'idle', barSymbols: 1, tradeSymbols: this.watched.size, tradeLimit: null, lastMessageAt: null, lastBackfillAt: null };
-  }
-  backfilling() {
-    return false;
-  }
-  latest() {
-    return undefined;
-  }
-  bar(bar: LiveBar) {
-    this.bars.forEach((listener) => listener(bar));
-  }
-  trade(trade: LiveTrade) {
-    const quoted = { ...trade };
-    for (const listener of this.watched.get(trade.symbol) ?? []) listener(quoted);
-  }
-}
 
 const HEARTBEAT = 40;
 
@@ -207,6 +97,52 @@ describe('one vendor connection per cluster, the rules', () => {
     await until(() => b.feed.status().state === 'reconnecting', 'the follower to notice the silence', 2_000);
     expect(b.feed.status().message).toContain('held by another instance, not heard from');
     c.relay.up = true;
+    await c.stop();
+  });
+
+  it('hands a follower the bars and closes it missed while the relay was down, once it is back', async () => {
+    const c = cluster();
+    const a = c.add();
+    await until(() => a.feed.leader, 'a to lead');
+    const b = c.add();
+    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    const bars: LiveBar[] = [];
+    const closes: WindowClose[] = [];
+    b.feed.onBar((x) => bars.push(x));
+    b.feed.onClose((x) => closes.push(x));
+    const forming = { ...bar, bar: { ...bar.bar, c: 1.6 } };
+    const closed = { ...bar, bar: { ...bar.bar, c: 1.7, v: 12 }, final: true };
+    const close: WindowClose = { timeframe: '1h', start: 1, end: 3_600_001 };
+    c.relay.up = false;
+    a.local.bar(forming);
+    a.local.bar(closed); // the same window's later state: it stands for the forming one
+    a.local.close(close);
+    expect([bars, closes]).toEqual([[], []]);
+    c.relay.up = true;
+    await until(() => closes.length === 1, 'the close sent again after the next heartbeat', 2_000);
+    expect(bars).toEqual([closed]);
+    expect(closes).toEqual([close]);
+    expect([b.feed.missed, b.feed.recovered]).toEqual([3, 2]);
+    await Bun.sleep(3 * HEARTBEAT);
+    expect(closes).toHaveLength(1); // asked until answered, applied once
+    await c.stop();
+  });
+
+  it('stops asking for a hole its sender never answers after thirty heartbeats', async () => {
+    const c = cluster();
+    const a = c.add();
+    await until(() => a.feed.leader, 'a to lead');
+    const b = c.add();
+    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    let asks = 0;
+    c.relay.passes = (message) => (message.k === 'resend' && asks++, message.k !== 'replay');
+    c.relay.up = false;
+    a.local.bar(bar);
+    c.relay.up = true;
+    await until(() => asks >= 31, 'the hole asked for at once and at thirty heartbeats', 10_000);
+    await Bun.sleep(5 * HEARTBEAT);
+    expect(asks).toBe(31); // then given up
+    expect(b.feed.recovered).toBe(0);
     await c.stop();
   });
 });

@@ -3,40 +3,22 @@
  * stocks cluster, which speaks the documented protocol (status messages,
  * `AM.`/`T.` channels) and replays the recorded SPY minutes of 2025-04-24.
  */
-import { afterEach, describe, expect, it } from 'bun:test';
+import { describe, expect, it } from 'bun:test';
 import { createPolygonProvider, type PolygonProvider } from '../../src/providers/polygon';
 import type { LiveTrade } from '../../src/providers/live/types';
-import { expectedBar, keptLog, recordFeed, replayMinutes, streaming as streamingAt, TestClock, until } from '../helpers/vendors/live';
+import { expectedBar, replayMinutes, streaming as streamingAt, until, vendorStreams } from '../helpers/vendors/live';
 import { startPolygonServer, type PolygonServer } from '../helpers/vendors/polygon-server';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
 const at = (iso: string) => Date.parse(iso);
 const recorded = alpacaMinutes();
 
-let server: PolygonServer | undefined;
-const providers: PolygonProvider[] = [];
-afterEach(async () => {
-  for (const provider of providers.splice(0)) await provider.live!.stop();
-  server?.stop();
-  server = undefined;
-});
+const streams = vendorStreams<PolygonServer, PolygonProvider>((now) => startPolygonServer({ now }));
 
 function setup(options: { apiKey?: string } = {}) {
-  const clock = new TestClock(at('2025-04-24T13:29:00Z'));
-  server ??= startPolygonServer({ now: clock.now });
-  const { log, lines } = keptLog();
-  const provider = createPolygonProvider({
-    apiKey: options.apiKey ?? server.apiKey,
-    baseUrl: server.restUrl,
-    ratePerMinute: 60_000,
-    clock: clock.now,
-    // Over a minute: the replay moves the clock a minute at a time (see alpaca-stream.test.ts, REPLAY_SILENT_MS).
-    live: { streamUrl: server.streamUrl, log, silentMs: 90_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 },
-  });
-  providers.push(provider);
-  const live = provider.live!;
-  const vendor = server;
-  return { clock, provider, live, ...recordFeed(live), lines, server: vendor, minute: (t: number) => vendor.minute(t) };
+  return streams('2025-04-24T13:29:00Z', (server, clock, live) =>
+    createPolygonProvider({ apiKey: options.apiKey ?? server.apiKey, baseUrl: server.restUrl, ratePerMinute: 60_000, clock: clock.now, live: { ...live, streamUrl: server.streamUrl } }),
+  );
 }
 
 /** Waits until the stream is up and the vendor holds the minute bars of every symbol given. */

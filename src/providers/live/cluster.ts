@@ -19,10 +19,18 @@
  * vendor stream afresh: like a first connection, it fills the session so far
  * over REST before any window closes (./feed). Followers meanwhile report the
  * stream as reconnecting once no status has been heard for three heartbeats.
+ *
+ * A follower that finds a hole in the holder's numbering (Redis was down, or
+ * its own subscription dropped) asks for it again (`resend`) at once and at
+ * every heartbeat until answered; the holder answers with the bars and closes
+ * of it that it keeps (./relay-history), so a bar closed while Redis was down
+ * reaches every follower once Redis is back.
  */
 import type { Logger } from '../../log';
 import { LatestQuotes } from './latest';
+import { Listeners } from './listeners';
 import type { RelayMessage, LiveRelay } from './relay';
+import { RelayHistory, type KeptMessage } from './relay-history';
 import type { LiveBar, LiveDay, LiveFeed, LiveStatus, LiveTrade, WindowClose } from './types';
 
 /** The part of background/lease's `Lease` the feed uses. */
@@ -50,6 +58,8 @@ export interface ClusterFeedOptions {
 
 const POLL_MS = 1_000;
 const HEARTBEAT_MS = 2_000;
+/** Heartbeats a follower asks again for a hole before giving it up (its sender is gone). */
+const RESEND_ASKS = 30;
 
 /** A follower's wanted symbols, as the leader holds them: the vendor feed's watch of each. */
 interface RemoteWants {
@@ -61,8 +71,8 @@ export class ClusterFeed implements LiveFeed {
   readonly vendor: string;
   private readonly local: ClusterFeedOptions['local'];
   private readonly watchers = new Map<string, { listeners: Set<(trade: LiveTrade) => void>; unwatch: () => void }>();
-  private readonly barListeners = new Set<(bar: LiveBar) => void>();
-  private readonly closeListeners = new Set<(close: WindowClose) => void>();
+  private readonly bars = new Listeners<LiveBar>();
+  private readonly closes = new Listeners<WindowClose>();
   private readonly remote = new Map<string, RemoteWants>();
   /** The leader's last status as relayed, with when it came. */
   private relayed: { status: LiveStatus; backfilling: boolean; at: number; from: string } | undefined;
@@ -81,6 +91,12 @@ export class ClusterFeed implements LiveFeed {
   private readonly latestQuotes: LatestQuotes;
   /** Relay messages a follower missed (numbering gaps), for the log and tests. */
   missed = 0;
+  /** Bars and closes a follower got again after missing them. */
+  recovered = 0;
+  /** What the holder relayed that a follower may ask for again. */
+  private readonly history: RelayHistory;
+  /** Holes in each sender's numbering this follower has asked for and not been sent yet, with how many times asked. */
+  private readonly owed = new Map<string, { after: number; through: number; asked: number }>();
 
   constructor(private readonly options: ClusterFeedOptions) {
     this.local = options.local;
@@ -88,13 +104,14 @@ export class ClusterFeed implements LiveFeed {
     this.now = options.now ?? Date.now;
     this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.latestQuotes = new LatestQuotes(this.now);
+    this.history = new RelayHistory(undefined, this.now);
     this.offs.push(
       this.local.onBar((bar) => {
-        this.barListeners.forEach((listener) => listener(bar));
+        this.bars.emit(bar);
         this.send({ k: 'bar', bar });
       }),
       this.local.onClose((close) => {
-        this.closeListeners.forEach((listener) => listener(close));
+        this.closes.emit(close);
         this.send({ k: 'close', close });
       }),
     );
@@ -154,13 +171,11 @@ export class ClusterFeed implements LiveFeed {
   }
 
   onBar(listener: (bar: LiveBar) => void): () => void {
-    this.barListeners.add(listener);
-    return () => this.barListeners.delete(listener);
+    return this.bars.add(listener);
   }
 
   onClose(listener: (close: WindowClose) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.closes.add(listener);
   }
 
   status(): LiveStatus {
@@ -227,7 +242,16 @@ export class ClusterFeed implements LiveFeed {
       this.send({ k: 'status', status: this.local.status(), backfilling: this.local.backfilling() });
       const stale = this.now() - 3 * this.heartbeatMs;
       for (const [instance, wants] of this.remote) if (wants.seenAt < stale) this.forget(instance);
-    } else this.sendWants();
+    } else {
+      this.sendWants();
+      for (const [from, hole] of this.owed) {
+        if (++hole.asked > RESEND_ASKS) {
+          // Its sender is gone (the lease moved on, its history with it): the hole stays a hole.
+          this.owed.delete(from);
+          this.options.log.warn('live relay: missed bars and closes never sent again; lost to this instance', { vendor: this.vendor, from, after: hole.after, through: hole.through });
+        } else this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, after: hole.after, through: hole.through });
+      }
+    }
   }
 
   private wantsMoved(): void {
@@ -241,8 +265,11 @@ export class ClusterFeed implements LiveFeed {
     if (this.started && !this.leading) this.options.relay.publish({ k: 'want', from: this.options.instance, symbols: [...this.watchers.keys()] });
   }
 
-  private send(message: DistributiveOmit<RelayMessage, 'from' | 'seq'>): void {
-    if (this.leading) this.options.relay.publish({ ...message, from: this.options.instance, seq: ++this.seq } as RelayMessage);
+  private send(message: DistributiveOmit<Extract<RelayMessage, { seq: number }>, 'from' | 'seq'>): void {
+    if (!this.leading) return;
+    const seq = ++this.seq;
+    if (message.k === 'bar' || message.k === 'close') this.history.keep({ ...message, seq } as KeptMessage);
+    this.options.relay.publish({ ...message, from: this.options.instance, seq } as RelayMessage);
   }
 
   private deliver(trade: LiveTrade): void {
@@ -265,23 +292,29 @@ export class ClusterFeed implements LiveFeed {
       if (this.leading) this.wanted(message.from, message.symbols);
       return;
     }
+    if (message.k === 'resend') {
+      // Answered by whoever sent them, leading or not now: it is the one that kept them.
+      if (message.to === this.options.instance) this.options.relay.publish({ k: 'replay', from: this.options.instance, to: message.from, after: message.after, through: message.through, ...this.history.between(message.after, message.through) });
+      return;
+    }
+    if (message.k === 'replay') {
+      if (message.to === this.options.instance && !this.leading) this.replayed(message);
+      return;
+    }
     if (this.leading) {
       // Another instance believes it leads: the lease says otherwise (its term ends when it finds out).
       return;
     }
     const last = this.lastSeq.get(message.from);
-    if (last !== undefined && message.seq > last + 1) {
-      this.missed += message.seq - last - 1;
-      this.options.log.warn('live relay: messages missed', { vendor: this.vendor, from: message.from, missed: message.seq - last - 1 });
-    }
+    if (last !== undefined && message.seq > last + 1) this.hole(message.from, last, message.seq - 1);
     this.lastSeq.set(message.from, message.seq);
     switch (message.k) {
       case 'bar':
         this.latestQuotes.bar(message.bar);
-        this.barListeners.forEach((listener) => listener(message.bar));
+        this.bars.emit(message.bar);
         break;
       case 'close':
-        this.closeListeners.forEach((listener) => listener(message.close));
+        this.closes.emit(message.close);
         break;
       case 'trade':
         this.latestQuotes.trade(message.trade);
@@ -291,6 +324,33 @@ export class ClusterFeed implements LiveFeed {
         this.relayed = { status: message.status, backfilling: message.backfilling, at: this.now(), from: message.from };
         break;
     }
+  }
+
+  /** Messages `after` < seq <= `through` of `from` never came: asked for now and at each heartbeat until sent. */
+  private hole(from: string, after: number, through: number): void {
+    this.missed += through - after;
+    this.options.log.warn('live relay: messages missed; asking for them again', { vendor: this.vendor, from, missed: through - after });
+    const owed = this.owed.get(from);
+    const hole = owed ? { after: Math.min(owed.after, after), through: Math.max(owed.through, through), asked: 0 } : { after, through, asked: 0 };
+    this.owed.set(from, hole);
+    this.options.relay.publish({ k: 'resend', from: this.options.instance, to: from, after: hole.after, through: hole.through });
+  }
+
+  /** The bars and closes of a hole, sent again: handed on as if they had come in their turn. */
+  private replayed(replay: Extract<RelayMessage, { k: 'replay' }>): void {
+    const owed = this.owed.get(replay.from);
+    if (!owed || replay.after > owed.after || replay.through < owed.through) return; // an answer to an older ask, or to another follower's
+    this.owed.delete(replay.from);
+    for (const message of replay.messages) {
+      if (message.k === 'bar') {
+        this.latestQuotes.bar(message.bar);
+        this.bars.emit(message.bar);
+      } else this.closes.emit(message.close);
+    }
+    this.recovered += replay.messages.length;
+    const log = { vendor: this.vendor, from: replay.from, bars: replay.messages.filter((m) => m.k === 'bar').length, closes: replay.messages.filter((m) => m.k === 'close').length };
+    if (replay.complete) this.options.log.info('live relay: missed bars and closes received again', log);
+    else this.options.log.warn('live relay: part of the missed bars and closes had aged out of the holder’s history: lost to this instance', log);
   }
 
   /** A follower's watched symbols: the vendor feed watches each of them on its behalf. */

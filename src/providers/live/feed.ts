@@ -25,6 +25,7 @@ import type { Logger } from '../../log';
 import { SessionCalendar } from '../session-buckets';
 import { SessionAggregator } from './aggregator';
 import { LatestQuotes } from './latest';
+import { Listeners } from './listeners';
 import { TRADE_LATE_MS, TradeMinutes } from './trade-minutes';
 import type { VendorBar } from './bars';
 import { VendorSocket, type SocketOptions } from './socket';
@@ -71,8 +72,8 @@ export class VendorFeed implements LiveFeed {
   private readonly calendar: SessionCalendar;
   private readonly universe = new Set<string>();
   private readonly watchers = new Map<string, Set<(trade: LiveTrade) => void>>();
-  private readonly barListeners = new Set<(bar: LiveBar) => void>();
-  private readonly closeListeners = new Set<(close: WindowClose) => void>();
+  private readonly bars = new Listeners<LiveBar>();
+  private readonly closes = new Listeners<WindowClose>();
   /** Size of the trades seen since the symbol's last minute bar (the quote's session volume is the minutes' plus these). */
   private readonly tradedSinceBar = new Map<string, number>();
   private tradeLimit: number | null;
@@ -95,7 +96,7 @@ export class VendorFeed implements LiveFeed {
     this.calendar = new SessionCalendar(options.extendedHours);
     this.aggregator = this.freshAggregator();
     this.latestQuotes = new LatestQuotes(this.now);
-    this.barListeners.add((bar) => this.latestQuotes.bar(bar));
+    this.bars.add((bar) => this.latestQuotes.bar(bar));
     if (options.barsFromTrades) this.tradeMinutes = new TradeMinutes({ emit: (symbol, bar) => this.minute({ kind: 'minute', symbol, bar, revised: false }) });
     this.socket = new VendorSocket(
       { ...options, inSession: (now) => this.calendar.dayOf(now) !== null },
@@ -155,8 +156,8 @@ export class VendorFeed implements LiveFeed {
       calendar: this.calendar,
       graceMs: (this.options.graceMs ?? 500) + (this.options.barsFromTrades ? TRADE_LATE_MS : 0),
       heardSince: (at) => this.socket.state === 'streaming' && (this.socket.lastDataAt ?? -Infinity) >= at,
-      emitBar: (bar) => this.barListeners.forEach((listener) => listener(bar)),
-      emitClose: (close) => this.closeListeners.forEach((listener) => listener(close)),
+      emitBar: (bar) => this.bars.emit(bar),
+      emitClose: (close) => this.closes.emit(close),
     });
   }
 
@@ -180,13 +181,11 @@ export class VendorFeed implements LiveFeed {
   }
 
   onBar(listener: (bar: LiveBar) => void): () => void {
-    this.barListeners.add(listener);
-    return () => this.barListeners.delete(listener);
+    return this.bars.add(listener);
   }
 
   onClose(listener: (close: WindowClose) => void): () => void {
-    this.closeListeners.add(listener);
-    return () => this.closeListeners.delete(listener);
+    return this.closes.add(listener);
   }
 
   backfilling(): boolean {

@@ -12,10 +12,11 @@
  * breakouts and alerts clients resume from out of that history. Pub/Sub
  * delivers "at most once" to whoever is subscribed at that moment and keeps
  * nothing (redis.io, "Redis Pub/Sub": delivery semantics), which is what a
- * live quote needs. What it can lose is covered by the messages themselves:
- * a forming bar carries its whole window so far, the next one repairs a lost
- * one; each message is numbered, so a follower counts (and logs) the ones it
- * missed.
+ * live quote needs. What it can lose is made good another way: each message
+ * is numbered, so a follower sees a hole and asks the holder for it again
+ * (`resend`), and the holder, which keeps each window's latest bar and every
+ * window close for a while (./relay-history), sends them to it (`replay`).
+ * Trades are not sent again (the next one replaces a lost one).
  *
  * While Redis is down the publisher drops rather than queues
  * (`enableOfflineQueue: false`: a backlog of stale quotes would be memory
@@ -24,6 +25,7 @@
  */
 import Redis from 'ioredis';
 import type { Logger } from '../../log';
+import type { KeptMessage } from './relay-history';
 import type { LiveBar, LiveStatus, LiveTrade, WindowClose } from './types';
 
 /** What travels on the relay channel; `from` is the sending instance, `seq` its message number (the leader's). */
@@ -34,7 +36,11 @@ export type RelayMessage =
   /** The leader's stream status, sent every heartbeat: followers report it as theirs. */
   | { k: 'status'; from: string; seq: number; status: LiveStatus; backfilling: boolean }
   /** A follower's watched symbols (all of them, every heartbeat and on change). */
-  | { k: 'want'; from: string; symbols: string[] };
+  | { k: 'want'; from: string; symbols: string[] }
+  /** A follower missed `to`'s messages numbered after `after` up to `through`: send them again. */
+  | { k: 'resend'; from: string; to: string; after: number; through: number }
+  /** The answer to a `resend`: what `from` still keeps of that range, oldest first (`complete` false when part of it aged out). */
+  | { k: 'replay'; from: string; to: string; after: number; through: number; messages: KeptMessage[]; complete: boolean };
 
 export interface LiveRelay {
   /** Sends to every instance on the channel (this one's subscriber included); never throws. */
@@ -44,7 +50,7 @@ export interface LiveRelay {
   close(): Promise<void>;
 }
 
-const KINDS = new Set(['bar', 'close', 'trade', 'status', 'want']);
+const KINDS = new Set(['bar', 'close', 'trade', 'status', 'want', 'resend', 'replay']);
 
 /** A channel message, or undefined when it is not one of ours (another version's, garbage). */
 export function readRelayMessage(text: string): RelayMessage | undefined {

@@ -29,7 +29,7 @@ export interface LiveTrade {
   ts: number;
   /** The session's volume so far, where the feed knows it (its minutes, and the trades since the last). */
   dayVolume?: number;
-  /** The trade's sale conditions as the vendor sends them (Alpaca `c`), where it does: which count in a bar (./trade-minutes). */
+  /** The trade's sale conditions as SIP letters (Alpaca's `c` as sent; Polygon's ids turned into theirs, providers/polygon/conditions), where the vendor sends them: which count in a bar (./trade-minutes). */
   conditions?: string[];
 }
 

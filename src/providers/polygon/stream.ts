@@ -20,9 +20,10 @@
  *   individual plan; the vendor closes the *older* connection).
  * - Data: `AM` minute aggregate (`sym`, `o`, `h`, `l`, `c`, `v`, `av` today's
  *   volume, `s`/`e` window start/end in Unix ms), `T` trade (`sym`, `p`, `s`,
- *   `t` ms), `Q` quote (`bp`, `ap`, `t`).
+ *   `t` ms, `c` condition ids: ./conditions), `Q` quote (`bp`, `ap`, `t`).
  */
 import { frameMessages, wireNumber } from '../live/payload';
+import { sipConditions } from './conditions';
 import type { StreamMessage, Subscriptions, WireProtocol } from '../live/types';
 
 export interface PolygonStreamOptions {
@@ -60,7 +61,7 @@ function event(raw: Record<string, unknown>): StreamMessage {
     case 'AM':
       return { kind: 'minute', symbol: String(raw.sym), bar: { t: num(raw.s), o: num(raw.o), h: num(raw.h), l: num(raw.l), c: num(raw.c), v: num(raw.v) }, revised: false };
     case 'T':
-      return { kind: 'trade', trade: { symbol: String(raw.sym), price: num(raw.p), size: num(raw.s), ts: num(raw.t) } };
+      return { kind: 'trade', trade: { symbol: String(raw.sym), price: num(raw.p), size: num(raw.s), ts: num(raw.t), conditions: sipConditions(raw.c) } };
     case 'Q':
       return { kind: 'quote', symbol: String(raw.sym), bid: num(raw.bp), ask: num(raw.ap), ts: num(raw.t) };
     default:

@@ -29,15 +29,7 @@ import { symbolProfile, type SymbolProfile } from './profile';
 import { clockState, lastOpenedSession, partialDay, quoteAt } from './quote';
 import type { SessionGrid } from './session-grid';
 import type { DrawnSymbol, DrawRequest } from './daily-worker';
-
-/**
- * The daily-path worker module. From source it sits beside this file; in the
- * executable built by `npm run build` it is an extra entrypoint embedded at
- * `$bunfs/root/src/providers/synthetic/daily-worker.ts` (see scripts/build.ts).
- */
-const DAILY_WORKER = import.meta.url.includes('/$bunfs/')
-  ? new URL('./src/providers/synthetic/daily-worker.ts', import.meta.url).href
-  : new URL('./daily-worker.ts', import.meta.url).href;
+import { WorkerDraws } from './draws';
 
 export interface SyntheticProviderOptions {
   /** Seed of the whole market (default 42, `SYNTHETIC_SEED`). */
@@ -87,14 +79,15 @@ export class SyntheticProvider implements MarketDataProvider {
   /** The times of the world's sessions, one copy every symbol's daily bars are served over (531 copies were 8 MB). */
   private sessionTs?: Float64Array;
   private readonly symbols = new Map<string, SymbolState>();
-  /** Symbols whose paths worker threads are drawing (`prepareDaily`, `prepareIntraday`): when their batch is in. */
-  private readonly drawing = new Map<string, Promise<number>>();
+  /** The worker threads drawing paths (`prepareDaily`, `prepareIntraday`). */
+  private readonly draws: WorkerDraws;
   /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
   private readonly passGrid = scratchGrid();
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
     this.clock = options.now ?? Date.now;
+    this.draws = new WorkerDraws(this.seed, (request, data) => this.drawn(request, data));
   }
 
   async universe(): Promise<Instrument[]> {
@@ -104,7 +97,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
-    await this.prepared(symbol);
+    await this.draws.prepared(symbol);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -130,7 +123,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.prepared(symbol);
+    await this.draws.prepared(symbol);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -151,7 +144,7 @@ export class SyntheticProvider implements MarketDataProvider {
     const now = this.clock();
     const world = this.world;
     const day = this.worldDay;
-    if (!world || day === undefined || this.drawing.has(symbol) || !this.symbols.has(symbol) || day !== newYorkDate(now)) return undefined;
+    if (!world || day === undefined || this.draws.has(symbol) || !this.symbols.has(symbol) || day !== newYorkDate(now)) return undefined;
     const { complete, live } = clockState(world, now);
     if (live >= 0) return { time: now, until: now + 1 };
     if (complete === 0) return undefined;
@@ -258,7 +251,7 @@ export class SyntheticProvider implements MarketDataProvider {
   prepareDaily(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
     const day = newYorkDate(this.clock());
     this.world_(day);
-    return this.draw(day, (options.symbols ?? this.universeSymbols()).filter((s) => !this.symbols.has(s) && !this.drawing.has(s)), options.threads);
+    return this.draws.draw(day, (options.symbols ?? this.universeSymbols()).filter((s) => !this.symbols.has(s) && !this.draws.has(s)), options.threads);
   }
 
   /**
@@ -276,69 +269,22 @@ export class SyntheticProvider implements MarketDataProvider {
     const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
     const held = (s: string) => this.symbols.get(s)?.intraday;
     const symbols = (options.symbols ?? this.universeSymbols()).filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last);
-    return this.draw(day, symbols, options.threads, window);
+    return this.draws.draw(day, symbols, options.threads, window);
   }
 
   private universeSymbols(): string[] {
     return loadInstruments().map((i) => i.symbol);
   }
 
-  /** Splits `symbols` over worker threads (at least 32 symbols a thread); resolves with how many they drew. */
-  private draw(day: string, symbols: string[], threads = 2, window?: DrawRequest['window']): Promise<number> {
-    const count = Math.max(1, Math.min(threads, Math.ceil(symbols.length / 32)));
-    const parts = Array.from({ length: count }, (_, k) => symbols.filter((_, i) => i % count === k));
-    const done = Promise.all(parts.map((part) => this.drawInWorker({ seed: this.seed, day, symbols: part, window }))).then((counts) => counts.reduce((x, y) => x + y, 0));
-    for (const symbol of symbols) this.drawing.set(symbol, done);
-    void done.finally(() => {
-      for (const symbol of symbols) if (this.drawing.get(symbol) === done) this.drawing.delete(symbol);
-    });
-    return done;
-  }
-
-  /**
-   * Runs one worker over a request; resolves with how many symbols it drew
-   * when it is done or has failed (what it did not draw is drawn on demand).
-   */
-  private drawInWorker(request: DrawRequest): Promise<number> {
-    if (request.symbols.length === 0) return Promise.resolve(0);
-    return new Promise<number>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = new Worker(DAILY_WORKER);
-      } catch {
-        resolve(0);
-        return;
-      }
-      let drawn = 0;
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        worker.terminate();
-        resolve(drawn);
-      };
-      // A thread that dies without a word (its module failed, it ran out of memory) ends the batch too: nothing waits forever.
-      worker.addEventListener('close', end);
-      worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
-        if ('done' in data) return end();
-        drawn++;
-        if (this.worldDay !== request.day) return;
-        const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), HeldPath.from(data.daily));
-        const { window } = request;
-        if (window && data.intraday && (state.intraday?.from !== window.first || state.intraday.to !== window.last)) {
-          const { hour, hourLength, block, blockLength } = data.intraday;
-          state.intraday = { from: window.first, to: window.last, hour: BarColumns.over(hour, hourLength), block: BarColumns.over(block, blockLength), served: new Set() };
-        }
-      };
-      worker.onerror = end;
-      worker.postMessage(request);
-    });
-  }
-
-  /** Waits for a symbol's paths when worker threads are drawing them. */
-  private async prepared(symbol: string): Promise<void> {
-    const pending = this.drawing.get(symbol);
-    if (pending) await pending;
+  /** A symbol's paths a worker thread drew: installed, unless the world moved to another day meanwhile. */
+  private drawn(request: DrawRequest, data: DrawnSymbol): void {
+    if (this.worldDay !== request.day) return;
+    const state = this.symbols.get(data.symbol) ?? this.install(this.instrument(data.symbol), HeldPath.from(data.daily));
+    const { window } = request;
+    if (window && data.intraday && (state.intraday?.from !== window.first || state.intraday.to !== window.last)) {
+      const { hour, hourLength, block, blockLength } = data.intraday;
+      state.intraday = { from: window.first, to: window.last, hour: BarColumns.over(hour, hourLength), block: BarColumns.over(block, blockLength), served: new Set() };
+    }
   }
 
   /** The world of New York day `day`, built when the day changes (the symbols' states go with the old one). */

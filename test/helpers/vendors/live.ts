@@ -5,6 +5,7 @@
  * read this clock), a logger that keeps its lines, waiting for a condition,
  * and the recorded minutes of a window rolled up as the expected bar.
  */
+import { afterEach } from 'bun:test';
 import { createLogger, type Logger } from '../../../src/log';
 import type { LiveBar, LiveFeed, WindowClose } from '../../../src/providers/live/types';
 import type { RecordedBar } from './recordings';
@@ -69,4 +70,40 @@ export async function replayMinutes(run: { clock: TestClock; bars: readonly Live
     const seen = run.bars.length;
     if (run.minute(t) > 0) await until(() => run.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
   }
+}
+
+/**
+ * The replay moves the test clock a minute at a time, and the watchdog may look between a step and
+ * its minute's arrival: a silence threshold under a minute would take that moment for a silent socket
+ * on a busy machine (and reconnect and backfill, one bar too many). Only the silence tests lower it.
+ */
+export const REPLAY_SILENT_MS = 90_000;
+
+/** How the stream tests run a vendor's live feed: quick retries and backfill retries, a short grace, fixed jitter, silence as `REPLAY_SILENT_MS` says. */
+export const QUICK_LIVE = { silentMs: REPLAY_SILENT_MS, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 };
+
+/**
+ * A stream test file's loopback vendor server and providers: `setup` starts
+ * the server on the first call of a test (later calls in the same test share
+ * it: a second connection to the same vendor) and a provider on it with a
+ * test clock, a kept log and `QUICK_LIVE`; after each test the providers'
+ * feeds stop and the server with them.
+ */
+export function vendorStreams<S extends { stop(): void; minute(t: number): number }, P extends { live?: LiveFeed }>(startServer: (now: () => number) => S) {
+  let server: S | undefined;
+  const providers: P[] = [];
+  afterEach(async () => {
+    for (const provider of providers.splice(0)) await provider.live!.stop();
+    server?.stop();
+    server = undefined;
+  });
+  return (start: string, create: (server: S, clock: TestClock, live: typeof QUICK_LIVE & { log: Logger }) => P) => {
+    const clock = new TestClock(Date.parse(start));
+    const vendor = (server ??= startServer(clock.now));
+    const { log, lines } = keptLog();
+    const provider = create(vendor, clock, { ...QUICK_LIVE, log });
+    providers.push(provider);
+    const live = provider.live!;
+    return { clock, provider, live, ...recordFeed(live), lines, server: vendor, minute: (t: number) => vendor.minute(t) };
+  };
 }
