@@ -15,7 +15,7 @@
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
-import { Backoff } from '../background/backoff';
+import { Poller } from '../background/poller';
 import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';
@@ -64,60 +64,30 @@ class ChunkWriter {
 }
 
 export class ExportJobs {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private poller: ReturnType<typeof setInterval> | undefined;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
   /** Jobs this instance was making when the database went away: queued again first thing once it is back. */
   private readonly interrupted = new Set<string>();
-  private readonly backoff: Backoff;
+  private readonly poller: Poller;
 
   constructor(private readonly options: ExportJobsOptions) {
-    this.backoff = new Backoff({ what: 'export pass', log: options.log });
+    this.poller = new Poller({ what: 'export pass', log: options.log, everyMs: options.pollMs ?? 30_000, pass: () => this.pass() });
   }
 
   private now(): Date {
     return new Date((this.options.now ?? Date.now)());
   }
 
+  /** Polls for queued jobs every `pollMs` (the server; tests kick by hand). */
   start(): void {
-    if (this.poller || this.stopped) return;
-    this.poller = setInterval(() => void this.kick(), this.options.pollMs ?? 30_000);
-    void this.kick();
+    this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
-    clearTimeout(this.retry);
-    await this.running;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Expires what is due, then makes every queued export; resolves when none is left (one pass at a time). */
   kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .then(
-        () => this.backoff.succeeded(),
-        (error: unknown) => {
-          // Again soon (not a whole poll later), waiting longer after each failure in a row.
-          clearTimeout(this.retry);
-          this.retry = setTimeout(() => void this.kick(), this.backoff.failed(error));
-        },
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    return this.running;
+    return this.poller.kick();
   }
 
   private async pass(): Promise<void> {

@@ -22,7 +22,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { Backoff } from '../background/backoff';
+import { Poller } from '../background/poller';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
 import { checkWebhookUrl } from './webhook-address';
@@ -74,17 +74,12 @@ export interface AttemptResult {
 }
 
 export class WebhookSender {
-  private draining: Promise<void> | undefined;
-  private again = false;
-  private poller: ReturnType<typeof setInterval> | undefined;
-  private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
-  private stopped = false;
   private readonly ca: string[] | undefined;
-  private readonly backoff: Backoff;
+  private readonly poller: Poller;
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
-    this.backoff = new Backoff({ what: 'webhook delivery pass', log: options.log });
+    this.poller = new Poller({ what: 'webhook delivery pass', log: options.log, everyMs: options.pollMs ?? 15_000, pass: () => this.drain() });
   }
 
   private now(): number {
@@ -93,39 +88,16 @@ export class WebhookSender {
 
   /** Polls for due deliveries every `pollMs` (the server; tests kick by hand). */
   start(): void {
-    if (this.poller || this.stopped) return;
-    this.poller = setInterval(() => void this.kick(), this.options.pollMs ?? 15_000);
-    void this.kick();
+    this.poller.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
-    for (const timer of this.retryTimers) clearTimeout(timer);
-    this.retryTimers.clear();
-    await this.draining;
+  stop(): Promise<void> {
+    return this.poller.stop();
   }
 
   /** Sends every due delivery; resolves when none is left due (one drain at a time; a kick meanwhile runs another pass). */
   kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = this.drain()
-      .then(
-        () => this.backoff.succeeded(),
-        (error: unknown) => this.retryIn(this.backoff.failed(error)),
-      )
-      .finally(() => {
-        this.draining = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    return this.draining;
+    return this.poller.kick();
   }
 
   private async drain(): Promise<void> {
@@ -152,17 +124,8 @@ export class WebhookSender {
       { status: ok ? 'delivered' : finished ? 'failed' : 'pending', nextAttemptAt: new Date(finished ? at : this.now() + wait), finishedAt: finished ? new Date(this.now()) : null },
     );
     if (!ok) log.warn(finished ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry', { delivery: delivery.id, attempt, status: result.statusCode, error: result.error });
-    if (!finished) this.retryIn(wait);
-  }
-
-  /** A hint to this instance to try again when the retry is due (the poll finds it otherwise). */
-  private retryIn(ms: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      void this.kick();
-    }, ms + 5);
-    this.retryTimers.add(timer);
+    // A hint to this instance to try again when the retry is due (the poll finds it otherwise).
+    if (!finished) this.poller.retryIn(wait + 5);
   }
 
   /** One HTTP attempt: the receiver's status, or the error that stopped it. */
