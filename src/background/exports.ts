@@ -1,5 +1,5 @@
 /**
- * @module jobs/exports
+ * @module background/exports
  * Makes export files in the background: a queued job is claimed by one
  * instance, its rows are read page by page (a ledger slice through
  * ledger/serialize, exactly as /api/transparency/ledger and its CSV show it;
@@ -15,7 +15,7 @@
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
-import { Poller } from '../background/poller';
+import { Poller } from './poller';
 import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';

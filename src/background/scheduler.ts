@@ -1,5 +1,5 @@
 /**
- * @module jobs/scheduler
+ * @module background/scheduler
  * Runs the universe scan of each timeframe when there are new bars: when the
  * benchmark's latest bar is newer than the last run's, or the last run is older
  * than the interval (the current session's partial bar has moved on). Only the
@@ -11,8 +11,8 @@
  * feed, a bar's close asks for a pass at once (`barClosed`) rather than at the
  * next tick, and no scan starts while the feed is filling a gap (`hold`).
  */
-import { Lease } from '../background/lease';
-import { Poller } from '../background/poller';
+import { Lease } from './lease';
+import { Poller } from './poller';
 import { LOCK_KEYS } from '../db/cluster-locks';
 import type { Database } from '../db/client';
 import type { ScansRepository } from '../db/repositories/scans';
@@ -20,7 +20,7 @@ import type { Timeframe } from '../domain/signal';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
-import type { SignalRuns } from './runs';
+import type { SignalRuns } from '../jobs/runs';
 
 export interface SchedulerOptions {
   deps: { runs: SignalRuns; scans: ScansRepository; marketData: MarketData };

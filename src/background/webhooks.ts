@@ -1,5 +1,5 @@
 /**
- * @module jobs/webhooks
+ * @module background/webhooks
  * Delivers alert webhooks in the background, signed as Standard Webhooks
  * (standardwebhooks.com, "Signature scheme"): headers `webhook-id` (the
  * delivery id, the same on every retry, for the receiver's de-duplication),
@@ -22,10 +22,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { Poller } from '../background/poller';
+import { Poller } from './poller';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
-import { checkWebhookUrl } from './webhook-address';
+import { checkWebhookUrl } from '../jobs/webhook-address';
 
 export interface WebhookSenderOptions {
   repository: WebhooksRepository;
