@@ -15,7 +15,7 @@
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
-import { Poller } from './poller';
+import { PolledWorker } from './poller';
 import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';
@@ -63,34 +63,20 @@ class ChunkWriter {
   }
 }
 
-export class ExportJobs {
+/** Expires what is due, then makes every queued export, each pass (`kick` when one is queued; every `pollMs` besides). */
+export class ExportJobs extends PolledWorker {
   /** Jobs this instance was making when the database went away: queued again first thing once it is back. */
   private readonly interrupted = new Set<string>();
-  private readonly poller: Poller;
 
   constructor(private readonly options: ExportJobsOptions) {
-    this.poller = new Poller({ what: 'export pass', log: options.log, everyMs: options.pollMs ?? 30_000, pass: () => this.pass() });
+    super({ what: 'export pass', log: options.log, everyMs: options.pollMs ?? 30_000 });
   }
 
   private now(): Date {
     return new Date((this.options.now ?? Date.now)());
   }
 
-  /** Polls for queued jobs every `pollMs` (the server; tests kick by hand). */
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  /** Expires what is due, then makes every queued export; resolves when none is left (one pass at a time). */
-  kick(): Promise<void> {
-    return this.poller.kick();
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { exports, log } = this.options;
     const now = this.now();
     if (this.interrupted.size > 0) {

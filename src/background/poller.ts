@@ -108,3 +108,30 @@ export class Poller {
     } while (this.again && !this.halted);
   }
 }
+
+/** A worker whose loop is one `Poller`: `start`, `stop` and `kick` are the poller's; `pass` is the work. */
+export abstract class PolledWorker {
+  protected readonly poller: Poller;
+
+  constructor(options: Omit<PollerOptions, 'pass'>) {
+    this.poller = new Poller({ ...options, pass: () => this.pass() });
+  }
+
+  /** A pass now, then one every interval (the server; tests kick by hand). */
+  start(): void {
+    this.poller.start();
+  }
+
+  /** No pass begins from now; resolves when the one in progress has finished. */
+  stop(): Promise<void> {
+    return this.poller.stop();
+  }
+
+  /** One more pass after the one in progress (new work arrived); resolves when none is left. */
+  kick(): Promise<void> {
+    return this.poller.kick();
+  }
+
+  /** One pass; a throw is a failure, tried again with backoff. */
+  protected abstract pass(): Promise<void>;
+}

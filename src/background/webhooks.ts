@@ -22,7 +22,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { Poller } from './poller';
+import { PolledWorker } from './poller';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
 import { checkWebhookUrl } from '../jobs/webhook-address';
@@ -73,34 +73,20 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-export class WebhookSender {
+/** Sends every due delivery, each pass (`kick` when an alert fires; every `pollMs` besides, for retries and other instances' work). */
+export class WebhookSender extends PolledWorker {
   private readonly ca: string[] | undefined;
-  private readonly poller: Poller;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    super({ what: 'webhook delivery pass', log: options.log, everyMs: options.pollMs ?? 15_000 });
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
-    this.poller = new Poller({ what: 'webhook delivery pass', log: options.log, everyMs: options.pollMs ?? 15_000, pass: () => this.drain() });
   }
 
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
 
-  /** Polls for due deliveries every `pollMs` (the server; tests kick by hand). */
-  start(): void {
-    this.poller.start();
-  }
-
-  stop(): Promise<void> {
-    return this.poller.stop();
-  }
-
-  /** Sends every due delivery; resolves when none is left due (one drain at a time; a kick meanwhile runs another pass). */
-  kick(): Promise<void> {
-    return this.poller.kick();
-  }
-
-  private async drain(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { repository, timeoutMs } = this.options;
     for (;;) {
       const now = this.now();
