@@ -344,7 +344,6 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async close() {
       for (const close of closers.splice(0)) await close();
       await background.stop();
-      await provider.live?.stop(); // a feed started by hand (tests) as well: stopping is idempotent
       await backtests.close();
       await hub.close();
       await streamCaps.close();
@@ -383,9 +382,9 @@ function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundWorker[]
   const { health, provider, marketData, runs, scans, database, account, log } = deps;
   const live = provider.live;
   const workers: BackgroundWorker[] = [
-    { name: 'checking the database, data adapter, rate-limit store and worker pool', phase: 'warm-up', start: () => health.start().then(() => {}), stop: () => health.stop() },
+    { name: 'health rounds', phase: 'warm-up', starting: 'checking the database, data adapter, rate-limit store and worker pool', start: () => health.start().then(() => {}), stop: () => health.stop() },
   ];
-  if (live) workers.push({ name: `starting the ${provider.name} stream`, phase: 'warm-up', start: () => startLive(live, marketData, log), stop: () => live.stop() });
+  if (live) workers.push({ name: `the ${provider.name} stream`, phase: 'warm-up', starting: `starting the ${provider.name} stream`, start: () => startLive(live, marketData, log), stop: () => live.stop() });
   workers.push(
     { name: 'webhook deliveries', phase: 'ready', start: () => account.webhooks.start(), stop: () => account.webhooks.stop() },
     { name: 'export jobs', phase: 'ready', start: () => account.exportJobs.start(), stop: () => account.exportJobs.stop() },

@@ -44,11 +44,13 @@ const plain: WorkerStep = async (_name, work) => {
 };
 
 export class BackgroundWorkers {
-  /** Workers started (or starting), in order, with their stop once begun. */
-  private readonly started: { worker: BackgroundWorker; starting: Promise<unknown>; stopping?: Promise<unknown> }[] = [];
+  /** Each worker's start (once begun) and stop (once begun). */
+  private readonly runs = new Map<BackgroundWorker, { starting?: Promise<unknown>; stopping?: Promise<unknown> }>();
   private halted = false;
 
-  constructor(readonly list: readonly BackgroundWorker[]) {}
+  constructor(readonly list: readonly BackgroundWorker[]) {
+    for (const worker of list) this.runs.set(worker, {});
+  }
 
   /** Whether a stop has been asked for: no worker starts any more. */
   get stopped(): boolean {
@@ -63,33 +65,39 @@ export class BackgroundWorkers {
   /** Starts the workers of `phase` one after the other, in list order; none once a stop was asked for. */
   async start(phase: WorkerPhase, step: WorkerStep = plain): Promise<void> {
     for (const worker of this.of(phase)) {
-      if (this.halted || this.started.some((s) => s.worker === worker)) continue;
+      const run = this.runs.get(worker)!;
+      if (this.halted || run.starting) continue;
       const starting = step(worker.starting ?? worker.name, () => worker.start());
-      this.started.push({ worker, starting: starting.catch(() => {}) });
+      run.starting = starting.catch(() => {});
       await starting;
     }
   }
 
   /**
-   * Stops the workers started (those of `phase` only, when given: the server
-   * stops its `after ready` work first, the rest when the services close), the
-   * last started first: each stop is begun at once in that order (so each
-   * hears of it without waiting for the others' safe points), then all are
-   * awaited. No worker starts after it; a worker is stopped once.
+   * Stops the workers (those of `phase` only, when given: the server stops its
+   * `after ready` work first, the rest when the services close) in the reverse
+   * of the list's order, which is the reverse of their start: each stop is
+   * begun at once in that order (so each hears of it without waiting for the
+   * others' safe points), then all are awaited. A worker never started is
+   * stopped too (a loop a test drove by hand leaves no retry behind). No worker
+   * starts after it; each is stopped once.
    */
   stop(options: { phase?: WorkerPhase; step?: WorkerStep } = {}): Promise<void> {
     this.halted = true;
     const step = options.step ?? plain;
-    const stops = this.started
-      .filter((s) => options.phase === undefined || s.worker.phase === options.phase)
+    const stops = [...this.list]
       .reverse()
-      .map((s) => (s.stopping ??= step(s.worker.name, () => stopAfter(s.worker, s.starting))));
+      .filter((worker) => options.phase === undefined || worker.phase === options.phase)
+      .map((worker) => {
+        const run = this.runs.get(worker)!;
+        return (run.stopping ??= step(worker.name, () => stopAfter(worker, run.starting)));
+      });
     return Promise.all(stops).then(() => {});
   }
 }
 
 /** The stop, then whatever of the start was still running (it ends by the stop). */
-async function stopAfter(worker: BackgroundWorker, starting: Promise<unknown>): Promise<void> {
+async function stopAfter(worker: BackgroundWorker, starting: Promise<unknown> | undefined): Promise<void> {
   await worker.stop();
   await starting;
 }

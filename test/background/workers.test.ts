@@ -13,13 +13,13 @@ function recorded(events: string[], ...specs: [name: string, phase: WorkerPhase]
 }
 
 describe('the background workers list', () => {
-  it('starts each phase in list order and stops what started, the last started first', async () => {
+  it('starts each phase in list order and stops them all in the reverse order, those never started too', async () => {
     const events: string[] = [];
     const workers = new BackgroundWorkers(recorded(events, ['health', 'warm-up'], ['webhooks', 'ready'], ['exports', 'ready'], ['scheduler', 'after ready']));
     await workers.start('warm-up');
     await workers.start('ready');
     await workers.stop();
-    expect(events).toEqual(['start health', 'start webhooks', 'start exports', 'stop exports', 'stop webhooks', 'stop health']);
+    expect(events).toEqual(['start health', 'start webhooks', 'start exports', 'stop scheduler', 'stop exports', 'stop webhooks', 'stop health']);
   });
 
   it('stops one phase first (the server, on SIGTERM), the rest later, each worker once; nothing starts after a stop', async () => {
