@@ -132,7 +132,7 @@ export async function serve(): Promise<void> {
   // before the next begins.
   const afterReady = async () => {
     // The 1h and 4h bars of a first start are drawn in worker threads, so requests are not kept waiting meanwhile.
-    if (synthetic && built.background.of('after ready').length > 0) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
+    if (synthetic && config.scanIntervalSeconds > 0) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
     await built.background.start('after ready', async (step, work) => {
       await timed(log, step, async () => work());
       await collect(`after ${step}`, log);
