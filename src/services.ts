@@ -31,10 +31,13 @@ import { NotificationsRepository } from './db/repositories/notifications';
 import { WatchlistsRepository } from './db/repositories/watchlists';
 import { WebhooksRepository } from './db/repositories/webhooks';
 import { AlertRuleDispatcher } from './jobs/alert-rules';
-import { ExportJobs } from './jobs/exports';
+import { ExportJobs } from './background/exports';
+import { ScanScheduler } from './background/scheduler';
+import { BackgroundWorkers, type BackgroundWorker } from './background/workers';
+import { bootReplayOnce } from './jobs/replay/boot';
 import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
-import { WebhookSender } from './jobs/webhooks';
+import { WebhookSender } from './background/webhooks';
 import { SignalRuns } from './jobs/runs';
 import { LedgerBooks } from './ledger/book';
 import { LedgerCsv } from './ledger/csv';
@@ -118,6 +121,12 @@ export interface Services {
    */
   streamCaps: StreamCaps;
   startedAt: number;
+  /**
+   * Every background loop, in the one order they start (phase by phase: the
+   * server's warm-up, readiness, after ready) and stop (the last started
+   * first): background/workers.
+   */
+  background: BackgroundWorkers;
   /** The warm-up after the database: the first health round, then the latest daily scan loaded (or made). */
   warm(): Promise<void>;
   /** Registers what a part built later (a module's lazily made service) stops when the services close; run first, in order. */
@@ -266,6 +275,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const ledgerVerifier = new LedgerVerifier(ledger, verifierOptions);
   const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
+  const replays = new ReplayRunsRepository(database.db, replayLedger);
+  const background = new BackgroundWorkers(backgroundWorkers(config, { health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool }));
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
     pool: () => ({ threads: pool.threads, ...pool.stats() }),
@@ -300,8 +311,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     replayLedger,
     replayFigures: new LedgerBooks(replayLedger, bookOptions),
     replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
-    replays: new ReplayRunsRepository(database.db, replayLedger),
+    replays,
     bus,
+    background,
     account,
     backtests,
     hub,
@@ -321,12 +333,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     async warm() {
       // The replay buffer fills from boot; an unreachable bus is asked again by the first stream.
       await warmUp.run('reading the event bus into the replay buffer', () => hub.start().catch((error: unknown) => log.error('realtime: the event bus cannot be read yet', { error: String(error) })));
-      await warmUp.run('checking the database, data adapter, rate-limit store and worker pool', () => health.start());
-      if (provider.live) await warmUp.run(`starting the ${provider.name} stream`, () => startLive(provider.live!, marketData, log));
+      await background.start('warm-up', (name, work) => warmUp.run(name, async () => work()));
       await warmUp.run('loading the latest daily scan (scanning the universe when there is none)', () => runs.current('daily'));
       warmUp.firstScanLoaded = true;
-      account.webhooks.start();
-      account.exportJobs.start();
+      await background.start('ready');
       warmUp.done();
       // After readiness: prom-client's process metrics are not needed to be ready (src/metrics).
       void metrics.startProcessMetrics();
@@ -337,10 +347,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     },
     async close() {
       for (const close of closers.splice(0)) await close();
-      await provider.live?.stop();
-      health.stop();
-      await account.webhooks.stop();
-      await account.exportJobs.stop();
+      await background.stop();
       await backtests.close();
       await hub.close();
       await streamCaps.close();
@@ -353,6 +360,68 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await database.close();
     },
   };
+}
+
+interface WorkerDeps {
+  health: HealthMonitor;
+  provider: MarketDataProvider;
+  marketData: MarketData;
+  runs: SignalRuns;
+  scans: ScansRepository;
+  database: Database;
+  account: Account;
+  replays: ReplayRunsRepository;
+  barStore: BarStore;
+  pool: KernelPool;
+  log: Logger;
+}
+
+/**
+ * The one ordered list of background loops (background/workers): the order
+ * they start in, phase by phase, and the reverse of the order they stop in.
+ * The scheduler and the boot replay run only in a server that starts the
+ * `after ready` phase (cli/serve); tests start what they need by hand.
+ */
+function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundWorker[] {
+  const { health, provider, marketData, runs, scans, database, account, log } = deps;
+  const live = provider.live;
+  const workers: BackgroundWorker[] = [
+    { name: 'health rounds', phase: 'warm-up', starting: 'checking the database, data adapter, rate-limit store and worker pool', start: () => health.start().then(() => {}), stop: () => health.stop() },
+  ];
+  if (live) workers.push({ name: `the ${provider.name} stream`, phase: 'warm-up', starting: `starting the ${provider.name} stream`, start: () => startLive(live, marketData, log), stop: () => live.stop() });
+  workers.push(
+    { name: 'webhook deliveries', phase: 'ready', start: () => account.webhooks.start(), stop: () => account.webhooks.stop() },
+    { name: 'export jobs', phase: 'ready', start: () => account.exportJobs.start(), stop: () => account.exportJobs.stop() },
+  );
+  if (config.scanIntervalSeconds > 0) {
+    // Built when started: a context that never starts it holds no scheduler lease.
+    let scheduler: ScanScheduler | undefined;
+    workers.push({
+      name: 'the scheduler (finishes the scan it runs, starts no other)',
+      phase: 'after ready',
+      starting: 'the boot scans of every timeframe',
+      start: () => {
+        const started = new ScanScheduler({ deps: { runs, scans, marketData }, database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) });
+        scheduler = started;
+        // A vendor stream's bar close scans its timeframe at once, not at the next tick.
+        live?.onClose((close) => void started.barClosed(close.timeframe));
+        started.start();
+        return started.tick(); // the first pass: the boot scans
+      },
+      stop: () => scheduler?.stop(),
+    });
+  }
+  if (config.replayOnBoot) {
+    const stopping = new AbortController();
+    workers.push({
+      name: 'the boot replay (commits its chunk in progress, resumes at the next start)',
+      phase: 'after ready',
+      starting: 'the boot replay',
+      start: () => bootReplayOnce({ ...deps, locks: database.locks }, stopping.signal),
+      stop: () => stopping.abort(),
+    });
+  }
+  return workers;
 }
 
 /** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */

@@ -83,7 +83,7 @@ export async function serve(): Promise<void> {
   }
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed (cli/shutdown).
-  const running: Running = { early, replayStop: new AbortController() };
+  const running: Running = { early };
   const shutdown = new Shutdown({ log, warmUp, deadlineMs: config.shutdown.deadlineMs, release: () => lock.release() });
   const stop = (signal: string) => {
     if (shutdown.begin(signal)) void stopServing(shutdown, running, config.shutdown.drainMs);
@@ -108,8 +108,8 @@ export async function serve(): Promise<void> {
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
   running.opening = opening;
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }, { precompileHeavyRoutes }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), import('./precompile')]),
+  const [{ createApp }, { createServices }, { precompileHeavyRoutes }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('./precompile')]),
   );
   if (shutdown.started) return;
   const building = warmUp.run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }));
@@ -130,30 +130,17 @@ export async function serve(): Promise<void> {
   precompileHeavyRoutes(app); // while the warm-up listener answers: a heavy route's first caller does not compose it (cli/precompile)
   running.app = app.listen({ port: early.port, hostname: config.host });
   early.stop();
-  const live = built.marketData.provider.live;
-  const scans =
-    config.scanIntervalSeconds > 0
-      ? new ScanScheduler({ deps: built, database: built.database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) })
-      : undefined;
-  running.scheduler = scans;
-  // A vendor stream's bar close scans its timeframe at once, not at the next tick.
-  if (scans && live) live.onClose((close) => void scans.barClosed(close.timeframe));
-  // After ready: the boot scans of every timeframe (the scheduler's first pass), then the boot replay, one
-  // after the other, so their peaks of memory and CPU do not stack; a full collection after each returns
-  // what they drew on and left behind (synthetic paths, scan garbage) before the next begins.
+  // After ready: the services' `after ready` workers (background/workers), one after the other: the boot scans
+  // of every timeframe (the scheduler's first pass), then the boot replay, so their peaks of memory and CPU do not
+  // stack; a full collection after each returns what they drew on and left behind (synthetic paths, scan garbage)
+  // before the next begins.
   const afterReady = async () => {
-    if (scans) {
-      await timed(log, 'the boot scans of every timeframe', () => {
-        // The 1h and 4h bars of a first start are drawn in worker threads, so requests are not kept waiting meanwhile.
-        if (synthetic) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
-        scans.start();
-        return scans.tick();
-      });
-      await collect('after the boot scans', log);
-    }
-    if (shutdown.started || !config.replayOnBoot) return;
-    await timed(log, 'the boot replay', () => bootReplayOnce({ ...built, locks: built.database.locks }, running.replayStop.signal));
-    await collect('after the boot replay', log);
+    // The 1h and 4h bars of a first start are drawn in worker threads, so requests are not kept waiting meanwhile.
+    if (synthetic && config.scanIntervalSeconds > 0) drawn(log, '1h and 4h bars', synthetic.prepareIntraday({ threads: config.poolSize }));
+    await built.background.start('after ready', async (step, work) => {
+      await timed(log, step, async () => work());
+      await collect(`after ${step}`, log);
+    });
   };
   const warm = async () => {
     if (shutdown.started) return;

@@ -32,6 +32,7 @@
  * process.on('SIGTERM', () => shutdown.begin('SIGTERM') && void stopEverything(shutdown));
  */
 import { Worker } from 'node:worker_threads';
+import type { BackgroundWorkers } from '../background/workers';
 import type { WarmUp } from '../jobs/health';
 import type { Logger } from '../log';
 
@@ -182,14 +183,12 @@ export interface Running {
   app?: { stop(closeActiveConnections?: boolean): Promise<unknown> };
   /** The server has been ready: balancers may send it traffic, so a stop drains. */
   wasReady?: boolean;
-  services?: { close(): Promise<void>; hub: { close(reconnectMs?: number): Promise<void> }; pool: { stopBackground(): Promise<void> } };
+  services?: { close(): Promise<void>; hub: { close(reconnectMs?: number): Promise<void> }; pool: { stopBackground(): Promise<void> }; background: Pick<BackgroundWorkers, 'stop'> };
   /** The services while they are built, and the database while it opens (before services own it). */
   building?: Promise<{ close(): Promise<void> }>;
   opening?: Promise<{ close(): Promise<void> }>;
-  scheduler?: { stop(): Promise<void> };
-  /** The work after readiness (the boot scans, then the boot replay), stopped by `replayStop`. */
+  /** The work after readiness (the services' `after ready` workers: the boot scans, then the boot replay). */
   afterReady?: Promise<unknown>;
-  replayStop: AbortController;
 }
 
 /** What the steps after the drain leave for closing the database, the pool and the connections. */
@@ -199,13 +198,14 @@ const STREAM_RECONNECT_MS = 1000;
 
 /** The stop sequence (see the module comment), from the moment `shutdown.begin` returned true; ends the process. */
 export async function stopServing(shutdown: Shutdown, running: Running, drainMs: number): Promise<never> {
-  // 1. Background work serves no request: told to stop now, each at its safe point.
-  running.replayStop.abort();
+  // 1. Background work serves no request: told to stop now, each at its safe point. The `after ready` workers
+  // (background/workers: the boot replay commits its chunk in progress and resumes at the next start; the scheduler
+  // finishes the scan it runs and starts no other), the last started first; the rest stop as the services close.
   const background = Promise.all([
     // The pool's background lane (replays, universe backtests, the scorecard's baseline): queued tasks dropped, running ones abandoned.
     shutdown.step('the background lane of the worker pool (its tasks dropped)', () => running.services?.pool.stopBackground()),
-    shutdown.step('the boot scans and boot replay (the replay commits its chunk in progress and resumes at the next start)', () => running.afterReady),
-    shutdown.step('the scheduler (finishes the scan it runs, starts no other)', () => running.scheduler?.stop()),
+    running.services?.background.stop({ phase: 'after ready', step: (name, work) => shutdown.step(name, work) }),
+    shutdown.step('the boot scans and boot replay (the work after ready ends with its workers)', () => running.afterReady),
   ]);
   // 2. The drain, for a server that has been ready (one still warming up was sent no traffic).
   if (running.app && running.wasReady) await shutdown.step(`draining for ${drainMs} ms (still serving; /readyz 503)`, () => Bun.sleep(drainMs));

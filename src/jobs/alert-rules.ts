@@ -23,7 +23,7 @@ import { SCORE_BANDS, type ScanResult, type Signal } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import type { BusEventInput, EventBus } from '../stream/bus';
-import type { WebhookSender } from './webhooks';
+import type { WebhookSender } from '../background/webhooks';
 
 export interface AlertRuleDeps {
   rules: AlertRulesRepository;

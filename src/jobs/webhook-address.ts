@@ -12,7 +12,7 @@
  * `ALERT_WEBHOOK_ALLOW_PRIVATE` flag) admits those ranges but never the
  * unspecified, broadcast or multicast ones. The rule is checked when a rule is
  * written and again before every attempt (a name may resolve elsewhere
- * later); redirects are never followed (jobs/webhooks).
+ * later); redirects are never followed (background/webhooks).
  *
  * @example
  * await checkWebhookUrl('https://10.0.0.7/hook', { allowPrivate: false });

@@ -12,32 +12,9 @@ import { ScansRepository } from '../../src/db/repositories/scans';
 import { scanRuns, signals } from '../../src/db/schema';
 import type { Signal } from '../../src/domain/signal';
 import { openFreshDatabase, usingPostgres } from '../helpers/db';
+import { makeSignal } from '../helpers/signal';
 
-const SIGNAL: Signal = {
-  id: 'ACME-flat_base-2026-11-18T21:00:00.000Z',
-  symbol: 'ACME',
-  timeframe: 'daily',
-  patternFamily: 'base',
-  patternType: 'flat_base',
-  direction: 'long',
-  trendRegime: 'uptrend',
-  breakoutState: 'triggered',
-  triggerPrice: 50.1,
-  target1: 56,
-  stopLoss: 47.6,
-  finalScore: 78.4,
-  confidence: 0.71,
-  scoreBand: 'strong',
-  reasons: ['Flat base of 34 bars, 11.2% deep'],
-  detectedAt: '2026-11-18T21:00:00.000Z',
-  price: 50.5,
-  distancePct: 0.8,
-  breakoutVolumeRatio: 1.9,
-  rsRank: 88,
-  avgDollarVolume: 41_000_000,
-  geometry: { start: '2026-09-30T20:00:00.000Z', end: '2026-11-17T21:00:00.000Z', depthPct: 11.2, lengthBars: 34, contractions: 0 },
-  components: { patternQuality: 0.8, breakoutVolume: 0.6, rsRank: 0.88, trendTemplate: 1, proximity: 0.84, tightness: 0.5, regime: 1 },
-};
+const SIGNAL: Signal = makeSignal();
 
 const row = (runId: string, state = 'triggered') => ({
   id: SIGNAL.id,
@@ -100,7 +77,7 @@ describe(`explanations and signal lookup (${usingPostgres ? 'PostgreSQL' : 'PGli
     const found = await scans.findSignal(other.id);
     expect(found!.regime).toBeNull();
     expect(found!.asOf).toBeNull();
-    expect(found!.signal).toMatchObject({ id: other.id, patternType: 'vcp', breakoutState: 'triggered', triggerPrice: 50.1, stopLoss: 47.6, scoreBand: 'strong', detectedAt: SIGNAL.detectedAt });
+    expect(found!.signal).toMatchObject({ id: other.id, patternType: 'vcp', breakoutState: 'triggered', triggerPrice: SIGNAL.triggerPrice, stopLoss: SIGNAL.stopLoss, scoreBand: SIGNAL.scoreBand, detectedAt: SIGNAL.detectedAt });
     expect(found!.signal.price).toBeUndefined(); // what only a run knows is absent, not invented
   });
 });

@@ -10,6 +10,7 @@ import { EventSource } from 'eventsource';
 import { createApp } from '../../src/app';
 import type { Signal } from '../../src/domain/signal';
 import type { TestContext } from './app';
+import { makeSignal } from './signal';
 
 export const STREAM_EVENTS = ['hello', 'reset', 'quote', 'breakouts.new', 'breakouts.state_change', 'alerts.dispatched', 'backtest.progress'] as const;
 
@@ -169,32 +170,14 @@ export function frameReader(stream: ReadableStream<Uint8Array>) {
   };
 }
 
-/** A well-formed breakout signal for publishing on the bus (`padding` makes its frame bigger). */
+/** A well-formed breakout signal for publishing on the bus, one a minute by `n` (`padding` makes its frame bigger). */
 export function sampleSignal(n: number, padding = ''): Signal {
-  const detectedAt = new Date(Date.UTC(2026, 10, 20, 18, 0) + n * 60_000).toISOString();
-  return {
-    id: `AAPL-range_breakout-${detectedAt}`,
+  const reason = `close above the range high (${n})`;
+  return makeSignal({
     symbol: 'AAPL',
-    timeframe: 'daily',
     patternFamily: 'range',
     patternType: 'range_breakout',
-    direction: 'long',
-    trendRegime: 'uptrend',
-    breakoutState: 'triggered',
-    triggerPrice: 100,
-    target1: 112,
-    stopLoss: 94,
-    finalScore: 78,
-    confidence: 0.8,
-    scoreBand: 'strong',
-    reasons: padding ? [`close above the range high (${n})`, padding] : [`close above the range high (${n})`],
-    detectedAt,
-    price: 101,
-    distancePct: 1,
-    breakoutVolumeRatio: 1.8,
-    rsRank: 90,
-    avgDollarVolume: 500_000_000,
-    geometry: { start: '2026-10-01T00:00:00.000Z', end: '2026-11-19T00:00:00.000Z', depthPct: 10, lengthBars: 34, contractions: 0 },
-    components: { patternQuality: 0.7, breakoutVolume: 0.5, rsRank: 0.9, trendTemplate: 1, proximity: 0.8, tightness: 0.6, regime: 1 },
-  };
+    detectedAt: new Date(Date.UTC(2026, 10, 20, 18, 0) + n * 60_000).toISOString(),
+    reasons: padding ? [reason, padding] : [reason],
+  });
 }

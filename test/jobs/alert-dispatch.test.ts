@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks';
 import { AlertDispatchesRepository } from '../../src/db/repositories/alert-dispatches';
 import type { Signal } from '../../src/domain/signal';
 import { AlertRuleDispatcher, ruleMatches } from '../../src/jobs/alert-rules';
-import { backoffBefore } from '../../src/jobs/webhooks';
+import { backoffBefore } from '../../src/background/webhooks';
 import type { DeliveryPage, RuleSchema } from '../../src/modules/alerts/model';
 import type { NotificationPage } from '../../src/modules/notifications/model';
 import { createServices, type Services } from '../../src/services';

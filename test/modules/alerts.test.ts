@@ -4,33 +4,10 @@ import { evaluateAlerts } from '../../src/jobs/alerts';
 import { alerts } from '../../src/db/schema';
 import type { BreakoutsResponse } from '../../src/modules/signals/model';
 import { createTestContext } from '../helpers/app';
+import { makeSignal } from '../helpers/signal';
 
-const signal = (over: Partial<Signal>): Signal => ({
-  id: 'X-flat_base-2026-11-20T00:00:00.000Z',
-  symbol: 'X',
-  timeframe: 'daily',
-  patternFamily: 'base',
-  patternType: 'flat_base',
-  direction: 'long',
-  trendRegime: 'uptrend',
-  breakoutState: 'triggered',
-  triggerPrice: 100,
-  target1: 112,
-  stopLoss: 94,
-  finalScore: 78,
-  confidence: 0.8,
-  scoreBand: 'strong',
-  reasons: [],
-  detectedAt: '2026-11-20T00:00:00.000Z',
-  price: 101,
-  distancePct: 1,
-  breakoutVolumeRatio: 1.8,
-  rsRank: 90,
-  avgDollarVolume: 500_000_000,
-  geometry: { start: '', end: '', depthPct: 10, lengthBars: 30, contractions: 0 },
-  components: { patternQuality: null, breakoutVolume: null, rsRank: null, trendTemplate: null, proximity: null, tightness: null, regime: null },
-  ...over,
-});
+/** X's strong triggered flat base of 2026-11-20, changed by `over`. */
+const signal = (over: Partial<Signal>): Signal => makeSignal({ symbol: 'X', id: 'X-flat_base-2026-11-20T00:00:00.000Z', detectedAt: '2026-11-20T00:00:00.000Z', ...over });
 
 describe('alert policy (DESIGN §4)', () => {
   it('makes a strong triggered signal a candidate', () => {

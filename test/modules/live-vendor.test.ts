@@ -7,7 +7,7 @@
  * refused stream is `dataAdapter: down` in /api/health with the vendor's words.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { ScanScheduler } from '../../src/jobs/scheduler';
+import { ScanScheduler } from '../../src/background/scheduler';
 import { createLogger } from '../../src/log';
 import { createAlpacaProvider } from '../../src/providers/alpaca';
 import type { WindowClose } from '../../src/providers/live/types';

@@ -16,6 +16,7 @@ describe('the parameter grammar', () => {
   });
   afterAll(() => ctx.close());
 
+  /** One test per [path, parameter] case (`it.each(cases)('%s', refused)`, named by its path): 400 invalid_parameter naming it. */
   const refused = async (path: string, parameter: string) => {
     const response = await ctx.request(path);
     expect({ path, status: response.status }).toEqual({ path, status: 400 });
@@ -25,7 +26,7 @@ describe('the parameter grammar', () => {
   };
 
   describe('dates out of the database range are 400, not 500', () => {
-    for (const [path, parameter] of [
+    it.each([
       ['/api/breakouts?asOf=0000-01-01', 'asOf'],
       ['/api/breakouts?asOf=0001-01-01', 'asOf'],
       ['/api/transparency/ledger?since=0000-01-01', 'since'],
@@ -34,41 +35,35 @@ describe('the parameter grammar', () => {
       ['/api/forecast?symbol=AAPL&asOf=2200-01-01', 'asOf'],
       ['/api/macro/calendar?from=0000-01-01', 'from'],
       ['/api/transparency/monthly?month=0000-01', 'month'],
-    ] as const) {
-      it(path, () => refused(path, parameter));
-    }
+    ] as const)('%s', refused);
   });
 
   describe('impossible dates are 400 on every date parameter', () => {
-    for (const [path, parameter] of [
+    it.each([
       ['/api/transparency/ledger?since=2023-02-30', 'since'],
       ['/api/breakouts?asOf=2023-02-30', 'asOf'],
       ['/api/transparency/ledger?since=2026-13-45', 'since'],
       ['/api/macro/calendar?to=2023-02-29', 'to'],
       ['/api/transparency/monthly?month=2026-13', 'month'],
-    ] as const) {
-      it(path, () => refused(path, parameter));
-    }
+    ] as const)('%s', refused);
     it('accepts a leap day', async () => {
       expect((await ctx.request('/api/transparency/ledger?since=2024-02-29')).status).toBe(200);
     });
   });
 
   describe('offsets the database cannot take are 400, not 500', () => {
-    for (const [path, parameter] of [
+    it.each([
       ['/api/transparency/ledger?offset=1e308', 'offset'],
       ['/api/transparency/ledger?offset=9223372036854775808', 'offset'],
       ['/api/transparency/ledger?offset=99999999999999999999999', 'offset'],
       ['/api/transparency/ledger?offset=2147483648', 'offset'],
       ['/api/breakouts/history?offset=1e308', 'offset'],
       ['/api/earnings?symbol=AAPL&offset=2147483648', 'offset'],
-    ] as const) {
-      it(path, () => refused(path, parameter));
-    }
+    ] as const)('%s', refused);
   });
 
   describe('integers and numbers are decimal only', () => {
-    for (const [path, parameter] of [
+    it.each([
       ['/api/sector-rotation/v2?limit=0x10', 'limit'],
       ['/api/sector-rotation/v2?limit=1e1', 'limit'],
       ['/api/sector-rotation/v2?limit=%2B5', 'limit'],
@@ -81,9 +76,7 @@ describe('the parameter grammar', () => {
       ['/api/options/analyze?symbol=AAPL&trigger=Infinity&target=120', 'trigger'],
       ['/api/options/analyze?symbol=AAPL&trigger=NaN&target=120', 'trigger'],
       ['/api/universe/scan?minAvgVolUsd=-Infinity', 'minAvgVolUsd'],
-    ] as const) {
-      it(path, () => refused(path, parameter));
-    }
+    ] as const)('%s', refused);
     it('still clamps a decimal page limit to [1, 200] (the spec rule)', async () => {
       const { status, body } = await ctx.json<{ pagination: { limit: number } }>('/api/sector-rotation/v2?limit=100000');
       expect(status).toBe(200);

@@ -14,7 +14,7 @@ import { FEATURE_TIERS, tierAtLeast } from '../../domain/tiers';
 import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { checkWebhookUrl } from '../../jobs/webhook-address';
-import { newWebhookSecret } from '../../jobs/webhooks';
+import { newWebhookSecret } from '../../background/webhooks';
 import { round } from '../../kernels/round';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';

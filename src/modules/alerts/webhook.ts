@@ -3,7 +3,7 @@
  * The body Breakline POSTs to an alert rule's webhook (jobs/alert-rules
  * `webhookPayload`), published in the OpenAPI document's `webhooks` section
  * (OpenAPI 3.1 §4.8.1 "webhooks"): a receiver's generator types it as it
- * types a response. Signed as Standard Webhooks (jobs/webhooks): the
+ * types a response. Signed as Standard Webhooks (background/webhooks): the
  * `webhook-id`, `webhook-timestamp` and `webhook-signature` headers.
  */
 import { t, type Static } from 'elysia';

@@ -1,6 +1,6 @@
 /**
  * @module modules/exports/service
- * A user's exports: queue a job (jobs/exports makes the file in the
+ * A user's exports: queue a job (background/exports makes the file in the
  * background), list them, and stream a done file to its owner only (another
  * user's export answers 404).
  */

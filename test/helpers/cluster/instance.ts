@@ -112,7 +112,7 @@ export class Instance {
   }
 
   /**
-   * What this instance's scheduler logged (jobs/scheduler): run ids persisted
+   * What this instance's scheduler logged (background/scheduler): run ids persisted
    * (`scan persisted`), and passes that failed (`scheduled scan failed`, by
    * timeframe and time: a run can be committed and the pass still fail after it).
    */

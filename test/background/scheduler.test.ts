@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { openDatabase } from '../../src/db/client';
 import { LOCK_KEYS } from '../../src/db/cluster-locks';
-import { ScanScheduler } from '../../src/jobs/scheduler';
+import { ScanScheduler } from '../../src/background/scheduler';
 import { createLogger } from '../../src/log';
 import { createTestContext, FIXED_NOW, usingPostgres, type TestContext } from '../helpers/app';
 

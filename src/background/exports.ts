@@ -1,5 +1,5 @@
 /**
- * @module jobs/exports
+ * @module background/exports
  * Makes export files in the background: a queued job is claimed by one
  * instance, its rows are read page by page (a ledger slice through
  * ledger/serialize, exactly as /api/transparency/ledger and its CSV show it;
@@ -15,7 +15,7 @@
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
-import { Backoff } from '../background/backoff';
+import { PolledWorker } from './poller';
 import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';
@@ -63,64 +63,20 @@ class ChunkWriter {
   }
 }
 
-export class ExportJobs {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private poller: ReturnType<typeof setInterval> | undefined;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private stopped = false;
+/** Expires what is due, then makes every queued export, each pass (`kick` when one is queued; every `pollMs` besides). */
+export class ExportJobs extends PolledWorker {
   /** Jobs this instance was making when the database went away: queued again first thing once it is back. */
   private readonly interrupted = new Set<string>();
-  private readonly backoff: Backoff;
 
   constructor(private readonly options: ExportJobsOptions) {
-    this.backoff = new Backoff({ what: 'export pass', log: options.log });
+    super({ what: 'export pass', log: options.log, everyMs: options.pollMs ?? 30_000 });
   }
 
   private now(): Date {
     return new Date((this.options.now ?? Date.now)());
   }
 
-  start(): void {
-    if (this.poller || this.stopped) return;
-    this.poller = setInterval(() => void this.kick(), this.options.pollMs ?? 30_000);
-    void this.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
-    clearTimeout(this.retry);
-    await this.running;
-  }
-
-  /** Expires what is due, then makes every queued export; resolves when none is left (one pass at a time). */
-  kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .then(
-        () => this.backoff.succeeded(),
-        (error: unknown) => {
-          // Again soon (not a whole poll later), waiting longer after each failure in a row.
-          clearTimeout(this.retry);
-          this.retry = setTimeout(() => void this.kick(), this.backoff.failed(error));
-        },
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    return this.running;
-  }
-
-  private async pass(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { exports, log } = this.options;
     const now = this.now();
     if (this.interrupted.size > 0) {

@@ -1,5 +1,5 @@
 /**
- * @module jobs/scheduler
+ * @module background/scheduler
  * Runs the universe scan of each timeframe when there are new bars: when the
  * benchmark's latest bar is newer than the last run's, or the last run is older
  * than the interval (the current session's partial bar has moved on). Only the
@@ -11,8 +11,8 @@
  * feed, a bar's close asks for a pass at once (`barClosed`) rather than at the
  * next tick, and no scan starts while the feed is filling a gap (`hold`).
  */
-import { Backoff } from '../background/backoff';
-import { Lease } from '../background/lease';
+import { Lease } from './lease';
+import { Poller } from './poller';
 import { LOCK_KEYS } from '../db/cluster-locks';
 import type { Database } from '../db/client';
 import type { ScansRepository } from '../db/repositories/scans';
@@ -20,7 +20,7 @@ import type { Timeframe } from '../domain/signal';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
-import type { SignalRuns } from './runs';
+import type { SignalRuns } from '../jobs/runs';
 
 export interface SchedulerOptions {
   deps: { runs: SignalRuns; scans: ScansRepository; marketData: MarketData };
@@ -34,22 +34,24 @@ export interface SchedulerOptions {
 }
 
 export class ScanScheduler {
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private ticking: Promise<void> | undefined;
-  private stopped = false;
   /** Aborted by `stop`: the scan in progress saves its run and skips the steps after it (jobs/runs `persist`). */
   private readonly stopping = new AbortController();
-  /** A pass was asked for while one ran: one more follows it. */
-  private rerun = false;
   /** Timeframes whose bar closed: scanned in the next pass whatever the rule says (the bar it stood on was forming). */
   private readonly closed = new Set<Timeframe>();
   private readonly lease: Lease;
-  private readonly backoff: Backoff;
+  private readonly poller: Poller;
 
   constructor(private readonly options: SchedulerOptions) {
     this.lease = new Lease({ name: 'scheduler', key: LOCK_KEYS.scheduler, locks: options.database.locks, log: options.log, announce: true });
-    this.backoff = new Backoff({ what: 'scheduled scan', log: options.log, baseMs: 2_000, maxMs: Math.min(60_000, options.intervalMs) });
+    this.poller = new Poller({
+      what: 'scheduled scan',
+      log: options.log,
+      everyMs: options.intervalMs,
+      pass: () => this.pass(),
+      baseMs: 2_000,
+      maxMs: Math.min(60_000, options.intervalMs),
+      retryWhenStarted: true,
+    });
   }
 
   /** Whether this instance leads (holds the scheduler's lease). */
@@ -58,58 +60,42 @@ export class ScanScheduler {
   }
 
   start(): void {
-    if (this.timer || this.stopped) return;
-    void this.tick();
-    this.timer = setInterval(() => void this.tick(), this.options.intervalMs);
+    this.poller.start();
   }
 
   /** Stops scheduling; a pass in progress finishes the scan it is running and starts no other (its safe point). */
   async stop(): Promise<void> {
-    this.stopped = true;
     this.stopping.abort();
-    clearInterval(this.timer);
-    clearTimeout(this.retry);
-    this.timer = this.retry = undefined;
-    await this.ticking;
+    await this.poller.stop();
     await this.lease.close();
   }
 
-  /** One pass over the timeframes; resolves when it is done (tests call it directly). */
+  /** One pass over the timeframes (or the one in progress); resolves when it is done (tests call it directly). */
   tick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    this.ticking ??= this.passes().finally(() => (this.ticking = undefined));
-    return this.ticking;
+    return this.poller.run();
   }
 
   /** A `timeframe` bar closed (a live feed): its scan now, or right after the pass running. Resolves when it is done. */
   barClosed(timeframe: Timeframe): Promise<void> {
     this.closed.add(timeframe);
-    this.rerun = true;
-    return this.tick();
+    return this.poller.kick();
   }
 
-  private async passes(): Promise<void> {
-    do {
-      this.rerun = false;
-      await this.pass();
-    } while (this.rerun);
-  }
-
+  /** One pass; throws when it must be tried again soon (the poller's backoff): a failure, or the lease lost mid-pass. */
   private async pass(): Promise<void> {
     const { deps, log, intervalMs, timeframes } = this.options;
     const now = this.options.now ?? Date.now;
     if (this.options.hold?.()) return;
     if (!(await this.lease.acquire())) {
       // The database cannot say: asked again soon. Another instance leads: the next tick asks again.
-      if (this.lease.unreachable) this.again(new Error('the scheduler lease cannot be asked for: the database is unreachable'));
-      else this.backoff.reset();
-      return;
+      if (this.lease.unreachable) throw new Error('the scheduler lease cannot be asked for: the database is unreachable');
+      return this.poller.reset();
     }
     const signal = this.lease.signal;
     let failure: unknown;
     for (const timeframe of timeframes) {
       // Stopped (a shutdown): the scan that ran is finished, no other begins, no retry is set.
-      if (this.stopped) return;
+      if (this.poller.stopped) return;
       if (signal.aborted) break;
       try {
         const [last] = await deps.scans.runHistory(timeframe, 1);
@@ -124,17 +110,7 @@ export class ScanScheduler {
         if (!signal.aborted) log.error('scheduled scan failed', { timeframe, error: String(error) });
       }
     }
-    if (failure === undefined && !signal.aborted) return this.backoff.succeeded();
-    this.again(signal.aborted ? signal.reason : failure);
-  }
-
-  /** After a failed pass (or a lease lost mid-pass): again soon, with backoff, rather than a whole interval later. */
-  private again(error: unknown): void {
-    const waitMs = this.backoff.failed(error);
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      if (this.timer) void this.tick();
-    }, waitMs);
+    if (failure === undefined && !signal.aborted) return;
+    throw signal.aborted ? signal.reason : failure;
   }
 }

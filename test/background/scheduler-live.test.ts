@@ -5,7 +5,7 @@
  * fills a gap.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { ScanScheduler } from '../../src/jobs/scheduler';
+import { ScanScheduler } from '../../src/background/scheduler';
 import { createLogger } from '../../src/log';
 import { createTestContext, FIXED_NOW, smallSyntheticMarket, type TestContext } from '../helpers/app';
 

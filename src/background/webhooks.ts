@@ -1,5 +1,5 @@
 /**
- * @module jobs/webhooks
+ * @module background/webhooks
  * Delivers alert webhooks in the background, signed as Standard Webhooks
  * (standardwebhooks.com, "Signature scheme"): headers `webhook-id` (the
  * delivery id, the same on every retry, for the receiver's de-duplication),
@@ -22,10 +22,10 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { Backoff } from '../background/backoff';
+import { PolledWorker } from './poller';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
-import { checkWebhookUrl } from './webhook-address';
+import { checkWebhookUrl } from '../jobs/webhook-address';
 
 export interface WebhookSenderOptions {
   repository: WebhooksRepository;
@@ -73,62 +73,20 @@ export interface AttemptResult {
   durationMs: number;
 }
 
-export class WebhookSender {
-  private draining: Promise<void> | undefined;
-  private again = false;
-  private poller: ReturnType<typeof setInterval> | undefined;
-  private readonly retryTimers = new Set<ReturnType<typeof setTimeout>>();
-  private stopped = false;
+/** Sends every due delivery, each pass (`kick` when an alert fires; every `pollMs` besides, for retries and other instances' work). */
+export class WebhookSender extends PolledWorker {
   private readonly ca: string[] | undefined;
-  private readonly backoff: Backoff;
 
   constructor(private readonly options: WebhookSenderOptions) {
+    super({ what: 'webhook delivery pass', log: options.log, everyMs: options.pollMs ?? 15_000 });
     this.ca = options.extraCa ? [...rootCertificates, options.extraCa] : undefined;
-    this.backoff = new Backoff({ what: 'webhook delivery pass', log: options.log });
   }
 
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
 
-  /** Polls for due deliveries every `pollMs` (the server; tests kick by hand). */
-  start(): void {
-    if (this.poller || this.stopped) return;
-    this.poller = setInterval(() => void this.kick(), this.options.pollMs ?? 15_000);
-    void this.kick();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.poller);
-    for (const timer of this.retryTimers) clearTimeout(timer);
-    this.retryTimers.clear();
-    await this.draining;
-  }
-
-  /** Sends every due delivery; resolves when none is left due (one drain at a time; a kick meanwhile runs another pass). */
-  kick(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = this.drain()
-      .then(
-        () => this.backoff.succeeded(),
-        (error: unknown) => this.retryIn(this.backoff.failed(error)),
-      )
-      .finally(() => {
-        this.draining = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
-      });
-    return this.draining;
-  }
-
-  private async drain(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { repository, timeoutMs } = this.options;
     for (;;) {
       const now = this.now();
@@ -152,17 +110,8 @@ export class WebhookSender {
       { status: ok ? 'delivered' : finished ? 'failed' : 'pending', nextAttemptAt: new Date(finished ? at : this.now() + wait), finishedAt: finished ? new Date(this.now()) : null },
     );
     if (!ok) log.warn(finished ? 'webhook delivery failed for good' : 'webhook delivery failed; will retry', { delivery: delivery.id, attempt, status: result.statusCode, error: result.error });
-    if (!finished) this.retryIn(wait);
-  }
-
-  /** A hint to this instance to try again when the retry is due (the poll finds it otherwise). */
-  private retryIn(ms: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      void this.kick();
-    }, ms + 5);
-    this.retryTimers.add(timer);
+    // A hint to this instance to try again when the retry is due (the poll finds it otherwise).
+    if (!finished) this.poller.retryIn(wait + 5);
   }
 
   /** One HTTP attempt: the receiver's status, or the error that stopped it. */

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'bun:test';
+import { Poller } from '../../src/background/poller';
+import { createLogger } from '../../src/log';
+
+const log = createLogger('silent');
+
+/** A pass that waits until `release` is called, counting how many began. */
+function gatedPass() {
+  let began = 0;
+  let open: () => void = () => {};
+  const pass = async () => {
+    began++;
+    await new Promise<void>((resolve) => (open = resolve));
+  };
+  return { pass, began: () => began, release: () => open() };
+}
+
+describe('the background poller', () => {
+  it('joins the pass in progress on run(), so two callers never start two passes', async () => {
+    const gate = gatedPass();
+    const poller = new Poller({ what: 'test pass', log, everyMs: 60_000, pass: gate.pass });
+    const first = poller.run();
+    const second = poller.run();
+    await Bun.sleep(1); // the pass has begun
+    gate.release();
+    await Promise.all([first, second]);
+    expect(gate.began()).toBe(1);
+  });
+
+  it('runs one more pass after the one in progress when kicked meanwhile', async () => {
+    let passes = 0;
+    let poller!: Poller;
+    poller = new Poller({
+      what: 'test pass',
+      log,
+      everyMs: 60_000,
+      pass: async () => {
+        if (++passes === 1) void poller.kick(); // work arrived mid-pass
+      },
+    });
+    await poller.run(); // resolves once the follow-up pass is done too
+    expect(passes).toBe(2);
+  });
+
+  it('tries a failed pass again with backoff, and never again once stopped', async () => {
+    let passes = 0;
+    const poller = new Poller({
+      what: 'test pass',
+      log,
+      everyMs: 60_000,
+      baseMs: 10,
+      maxMs: 10,
+      pass: async () => {
+        if (++passes === 1) throw new Error('the database is away');
+      },
+    });
+    await poller.run();
+    await Bun.sleep(60); // the retry (10 ms ± 20 % jitter) has run
+    expect(passes).toBe(2);
+    await poller.run();
+    expect(passes).toBe(3);
+    await poller.stop();
+    await poller.run();
+    await poller.kick();
+    expect(passes).toBe(3);
+  });
+
+  it('waits on stop for the pass in progress to finish', async () => {
+    const gate = gatedPass();
+    const poller = new Poller({ what: 'test pass', log, everyMs: 60_000, pass: gate.pass });
+    poller.start();
+    let stopped = false;
+    const stopping = poller.stop().then(() => (stopped = true));
+    await Bun.sleep(5);
+    expect(gate.began()).toBe(1);
+    expect(stopped).toBe(false);
+    gate.release();
+    await stopping;
+    expect(stopped).toBe(true);
+  });
+
+  it('leaves retries to a started loop when asked to (a scheduler ticked by hand retries nothing)', async () => {
+    let passes = 0;
+    const poller = new Poller({
+      what: 'test pass',
+      log,
+      everyMs: 60_000,
+      baseMs: 5,
+      maxMs: 5,
+      retryWhenStarted: true,
+      pass: async () => {
+        passes++;
+        throw new Error('failing');
+      },
+    });
+    await poller.run();
+    await Bun.sleep(40);
+    expect(passes).toBe(1);
+    await poller.stop();
+  });
+});
