@@ -43,7 +43,7 @@ export interface ScanDeps {
 const iso = (ts: number) => new Date(ts).toISOString();
 
 /** The default universe: every S&P 500 and Nasdaq-100 stock the provider serves. */
-export async function defaultUniverse(marketData: MarketData): Promise<string[]> {
+export async function defaultUniverse(marketData: Pick<MarketData, 'instruments'>): Promise<string[]> {
   const instruments = await marketData.instruments();
   return [...instruments.values()].filter((i) => i.indices.includes('sp500') || i.indices.includes('nasdaq100')).map((i) => i.symbol);
 }

@@ -8,13 +8,13 @@ import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
 import { signalHistory } from './history';
 import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
-import { breakoutsJson } from './service';
+import { breakoutsBody } from './service';
 import { scanUniverse } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsJson(services, query)), {
+    .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsBody(services, query)), {
       costly: { query: 'asOf' },
       query: BreakoutsQuery,
       response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
@@ -53,7 +53,7 @@ export function signalsFastRoutes(services: Services): FastRoute<never>[] {
     path: '/api/breakouts',
     query: BreakoutsQuery,
     keys: ['symbols', 'timeframe', 'view'],
-    answer: async (query) => ({ text: await breakoutsJson(services, query), held: true }),
+    answer: async (query) => ({ text: await breakoutsBody(services, query), held: true }),
   };
   return [breakouts] as FastRoute<never>[];
 }
