@@ -49,11 +49,12 @@ export function signalsModule(services: Services) {
  * parameters (numbers, coerced by Elysia), which go the ordinary way.
  */
 export function signalsFastRoutes(services: Services): FastRoute<never>[] {
-  const breakouts: FastRoute<typeof BreakoutsQuery.static> = {
+  const breakouts: FastRoute<typeof BreakoutsQuery.static, string> = {
     path: '/api/breakouts',
-    query: BreakoutsQuery,
     keys: ['symbols', 'timeframe', 'view'],
-    answer: async (query) => ({ text: await breakoutsBody(services, query), held: true }),
+    // The key its body is held under with the run, made once per query string.
+    prepare: (query) => JSON.stringify(query),
+    answer: async (query, _apiVersion, key) => ({ text: await breakoutsBody(services, query, key), held: true }),
   };
   return [breakouts] as FastRoute<never>[];
 }

@@ -59,6 +59,9 @@ interface SymbolState {
   grid?: SessionGrid;
 }
 
+/** The fewest symbols `prepare` draws in worker threads (a universe's worth; fewer are drawn on demand). */
+const PREPARE_IN_WORKERS = 200;
+
 export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
   readonly capabilities: ReadonlySet<Capability> = new Set<Capability>([
@@ -279,8 +282,14 @@ export class SyntheticProvider implements MarketDataProvider {
     return this.draw(day, symbols, options.threads, window);
   }
 
-  /** The provider's `prepare`: the daily paths, or the 1h and 4h bars, of `symbols` drawn in worker threads (above). */
+  /**
+   * The provider's `prepare`: the daily paths, or the 1h and 4h bars, of
+   * `symbols` drawn in worker threads (above) when there are a universe's
+   * worth (PREPARE_IN_WORKERS); fewer are drawn on demand, a few milliseconds
+   * each, as starting a worker thread costs about what a hundred paths do.
+   */
   async prepare({ symbols, timeframe }: { symbols: string[]; timeframe: Timeframe }): Promise<void> {
+    if (symbols.length < PREPARE_IN_WORKERS) return;
     await (timeframe === 'daily' ? this.prepareDaily({ symbols }) : this.prepareIntraday({ symbols }));
   }
 
