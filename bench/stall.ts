@@ -15,14 +15,20 @@
  * quotes of a `/api/stream` subscriber (AAPL, MSFT) over each phase: the
  * longest gap between two quotes and the latest quote's age on arrival (one
  * tick is SSE_QUOTE_INTERVAL_MS, 1 s; the synthetic market quotes during its
- * sessions only).
+ * sessions only). And the write phase, first in each phase: a journal entry
+ * created (`POST /api/journal/entries`) and a GraphQL query of the journal,
+ * 5 times each one after the other: how long each waited (median, slowest)
+ * while the replay writes its ledger.
  *
  * `--tree name=dir` (repeatable) measures other checkouts in the same run,
  * one after the other (each its own server and STATE_DIR), e.g. main exported
  * with `git archive main | tar -x -C /tmp/main`; the table puts the trees
  * side by side. `--smoke`: a few routes, `during` only, and no waiting for
  * the replay to end. `--only PATH` (repeatable) measures only routes whose
- * path starts so. Prints; asserts nothing. The load average is printed with
+ * path starts so. `--seeded`: instead of both phases, the Transparency
+ * and scorecard routes over the stall guard's seeded ledgers (a replay of
+ * 5,000 signals, 1,500 live), cold on a restart without a boot replay. Prints;
+ * asserts nothing. The load average is printed with
  * the table: on a shared machine every figure moves with it.
  *
  *   bun run bench/stall.ts --tree main=/tmp/main
@@ -30,11 +36,13 @@
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { seedLedgers } from '../test/helpers/ledger-seed';
 import { probeWhile } from '../test/helpers/livez-probe';
 import { printTable, smoke } from './lib';
 
 const ROOT = resolve(import.meta.dir, '..');
 const CALLERS = 5;
+const seeded = process.argv.includes('--seeded');
 
 function flag(name: string): string[] {
   return process.argv.flatMap((arg, i) => (arg === name && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
@@ -43,6 +51,7 @@ function flag(name: string): string[] {
 /** A server process of one tree, its log lines as they come. */
 interface Server {
   base: string;
+  pid: number;
   logs: Record<string, unknown>[];
   stop(): Promise<number>;
 }
@@ -55,7 +64,7 @@ async function freePort(): Promise<number> {
 }
 
 /** `breakline serve` from `root` on the embedded defaults over `stateDir`, ready. */
-async function startServer(root: string, stateDir: string): Promise<Server> {
+async function startServer(root: string, stateDir: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts'), 'serve'], {
     cwd: root,
@@ -68,6 +77,7 @@ async function startServer(root: string, stateDir: string): Promise<Server> {
       RATE_LIMIT_QUOTA: '1000000000',
       RATE_LIMIT_COSTLY_QUOTA: '1000000000',
       EXPLAIN_RATE_LIMIT_QUOTA: '1000000000',
+      ...extraEnv,
     },
     stdout: 'ignore',
     stderr: 'pipe',
@@ -98,6 +108,7 @@ async function startServer(root: string, stateDir: string): Promise<Server> {
   }
   return {
     base,
+    pid: proc.pid,
     logs,
     async stop() {
       const began = performance.now();
@@ -209,6 +220,8 @@ function watchQuotes(base: string) {
 
 interface Measured {
   worstMs: number;
+  /** Probes late while the server's main thread worked past 100 ms (test/helpers/livez-probe, given its pid). */
+  late: number;
   slowestS: string;
   statuses: string;
   replaying: boolean;
@@ -220,15 +233,68 @@ async function measureRoutes(server: Server, routes: { path: string; session: bo
     await settle(server.base);
     const running = replaying();
     const began = performance.now();
-    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, timeoutMs))));
+    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, timeoutMs))), { pid: server.pid });
     const slowest = (performance.now() - began) / 1000;
     const counts = new Map<string, number>();
     for (const s of report.result) counts.set(s, (counts.get(s) ?? 0) + 1);
     out.set(route.path, {
       worstMs: Math.round(report.worstMs),
+      late: report.late.length,
       slowestS: report.result.includes('timeout') ? `>${timeoutMs / 1000}` : slowest.toFixed(2),
       statuses: [...counts].map(([s, n]) => (n === CALLERS ? s : `${s}×${n}`)).join(' '),
       replaying: running,
+    });
+  }
+  return out;
+}
+
+/** The writes and the GraphQL read measured in each phase, each sent `WRITES` times, one after the other. */
+const WRITES = 5;
+const JOURNAL_ENTRY = { symbol: 'NVDA', side: 'long', entryPrice: 151.4, entryAt: '2026-11-18T15:02:00Z', size: 100, notes: 'bench/stall write phase' };
+const WRITE_CALLS = [
+  { name: 'POST /api/journal/entries', path: '/api/journal/entries', body: JOURNAL_ENTRY },
+  { name: 'POST /api/graphql (journalEntries)', path: '/api/graphql', body: { query: '{ journalEntries(limit: 5) { items { id symbol } } }' } },
+] as const;
+
+interface WriteMeasured {
+  medianMs: number;
+  slowestMs: number | string;
+  statuses: string;
+}
+
+/**
+ * The write phase (issue 27): a journal entry created, and a GraphQL query of
+ * the journal, `WRITES` times each one after the other while `/livez` is
+ * probed: how long a user's write or query waits (median and slowest), and the
+ * worst probe meanwhile.
+ */
+async function measureWrites(server: Server, token: string, timeoutMs: number): Promise<Map<string, WriteMeasured & { worstLivezMs: number }>> {
+  const out = new Map<string, WriteMeasured & { worstLivezMs: number }>();
+  for (const call of WRITE_CALLS) {
+    await settle(server.base);
+    const report = await probeWhile(server.base, async () => {
+      const times: number[] = [];
+      const statuses: string[] = [];
+      for (let i = 0; i < WRITES; i++) {
+        const began = performance.now();
+        const signal = AbortSignal.timeout(timeoutMs);
+        const status = await fetch(`${server.base}${call.path}`, { method: 'POST', signal, headers: { cookie: `__session=${token}`, 'content-type': 'application/json' }, body: JSON.stringify(call.body) })
+          .then(async (r) => (await r.arrayBuffer(), String(r.status)))
+          .catch(() => (signal.aborted ? 'timeout' : 'error'));
+        times.push(performance.now() - began);
+        statuses.push(status);
+      }
+      return { times, statuses };
+    });
+    const { times, statuses } = report.result;
+    const sorted = [...times].sort((a, b) => a - b);
+    const counts = new Map<string, number>();
+    for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+    out.set(call.name, {
+      medianMs: Math.round(sorted[Math.floor(sorted.length / 2)]!),
+      slowestMs: statuses.includes('timeout') ? `>${timeoutMs}` : Math.round(sorted.at(-1)!),
+      statuses: [...counts].map(([st, n]) => (n === WRITES ? st : `${st}×${n}`)).join(' '),
+      worstLivezMs: Math.round(report.worstMs),
     });
   }
   return out;
@@ -239,6 +305,38 @@ const logged = (server: Server, msg: string) => server.logs.some((l) => l.msg ==
 async function waitFor(server: Server, msg: string, timeoutMs: number): Promise<boolean> {
   for (const end = Date.now() + timeoutMs; Date.now() < end; await Bun.sleep(500)) if (logged(server, msg)) return true;
   return false;
+}
+
+/** `--seeded`: the routes whose cost grows with the ledgers (the stall guard's: test/e2e/stall). */
+const SEEDED_ROUTES = ['/api/transparency', '/api/scorecard'];
+
+/**
+ * `--seeded`: one tree over the stall guard's ledgers (test/helpers/ledger-seed:
+ * a finished replay of 5,000 signals and 1,500 live ones, written with this
+ * tree's code, so the trees must share their migrations), started once to
+ * keep its daily scan, then measured cold on the next start (no boot replay):
+ * the `after` phase only.
+ */
+async function benchSeededTree(root: string, only: string[], timeoutMs: number) {
+  if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
+  try {
+    await seedLedgers(stateDir, { signals: 5_000, liveSignals: 1_500 });
+    const env = { REPLAY_ON_BOOT: 'off', SCAN_INTERVAL_SECONDS: '0' };
+    await (await startServer(root, stateDir, env)).stop();
+    const server = await startServer(root, stateDir, env);
+    const token = await sessionToken(root, stateDir);
+    const routes = (await documentedRoutes(server.base, '2026-03')).filter((r) => (only.length ? only : SEEDED_ROUTES).some((o) => r.path.startsWith(o)));
+    const quotes = watchQuotes(server.base);
+    const writesAfter = await measureWrites(server, token, timeoutMs);
+    const after = await measureRoutes(server, routes, token, timeoutMs, () => false);
+    const quotesAfter = quotes.stop();
+    const loads = [loadavg()[0]!];
+    const stopAfterMs = await server.stop();
+    return { routes, during: new Map<string, Measured>(), after, writesDuring: new Map<string, WriteMeasured & { worstLivezMs: number }>(), writesReplaying: false, writesAfter, quotesDuring: { quotes: 0, 'max gap s': '-' }, quotesAfter, stopDuringMs: null, stopAfterMs, loads };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
 }
 
 /** One tree: both phases, and how long a SIGTERM took during the replay and after it. */
@@ -257,11 +355,15 @@ async function benchTree(root: string, only: string[], timeoutMs: number) {
     await waitFor(server, 'replay started', 120_000);
     loads.push(loadavg()[0]!);
     let quotes = watchQuotes(server.base);
+    // The writes first: they are what a user does on a first start, while the replay surely runs.
+    const writesReplaying = !logged(server, 'boot replay finished');
+    const writesDuring = await measureWrites(server, token, timeoutMs);
     const during = await measureRoutes(server, routes, token, timeoutMs, () => !logged(server, 'boot replay finished'));
     const quotesDuring = quotes.stop();
     loads.push(loadavg()[0]!);
     const stopDuringMs = logged(server, 'boot replay finished') ? null : await server.stop();
     let after = new Map<string, Measured>();
+    let writesAfter = new Map<string, WriteMeasured & { worstLivezMs: number }>();
     let quotesAfter = {};
     let stopAfterMs: number | null = null;
     if (!smoke) {
@@ -271,12 +373,13 @@ async function benchTree(root: string, only: string[], timeoutMs: number) {
       await server.stop();
       server = await startServer(root, stateDir);
       quotes = watchQuotes(server.base);
+      writesAfter = await measureWrites(server, token, timeoutMs);
       after = await measureRoutes(server, routes, token, timeoutMs, () => false);
       quotesAfter = quotes.stop();
       loads.push(loadavg()[0]!);
       stopAfterMs = await server.stop();
     } else if (stopDuringMs === null) await server.stop();
-    return { routes, during, after, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
+    return { routes, during, after, writesDuring, writesReplaying, writesAfter, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
   }
@@ -286,21 +389,39 @@ export async function benchStall(): Promise<void> {
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', ROOT]];
   const timeoutMs = Number(flag('--route-timeout')[0] ?? 60) * 1000;
   const results: ({ name: string } & Awaited<ReturnType<typeof benchTree>>)[] = [];
-  for (const [name, root] of trees) results.push({ name, ...(await benchTree(resolve(root), flag('--only'), timeoutMs)) });
+  const bench = seeded ? benchSeededTree : benchTree;
+  for (const [name, root] of trees) results.push({ name, ...(await bench(resolve(root), flag('--only'), timeoutMs)) });
+  const phases = seeded ? (['after'] as const) : smoke ? (['during'] as const) : (['during', 'after'] as const);
   const paths = [...new Set(results.flatMap((r) => r.routes.map((x) => x.path)))];
   const rows = paths.map((path) => {
     const row: Record<string, string | number> = { route: path };
-    for (const phase of smoke ? (['during'] as const) : (['during', 'after'] as const)) {
+    for (const phase of phases) {
       for (const r of results) {
         const m = r[phase].get(path);
-        row[`${r.name} ${phase}: worst livez ms`] = m ? `${m.worstMs}${phase === 'during' && !m.replaying ? '*' : ''}` : '-';
+        row[`${r.name} ${phase}: worst livez ms`] = m ? `${m.worstMs}${phase === 'during' && !m.replaying ? '*' : ''}${m.late ? ` (${m.late} late)` : ''}` : '-';
         row[`${r.name} ${phase}: slowest s`] = m?.slowestS ?? '-';
         if (r === results.at(-1)) row[`${phase} status`] = m?.statuses ?? '-';
       }
     }
     return row;
   });
-  printTable(`Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended)`, rows);
+  printTable(`Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended; late: probes that waited > 100 ms while the server's main thread worked that long)${seeded ? ', over the seeded ledgers' : ''}`, rows);
+  printTable(
+    `Writes and a GraphQL query, ${WRITES} one after the other (ms: median / slowest; worst /livez meanwhile; * the boot replay had ended)`,
+    WRITE_CALLS.map((call) => {
+      const row: Record<string, string> = { call: call.name };
+      for (const phase of phases) {
+        for (const r of results) {
+          const m = (phase === 'during' ? r.writesDuring : r.writesAfter).get(call.name);
+          const mark = phase === 'during' && !r.writesReplaying ? '*' : '';
+          row[`${r.name} ${phase}: median / slowest ms`] = m ? `${m.medianMs} / ${m.slowestMs}${mark}` : '-';
+          row[`${r.name} ${phase}: worst livez ms`] = m ? String(m.worstLivezMs) : '-';
+          if (r === results.at(-1)) row[`${phase} status`] = m?.statuses ?? '-';
+        }
+      }
+      return row;
+    }),
+  );
   printTable(
     'Per tree: quotes on /api/stream (AAPL, MSFT), SIGTERM to exit, load average (1 min) at the phases',
     results.map((r) => ({
@@ -313,7 +434,7 @@ export async function benchStall(): Promise<void> {
     })),
   );
   const worst = (r: (typeof results)[number], phase: 'during' | 'after') => Math.max(0, ...[...r[phase].values()].map((m) => m.worstMs));
-  printTable('Worst /livez over every route (ms)', results.map((r) => ({ tree: r.name, during: worst(r, 'during'), after: smoke ? '-' : worst(r, 'after') })));
+  printTable('Worst /livez over every route (ms)', results.map((r) => ({ tree: r.name, during: seeded ? '-' : worst(r, 'during'), after: smoke && !seeded ? '-' : worst(r, 'after') })));
 }
 
 if (import.meta.main) await benchStall();

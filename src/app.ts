@@ -31,6 +31,7 @@ import { loadConsoleFiles } from './console/files';
 import { bodyLimit, serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
+import { WEBHOOKS } from './modules/alerts/webhook';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimiter, rateLimitOptions } from './plugins/rate-limit';
@@ -139,6 +140,8 @@ export function createApp(services: Services) {
           },
           tags: TAGS.map(([name, description]) => ({ name, description })),
           components: { securitySchemes: SECURITY_SCHEMES },
+          // OpenAPI 3.1 `webhooks`: what Breakline POSTs to a rule's webhook (modules/alerts/webhook).
+          webhooks: WEBHOOKS,
         },
       }),
     )

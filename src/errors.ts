@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   conflict: 409,
   /** The resource existed and is gone for good (an expired export). */
   gone: 410,
+  /** No representation the request's Accept takes is served (plugins/media). */
+  not_acceptable: 406,
   payload_too_large: 413,
   /** The request's URL and header fields together are too large. */
   headers_too_large: 431,

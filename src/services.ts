@@ -187,6 +187,8 @@ export interface ServiceOverrides {
   warmPool?: boolean;
   /** The boot's warm-up tracker (the server passes the one its early listener reports). */
   warmUp?: WarmUp;
+  /** The pool's background-lane niceness (tests: 0; see PoolOptions). */
+  backgroundNice?: number;
 }
 
 /** Budget of the GraphQL answer cache: a few hundred pages of signals. */
@@ -202,6 +204,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const pool = createPool({
     threads: config.poolSize,
     warm: overrides.warmPool,
+    backgroundNice: overrides.backgroundNice,
     onError: (error) => log.error('scan worker failed', { error: String(error) }),
   });
   const database = await Promise.resolve(overrides.database ?? openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDir ?? pgliteDataDir(config), maxConnections: config.databasePoolMax })).catch(async (error: unknown) => {
@@ -231,8 +234,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
   // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
   const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
-  // Trades are a few hundred bytes each: a page of 1,000 on PGlite costs the server's thread a few milliseconds.
-  const bookOptions = { pageSize: database.kind === 'pglite' ? 1_000 : 10_000, maxBooks: 3 };
+  // Trades are a few hundred bytes each, but PGlite parses a page's rows in one stretch of the server's thread (and
+  // the book parses each fact's JSON): 1,000 a page held it past 100 ms at load 15 (the stall guard); 250 do not.
+  const bookOptions = { pageSize: database.kind === 'pglite' ? 250 : 10_000, maxBooks: 3 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
   const bus = createEventBus({
@@ -295,7 +299,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledger,
     ledgerFigures: new LedgerBooks(ledger, bookOptions),
     ledgerVerifier,
-    ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 250 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
+    ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 100 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
     signals,
     replayLedger,

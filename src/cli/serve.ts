@@ -108,8 +108,8 @@ export async function serve(): Promise<void> {
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
   running.opening = opening;
-  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot')]),
+  const [{ createApp }, { createServices }, { ScanScheduler }, { TIMEFRAMES }, { bootReplayOnce }, { precompileHeavyRoutes }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('../jobs/scheduler'), import('../domain/signal'), import('../jobs/replay/boot'), import('./precompile')]),
   );
   if (shutdown.started) return;
   const building = warmUp.run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }));
@@ -126,7 +126,9 @@ export async function serve(): Promise<void> {
   for (const kind of ['rejection', 'exception'] as const) for (let i = 0; i < strays[kind]; i++) built.metrics.unhandled(kind);
   if (shutdown.started) return;
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
-  running.app = createApp(built).listen({ port: early.port, hostname: config.host });
+  const app = createApp(built);
+  precompileHeavyRoutes(app); // while the warm-up listener answers: a heavy route's first caller does not compose it (cli/precompile)
+  running.app = app.listen({ port: early.port, hostname: config.host });
   early.stop();
   const live = built.marketData.provider.live;
   const scans =

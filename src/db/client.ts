@@ -15,7 +15,6 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import type { MigrationMeta } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -26,6 +25,7 @@ import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file
 import { migrations } from '../../drizzle/migrations';
 import { PGLITE_TEMPLATE } from '../../drizzle/pglite-template';
 import pgliteTemplatePath from '../../drizzle/pglite-template.tar.zst' with { type: 'file' };
+import { applyMigrations as migrate, migrationMetas } from './migrator';
 import { LOCK_KEYS, postgresLocks, processLocks, type ClusterLocks } from './cluster-locks';
 import * as schema from './schema';
 
@@ -273,30 +273,6 @@ export async function makePgliteTemplate(): Promise<{ tar: Blob; info: PgliteTem
   const tar = await client.dumpDataDir('none');
   await database.close();
   return { tar, info: { wasm: wasmHash(), migrations: migrations.length, digest: migrationsDigest(migrations.length) } };
-}
-
-/**
- * Applies the migrations embedded from drizzle/ (scripts/embed-migrations.ts) with
- * drizzle's own dialect migrator, so the bookkeeping table and hashes are the
- * ones `drizzle-kit` expects (hash = SHA-256 of the SQL file, as drizzle-orm's
- * `readMigrationFiles`).
- */
-function migrationMetas(): MigrationMeta[] {
-  return migrations.map((m) => ({
-    sql: m.sql.split('--> statement-breakpoint'),
-    bps: m.breakpoints,
-    folderMillis: m.when,
-    hash: createHash('sha256').update(m.sql).digest('hex'),
-  }));
-}
-
-async function migrate(db: Db): Promise<void> {
-  const metas = migrationMetas();
-  const internal = db as unknown as {
-    dialect: { migrate(m: MigrationMeta[], session: unknown, config: object): Promise<void> };
-    session: unknown;
-  };
-  await internal.dialect.migrate(metas, internal.session, { migrationsFolder: 'drizzle' });
 }
 
 /**

@@ -16,6 +16,7 @@
  * keeps the result per ledger head (ledger/book `perHead`), so
  * concurrent readers share one computation.
  */
+import { yieldToEventLoop } from '../db/client';
 import type { ReplayParams, UniverseSpec } from '../domain/replay';
 import type { MatchTrade } from '../kernels/baseline-match';
 import type { Trade } from '../ledger/performance';
@@ -84,8 +85,14 @@ export async function recordOf(deps: RecordDeps, view: { source: 'live' | 'repla
   const universe = await universeOf(marketData, view.params);
   const match: MatchTrade[] = closed.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! }));
   if (closed.length > 0) {
-    // Into the shared bar store, which the workers read (cache-through: each series loaded once).
-    for (const symbol of new Set([...universe.symbols, ...closed.map((t) => t.symbol)])) await marketData.bars(symbol, 'daily').catch(() => null);
+    // Into the shared bar store, which the workers read (cache-through: each series loaded once). A series the
+    // simulator has not drawn yet is drawn on this thread when asked (5–20 ms each), and an await of work that
+    // never waits on I/O does not give the event loop back: one series per turn of the loop, or the universe's
+    // 500 series would hold it for seconds on a cold server (issue 27).
+    for (const symbol of new Set([...universe.symbols, ...closed.map((t) => t.symbol)])) {
+      await marketData.bars(symbol, 'daily').catch(() => null);
+      await yieldToEventLoop();
+    }
   }
   const handle = deps.barStore.handle();
   const yearCuts = closed.length ? await pool.run('recordCuts', { handle, trades: match.map((t) => ({ symbol: t.symbol, entryAt: t.entryAt })) }, TASK) : [];

@@ -23,7 +23,8 @@
  * REQUEST_HEAD_LIMIT (431 there), an `API-Version`
  * not served (400 there), a query that is not plain (a repeated or unknown
  * key, a percent-escape or `+`, a value the schema refuses: 400 there), an
- * `asOf` replay (a costly-class request), a service that throws (404, 503,
+ * `asOf` replay (a costly-class request), an `Accept` that asks for
+ * another representation than JSON (plugins/media), a service that throws (404, 503,
  * …), a health answer other than 200. test/plugins/fast-path.test.ts sends
  * the same requests both ways and compares status, headers and bodies.
  */
@@ -34,6 +35,7 @@ import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
 import { Lru } from '../lru';
 import { headTooLarge } from './body-limit';
+import { plainlyJson } from './media';
 import { errorBody } from './errors';
 import { routeRecorder, type ObserveOptions } from './observe';
 import type { SocketInfo } from './client-address';
@@ -205,6 +207,8 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
       if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0' || headTooLarge(request)) return ordinary()(request, server);
+      // Only JSON is answered here: an Accept asking for another representation (CSV, NDJSON) is negotiated by the route.
+      if (!plainlyJson(request.headers.get('accept'))) return ordinary()(request, server);
       const apiVersion = versionOf(request, defaultVersion);
       if (apiVersion === null) return ordinary()(request, server);
       const url = request.url;

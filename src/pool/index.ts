@@ -108,16 +108,18 @@ export interface PoolOptions {
   onError?: (error: unknown) => void;
   /** The worker module's URL (tests: a module whose task crashes its thread). Default: workers/index.ts. */
   worker?: string;
+  /** The background lane's niceness (default 10). In-process tests take 0: their replays must not wait for every other process on a busy machine. */
+  backgroundNice?: number;
 }
 
 /** The background lane's niceness (Linux: 0–19; higher yields the CPU to the rest of the process). */
 const BACKGROUND_NICE = 10;
 
-export function createPool({ threads, backgroundThreads = Math.max(1, Math.floor(threads / 2)), warm = false, taskTimeoutMs = 30_000, onError, worker = WORKER }: PoolOptions): KernelPool {
+export function createPool({ threads, backgroundThreads = Math.max(1, Math.floor(threads / 2)), warm = false, taskTimeoutMs = 30_000, onError, worker = WORKER, backgroundNice = BACKGROUND_NICE }: PoolOptions): KernelPool {
   // A thread that dies mid-task fails that task ("worker exited with code …"; a 500 to its request) and
   // piscina starts another in its place: the pool stays up.
   const live = new Piscina({ filename: worker, minThreads: warm ? threads : 0, maxThreads: threads, idleTimeout: 60_000 });
-  const background = new Piscina({ filename: worker, minThreads: 0, maxThreads: backgroundThreads, idleTimeout: 30_000, niceIncrement: BACKGROUND_NICE });
+  const background = new Piscina({ filename: worker, minThreads: 0, maxThreads: backgroundThreads, idleTimeout: 30_000, niceIncrement: backgroundNice });
   // A worker that cannot start must not take the server down: the error is
   // reported, and later tasks fail at once instead of waiting on a dead pool.
   let broken: Error | undefined;

@@ -145,6 +145,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     rateLimitStore,
     auth: options.auth,
     database: pglite,
+    // Replays and baselines run on the background lane; niced as in production they would get the CPU
+    // last, and on a busy machine (CI runs two suites side by side) take minutes (replay-boot: 36 s quiet, 130 s at load 15).
+    backgroundNice: 0,
   });
   const app = createApp(services);
   const hot = fastRoutes(services, () => app.handle, routeQuery(() => app));

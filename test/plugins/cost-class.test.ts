@@ -94,8 +94,8 @@ describe('the costly transparency routes', () => {
     await stale.arrayBuffer();
   });
 
-  it('sends the CSV in chunks (250 signals each on PGlite, 2,000 on PostgreSQL), rendered once for the head', async () => {
-    const perChunk = ctx.services.database.kind === 'pglite' ? 250 : 2_000;
+  it('sends the CSV in chunks (100 signals each on PGlite, 2,000 on PostgreSQL), rendered once for the head', async () => {
+    const perChunk = ctx.services.database.kind === 'pglite' ? 100 : 2_000;
     const response = await ctx.request('/api/transparency/ledger.csv');
     const reader = response.body!.getReader();
     const rowsPerChunk: number[] = [];

@@ -22,7 +22,14 @@ afterEach(async () => {
   server = undefined;
 });
 
-function setup(options: { start?: string; symbolLimit?: number | null; secret?: string; tradeLimit?: number | null } = {}) {
+/**
+ * The replay moves the test clock a minute at a time, and the watchdog may look between a step and
+ * its minute's arrival: a silence threshold under a minute would take that moment for a silent socket
+ * on a busy machine (and reconnect and backfill, one bar too many). Only the silence tests lower it.
+ */
+const REPLAY_SILENT_MS = 90_000;
+
+function setup(options: { start?: string; symbolLimit?: number | null; secret?: string; tradeLimit?: number | null; silentMs?: number } = {}) {
   const clock = new TestClock(at(options.start ?? '2025-04-24T13:29:00Z'));
   server ??= startAlpacaServer({ now: clock.now, symbolLimit: options.symbolLimit });
   const { log, lines } = keptLog();
@@ -34,7 +41,7 @@ function setup(options: { start?: string; symbolLimit?: number | null; secret?: 
     adjustment: 'split',
     ratePerMinute: 60_000,
     clock: clock.now,
-    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, authTimeoutMs: 2_000, random: () => 0.5, tradeLimit: options.tradeLimit },
+    live: { streamUrl: server.streamUrl, log, silentMs: options.silentMs ?? REPLAY_SILENT_MS, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, authTimeoutMs: 2_000, random: () => 0.5, tradeLimit: options.tradeLimit },
   });
   providers.push(provider);
   const live = provider.live!;
@@ -158,7 +165,7 @@ describe('alpaca stream: faults', () => {
   });
 
   it('takes a silent socket during the session for dead and reconnects', async () => {
-    const ctx = setup({ start: '2025-04-24T14:00:00Z' });
+    const ctx = setup({ start: '2025-04-24T14:00:00Z', silentMs: 3_000 });
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
     await until(() => ctx.live.status().state === 'streaming', 'streaming');

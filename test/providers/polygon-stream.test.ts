@@ -30,7 +30,8 @@ function setup(options: { apiKey?: string } = {}) {
     baseUrl: server.restUrl,
     ratePerMinute: 60_000,
     clock: clock.now,
-    live: { streamUrl: server.streamUrl, log, silentMs: 3_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 },
+    // Over a minute: the replay moves the clock a minute at a time (see alpaca-stream.test.ts, REPLAY_SILENT_MS).
+    live: { streamUrl: server.streamUrl, log, silentMs: 90_000, graceMs: 200, backoff: { baseMs: 20, maxMs: 100 }, refusedRetryMs: 400, backfillRetryMs: 100, random: () => 0.5 },
   });
   providers.push(provider);
   const live = provider.live!;

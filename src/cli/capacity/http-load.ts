@@ -79,3 +79,28 @@ export async function loadRoutes(
     }),
   );
 }
+
+/**
+ * The mix at the most the server carries: each route on its share (by
+ * weight) of `connections` (at least one), each connection sending its next
+ * request as soon as the last is answered (autocannon with no rate), for
+ * `seconds`. Requests a second answered, and the worst route's p99.
+ */
+export async function saturate(base: string, requests: readonly RequestSpec[], options: { connections: number; seconds: number; credential?: Record<string, string> }): Promise<{ rps: number; p99Ms: number; errors: number }> {
+  const split = shares(requests, options.connections);
+  const routes = await Promise.all(
+    requests.map(async (request, i) => {
+      const headers: Record<string, string> = { ...(request.auth ? options.credential : {}), ...(request.body ? { 'content-type': 'application/json' } : {}) };
+      const result = await autocannon({
+        url: base,
+        connections: Math.max(1, Math.round(split[i]!)),
+        duration: options.seconds,
+        timeout: Math.max(2, Math.ceil(options.seconds)),
+        requests: request.paths.map((path) => ({ method: request.method, path, headers, body: request.body })),
+      });
+      const ok = Object.entries(result.statusCodeStats ?? {}).reduce((n, [status, { count }]) => n + (status.startsWith('2') ? (count ?? 0) : 0), 0);
+      return { ok, p99Ms: result.latency.p99, errors: result.errors + result.non2xx };
+    }),
+  );
+  return { rps: routes.reduce((n, r) => n + r.ok, 0) / options.seconds, p99Ms: Math.max(...routes.map((r) => r.p99Ms)), errors: routes.reduce((n, r) => n + r.errors, 0) };
+}

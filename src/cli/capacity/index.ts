@@ -54,10 +54,16 @@ The ramp and the plan:
   --time-limit S         the whole run's bound in seconds (default 300)
   --json                 print the result as JSON (progress still on stderr)
 
-Scaling laws:
-  --sweep                on a local instance: RSS and CPU against open streams
-                         (up to --sse, default 10000) and CPU against requests a
-                         second (up to --rps), each printed as a fitted line
+Scaling laws (--sweep; each printed as a fitted line, see docs/capacity.md):
+  --sweep                RSS and CPU against open streams (up to --sse, default
+                         10000), CPU against requests a second (up to --rps),
+                         req/s against cores, scan time against universe size,
+                         replay time against years
+  --dimensions A,B       some of streams,requests,cores,universe,years (all)
+  --core-counts 1,2      cores (and POOL_SIZE) of the instances (1 … cores, ≤ 4)
+  --universe-sizes N,M   stocks a scan covers (100,500,1000,1500,2000)
+  --years N,M            whole years a replay covers (1,2,3,4), over
+  --replay-symbols N     stocks (50)
 
 CI:
   --smoke                the hot routes' CPU per request beside a bare handler
@@ -75,7 +81,7 @@ export async function capacityCommand(args: string[]): Promise<number> {
       return 0;
     }
     if (args[1] === 'bare') {
-      await roles.bareRole(args[2] ?? '{"routes":{}}');
+      await roles.bareRole(args[2]);
       return 0;
     }
     if (args[1] === 'stream-clients') {

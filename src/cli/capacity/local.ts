@@ -42,10 +42,15 @@ export function instanceEnv(options: { sseClients: number; quoteIntervalMs: numb
   };
 }
 
-/** Starts `breakline capacity --role <role> [arg]` with exactly `env` and resolves once it says where it listens. */
-export async function startRole(role: 'instance' | 'bare', env: Record<string, string>, arg?: string, timeoutMs = 180_000): Promise<RoleProcess> {
+/**
+ * Starts `breakline capacity --role <role> [arg]` with exactly `env` and
+ * resolves once it says where it listens; with `cpus`, on this machine's
+ * first `cpus` cores only (taskset(1), util-linux: the sweep's cores law).
+ */
+export async function startRole(role: 'instance' | 'bare', env: Record<string, string>, arg?: string, timeoutMs = 180_000, cpus?: number): Promise<RoleProcess> {
   const stateDir = role === 'instance' ? mkdtempSync(join(tmpdir(), 'breakline-capacity-')) : undefined;
-  const proc = Bun.spawn([...selfCommand(), 'capacity', '--role', role, ...(arg === undefined ? [] : [arg])], {
+  const pinned = cpus === undefined ? [] : ['taskset', '-c', `0-${cpus - 1}`];
+  const proc = Bun.spawn([...pinned, ...selfCommand(), 'capacity', '--role', role, ...(arg === undefined ? [] : [arg])], {
     env: stateDir ? { ...env, STATE_DIR: stateDir } : env,
     stdin: 'pipe',
     stdout: 'pipe',

@@ -9,9 +9,10 @@
  * capacityArguments(['--target', 'rps=3000,sse=20000,p99=50ms']);
  * // => { ok: true, value: { target: { rps: 3000, sse: 20000, p99Ms: 50 }, … } }
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 
-export const USAGE = 'usage: breakline capacity [--url URL [--allow-remote]] [--profile FILE | --route [W:]PATH … --graphql [W:]QUERY … --rps N --sse N …] [--target "rps=3000,sse=20000,p99=50ms"] [--json] | --sweep | --smoke';
+export const USAGE = 'usage: breakline capacity [--url URL [--allow-remote]] [--profile FILE | --route [W:]PATH … --graphql [W:]QUERY … --rps N --sse N …] [--target "rps=3000,sse=20000,p99=50ms"] [--json] | --sweep [--dimensions A,B] | --smoke';
 
 /** What the plan is for: requests a second, open streams, and the p99 every route must keep. */
 export interface Target {
@@ -58,6 +59,49 @@ export interface CapacityOptions {
   /** Smoke: the recorded ratios to compare with, and whether to write this run's as the new record. */
   baselineFile?: string;
   record: boolean;
+  /** What `--sweep` measures and over which points. */
+  sweep: SweepOptions;
+}
+
+/** The sweep's dimensions (cli/capacity/sweep). */
+export const SWEEP_DIMENSIONS = ['streams', 'requests', 'cores', 'universe', 'years'] as const;
+export type SweepDimension = (typeof SWEEP_DIMENSIONS)[number];
+
+export interface SweepOptions {
+  dimensions: SweepDimension[];
+  /** Instances' cores (and POOL_SIZE) for the cores law. */
+  coreCounts: number[];
+  /** Stocks per scan for the universe law. */
+  universeSizes: number[];
+  /** Years of history per replay for the years law, over `replaySymbols` stocks. */
+  years: number[];
+  replaySymbols: number;
+}
+
+export const SWEEP_DEFAULTS = { universeSizes: [100, 500, 1000, 1500, 2000], years: [1, 2, 3, 4], replaySymbols: 50 } as const;
+
+/** The sweep's flags: `--dimensions a,b`, and the points of each law as comma lists of positive numbers. */
+export function sweepArguments(values: { dimensions?: string; 'core-counts'?: string; 'universe-sizes'?: string; years?: string; 'replay-symbols'?: string }, machineCores: number): Parsed<SweepOptions> {
+  const dimensions = values.dimensions === undefined ? [...SWEEP_DIMENSIONS] : values.dimensions.split(',').map((d) => d.trim());
+  const unknown = dimensions.filter((d) => !(SWEEP_DIMENSIONS as readonly string[]).includes(d));
+  if (unknown.length || dimensions.length === 0) return { ok: false, error: `--dimensions takes some of ${SWEEP_DIMENSIONS.join(',')}, got ${values.dimensions}` };
+  const points = (name: string, text: string | undefined, fallback: readonly number[], integer: boolean): Parsed<number[]> => {
+    if (text === undefined) return { ok: true, value: [...fallback] };
+    const list = text.split(',').map((p) => Number(p.trim()));
+    if (list.length < 2 || list.some((n) => !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n)))) return { ok: false, error: `--${name} takes two or more ${integer ? 'whole ' : ''}numbers above 0, comma-separated, got ${text}` };
+    return { ok: true, value: list };
+  };
+  const coreCounts = points('core-counts', values['core-counts'], Array.from({ length: Math.max(2, Math.min(4, machineCores)) }, (_, i) => i + 1), true);
+  if (!coreCounts.ok) return coreCounts;
+  if (coreCounts.value.some((c) => c > machineCores)) return { ok: false, error: `--core-counts: this machine has ${machineCores} cores` };
+  const universeSizes = points('universe-sizes', values['universe-sizes'], SWEEP_DEFAULTS.universeSizes, true);
+  if (!universeSizes.ok) return universeSizes;
+  // Whole years: a replay's range is the last N calendar years (jobs/replay/boot `recentRange`).
+  const years = points('years', values.years, SWEEP_DEFAULTS.years, true);
+  if (!years.ok) return years;
+  const replaySymbols = values['replay-symbols'] === undefined ? SWEEP_DEFAULTS.replaySymbols : Number(values['replay-symbols']);
+  if (!Number.isInteger(replaySymbols) || replaySymbols < 1) return { ok: false, error: `--replay-symbols must be a whole number above 0, got ${values['replay-symbols']}` };
+  return { ok: true, value: { dimensions: dimensions as SweepDimension[], coreCounts: coreCounts.value, universeSizes: universeSizes.value, years: years.value, replaySymbols } };
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -135,6 +179,11 @@ export function capacityArguments(args: string[]): Parsed<CapacityOptions> {
         smoke: { type: 'boolean', default: false },
         baseline: { type: 'string' },
         record: { type: 'boolean', default: false },
+        dimensions: { type: 'string' },
+        'core-counts': { type: 'string' },
+        'universe-sizes': { type: 'string' },
+        years: { type: 'string' },
+        'replay-symbols': { type: 'string' },
       },
       strict: true,
       allowPositionals: false,
@@ -183,6 +232,8 @@ export function capacityArguments(args: string[]): Parsed<CapacityOptions> {
     env[pair.slice(0, at)] = pair.slice(at + 1);
   }
   if (Object.keys(env).length && values.url !== undefined) return { ok: false, error: '--env configures the local instance; a deployment at --url has its own settings' };
+  const sweep = sweepArguments(values, availableParallelism());
+  if (!sweep.ok) return sweep;
   const list = (text: string | undefined) => (text === undefined ? undefined : text.split(',').map((s) => s.trim()).filter(Boolean));
   return {
     ok: true,
@@ -214,6 +265,7 @@ export function capacityArguments(args: string[]): Parsed<CapacityOptions> {
       json: values.json ?? false,
       baselineFile: values.baseline,
       record: values.record ?? false,
+      sweep: sweep.value,
     },
   };
 }

@@ -15,7 +15,8 @@
  *   whatever the market's hours; `exit` closes it.
  * - `bare`: a bare `Bun.serve` answering each of the paths it is given with
  *   the bytes and content type it is given (the CI smoke's yardstick: the
- *   cost of HTTP alone on this runtime). Prints `{"url","pid"}`.
+ *   cost of HTTP alone on this runtime). Prints `{"url","pid"}`; a line
+ *   `@file` gives it its paths anew.
  * - `stream-clients`: cli/capacity/stream-clients.
  */
 import { readFileSync } from 'node:fs';
@@ -63,10 +64,18 @@ export async function instanceRole(): Promise<void> {
   await stop();
 }
 
-/** The bare handler: `{"routes": {"/path": {"body": base64, "type": "…"}}}` as its argument, or `@file` holding it (bodies outgrow an argument list). */
-export async function bareRole(arg: string): Promise<void> {
-  const { routes } = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as { routes: Record<string, { body: string; type: string }> };
-  const answers = new Map(Object.entries(routes).map(([path, { body, type }]) => [path, { body: Buffer.from(body, 'base64'), type }]));
+/**
+ * The bare handler: `{"routes": {"/path": {"body": base64, "type": "…"}}}` as
+ * its argument, or `@file` holding it (bodies outgrow an argument list), or
+ * later as a line `@file` on its stdin (the smoke starts it while the
+ * instance it copies boots); a path it has no answer for is a 404.
+ */
+export async function bareRole(arg?: string): Promise<void> {
+  const read = (text: string) => {
+    const { routes } = JSON.parse(text.startsWith('@') ? readFileSync(text.slice(1), 'utf8') : text) as { routes: Record<string, { body: string; type: string }> };
+    return new Map(Object.entries(routes).map(([path, { body, type }]) => [path, { body: Buffer.from(body, 'base64'), type }]));
+  };
+  let answers = read(arg ?? '{"routes":{}}');
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -77,7 +86,10 @@ export async function bareRole(arg: string): Promise<void> {
     },
   });
   say({ url: `http://127.0.0.1:${server.port}`, pid: process.pid });
-  for await (const line of console) if (line === 'exit') break;
+  for await (const line of console) {
+    if (line === 'exit') break;
+    if (line.startsWith('@')) answers = read(line);
+  }
   server.stop(true);
   process.exit(0);
 }

@@ -2,16 +2,23 @@
  * @module modules/graphql/types
  * GraphQL types generated from the REST models' TypeBox schemas, so the two
  * interfaces cannot drift: an object schema becomes an object type (named by
- * its `title`, else by where it sits: `ParentField`), arrays lists, strings,
- * booleans and literal unions `String`/`Boolean`, numbers `Float` (an integer
- * that fits 32 bits `Int`), `X | null` a nullable `X`. What GraphQL cannot
- * type field by field — records, unions of objects, unknown — is the `JSON`
- * scalar, carrying the REST value as it is. Every field is nullable (a
- * GraphQL error nulls only its own field). An argument is typed as its
- * REST parameter (a number Elysia also takes as decimal text is `Int` or
- * `Float`, a closed list of strings `String`), then checked by that
- * parameter's schema. One `GraphQLTypes` per schema build holds the types
- * made so far (a schema object is typed once).
+ * its `title`, else by where it sits: `ParentField`; a titled shape met again
+ * is the same type), arrays lists, strings and booleans `String`/`Boolean`,
+ * numbers `Float` (an integer that fits 32 bits `Int`, Elysia's integer-or-
+ * its-text an integer), `X | null` a nullable `X`. A closed list of strings
+ * whose values are GraphQL names is an enum (one per set of values; `4h`,
+ * `1mo` are not names, so timeframes and ranges stay `String`). A field the
+ * REST schema requires and does not let be null is non-null, and so is a
+ * list item that cannot be null (issue 31: a generated client's types say
+ * what is always there). What GraphQL cannot type field by field — records,
+ * unions of objects, unknown, an object without properties — is the `JSON`
+ * scalar, carrying the REST value as it is (the allowed ones are listed, each
+ * with its reason, in test/modules/graphql/json-fields.test.ts). An argument
+ * is typed as its REST parameter (a number Elysia also takes as decimal text
+ * is `Int` or `Float`, a closed list of strings `String`, so a query may keep
+ * sending the REST value as a string), then checked by that parameter's
+ * schema. One `GraphQLTypes` per schema build holds the types made so far (a
+ * schema object is typed once).
  *
  * @example
  * const types = new GraphQLTypes();
@@ -20,6 +27,8 @@
 import { Kind, OptionalKind, type TSchema } from '@sinclair/typebox';
 import {
   GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLNonNull,
   GraphQLFloat,
   GraphQLInt,
   GraphQLList,
@@ -65,6 +74,10 @@ type Extra = (name: string) => GraphQLFieldConfigMap<unknown, unknown> | undefin
 
 export class GraphQLTypes {
   private readonly made = new Map<TSchema, GraphQLOutputType>();
+  /** Titled objects by shape: a schema wrapped again (t.Optional copies it) is the same type, not `Title2`. */
+  private readonly titled = new Map<string, GraphQLOutputType>();
+  /** Enums by their values: `long | short` is one enum wherever it appears. */
+  private readonly enums = new Map<string, GraphQLEnumType>();
   private readonly names = new Set<string>();
 
   /** `extra(typeName)`: fields a type gets besides its REST ones (a signal's snapshot, say). */
@@ -74,8 +87,10 @@ export class GraphQLTypes {
   output(schema: TSchema, name: string): GraphQLOutputType {
     const known = this.made.get(schema);
     if (known) return known;
-    const type = this.build(schema, name);
+    const shape = schema[Kind] === 'Object' && typeof schema.title === 'string' ? JSON.stringify(schema) : undefined;
+    const type = (shape !== undefined ? this.titled.get(shape) : undefined) ?? this.build(schema, name);
     this.made.set(schema, type);
+    if (shape !== undefined) this.titled.set(shape, type);
     return type;
   }
 
@@ -129,10 +144,20 @@ export class GraphQLTypes {
         return GraphQLFloat;
       case 'Literal':
         return scalarOfLiteral(schema.const);
-      case 'Union':
-        return literalUnion(schema) ?? GraphQLJSON;
-      case 'Array':
-        return new GraphQLList(this.output(schema.items as TSchema, name));
+      case 'StringEnum':
+        return this.enumOf(schema.enum as string[], name) ?? GraphQLString;
+      case 'Union': {
+        // Elysia's t.Integer / t.Numeric: the number or its decimal text; an answer carries the number.
+        const number = numberOrItsText(schema);
+        if (number) return this.output(number, name);
+        const values = stringLiterals(schema);
+        return (values && this.enumOf(values, name)) ?? literalUnion(schema) ?? GraphQLJSON;
+      }
+      case 'Array': {
+        const items = schema.items as TSchema;
+        const item = this.output(items, name);
+        return new GraphQLList(nullable(items) ? item : new GraphQLNonNull(item));
+      }
       case 'Object':
         return this.object(schema, name);
       default:
@@ -152,13 +177,32 @@ export class GraphQLTypes {
         const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
         for (const key of keys) {
           const property = properties[key]!;
-          const field: GraphQLFieldConfig<unknown, unknown> = { type: this.output(property, name + key[0]!.toUpperCase() + key.slice(1)) };
+          const type = this.output(property, name + key[0]!.toUpperCase() + key.slice(1));
+          // Non-null where the REST schema says the value is always there (required and not nullable).
+          const field: GraphQLFieldConfig<unknown, unknown> = { type: isOptional(property) || nullable(property) ? type : new GraphQLNonNull(type) };
           if (typeof property.description === 'string') field.description = property.description;
           fields[key] = field;
         }
         return { ...fields, ...this.extra(name) };
       },
     });
+  }
+
+  /**
+   * A closed list of strings as an enum (issue 31: a generated client gets a
+   * union type, not `string`), one per set of values, named where it first
+   * appears; undefined when a value is not a GraphQL name (`4h`, `1mo`), which
+   * stays a String.
+   */
+  private enumOf(values: readonly string[], name: string): GraphQLEnumType | undefined {
+    if (values.length === 0 || !values.every((v) => NAME.test(v) && v !== 'true' && v !== 'false' && v !== 'null')) return undefined;
+    const key = [...values].sort().join('|');
+    let made = this.enums.get(key);
+    if (!made) {
+      made = new GraphQLEnumType({ name: this.uniqueName(name), values: Object.fromEntries(values.map((v) => [v, { value: v }])) });
+      this.enums.set(key, made);
+    }
+    return made;
   }
 
   private uniqueName(wanted: string): string {
@@ -174,6 +218,17 @@ function nonNull(schema: TSchema): TSchema {
   if (schema[Kind] !== 'Union') return schema;
   const rest = (schema.anyOf as TSchema[]).filter((s) => s[Kind] !== 'Null');
   return rest.length === 1 && rest.length < (schema.anyOf as TSchema[]).length ? rest[0]! : schema;
+}
+
+/** Whether a schema admits null (`X | null`). */
+function nullable(schema: TSchema): boolean {
+  return schema[Kind] === 'Null' || (schema[Kind] === 'Union' && (schema.anyOf as TSchema[]).some((s) => s[Kind] === 'Null'));
+}
+
+/** The values of a union of string literals (`Null` aside), or undefined. */
+function stringLiterals(schema: TSchema): string[] | undefined {
+  const members = (schema.anyOf as TSchema[]).filter((s) => s[Kind] !== 'Null');
+  return members.length > 0 && members.every((s) => s[Kind] === 'Literal' && typeof s.const === 'string') ? members.map((s) => s.const as string) : undefined;
 }
 
 /** An integer an answer carries fits 32 bits only when its bounds say so (GraphQL's Int refuses to serialise more). */

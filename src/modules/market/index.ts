@@ -6,9 +6,10 @@ import type { HeldRef } from '../../market-data';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, readPage } from '../../pagination';
 import { ErrorSchema, jsonResponse, withErrors } from '../params';
-import { BarsQuery, BarsResponse, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
+import { BarsQuery, BarsResponse, BarsRouteQuery, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';
+import { barsAnswer } from './bulk';
 import { barsJson, barsRef, heldBarsJson, snapshotBody } from './service';
 
 const SectorRotationPage = t.Composite([SectorRotationResponse, t.Object({ items: t.Array(SectorRotationRow), pagination: PageMetaSchema })], { title: 'SectorRotationPage' });
@@ -17,10 +18,10 @@ export function marketModule(services: Services) {
   const { marketData } = services;
   return new Elysia({ name: 'breakline/market' })
     .use(versioning(services.config.apiDefaultVersion))
-    .get('/api/bars', async ({ query, apiVersion }) => jsonResponse(await barsJson(marketData, query, apiVersion)), {
-      query: BarsQuery,
+    .get('/api/bars', ({ query, apiVersion, request, set }) => barsAnswer(marketData, query, apiVersion, request, set.headers as Record<string, string>), {
+      query: BarsRouteQuery,
       // Spelled out per status (withErrors' record type would hide it): the app's type, and the Eden client over it, carry the answer's shape.
-      response: { 200: BarsResponse, 400: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
+      response: { 200: BarsResponse, 400: ErrorSchema, 404: ErrorSchema, 406: ErrorSchema, 429: ErrorSchema },
       detail: MARKET_DOCS.bars,
     })
     // Serialised here, not by Elysia: a plain object would be checked and encoded against the response schema per request.
@@ -54,6 +55,8 @@ export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
     keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
     prepare: (query) => barsRef(marketData, query),
     answer: (query, apiVersion, ref) => {
+      // A bulk read (every session, paged, with its Link header) is the route's (modules/market/bulk).
+      if (query.range === 'max') return null;
       const held = heldBarsJson(marketData, query, apiVersion, ref);
       if (held === undefined) return barsJson(marketData, query, apiVersion).then((text) => ({ text, held: true }));
       if (held !== last.text) last = { text: held, held: true };

@@ -1,25 +1,59 @@
 /** @module modules/market/model — schemas of the Market Data tag. */
 import { t, type Static } from 'elysia';
 import { TIMEFRAMES } from '../../domain/signal';
+import { PageMetaSchema } from '../../pagination';
+import { BULK_FORMATS, type BulkFormat } from '../../plugins/media';
 import { DateParam, oneOf, SymbolParam } from '../params';
 
-export const RANGES = ['1mo', '3mo', '6mo'] as const;
+/** The spec's ranges, and `max` (additive, issue 31): every session of the window, paged. */
+export const RANGES = ['1mo', '3mo', '6mo', 'max'] as const;
 export type Range = (typeof RANGES)[number];
 
-/** Trading sessions per range: about 21 a month. */
-export const RANGE_SESSIONS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 63, '6mo': 126 };
+/** Trading sessions per range: about 21 a month; `max` counts none (the window is `from`..`to`, or all the history held). */
+export const RANGE_SESSIONS: Readonly<Record<Range, number>> = { '1mo': 21, '3mo': 63, '6mo': 126, max: Number.POSITIVE_INFINITY };
+
+/**
+ * Bars per page: default 1,000, at most 10,000 — Alpaca's bars endpoint's
+ * (market data v2 `limit`: default 1000, max 10000). Every window of the
+ * spec's ranges fits one default page (6mo of hourly bars is 126 × 7 = 882),
+ * so only `range=max` or a smaller `limit` ever pages.
+ */
+export const BARS_PAGE_DEFAULT = 1000;
+export const BARS_PAGE_MAX = 10_000;
 
 export const BarsQuery = t.Object({
   symbol: SymbolParam,
   range: t.Optional(
-    oneOf('range', RANGES, 'The last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window. Under API-Version 1.0.0 optional, default 6mo; required from API-Version 1.1.0 (400 without it)', undefined, {
-      'x-required-from-api-version': '1.1.0',
-    }),
+    oneOf(
+      'range',
+      RANGES,
+      'The last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window, or max: every session of it (additive; paged by `limit`/`cursor`). Under API-Version 1.0.0 optional, default 6mo; required from API-Version 1.1.0 (400 without it)',
+      undefined,
+      { 'x-required-from-api-version': '1.1.0' },
+    ),
   ),
   timeframe: oneOf('timeframe', TIMEFRAMES, 'Bar timeframe (additive): daily bars, 4h blocks (09:30–13:30 and 13:30–close) or hourly bars; default daily', 'daily'),
   from: t.Optional(DateParam('from', 'First session date of the window, inclusive (additive)')),
   to: t.Optional(DateParam('to', 'Last session date of the window, inclusive (additive); `range` counts back from it')),
+  limit: t.Optional(
+    t.Integer({
+      default: BARS_PAGE_DEFAULT,
+      description: `Bars per page (additive), clamped to [1, ${BARS_PAGE_MAX}]; default ${BARS_PAGE_DEFAULT}. A window with more bars is paged: pagination.nextCursor, and a Link rel="next" header`,
+      error: `Query parameter 'limit' must be a decimal integer (it is clamped to 1..${BARS_PAGE_MAX})`,
+    }),
+  ),
+  cursor: t.Optional(t.String({ description: 'Opaque pagination.nextCursor of an earlier page of the same query (additive); a malformed cursor, or one of another symbol or timeframe, reads the first page' })),
 });
+
+/** The REST route's query: the bars query and the representation by name (GraphQL has its own). */
+export const BarsRouteQuery = t.Composite([
+  BarsQuery,
+  t.Object({
+    format: t.Optional(
+      oneOf('format', Object.keys(BULK_FORMATS) as BulkFormat[], 'Representation (additive): json (default), csv (RFC 4180, a header row) or ndjson (one bar per line); wins over Accept, which chooses the same way (application/json, text/csv, application/x-ndjson; 406 for none of them)'),
+    ),
+  }),
+]);
 
 export const PriceBar = t.Object(
   {
@@ -40,7 +74,9 @@ export const BarsResponse = t.Object(
     range: t.Union(RANGES.map((r) => t.Literal(r))),
     timeframe: t.Union(TIMEFRAMES.map((tf) => t.Literal(tf)), { description: 'Bar timeframe (additive)' }),
     source: t.String({ description: "Where the bars come from: the provider's name, e.g. synthetic, csv, yahoo (additive)" }),
-    bars: t.Array(PriceBar, { description: 'Bars of the window, oldest first (newest last)' }),
+    bars: t.Array(PriceBar, { description: 'Bars of the page, oldest first (newest last)' }),
+    // The page within the window (additive): present for range=max and for a window longer than one page (MARKET_DOCS.bars).
+    pagination: t.Optional(PageMetaSchema),
   },
   { title: 'BarsResponse' },
 );
@@ -162,7 +198,21 @@ export const MARKET_DOCS = {
     tags: ['Market Data'],
     summary: 'OHLCV bars',
     description:
-      'Bars of a symbol, newest last. `range` keeps the last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window; it defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. Additive: `timeframe` (daily, 4h, 1h; default daily), `from`/`to` (session dates, inclusive) bound the window, and `range` counts its sessions back from `to` (or the latest bar) without going before `from` — so `from`/`to` narrow a window, and a span longer than 6mo is read in several requests stepping `to` back. `source` names where the bars come from. 404 for a well-formed symbol the provider does not know; 400 when `from` is after `to`.',
+      'Bars of a symbol, newest last. `range` keeps the last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window; it defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. Additive: `timeframe` (daily, 4h, 1h; default daily), `from`/`to` (session dates, inclusive) bound the window, and `range` counts its sessions back from `to` (or the latest bar) without going before `from` — so `from`/`to` narrow a window. `range=max` (additive) takes every session of the window: any span, `from`..`to` or the whole history held. A window longer than `limit` bars (default 1000, at most 10000) is paged oldest first: `pagination` (nextCursor, hasMore, total bars of the window, offset) and a `Link: <…&cursor=…>; rel="next"` header (RFC 8288) name the next page; pass `cursor` with the same query, or follow the link. `pagination` is present for range=max and for any window longer than one page. Representations (additive): JSON by default, CSV (`text/csv`, RFC 4180 with a header row: date,[ts,]open,high,low,close,volume) or NDJSON (`application/x-ndjson`, one PriceBar per line) by `Accept` or `format=`; an Accept naming none of them is 406. `source` names where the bars come from. 404 for a well-formed symbol the provider does not know; 400 when `from` is after `to`.',
+    // Merged into the generated responses by plugins/openapi/publish (withExtras).
+    'x-responses': {
+      200: {
+        description: 'The page of bars, as JSON (BarsResponse), CSV or NDJSON',
+        headers: {
+          Link: { description: 'RFC 8288: `<url>; rel="next"` when a next page exists (the same query with its cursor)', schema: { type: 'string' as const } },
+        },
+        content: {
+          'text/csv': { schema: { type: 'string' as const, description: 'A header row date,[ts,]open,high,low,close,volume (ts for 4h and 1h bars), then one row per bar, CRLF line ends' } },
+          'application/x-ndjson': { schema: { type: 'string' as const, description: 'One PriceBar JSON object per line (LF)' } },
+        },
+      },
+      406: { description: 'Not acceptable: Accept names none of application/json, text/csv, application/x-ndjson (Error shape)' },
+    },
   },
   snapshot: {
     tags: ['Market Data'],

@@ -2,10 +2,10 @@
 import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { jsonResponse, withErrors } from '../params';
 import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { monthly, scorecard } from './performance';
-import { checkpoints, ledgerPage, verification } from './service';
+import { checkpoints, ledgerPageJson, verification } from './service';
 
 const CSV_HEADERS = {
   'content-type': 'text/csv; charset=utf-8',
@@ -17,7 +17,7 @@ export function transparencyModule(services: Services) {
   const { ledger } = services;
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/transparency/ledger', ({ query }) => ledgerPage(services, query), {
+    .get('/api/transparency/ledger', async ({ query }) => jsonResponse(await ledgerPageJson(services, query)), {
       query: LedgerQuery,
       response: withErrors(LedgerResponse, 400, 404, 429),
       detail: TRANSPARENCY_DOCS.ledger,

@@ -13,8 +13,19 @@ import { AppError } from '../../errors';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 
-/** Signal records read per query of a page (with their follow-ups): the server's thread is free between them. */
-const PAGE_SLICE = 100;
+/**
+ * Signal records read per query of a page (with their follow-ups), and turned into entries, with the server's
+ * thread free between the steps: PGlite answers in the server's thread and settles in microtasks, so two
+ * queries and the parsing of their rows without a yield between are one stretch (100 a slice held it 110–230 ms
+ * at load 23, the stall guard).
+ */
+const PAGE_SLICE = 50;
+
+/** Records serialised between two turns of the event loop (a page holds up to 1,000, about 1.5 KB each). */
+const SERIALIZE_SLICE = 50;
+
+/** Pages being read, per server's sources and query: identical requests at once share one read and one body. */
+const pagesInFlight = new WeakMap<LedgerSources, Map<string, Promise<string>>>();
 
 export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Promise<LedgerResponse> {
   if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
@@ -29,7 +40,10 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
   for (let i = 0; i < seqs.length; i += PAGE_SLICE) {
     if (i > 0) await yieldToEventLoop();
     const rows = await ledger.recordsAt(seqs.slice(i, i + PAGE_SLICE));
-    records.push(...ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId), book.head.seq)));
+    await yieldToEventLoop();
+    const followUps = await ledger.followUps(rows.map((r) => r.signalId), book.head.seq);
+    await yieldToEventLoop();
+    records.push(...ledgerEntries(rows, followUps));
   }
   return {
     count: total,
@@ -39,6 +53,40 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
     source: view.source,
     replay: view.replay,
   };
+}
+
+/**
+ * A ledger page as the route sends it: its JSON, serialised `SERIALIZE_SLICE`
+ * records at a time with the event loop free between them (the whole page at
+ * once, with Elysia's response check and mirror over it, held the server's
+ * thread 130–350 ms per caller at load 23). Callers asking the same page at
+ * once share one read and the same string (so plugins/representation hashes
+ * and compresses it once). The fields are LedgerResponse's, `records` last.
+ */
+export function ledgerPageJson(sources: LedgerSources, query: LedgerQuery): Promise<string> {
+  let pages = pagesInFlight.get(sources);
+  if (!pages) pagesInFlight.set(sources, (pages = new Map()));
+  const key = JSON.stringify([query.source, query.replayId, query.since, query.until, query.patternType, query.scoreBand, query.limit, query.offset]);
+  let page = pages.get(key);
+  if (!page) {
+    const reading = ledgerPage(sources, query).then(serializePage);
+    const held = pages;
+    held.set(key, (page = reading));
+    reading.then(
+      () => held.delete(key),
+      () => held.delete(key),
+    );
+  }
+  return page;
+}
+
+async function serializePage({ records, ...rest }: LedgerResponse): Promise<string> {
+  const parts: string[] = [];
+  for (let i = 0; i < records.length; i += SERIALIZE_SLICE) {
+    if (i > 0) await yieldToEventLoop();
+    parts.push(JSON.stringify(records.slice(i, i + SERIALIZE_SLICE)).slice(1, -1));
+  }
+  return `${JSON.stringify(rest).slice(0, -1)},"records":[${parts.join(',')}]}`;
 }
 
 /**

@@ -49,6 +49,7 @@ const STATUS_TEXT: Record<string, string> = {
   '401': 'Missing or invalid credential',
   '403': 'Insufficient tier',
   '404': 'Not found (unknown symbol, signal, or not available in this deployment)',
+  '406': 'Not acceptable: Accept names no representation the operation serves',
   '413': 'Request body too large (or a body on a GET)',
   '429': 'Rate limit exceeded; retry after Retry-After seconds',
   '500': 'Internal error (scan or computation failed)',
@@ -91,6 +92,29 @@ function publishParameter(raw: unknown): JsonSchema {
     ...extensionsOf(raw.schema),
   };
   return parameter;
+}
+
+/**
+ * The route's responses with what its `detail['x-responses']` adds: Elysia's
+ * generator writes `responses` from the route's `response` schemas alone
+ * (@elysiajs/openapi 1.4 replaces `detail.responses`), so a route that also
+ * serves CSV, or sends a `Link`, declares those there; content types and
+ * headers are merged per status, a description replaces the generic one.
+ */
+function withExtras(raw: Record<string, unknown> | undefined, extras: unknown): Record<string, unknown> {
+  if (!isObject(extras)) return raw ?? {};
+  const merged: Record<string, unknown> = { ...raw };
+  for (const [status, extra] of Object.entries(extras)) {
+    if (!isObject(extra)) continue;
+    const base = isObject(merged[status]) ? merged[status] : {};
+    merged[status] = {
+      ...base,
+      ...extra,
+      content: { ...(isObject(base.content) ? base.content : {}), ...(isObject(extra.content) ? extra.content : {}) },
+      headers: { ...(isObject(base.headers) ? base.headers : {}), ...(isObject(extra.headers) ? extra.headers : {}) },
+    };
+  }
+  return merged;
 }
 
 function publishResponses(raw: Record<string, unknown> | undefined, components: SchemaComponents): Record<string, unknown> {
@@ -162,9 +186,10 @@ export function publishDocument(generated: OpenApiDocument, options: PublishOpti
         operationId,
         ...(limits ? { description: [raw.description, limits].filter(Boolean).join(' ') } : {}),
         parameters: [...(raw.parameters ?? []).map(publishParameter), { $ref: '#/components/parameters/ApiVersion' }],
-        responses: publishResponses(raw.responses, components),
+        responses: publishResponses(withExtras(raw.responses, raw['x-responses']), components),
         security: raw.security ?? [],
       };
+      delete operation['x-responses'];
       const body = publishRequestBody(raw.requestBody, components);
       if (body) operation.requestBody = body;
       else delete operation.requestBody;

@@ -73,17 +73,3 @@ describe('breakline capacity: a step', () => {
     expect(costs.loopUsPerRequest).toBeUndefined(); // the main thread is not known (a remote server)
   });
 });
-
-describe('breakline capacity --sweep', () => {
-  it('fits a scaling law over the steps that measured both figures, its slope in an operator’s unit', async () => {
-    const { law, formatSweep } = await import('../../../src/cli/capacity/sweep');
-    // RSS grows 8 KB a stream over 400 MB; the step that read no RSS is left out.
-    const steps = [1000, 2000, 3000, 4000].map((clients, i) => ({ sse: { clients }, rssBytes: i === 3 ? undefined : (400 * 1024 + 8 * clients) * 1024 })) as never[];
-    const found = law(steps, 'memory per stream', ['streams', (s: { sse: { clients: number } }) => s.sse.clients], ['RSS KB', (s: { rssBytes?: number }) => (s.rssBytes === undefined ? undefined : s.rssBytes / 1024)], (b) => `${b} KB a stream`)!;
-    expect(found.slope).toBeCloseTo(8, 9);
-    expect(found.intercept).toBeCloseTo(400 * 1024, 6);
-    expect(found.points).toHaveLength(3);
-    expect(formatSweep({ startedAt: '2026-11-27T23:00:00.000Z', loadAverage: [1, 1], laws: [found], stopped: [] })).toContain('RSS KB = 409600 + 8 × streams');
-    expect(law(steps.slice(0, 1), 'one point', ['streams', () => 1], ['RSS KB', () => 1], String)).toBeUndefined();
-  });
-});

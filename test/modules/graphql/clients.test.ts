@@ -9,7 +9,7 @@
  *   the caller's own rules only, refused without a credential. The protocol's
  *   refusals come in the Error shape.
  * - the committed SDL (schema.graphql) is the served schema, the committed
- *   generated types (generated/types.ts) are what graphql-codegen makes of it
+ *   generated types (generated/types.ts, generated/operations.ts) are what graphql-codegen makes of it
  *   and of client.graphql now, and a small client written against them
  *   type-checks under strict tsc and runs.
  */
@@ -160,7 +160,7 @@ const GRAPHQL_DIR = join(import.meta.dir, '../../../src/modules/graphql');
 
 /** A small client as a developer would write it from the generated types (./types) and the operations they type (./documents). */
 const CLIENT = `
-import type { SignalWithSnapshotQuery, SignalWithSnapshotQueryVariables, TopSignalsQuery, TopSignalsQueryVariables } from './types';
+import type { SignalWithSnapshotQuery, SignalWithSnapshotQueryVariables, TopSignalsQuery, TopSignalsQueryVariables } from './operations';
 import { documents } from './documents';
 
 async function request<Data, Variables>(base: string, operationName: string, variables: Variables): Promise<Data> {
@@ -200,14 +200,16 @@ describe('the schema and the types a client generates', () => {
     const root = join(GRAPHQL_DIR, '../../..');
     const { config } = (await loadCodegenConfig({ configFilePath: join(GRAPHQL_DIR, 'codegen.yml') }))!;
     const outputs = await generate({ ...config, cwd: root, silent: true }, false);
-    expect(outputs.map((o: { filename: string }) => o.filename)).toEqual(['src/modules/graphql/generated/types.ts']);
+    expect(outputs.map((o: { filename: string }) => o.filename)).toEqual(['src/modules/graphql/generated/types.ts', 'src/modules/graphql/generated/operations.ts']);
     expect(outputs[0]!.content).toBe(await readFile(join(GRAPHQL_DIR, 'generated/types.ts'), 'utf8'));
+    expect(outputs[1]!.content).toBe(await readFile(join(GRAPHQL_DIR, 'generated/operations.ts'), 'utf8'));
   });
 
   it('type-checks a small client against the generated types under strict tsc, and runs it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'breakline-graphql-client-'));
     try {
       await writeFile(join(dir, 'types.ts'), await readFile(join(GRAPHQL_DIR, 'generated/types.ts'), 'utf8'));
+      await writeFile(join(dir, 'operations.ts'), await readFile(join(GRAPHQL_DIR, 'generated/operations.ts'), 'utf8'));
       await writeFile(join(dir, 'documents.ts'), `export const documents = ${JSON.stringify(await readFile(join(GRAPHQL_DIR, 'client.graphql'), 'utf8'))};\n`);
       await writeFile(join(dir, 'client.ts'), CLIENT);
       // In the temporary folder: a developer's project, not ours (no tsconfig, no @types).

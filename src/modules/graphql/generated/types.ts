@@ -1,7 +1,3 @@
-/** Internal type. DO NOT USE DIRECTLY. */
-type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
-/** Internal type. DO NOT USE DIRECTLY. */
-export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 /** All built-in and custom scalars, mapped to their actual values */
@@ -17,56 +13,56 @@ export type Scalars = {
 
 export type AlertDispatchedEvent = {
   __typename?: 'AlertDispatchedEvent';
-  alertId?: Maybe<Scalars['String']['output']>;
-  at?: Maybe<Scalars['String']['output']>;
+  alertId: Scalars['String']['output'];
+  at: Scalars['String']['output'];
   rule?: Maybe<Scalars['JSON']['output']>;
   ruleId?: Maybe<Scalars['String']['output']>;
-  signalId?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  signalId: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
 };
 
 /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
 export type AlertPolicyRecord = {
   __typename?: 'AlertPolicyRecord';
   /** Per block reason: the signals it blocked, and let through − blocked mean R and same-day lift */
-  byReason?: Maybe<Scalars['JSON']['output']>;
+  byReason: Scalars['JSON']['output'];
   /** Closed daily trades whose signal was alert-eligible when surfaced */
-  eligible?: Maybe<Scalars['JSON']['output']>;
+  eligible: Scalars['Float']['output'];
   /** Which ledger the figures come from */
-  ledger?: Maybe<Scalars['String']['output']>;
+  ledger: LedgerResponseSource;
   /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
-  letThrough?: Maybe<RecordFigures>;
+  letThrough: RecordFigures;
   /** Closed daily trades whose record carries no alert verdict (written before it was kept) */
-  withoutVerdict?: Maybe<Scalars['JSON']['output']>;
+  withoutVerdict: Scalars['Float']['output'];
 };
 
 export type AlertRule = {
   __typename?: 'AlertRule';
-  channels?: Maybe<AlertRuleChannels>;
-  cooldownMinutes?: Maybe<Scalars['JSON']['output']>;
+  channels: AlertRuleChannels;
+  cooldownMinutes: Scalars['Float']['output'];
   /** When it was created */
-  createdAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
-  enabled?: Maybe<Scalars['Boolean']['output']>;
+  createdAt: Scalars['String']['output'];
+  direction: AlertRuleDirection;
+  enabled: Scalars['Boolean']['output'];
   /** rul_… */
-  id?: Maybe<Scalars['String']['output']>;
-  minBand?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  minBand?: Maybe<SignalScoreBand>;
   minScore?: Maybe<Scalars['Float']['output']>;
-  name?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
   /** Null → any */
-  patternTypes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  states?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  patternTypes?: Maybe<Array<SignalPatternType>>;
+  states: Array<SignalBreakoutState>;
   /** Null when the rule watches a watchlist */
-  symbols?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  timeframe?: Maybe<Scalars['String']['output']>;
+  symbols?: Maybe<Array<Scalars['String']['output']>>;
+  timeframe: Scalars['String']['output'];
   /** When it last changed */
-  updatedAt?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
   watchlistId?: Maybe<Scalars['String']['output']>;
 };
 
 export type AlertRuleChannels = {
   __typename?: 'AlertRuleChannels';
-  inApp?: Maybe<Scalars['Boolean']['output']>;
+  inApp: Scalars['Boolean']['output'];
   webhook?: Maybe<AlertRuleChannelsWebhook>;
 };
 
@@ -74,59 +70,70 @@ export type AlertRuleChannelsWebhook = {
   __typename?: 'AlertRuleChannelsWebhook';
   /** whsec_…: the Standard Webhooks signing secret, shown only when it is made (create, a new URL, rotateSecret) */
   secret?: Maybe<Scalars['String']['output']>;
-  url?: Maybe<Scalars['String']['output']>;
+  url: Scalars['String']['output'];
 };
+
+export type AlertRuleDirection =
+  | 'any'
+  | 'long'
+  | 'short';
 
 export type AlertRulePage = {
   __typename?: 'AlertRulePage';
-  items?: Maybe<Array<Maybe<AlertRule>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<AlertRule>;
+  pagination: PageMeta;
 };
 
 export type ApiKey = {
   __typename?: 'ApiKey';
   /** When the key was created */
-  createdAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
   /** key_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** Last authenticated request, to within a minute (written in batches); null when never used */
   lastUsedAt?: Maybe<Scalars['String']['output']>;
-  name?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
   /** The key's first characters (bk_ and 8 more), to recognise it; the rest is never shown again */
-  prefix?: Maybe<Scalars['String']['output']>;
+  prefix: Scalars['String']['output'];
   /** When the key was revoked; null while it is active */
   revokedAt?: Maybe<Scalars['String']['output']>;
   /** What the key was given (it acts with those its owner's current tier allows) */
-  scopes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  scopes: Array<Scalars['String']['output']>;
   /** Account tier: free < pro < enterprise */
-  tier?: Maybe<Scalars['String']['output']>;
+  tier: ApiKeyTier;
 };
 
 export type ApiKeyList = {
   __typename?: 'ApiKeyList';
   /** Your keys, newest first, revoked ones included */
-  keys?: Maybe<Array<Maybe<ApiKey>>>;
+  keys: Array<ApiKey>;
 };
+
+export type ApiKeyTier =
+  | 'enterprise'
+  | 'free'
+  | 'pro';
 
 export type BarsResponse = {
   __typename?: 'BarsResponse';
-  /** Bars of the window, oldest first (newest last) */
-  bars?: Maybe<Array<Maybe<PriceBar>>>;
-  range?: Maybe<Scalars['String']['output']>;
+  /** Bars of the page, oldest first (newest last) */
+  bars: Array<PriceBar>;
+  pagination?: Maybe<PageMeta>;
+  range: Scalars['String']['output'];
   /** Where the bars come from: the provider's name, e.g. synthetic, csv, yahoo (additive) */
-  source?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
   /** Bar timeframe (additive) */
-  timeframe?: Maybe<Scalars['String']['output']>;
+  timeframe: Scalars['String']['output'];
 };
 
 export type BreakoutHistoryResponse = {
   __typename?: 'BreakoutHistoryResponse';
-  filters?: Maybe<BreakoutHistoryResponseFilters>;
-  items?: Maybe<Array<Maybe<HistorySignal>>>;
-  pagination?: Maybe<PageMeta>;
+  filters: BreakoutHistoryResponseFilters;
+  items: Array<HistorySignal>;
+  pagination: PageMeta;
   /** The page (same as items) */
-  signals?: Maybe<Array<Maybe<HistorySignal>>>;
+  signals: Array<HistorySignal>;
 };
 
 export type BreakoutHistoryResponseFilters = {
@@ -139,178 +146,187 @@ export type BreakoutHistoryResponseFilters = {
 /** A signal surfaced by a persisted scan for the first time */
 export type BreakoutNewEvent = {
   __typename?: 'BreakoutNewEvent';
-  signal?: Maybe<BreakoutSignal>;
+  signal: BreakoutSignal;
 };
 
 export type BreakoutSignal = {
   __typename?: 'BreakoutSignal';
   /** 50-bar average close × volume, USD */
   avgDollarVolume?: Maybe<Scalars['Float']['output']>;
-  breakoutState?: Maybe<Scalars['String']['output']>;
+  breakoutState: SignalBreakoutState;
   /** Breakout bar volume ÷ its 50-bar average, once triggered */
   breakoutVolumeRatio?: Maybe<Scalars['Float']['output']>;
   /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
-  components?: Maybe<ScoreComponents>;
+  components: ScoreComponents;
   /** The calibrated probability that the ledger records a win (target1 before the stop while the lifecycle holds), from the fitted model; judged in /api/scorecard `calibration.confidence` (Brier score and reliability) */
-  confidence?: Maybe<Scalars['Float']['output']>;
-  detectedAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
+  confidence: Scalars['Float']['output'];
+  detectedAt: Scalars['String']['output'];
+  direction: SignalDirection;
   /** Distance of that close beyond the trigger in the setup’s direction, % */
-  distancePct?: Maybe<Scalars['Float']['output']>;
+  distancePct: Scalars['Float']['output'];
   /** How reachable target1 is, as the record shows it: the fitted score (kernels/score-table, fitted on the replayed history 2005–2016) ranks setups by their expected R and chance of a recorded win. It is not edge: out of sample no band beats random entries with the same geometry on the same day (/api/scorecard `edge` says what the current record shows) */
-  finalScore?: Maybe<Scalars['Float']['output']>;
-  geometry?: Maybe<SignalGeometry>;
+  finalScore: Scalars['Float']['output'];
+  geometry: SignalGeometry;
   /** SYMBOL-pattern-detectedAt */
-  id?: Maybe<Scalars['String']['output']>;
-  patternFamily?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  patternFamily: SignalPatternFamily;
+  patternType: SignalPatternType;
   /** Close at the scan */
-  price?: Maybe<Scalars['Float']['output']>;
-  reasons?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  price: Scalars['Float']['output'];
+  reasons: Array<Scalars['String']['output']>;
   /** IBD-style RS rank 1–99 in the universe */
   rsRank?: Maybe<Scalars['Float']['output']>;
   /** elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore */
-  scoreBand?: Maybe<Scalars['String']['output']>;
+  scoreBand: SignalScoreBand;
   stopLoss?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  target1?: Maybe<Scalars['Float']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
-  trendRegime?: Maybe<Scalars['String']['output']>;
-  triggerPrice?: Maybe<Scalars['Float']['output']>;
+  symbol: Scalars['String']['output'];
+  target1: Scalars['Float']['output'];
+  timeframe: Scalars['String']['output'];
+  trendRegime: SignalTrendRegime;
+  triggerPrice: Scalars['Float']['output'];
 };
 
 export type BreakoutsResponse = {
   __typename?: 'BreakoutsResponse';
-  alertBlocked?: Maybe<Array<Maybe<BreakoutsResponseAlertBlocked>>>;
-  alertCandidates?: Maybe<Array<Maybe<BreakoutSignal>>>;
-  alertSummary?: Maybe<Scalars['JSON']['output']>;
-  alertThresholds?: Maybe<Scalars['JSON']['output']>;
+  alertBlocked: Array<BreakoutsResponseAlertBlocked>;
+  alertCandidates: Array<BreakoutSignal>;
+  alertSummary: Scalars['JSON']['output'];
+  alertThresholds: Scalars['JSON']['output'];
   asOf?: Maybe<Scalars['String']['output']>;
-  generatedAt?: Maybe<Scalars['String']['output']>;
-  items?: Maybe<Array<Maybe<BreakoutSignal>>>;
+  generatedAt: Scalars['String']['output'];
+  items: Array<BreakoutSignal>;
   /** The latest persisted run: id, timeframe, asOf (the bar it stood on), startedAt, finishedAt, durationMs, symbolsScanned, signalsFound, status, source, and staleSeries: the series left out because their data ended more than one session of bars before asOf ({symbol, lastBar, barsBehind}; null on runs stored before it was recorded) */
   latestPersistedRun?: Maybe<Scalars['JSON']['output']>;
-  pagination?: Maybe<PageMeta>;
+  pagination: PageMeta;
   /** This page of the ranking (by finalScore, best first); the same list as items */
-  rankedSignals?: Maybe<Array<Maybe<BreakoutSignal>>>;
+  rankedSignals: Array<BreakoutSignal>;
   regime?: Maybe<Scalars['JSON']['output']>;
   /** The newest persisted runs, newest first, each as latestPersistedRun */
-  runHistory?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
-  symbolRollups?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
+  runHistory: Array<Scalars['JSON']['output']>;
+  symbolRollups?: Maybe<Array<Scalars['JSON']['output']>>;
   view?: Maybe<Scalars['String']['output']>;
 };
 
 export type BreakoutsResponseAlertBlocked = {
   __typename?: 'BreakoutsResponseAlertBlocked';
   /** The same reasons as codes: extended | illiquid | regime | earnings | cooldown */
-  codes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  codes: Array<Scalars['String']['output']>;
   /** Each reason in words, with its numbers */
-  reasons?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  signal?: Maybe<BreakoutSignal>;
+  reasons: Array<Scalars['String']['output']>;
+  signal: BreakoutSignal;
 };
 
 export type CommunityFeedPage = {
   __typename?: 'CommunityFeedPage';
-  items?: Maybe<Array<Maybe<CommunityPost>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<CommunityPost>;
+  pagination: PageMeta;
 };
 
 export type CommunityPost = {
   __typename?: 'CommunityPost';
   /** A stable pseudonym of the author (usr_ and 16 hex digits of a SHA-256 of the user id): the feed does not publish identity-provider ids */
-  author?: Maybe<Scalars['String']['output']>;
-  body?: Maybe<Scalars['String']['output']>;
-  createdAt?: Maybe<Scalars['String']['output']>;
+  author: Scalars['String']['output'];
+  body: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
   editedAt?: Maybe<Scalars['String']['output']>;
   /** pst_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   signalId?: Maybe<Scalars['String']['output']>;
-  symbols?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  symbols: Array<Scalars['String']['output']>;
 };
 
 export type ConfluenceResponse = {
   __typename?: 'ConfluenceResponse';
   /** 0..1 */
-  agreement?: Maybe<Scalars['Float']['output']>;
+  agreement: Scalars['Float']['output'];
   /** Time of the bar evaluated */
-  asOf?: Maybe<Scalars['String']['output']>;
+  asOf: Scalars['String']['output'];
   /** Bars of history read */
-  bars?: Maybe<Scalars['JSON']['output']>;
-  benchmark?: Maybe<Scalars['String']['output']>;
+  bars: Scalars['Float']['output'];
+  benchmark: Scalars['String']['output'];
   /** 0..1 */
-  coverage?: Maybe<Scalars['Float']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
-  factors?: Maybe<Array<Maybe<ConfluenceResponseFactors>>>;
-  higherTimeframe?: Maybe<Scalars['String']['output']>;
-  lookback?: Maybe<ConfluenceResponseLookback>;
-  method?: Maybe<Scalars['JSON']['output']>;
-  ok?: Maybe<Scalars['Boolean']['output']>;
+  coverage: Scalars['Float']['output'];
+  direction: ConfluenceResponseDirection;
+  factors: Array<ConfluenceResponseFactors>;
+  higherTimeframe: ConfluenceResponseHigherTimeframe;
+  lookback: ConfluenceResponseLookback;
+  method: Scalars['JSON']['output'];
+  ok: Scalars['Boolean']['output'];
   /** −100..100 */
-  score?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
+  score: Scalars['Float']['output'];
+  symbol: Scalars['String']['output'];
+  timeframe: Scalars['String']['output'];
 };
+
+export type ConfluenceResponseDirection =
+  | 'bearish'
+  | 'bullish'
+  | 'neutral';
 
 export type ConfluenceResponseFactors = {
   __typename?: 'ConfluenceResponseFactors';
   /** The reading in words, with its numbers */
-  detail?: Maybe<Scalars['String']['output']>;
+  detail: Scalars['String']['output'];
   /** trend | momentum | volume | volatilityContraction | relativeStrength | higherTimeframe | activePatterns */
-  name?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
   /** The number the vote rests on, null without evidence */
   value?: Maybe<Scalars['Float']['output']>;
-  vote?: Maybe<Scalars['JSON']['output']>;
-  weight?: Maybe<Scalars['Float']['output']>;
+  vote: Scalars['JSON']['output'];
+  weight: Scalars['Float']['output'];
 };
+
+export type ConfluenceResponseHigherTimeframe =
+  | 'daily'
+  | 'weekly';
 
 export type ConfluenceResponseLookback = {
   __typename?: 'ConfluenceResponseLookback';
-  effective?: Maybe<Scalars['JSON']['output']>;
-  requested?: Maybe<Scalars['JSON']['output']>;
+  effective: Scalars['Float']['output'];
+  requested: Scalars['Float']['output'];
 };
 
 export type CreatedApiKey = {
   __typename?: 'CreatedApiKey';
   /** When the key was created */
-  createdAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
   /** key_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** The whole key, shown this once: store it now (only its hash is kept) */
-  key?: Maybe<Scalars['String']['output']>;
+  key: Scalars['String']['output'];
   /** Last authenticated request, to within a minute (written in batches); null when never used */
   lastUsedAt?: Maybe<Scalars['String']['output']>;
-  name?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
   /** The key's first characters (bk_ and 8 more), to recognise it; the rest is never shown again */
-  prefix?: Maybe<Scalars['String']['output']>;
+  prefix: Scalars['String']['output'];
   /** When the key was revoked; null while it is active */
   revokedAt?: Maybe<Scalars['String']['output']>;
   /** What the key was given (it acts with those its owner's current tier allows) */
-  scopes?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  scopes: Array<Scalars['String']['output']>;
   /** Account tier: free < pro < enterprise */
-  tier?: Maybe<Scalars['String']['output']>;
+  tier: ApiKeyTier;
 };
 
 export type EarningsProximity = {
   __typename?: 'EarningsProximity';
-  alertBlockTradingDays?: Maybe<Scalars['Float']['output']>;
-  asOf?: Maybe<Scalars['String']['output']>;
+  alertBlockTradingDays: Scalars['Float']['output'];
+  asOf: Scalars['String']['output'];
   /** The signal engine blocks alerts this close to a report (DESIGN §4) */
-  blocksAlerts?: Maybe<Scalars['Boolean']['output']>;
+  blocksAlerts: Scalars['Boolean']['output'];
   calendarDaysUntil?: Maybe<Scalars['Float']['output']>;
-  holdingWindowTradingDays?: Maybe<Scalars['Float']['output']>;
+  holdingWindowTradingDays: Scalars['Float']['output'];
   lastReport?: Maybe<Scalars['String']['output']>;
   nextReport?: Maybe<Scalars['String']['output']>;
   timing?: Maybe<Scalars['String']['output']>;
   tradingDaysSinceLast?: Maybe<Scalars['Float']['output']>;
   tradingDaysUntil?: Maybe<Scalars['Float']['output']>;
   /** The next report falls inside a typical holding window from today */
-  withinHoldingWindow?: Maybe<Scalars['Boolean']['output']>;
+  withinHoldingWindow: Scalars['Boolean']['output'];
 };
 
 export type EarningsReport = {
   __typename?: 'EarningsReport';
   /** Report date (US/Eastern) */
-  date?: Maybe<Scalars['String']['output']>;
+  date: Scalars['String']['output'];
   epsActual?: Maybe<Scalars['Float']['output']>;
   epsEstimate?: Maybe<Scalars['Float']['output']>;
   fiscalPeriodEnding?: Maybe<Scalars['String']['output']>;
@@ -320,44 +336,44 @@ export type EarningsReport = {
   movePct?: Maybe<Scalars['Float']['output']>;
   /** The session that first trades on the news: the report day for bmo, the next session for amc/unknown */
   reactionSession?: Maybe<Scalars['String']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
   /** reported | scheduled */
-  status?: Maybe<Scalars['String']['output']>;
+  status: Scalars['String']['output'];
   /** (actual − estimate) ÷ |estimate| × 100 */
   surprisePct?: Maybe<Scalars['Float']['output']>;
   /** bmo (before the open), amc (after the close) or unknown */
-  timing?: Maybe<Scalars['String']['output']>;
+  timing: Scalars['String']['output'];
   /** Sessions from today to the report (negative for past reports) */
-  tradingDaysAway?: Maybe<Scalars['JSON']['output']>;
+  tradingDaysAway: Scalars['Float']['output'];
 };
 
 export type EarningsResponse = {
   __typename?: 'EarningsResponse';
   /** This page of the calendar (same list as items) */
-  calendar?: Maybe<Array<Maybe<EarningsReport>>>;
-  items?: Maybe<Array<Maybe<EarningsReport>>>;
-  pagination?: Maybe<PageMeta>;
+  calendar: Array<EarningsReport>;
+  items: Array<EarningsReport>;
+  pagination: PageMeta;
   proximity?: Maybe<EarningsProximity>;
-  source?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
 };
 
 /** Whether the signals show edge over same-day random entries, computed from the current record */
 export type EdgeStatement = {
   __typename?: 'EdgeStatement';
-  basis?: Maybe<Scalars['String']['output']>;
+  basis: Scalars['String']['output'];
   /** Which ledger the figures come from */
-  ledger?: Maybe<Scalars['String']['output']>;
+  ledger: LedgerResponseSource;
   /** What the current record shows, in one sentence, e.g. "no band beats same-day random entries: the best, elite, lift −0.3 pp [−1.2, +0.6]; …" */
-  statement?: Maybe<Scalars['String']['output']>;
+  statement: Scalars['String']['output'];
   /** edge: some score band beats same-day random entries (its lift interval lies above 0); none: no band does; insufficient: too few trades */
-  verdict?: Maybe<Scalars['String']['output']>;
+  verdict: MonthlyEdgeStatementVerdict;
 };
 
 export type Export = {
   __typename?: 'Export';
-  createdAt?: Maybe<Scalars['String']['output']>;
-  dataset?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  dataset: ExportDataset;
   /** Where to download it while done */
   downloadUrl?: Maybe<Scalars['String']['output']>;
   /** Why it failed */
@@ -365,45 +381,60 @@ export type Export = {
   /** When a done export stops being downloadable */
   expiresAt?: Maybe<Scalars['String']['output']>;
   /** As asked */
-  filters?: Maybe<Scalars['JSON']['output']>;
+  filters: Scalars['JSON']['output'];
   /** When it was done or failed */
   finishedAt?: Maybe<Scalars['String']['output']>;
-  format?: Maybe<Scalars['String']['output']>;
+  format: ExportFormat;
   /** exp_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** Records in the file, once done */
-  rowCount?: Maybe<Scalars['JSON']['output']>;
+  rowCount?: Maybe<Scalars['Float']['output']>;
   /** Size of the file, once done */
-  sizeBytes?: Maybe<Scalars['JSON']['output']>;
+  sizeBytes?: Maybe<Scalars['Float']['output']>;
   /** When it started running */
   startedAt?: Maybe<Scalars['String']['output']>;
   /** queued → running → done | failed; a done export becomes expired after EXPORTS_TTL_HOURS */
-  status?: Maybe<Scalars['String']['output']>;
+  status: ExportStatus;
 };
+
+export type ExportDataset =
+  | 'journal'
+  | 'ledger';
+
+export type ExportFormat =
+  | 'csv'
+  | 'json';
 
 export type ExportPage = {
   __typename?: 'ExportPage';
-  items?: Maybe<Array<Maybe<Export>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<Export>;
+  pagination: PageMeta;
 };
+
+export type ExportStatus =
+  | 'done'
+  | 'expired'
+  | 'failed'
+  | 'queued'
+  | 'running';
 
 export type FloatResponse = {
   __typename?: 'FloatResponse';
   /** Average daily volume of the last 50 complete sessions */
   averageVolume?: Maybe<Scalars['Float']['output']>;
-  caveat?: Maybe<Scalars['String']['output']>;
+  caveat: Scalars['String']['output'];
   /** Volume-rotation class from the days it takes to trade the float once */
-  classification?: Maybe<Scalars['String']['output']>;
+  classification: Scalars['String']['output'];
   /** 1 ÷ ratio: sessions to trade the whole float at the average volume */
   daysToRotate?: Maybe<Scalars['Float']['output']>;
-  float?: Maybe<FloatResponseFloat>;
+  float: FloatResponseFloat;
   /** micro (< 10M shares), low (< 50M), mid (< 500M), large, or unknown */
-  floatSize?: Maybe<Scalars['String']['output']>;
+  floatSize: Scalars['String']['output'];
   /** Average daily volume (50 sessions) ÷ free float: the share of the float traded a day */
   ratio?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  symbol: Scalars['String']['output'];
   /** The classification thresholds in days to rotate */
-  thresholds?: Maybe<Scalars['JSON']['output']>;
+  thresholds: Scalars['JSON']['output'];
 };
 
 export type FloatResponseFloat = {
@@ -411,20 +442,20 @@ export type FloatResponseFloat = {
   asOf?: Maybe<Scalars['String']['output']>;
   freeFloat?: Maybe<Scalars['Float']['output']>;
   shareOutstanding?: Maybe<Scalars['Float']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
 };
 
 export type ForecastConePoint = {
   __typename?: 'ForecastConePoint';
   /** The session (NYSE calendar) */
-  date?: Maybe<Scalars['String']['output']>;
+  date: Scalars['String']['output'];
   /** Trading days ahead */
-  day?: Maybe<Scalars['JSON']['output']>;
-  p5?: Maybe<Scalars['Float']['output']>;
-  p25?: Maybe<Scalars['Float']['output']>;
-  p50?: Maybe<Scalars['Float']['output']>;
-  p75?: Maybe<Scalars['Float']['output']>;
-  p95?: Maybe<Scalars['Float']['output']>;
+  day: Scalars['Float']['output'];
+  p5: Scalars['Float']['output'];
+  p25: Scalars['Float']['output'];
+  p50: Scalars['Float']['output'];
+  p75: Scalars['Float']['output'];
+  p95: Scalars['Float']['output'];
 };
 
 export type ForecastResponse = {
@@ -432,45 +463,45 @@ export type ForecastResponse = {
   /** The highest-scoring live setup of the symbol on the daily scan at asOf, or null */
   activePattern?: Maybe<ForecastResponseActivePattern>;
   /** Session of the last close used */
-  asOf?: Maybe<Scalars['String']['output']>;
-  calibration?: Maybe<ForecastResponseCalibration>;
+  asOf: Scalars['String']['output'];
+  calibration: ForecastResponseCalibration;
   /** Quantiles for each day 1..horizon */
-  cone?: Maybe<Array<Maybe<ForecastConePoint>>>;
+  cone: Array<ForecastConePoint>;
   /** Why the requested model was not used, or null */
   fallback?: Maybe<Scalars['String']['output']>;
   /** Trading days ahead */
-  horizon?: Maybe<Scalars['JSON']['output']>;
-  method?: Maybe<Scalars['JSON']['output']>;
+  horizon: Scalars['Float']['output'];
+  method: Scalars['JSON']['output'];
   /** The model used */
-  model?: Maybe<Scalars['String']['output']>;
-  ok?: Maybe<Scalars['Boolean']['output']>;
+  model: ForecastResponseModel;
+  ok: Scalars['Boolean']['output'];
   /** That close */
-  price?: Maybe<Scalars['Float']['output']>;
+  price: Scalars['Float']['output'];
   /** At the horizon (the cone’s last point) */
-  quantiles?: Maybe<ForecastResponseQuantiles>;
-  requestedModel?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  quantiles: ForecastResponseQuantiles;
+  requestedModel: ForecastResponseModel;
+  symbol: Scalars['String']['output'];
   /** Ledger figures of the active pattern (all symbols, and this symbol alone); null without an active pattern */
   trackRecord?: Maybe<ForecastResponseTrackRecord>;
-  volatility?: Maybe<ForecastResponseVolatility>;
+  volatility: ForecastResponseVolatility;
 };
 
 export type ForecastResponseActivePattern = {
   __typename?: 'ForecastResponseActivePattern';
-  detectedAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
-  finalScore?: Maybe<Scalars['Float']['output']>;
-  patternFamily?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
-  pivot?: Maybe<Scalars['Float']['output']>;
+  detectedAt: Scalars['String']['output'];
+  direction: SignalDirection;
+  finalScore: Scalars['Float']['output'];
+  patternFamily: Scalars['String']['output'];
+  patternType: Scalars['String']['output'];
+  pivot: Scalars['Float']['output'];
   /** P(close at the horizon beyond the stop) */
-  probabilityBeyondStop?: Maybe<Scalars['Float']['output']>;
+  probabilityBeyondStop: Scalars['Float']['output'];
   /** P(close at the horizon beyond target1 in the trade’s direction), from the cone */
-  probabilityBeyondTarget?: Maybe<Scalars['Float']['output']>;
-  scoreBand?: Maybe<Scalars['String']['output']>;
-  state?: Maybe<Scalars['String']['output']>;
-  stopLoss?: Maybe<Scalars['Float']['output']>;
-  target1?: Maybe<Scalars['Float']['output']>;
+  probabilityBeyondTarget: Scalars['Float']['output'];
+  scoreBand: Scalars['String']['output'];
+  state: Scalars['String']['output'];
+  stopLoss: Scalars['Float']['output'];
+  target1: Scalars['Float']['output'];
 };
 
 export type ForecastResponseCalibration = {
@@ -480,207 +511,215 @@ export type ForecastResponseCalibration = {
   /** Share of realised horizon moves inside the 5–95% band */
   band90?: Maybe<Scalars['Float']['output']>;
   /** True for EWMA; GARCH parameters are fitted on the same window (in-sample) */
-  outOfSample?: Maybe<Scalars['Boolean']['output']>;
+  outOfSample: Scalars['Boolean']['output'];
   /** Past forecast origins checked (overlapping horizon windows) */
-  windows?: Maybe<Scalars['JSON']['output']>;
+  windows: Scalars['Float']['output'];
 };
+
+export type ForecastResponseModel =
+  | 'ewma'
+  | 'garch';
 
 /** At the horizon (the cone’s last point) */
 export type ForecastResponseQuantiles = {
   __typename?: 'ForecastResponseQuantiles';
-  p5?: Maybe<Scalars['Float']['output']>;
-  p25?: Maybe<Scalars['Float']['output']>;
-  p50?: Maybe<Scalars['Float']['output']>;
-  p75?: Maybe<Scalars['Float']['output']>;
-  p95?: Maybe<Scalars['Float']['output']>;
+  p5: Scalars['Float']['output'];
+  p25: Scalars['Float']['output'];
+  p50: Scalars['Float']['output'];
+  p75: Scalars['Float']['output'];
+  p95: Scalars['Float']['output'];
 };
 
 export type ForecastResponseTrackRecord = {
   __typename?: 'ForecastResponseTrackRecord';
-  direction?: Maybe<Scalars['String']['output']>;
+  direction: Scalars['String']['output'];
   /** Signals detected and outcomes exited by then */
-  knownAt?: Maybe<Scalars['String']['output']>;
-  pattern?: Maybe<Performance>;
-  patternType?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Performance>;
-  timeframe?: Maybe<Scalars['String']['output']>;
+  knownAt: Scalars['String']['output'];
+  pattern: Performance;
+  patternType: Scalars['String']['output'];
+  symbol: Performance;
+  timeframe: Scalars['String']['output'];
 };
 
 export type ForecastResponseVolatility = {
   __typename?: 'ForecastResponseVolatility';
   /** daily × √252 */
-  annualized?: Maybe<Scalars['Float']['output']>;
+  annualized: Scalars['Float']['output'];
   /** Forecast σ of tomorrow’s log return */
-  daily?: Maybe<Scalars['Float']['output']>;
+  daily: Scalars['Float']['output'];
   /** σ of the log return over the horizon, √V_h */
-  horizon?: Maybe<Scalars['Float']['output']>;
+  horizon: Scalars['Float']['output'];
   /** Average annualised volatility over the horizon, √(252 · V_h / h) */
-  horizonAnnualized?: Maybe<Scalars['Float']['output']>;
+  horizonAnnualized: Scalars['Float']['output'];
   /** Gaussian log-likelihood of the GARCH fit; null for EWMA */
   logLikelihood?: Maybe<Scalars['Float']['output']>;
   /** GARCH long-run σ √(ω / (1 − α − β)); null for EWMA */
   longRunDaily?: Maybe<Scalars['Float']['output']>;
   /** Daily returns used */
-  observations?: Maybe<Scalars['JSON']['output']>;
-  params?: Maybe<ForecastResponseVolatilityParams>;
+  observations: Scalars['Float']['output'];
+  params: ForecastResponseVolatilityParams;
 };
 
 export type ForecastResponseVolatilityParams = {
   __typename?: 'ForecastResponseVolatilityParams';
-  alpha?: Maybe<Scalars['Float']['output']>;
-  beta?: Maybe<Scalars['Float']['output']>;
+  alpha: Scalars['Float']['output'];
+  beta: Scalars['Float']['output'];
   /** Days for a variance shock to halve; null for EWMA (no mean reversion) */
   halfLifeDays?: Maybe<Scalars['Float']['output']>;
   /** EWMA decay; null for GARCH */
   lambda?: Maybe<Scalars['Float']['output']>;
-  omega?: Maybe<Scalars['Float']['output']>;
+  omega: Scalars['Float']['output'];
   /** α + β */
-  persistence?: Maybe<Scalars['Float']['output']>;
+  persistence: Scalars['Float']['output'];
 };
 
 export type HistorySignal = {
   __typename?: 'HistorySignal';
-  breakoutState?: Maybe<Scalars['String']['output']>;
-  confidence?: Maybe<Scalars['Float']['output']>;
-  detectedAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
-  finalScore?: Maybe<Scalars['Float']['output']>;
-  firstRunId?: Maybe<Scalars['String']['output']>;
-  id?: Maybe<Scalars['String']['output']>;
-  lastSeenRunId?: Maybe<Scalars['String']['output']>;
-  patternFamily?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
-  reasons?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  scoreBand?: Maybe<Scalars['String']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
+  breakoutState: Scalars['String']['output'];
+  confidence: Scalars['Float']['output'];
+  detectedAt: Scalars['String']['output'];
+  direction: Scalars['String']['output'];
+  finalScore: Scalars['Float']['output'];
+  firstRunId: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+  lastSeenRunId: Scalars['String']['output'];
+  patternFamily: Scalars['String']['output'];
+  patternType: Scalars['String']['output'];
+  reasons: Array<Scalars['String']['output']>;
+  scoreBand: Scalars['String']['output'];
+  source: Scalars['String']['output'];
   /** Every recorded state change, oldest first */
-  stateHistory?: Maybe<Array<Maybe<HistorySignalStateHistory>>>;
+  stateHistory: Array<HistorySignalStateHistory>;
   stopLoss?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  target1?: Maybe<Scalars['Float']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
-  trendRegime?: Maybe<Scalars['String']['output']>;
-  triggerPrice?: Maybe<Scalars['Float']['output']>;
+  symbol: Scalars['String']['output'];
+  target1: Scalars['Float']['output'];
+  timeframe: Scalars['String']['output'];
+  trendRegime: Scalars['String']['output'];
+  triggerPrice: Scalars['Float']['output'];
 };
 
 export type HistorySignalStateHistory = {
   __typename?: 'HistorySignalStateHistory';
   /** Bar time of the change */
-  at?: Maybe<Scalars['String']['output']>;
+  at: Scalars['String']['output'];
   from?: Maybe<Scalars['String']['output']>;
-  price?: Maybe<Scalars['Float']['output']>;
-  recordedAt?: Maybe<Scalars['String']['output']>;
-  runId?: Maybe<Scalars['String']['output']>;
-  to?: Maybe<Scalars['String']['output']>;
+  price: Scalars['Float']['output'];
+  recordedAt: Scalars['String']['output'];
+  runId: Scalars['String']['output'];
+  to: Scalars['String']['output'];
 };
 
 export type InsiderResponse = {
   __typename?: 'InsiderResponse';
-  from?: Maybe<Scalars['String']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
-  summary?: Maybe<Scalars['JSON']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  to?: Maybe<Scalars['String']['output']>;
-  transactions?: Maybe<Array<Maybe<InsiderTransaction>>>;
-  windowDays?: Maybe<Scalars['JSON']['output']>;
+  from: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  summary: Scalars['JSON']['output'];
+  symbol: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+  transactions: Array<InsiderTransaction>;
+  windowDays: Scalars['Float']['output'];
 };
 
 export type InsiderTransaction = {
   __typename?: 'InsiderTransaction';
   /** A acquired, D disposed */
-  acquiredDisposed?: Maybe<Scalars['String']['output']>;
+  acquiredDisposed: Scalars['String']['output'];
   /** SEC Form 4 transaction code */
-  code?: Maybe<Scalars['String']['output']>;
-  codeDescription?: Maybe<Scalars['String']['output']>;
+  code: Scalars['String']['output'];
+  codeDescription: Scalars['String']['output'];
   /** Transaction date */
-  date?: Maybe<Scalars['String']['output']>;
-  filingDate?: Maybe<Scalars['String']['output']>;
+  date: Scalars['String']['output'];
+  filingDate: Scalars['String']['output'];
   filingUrl?: Maybe<Scalars['String']['output']>;
-  insider?: Maybe<Scalars['String']['output']>;
+  insider: Scalars['String']['output'];
   price?: Maybe<Scalars['Float']['output']>;
-  role?: Maybe<Scalars['String']['output']>;
-  shares?: Maybe<Scalars['Float']['output']>;
+  role: Scalars['String']['output'];
+  shares: Scalars['Float']['output'];
   value?: Maybe<Scalars['Float']['output']>;
 };
 
 export type JournalEntry = {
   __typename?: 'JournalEntry';
   /** When it was created */
-  createdAt?: Maybe<Scalars['String']['output']>;
-  entryAt?: Maybe<Scalars['String']['output']>;
-  entryPrice?: Maybe<Scalars['Float']['output']>;
+  createdAt: Scalars['String']['output'];
+  entryAt: Scalars['String']['output'];
+  entryPrice: Scalars['Float']['output'];
   exitAt?: Maybe<Scalars['String']['output']>;
   /** null while open */
   exitPrice?: Maybe<Scalars['Float']['output']>;
-  fees?: Maybe<Scalars['Float']['output']>;
+  fees: Scalars['Float']['output'];
   /** Calendar days from entry to exit (UTC), as the ledger counts daysHeld */
-  holdingDays?: Maybe<Scalars['JSON']['output']>;
+  holdingDays?: Maybe<Scalars['Float']['output']>;
   /** jrn_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** |entry − stop| × size */
   initialRisk?: Maybe<Scalars['Float']['output']>;
-  notes?: Maybe<Scalars['String']['output']>;
+  notes: Scalars['String']['output'];
   /** (exit − entry) × size × (+1 long, −1 short) − fees; null while open */
   pnl?: Maybe<Scalars['Float']['output']>;
   /** pnl ÷ initialRisk (fees count against R); null without a linked stop or while open */
   rMultiple?: Maybe<Scalars['Float']['output']>;
   /** Price move in the trade’s favour, % of entry, before fees */
   returnPct?: Maybe<Scalars['Float']['output']>;
-  side?: Maybe<Scalars['String']['output']>;
+  side: SignalDirection;
   signalId?: Maybe<Scalars['String']['output']>;
-  size?: Maybe<Scalars['Float']['output']>;
-  status?: Maybe<Scalars['String']['output']>;
+  size: Scalars['Float']['output'];
+  status: JournalEntryStatus;
   /** The linked signal’s stop */
   stopLoss?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  tags?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  symbol: Scalars['String']['output'];
+  tags: Array<Scalars['String']['output']>;
   /** When it last changed */
-  updatedAt?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
 };
 
 export type JournalEntryPage = {
   __typename?: 'JournalEntryPage';
-  items?: Maybe<Array<Maybe<JournalEntry>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<JournalEntry>;
+  pagination: PageMeta;
 };
+
+export type JournalEntryStatus =
+  | 'closed'
+  | 'open';
 
 /** Like the public scorecard (GET /api/scorecard), over your journal: r holds the same figures, by the same definitions, over the entries whose linked signal gives a stop. */
 export type JournalSummary = {
   __typename?: 'JournalSummary';
   /** Mean holding days of closed trades */
   avgHoldingDays?: Maybe<Scalars['Float']['output']>;
-  breakeven?: Maybe<Scalars['JSON']['output']>;
-  closed?: Maybe<Scalars['JSON']['output']>;
-  entries?: Maybe<Scalars['JSON']['output']>;
-  losses?: Maybe<Scalars['JSON']['output']>;
-  open?: Maybe<Scalars['JSON']['output']>;
-  pnl?: Maybe<JournalSummaryPnl>;
-  r?: Maybe<Performance>;
+  breakeven: Scalars['Float']['output'];
+  closed: Scalars['Float']['output'];
+  entries: Scalars['Float']['output'];
+  losses: Scalars['Float']['output'];
+  open: Scalars['Float']['output'];
+  pnl: JournalSummaryPnl;
+  r: Performance;
   /** wins ÷ closed */
   winRate?: Maybe<Scalars['Float']['output']>;
   /** Wilson 95% */
-  winRateInterval?: Maybe<JournalSummaryWinRateInterval>;
+  winRateInterval: JournalSummaryWinRateInterval;
   /** Closed with pnl > 0 */
-  wins?: Maybe<Scalars['JSON']['output']>;
+  wins: Scalars['Float']['output'];
   /** Closed entries without a linked signal’s stop (not in r) */
-  withoutStop?: Maybe<Scalars['JSON']['output']>;
+  withoutStop: Scalars['Float']['output'];
 };
 
 export type JournalSummaryPnl = {
   __typename?: 'JournalSummaryPnl';
   /** Mean pnl per closed trade */
   average?: Maybe<Scalars['Float']['output']>;
-  averageInterval?: Maybe<JournalSummaryPnlAverageInterval>;
+  averageInterval: JournalSummaryPnlAverageInterval;
   /** Mean |pnl| of losers */
   averageLoss?: Maybe<Scalars['Float']['output']>;
   /** Mean pnl of winners */
   averageWin?: Maybe<Scalars['Float']['output']>;
   /** winRate × averageWin − lossRate × averageLoss, per trade (Tharp) */
   expectancy?: Maybe<Scalars['Float']['output']>;
-  fees?: Maybe<Scalars['Float']['output']>;
+  fees: Scalars['Float']['output'];
   /** Σ wins ÷ |Σ losses|; null without losses */
   profitFactor?: Maybe<Scalars['Float']['output']>;
-  total?: Maybe<Scalars['Float']['output']>;
+  total: Scalars['Float']['output'];
 };
 
 export type JournalSummaryPnlAverageInterval = {
@@ -698,113 +737,113 @@ export type JournalSummaryWinRateInterval = {
 
 export type LatestSignal = {
   __typename?: 'LatestSignal';
-  breakoutState?: Maybe<Scalars['String']['output']>;
-  detectedAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
-  finalScore?: Maybe<Scalars['Float']['output']>;
+  breakoutState: SignalBreakoutState;
+  detectedAt: Scalars['String']['output'];
+  direction: SignalDirection;
+  finalScore: Scalars['Float']['output'];
   /** SYMBOL-pattern-detectedAt */
-  id?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
-  scoreBand?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  patternType: Scalars['String']['output'];
+  scoreBand: Scalars['String']['output'];
   stopLoss?: Maybe<Scalars['Float']['output']>;
-  target1?: Maybe<Scalars['Float']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
-  triggerPrice?: Maybe<Scalars['Float']['output']>;
+  target1: Scalars['Float']['output'];
+  timeframe: Scalars['String']['output'];
+  triggerPrice: Scalars['Float']['output'];
 };
 
 export type LedgerChainReport = {
   __typename?: 'LedgerChainReport';
-  checkpoints?: Maybe<LedgerChainReportCheckpoints>;
-  count?: Maybe<Scalars['JSON']['output']>;
-  durationMs?: Maybe<Scalars['JSON']['output']>;
-  firstBadSeq?: Maybe<Scalars['JSON']['output']>;
+  checkpoints: LedgerChainReportCheckpoints;
+  count: Scalars['Float']['output'];
+  durationMs: Scalars['Float']['output'];
+  firstBadSeq?: Maybe<Scalars['Float']['output']>;
   /** The records after this seq were recomputed by this pass (0: all) */
-  fromSeq?: Maybe<Scalars['JSON']['output']>;
-  head?: Maybe<LedgerChainReportHead>;
-  ok?: Maybe<Scalars['Boolean']['output']>;
+  fromSeq: Scalars['Float']['output'];
+  head: LedgerChainReportHead;
+  ok: Scalars['Boolean']['output'];
   reason?: Maybe<Scalars['String']['output']>;
   /** full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before */
-  scope?: Maybe<Scalars['String']['output']>;
+  scope: LedgerVerifyResponseScope;
   /** When the pass ran; the report is reused while the ledger head is unchanged */
-  verifiedAt?: Maybe<Scalars['String']['output']>;
+  verifiedAt: Scalars['String']['output'];
 };
 
 export type LedgerChainReportCheckpoints = {
   __typename?: 'LedgerChainReportCheckpoints';
-  count?: Maybe<Scalars['JSON']['output']>;
-  firstBadSeq?: Maybe<Scalars['JSON']['output']>;
-  verified?: Maybe<Scalars['JSON']['output']>;
+  count: Scalars['Float']['output'];
+  firstBadSeq?: Maybe<Scalars['Float']['output']>;
+  verified: Scalars['Float']['output'];
 };
 
 export type LedgerChainReportHead = {
   __typename?: 'LedgerChainReportHead';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
 
 export type LedgerCheckpointsResponse = {
   __typename?: 'LedgerCheckpointsResponse';
-  checkpoints?: Maybe<Array<Maybe<LedgerCheckpointsResponseCheckpoints>>>;
-  count?: Maybe<Scalars['JSON']['output']>;
+  checkpoints: Array<LedgerCheckpointsResponseCheckpoints>;
+  count: Scalars['Float']['output'];
 };
 
 export type LedgerCheckpointsResponseCheckpoints = {
   __typename?: 'LedgerCheckpointsResponseCheckpoints';
-  count?: Maybe<Scalars['JSON']['output']>;
-  createdAt?: Maybe<Scalars['String']['output']>;
-  headHash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  count: Scalars['Float']['output'];
+  createdAt: Scalars['String']['output'];
+  headHash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
 
 export type LedgerRecord = {
   __typename?: 'LedgerRecord';
-  events?: Maybe<Array<Maybe<LedgerRecordEvents>>>;
-  hash?: Maybe<Scalars['String']['output']>;
+  events: Array<LedgerRecordEvents>;
+  hash: Scalars['String']['output'];
   /** open, or win | loss | scratch with R-multiple, excursions, exit and holding time */
-  outcome?: Maybe<Scalars['JSON']['output']>;
+  outcome: Scalars['JSON']['output'];
   outcomeRecord?: Maybe<LedgerRecordOutcomeRecord>;
-  prevHash?: Maybe<Scalars['String']['output']>;
-  recordedAt?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  prevHash: Scalars['String']['output'];
+  recordedAt: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
   /** What was known when the signal was first surfaced (the hashed record) */
-  signal?: Maybe<Scalars['JSON']['output']>;
-  state?: Maybe<Scalars['String']['output']>;
+  signal: Scalars['JSON']['output'];
+  state: Scalars['String']['output'];
 };
 
 export type LedgerRecordEvents = {
   __typename?: 'LedgerRecordEvents';
-  at?: Maybe<Scalars['String']['output']>;
+  at: Scalars['String']['output'];
   from?: Maybe<Scalars['String']['output']>;
-  hash?: Maybe<Scalars['String']['output']>;
-  price?: Maybe<Scalars['Float']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
-  to?: Maybe<Scalars['String']['output']>;
+  hash: Scalars['String']['output'];
+  price: Scalars['Float']['output'];
+  seq: Scalars['Float']['output'];
+  to: Scalars['String']['output'];
 };
 
 export type LedgerRecordOutcomeRecord = {
   __typename?: 'LedgerRecordOutcomeRecord';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
 
 export type LedgerResponse = {
   __typename?: 'LedgerResponse';
   /** Signal records matching the filters (all pages) */
-  count?: Maybe<Scalars['JSON']['output']>;
-  filters?: Maybe<LedgerResponseFilters>;
-  head?: Maybe<LedgerResponseHead>;
-  records?: Maybe<Array<Maybe<LedgerRecord>>>;
+  count: Scalars['Float']['output'];
+  filters: LedgerResponseFilters;
+  head: LedgerResponseHead;
+  records: Array<LedgerRecord>;
   /** The replay shown (source=replay), else null */
   replay?: Maybe<ReplaySummary>;
   /** Which ledger this shows */
-  source?: Maybe<Scalars['String']['output']>;
+  source: LedgerResponseSource;
 };
 
 export type LedgerResponseFilters = {
   __typename?: 'LedgerResponseFilters';
-  limit?: Maybe<Scalars['JSON']['output']>;
-  maxLimit?: Maybe<Scalars['JSON']['output']>;
-  offset?: Maybe<Scalars['JSON']['output']>;
+  limit: Scalars['Float']['output'];
+  maxLimit: Scalars['Float']['output'];
+  offset: Scalars['Float']['output'];
   patternType?: Maybe<Scalars['String']['output']>;
   scoreBand?: Maybe<Scalars['String']['output']>;
   since?: Maybe<Scalars['String']['output']>;
@@ -813,103 +852,117 @@ export type LedgerResponseFilters = {
 
 export type LedgerResponseHead = {
   __typename?: 'LedgerResponseHead';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
+
+export type LedgerResponseSource =
+  | 'live'
+  | 'replay';
 
 export type LedgerVerifyResponse = {
   __typename?: 'LedgerVerifyResponse';
   /** Each chain on its own: the live ledger and the replay ledger */
-  chains?: Maybe<LedgerVerifyResponseChains>;
+  chains: LedgerVerifyResponseChains;
   /** Live chain */
-  checkpoints?: Maybe<LedgerVerifyResponseCheckpoints>;
+  checkpoints: LedgerVerifyResponseCheckpoints;
   /** Live chain */
-  count?: Maybe<Scalars['JSON']['output']>;
+  count: Scalars['Float']['output'];
   /** Both chains */
-  durationMs?: Maybe<Scalars['JSON']['output']>;
+  durationMs: Scalars['Float']['output'];
   /** Live chain */
-  firstBadSeq?: Maybe<Scalars['JSON']['output']>;
+  firstBadSeq?: Maybe<Scalars['Float']['output']>;
   /** Live chain: the records after this seq were recomputed by this pass (0: all) */
-  fromSeq?: Maybe<Scalars['JSON']['output']>;
+  fromSeq: Scalars['Float']['output'];
   /** Live chain */
-  head?: Maybe<LedgerVerifyResponseHead>;
-  method?: Maybe<Scalars['String']['output']>;
+  head: LedgerVerifyResponseHead;
+  method: Scalars['String']['output'];
   /** Both chains hold */
-  ok?: Maybe<Scalars['Boolean']['output']>;
+  ok: Scalars['Boolean']['output'];
   /** Live chain, else the replay chain’s, prefixed "replay chain:" */
   reason?: Maybe<Scalars['String']['output']>;
   /** Live chain. full: every record recomputed; incremental: the records after fromSeq, chained to the head verified before */
-  scope?: Maybe<Scalars['String']['output']>;
+  scope: LedgerVerifyResponseScope;
   /** Live chain: when the pass ran; the report is reused while the ledger head is unchanged */
-  verifiedAt?: Maybe<Scalars['String']['output']>;
+  verifiedAt: Scalars['String']['output'];
 };
 
 /** Each chain on its own: the live ledger and the replay ledger */
 export type LedgerVerifyResponseChains = {
   __typename?: 'LedgerVerifyResponseChains';
-  live?: Maybe<LedgerChainReport>;
-  replay?: Maybe<LedgerChainReport>;
+  live: LedgerChainReport;
+  replay: LedgerChainReport;
 };
 
 /** Live chain */
 export type LedgerVerifyResponseCheckpoints = {
   __typename?: 'LedgerVerifyResponseCheckpoints';
-  count?: Maybe<Scalars['JSON']['output']>;
-  firstBadSeq?: Maybe<Scalars['JSON']['output']>;
-  verified?: Maybe<Scalars['JSON']['output']>;
+  count: Scalars['Float']['output'];
+  firstBadSeq?: Maybe<Scalars['Float']['output']>;
+  verified: Scalars['Float']['output'];
 };
 
 /** Live chain */
 export type LedgerVerifyResponseHead = {
   __typename?: 'LedgerVerifyResponseHead';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
+
+export type LedgerVerifyResponseScope =
+  | 'full'
+  | 'incremental';
 
 export type MacroCalendarResponse = {
   __typename?: 'MacroCalendarResponse';
-  asOf?: Maybe<Scalars['String']['output']>;
-  count?: Maybe<Scalars['JSON']['output']>;
+  asOf: Scalars['String']['output'];
+  count: Scalars['Float']['output'];
   /** How far the stored schedule of each kind reaches */
-  coverage?: Maybe<Scalars['JSON']['output']>;
-  events?: Maybe<Array<Maybe<MacroCalendarResponseEvents>>>;
+  coverage: Scalars['JSON']['output'];
+  events: Array<MacroCalendarResponseEvents>;
   /** Per kind: the next release and its proximity (null when the published schedule does not reach that far) */
-  next?: Maybe<Scalars['JSON']['output']>;
+  next: Scalars['JSON']['output'];
   nextEvent?: Maybe<MacroCalendarResponseNextEvent>;
-  timezone?: Maybe<Scalars['String']['output']>;
-  window?: Maybe<MacroCalendarResponseWindow>;
+  timezone: Scalars['String']['output'];
+  window: MacroCalendarResponseWindow;
 };
 
 export type MacroCalendarResponseEvents = {
   __typename?: 'MacroCalendarResponseEvents';
-  at?: Maybe<Scalars['String']['output']>;
+  at: Scalars['String']['output'];
   /** Release date in New York */
-  date?: Maybe<Scalars['String']['output']>;
+  date: Scalars['String']['output'];
   /** Where the date comes from (agency schedule page or data file) */
-  source?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
   /** Release time in New York, HH:MM */
-  time?: Maybe<Scalars['String']['output']>;
-  title?: Maybe<Scalars['String']['output']>;
-  type?: Maybe<Scalars['String']['output']>;
+  time: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  type: MacroCalendarResponseEventsType;
 };
+
+export type MacroCalendarResponseEventsType =
+  | 'cpi'
+  | 'fomc'
+  | 'gdp'
+  | 'jobs';
 
 export type MacroCalendarResponseNextEvent = {
   __typename?: 'MacroCalendarResponseNextEvent';
-  at?: Maybe<Scalars['String']['output']>;
+  at: Scalars['String']['output'];
   /** Release date in New York */
-  date?: Maybe<Scalars['String']['output']>;
-  hoursUntil?: Maybe<Scalars['Float']['output']>;
+  date: Scalars['String']['output'];
+  hoursUntil: Scalars['Float']['output'];
   /** Where the date comes from (agency schedule page or data file) */
-  source?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
   /** Release time in New York, HH:MM */
-  time?: Maybe<Scalars['String']['output']>;
-  title?: Maybe<Scalars['String']['output']>;
-  type?: Maybe<Scalars['String']['output']>;
+  time: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+  type: MacroCalendarResponseEventsType;
 };
 
 export type MacroCalendarResponseWindow = {
   __typename?: 'MacroCalendarResponseWindow';
-  from?: Maybe<Scalars['String']['output']>;
+  from: Scalars['String']['output'];
   to?: Maybe<Scalars['String']['output']>;
 };
 
@@ -917,74 +970,79 @@ export type MacroCalendarResponseWindow = {
 export type MonthlyAlertPolicyRecord = {
   __typename?: 'MonthlyAlertPolicyRecord';
   /** Per block reason: the signals it blocked, and let through − blocked mean R and same-day lift */
-  byReason?: Maybe<Scalars['JSON']['output']>;
+  byReason: Scalars['JSON']['output'];
   /** Closed daily trades whose signal was alert-eligible when surfaced */
-  eligible?: Maybe<Scalars['JSON']['output']>;
+  eligible: Scalars['Float']['output'];
   /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
-  letThrough?: Maybe<RecordFigures>;
+  letThrough: RecordFigures;
   /** Closed daily trades whose record carries no alert verdict (written before it was kept) */
-  withoutVerdict?: Maybe<Scalars['JSON']['output']>;
+  withoutVerdict: Scalars['Float']['output'];
 };
 
 /** Whether the signals show edge over same-day random entries, computed from the current record */
 export type MonthlyEdgeStatement = {
   __typename?: 'MonthlyEdgeStatement';
-  basis?: Maybe<Scalars['String']['output']>;
+  basis: Scalars['String']['output'];
   /** What the current record shows, in one sentence, e.g. "no band beats same-day random entries: the best, elite, lift −0.3 pp [−1.2, +0.6]; …" */
-  statement?: Maybe<Scalars['String']['output']>;
+  statement: Scalars['String']['output'];
   /** edge: some score band beats same-day random entries (its lift interval lies above 0); none: no band does; insufficient: too few trades */
-  verdict?: Maybe<Scalars['String']['output']>;
+  verdict: MonthlyEdgeStatementVerdict;
 };
+
+export type MonthlyEdgeStatementVerdict =
+  | 'edge'
+  | 'insufficient'
+  | 'none';
 
 /** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced, for the signals detected in the month */
 export type MonthlyRecordSection = {
   __typename?: 'MonthlyRecordSection';
   /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
-  alertPolicy?: Maybe<MonthlyAlertPolicyRecord>;
+  alertPolicy: MonthlyAlertPolicyRecord;
   /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
-  all?: Maybe<RecordFigures>;
-  byBand?: Maybe<Scalars['JSON']['output']>;
-  byDirection?: Maybe<Scalars['JSON']['output']>;
-  byPattern?: Maybe<Scalars['JSON']['output']>;
-  byRegime?: Maybe<Scalars['JSON']['output']>;
-  byYear?: Maybe<Scalars['JSON']['output']>;
+  all: RecordFigures;
+  byBand: Scalars['JSON']['output'];
+  byDirection: Scalars['JSON']['output'];
+  byPattern: Scalars['JSON']['output'];
+  byRegime: Scalars['JSON']['output'];
+  byYear: Scalars['JSON']['output'];
   /** Whether the signals show edge over same-day random entries, computed from the current record */
-  edge?: Maybe<MonthlyEdgeStatement>;
+  edge: MonthlyEdgeStatement;
   /** Which ledger the figures come from */
-  ledger?: Maybe<Scalars['String']['output']>;
+  ledger: LedgerResponseSource;
   /** Random entries drawn per trade and baseline */
-  matches?: Maybe<Scalars['JSON']['output']>;
-  method?: Maybe<Scalars['JSON']['output']>;
+  matches: Scalars['Float']['output'];
+  method: Scalars['JSON']['output'];
   /** The universe the random entries were drawn from */
-  universe?: Maybe<Scalars['String']['output']>;
+  universe: Scalars['String']['output'];
 };
 
 export type MonthlyResponse = {
   __typename?: 'MonthlyResponse';
-  byBand?: Maybe<Scalars['JSON']['output']>;
-  byDirection?: Maybe<Scalars['JSON']['output']>;
-  byPattern?: Maybe<Scalars['JSON']['output']>;
-  byTimeframe?: Maybe<Scalars['JSON']['output']>;
-  from?: Maybe<Scalars['String']['output']>;
-  generatedAt?: Maybe<Scalars['String']['output']>;
-  ledgerHead?: Maybe<MonthlyResponseLedgerHead>;
-  method?: Maybe<Scalars['JSON']['output']>;
-  month?: Maybe<Scalars['String']['output']>;
+  byBand: Scalars['JSON']['output'];
+  byDirection: Scalars['JSON']['output'];
+  byPattern: Scalars['JSON']['output'];
+  byTimeframe: Scalars['JSON']['output'];
+  from: Scalars['String']['output'];
+  generatedAt: Scalars['String']['output'];
+  ledgerHead: MonthlyResponseLedgerHead;
+  method: Scalars['JSON']['output'];
+  month: Scalars['String']['output'];
   /** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced, for the signals detected in the month */
-  record?: Maybe<MonthlyRecordSection>;
+  record: MonthlyRecordSection;
   /** The replay shown (source=replay), else null */
   replay?: Maybe<ReplaySummary>;
-  signals?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
+  signals: Array<Scalars['JSON']['output']>;
   /** Which ledger this shows */
-  source?: Maybe<Scalars['String']['output']>;
-  summary?: Maybe<Performance>;
-  to?: Maybe<Scalars['String']['output']>;
+  source: LedgerResponseSource;
+  summary: Performance;
+  to: Scalars['String']['output'];
 };
 
 export type MonthlyResponseLedgerHead = {
   __typename?: 'MonthlyResponseLedgerHead';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
 
 export type Mutation = {
@@ -1179,65 +1237,65 @@ export type MutationUpdateJournalEntryArgs = {
 export type Notification = {
   __typename?: 'Notification';
   /** The dispatch (alertId of alerts.dispatched) */
-  alertId?: Maybe<Scalars['String']['output']>;
-  createdAt?: Maybe<Scalars['String']['output']>;
-  finalScore?: Maybe<Scalars['Float']['output']>;
+  alertId: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+  finalScore: Scalars['Float']['output'];
   /** ntf_… */
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** An alert rule of yours fired */
-  kind?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
+  kind: Scalars['String']['output'];
+  patternType: Scalars['String']['output'];
   readAt?: Maybe<Scalars['String']['output']>;
-  rule?: Maybe<NotificationRule>;
-  scoreBand?: Maybe<Scalars['String']['output']>;
-  signalId?: Maybe<Scalars['String']['output']>;
+  rule: NotificationRule;
+  scoreBand: Scalars['String']['output'];
+  signalId: Scalars['String']['output'];
   /** The signal’s state when the rule fired */
-  state?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
-  title?: Maybe<Scalars['String']['output']>;
+  state: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
+  timeframe: Scalars['String']['output'];
+  title: Scalars['String']['output'];
 };
 
 export type NotificationPage = {
   __typename?: 'NotificationPage';
-  items?: Maybe<Array<Maybe<Notification>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<Notification>;
+  pagination: PageMeta;
   /** All your unread notifications (not only this page) */
-  unreadCount?: Maybe<Scalars['JSON']['output']>;
+  unreadCount: Scalars['Float']['output'];
 };
 
 export type NotificationRule = {
   __typename?: 'NotificationRule';
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** As it was named when it fired */
-  name?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
 };
 
 export type NotificationsReadAll = {
   __typename?: 'NotificationsReadAll';
-  unreadCount?: Maybe<Scalars['JSON']['output']>;
+  unreadCount: Scalars['Float']['output'];
   /** Notifications marked read now */
-  updated?: Maybe<Scalars['JSON']['output']>;
+  updated: Scalars['Float']['output'];
 };
 
 export type OptionsAnalyzeResponse = {
   __typename?: 'OptionsAnalyzeResponse';
-  candidates?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
-  direction?: Maybe<Scalars['String']['output']>;
-  expectedTimeToTarget?: Maybe<Scalars['JSON']['output']>;
-  inputs?: Maybe<Scalars['JSON']['output']>;
+  candidates: Array<Scalars['JSON']['output']>;
+  direction: Scalars['String']['output'];
+  expectedTimeToTarget: Scalars['JSON']['output'];
+  inputs: Scalars['JSON']['output'];
   ivCrush?: Maybe<Scalars['JSON']['output']>;
-  probabilities?: Maybe<Scalars['JSON']['output']>;
-  recommendation?: Maybe<Scalars['JSON']['output']>;
-  spreads?: Maybe<Array<Maybe<Scalars['JSON']['output']>>>;
-  stock?: Maybe<Scalars['JSON']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  probabilities: Scalars['JSON']['output'];
+  recommendation: Scalars['JSON']['output'];
+  spreads: Array<Scalars['JSON']['output']>;
+  stock: Scalars['JSON']['output'];
+  symbol: Scalars['String']['output'];
 };
 
 export type OptionsFlowResponse = {
   __typename?: 'OptionsFlowResponse';
-  flow?: Maybe<Scalars['JSON']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  flow: Scalars['JSON']['output'];
+  symbol: Scalars['String']['output'];
 };
 
 export type PageInfo = {
@@ -1250,16 +1308,20 @@ export type PageInfo = {
 
 export type PageMeta = {
   __typename?: 'PageMeta';
-  hasMore?: Maybe<Scalars['Boolean']['output']>;
+  hasMore: Scalars['Boolean']['output'];
   /** The effective page size */
-  limit?: Maybe<Scalars['JSON']['output']>;
+  limit: Scalars['Float']['output'];
   /** Opaque cursor of the next page; null on the last page */
   nextCursor?: Maybe<Scalars['String']['output']>;
-  offset?: Maybe<Scalars['JSON']['output']>;
-  order?: Maybe<Scalars['String']['output']>;
+  offset: Scalars['Float']['output'];
+  order: PageMetaOrder;
   /** Items in all pages, where cheap to count */
-  total?: Maybe<Scalars['JSON']['output']>;
+  total?: Maybe<Scalars['Float']['output']>;
 };
+
+export type PageMetaOrder =
+  | 'asc'
+  | 'desc';
 
 export type Performance = {
   __typename?: 'Performance';
@@ -1267,24 +1329,24 @@ export type Performance = {
   /** Mean R of closed trades */
   avgR?: Maybe<Scalars['Float']['output']>;
   /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
-  avgRInterval?: Maybe<PerformanceAvgRInterval>;
+  avgRInterval: PerformanceAvgRInterval;
   /** Entered signals with a final outcome */
-  closed?: Maybe<Scalars['JSON']['output']>;
+  closed: Scalars['Float']['output'];
   expectancyR?: Maybe<Scalars['Float']['output']>;
   /** wins ÷ closed */
   hitRate?: Maybe<Scalars['Float']['output']>;
   /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
-  hitRateInterval?: Maybe<PerformanceHitRateInterval>;
-  losses?: Maybe<Scalars['JSON']['output']>;
+  hitRateInterval: PerformanceHitRateInterval;
+  losses: Scalars['Float']['output'];
   /** Failed or expired before crossing the trigger */
-  neverEntered?: Maybe<Scalars['JSON']['output']>;
-  open?: Maybe<Scalars['JSON']['output']>;
+  neverEntered: Scalars['Float']['output'];
+  open: Scalars['Float']['output'];
   /** null without losses */
   profitFactor?: Maybe<Scalars['Float']['output']>;
-  scratches?: Maybe<Scalars['JSON']['output']>;
-  signals?: Maybe<Scalars['JSON']['output']>;
-  totalR?: Maybe<Scalars['Float']['output']>;
-  wins?: Maybe<Scalars['JSON']['output']>;
+  scratches: Scalars['Float']['output'];
+  signals: Scalars['Float']['output'];
+  totalR: Scalars['Float']['output'];
+  wins: Scalars['Float']['output'];
 };
 
 /** 95%, trades detected in the same Monday-based week taken as one cluster; null below 2 weeks */
@@ -1303,15 +1365,15 @@ export type PerformanceHitRateInterval = {
 
 export type PriceBar = {
   __typename?: 'PriceBar';
-  close?: Maybe<Scalars['Float']['output']>;
+  close: Scalars['Float']['output'];
   /** Session date (New York) */
-  date?: Maybe<Scalars['String']['output']>;
-  high?: Maybe<Scalars['Float']['output']>;
-  low?: Maybe<Scalars['Float']['output']>;
-  open?: Maybe<Scalars['Float']['output']>;
+  date: Scalars['String']['output'];
+  high: Scalars['Float']['output'];
+  low: Scalars['Float']['output'];
+  open: Scalars['Float']['output'];
   /** Start of the bar (4h and 1h bars only) */
   ts?: Maybe<Scalars['String']['output']>;
-  volume?: Maybe<Scalars['Float']['output']>;
+  volume: Scalars['Float']['output'];
 };
 
 export type Query = {
@@ -1403,7 +1465,9 @@ export type QueryAlertRulesArgs = {
 
 
 export type QueryBarsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
   from?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
   range?: InputMaybe<Scalars['String']['input']>;
   symbol?: InputMaybe<Scalars['String']['input']>;
   timeframe?: InputMaybe<Scalars['String']['input']>;
@@ -1637,29 +1701,29 @@ export type RecordEstimate = {
 /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
 export type RecordFigures = {
   __typename?: 'RecordFigures';
-  hitRate?: Maybe<RecordEstimate>;
-  meanR?: Maybe<RecordEstimate>;
-  priceHitRate?: Maybe<RecordEstimate>;
+  hitRate: RecordEstimate;
+  meanR: RecordEstimate;
+  priceHitRate: RecordEstimate;
   /** Trades labelled by prices alone */
-  priced?: Maybe<Scalars['JSON']['output']>;
-  sameDay?: Maybe<RecordFiguresSameDay>;
+  priced: Scalars['Float']['output'];
+  sameDay: RecordFiguresSameDay;
   /** Share of the trades the lifecycle ended as scratches */
   scratchShare?: Maybe<Scalars['Float']['output']>;
   /** Closed, entered daily trades */
-  trades?: Maybe<Scalars['JSON']['output']>;
+  trades: Scalars['Float']['output'];
   /** Entry weeks with a trade: the clusters resampled */
-  weeks?: Maybe<Scalars['JSON']['output']>;
-  yearMatched?: Maybe<RecordFiguresYearMatched>;
+  weeks: Scalars['Float']['output'];
+  yearMatched: RecordFiguresYearMatched;
 };
 
 export type RecordFiguresSameDay = {
   __typename?: 'RecordFiguresSameDay';
   /** Resolved same-day random entries */
-  draws?: Maybe<Scalars['JSON']['output']>;
+  draws: Scalars['Float']['output'];
   /** Their hit rate (target1 before the stop, prices only) */
   hitRate?: Maybe<Scalars['Float']['output']>;
-  lift?: Maybe<RecordEstimate>;
-  liftR?: Maybe<RecordEstimate>;
+  lift: RecordEstimate;
+  liftR: RecordEstimate;
   /** Their mean R */
   meanR?: Maybe<Scalars['Float']['output']>;
 };
@@ -1667,11 +1731,11 @@ export type RecordFiguresSameDay = {
 export type RecordFiguresYearMatched = {
   __typename?: 'RecordFiguresYearMatched';
   /** Resolved year-matched random entries */
-  draws?: Maybe<Scalars['JSON']['output']>;
+  draws: Scalars['Float']['output'];
   /** Their hit rate (target1 before the stop, prices only) */
   hitRate?: Maybe<Scalars['Float']['output']>;
-  lift?: Maybe<RecordEstimate>;
-  liftR?: Maybe<RecordEstimate>;
+  lift: RecordEstimate;
+  liftR: RecordEstimate;
   /** Their mean R */
   meanR?: Maybe<Scalars['Float']['output']>;
 };
@@ -1680,50 +1744,50 @@ export type RecordFiguresYearMatched = {
 export type RecordSection = {
   __typename?: 'RecordSection';
   /** A group's record: the ledger's hit rate and mean R, the trades' price-label hit rate, and the lift over same-day and year-matched random entries with the trade's geometry; every interval a 95% weekly cluster bootstrap (method says how) */
-  all?: Maybe<RecordFigures>;
-  byBand?: Maybe<Scalars['JSON']['output']>;
-  byDirection?: Maybe<Scalars['JSON']['output']>;
-  byPattern?: Maybe<Scalars['JSON']['output']>;
-  byRegime?: Maybe<Scalars['JSON']['output']>;
-  byYear?: Maybe<Scalars['JSON']['output']>;
+  all: RecordFigures;
+  byBand: Scalars['JSON']['output'];
+  byDirection: Scalars['JSON']['output'];
+  byPattern: Scalars['JSON']['output'];
+  byRegime: Scalars['JSON']['output'];
+  byYear: Scalars['JSON']['output'];
   /** Which ledger the figures come from */
-  ledger?: Maybe<Scalars['String']['output']>;
+  ledger: LedgerResponseSource;
   /** Random entries drawn per trade and baseline */
-  matches?: Maybe<Scalars['JSON']['output']>;
-  method?: Maybe<Scalars['JSON']['output']>;
+  matches: Scalars['Float']['output'];
+  method: Scalars['JSON']['output'];
   /** The universe the random entries were drawn from */
-  universe?: Maybe<Scalars['String']['output']>;
+  universe: Scalars['String']['output'];
 };
 
 export type ReplaySummary = {
   __typename?: 'ReplaySummary';
   /** The market-data provider the replay read (synthetic, csv, yahoo) */
-  dataSource?: Maybe<Scalars['String']['output']>;
+  dataSource: Scalars['String']['output'];
   finishedAt?: Maybe<Scalars['String']['output']>;
-  id?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
   /** What started it: boot (first start), cli, api, test */
-  origin?: Maybe<Scalars['String']['output']>;
+  origin: Scalars['String']['output'];
   /** timeframe, from, to, universe, benchmark */
-  params?: Maybe<Scalars['JSON']['output']>;
-  sessionsDone?: Maybe<Scalars['JSON']['output']>;
-  sessionsTotal?: Maybe<Scalars['JSON']['output']>;
-  startedAt?: Maybe<Scalars['String']['output']>;
+  params: Scalars['JSON']['output'];
+  sessionsDone: Scalars['Float']['output'];
+  sessionsTotal: Scalars['Float']['output'];
+  startedAt: Scalars['String']['output'];
   /** running, done or failed */
-  status?: Maybe<Scalars['String']['output']>;
+  status: Scalars['String']['output'];
   /** The universe scanned at each date, and whether the figures carry survivorship bias, in words */
-  universe?: Maybe<ReplaySummaryUniverse>;
+  universe: ReplaySummaryUniverse;
 };
 
 /** The universe scanned at each date, and whether the figures carry survivorship bias, in words */
 export type ReplaySummaryUniverse = {
   __typename?: 'ReplaySummaryUniverse';
-  kind?: Maybe<Scalars['String']['output']>;
-  membersWithoutData?: Maybe<Scalars['JSON']['output']>;
-  membership?: Maybe<Scalars['String']['output']>;
-  minCoverage?: Maybe<Scalars['Float']['output']>;
-  survivorshipBias?: Maybe<Scalars['Boolean']['output']>;
-  survivorshipNote?: Maybe<Scalars['String']['output']>;
-  symbols?: Maybe<Scalars['JSON']['output']>;
+  kind: Scalars['String']['output'];
+  membersWithoutData: Scalars['Float']['output'];
+  membership: Scalars['String']['output'];
+  minCoverage: Scalars['Float']['output'];
+  survivorshipBias: Scalars['Boolean']['output'];
+  survivorshipNote: Scalars['String']['output'];
+  symbols: Scalars['Float']['output'];
 };
 
 /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
@@ -1741,39 +1805,39 @@ export type ScoreComponents = {
 export type ScorecardResponse = {
   __typename?: 'ScorecardResponse';
   /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
-  alertPolicy?: Maybe<AlertPolicyRecord>;
-  allTime?: Maybe<Performance>;
-  calibration?: Maybe<ScorecardResponseCalibration>;
+  alertPolicy: AlertPolicyRecord;
+  allTime: Performance;
+  calibration: ScorecardResponseCalibration;
   /** Whether the signals show edge over same-day random entries, computed from the current record */
-  edge?: Maybe<EdgeStatement>;
-  generatedAt?: Maybe<Scalars['String']['output']>;
+  edge: EdgeStatement;
+  generatedAt: Scalars['String']['output'];
   /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval */
-  higherBandsDoBetter?: Maybe<Scalars['JSON']['output']>;
-  ledgerHead?: Maybe<ScorecardResponseLedgerHead>;
-  method?: Maybe<Scalars['JSON']['output']>;
+  higherBandsDoBetter: Scalars['JSON']['output'];
+  ledgerHead: ScorecardResponseLedgerHead;
+  method: Scalars['JSON']['output'];
   /** The replay shown (source=replay), else null */
   replay?: Maybe<ReplaySummary>;
   /** Which ledger this shows */
-  source?: Maybe<Scalars['String']['output']>;
+  source: LedgerResponseSource;
   /** Whether the figures may flatter because companies that later failed or left the index are missing from the universe */
-  survivorshipBias?: Maybe<Scalars['Boolean']['output']>;
+  survivorshipBias: Scalars['Boolean']['output'];
   /** What survivorship bias means for these figures, in words */
-  survivorshipNote?: Maybe<Scalars['String']['output']>;
+  survivorshipNote: Scalars['String']['output'];
   /** 30d, 90d, 365d by detection date */
-  trailing?: Maybe<Scalars['JSON']['output']>;
+  trailing: Scalars['JSON']['output'];
 };
 
 export type ScorecardResponseCalibration = {
   __typename?: 'ScorecardResponseCalibration';
-  byBand?: Maybe<Scalars['JSON']['output']>;
-  byDirection?: Maybe<Scalars['JSON']['output']>;
-  byPattern?: Maybe<Scalars['JSON']['output']>;
-  byRegime?: Maybe<Scalars['JSON']['output']>;
-  byTimeframe?: Maybe<Scalars['JSON']['output']>;
+  byBand: Scalars['JSON']['output'];
+  byDirection: Scalars['JSON']['output'];
+  byPattern: Scalars['JSON']['output'];
+  byRegime: Scalars['JSON']['output'];
+  byTimeframe: Scalars['JSON']['output'];
   /** Is confidence a probability of a win? Brier score against the base rate, and the reliability table */
-  confidence?: Maybe<ScorecardResponseCalibrationConfidence>;
+  confidence: ScorecardResponseCalibrationConfidence;
   /** The ledger's closed daily trades beside both matched random baselines, by band, pattern, direction, year of entry and market regime when surfaced */
-  record?: Maybe<RecordSection>;
+  record: RecordSection;
 };
 
 /** Is confidence a probability of a win? Brier score against the base rate, and the reliability table */
@@ -1786,62 +1850,68 @@ export type ScorecardResponseCalibrationConfidence = {
   /** Brier score of predicting the base rate for every trade */
   referenceBrier?: Maybe<Scalars['Float']['output']>;
   /** Predicted vs observed by decile of confidence; observed with its Wilson 95% interval */
-  reliability?: Maybe<Array<Maybe<ScorecardResponseCalibrationConfidenceReliability>>>;
+  reliability: Array<ScorecardResponseCalibrationConfidenceReliability>;
   /** 1 − brier ÷ referenceBrier; above 0 the confidence tells more than the base rate */
   skill?: Maybe<Scalars['Float']['output']>;
   /** Closed trades with a confidence */
-  trades?: Maybe<Scalars['JSON']['output']>;
+  trades: Scalars['Float']['output'];
 };
 
 export type ScorecardResponseCalibrationConfidenceReliability = {
   __typename?: 'ScorecardResponseCalibrationConfidenceReliability';
-  from?: Maybe<Scalars['Float']['output']>;
-  lower?: Maybe<Scalars['Float']['output']>;
-  observed?: Maybe<Scalars['Float']['output']>;
-  predicted?: Maybe<Scalars['Float']['output']>;
-  to?: Maybe<Scalars['Float']['output']>;
-  trades?: Maybe<Scalars['JSON']['output']>;
-  upper?: Maybe<Scalars['Float']['output']>;
+  from: Scalars['Float']['output'];
+  lower: Scalars['Float']['output'];
+  observed: Scalars['Float']['output'];
+  predicted: Scalars['Float']['output'];
+  to: Scalars['Float']['output'];
+  trades: Scalars['Float']['output'];
+  upper: Scalars['Float']['output'];
 };
 
 export type ScorecardResponseLedgerHead = {
   __typename?: 'ScorecardResponseLedgerHead';
-  hash?: Maybe<Scalars['String']['output']>;
-  seq?: Maybe<Scalars['JSON']['output']>;
+  hash: Scalars['String']['output'];
+  seq: Scalars['Float']['output'];
 };
 
 export type SectorRotationResponse = {
   __typename?: 'SectorRotationResponse';
-  asOf?: Maybe<Scalars['String']['output']>;
-  benchmark?: Maybe<Scalars['String']['output']>;
-  count?: Maybe<Scalars['JSON']['output']>;
-  method?: Maybe<Scalars['String']['output']>;
+  asOf: Scalars['String']['output'];
+  benchmark: Scalars['String']['output'];
+  count: Scalars['Float']['output'];
+  method: Scalars['String']['output'];
   /** Ranked by RS-Ratio, strongest first */
-  sectors?: Maybe<Array<Maybe<SectorRotationResponseSectors>>>;
+  sectors: Array<SectorRotationResponseSectors>;
 };
 
 export type SectorRotationResponseSectors = {
   __typename?: 'SectorRotationResponseSectors';
-  performance?: Maybe<Scalars['JSON']['output']>;
-  quadrant?: Maybe<Scalars['String']['output']>;
+  performance: Scalars['JSON']['output'];
+  quadrant: SectorRotationResponseSectorsQuadrant;
   /** RRG-style RS-Momentum (100 = steady relative trend) */
-  rsMomentum?: Maybe<Scalars['Float']['output']>;
+  rsMomentum: Scalars['Float']['output'];
   /** RRG-style RS-Ratio (100 = in line with the benchmark) */
-  rsRatio?: Maybe<Scalars['Float']['output']>;
+  rsRatio: Scalars['Float']['output'];
   /** GICS sector */
-  sector?: Maybe<Scalars['String']['output']>;
+  sector: Scalars['String']['output'];
   /** SPDR sector fund */
-  symbol?: Maybe<Scalars['String']['output']>;
+  symbol: Scalars['String']['output'];
   /** Weekly points (5 bars apart), oldest first, ending at the latest */
-  tail?: Maybe<Array<Maybe<SectorRotationResponseSectorsTail>>>;
+  tail: Array<SectorRotationResponseSectorsTail>;
 };
+
+export type SectorRotationResponseSectorsQuadrant =
+  | 'improving'
+  | 'lagging'
+  | 'leading'
+  | 'weakening';
 
 export type SectorRotationResponseSectorsTail = {
   __typename?: 'SectorRotationResponseSectorsTail';
-  date?: Maybe<Scalars['String']['output']>;
-  quadrant?: Maybe<Scalars['String']['output']>;
-  rsMomentum?: Maybe<Scalars['Float']['output']>;
-  rsRatio?: Maybe<Scalars['Float']['output']>;
+  date: Scalars['String']['output'];
+  quadrant: SectorRotationResponseSectorsQuadrant;
+  rsMomentum: Scalars['Float']['output'];
+  rsRatio: Scalars['Float']['output'];
 };
 
 export type ShortInterestReport = {
@@ -1853,60 +1923,75 @@ export type ShortInterestReport = {
   /** Shares short ÷ free float, % */
   percentOfFloat?: Maybe<Scalars['Float']['output']>;
   previousSharesShort?: Maybe<Scalars['Float']['output']>;
-  settlementDate?: Maybe<Scalars['String']['output']>;
-  sharesShort?: Maybe<Scalars['Float']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
+  settlementDate: Scalars['String']['output'];
+  sharesShort: Scalars['Float']['output'];
+  source: Scalars['String']['output'];
 };
 
 export type ShortInterestResponse = {
   __typename?: 'ShortInterestResponse';
   snapshot?: Maybe<ShortInterestReport>;
-  source?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
   squeeze?: Maybe<Scalars['JSON']['output']>;
-  squeezeRisk?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  squeezeRisk?: Maybe<ShortInterestResponseSqueezeRisk>;
+  symbol: Scalars['String']['output'];
 };
+
+export type ShortInterestResponseSqueezeRisk =
+  | 'elevated'
+  | 'high'
+  | 'low'
+  | 'moderate';
 
 export type Signal = {
   __typename?: 'Signal';
   /** 50-bar average close × volume, USD */
   avgDollarVolume?: Maybe<Scalars['Float']['output']>;
-  breakoutState?: Maybe<Scalars['String']['output']>;
+  breakoutState: SignalBreakoutState;
   /** Breakout bar volume ÷ its 50-bar average, once triggered */
   breakoutVolumeRatio?: Maybe<Scalars['Float']['output']>;
   /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
-  components?: Maybe<ScoreComponents>;
+  components: ScoreComponents;
   /** The calibrated probability that the ledger records a win (target1 before the stop while the lifecycle holds), from the fitted model; judged in /api/scorecard `calibration.confidence` (Brier score and reliability) */
-  confidence?: Maybe<Scalars['Float']['output']>;
-  detectedAt?: Maybe<Scalars['String']['output']>;
-  direction?: Maybe<Scalars['String']['output']>;
+  confidence: Scalars['Float']['output'];
+  detectedAt: Scalars['String']['output'];
+  direction: SignalDirection;
   /** Distance of that close beyond the trigger in the setup’s direction, % */
-  distancePct?: Maybe<Scalars['Float']['output']>;
+  distancePct: Scalars['Float']['output'];
   /** GET /api/earnings of the signal's symbol, first page (batched per request) */
   earnings?: Maybe<EarningsResponse>;
   /** How reachable target1 is, as the record shows it: the fitted score (kernels/score-table, fitted on the replayed history 2005–2016) ranks setups by their expected R and chance of a recorded win. It is not edge: out of sample no band beats random entries with the same geometry on the same day (/api/scorecard `edge` says what the current record shows) */
-  finalScore?: Maybe<Scalars['Float']['output']>;
-  geometry?: Maybe<SignalGeometry>;
+  finalScore: Scalars['Float']['output'];
+  geometry: SignalGeometry;
   /** SYMBOL-pattern-detectedAt */
-  id?: Maybe<Scalars['String']['output']>;
-  patternFamily?: Maybe<Scalars['String']['output']>;
-  patternType?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  patternFamily: SignalPatternFamily;
+  patternType: SignalPatternType;
   /** Close at the scan */
-  price?: Maybe<Scalars['Float']['output']>;
-  reasons?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
+  price: Scalars['Float']['output'];
+  reasons: Array<Scalars['String']['output']>;
   /** IBD-style RS rank 1–99 in the universe */
   rsRank?: Maybe<Scalars['Float']['output']>;
   /** elite ≥ 85, strong ≥ 70, watchlist ≥ 55, ignore */
-  scoreBand?: Maybe<Scalars['String']['output']>;
+  scoreBand: SignalScoreBand;
   /** GET /api/snapshot of the signal's symbol (batched per request) */
   snapshot?: Maybe<SnapshotResponse>;
   stopLoss?: Maybe<Scalars['Float']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  target1?: Maybe<Scalars['Float']['output']>;
-  timeframe?: Maybe<Scalars['String']['output']>;
-  trendRegime?: Maybe<Scalars['String']['output']>;
-  triggerPrice?: Maybe<Scalars['Float']['output']>;
+  symbol: Scalars['String']['output'];
+  target1: Scalars['Float']['output'];
+  timeframe: Scalars['String']['output'];
+  trendRegime: SignalTrendRegime;
+  triggerPrice: Scalars['Float']['output'];
 };
+
+export type SignalBreakoutState =
+  | 'confirmed'
+  | 'expired'
+  | 'failed'
+  | 'forming'
+  | 'stopped'
+  | 'target_hit'
+  | 'triggered';
 
 export type SignalConnection = {
   __typename?: 'SignalConnection';
@@ -1914,6 +1999,10 @@ export type SignalConnection = {
   pageInfo: PageInfo;
   totalCount: Scalars['Int']['output'];
 };
+
+export type SignalDirection =
+  | 'long'
+  | 'short';
 
 export type SignalEdge = {
   __typename?: 'SignalEdge';
@@ -1924,48 +2013,81 @@ export type SignalEdge = {
 export type SignalGeometry = {
   __typename?: 'SignalGeometry';
   /** Successive contractions (VCP pullbacks, triangle touches); 0 where it means nothing */
-  contractions?: Maybe<Scalars['Float']['output']>;
+  contractions: Scalars['Float']['output'];
   /** (highest high − lowest low) ÷ highest high, % */
-  depthPct?: Maybe<Scalars['Float']['output']>;
+  depthPct: Scalars['Float']['output'];
   /** Time of the pattern's last bar */
-  end?: Maybe<Scalars['String']['output']>;
-  lengthBars?: Maybe<Scalars['Float']['output']>;
+  end: Scalars['String']['output'];
+  lengthBars: Scalars['Float']['output'];
   /** Time of the pattern's first bar */
-  start?: Maybe<Scalars['String']['output']>;
+  start: Scalars['String']['output'];
 };
+
+export type SignalPatternFamily =
+  | 'base'
+  | 'continuation'
+  | 'momentum'
+  | 'range';
+
+export type SignalPatternType =
+  | 'ascending_triangle'
+  | 'bear_flag'
+  | 'bull_flag'
+  | 'cup_with_handle'
+  | 'descending_triangle'
+  | 'donchian_55'
+  | 'double_bottom'
+  | 'flat_base'
+  | 'gap_and_go'
+  | 'high_tight_flag'
+  | 'new_high_52w'
+  | 'range_breakdown'
+  | 'range_breakout'
+  | 'vcp';
+
+export type SignalScoreBand =
+  | 'elite'
+  | 'ignore'
+  | 'strong'
+  | 'watchlist';
+
+export type SignalTrendRegime =
+  | 'downtrend'
+  | 'sideways'
+  | 'uptrend';
 
 export type SnapshotResponse = {
   __typename?: 'SnapshotResponse';
   /** price − previousClose */
-  change?: Maybe<Scalars['Float']['output']>;
+  change: Scalars['Float']['output'];
   /** 100 × change / previousClose */
-  changePercent?: Maybe<Scalars['Float']['output']>;
-  dayHigh?: Maybe<Scalars['Float']['output']>;
-  dayLow?: Maybe<Scalars['Float']['output']>;
-  marketOpen?: Maybe<Scalars['Boolean']['output']>;
+  changePercent: Scalars['Float']['output'];
+  dayHigh: Scalars['Float']['output'];
+  dayLow: Scalars['Float']['output'];
+  marketOpen: Scalars['Boolean']['output'];
   name?: Maybe<Scalars['String']['output']>;
-  open?: Maybe<Scalars['Float']['output']>;
-  previousClose?: Maybe<Scalars['Float']['output']>;
-  price?: Maybe<Scalars['Float']['output']>;
+  open: Scalars['Float']['output'];
+  previousClose: Scalars['Float']['output'];
+  price: Scalars['Float']['output'];
   sector?: Maybe<Scalars['String']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  ts?: Maybe<Scalars['String']['output']>;
+  source: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
+  ts: Scalars['String']['output'];
   /** Session volume so far */
-  volume?: Maybe<Scalars['Float']['output']>;
+  volume: Scalars['Float']['output'];
 };
 
 export type StateChangeEvent = {
   __typename?: 'StateChangeEvent';
   /** Time of that bar */
-  at?: Maybe<Scalars['String']['output']>;
+  at: Scalars['String']['output'];
   /** null for a signal first seen past forming */
-  from?: Maybe<Scalars['String']['output']>;
+  from?: Maybe<SignalBreakoutState>;
   /** Close of the bar that moved it */
-  price?: Maybe<Scalars['Float']['output']>;
-  signalId?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  to?: Maybe<Scalars['String']['output']>;
+  price: Scalars['Float']['output'];
+  signalId: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
+  to: SignalBreakoutState;
 };
 
 export type Subscription = {
@@ -1981,97 +2103,76 @@ export type Subscription = {
 export type TrendTemplate = {
   __typename?: 'TrendTemplate';
   /** The criteria not met, in words */
-  failed?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  met?: Maybe<Scalars['Int']['output']>;
+  failed: Array<Scalars['String']['output']>;
+  met: Scalars['Int']['output'];
   /** All eight criteria met */
-  passed?: Maybe<Scalars['Boolean']['output']>;
+  passed: Scalars['Boolean']['output'];
 };
 
 export type UniverseScanResponse = {
   __typename?: 'UniverseScanResponse';
-  asOf?: Maybe<Scalars['String']['output']>;
-  benchmark?: Maybe<Scalars['String']['output']>;
-  count?: Maybe<Scalars['JSON']['output']>;
-  filters?: Maybe<UniverseScanResponseFilters>;
-  generatedAt?: Maybe<Scalars['String']['output']>;
-  method?: Maybe<Scalars['String']['output']>;
-  ok?: Maybe<Scalars['Boolean']['output']>;
-  ranked?: Maybe<Array<Maybe<UniverseScanResponseRanked>>>;
+  asOf: Scalars['String']['output'];
+  benchmark: Scalars['String']['output'];
+  count: Scalars['Float']['output'];
+  filters: UniverseScanResponseFilters;
+  generatedAt: Scalars['String']['output'];
+  method: Scalars['String']['output'];
+  ok: Scalars['Boolean']['output'];
+  ranked: Array<UniverseScanResponseRanked>;
   regime?: Maybe<Scalars['JSON']['output']>;
-  regimeMultiplier?: Maybe<Scalars['Float']['output']>;
-  source?: Maybe<Scalars['String']['output']>;
+  regimeMultiplier: Scalars['Float']['output'];
+  source: Scalars['String']['output'];
   /** Symbols in the chosen universes before filters */
-  universeSize?: Maybe<Scalars['JSON']['output']>;
+  universeSize: Scalars['Float']['output'];
 };
 
 export type UniverseScanResponseFilters = {
   __typename?: 'UniverseScanResponseFilters';
-  limit?: Maybe<Scalars['JSON']['output']>;
-  minAvgVolUsd?: Maybe<Scalars['Float']['output']>;
-  minRsRank?: Maybe<Scalars['Float']['output']>;
+  limit: Scalars['Float']['output'];
+  minAvgVolUsd: Scalars['Float']['output'];
+  minRsRank: Scalars['Float']['output'];
 };
 
 export type UniverseScanResponseRanked = {
   __typename?: 'UniverseScanResponseRanked';
   /** 50-day average of close × volume, USD */
-  avgDollarVolume?: Maybe<Scalars['Float']['output']>;
+  avgDollarVolume: Scalars['Float']['output'];
   /** The highest-scoring live setup, or null */
   bestSetup?: Maybe<BreakoutSignal>;
-  indices?: Maybe<Array<Maybe<Scalars['String']['output']>>>;
-  name?: Maybe<Scalars['String']['output']>;
-  price?: Maybe<Scalars['Float']['output']>;
-  rsRank?: Maybe<Scalars['JSON']['output']>;
+  indices: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  price: Scalars['Float']['output'];
+  rsRank?: Maybe<Scalars['Float']['output']>;
   /** 0.4·ROC63 + 0.2·(ROC126 + ROC189 + ROC252) */
   rsScore?: Maybe<Scalars['Float']['output']>;
   sector?: Maybe<Scalars['String']['output']>;
-  symbol?: Maybe<Scalars['String']['output']>;
-  trendRegime?: Maybe<Scalars['String']['output']>;
-  trendTemplate?: Maybe<TrendTemplate>;
+  symbol: Scalars['String']['output'];
+  trendRegime: Scalars['String']['output'];
+  trendTemplate: TrendTemplate;
 };
 
 export type Watchlist = {
   __typename?: 'Watchlist';
   /** When it was created */
-  createdAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
   /** wl_… */
-  id?: Maybe<Scalars['String']['output']>;
-  name?: Maybe<Scalars['String']['output']>;
+  id: Scalars['String']['output'];
+  name: Scalars['String']['output'];
   /** In the order they were added */
-  symbols?: Maybe<Array<Maybe<WatchlistSymbols>>>;
+  symbols: Array<WatchlistSymbols>;
   /** When it last changed */
-  updatedAt?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
 };
 
 export type WatchlistPage = {
   __typename?: 'WatchlistPage';
-  items?: Maybe<Array<Maybe<Watchlist>>>;
-  pagination?: Maybe<PageMeta>;
+  items: Array<Watchlist>;
+  pagination: PageMeta;
 };
 
 export type WatchlistSymbols = {
   __typename?: 'WatchlistSymbols';
   /** The symbol’s newest signal of any timeframe and state; null when none was ever surfaced */
   latestSignal?: Maybe<LatestSignal>;
-  symbol?: Maybe<Scalars['String']['output']>;
+  symbol: Scalars['String']['output'];
 };
-
-export type TopSignalsQueryVariables = Exact<{
-  first?: number | null | undefined;
-  timeframe?: string | null | undefined;
-  after?: string | null | undefined;
-}>;
-
-
-export type TopSignalsQuery = { signals: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string | null, symbol: string | null, patternType: string | null, finalScore: number | null, scoreBand: string | null, breakoutState: string | null } }> } };
-
-export type SignalWithSnapshotQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type SignalWithSnapshotQuery = { signal: { id: string | null, symbol: string | null, finalScore: number | null, snapshot: { price: number | null, changePercent: number | null } | null } | null };
-
-export type NewBreakoutsSubscriptionVariables = Exact<{ [key: string]: never; }>;
-
-
-export type NewBreakoutsSubscription = { breakoutNew: { signal: { id: string | null, symbol: string | null, finalScore: number | null } | null } | null };

@@ -1,0 +1,63 @@
+/**
+ * @module modules/market/bulk
+ * /api/bars as a bulk read (issue 31): the page in the representation the
+ * request chose (plugins/media: `format=` or `Accept`), with the RFC 8288
+ * `Link` to its next page. JSON stays the default and the held answer
+ * (service's `barsJson`); CSV follows RFC 4180 with a header row (the
+ * ledger's writer, ledger/serialize `csvLine`); NDJSON is one PriceBar per
+ * LF-terminated line (the ndjson spec, github.com/ndjson/ndjson-spec).
+ */
+import type { ApiVersion } from '../../config';
+import type { MarketData } from '../../market-data';
+import { csvLine } from '../../ledger/serialize';
+import { bulkMedia, nextLink, type BulkMedia } from '../../plugins/media';
+import { jsonResponse } from '../params';
+import { BARS_PAGE_DEFAULT, type BarsResponse, type BarsRouteQuery } from './model';
+import { barsJson, barsPage, clampBarsLimit } from './service';
+
+const CONTENT_TYPE: Record<Exclude<BulkMedia, 'application/json'>, string> = {
+  'text/csv': 'text/csv; charset=utf-8',
+  'application/x-ndjson': 'application/x-ndjson; charset=utf-8',
+};
+
+/** The bars as CSV: `date,[ts,]open,high,low,close,volume` (ts for intraday bars), CRLF line ends. */
+export function barsCsv({ bars, timeframe }: Pick<BarsResponse, 'bars' | 'timeframe'>): string {
+  const intraday = timeframe !== 'daily';
+  let out = csvLine(intraday ? ['date', 'ts', 'open', 'high', 'low', 'close', 'volume'] : ['date', 'open', 'high', 'low', 'close', 'volume']);
+  for (const b of bars) out += csvLine(intraday ? [b.date, b.ts, b.open, b.high, b.low, b.close, b.volume] : [b.date, b.open, b.high, b.low, b.close, b.volume]);
+  return out;
+}
+
+/** The bars as NDJSON: one PriceBar per line. */
+export function barsNdjson({ bars }: Pick<BarsResponse, 'bars'>): string {
+  let out = '';
+  for (const b of bars) out += `${JSON.stringify(b)}\n`;
+  return out;
+}
+
+/**
+ * The answer of GET /api/bars on the route (the fast path answers plain JSON
+ * reads of the spec's ranges itself). `headers`: the route's response
+ * headers, where the `Link` goes.
+ */
+export async function barsAnswer(
+  marketData: MarketData,
+  query: typeof BarsRouteQuery.static,
+  apiVersion: ApiVersion,
+  request: Request,
+  headers: Record<string, string | number>,
+): Promise<Response> {
+  // Negotiated first: a 406 costs no read.
+  const media = bulkMedia(request.headers.get('accept'), query.format);
+  const { format: _format, ...params } = query;
+  // A window of the spec's ranges fits one default page (model's BARS_PAGE_DEFAULT): the held answer, no Link.
+  if (media === 'application/json' && params.range !== 'max' && params.cursor === undefined && clampBarsLimit(params.limit) === BARS_PAGE_DEFAULT) {
+    return jsonResponse(await barsJson(marketData, params, apiVersion));
+  }
+  const page = await barsPage(marketData, params, apiVersion);
+  const next = page.pagination?.nextCursor;
+  if (next) headers.link = nextLink(request.url, next);
+  if (media === 'application/json') return jsonResponse(JSON.stringify(page), false);
+  const body = media === 'text/csv' ? barsCsv(page) : barsNdjson(page);
+  return new Response(body, { headers: { 'content-type': CONTENT_TYPE[media], ...(next ? { link: headers.link as string } : {}) } });
+}
