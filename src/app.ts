@@ -4,6 +4,7 @@
  * app. Tests call `createApp(services).handle(request)`; src/index.ts listens.
  */
 import { Elysia } from 'elysia';
+import { KindGuard } from '@sinclair/typebox';
 import { createBunRouteHandler } from 'elysia/adapter/bun/compose';
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
@@ -34,7 +35,7 @@ import { WEBHOOKS } from './modules/alerts/webhook';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
 import { rateLimit, rateLimiter, rateLimitOptions } from './plugins/rate-limit';
-import { fastPath } from './plugins/fast-path';
+import { fastPath, type FastPathOptions } from './plugins/fast-path';
 import { observe } from './plugins/observe';
 import { representation } from './plugins/representation';
 import { requestId } from './plugins/request-id';
@@ -68,7 +69,7 @@ const TAGS = [
  * The fast path's handlers by path (plugins/fast-path), in Bun's `routes`
  * shape; `ordinaryOf(path)` answers what they leave (the app's own handler of the route).
  */
-export function fastRoutes(services: Services, ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>) {
+export function fastRoutes(services: Services, ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>, queryOf: FastPathOptions['queryOf']) {
   const { config } = services;
   return fastPath(
     [...marketFastRoutes(services), ...signalsFastRoutes(services), ...systemFastRoutes(services)],
@@ -79,9 +80,18 @@ export function fastRoutes(services: Services, ordinaryOf: (path: string) => (re
       cors: corsPolicy({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }),
       rateLimit: rateLimiter(rateLimitOptions(services)).general,
       compressed: services.compressedBodies,
+      queryOf,
     },
     ordinaryOf,
   );
+}
+
+/** A GET route's query schema from the app's route table: the one its declaration validates with (the fast path's too). */
+export function routeQuery(app: () => { routes: readonly { method: string; path: string; hooks?: { query?: unknown } }[] }): FastPathOptions['queryOf'] {
+  return (path) => {
+    const query = app().routes.find((route) => route.method === 'GET' && route.path === path)?.hooks?.query;
+    return KindGuard.IsSchema(query) ? query : undefined;
+  };
 }
 
 export function createApp(services: Services) {
@@ -107,7 +117,7 @@ export function createApp(services: Services) {
     }
     return handler;
   };
-  const hot = fastRoutes(services, ordinaryOf);
+  const hot = fastRoutes(services, ordinaryOf, routeQuery(() => app));
   const app = new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
     .use(observe({ log, metrics: services.metrics, isRoute }))
     .use(requestId)

@@ -39,6 +39,7 @@ import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { WebhookSender } from './background/webhooks';
 import { SignalRuns } from './jobs/runs';
+import { SignalReads } from './jobs/signal-reads';
 import { LedgerBooks } from './ledger/book';
 import { LedgerCsv } from './ledger/csv';
 import { LedgerVerifier } from './ledger/verify';
@@ -93,6 +94,8 @@ export interface Services {
   ledgerCsv: LedgerCsv;
   /** The scan runs: the latest persisted run per timeframe, replays, persisting. */
   runs: SignalRuns;
+  /** What readers of breakout signals see (jobs/signal-reads), with the REST bodies held per persisted run. */
+  signals: SignalReads<string>;
   bus: EventBus;
   /** Walk-forward backtests: single-symbol runs and universe jobs (their queue and heartbeats). */
   backtests: BacktestJobs;
@@ -277,6 +280,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const replays = new ReplayRunsRepository(database.db, replayLedger);
   const background = new BackgroundWorkers(backgroundWorkers(config, { health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool }));
+  const signals = new SignalReads<string>({ marketData, runs, log });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
     pool: () => ({ threads: pool.threads, ...pool.stats() }),
@@ -308,6 +312,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     ledgerVerifier,
     ledgerCsv: new LedgerCsv(ledger, { chunkSignals: database.kind === 'pglite' ? 100 : 2_000, maxCachedBytes: 64 * 2 ** 20 }),
     runs,
+    signals,
     replayLedger,
     replayFigures: new LedgerBooks(replayLedger, bookOptions),
     replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),

@@ -69,8 +69,6 @@ export interface LatestRun {
   view: SignalView;
   /** The newest runs of the timeframe (this one first). */
   history: RunSummary[];
-  /** Serialised answers drawn from this run, by query; a new run starts empty. */
-  answers: Map<string, string>;
 }
 
 /** How long a read of the latest run is reused; a run persisted by this process replaces it at once, one by another instance shows within this. */
@@ -135,6 +133,12 @@ export class SignalRuns {
   async replay(timeframe: Timeframe, asOfTs: number, symbols?: string[]): Promise<SignalView> {
     const result = await runScan(this.deps, { timeframe, asOfTs, symbols });
     return { ...this.viewOf(result), alerts: await this.alerts(result) };
+  }
+
+  /** A replay as of `asOfTs` (see `replay`) with the timeframe's persisted run history: what a reader of a past date sees. */
+  async at(timeframe: Timeframe, asOfTs: number): Promise<{ view: SignalView; history: RunSummary[] }> {
+    const [view, history] = await Promise.all([this.replay(timeframe, asOfTs), this.history(timeframe)]);
+    return { view, history };
   }
 
   /** The daily universe scan against `benchmark`, reused for a minute (the universe-scan endpoint). */
@@ -281,6 +285,6 @@ export class SignalRuns {
     const alerts = run.alerts
       ? evaluationOf(run.signals, run.alerts)
       : await alertsAt({ scans: this.deps.scans, provider: this.deps.marketData.provider }, timeframe, run.signals, run.regime?.regime ?? null, view.asOf);
-    return { run, view: { ...view, alerts }, history, answers: new Map() };
+    return { run, view: { ...view, alerts }, history };
   }
 }

@@ -22,6 +22,7 @@ import type { KernelPool } from '../pool';
 import { batches } from '../pool';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import type { BarStore } from '../store';
+import { yieldToEventLoop } from '../db/client';
 
 export interface ScanRequest {
   timeframe: Timeframe;
@@ -42,9 +43,31 @@ export interface ScanDeps {
 const iso = (ts: number) => new Date(ts).toISOString();
 
 /** The default universe: every S&P 500 and Nasdaq-100 stock the provider serves. */
-export async function defaultUniverse(marketData: MarketData): Promise<string[]> {
+export async function defaultUniverse(marketData: Pick<MarketData, 'instruments'>): Promise<string[]> {
   const instruments = await marketData.instruments();
   return [...instruments.values()].filter((i) => i.indices.includes('sp500') || i.indices.includes('nasdaq100')).map((i) => i.symbol);
+}
+
+/**
+ * Symbols whose bars are read between two turns of the event loop. A cold
+ * read copies each series into the shared store (a few hundred microseconds a
+ * symbol, several times that on a loaded machine); read all at once, the
+ * universe's ~600 held the loop over a second while other requests waited
+ * (issue 27), sliced so they hold it a few milliseconds at a time.
+ */
+const LOAD_SLICE = 16;
+
+/**
+ * Loads `symbols`' bars through the cache-through layer (which fills the
+ * shared store): first made ahead off the main thread where the provider can
+ * (MarketData.prepare), then read a slice at a time.
+ */
+async function loadBars(marketData: MarketData, symbols: string[], timeframe: Timeframe): Promise<void> {
+  await marketData.prepare(symbols, timeframe);
+  for (let i = 0; i < symbols.length; i += LOAD_SLICE) {
+    if (i > 0) await yieldToEventLoop();
+    await Promise.all(symbols.slice(i, i + LOAD_SLICE).map((s) => marketData.bars(s, timeframe)));
+  }
 }
 
 export async function runScan({ marketData, barStore, pool }: ScanDeps, request: ScanRequest): Promise<ScanResult> {
@@ -52,8 +75,7 @@ export async function runScan({ marketData, barStore, pool }: ScanDeps, request:
   const { timeframe } = request;
   const symbols = request.symbols ?? (await defaultUniverse(marketData));
   const benchmark = request.benchmark ?? DEFAULT_BENCHMARK;
-  // Loading goes through the cache-through layer, which fills the shared store.
-  await Promise.all([benchmark, ...symbols].map((s) => marketData.bars(s, timeframe)));
+  await loadBars(marketData, [benchmark, ...symbols], timeframe);
   const benchBars = await marketData.bars(benchmark, timeframe);
   // Stand on the benchmark's last bar at or before the requested time.
   let standOn = benchBars.ts.length - 1;

@@ -38,6 +38,9 @@ export interface HeldRef {
   readonly body: string;
 }
 
+/** The error of a symbol outside the provider's universe (`unknown_symbol`: a 404 naming the provider and the symbol). */
+export const unknownSymbol = (provider: string, symbol: string) => new ProviderError('unknown_symbol', provider, symbol, "symbol is not in this provider's universe");
+
 export class MarketData {
   readonly provider: MarketDataProvider;
   private readonly fetchedAt = new Map<string, number>();
@@ -65,7 +68,7 @@ export class MarketData {
   /** The instrument, or a `ProviderError('unknown_symbol')` naming the provider. */
   async instrument(symbol: string): Promise<Instrument> {
     const found = (await this.instruments()).get(symbol);
-    if (!found) throw new ProviderError('unknown_symbol', this.provider.name, symbol, 'symbol is not in this provider\'s universe');
+    if (!found) throw unknownSymbol(this.provider.name, symbol);
     return found;
   }
 
@@ -82,6 +85,25 @@ export class MarketData {
       if (error instanceof ProviderError && error.code === 'unknown_symbol') return false;
       throw error;
     }
+  }
+
+  /**
+   * Makes the series of `symbols` that are not held fresh ahead, off the main
+   * thread where the provider can (its `prepare`), so that reading them next
+   * only copies them into the store. A failure is left to `bars`, which makes
+   * what is missing on demand.
+   */
+  async prepare(symbols: readonly string[], timeframe: Timeframe): Promise<void> {
+    const { provider, store, ttlMs } = this.options;
+    if (!provider.prepare) return;
+    const now = this.now();
+    const fresh = (symbol: string) => {
+      const fetched = this.fetchedAt.get(`${symbol}\u0000${timeframe}`);
+      return fetched !== undefined && now - fetched < ttlMs && store.get(symbol, timeframe) !== undefined;
+    };
+    const missing = symbols.filter((s) => !fresh(s));
+    if (missing.length === 0) return;
+    await provider.prepare({ symbols: missing, timeframe }).catch((error) => this.options.log.warn('could not prepare bars ahead', { timeframe, provider: provider.name, error: String(error) }));
   }
 
   /** Bars oldest first, bounded inclusively by `from`/`to` (epoch ms); never a bar after `to`. */

@@ -12,9 +12,10 @@
  * - `X-Content-Type-Options` and the CORS headers (plugins/security),
  * - the rate-limit accounting and its headers, 429 included (plugins/rate-limit's
  *   `rateLimiter`, rendered by plugins/errors' `errorBody`),
- * - the route's own query schema (checked and decoded by TypeBox, defaults
+ * - the route's own query schema, read from its one declaration (the app's
+ *   route table: `queryOf`), checked and decoded by TypeBox, defaults
  *   applied; each query string decoded once, with what the route `prepare`s
- *   of it) and its service function,
+ *   of it; and its service function,
  * - ETag / 304, compression negotiation and `Vary` (plugins/representation's `represent`).
  *
  * Anything it does not answer the same way goes to Elysia untouched, before
@@ -51,11 +52,9 @@ export interface FastBody {
   etag?: string;
 }
 
-/** One hot route: its path (the metrics label too), the query keys it takes here, and its answer. */
+/** One hot route: its path (the metrics label too), the query keys it takes here, and its answer; its query schema is its declaration's (`queryOf`). */
 export interface FastRoute<Q = Record<string, unknown>, P = unknown> {
   path: string;
-  /** The route's query schema (the same object Elysia validates with); omitted: no query at all. */
-  query?: TSchema;
   /** Query keys answered here (string parameters); any other key sends the request to Elysia. */
   keys?: readonly string[];
   /**
@@ -68,6 +67,12 @@ export interface FastRoute<Q = Record<string, unknown>, P = unknown> {
 }
 
 export interface FastPathOptions extends Pick<ObserveOptions, 'log' | 'metrics'> {
+  /**
+   * A GET route's query schema as the route declares it (the very object
+   * Elysia validates with, from the app's route table), or undefined when it
+   * takes no query. Read at a route's first request, once the app is composed.
+   */
+  queryOf: (path: string) => TSchema | undefined;
   defaultVersion: ApiVersion;
   cors: (origin: string | null) => Record<string, string | number> | null;
   rateLimit: GeneralAccounting;
@@ -168,10 +173,18 @@ interface Held {
  * whatever is left to it.
  */
 export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinaryOf: (path: string) => Handler): Record<string, { GET: Handler }> {
-  const { defaultVersion, cors, rateLimit, compressed } = options;
+  const { defaultVersion, cors, rateLimit, compressed, queryOf } = options;
   const handlers: Record<string, { GET: Handler }> = {};
   for (const route of routes as readonly FastRoute[]) {
-    const check = route.query ? TypeCompiler.Compile(route.query) : undefined;
+    // The declaration's schema, compiled at the first request (the route table is complete by then).
+    let compiled: { schema: TSchema; check: ReturnType<typeof TypeCompiler.Compile> } | null | undefined;
+    const schema = () => {
+      if (compiled === undefined) {
+        const declared = queryOf(route.path);
+        compiled = declared ? { schema: declared, check: TypeCompiler.Compile(declared) } : null;
+      }
+      return compiled;
+    };
     const keys = route.keys ?? [];
     const ordinary = () => ordinaryOf(route.path);
     const record = routeRecorder(options, 'GET', route.path);
@@ -182,9 +195,10 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     const decode = (search: string): Decoded => {
       const raw = plainQuery(search, keys);
       if (raw === null) return null;
-      if (!check) return Object.keys(raw).length > 0 ? null : Object.freeze(raw);
-      const query = Value.Default(route.query!, raw);
-      return check.Check(query) ? Object.freeze(check.Decode(query) as Record<string, unknown>) : null;
+      const declared = schema();
+      if (!declared) return Object.keys(raw).length > 0 ? null : Object.freeze(raw);
+      const query = Value.Default(declared.schema, raw);
+      return declared.check.Check(query) ? Object.freeze(declared.check.Decode(query) as Record<string, unknown>) : null;
     };
     const held = (search: string): Held => {
       const query = decode(search);

@@ -30,6 +30,7 @@ export function composeProvider(base: MarketDataProvider, sources: readonly Capa
     testSymbol: base.testSymbol,
     universe: () => base.universe(),
     bars: (query) => base.bars(query),
+    prepare: base.prepare?.bind(base),
     snapshot: (query) => base.snapshot(query),
     quoteTime: base.quoteTime?.bind(base),
     now: base.now?.bind(base),

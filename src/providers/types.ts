@@ -110,6 +110,14 @@ export interface MarketDataProvider {
   universe(): Promise<Instrument[]>;
   /** Bars oldest first; an unknown symbol throws `ProviderError` with code `unknown_symbol`. */
   bars(query: BarsQuery): Promise<BarSeries>;
+  /**
+   * Makes ahead, off the server's main thread, the series `bars` is about to
+   * be asked for (a universe scan's symbols), where the provider computes them
+   * itself (the synthetic market draws them in worker threads): a cold scan
+   * then does not compute hundreds of paths on the event loop (issue 27).
+   * Resolves when they are in; what it could not make, `bars` makes on demand.
+   */
+  prepare?(query: { symbols: string[]; timeframe: Timeframe }): Promise<void>;
   snapshot(query: { symbol: string; at?: number }): Promise<Snapshot>;
   /**
    * The time (epoch ms) of the quote `snapshot({ symbol })` would answer now,

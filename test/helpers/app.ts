@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/app';
+import { createApp, fastRoutes, routeQuery } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/log';
 import type { Instrument, MarketDataProvider } from '../../src/providers/types';
@@ -89,8 +89,19 @@ export interface TestContext {
   sessionCookie(userId: string, tier?: Tier, ttlSeconds?: number): Promise<string>;
   /** A fresh API key (`bk_…`) of `userId` at `tier`, created through the service (as POST /api/keys does). */
   apiKey(userId: string, tier?: Tier): Promise<string>;
+  /**
+   * This context with `request` and `json` through `pipeline`: `elysia` is
+   * `app.handle`; `fast` hands a GET of a hot route to the fast path
+   * (app.ts `fastRoutes`, plugins/fast-path) as the server's router does, and
+   * what it leaves to the app's handler. Suites of the hot routes run through both.
+   */
+  via(pipeline: Pipeline): TestContext;
   close(): Promise<void>;
 }
+
+/** The two ways a request reaches a route: Elysia's own (`app.handle`), or the fast path in front of it (the server's hot GETs). */
+export const PIPELINES = ['elysia', 'fast'] as const;
+export type Pipeline = (typeof PIPELINES)[number];
 
 /** Where a context's database is, so another context can play a second instance on it. */
 const databases = new WeakMap<TestContext, { url?: string; database: Services['database'] }>();
@@ -139,16 +150,24 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
     backgroundNice: 0,
   });
   const app = createApp(services);
-  const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
+  const hot = fastRoutes(services, () => app.handle, routeQuery(() => app));
+  const requestVia = (pipeline: Pipeline) => async (path: string, init?: RequestInit): Promise<Response> => {
+    const request = new Request(`http://localhost${path}`, init);
+    const fast = pipeline === 'fast' ? hot[new URL(request.url).pathname]?.GET : undefined;
+    return fast ? fast(request, null) : app.handle(request);
+  };
+  const jsonVia = (request: TestContext['request']) => async <T>(path: string, init?: RequestInit): Promise<JsonReply<T>> => {
+    const response = await request(path, init);
+    return { status: response.status, headers: response.headers, body: (await response.json()) as T };
+  };
+  const request = requestVia('elysia');
   const context: TestContext = {
     services,
     app,
     config,
     request,
-    json: async <T>(path: string, init?: RequestInit): Promise<JsonReply<T>> => {
-      const response = await request(path, init);
-      return { status: response.status, headers: response.headers, body: (await response.json()) as T };
-    },
+    json: jsonVia(request),
+    via: (pipeline) => ({ ...context, request: requestVia(pipeline), json: jsonVia(requestVia(pipeline)) }),
     sessionCookie: async (userId, tier = 'free', ttlSeconds = 600) => {
       const key = await loadOrCreateLocalKey(config.auth.localKeyFile);
       const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: config.auth.tierClaim });

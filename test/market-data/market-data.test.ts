@@ -124,4 +124,16 @@ describe('cache-through market data', () => {
     const { provider } = countingProvider();
     await expect(make(provider).instrument('NOPE')).rejects.toThrow(/csv.*NOPE/);
   });
+  it('asks a provider that makes series ahead only for those not held fresh, before they are read', async () => {
+    const { provider, calls } = countingProvider();
+    const asked: { symbols: string[]; timeframe: string }[] = [];
+    const data = make({ ...provider, prepare: async (query) => void asked.push(query) });
+    await data.bars('AAPL', 'daily');
+    await data.prepare(['AAPL', 'AMZN', 'C'], 'daily');
+    expect(asked).toEqual([{ symbols: ['AMZN', 'C'], timeframe: 'daily' }]);
+    expect(calls.filter((c) => c.symbol !== 'AAPL')).toEqual([]); // preparing reads no bars itself
+    await data.prepare(['AAPL'], 'daily');
+    expect(asked).toHaveLength(1); // all held: the provider is not asked
+    await data.flush();
+  });
 });

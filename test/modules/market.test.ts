@@ -2,18 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { BarsResponse, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotResponse } from '../../src/modules/market/model';
 import type { Page } from '../../src/pagination';
 import { newYorkDate, previousTradingDay, tradingDays } from '../../src/providers/calendar';
-import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
+import { createTestContext, errorBody, FIXED_NOW, PIPELINES, type TestContext } from '../helpers/app';
 
+let shared: TestContext;
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = shared = await createTestContext();
 });
-afterAll(() => ctx.close());
+afterAll(() => shared.close());
 
 /** /api/sector-rotation/v2: the legacy answer with the `{ items, pagination }` envelope added. */
 type SectorRotationPage = SectorRotationResponse & Page<SectorRotationRow>;
 
-describe('GET /api/bars', () => {
+describe.each(PIPELINES)('GET /api/bars through %s', (pipeline) => {
+  let ctx: TestContext;
+  beforeAll(() => {
+    ctx = shared.via(pipeline);
+  });
+
   it.each([
     ['1mo', 21],
     ['3mo', 63],
@@ -140,7 +146,12 @@ describe('GET /api/bars', () => {
   });
 });
 
-describe('GET /api/snapshot', () => {
+describe.each(PIPELINES)('GET /api/snapshot through %s', (pipeline) => {
+  let ctx: TestContext;
+  beforeAll(() => {
+    ctx = shared.via(pipeline);
+  });
+
   it('gives price, volume, change, day range, ts and source', async () => {
     const { status, body } = await ctx.json<SnapshotResponse>('/api/snapshot?symbol=msft');
     expect(status).toBe(200);

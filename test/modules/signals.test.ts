@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { MarketDataProvider } from '../../src/providers/types';
 import type { BreakoutsResponse, HistoryResponse } from '../../src/modules/signals/model';
-import { createTestContext, errorBody, syntheticMarket, type TestContext } from '../helpers/app';
+import { createTestContext, errorBody, PIPELINES, syntheticMarket, type TestContext } from '../helpers/app';
 
+let shared: TestContext;
 let ctx: TestContext;
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = shared = await createTestContext();
 });
-afterAll(() => ctx.close());
+afterAll(() => shared.close());
 
-describe('GET /api/breakouts', () => {
+describe.each(PIPELINES)('GET /api/breakouts through %s', (pipeline) => {
+  let ctx: TestContext;
+  beforeAll(() => {
+    ctx = shared.via(pipeline);
+  });
+
   it('serves the latest persisted scan, ranked, with alerts and run history', async () => {
     const { status, body } = await ctx.json<BreakoutsResponse>('/api/breakouts');
     expect(status).toBe(200);

@@ -7,9 +7,10 @@
  * API-Version), 404, 429 — and its answers are logged and counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { fastRoutes } from '../../src/app';
+import { fastRoutes, routeQuery } from '../../src/app';
 import { fastPath, type FastRoute } from '../../src/plugins/fast-path';
-import { SnapshotQuery } from '../../src/modules/market/model';
+import { BarsRouteQuery, SnapshotQuery } from '../../src/modules/market/model';
+import { BreakoutsQuery } from '../../src/modules/signals/model';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
 
 const ORIGIN = 'https://app.example';
@@ -59,10 +60,18 @@ describe('the fast path for hot cached GETs', () => {
   let fast: ReturnType<typeof fastRoutes>;
   beforeAll(async () => {
     ctx = await createTestContext({ provider: smallSyntheticMarket(), env: { RATE_LIMIT_QUOTA: '120', RATE_LIMIT_WINDOW_SECONDS: '3600', CORS_ORIGINS: ORIGIN, LOG_LEVEL: 'info' } });
-    fast = fastRoutes(ctx.services, () => ctx.app.handle);
+    fast = fastRoutes(ctx.services, () => ctx.app.handle, routeQuery(() => ctx.app));
     expect((await ctx.request('/api/breakouts')).status).toBe(200); // the latest run, persisted and cached
   });
   afterAll(() => ctx.close());
+
+  it('takes each hot route’s query schema from the route’s one declaration (the app’s route table)', () => {
+    const queryOf = routeQuery(() => ctx.app);
+    expect(queryOf('/api/breakouts')).toBe(BreakoutsQuery);
+    expect(queryOf('/api/bars')).toBe(BarsRouteQuery); // the route's own query (with format), not the bars query inside it
+    expect(queryOf('/api/snapshot')).toBe(SnapshotQuery);
+    expect(queryOf('/api/health')).toBeUndefined();
+  });
 
   /** One request through the fast path, then the same through the app: both answers. */
   async function both(path: string, headers: Record<string, string> = {}) {
@@ -186,13 +195,12 @@ describe('the fast path for hot cached GETs', () => {
       [
         {
           path: '/api/snapshot',
-          query: SnapshotQuery,
           keys: ['symbol'],
           prepare: (query: { symbol: string }) => (prepared.push(query.symbol), { id: `quote:${query.symbol}` }),
           answer: (query: { symbol: string }, _version: unknown, ref: unknown) => (seen.push(ref), { text: JSON.stringify(query), held: false }),
         } as FastRoute<never>,
       ],
-      { log: services.log, metrics: services.metrics, defaultVersion: services.config.apiDefaultVersion, cors: () => null, rateLimit: () => undefined, compressed: services.compressedBodies },
+      { log: services.log, metrics: services.metrics, defaultVersion: services.config.apiDefaultVersion, cors: () => null, rateLimit: () => undefined, compressed: services.compressedBodies, queryOf: () => SnapshotQuery },
       () => ctx.app.handle,
     );
     for (const symbol of ['AAPL', 'AAPL', 'MSFT', 'AAPL']) {
@@ -225,6 +233,7 @@ describe('the fast path for hot cached GETs', () => {
           throw new Error('the rate-limit store broke');
         },
         compressed: services.compressedBodies,
+        queryOf: () => undefined,
       },
       () => ctx.app.handle,
     );

@@ -42,7 +42,7 @@ import { confluenceOf } from '../signals/confluence';
 import { forecastOf } from '../signals/forecast';
 import { signalHistory } from '../signals/history';
 import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, UniverseScanQuery, UniverseScanResponse } from '../signals/model';
-import { breakoutsJson } from '../signals/service';
+import { breakouts } from '../signals/service';
 import { scanUniverse } from '../signals/universe';
 import { LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, CheckpointsResponse, VerifyResponse } from '../transparency/model';
 import { monthly, scorecard } from '../transparency/performance';
@@ -69,7 +69,7 @@ export interface Operation {
   /** The REST route's 200 (or 201/202) schema. */
   result: TSchema;
   run(ctx: OperationContext, args: Args, principal: Principal): Promise<unknown> | unknown;
-  /** The service answers JSON text (parsed here): the value is plain JSON already. */
+  /** The value is plain JSON already (JSON text parsed here, or a value made of JSON values only): not copied through JSON. */
   plain?: true;
 }
 
@@ -84,7 +84,7 @@ export const QUERIES: Record<string, Operation> = {
     route: 'GET /api/breakouts', description: 'the ranked signals, alert lists, run history (same answer, same paging); `signals` is the cursor connection over them',
     args: BreakoutsQuery,
     result: BreakoutsResponse,
-    run: ({ services }, q) => parsed(breakoutsJson(services, q)),
+    run: ({ services }, q) => breakouts(services, q),
     plain: true,
   },
   signalHistory: { route: 'GET /api/breakouts/history', args: HistoryQuery, result: HistoryResponse, run: ({ services }, q) => signalHistory(services.scans, q) },

@@ -52,7 +52,6 @@ export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
   let last: FastBody = { text: '', held: true };
   const bars: FastRoute<typeof BarsQuery.static, HeldRef> = {
     path: '/api/bars',
-    query: BarsQuery,
     keys: ['symbol', 'range', 'timeframe', 'from', 'to'],
     prepare: (query) => barsRef(marketData, query),
     answer: (query, apiVersion, ref) => {
@@ -66,7 +65,6 @@ export function marketFastRoutes({ marketData }: Services): FastRoute<never>[] {
   };
   const quote: FastRoute<typeof SnapshotQuery.static> = {
     path: '/api/snapshot',
-    query: SnapshotQuery,
     keys: ['symbol'],
     // A SnapshotBody is a held FastBody with its ETag (nothing made per request).
     answer: (query) => snapshotBody(marketData, query.symbol),

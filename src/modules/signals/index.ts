@@ -8,13 +8,13 @@ import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
 import { signalHistory } from './history';
 import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
-import { breakoutsJson } from './service';
+import { breakoutsBody } from './service';
 import { scanUniverse } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsJson(services, query)), {
+    .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsBody(services, query)), {
       costly: { query: 'asOf' },
       query: BreakoutsQuery,
       response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
@@ -49,11 +49,12 @@ export function signalsModule(services: Services) {
  * parameters (numbers, coerced by Elysia), which go the ordinary way.
  */
 export function signalsFastRoutes(services: Services): FastRoute<never>[] {
-  const breakouts: FastRoute<typeof BreakoutsQuery.static> = {
+  const breakouts: FastRoute<typeof BreakoutsQuery.static, string> = {
     path: '/api/breakouts',
-    query: BreakoutsQuery,
     keys: ['symbols', 'timeframe', 'view'],
-    answer: async (query) => ({ text: await breakoutsJson(services, query), held: true }),
+    // The key its body is held under with the run, made once per query string.
+    prepare: (query) => JSON.stringify(query),
+    answer: async (query, _apiVersion, key) => ({ text: await breakoutsBody(services, query, key), held: true }),
   };
   return [breakouts] as FastRoute<never>[];
 }

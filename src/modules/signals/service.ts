@@ -1,72 +1,21 @@
 /**
  * @module modules/signals/service
- * /api/breakouts in two steps: which signals (jobs/runs: the latest persisted
- * run, a replay at `asOf`, plus an on-demand scan of requested symbols outside
- * the universe), then the answer's shape (filter, page, alert lists, run
- * history, rollup). Answers drawn from a persisted run alone are kept
- * serialised with that run, so polling the same view does no work.
+ * /api/breakouts: the answer's shape (a page of the ranking, the alert lists
+ * and thresholds, the run history, the rollup) over what the signals read
+ * model (jobs/signal-reads) says a reader sees. The REST body drawn from the
+ * persisted run alone is held with that run by the read model, so polling
+ * the same view does no work; GraphQL takes the same answer as a value.
  */
-import { AppError } from '../../errors';
 import type { RunSummary } from '../../db/repositories/scans';
 import type { Signal } from '../../domain/signal';
-import { ALERT_THRESHOLDS, alertsOfSymbols, mergeAlerts } from '../../jobs/alerts';
-import { byRank, type SignalView } from '../../jobs/runs';
-import { defaultUniverse } from '../../jobs/scan';
+import { ALERT_THRESHOLDS } from '../../jobs/alerts';
+import type { SignalRead } from '../../jobs/signal-reads';
+import type { SignalView } from '../../jobs/runs';
 import { paginateList, readPage } from '../../pagination';
 import type { Services } from '../../services';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'runs' | 'log'>;
-
-/** Serialised answers held per persisted run at most. */
-const ANSWERS_PER_RUN = 1024;
-
-/** Runs scan work, turning an unexpected failure into the spec's 500 "scan failed". */
-async function scanOrFail<T>(work: () => Promise<T>, log: Deps['log']): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    log.error('scan failed', { error: String(error), stack: (error as Error).stack });
-    throw new AppError('scan_failed', 'The scan failed; the cause is in the server log');
-  }
-}
-
-/** The requested symbols, upper-cased and de-duplicated; each must be known (unknown → 404). */
-async function requestedSymbols(deps: Deps, query: Pick<BreakoutsQuery, 'symbols'>): Promise<string[] | undefined> {
-  if (!query.symbols) return undefined;
-  const requested = [...new Set(query.symbols.split(',').map((s) => s.toUpperCase()))];
-  await Promise.all(requested.map((s) => deps.marketData.instrument(s)));
-  return requested;
-}
-
-/**
- * Which signals: a replay at `asOf`, or the latest persisted run plus an
- * on-demand scan of requested symbols outside the universe. `answers` is the
- * persisted run's answer store when the view comes from that run alone.
- */
-async function signalsFor(deps: Deps, query: Pick<BreakoutsQuery, 'timeframe' | 'asOf'>, requested: string[] | undefined): Promise<{ view: SignalView; history: RunSummary[]; answers?: Map<string, string> }> {
-  const { timeframe } = query;
-  if (query.asOf) {
-    const view = await scanOrFail(() => deps.runs.replay(timeframe, Date.parse(`${query.asOf}T23:59:59.999Z`)), deps.log);
-    return { view: requested ? only(view, requested) : view, history: await deps.runs.history(timeframe) };
-  }
-  const latest = await scanOrFail(() => deps.runs.current(timeframe), deps.log);
-  if (!requested) return { view: latest.view, history: latest.history, answers: latest.answers };
-  const universe = new Set(await defaultUniverse(deps.marketData));
-  const outside = requested.filter((s) => !universe.has(s));
-  const inside = only(latest.view, requested);
-  if (outside.length === 0) return { view: inside, history: latest.history, answers: latest.answers };
-  const onDemand = await scanOrFail(() => deps.runs.replay(timeframe, Date.parse(latest.view.asOf), outside), deps.log);
-  const view = { ...inside, signals: [...inside.signals, ...onDemand.signals].sort(byRank), alerts: mergeAlerts(inside.alerts, onDemand.alerts, byRank) };
-  return { view, history: latest.history };
-}
-
-/** The part of a view about `symbols`. */
-function only(view: SignalView, symbols: string[]): SignalView {
-  const wanted = new Set(symbols);
-  return { ...view, signals: view.signals.filter((s) => wanted.has(s.symbol)), alerts: alertsOfSymbols(view.alerts, wanted) };
-}
+type Deps = Pick<Services, 'marketData' | 'signals'>;
 
 const summarize = (run: RunSummary) => ({
   id: run.id,
@@ -83,7 +32,7 @@ const summarize = (run: RunSummary) => ({
 });
 
 /** The answer's shape: a page of the ranking, the alert lists and thresholds, the run history, the rollup. */
-function shape(deps: Deps, view: SignalView, history: RunSummary[], query: BreakoutsQuery): BreakoutsResponse {
+function shape(deps: Deps, { view, history }: SignalRead<unknown>, query: BreakoutsQuery): BreakoutsResponse {
   const { provider } = deps.marketData;
   const page = paginateList(ranking(view), readPage(query));
   const response: BreakoutsResponse = {
@@ -121,22 +70,28 @@ function shape(deps: Deps, view: SignalView, history: RunSummary[], query: Break
 /** The ranking /api/breakouts pages through: best first. */
 const ranking = (view: SignalView): Signal[] => [...view.signals].reverse();
 
-/** The signals of /api/breakouts for `query` (symbols, timeframe, asOf) in the order its default page lists them (best first), unpaged (GraphQL's connection pages them). */
-export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'symbols' | 'timeframe' | 'asOf'>): Promise<Signal[]> {
-  const { view } = await signalsFor(deps, query, await requestedSymbols(deps, query));
-  return paginateList(ranking(view), { limit: Math.max(1, view.signals.length), offset: 0, order: 'desc' }).items;
+/** What /api/breakouts reads for `query`: its timeframe, narrowed to its symbols (upper-cased, each once) and its date. */
+function readOf(deps: Deps, { timeframe, symbols, asOf }: Pick<BreakoutsQuery, 'symbols' | 'timeframe' | 'asOf'>): Promise<SignalRead<string>> {
+  return deps.signals.read(timeframe, { symbols: symbols ? [...new Set(symbols.split(',').map((s) => s.toUpperCase()))] : undefined, asOf });
 }
 
-/** /api/breakouts serialised; an answer drawn from the persisted run alone is held with that run. */
-export async function breakoutsJson(deps: Deps, query: BreakoutsQuery): Promise<string> {
-  const requested = await requestedSymbols(deps, query);
-  const { view, history, answers } = await signalsFor(deps, query, requested);
-  if (!answers) return JSON.stringify(shape(deps, view, history, query));
-  const key = JSON.stringify(query);
-  const hit = answers.get(key);
-  if (hit) return hit;
-  const body = JSON.stringify(shape(deps, view, history, query));
-  if (answers.size >= ANSWERS_PER_RUN) answers.clear();
-  answers.set(key, body);
-  return body;
+/** The signals of /api/breakouts for `query` (symbols, timeframe, asOf) in the order its default page lists them (best first), unpaged (GraphQL's connection pages them). */
+export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'symbols' | 'timeframe' | 'asOf'>): Promise<Signal[]> {
+  return [...(await readOf(deps, query)).view.signals]; // ranked best first (byRank)
+}
+
+/** /api/breakouts as a value (GraphQL's `breakouts`). */
+export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<BreakoutsResponse> {
+  return shape(deps, await readOf(deps, query), query);
+}
+
+/**
+ * /api/breakouts serialised (the REST body); one drawn from the persisted run
+ * alone is held with that run under `key` (the fast path makes it once per
+ * query string; by default the query's JSON).
+ */
+export async function breakoutsBody(deps: Deps, query: BreakoutsQuery, key = JSON.stringify(query)): Promise<string> {
+  const read = await readOf(deps, query);
+  const body = () => JSON.stringify(shape(deps, read, query));
+  return read.answers ? read.answers.keep(key, body) : body();
 }

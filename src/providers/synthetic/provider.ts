@@ -14,7 +14,7 @@
 import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../calendar';
 import { loadInstruments } from '../universe';
 import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type QuoteTime, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
-import { TIMEFRAMES } from '../../domain/signal';
+import { TIMEFRAMES, type Timeframe } from '../../domain/signal';
 import { filingsOf, insiderTransactions, socialDays } from './altdata';
 import { earningsEvents, shareCounts, shortInterestReports } from './fundamentals';
 import { optionChain } from './options';
@@ -50,6 +50,9 @@ interface SymbolState {
   intraday?: { from: number; to: number; hour: BarColumns; block: BarColumns; served: Set<string> };
   grid?: SessionGrid;
 }
+
+/** The fewest symbols `prepare` draws in worker threads (a universe's worth; fewer are drawn on demand). */
+const PREPARE_IN_WORKERS = 200;
 
 export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
@@ -270,6 +273,17 @@ export class SyntheticProvider implements MarketDataProvider {
     const held = (s: string) => this.symbols.get(s)?.intraday;
     const symbols = (options.symbols ?? this.universeSymbols()).filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last);
     return this.draws.draw(day, symbols, options.threads, window);
+  }
+
+  /**
+   * The provider's `prepare`: the daily paths, or the 1h and 4h bars, of
+   * `symbols` drawn in worker threads (above) when there are a universe's
+   * worth (PREPARE_IN_WORKERS); fewer are drawn on demand, a few milliseconds
+   * each, as starting a worker thread costs about what a hundred paths do.
+   */
+  async prepare({ symbols, timeframe }: { symbols: string[]; timeframe: Timeframe }): Promise<void> {
+    if (symbols.length < PREPARE_IN_WORKERS) return;
+    await (timeframe === 'daily' ? this.prepareDaily({ symbols }) : this.prepareIntraday({ symbols }));
   }
 
   private universeSymbols(): string[] {

@@ -1,0 +1,130 @@
+/**
+ * @module jobs/signal-reads
+ * The signals read model: what a reader of breakout signals sees for a
+ * question (a timeframe, some symbols, a date). It owns the one way to answer
+ * it — the latest persisted run of the timeframe (jobs/runs), the part of it
+ * about the requested symbols plus an on-demand scan of those outside the
+ * universe (their alert verdicts merged into the run's), or a point-in-time
+ * replay at `asOf` — and the answers readers make of a read drawn from the
+ * persisted run alone, held with that run (a new run starts empty) so that
+ * polling the same view does no work.
+ *
+ * It returns values: the REST service shapes and pages them (and keeps its
+ * serialised bodies here), GraphQL reads the same values. In DESIGN §2 terms
+ * it is request-path orchestration of scans and alerts (what a read needs),
+ * so it lives in jobs/, above runs and scans and below every module.
+ *
+ * @example
+ * const reads = new SignalReads<string>({ marketData, runs, log });
+ * const read = await reads.read('daily', { symbols: ['AAPL', 'MSFT'] });
+ * read.view.signals; // ranked best first
+ * read.answers?.keep(key, () => JSON.stringify(shapeOf(read))); // made once per run
+ */
+import type { RunSummary } from '../db/repositories/scans';
+import type { Signal, Timeframe } from '../domain/signal';
+import { AppError } from '../errors';
+import type { Logger } from '../log';
+import { unknownSymbol, type MarketData } from '../market-data';
+import { alertsOfSymbols, mergeAlerts } from './alerts';
+import { byRank, type SignalRuns, type SignalView } from './runs';
+import { defaultUniverse } from './scan';
+
+export interface SignalReadsDeps {
+  marketData: MarketData;
+  runs: Pick<SignalRuns, 'current' | 'replay' | 'at'>;
+  log: Logger;
+}
+
+/** What narrows a read: symbols (upper-case; default the whole universe) and a date to replay (`YYYY-MM-DD`; default the latest persisted run). */
+export interface Narrowing {
+  symbols?: readonly string[];
+  asOf?: string;
+}
+
+/** What a reader sees: the signals and alert verdicts of one scan, the timeframe's run history and, for a read of the persisted run alone, the answers held with it. */
+export interface SignalRead<A> {
+  view: SignalView;
+  /** The newest persisted runs of the timeframe, newest first. */
+  history: RunSummary[];
+  /** Answers made of this read, held with its run; absent for a replay or an on-demand scan (made anew each time). */
+  answers?: HeldAnswers<A>;
+}
+
+/** Answers held per persisted run at most (a client sending ever new queries cannot grow memory without bound). */
+export const ANSWERS_PER_RUN = 1024;
+
+/** The answers readers made of one persisted run, by the reader's key; bounded (full: emptied, then filled again). */
+export class HeldAnswers<A> {
+  private readonly held = new Map<string, A>();
+
+  constructor(readonly runId: string) {}
+
+  /** The answer held under `key`, made by `make` (and held) when there is none. */
+  keep(key: string, make: () => A): A {
+    const hit = this.held.get(key);
+    if (hit !== undefined) return hit;
+    const answer = make();
+    if (this.held.size >= ANSWERS_PER_RUN) this.held.clear();
+    this.held.set(key, answer);
+    return answer;
+  }
+}
+
+export class SignalReads<A> {
+  /** The answers of each timeframe's latest persisted run. */
+  private readonly answers = new Map<Timeframe, HeldAnswers<A>>();
+
+  constructor(private readonly deps: SignalReadsDeps) {}
+
+  /**
+   * The signals of `timeframe` a reader sees: a replay at `narrowing.asOf`
+   * (the end of that day), or the latest persisted run plus an on-demand scan
+   * of requested symbols outside the universe. An unknown symbol is a
+   * `ProviderError` (`unknown_symbol`, a 404) before anything is scanned; a
+   * scan that fails unexpectedly is the spec's `scan_failed` (a 500), its
+   * cause logged.
+   */
+  async read(timeframe: Timeframe, narrowing: Narrowing = {}): Promise<SignalRead<A>> {
+    const { symbols, asOf } = narrowing;
+    const instruments = await this.deps.marketData.instruments();
+    const unknown = symbols?.find((s) => !instruments.has(s));
+    if (unknown !== undefined) throw unknownSymbol(this.deps.marketData.provider.name, unknown);
+    if (asOf) {
+      // The whole universe is replayed (ranks and breadth are cross-sectional), then narrowed to the symbols.
+      const { view, history } = await this.deps.runs.at(timeframe, Date.parse(`${asOf}T23:59:59.999Z`)).catch(this.failed);
+      return { view: symbols ? only(view, symbols) : view, history };
+    }
+    const latest = await this.deps.runs.current(timeframe).catch(this.failed);
+    const answers = this.answersOf(latest.run);
+    if (!symbols) return { view: latest.view, history: latest.history, answers };
+    const universe = new Set(await defaultUniverse(this.deps.marketData));
+    const outside = symbols.filter((s) => !universe.has(s));
+    const inside = only(latest.view, symbols);
+    if (outside.length === 0) return { view: inside, history: latest.history, answers };
+    const onDemand = await this.deps.runs.replay(timeframe, Date.parse(latest.view.asOf), outside).catch(this.failed);
+    const view = { ...inside, signals: [...inside.signals, ...onDemand.signals].sort(byRank), alerts: mergeAlerts(inside.alerts, onDemand.alerts, byRank) };
+    return { view, history: latest.history };
+  }
+
+  /** The answers held with `run`, the latest persisted one of its timeframe: a newer run starts empty. */
+  private answersOf(run: { id: string; timeframe: Timeframe }): HeldAnswers<A> {
+    let held = this.answers.get(run.timeframe);
+    if (held?.runId !== run.id) {
+      held = new HeldAnswers<A>(run.id);
+      this.answers.set(run.timeframe, held);
+    }
+    return held;
+  }
+
+  /** A scan's unexpected failure as the spec's 500 "scan failed", its cause logged (an AppError — a 404, say — passes as it is). */
+  private readonly failed = (error: unknown): never => {
+    if (error instanceof AppError) throw error;
+    this.deps.log.error('scan failed', { error: String(error), stack: (error as Error).stack });
+    throw new AppError('scan_failed', 'The scan failed; the cause is in the server log');
+  };
+}
+/** The part of a view about `symbols`. */
+function only(view: SignalView, symbols: readonly string[]): SignalView {
+  const wanted = new Set(symbols);
+  return { ...view, signals: view.signals.filter((s: Signal) => wanted.has(s.symbol)), alerts: alertsOfSymbols(view.alerts, wanted) };
+}
