@@ -108,8 +108,8 @@ export async function serve(): Promise<void> {
   );
   opening.catch(() => {}); // awaited by createServices, after the application's modules: a failure is reported there
   running.opening = opening;
-  const [{ createApp }, { createServices }, { precompileHeavyRoutes }] = await warmUp.run('loading the application', () =>
-    Promise.all([import('../app'), import('../services'), import('./precompile')]),
+  const [{ createApp }, { createServices }, { precompileHeavyRoutes }, { prepareGraphQL }] = await warmUp.run('loading the application', () =>
+    Promise.all([import('../app'), import('../services'), import('./precompile'), import('../modules/graphql')]),
   );
   if (shutdown.started) return;
   const building = warmUp.run('starting the worker pool, the market data provider and the session keys', () => createServices(config, { provider, database: opening, warmPool: true, log, warmUp }));
@@ -128,6 +128,8 @@ export async function serve(): Promise<void> {
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   const app = createApp(built);
   precompileHeavyRoutes(app); // while the warm-up listener answers: a heavy route's first caller does not compose it (cli/precompile)
+  await warmUp.run('building the GraphQL schema', () => prepareGraphQL(built)); // likewise for the first GraphQL request
+  if (shutdown.started) return;
   running.app = app.listen({ port: early.port, hostname: config.host });
   early.stop();
   // After ready: the services' `after ready` workers (background/workers), one after the other: the boot scans

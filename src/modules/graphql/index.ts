@@ -6,9 +6,11 @@
  * reserves a stream, GET or POST opens one or adds an operation, DELETE stops
  * one). An event stream (a subscription) is exempt from the idle timeout,
  * and counted against the instance's stream caps (graphql/event-streams).
- * graphql-yoga, graphql-js and the schema load on the first GraphQL request,
- * not at boot (about 0.15 s of the main thread that readiness does not need);
- * once built, the service is closed with the services.
+ * graphql-yoga, graphql-js and the schema load once, in one stretch of the
+ * main thread (about 0.15 s quiet, 2–3.5 s at load 30: bench/stall's write
+ * phase): the server builds it during its warm-up (`prepareGraphQL`, before
+ * it takes the port), so no request waits for it; in-process tests build it on
+ * their first GraphQL request. Once built, it is closed with the services.
  */
 import { Elysia } from 'elysia';
 import { clientAddressOf, type SocketInfo } from '../../plugins/client-address';
@@ -25,6 +27,14 @@ type GraphQL = ReturnType<typeof createGraphQL>;
 
 export type { RouteTable } from './costs';
 
+/** Each app's GraphQL service, by the services it was built for (a test may build several apps). */
+const builders = new WeakMap<Services, () => Promise<GraphQL>>();
+
+/** Builds the GraphQL service of the app made over `services` now, if it is not built yet (the server's warm-up). */
+export async function prepareGraphQL(services: Services): Promise<void> {
+  await builders.get(services)?.();
+}
+
 export function graphqlModule(services: Services, routes: RouteTable) {
   let created: Promise<GraphQL> | undefined;
   const graphql = () =>
@@ -33,6 +43,7 @@ export function graphqlModule(services: Services, routes: RouteTable) {
       services.atClose(() => built.close());
       return built;
     }));
+  builders.set(services, graphql);
   // A request's fields are charged to the same rate limits as the REST requests they stand for (graphql/costs).
   const limiter = rateLimiter(rateLimitOptions(services));
   type Route = { request: Request; apiVersion: Parameters<GraphQL['handle']>[1]; server: unknown; set: HeaderSet };
