@@ -32,9 +32,8 @@ import { WatchlistsRepository } from './db/repositories/watchlists';
 import { WebhooksRepository } from './db/repositories/webhooks';
 import { AlertRuleDispatcher } from './jobs/alert-rules';
 import { ExportJobs } from './background/exports';
-import { ScanScheduler } from './background/scheduler';
-import { BackgroundWorkers, type BackgroundWorker } from './background/workers';
-import { bootReplayOnce } from './jobs/replay/boot';
+import { BackgroundWorkers } from './background/workers';
+import { backgroundWorkers } from './background/list';
 import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { WebhookSender } from './background/webhooks';
@@ -367,79 +366,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   };
 }
 
-interface WorkerDeps {
-  health: HealthMonitor;
-  provider: MarketDataProvider;
-  marketData: MarketData;
-  runs: SignalRuns;
-  scans: ScansRepository;
-  database: Database;
-  account: Account;
-  replays: ReplayRunsRepository;
-  barStore: BarStore;
-  pool: KernelPool;
-  log: Logger;
-}
-
-/**
- * The one ordered list of background loops (background/workers): the order
- * they start in, phase by phase, and the reverse of the order they stop in.
- * The scheduler and the boot replay run only in a server that starts the
- * `after ready` phase (cli/serve); tests start what they need by hand.
- */
-function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundWorker[] {
-  const { health, provider, marketData, runs, scans, database, account, log } = deps;
-  const live = provider.live;
-  const workers: BackgroundWorker[] = [
-    { name: 'health rounds', phase: 'warm-up', starting: 'checking the database, data adapter, rate-limit store and worker pool', start: () => health.start().then(() => {}), stop: () => health.stop() },
-  ];
-  if (live) workers.push({ name: `the ${provider.name} stream`, phase: 'warm-up', starting: `starting the ${provider.name} stream`, start: () => startLive(live, marketData, log), stop: () => live.stop() });
-  workers.push(
-    { name: 'webhook deliveries', phase: 'ready', start: () => account.webhooks.start(), stop: () => account.webhooks.stop() },
-    { name: 'export jobs', phase: 'ready', start: () => account.exportJobs.start(), stop: () => account.exportJobs.stop() },
-  );
-  if (config.scanIntervalSeconds > 0) {
-    // Built when started: a context that never starts it holds no scheduler lease.
-    let scheduler: ScanScheduler | undefined;
-    workers.push({
-      name: 'the scheduler (finishes the scan it runs, starts no other)',
-      phase: 'after ready',
-      starting: 'the boot scans of every timeframe',
-      start: () => {
-        const started = new ScanScheduler({ deps: { runs, scans, marketData }, database, log, intervalMs: config.scanIntervalSeconds * 1000, timeframes: TIMEFRAMES, hold: live && (() => live.backfilling()) });
-        scheduler = started;
-        // A vendor stream's bar close scans its timeframe at once, not at the next tick.
-        live?.onClose((close) => void started.barClosed(close.timeframe));
-        started.start();
-        return started.tick(); // the first pass: the boot scans
-      },
-      stop: () => scheduler?.stop(),
-    });
-  }
-  if (config.replayOnBoot) {
-    const stopping = new AbortController();
-    workers.push({
-      name: 'the boot replay (commits its chunk in progress, resumes at the next start)',
-      phase: 'after ready',
-      starting: 'the boot replay',
-      start: () => bootReplayOnce({ ...deps, locks: database.locks }, stopping.signal),
-      stop: () => stopping.abort(),
-    });
-  }
-  return workers;
-}
-
 /** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */
 function liveQuotes(live: LiveFeed, source: string): QuoteSource['watch'] {
   return (symbol, onQuote) => live.watch(symbol, (trade) => onQuote({ symbol, price: trade.price, volume: trade.dayVolume ?? 0, ts: new Date(trade.ts).toISOString(), source }));
-}
-
-/** Rolls the live stream's bars into the held series, for the whole universe, and starts it. */
-async function startLive(live: LiveFeed, marketData: MarketData, log: Logger): Promise<void> {
-  live.onBar((bar) => marketData.applyLive(bar));
-  live.setUniverse((await marketData.instruments()).keys());
-  live.start();
-  log.info('live stream started', { vendor: live.vendor, universe: (await marketData.instruments()).size });
 }
 
 function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
