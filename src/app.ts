@@ -5,7 +5,6 @@
  */
 import { Elysia } from 'elysia';
 import { KindGuard } from '@sinclair/typebox';
-import { createBunRouteHandler } from 'elysia/adapter/bun/compose';
 import { aiModule } from './modules/ai';
 import { accountModule } from './modules/account';
 import { watchlistsModule } from './modules/watchlists';
@@ -25,6 +24,7 @@ import { realtimeModule } from './modules/realtime';
 import { signalsFastRoutes, signalsModule } from './modules/signals';
 import { transparencyModule } from './modules/transparency';
 import { systemFastRoutes, systemModule } from './modules/system';
+import { bunRouteHandler } from './plugins/elysia-internals';
 import { docsUi } from './plugins/docs-ui';
 import { consoleUi } from './plugins/console';
 import { loadConsoleFiles } from './console/files';
@@ -111,8 +111,7 @@ export function createApp(services: Services) {
   const ordinaryOf = (path: string) => {
     let handler = ordinary.get(path);
     if (!handler) {
-      const route = app.router.history.find((r) => r.method === 'GET' && r.path === path);
-      handler = route ? (createBunRouteHandler(app, route) as (request: Request) => Response | Promise<Response>) : app.fetch;
+      handler = bunRouteHandler(app, path) ?? app.fetch;
       ordinary.set(path, handler);
     }
     return handler;

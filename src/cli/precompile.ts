@@ -13,13 +13,8 @@
  * compose in a few milliseconds.
  */
 import type { Elysia } from 'elysia';
+import { composeRoute, type ComposableRoute as RouteEntry } from '../plugins/elysia-internals';
 import { classFromDetail } from '../plugins/rate-limit';
-
-/** What a route of `app.routes` carries that this reads (Elysia's router history). */
-interface RouteEntry {
-  compile?: () => unknown;
-  hooks?: { detail?: { tags?: string[] } & Record<string, unknown> };
-}
 
 /** Whether a route's handler is composed before it is first asked: the costly class (any condition) or the Transparency tag. */
 export function composedEarly(route: RouteEntry): boolean {
@@ -31,9 +26,7 @@ export function composedEarly(route: RouteEntry): boolean {
 export function precompileHeavyRoutes(app: Pick<Elysia, 'routes'>): number {
   let composed = 0;
   for (const route of app.routes as RouteEntry[]) {
-    if (!route.compile || !composedEarly(route)) continue;
-    route.compile();
-    composed++;
+    if (composedEarly(route) && composeRoute(route)) composed++;
   }
   return composed;
 }
