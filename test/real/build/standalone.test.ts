@@ -91,18 +91,20 @@ describe('dist/breakline copied where nothing else is', () => {
   });
 
   it('serves the web console and every file it loads from inside itself (embedded at build time, never bundled here)', async () => {
+    const assets = (html: string, rel: RegExp) => [...html.matchAll(/<(script|link)\b([^>]*)\b(?:src|href)="(\/console\/assets\/[^"]+)"/g)].filter((m) => rel.test(`${m[1]} ${m[2]}`)).map((m) => m[3]!);
     const html = await (await fetch(`${base}/console`)).text();
-    const entry = [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-    expect(entry.filter((url) => url.endsWith('.js')).length).toBe(1);
-    expect(entry.filter((url) => url.endsWith('.css')).length).toBe(1);
-    const main = await fetch(`${base}${entry.find((url) => url.endsWith('.js'))}`);
+    // One entry script and one stylesheet; the view's modules are preloaded beside them (console/page).
+    expect(assets(html, /^script/)).toHaveLength(1);
+    expect(assets(html, /stylesheet/)).toHaveLength(1);
+    const main = await fetch(`${base}${assets(html, /^script/)[0]}`);
     expect(main.status).toBe(200);
-    const script = await main.text();
-    // The chunks it imports (the chart library among them) are served too.
-    const chunks = [...script.matchAll(/"\.\/(chunk-[a-z0-9]+\.js)"/g)].map((m) => `/console/assets/${m[1]}`);
-    expect(chunks.length).toBeGreaterThan(0);
-    for (const url of [...entry, ...chunks]) expect((await fetch(`${base}${url}`)).status).toBe(200);
-    const sizes = await Promise.all(chunks.map(async (url) => (await (await fetch(`${base}${url}`)).arrayBuffer()).byteLength));
+    // A signal's page preloads its modules and the chart library (lightweight-charts, the largest file).
+    const signalPage = await (await fetch(`${base}/console/signals/SPY-daily-2026-01-02`)).text();
+    const preloads = assets(signalPage, /modulepreload/);
+    expect(preloads.length).toBeGreaterThan(0);
+    const urls = [...new Set([...assets(html, /./), ...assets(signalPage, /./)])];
+    for (const url of urls) expect((await fetch(`${base}${url}`)).status).toBe(200);
+    const sizes = await Promise.all(preloads.map(async (url) => (await (await fetch(`${base}${url}`)).arrayBuffer()).byteLength));
     expect(Math.max(...sizes)).toBeGreaterThan(100_000); // lightweight-charts
   });
 
