@@ -24,6 +24,8 @@ export interface Fuzzer {
   /** Statuses each operation answered (every one validated against the document). */
   answered: Map<string, Set<number>>;
   sent(): number;
+  /** Whether the operation declares `status` as a report of its own state (a probe's 503 "not ready"), not an Error. */
+  isStateReport(op: Operation, status: number): boolean;
 }
 
 interface FuzzRequest {
@@ -287,5 +289,6 @@ export function createFuzzer(doc: OpenApiDocument, handle: (path: string, init?:
     statuses,
     answered,
     sent: () => sent,
+    isStateReport,
   };
 }
