@@ -31,6 +31,7 @@
  * Beside each worst `/livez`, the longest stretch the server's main thread
  * worked without yielding (the most CPU it spent while one probe waited: on
  * a busy machine a probe also waits for a core, which this does not count).
+ * `--dump DIR`: each tree's bodies written there (stamps removed), to diff.
  * `--cpu-prof DIR`: each server writes a CPU profile into DIR on exit (bun
  * --cpu-prof) and, beside it, each stretch its main thread worked over 10 ms
  * between two turns of its event loop (bench/loop-stretches), and each
@@ -40,7 +41,7 @@
  *
  *   bun run bench/stall.ts --tree main=/tmp/main
  */
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seedLedgers } from '../test/helpers/ledger-seed';
@@ -339,24 +340,25 @@ const SEEDED_ROUTES = ['/api/transparency', '/api/scorecard'];
  * `--seeded`: one tree over the stall guard's ledgers (test/helpers/ledger-seed:
  * a finished replay of 5,000 signals and 1,500 live ones, written with this
  * tree's code, so the trees must share their migrations), started once to
- * keep its daily scan, then measured cold on the next start (no boot replay):
- * the `after` phase only.
+ * keep its daily scan (by the first tree; the state then copied for each), then
+ * measured cold on the next start (no boot replay): the `after` phase only.
  */
 let seededDir: Promise<string> | undefined;
 
 async function benchSeededTree(root: string, only: string[], timeoutMs: number, tree: string) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
-  // Seeded once and copied for every tree: the same records, hashes and times, so their answers can be compared.
+  const env = { REPLAY_ON_BOOT: 'off', SCAN_INTERVAL_SECONDS: '0' };
+  // Seeded and started once (by the first tree), then copied for every tree: the same records, hashes and times
+  // (the first start appends its daily scan's signals to the live ledger), so their answers can be compared.
   seededDir ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-seed-'));
     await seedLedgers(dir, { signals: 5_000, liveSignals: 1_500 });
+    await (await startServer(root, dir, env)).stop();
     return dir;
   })();
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
   try {
     cpSync(await seededDir, stateDir, { recursive: true });
-    const env = { REPLAY_ON_BOOT: 'off', SCAN_INTERVAL_SECONDS: '0' };
-    await (await startServer(root, stateDir, env)).stop();
     const server = await startServer(root, stateDir, env);
     const token = await sessionToken(root, stateDir);
     const routes = (await documentedRoutes(server.base, '2026-03')).filter((r) => (only.length ? only : SEEDED_ROUTES).some((o) => r.path.startsWith(o)));
@@ -378,6 +380,11 @@ const STAMPS = /"(generatedAt|verifiedAt)":"[^"]*"|"durationMs":\d+/g;
 /** Whether every tree answered `path` with the same bytes, the time stamps aside: `yes`, or the trees that differ from the first. */
 function sameBodies(path: string): string {
   const answers = [...(bodies.get(path) ?? new Map<string, string>())].map(([tree, text]) => [tree, text.replace(STAMPS, '')] as const);
+  const dump = flag('--dump')[0];
+  if (dump) {
+    mkdirSync(resolve(dump), { recursive: true });
+    for (const [tree, text] of answers) writeFileSync(join(resolve(dump), `${tree.replace(/\W+/g, '_')}${path.replace(/\W+/g, '_')}.json`), text);
+  }
   if (answers.length < 2) return '-';
   const differ = answers.filter(([, text]) => text !== answers[0]![1]).map(([tree]) => tree);
   return differ.length ? `differs: ${differ.join(', ')}` : 'yes';
