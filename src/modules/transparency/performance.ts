@@ -11,7 +11,7 @@
  * matched baselines with cluster-bootstrap intervals, the alert policy's
  * record, the `edge` statement).
  */
-import type { TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { createMirror } from 'exact-mirror';
 import { yieldToEventLoop } from '../../db/client';
@@ -61,9 +61,10 @@ const headOf = (book: TradeBook) => ({ seq: book.head.seq, hash: book.head.hash 
  * Made with the route, before the port opens (compiling the scorecard's
  * mirror takes a few milliseconds).
  */
-export function figureSerializer(schema: TSchema): (figure: object) => string {
+export function figureSerializer<S extends TSchema>(schema: S): (figure: Static<S> & object) => string {
   const mirror = createMirror(schema, { TypeCompiler });
-  // Keyed by the figure, which `perHead` keeps per head: so is its JSON.
+  // Keyed by the figure, which `perHead` keeps per head: so is its JSON. Typed by the schema, as Elysia typed
+  // the handler's answer when it returned the object.
   const serialised = new WeakMap<object, string>();
   return (figure) => {
     let json = serialised.get(figure);
