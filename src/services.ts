@@ -240,13 +240,12 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const streamEvents = new StreamEventsRepository(database.db);
   const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
-  // PGlite runs queries in the server's own thread and decodes a result's text in one stretch of it (~1.5 KB a
-  // record): verifiers read it in small pieces so other requests go between them (250 a page: 20–35 ms, bench/stall).
-  const verifierOptions = { pageSize: database.kind === 'pglite' ? 100 : 20_000 };
+  // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between
+  // them (100 a page did not shorten the longest stretch measurably and made a cold pass 3× longer, bench/stall).
+  const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
   // Trades are a few hundred bytes each, but PGlite parses a page's rows in one stretch of the server's thread (and
-  // the book parses each fact's JSON): 1,000 a page held it past 100 ms at load 15 (the stall guard), 250 up to
-  // 35 ms at load 13 (bench/stall: the live ledger page's first reader).
-  const bookOptions = { pageSize: database.kind === 'pglite' ? 100 : 10_000, maxBooks: 3 };
+  // the book parses each fact's JSON): 1,000 a page held it past 100 ms at load 15 (the stall guard); 250 do not.
+  const bookOptions = { pageSize: database.kind === 'pglite' ? 250 : 10_000, maxBooks: 3 };
   const { stream } = config;
   const streamRetryAfterSeconds = Math.max(1, Math.ceil(stream.retryMs / 1000));
   const bus = createEventBus({
