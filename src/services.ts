@@ -240,8 +240,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const streamEvents = new StreamEventsRepository(database.db);
   const scans = new ScansRepository(database.db, ledger, streamEvents);
   const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
-  // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between
-  // them (100 a page did not shorten the longest stretch measurably and made a cold pass 3× longer, bench/stall).
+  // PGlite runs queries in the server's own thread: verifiers read it in small pieces so other requests go between them.
   const verifierOptions = { pageSize: database.kind === 'pglite' ? 250 : 20_000 };
   // Trades are a few hundred bytes each, but PGlite parses a page's rows in one stretch of the server's thread (and
   // the book parses each fact's JSON): 1,000 a page held it past 100 ms at load 15 (the stall guard); 250 do not.
