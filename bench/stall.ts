@@ -27,13 +27,21 @@
  * the replay to end. `--only PATH` (repeatable) measures only routes whose
  * path starts so. `--seeded`: instead of both phases, the Transparency
  * and scorecard routes over the stall guard's seeded ledgers (a replay of
- * 5,000 signals, 1,500 live), cold on a restart without a boot replay. Prints;
- * asserts nothing. The load average is printed with
+ * 5,000 signals, 1,500 live), cold on a restart without a boot replay.
+ * Beside each worst `/livez`, the longest stretch the server's main thread
+ * worked without yielding (the most CPU it spent while one probe waited: on
+ * a busy machine a probe also waits for a core, which this does not count).
+ * `--dump DIR`: each tree's bodies written there (stamps removed), to diff.
+ * `--cpu-prof DIR`: each server writes a CPU profile into DIR on exit (bun
+ * --cpu-prof) and, beside it, each stretch its main thread worked over 10 ms
+ * between two turns of its event loop (bench/loop-stretches), and each
+ * route's window (epoch ms) is printed to read them by.
+ * Prints; asserts nothing. The load average is printed with
  * the table: on a shared machine every figure moves with it.
  *
  *   bun run bench/stall.ts --tree main=/tmp/main
  */
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { seedLedgers } from '../test/helpers/ledger-seed';
@@ -43,6 +51,8 @@ import { printTable, smoke } from './lib';
 const ROOT = resolve(import.meta.dir, '..');
 const CALLERS = 5;
 const seeded = process.argv.includes('--seeded');
+/** `--cpu-prof DIR`: each server writes a CPU profile there on exit (bun --cpu-prof), each route's window printed to read it by. */
+const cpuProfDir = process.argv.includes('--cpu-prof') ? resolve(process.argv[process.argv.indexOf('--cpu-prof') + 1] ?? 'cpu-prof') : undefined;
 
 function flag(name: string): string[] {
   return process.argv.flatMap((arg, i) => (arg === name && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
@@ -66,7 +76,8 @@ async function freePort(): Promise<number> {
 /** `breakline serve` from `root` on the embedded defaults over `stateDir`, ready. */
 async function startServer(root: string, stateDir: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts'), 'serve'], {
+  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '--cpu-prof-interval=250', `--preload=${join(ROOT, 'bench/loop-stretches.ts')}`] : [];
+  const proc = Bun.spawn([process.execPath, ...profile, 'run', join(root, 'src/index.ts'), 'serve'], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -77,6 +88,7 @@ async function startServer(root: string, stateDir: string, extraEnv: Record<stri
       RATE_LIMIT_QUOTA: '1000000000',
       RATE_LIMIT_COSTLY_QUOTA: '1000000000',
       EXPLAIN_RATE_LIMIT_QUOTA: '1000000000',
+      ...(cpuProfDir ? { BENCH_STALL_STRETCHES_DIR: cpuProfDir } : {}),
       ...extraEnv,
     },
     stdout: 'ignore',
@@ -158,8 +170,11 @@ async function documentedRoutes(base: string, month: string): Promise<{ path: st
   return routes;
 }
 
+/** `--seeded`: the body each tree answered each route with (its first caller's), compared across trees. */
+const bodies = new Map<string, Map<string, string>>();
+
 /** One cold call of a route: its status, or `timeout` / `error`. A stream is read to its first bytes, then closed. */
-async function call(base: string, route: { path: string; session: boolean; stream: boolean }, token: string, timeoutMs: number): Promise<string> {
+async function call(base: string, route: { path: string; session: boolean; stream: boolean }, token: string, timeoutMs: number, body?: (text: string) => void): Promise<string> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await fetch(`${base}${route.path}`, { signal, headers: route.session ? { cookie: `__session=${token}` } : {} });
@@ -167,7 +182,8 @@ async function call(base: string, route: { path: string; session: boolean; strea
       const reader = response.body.getReader();
       await reader.read();
       await reader.cancel();
-    } else await response.arrayBuffer();
+    } else if (body) body(await response.text());
+    else await response.arrayBuffer();
     return String(response.status);
   } catch (error) {
     return signal.aborted ? 'timeout' : `error`;
@@ -220,6 +236,8 @@ function watchQuotes(base: string) {
 
 interface Measured {
   worstMs: number;
+  /** The most CPU the server's main thread spent while one probe waited (livez-probe's worstCpuMs): its longest stretch without yielding. */
+  worstCpuMs: number;
   /** Probes late while the server's main thread worked past 100 ms (test/helpers/livez-probe, given its pid). */
   late: number;
   slowestS: string;
@@ -227,18 +245,26 @@ interface Measured {
   replaying: boolean;
 }
 
-async function measureRoutes(server: Server, routes: { path: string; session: boolean; stream: boolean }[], token: string, timeoutMs: number, replaying: () => boolean): Promise<Map<string, Measured>> {
+async function measureRoutes(server: Server, routes: { path: string; session: boolean; stream: boolean }[], token: string, timeoutMs: number, replaying: () => boolean, tree?: string): Promise<Map<string, Measured>> {
   const out = new Map<string, Measured>();
+  const keep = (path: string) => (text: string) => {
+    if (!tree) return;
+    if (!bodies.has(path)) bodies.set(path, new Map());
+    if (!bodies.get(path)!.has(tree)) bodies.get(path)!.set(tree, text);
+  };
   for (const route of routes) {
     await settle(server.base);
     const running = replaying();
     const began = performance.now();
-    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, timeoutMs))), { pid: server.pid });
+    const window = Date.now();
+    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, timeoutMs, keep(route.path)))), { pid: server.pid });
     const slowest = (performance.now() - began) / 1000;
+    if (cpuProfDir) console.error(`cpu-prof window pid ${server.pid} ${route.path}: ${window}–${Date.now()} (epoch ms)`);
     const counts = new Map<string, number>();
     for (const s of report.result) counts.set(s, (counts.get(s) ?? 0) + 1);
     out.set(route.path, {
       worstMs: Math.round(report.worstMs),
+      worstCpuMs: Math.round(report.worstCpuMs),
       late: report.late.length,
       slowestS: report.result.includes('timeout') ? `>${timeoutMs / 1000}` : slowest.toFixed(2),
       statuses: [...counts].map(([s, n]) => (n === CALLERS ? s : `${s}×${n}`)).join(' '),
@@ -314,22 +340,31 @@ const SEEDED_ROUTES = ['/api/transparency', '/api/scorecard'];
  * `--seeded`: one tree over the stall guard's ledgers (test/helpers/ledger-seed:
  * a finished replay of 5,000 signals and 1,500 live ones, written with this
  * tree's code, so the trees must share their migrations), started once to
- * keep its daily scan, then measured cold on the next start (no boot replay):
- * the `after` phase only.
+ * keep its daily scan (by the first tree; the state then copied for each), then
+ * measured cold on the next start (no boot replay): the `after` phase only.
  */
-async function benchSeededTree(root: string, only: string[], timeoutMs: number) {
+let seededDir: Promise<string> | undefined;
+
+async function benchSeededTree(root: string, only: string[], timeoutMs: number, tree: string) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const env = { REPLAY_ON_BOOT: 'off', SCAN_INTERVAL_SECONDS: '0' };
+  // Seeded and started once (by the first tree), then copied for every tree: the same records, hashes and times
+  // (the first start appends its daily scan's signals to the live ledger), so their answers can be compared.
+  seededDir ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-seed-'));
+    await seedLedgers(dir, { signals: 5_000, liveSignals: 1_500 });
+    await (await startServer(root, dir, env)).stop();
+    return dir;
+  })();
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
   try {
-    await seedLedgers(stateDir, { signals: 5_000, liveSignals: 1_500 });
-    const env = { REPLAY_ON_BOOT: 'off', SCAN_INTERVAL_SECONDS: '0' };
-    await (await startServer(root, stateDir, env)).stop();
+    cpSync(await seededDir, stateDir, { recursive: true });
     const server = await startServer(root, stateDir, env);
     const token = await sessionToken(root, stateDir);
     const routes = (await documentedRoutes(server.base, '2026-03')).filter((r) => (only.length ? only : SEEDED_ROUTES).some((o) => r.path.startsWith(o)));
     const quotes = watchQuotes(server.base);
     const writesAfter = await measureWrites(server, token, timeoutMs);
-    const after = await measureRoutes(server, routes, token, timeoutMs, () => false);
+    const after = await measureRoutes(server, routes, token, timeoutMs, () => false, tree);
     const quotesAfter = quotes.stop();
     const loads = [loadavg()[0]!];
     const stopAfterMs = await server.stop();
@@ -339,8 +374,24 @@ async function benchSeededTree(root: string, only: string[], timeoutMs: number) 
   }
 }
 
+/** Times a read stamps on its answer (when it was computed or verified, how long it took): not compared. */
+const STAMPS = /"(generatedAt|verifiedAt)":"[^"]*"|"durationMs":\d+/g;
+
+/** Whether every tree answered `path` with the same bytes, the time stamps aside: `yes`, or the trees that differ from the first. */
+function sameBodies(path: string): string {
+  const answers = [...(bodies.get(path) ?? new Map<string, string>())].map(([tree, text]) => [tree, text.replace(STAMPS, '')] as const);
+  const dump = flag('--dump')[0];
+  if (dump) {
+    mkdirSync(resolve(dump), { recursive: true });
+    for (const [tree, text] of answers) writeFileSync(join(resolve(dump), `${tree.replace(/\W+/g, '_')}${path.replace(/\W+/g, '_')}.json`), text);
+  }
+  if (answers.length < 2) return '-';
+  const differ = answers.filter(([, text]) => text !== answers[0]![1]).map(([tree]) => tree);
+  return differ.length ? `differs: ${differ.join(', ')}` : 'yes';
+}
+
 /** One tree: both phases, and how long a SIGTERM took during the replay and after it. */
-async function benchTree(root: string, only: string[], timeoutMs: number) {
+async function benchTree(root: string, only: string[], timeoutMs: number, _tree: string) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
   try {
@@ -390,7 +441,8 @@ export async function benchStall(): Promise<void> {
   const timeoutMs = Number(flag('--route-timeout')[0] ?? 60) * 1000;
   const results: ({ name: string } & Awaited<ReturnType<typeof benchTree>>)[] = [];
   const bench = seeded ? benchSeededTree : benchTree;
-  for (const [name, root] of trees) results.push({ name, ...(await bench(resolve(root), flag('--only'), timeoutMs)) });
+  for (const [name, root] of trees) results.push({ name, ...(await bench(resolve(root), flag('--only'), timeoutMs, name)) });
+  if (seededDir) rmSync(await seededDir, { recursive: true, force: true });
   const phases = seeded ? (['after'] as const) : smoke ? (['during'] as const) : (['during', 'after'] as const);
   const paths = [...new Set(results.flatMap((r) => r.routes.map((x) => x.path)))];
   const rows = paths.map((path) => {
@@ -399,13 +451,18 @@ export async function benchStall(): Promise<void> {
       for (const r of results) {
         const m = r[phase].get(path);
         row[`${r.name} ${phase}: worst livez ms`] = m ? `${m.worstMs}${phase === 'during' && !m.replaying ? '*' : ''}${m.late ? ` (${m.late} late)` : ''}` : '-';
+        row[`${r.name} ${phase}: main thread ms`] = m?.worstCpuMs ?? '-';
         row[`${r.name} ${phase}: slowest s`] = m?.slowestS ?? '-';
         if (r === results.at(-1)) row[`${phase} status`] = m?.statuses ?? '-';
       }
     }
+    if (seeded && results.length > 1) row['same body'] = sameBodies(path);
     return row;
   });
-  printTable(`Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended; late: probes that waited > 100 ms while the server's main thread worked that long)${seeded ? ', over the seeded ledgers' : ''}`, rows);
+  printTable(
+    `Worst /livez (ms) while each documented GET route is called cold, ${CALLERS} at once (* the boot replay had ended; late: probes that waited > 100 ms while the server's main thread worked that long; main thread ms: the most CPU its main thread spent while one probe waited)${seeded ? ', over the seeded ledgers' : ''}`,
+    rows,
+  );
   printTable(
     `Writes and a GraphQL query, ${WRITES} one after the other (ms: median / slowest; worst /livez meanwhile; * the boot replay had ended)`,
     WRITE_CALLS.map((call) => {

@@ -47,8 +47,12 @@ export interface VerifyReport {
 
 /** Records read per query by default (PostgreSQL; the server passes less for PGlite, which runs in its thread). */
 const PAGE = 20_000;
-/** Yield to the event loop after hashing this many records (a page on PostgreSQL is 20,000). */
-const HASH_SLICE = 500;
+/**
+ * Yield to the event loop after hashing this many records (a page on PostgreSQL is 20,000); a page is read and
+ * hashed in separate turns too: on PGlite, whose queries run in the server's thread, a read of 250 records and
+ * their hashing in one turn was the longest stretch of a cold verification (bench/stall, issue 27).
+ */
+const HASH_SLICE = 100;
 
 /** Whether a hashed body names the same seq, kind and signal as its row's columns. */
 function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: string }): boolean {
@@ -63,6 +67,7 @@ function bodyAgrees(body: unknown, row: { seq: number; kind: string; signalId: s
 export async function verifyLedger(ledger: LedgerRepository, from?: { seq: number; hash: string }, pageSize = PAGE): Promise<VerifyReport> {
   const started = performance.now();
   const checkpoints = await ledger.checkpoints();
+  await yieldToEventLoop();
   const wanted = new Map(checkpoints.map((c) => [c.seq, c.headHash]));
   const start = from && from.seq > 0 ? from : { seq: 0, hash: GENESIS_HASH };
   let prev = start.hash;
@@ -82,6 +87,7 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
       if (hashes.get(c.seq) === c.headHash) verified++;
       else firstBadCheckpoint ??= c.seq;
     }
+    await yieldToEventLoop();
   }
 
   let after = start.seq;
@@ -89,7 +95,7 @@ export async function verifyLedger(ledger: LedgerRepository, from?: { seq: numbe
     const rows = await ledger.page(after, pageSize);
     if (rows.length === 0) break;
     for (const [k, row] of rows.entries()) {
-      if (k > 0 && k % HASH_SLICE === 0) await yieldToEventLoop();
+      if (k % HASH_SLICE === 0) await yieldToEventLoop();
       if (row.seq !== expected) bad = { seq: row.seq, reason: `expected seq ${expected}, found ${row.seq} (a record is missing or out of order)` };
       else if (row.prevHash !== prev) bad = { seq: row.seq, reason: "prev_hash is not the previous record's hash" };
       else if (chainHash(prev, row.body) !== row.hash) bad = { seq: row.seq, reason: 'hash does not match SHA-256(prev_hash ‖ body): the record was altered' };
@@ -176,6 +182,7 @@ export class LedgerVerifier {
  */
 export async function verifyOn(ledger: LedgerRepository, pageSize?: number, full = false): Promise<VerifyReport> {
   const stored = full ? undefined : await ledger.facts.state();
+  await yieldToEventLoop();
   const from = stored && stored.verifiedSeq > 0 && stored.verifiedHash ? { seq: stored.verifiedSeq, hash: stored.verifiedHash } : undefined;
   const report = await verifyLedger(ledger, from, pageSize);
   if (report.ok && report.head.seq > 0 && report.head.seq !== from?.seq) await ledger.facts.storeVerified(report.head, new Date(report.verifiedAt), report.scope === 'full');

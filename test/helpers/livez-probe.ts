@@ -8,7 +8,7 @@
  * hundreds of milliseconds now and then, whatever its event loop does, and
  * CPU work stretches with the load. Given the server's `pid` (Linux), each
  * probe also reads the CPU time the server's main thread (its tid is the pid:
- * /proc/PID/task/PID/stat, utime + stime, proc(5)) spent while the probe
+ * /proc/PID/task/PID/schedstat, proc(5)) spent while the probe
  * waited, and a probe is late only when that thread worked past `lateMs` in
  * the meantime: its loop was held by the server's own work, not by the
  * machine. Without a pid, a probe is late by its round trip alone.
@@ -16,6 +16,7 @@
  * @example
  * const { worstMs, late } = await probeWhile(url, () => fetch(`${url}/api/scorecard?source=replay`), { lateMs: 100 });
  */
+import { readFile } from 'node:fs/promises';
 
 export interface ProbeReport<T> {
   /** What `work` resolved to. */
@@ -23,6 +24,11 @@ export interface ProbeReport<T> {
   /** Every probe's round trip (ms), in order. */
   probes: number[];
   worstMs: number;
+  /**
+   * Given a pid: the most CPU time (ms) the server's main thread spent while one probe waited —
+   * the longest the server's own work kept its loop from answering, whatever the machine's load (0 without a pid).
+   */
+  worstCpuMs: number;
   /** The probes slower than `lateMs` (given a pid: while the main thread worked that long), with when they were sent (ms after the work began). */
   late: { atMs: number; ms: number; cpuMs?: number }[];
   /** How long the work took (ms). */
@@ -46,6 +52,7 @@ export async function probeWhile<T>(url: string, work: () => Promise<T>, options
   running.catch(() => undefined); // awaited below; the probes stop either way
   const probes: number[] = [];
   const late: ProbeReport<T>['late'] = [];
+  let worstCpuMs = 0;
   while (!done || probes.length < minProbes) {
     const sent = performance.now();
     const cpuBefore = pid === undefined ? 0 : await mainThreadCpuMs(pid);
@@ -53,15 +60,23 @@ export async function probeWhile<T>(url: string, work: () => Promise<T>, options
     const ms = performance.now() - sent;
     const cpuMs = pid === undefined ? undefined : (await mainThreadCpuMs(pid)) - cpuBefore;
     probes.push(ms);
+    worstCpuMs = Math.max(worstCpuMs, cpuMs ?? 0);
     if (ms > lateMs && (cpuMs === undefined || cpuMs > lateMs)) late.push({ atMs: Math.round(sent - began), ms: Math.round(ms), ...(cpuMs === undefined ? {} : { cpuMs }) });
     await Bun.sleep(Math.max(0, everyMs - ms));
   }
   const result = await running;
-  return { result, probes, worstMs: Math.max(...probes), late, workMs };
+  return { result, probes, worstMs: Math.max(...probes), worstCpuMs, late, workMs };
 }
 
-/** The CPU time (ms) the main thread of process `pid` has spent: utime + stime, fields 14 and 15 of its stat, in clock ticks of 10 ms (USER_HZ 100, proc(5)). */
+/**
+ * The CPU time (ms) the main thread of process `pid` has spent: the first field of its schedstat, nanoseconds on a
+ * CPU (the kernel's scheduler statistics, Documentation/scheduler/sched-stats.rst), or where the kernel keeps none,
+ * utime + stime, fields 14 and 15 of its stat, in clock ticks of 10 ms (USER_HZ 100, proc(5)).
+ */
 async function mainThreadCpuMs(pid: number): Promise<number> {
+  // Read with node:fs: Bun.file reads a /proc file by its stat size, and schedstat's is 0.
+  const schedstat = await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').catch(() => '');
+  if (schedstat) return Number(schedstat.split(' ')[0]) / 1e6;
   const stat = await Bun.file(`/proc/${pid}/task/${pid}/stat`).text();
   // The command name (field 2) may hold spaces: fields are counted after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -4,7 +4,7 @@ import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
-import { monthly, scorecard } from './performance';
+import { figureSerializer, monthly, scorecard } from './performance';
 import { checkpoints, ledgerPageJson, verification } from './service';
 
 const CSV_HEADERS = {
@@ -15,6 +15,7 @@ const CSV_HEADERS = {
 
 export function transparencyModule(services: Services) {
   const { ledger } = services;
+  const [monthlyJson, scorecardJson] = [figureSerializer(MonthlyResponse), figureSerializer(ScorecardResponse)];
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', async ({ query }) => jsonResponse(await ledgerPageJson(services, query)), {
@@ -30,14 +31,14 @@ export function transparencyModule(services: Services) {
       },
       { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },
     )
-    .get('/api/transparency/monthly', ({ query }) => monthly(services, query), {
+    .get('/api/transparency/monthly', async ({ query }) => jsonResponse(monthlyJson(await monthly(services, query))), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 404, 429),
       // Over a replay's chain (hundreds of thousands of records) a cold read tallies a book: costly (issue 27).
       costly: { query: 'source', equals: 'replay' },
       detail: TRANSPARENCY_DOCS.monthly,
     })
-    .get('/api/scorecard', ({ query }) => scorecard(services, query), {
+    .get('/api/scorecard', async ({ query }) => jsonResponse(scorecardJson(await scorecard(services, query))), {
       query: ScorecardQuery,
       response: withErrors(ScorecardResponse, 400, 404, 429),
       costly: { query: 'source', equals: 'replay' },

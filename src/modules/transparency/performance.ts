@@ -11,6 +11,10 @@
  * matched baselines with cluster-bootstrap intervals, the alert policy's
  * record, the `edge` statement).
  */
+import type { Static, TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { createMirror } from 'exact-mirror';
+import { yieldToEventLoop } from '../../db/client';
 import { AppError } from '../../errors';
 import { recordOf } from '../../jobs/record';
 import { scoreBandMonotonicity } from '../../kernels/stats';
@@ -44,6 +48,30 @@ export const PERFORMANCE_METHOD = {
 };
 
 const headOf = (book: TradeBook) => ({ seq: book.head.seq, hash: book.head.hash });
+
+/**
+ * How a figure's route sends it (a held `JsonResponse`): serialised once per
+ * head for every caller. Returned as an object, Elysia mirrored it through the
+ * route's response schema and plugins/representation serialised and hashed it,
+ * once per caller: five callers of the live scorecard at once held the
+ * server's thread 50–80 ms in one stretch (bench/stall, issue 27). This applies
+ * the mirror Elysia applied (exact-mirror over the 200 schema: fields in the
+ * schema's order, those it does not name dropped — a replay's universe comes
+ * from the database in jsonb's key order), once, so the bytes are the same.
+ * Made with the route, before the port opens (compiling the scorecard's
+ * mirror takes a few milliseconds).
+ */
+export function figureSerializer<S extends TSchema>(schema: S): (figure: Static<S> & object) => string {
+  const mirror = createMirror(schema, { TypeCompiler });
+  // Keyed by the figure, which `perHead` keeps per head: so is its JSON. Typed by the schema, as Elysia typed
+  // the handler's answer when it returned the object.
+  const serialised = new WeakMap<object, string>();
+  return (figure) => {
+    let json = serialised.get(figure);
+    if (json === undefined) serialised.set(figure, (json = JSON.stringify(mirror(figure))));
+    return json;
+  };
+}
 
 /**
  * The trades `keep` accepts that the record section reads (jobs/record: the
@@ -81,6 +109,8 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
       timeframe: c.timeframe,
       direction: c.direction,
     });
+    await yieldToEventLoop();
+    const record = await recordOf(sources, view, recordTrades(c, inMonth));
     return {
       month: month!,
       from: from.toISOString(),
@@ -92,7 +122,7 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
       byBand: by.band,
       byTimeframe: by.timeframe,
       byDirection: by.direction,
-      record: await recordOf(sources, view, recordTrades(c, inMonth)),
+      record,
       signals: kept.map((i) => {
         const t = c.trade(i);
         return { id: t.id, symbol: t.symbol, patternType: t.patternType, scoreBand: t.scoreBand, timeframe: t.timeframe, direction: t.direction, detectedAt: t.detectedAt, outcome: t.outcome, entered: t.entered, rMultiple: t.rMultiple };
@@ -111,17 +141,24 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
   return book.perHead(`scorecard:${today}`, async () => {
     const c = book.columns;
     const trailing: Record<string, Performance> = {};
+    // A tally of a book under SLICE trades (every live ledger's so far) is one stretch with its intervals, and an
+    // await of it does not give the loop back: a turn of the loop between them, so the four are not one stretch.
     for (const days of TRAILING_DAYS) {
       const since = new Date(Date.parse(`${today}T00:00:00.000Z`) - days * DAY_MS).toISOString();
       trailing[`${days}d`] = (await tallyColumns(c, (i) => c.words[c.detectedAt[i]!]! >= since, {})).all;
+      await yieldToEventLoop();
     }
     const { all, by } = await tallyColumns(c, () => true, { band: c.scoreBand, pattern: c.patternType, regime: c.regime, timeframe: c.timeframe, direction: c.direction });
+    await yieldToEventLoop();
     const byBand = by.band;
     const bands = BANDS.map((band) => {
       const p = byBand[band];
       return { band, trades: p?.closed ?? 0, meanR: p?.avgR ?? 0, hitRate: p?.hitRate ?? 0, hitRateInterval: p?.hitRateInterval ?? { lower: null, upper: null } };
     });
     const monotonicity = scoreBandMonotonicity(bands);
+    await yieldToEventLoop();
+    const confidence = confidenceColumns(c);
+    await yieldToEventLoop();
     const { alertPolicy, edge, ...record } = await recordOf(sources, view, recordTrades(c, () => true));
     return {
       generatedAt: new Date(now).toISOString(),
@@ -134,7 +171,7 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
         byRegime: by.regime,
         byTimeframe: by.timeframe,
         byDirection: by.direction,
-        confidence: confidenceColumns(c),
+        confidence,
         record,
       },
       edge: { ledger: view.source, ...edge },
