@@ -7,7 +7,6 @@
  * `snapshot` and `earnings` go through the request's DataLoaders, so a page of
  * signals asks each symbol once.
  */
-import { Value } from '@sinclair/typebox/value';
 import { Type, type TObject } from '@sinclair/typebox';
 import DataLoader from 'dataloader';
 import {
@@ -41,7 +40,8 @@ import { snapshot } from '../market/service';
 import { SIGNAL_ID_PATTERN } from '../../domain/signal-id';
 import { BreakoutsQuery } from '../signals/model';
 import { rankedSignals } from '../signals/service';
-import { describe, MUTATIONS, QUERIES, type Operation, type OperationContext } from './operations';
+import { badInput, checkedArgs, describe, type Operation, type OperationContext } from './operation';
+import { MUTATIONS, QUERIES } from './operations';
 import { GraphQLTypes } from './types';
 
 /** Per request: the services, the request (its credential), the API version, the loaders. */
@@ -92,36 +92,9 @@ export function graphQLError(thrown: unknown): unknown {
   return new GraphQLError(error.message, { extensions: { code: code ?? error.code.toUpperCase(), status: error.status, ...(code && code !== 'BAD_USER_INPUT' ? { reason: error.code } : {}) } });
 }
 
-const badInput = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
-const asArgument = (message: string) => message.replace(/^(Query|Path) parameter|^Body field/, 'Argument');
-
-/**
- * The arguments checked by the REST schema (its defaults, formats and
- * messages), decoded as the route decodes them. A value the check passes but
- * a decoder refuses (a decimal string out of an integer's bounds: the bounds
- * are checked after decoding) is BAD_USER_INPUT with the schema's message too.
- */
-export function checkedArgs(schema: TObject, raw: Record<string, unknown>): unknown {
-  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined));
-  const value = Value.Default(schema, Value.Clone(given));
-  const failure = Value.Errors(schema, value).First();
-  if (failure) {
-    const custom = typeof failure.schema.error === 'string' ? failure.schema.error : undefined;
-    const where = failure.path.replace(/^\//, '').replaceAll('/', '.') || 'arguments';
-    throw badInput(custom ? asArgument(custom) : `Argument '${where}': ${failure.message}`);
-  }
-  try {
-    return Value.Decode(schema, value);
-  } catch (error) {
-    // TypeBox's TransformDecodeError carries the transform's own error (Elysia's number decoders throw the parameter's `error` text).
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    throw badInput(asArgument(cause instanceof Error ? cause.message : 'An argument is not valid'));
-  }
-}
-
 function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumentMap {
   const args: GraphQLFieldConfigArgumentMap = {};
-  for (const [name, property] of Object.entries(schema.properties)) args[name] = { type: types.input(property), description: property.description };
+  for (const [name, property] of Object.entries(schema.properties)) args[name] = types.argument(property);
   return args;
 }
 
@@ -131,8 +104,7 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
     // The credential before the input, as the REST route checks them.
     const access = accessOf(op.route);
     const principal = access ? await ctx.principal(access) : undefined;
-    const args = checkedArgs(op.args, raw);
-    const result = await op.run(ctx, args, principal!);
+    const result = await op.run(ctx, raw, principal!);
     // The REST answer as its JSON: dates as strings, nothing the route would not send.
     return op.plain ? result : JSON.parse(JSON.stringify(result));
   } catch (error) {
@@ -141,6 +113,7 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
 }
 
 const SIGNAL_FIRST_MAX = 100;
+const SIGNAL_FIRST_DEFAULT = 20;
 /** The subscription to the caller's own dispatched alerts needs what listing their alert rules needs. */
 const ALERT_RULES_ROUTE = 'GET /api/alerts/v2';
 
@@ -203,18 +176,18 @@ export function buildSchema(): GraphQLSchema {
         "The signals of GET /api/breakouts (the latest persisted run, or a replay at asOf; symbols outside the universe scanned on demand) in its ranking, filtered by pattern, band and state, as a Relay connection (first ≤ 100, default 20; after: an endCursor).",
       args: {
         symbols: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
-        timeframe: { type: GraphQLString },
-        asOf: { type: GraphQLString, description: 'YYYY-MM-DD: a replay with only the bars up to it' },
+        timeframe: types.argument(BreakoutsQuery.properties.timeframe),
+        asOf: { ...types.argument(BreakoutsQuery.properties.asOf), description: 'YYYY-MM-DD: a replay with only the bars up to it' },
         pattern: { type: GraphQLString, description: 'Only this patternType' },
         band: { type: GraphQLString, description: 'Only this scoreBand' },
         state: { type: GraphQLString, description: 'Only this breakoutState' },
-        first: { type: GraphQLInt },
+        first: { type: GraphQLInt, defaultValue: SIGNAL_FIRST_DEFAULT },
         after: { type: GraphQLString },
       },
       resolve: async (_root, args: { symbols?: string[]; timeframe?: string; asOf?: string; pattern?: string; band?: string; state?: string; first?: number; after?: string }, ctx) => {
         try {
-          const query = checkedArgs(BreakoutsQuery, { symbols: args.symbols?.join(','), timeframe: args.timeframe, asOf: args.asOf }) as BreakoutsQuery;
-          const first = args.first ?? 20;
+          const query = checkedArgs(BreakoutsQuery, { symbols: args.symbols?.join(','), timeframe: args.timeframe, asOf: args.asOf });
+          const first = args.first ?? SIGNAL_FIRST_DEFAULT;
           if (first < 0 || first > SIGNAL_FIRST_MAX) throw new GraphQLError(`Argument 'first' must be an integer from 0 to ${SIGNAL_FIRST_MAX}`, { extensions: { code: 'BAD_USER_INPUT', status: 400 } });
           const start = args.after ? offsetOf(args.after) : 0;
           const all = (await rankedSignals(ctx.services, query)).filter(
@@ -238,7 +211,7 @@ export function buildSchema(): GraphQLSchema {
       args: { id: { type: new GraphQLNonNull(GraphQLString), description: SignalIdArgs.properties.id.description } },
       resolve: async (_root, raw: { id: string }, ctx) => {
         try {
-          const { id } = checkedArgs(SignalIdArgs, raw) as { id: string };
+          const { id } = checkedArgs(SignalIdArgs, raw);
           return (await ctx.services.scans.findSignal(id))?.signal ?? null;
         } catch (error) {
           throw graphQLError(error);

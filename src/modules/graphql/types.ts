@@ -35,6 +35,7 @@ import {
   GraphQLObjectType,
   GraphQLScalarType,
   GraphQLString,
+  type GraphQLArgumentConfig,
   type GraphQLFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -128,6 +129,23 @@ export class GraphQLTypes {
       default:
         return GraphQLJSON;
     }
+  }
+
+  /**
+   * One argument as its REST parameter declares it (issue 31): non-null when
+   * the parameter is required, has no default and cannot be null (a query
+   * leaving it out is a validation error, as REST answers 400); its REST
+   * default as the GraphQL default value where the default is a scalar, so a
+   * client reads it from the schema.
+   */
+  argument(schema: TSchema): GraphQLArgumentConfig {
+    const type = this.input(schema);
+    const fallback: unknown = schema.default;
+    const required = !isOptional(schema) && fallback === undefined && !nullable(schema);
+    const config: GraphQLArgumentConfig = { type: required ? new GraphQLNonNull(type) : type };
+    if (typeof schema.description === 'string') config.description = schema.description;
+    if (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean') config.defaultValue = fallback;
+    return config;
   }
 
   private build(schema: TSchema, name: string): GraphQLOutputType {

@@ -1089,8 +1089,8 @@ export type Mutation = {
 
 
 export type MutationAddWatchlistSymbolsArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  id: Scalars['String']['input'];
+  symbols: Array<InputMaybe<Scalars['String']['input']>>;
 };
 
 
@@ -1101,7 +1101,7 @@ export type MutationCreateAlertRuleArgs = {
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   minBand?: InputMaybe<Scalars['String']['input']>;
   minScore?: InputMaybe<Scalars['Float']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   patternTypes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   states?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
@@ -1111,94 +1111,94 @@ export type MutationCreateAlertRuleArgs = {
 
 
 export type MutationCreateApiKeyArgs = {
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   scopes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   tier?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationCreateCommunityPostArgs = {
-  body?: InputMaybe<Scalars['String']['input']>;
+  body: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationCreateExportArgs = {
-  dataset?: InputMaybe<Scalars['String']['input']>;
+  dataset: Scalars['String']['input'];
   filters?: InputMaybe<Scalars['JSON']['input']>;
   format?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationCreateJournalEntryArgs = {
-  entryAt?: InputMaybe<Scalars['String']['input']>;
-  entryPrice?: InputMaybe<Scalars['Float']['input']>;
+  entryAt: Scalars['String']['input'];
+  entryPrice: Scalars['Float']['input'];
   exitAt?: InputMaybe<Scalars['String']['input']>;
   exitPrice?: InputMaybe<Scalars['Float']['input']>;
   fees?: InputMaybe<Scalars['Float']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
-  side?: InputMaybe<Scalars['String']['input']>;
+  side: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
-  size?: InputMaybe<Scalars['Float']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  size: Scalars['Float']['input'];
+  symbol: Scalars['String']['input'];
   tags?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationCreateWatchlistArgs = {
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationDeleteAlertRuleArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteCommunityPostArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteJournalEntryArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationEditCommunityPostArgs = {
   body?: InputMaybe<Scalars['String']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationMarkNotificationReadArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationRemoveWatchlistSymbolArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  symbol: Scalars['String']['input'];
 };
 
 
 export type MutationRenameWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  name: Scalars['String']['input'];
 };
 
 
 export type MutationRevokeApiKeyArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1207,7 +1207,7 @@ export type MutationUpdateAlertRuleArgs = {
   cooldownMinutes?: InputMaybe<Scalars['Int']['input']>;
   direction?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   minBand?: InputMaybe<Scalars['String']['input']>;
   minScore?: InputMaybe<Scalars['Float']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -1225,7 +1225,7 @@ export type MutationUpdateJournalEntryArgs = {
   exitAt?: InputMaybe<Scalars['String']['input']>;
   exitPrice?: InputMaybe<Scalars['Float']['input']>;
   fees?: InputMaybe<Scalars['Float']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   notes?: InputMaybe<Scalars['String']['input']>;
   side?: InputMaybe<Scalars['String']['input']>;
   signalId?: InputMaybe<Scalars['String']['input']>;
@@ -1452,7 +1452,7 @@ export type Query = {
 
 
 export type QueryAlertRuleArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1469,7 +1469,7 @@ export type QueryBarsArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   range?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   timeframe?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1497,7 +1497,7 @@ export type QueryCommunityFeedArgs = {
 
 
 export type QueryCommunityPostArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1505,7 +1505,7 @@ export type QueryConfluenceArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   benchmark?: InputMaybe<Scalars['String']['input']>;
   lookback?: InputMaybe<Scalars['Int']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   timeframe?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1515,12 +1515,12 @@ export type QueryEarningsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
 export type QueryExportArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1533,7 +1533,7 @@ export type QueryExportsArgs = {
 
 
 export type QueryFloatArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1541,12 +1541,12 @@ export type QueryForecastArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   horizon?: InputMaybe<Scalars['Int']['input']>;
   model?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
 export type QueryInsiderArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   windowDays?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -1562,7 +1562,7 @@ export type QueryJournalEntriesArgs = {
 
 
 export type QueryJournalEntryArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1592,7 +1592,7 @@ export type QueryMacroCalendarArgs = {
 
 
 export type QueryMonthlyArgs = {
-  month?: InputMaybe<Scalars['String']['input']>;
+  month: Scalars['String']['input'];
   replayId?: InputMaybe<Scalars['String']['input']>;
   source?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1614,14 +1614,14 @@ export type QueryOptionsAnalysisArgs = {
   ivRank?: InputMaybe<Scalars['Float']['input']>;
   r?: InputMaybe<Scalars['Float']['input']>;
   stop?: InputMaybe<Scalars['Float']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
-  target?: InputMaybe<Scalars['Float']['input']>;
-  trigger?: InputMaybe<Scalars['Float']['input']>;
+  symbol: Scalars['String']['input'];
+  target: Scalars['Float']['input'];
+  trigger: Scalars['Float']['input'];
 };
 
 
 export type QueryOptionsFlowArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1632,7 +1632,7 @@ export type QueryScorecardArgs = {
 
 
 export type QueryShortInterestArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1665,7 +1665,7 @@ export type QuerySignalsArgs = {
 
 
 export type QuerySnapshotArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1679,7 +1679,7 @@ export type QueryUniverseScanArgs = {
 
 
 export type QueryWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
