@@ -20,11 +20,14 @@ import { signalExtraFields, signalQueryFields } from './signal-fields';
 import { subscriptionFields } from './subscriptions';
 import { GraphQLTypes } from './types';
 
-function argsOf(types: GraphQLTypes, schema: TObject): GraphQLFieldConfigArgumentMap {
+/** A field's arguments; an object argument's input type is named `FieldArgInput` unless its schema has a title. */
+function argsOf(types: GraphQLTypes, schema: TObject, field: string): GraphQLFieldConfigArgumentMap {
   const args: GraphQLFieldConfigArgumentMap = {};
-  for (const [name, property] of Object.entries(schema.properties)) args[name] = types.argument(property);
+  for (const [name, property] of Object.entries(schema.properties)) args[name] = types.argument(property, `${capitalised(field)}${capitalised(name)}Input`);
   return args;
 }
+
+const capitalised = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 
 /** A field's row of the authorisation table: its REST route's (auth/route-access), so both APIs apply one rule. */
 async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unknown>): Promise<unknown> {
@@ -44,7 +47,7 @@ async function run(op: Operation, ctx: GraphQLContext, raw: Record<string, unkno
 function operationFields(types: GraphQLTypes, operations: Readonly<Record<string, Operation>>, suffix = ''): GraphQLFieldConfigMap<unknown, GraphQLContext> {
   const fields: GraphQLFieldConfigMap<unknown, GraphQLContext> = {};
   for (const [name, op] of Object.entries(operations)) {
-    fields[name] = { type: types.output(op.result, name[0]!.toUpperCase() + name.slice(1) + suffix), description: describe(op), args: argsOf(types, op.args), resolve: (_root, raw, ctx) => run(op, ctx, raw) };
+    fields[name] = { type: types.output(op.result, capitalised(name) + suffix), description: describe(op), args: argsOf(types, op.args, name), resolve: (_root, raw, ctx) => run(op, ctx, raw) };
   }
   return fields;
 }
