@@ -4,7 +4,8 @@
  * non-null argument, and a REST default is the argument's GraphQL default
  * value, as introspection over /api/graphql shows them; a document leaving a
  * required argument out is a validation error (GraphQL over HTTP: 400 with
- * `errors` and no `data` under application/graphql-response+json).
+ * `errors` and no `data` under application/graphql-response+json). A REST
+ * body object is an input object type, its required fields non-null too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { MUTATIONS, QUERIES } from '../../../src/modules/graphql/operations';
@@ -96,5 +97,20 @@ describe('GraphQL arguments', () => {
     });
     expect(variable.status).toBe(400);
     expect(await variable.json()).toMatchObject({ errors: [{ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
+  });
+
+  it('takes a body object as an input object: an alert rule made with channels, and one whose webhook lacks its url refused by validation', async () => {
+    const cookie = await ctx.sessionCookie('gql-args-pro', 'pro', 3600);
+    const post = (query: string) =>
+      ctx.request('/api/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', cookie }, body: JSON.stringify({ query }) });
+    const made = await post('mutation { createAlertRule(name: "In app only", symbols: ["AAPL"], channels: { inApp: true }) { id channels { inApp webhook { url } } } }');
+    expect(made.status).toBe(200);
+    const body = (await made.json()) as { data: { createAlertRule: { id: string; channels: unknown } } };
+    expect(body.data.createAlertRule.channels).toEqual({ inApp: true, webhook: null });
+    const rest = await ctx.request(`/api/alerts/v2/${body.data.createAlertRule.id}`, { headers: { cookie } });
+    expect(((await rest.json()) as { channels: unknown }).channels).toEqual({ inApp: true, webhook: null });
+    const refused = await post('mutation { createAlertRule(name: "No url", channels: { webhook: { rotateSecret: true } }) { id } }');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ errors: [{ message: 'Field "CreateAlertRuleChannelsWebhookInput.url" of required type "String!" was not provided.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] });
   });
 });
