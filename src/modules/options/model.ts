@@ -26,6 +26,17 @@ export type AnalyzeQuery = Static<typeof AnalyzeQuery>;
 
 const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], description ? { description } : {});
 
+/** A position's value at the target and at the stop, per share (kernels/options/analyze PositionOutcome). */
+const outcomeFields = {
+  valueAtTarget: t.Number(),
+  valueAtStop: t.Number(),
+  reward: t.Number(),
+  risk: t.Number(),
+  rewardRisk: Nullable('null when the risk is 0'),
+  breakeven: t.Number(),
+  evaluatedAtDays: t.Number({ description: 'Days from now the values at target and stop are taken at (the expected time to target, within the expiry)' }),
+};
+
 /** A long call or put at one strike and expiry, per share (options/service `leg`). */
 const OptionLeg = t.Object(
   {
@@ -38,14 +49,8 @@ const OptionLeg = t.Object(
     vega: t.Number(),
     thetaPerDay: t.Number(),
     rho: t.Number(),
-    valueAtTarget: t.Number(),
-    valueAtStop: t.Number(),
-    reward: t.Number(),
-    risk: t.Number(),
-    rewardRisk: Nullable('null when the risk is 0'),
-    breakeven: t.Number(),
+    ...outcomeFields,
     probabilityBeyondBreakeven: t.Number(),
-    evaluatedAtDays: t.Number({ description: 'Days from now the values at target and stop are taken at (the expected time to target, within the expiry)' }),
   },
   { title: 'OptionLeg' },
 );
@@ -59,13 +64,7 @@ const OptionSpread = t.Object(
     expiryDays: t.Number(),
     cost: t.Number(),
     maxValue: t.Number(),
-    valueAtTarget: t.Number(),
-    valueAtStop: t.Number(),
-    reward: t.Number(),
-    risk: t.Number(),
-    rewardRisk: Nullable('null when the risk is 0'),
-    breakeven: t.Number(),
-    evaluatedAtDays: t.Number(),
+    ...outcomeFields,
   },
   { title: 'OptionSpread' },
 );

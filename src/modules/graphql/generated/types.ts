@@ -1502,6 +1502,7 @@ export type OptionSpread = {
   __typename?: 'OptionSpread';
   breakeven: Scalars['Float']['output'];
   cost: Scalars['Float']['output'];
+  /** Days from now the values at target and stop are taken at (the expected time to target, within the expiry) */
   evaluatedAtDays: Scalars['Float']['output'];
   expiryDays: Scalars['Float']['output'];
   longStrike: Scalars['Float']['output'];
