@@ -16,8 +16,9 @@
  * with its reason, in test/modules/graphql/json-fields.test.ts). An argument
  * is typed as its REST parameter (a number Elysia also takes as decimal text
  * is `Int` or `Float`, a closed list of strings `String`, so a query may keep
- * sending the REST value as a string), then checked by that parameter's
- * schema. One `GraphQLTypes` per schema build holds the types made so far (a
+ * sending the REST value as a string; a body object an input object type),
+ * non-null where the parameter is required without a default, with the REST
+ * default as its default value, then checked by that parameter's schema. One `GraphQLTypes` per schema build holds the types made so far (a
  * schema object is typed once).
  *
  * @example
