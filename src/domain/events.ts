@@ -25,6 +25,9 @@ export const StateChangeEvent = Type.Object(
   { title: 'StateChangeEvent' },
 );
 
+/** The rule an alert fired for, as its owner sees it (jobs/alert-rules). */
+const AlertRuleRef = Type.Object({ id: Type.String(), name: Type.String() }, { title: 'AlertRuleRef', description: 'The rule’s id and name' });
+
 /** What the alert dispatcher publishes: `userId` and `rule` stay on the server except for the owner (stream/visibility). */
 export const AlertDispatchedBusEvent = Type.Object(
   {
@@ -34,7 +37,7 @@ export const AlertDispatchedBusEvent = Type.Object(
     ruleId: Type.Optional(Type.String()),
     at: DateTime(),
     userId: Type.Optional(Type.String({ description: 'Owner of the rule that fired; absent for the service’s own alerts' })),
-    rule: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'The rule’s details' })),
+    rule: Type.Optional(AlertRuleRef),
   },
   { title: 'AlertDispatchedBusEvent' },
 );
@@ -46,7 +49,7 @@ export const AlertDispatchedEvent = Type.Object(
     signalId: Type.String(),
     symbol: Type.String(),
     ruleId: Type.Optional(Type.String()),
-    rule: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    rule: Type.Optional(AlertRuleRef),
     at: DateTime(),
   },
   { title: 'AlertDispatchedEvent' },

@@ -7,7 +7,7 @@
  * keep a registration 300 s by default; a client re-registers one that
  * expired, as the protocol has it). What Redis answers is checked against its
  * hash before it is used. While Redis is down the instance's own cache alone
- * answers (modules/graphql PersistedQueries).
+ * answers (modules/graphql/persisted-queries).
  *
  * Apollo Server, "Automatic persisted queries" § Adjusting cache TTL.
  */

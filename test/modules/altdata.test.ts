@@ -35,7 +35,7 @@ describe('insider transactions', () => {
     expect(s.sellCount).toBe(sells.length);
     expect(s.netShares).toBe(buys.reduce((a, t) => a + t.shares, 0) - sells.reduce((a, t) => a + t.shares, 0));
     expect(s.netValue).toBeCloseTo(buys.reduce((a, t) => a + t.value!, 0) - sells.reduce((a, t) => a + t.value!, 0), 1);
-    expect(s.otherByCode.A.count).toBe(raw.filter((t) => t.code === 'A').length);
+    expect(s.otherByCode.A!.count).toBe(raw.filter((t) => t.code === 'A').length);
     expect(body.transactions.find((t) => t.code === 'F')!.codeDescription).toContain('withholding');
   });
 
@@ -92,7 +92,7 @@ describe('short interest', () => {
     const expected = squeezeScore({ shortPercentFloat: s.percentOfFloat! / 100, daysToCover: s.daysToCover, momentum: bars.close[n - 1]! / bars.close[n - 21]! - 1, utilisation: null });
     expect(body.squeeze!.score).toBeCloseTo(expected.score!, 1);
     expect<unknown>(body.squeezeRisk).toBe(expected.risk);
-    expect(body.squeeze!.components.find((c: { key: string }) => c.key === 'utilisation').effectiveWeight).toBe(0);
+    expect(body.squeeze!.components.find((c) => c.key === 'utilisation')!.effectiveWeight).toBe(0);
   });
 
   it('pages the history newest first and answers funds with a null snapshot', async () => {

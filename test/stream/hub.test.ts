@@ -95,7 +95,7 @@ describe('stream hub', () => {
     const other = frameReader(await open({ channels: ['alerts.dispatched'], principal: { userId: 'usr_b' }, key: 'user:usr_b' }));
     const anonymous = frameReader(await open({ channels: ['alerts.dispatched'] }));
     for (const r of [owner, other, anonymous]) await r.read(1);
-    const rule = { kind: 'score_at_least', threshold: 80 };
+    const rule = { id: 'rul_1', name: 'Strong longs' };
     bus.publish('alerts.dispatched', { alertId: 'alr_1', signalId: 'AAPL-x', symbol: 'AAPL', ruleId: 'rul_1', rule, userId: 'usr_a', at: '2026-11-20T18:00:00.000Z' });
     bus.publish('alerts.dispatched', { alertId: 'alr_2', signalId: 'MSFT-y', symbol: 'MSFT', ruleId: 'policy_default', at: '2026-11-20T18:01:00.000Z' });
     const [ownerSees, ownerSystem] = await owner.read(2);

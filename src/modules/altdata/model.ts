@@ -25,6 +25,29 @@ export const InsiderTransaction = t.Object(
   { title: 'InsiderTransaction' },
 );
 
+/** The window's open-market trades summed (altdata/insider's insiderSummary). */
+const InsiderSummary = t.Object(
+  {
+    buyCount: t.Integer(),
+    sellCount: t.Integer(),
+    sharesBought: t.Number(),
+    sharesSold: t.Number(),
+    netShares: t.Number(),
+    valueBought: t.Number(),
+    valueSold: t.Number(),
+    netValue: t.Number(),
+    distinctBuyers: t.Integer(),
+    distinctSellers: t.Integer(),
+    clusterBuying: t.Boolean({ description: 'At least clusterThreshold distinct insiders bought' }),
+    clusterBuyers: t.Array(t.String()),
+    clusterThreshold: t.Integer(),
+    largestTransaction: t.Union([InsiderTransaction, t.Null()]),
+    otherByCode: t.Record(t.String(), t.Object({ count: t.Integer(), shares: t.Number({ description: 'Net: acquired − disposed' }) }), { description: 'Per other Form 4 code (awards, withholding, exercises, gifts)' }),
+    counts: t.String(),
+  },
+  { title: 'InsiderSummary' },
+);
+
 export const InsiderQuery = t.Object({ symbol: SymbolParam, windowDays: intParam('windowDays', 1, 730, 30, 'Calendar days back from today') });
 export const InsiderPageQuery = t.Object({ symbol: SymbolParam, windowDays: intParam('windowDays', 1, 730, 90, 'Calendar days back from today'), ...PageQuery });
 
@@ -35,7 +58,7 @@ const insiderFields = {
   to: t.String({ format: 'date' }),
   source: t.String(),
   transactions: t.Array(InsiderTransaction),
-  summary: Open,
+  summary: InsiderSummary,
 };
 export const InsiderResponse = t.Object(insiderFields, { title: 'InsiderResponse' });
 export const InsiderPage = t.Object({ ...insiderFields, items: t.Array(InsiderTransaction), pagination: PageMetaSchema }, { title: 'InsiderPage' });
@@ -55,12 +78,35 @@ export const ShortInterestReport = t.Object(
   { title: 'ShortInterestReport' },
 );
 const SqueezeRisk = t.Union(['low', 'moderate', 'elevated', 'high'].map((v) => t.Literal(v)));
+/** The squeeze score of the latest report (kernels/squeeze) and what it rests on. */
+const SqueezeScore = t.Object(
+  {
+    score: t.Union([t.Number(), t.Null()], { description: '0–100, null when no component is known' }),
+    momentumAsOf: t.Union([t.String({ description: 'YYYY-MM-DD: the session the momentum is read at' }), t.Null()]),
+    components: t.Array(
+      t.Object(
+        {
+          key: t.Union(['shortPercentFloat', 'daysToCover', 'momentum', 'utilisation'].map((v) => t.Literal(v))),
+          value: Num,
+          score: t.Union([t.Number(), t.Null()], { description: 'The value mapped onto [0, 1]; null when unknown' }),
+          weight: t.Number(),
+          effectiveWeight: t.Number({ description: 'The weight renormalised over the known components (0 when unknown)' }),
+        },
+        { title: 'SqueezeComponent' },
+      ),
+    ),
+    bands: t.String(),
+    note: t.String(),
+    freeFloat: Num,
+  },
+  { title: 'SqueezeScore' },
+);
 const shortFields = {
   symbol: t.String(),
   source: t.String(),
   snapshot: t.Union([ShortInterestReport, t.Null()]),
   squeezeRisk: t.Optional(SqueezeRisk),
-  squeeze: t.Union([Open, t.Null()]),
+  squeeze: t.Union([SqueezeScore, t.Null()]),
 };
 export const ShortInterestResponse = t.Object(shortFields, { title: 'ShortInterestResponse' });
 export const ShortInterestPage = t.Object({ ...shortFields, reports: t.Array(ShortInterestReport), items: t.Array(ShortInterestReport), pagination: PageMetaSchema }, { title: 'ShortInterestPage' });

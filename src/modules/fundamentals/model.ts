@@ -60,7 +60,10 @@ export const FloatResponse = t.Object(
     averageVolume: t.Union([t.Number(), t.Null()], { description: 'Average daily volume of the last 50 complete sessions' }),
     daysToRotate: t.Union([t.Number(), t.Null()], { description: '1 ÷ ratio: sessions to trade the whole float at the average volume' }),
     floatSize: t.String({ description: 'micro (< 10M shares), low (< 50M), mid (< 500M), large, or unknown' }),
-    thresholds: t.Record(t.String(), t.Any(), { description: 'The classification thresholds in days to rotate' }),
+    thresholds: t.Object(
+      { extreme_rotation: t.String(), very_high_rotation: t.String(), high_rotation: t.String(), normal_rotation: t.String(), low_rotation: t.String() },
+      { title: 'RotationThresholds', description: 'The classification thresholds in days to rotate, per class (fundamentals/service ROTATION_CLASSES)' },
+    ),
   },
   { title: 'FloatResponse' },
 );

@@ -99,7 +99,8 @@ export async function floatOf(marketData: MarketData, symbol: string): Promise<F
   let sum = 0;
   for (let i = n - k; i < n; i++) sum += bars.volume[i]!;
   const averageVolume = k > 0 ? Math.round(sum / k) : null;
-  const thresholds = Object.fromEntries(ROTATION_CLASSES.map((c) => [c.name, `≤ ${c.maxDays} days to rotate`]));
+  // Every class named once (FloatResponse lists them): the entries are built from the same list.
+  const thresholds = Object.fromEntries(ROTATION_CLASSES.map((c) => [c.name, `≤ ${c.maxDays} days to rotate`])) as Record<(typeof ROTATION_CLASSES)[number]['name'], string>;
   const supported = marketData.provider.capabilities.has('float');
   const data = supported ? await marketData.capability('float')(symbol) : null;
   const base = data?.freeFloat ?? data?.sharesOutstanding ?? null;

@@ -7,6 +7,7 @@
  * it is answered in (GraphQL over HTTP).
  */
 import { Value } from '@sinclair/typebox/value';
+import { getOperationAST, parse, type DocumentNode } from 'graphql';
 import { AppError } from '../../errors';
 import { SERVER_BODY_LIMIT } from '../../plugins/body-limit';
 import { readBodyBytes, readJsonBody } from '../../plugins/json-body';
@@ -58,6 +59,39 @@ export function checkStreamIds(request: Request, search: URLSearchParams, body: 
     }
   }
   if (operationId != null && String(operationId) in Object.prototype) throw new AppError(request.method === 'POST' ? 'invalid_body' : 'invalid_parameter', `The operation id '${String(operationId)}' is reserved`);
+}
+
+/**
+ * Whether a request to /api/graphql/stream asks for an event stream: graphql-sse
+ * opens one for `Accept: text/event-stream` exactly; a list naming it, and
+ * (without a stream token, where only a stream can be meant) no Accept or
+ * `*\/*`, are taken as that.
+ */
+export function wantsEventStream(request: Request): boolean {
+  const accept = request.headers.get('accept');
+  return accept?.includes('text/event-stream') || (!streamToken(request) && (request.method === 'GET' || request.method === 'POST') && (!accept || accept.trim() === '*/*'));
+}
+
+/**
+ * The operation a stream request names, checked before yoga reads it: the
+ * yoga plugin parses and validates before graphql-sse could answer a syntax
+ * error, or an operation it cannot pick, with a 400 (graphql-sse's own
+ * answer; yoga's throws reach the handler as a 500).
+ */
+export function checkStreamOperation(request: Request, search: URLSearchParams, body: StreamRequest | undefined): void {
+  const query = request.method === 'GET' ? search.get('query') : (body?.query ?? null);
+  if (query === null) return;
+  const operationName = request.method === 'GET' ? search.get('operationName') : body?.operationName;
+  const refuse = (message: string) => new AppError(request.method === 'GET' ? 'invalid_parameter' : 'invalid_body', message);
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (error) {
+    throw refuse(error instanceof Error ? error.message : String(error));
+  }
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (!operation) throw refuse(operationName == null ? 'The document must hold one operation, or operationName must name one' : `The document has no operation named '${operationName}'`);
+  if (operation.operation === 'mutation' && request.method === 'GET') throw refuse('A mutation needs POST');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

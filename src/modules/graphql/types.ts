@@ -16,8 +16,9 @@
  * with its reason, in test/modules/graphql/json-fields.test.ts). An argument
  * is typed as its REST parameter (a number Elysia also takes as decimal text
  * is `Int` or `Float`, a closed list of strings `String`, so a query may keep
- * sending the REST value as a string), then checked by that parameter's
- * schema. One `GraphQLTypes` per schema build holds the types made so far (a
+ * sending the REST value as a string; a body object an input object type),
+ * non-null where the parameter is required without a default, with the REST
+ * default as its default value, then checked by that parameter's schema. One `GraphQLTypes` per schema build holds the types made so far (a
  * schema object is typed once).
  *
  * @example
@@ -30,11 +31,13 @@ import {
   GraphQLEnumType,
   GraphQLNonNull,
   GraphQLFloat,
+  GraphQLInputObjectType,
   GraphQLInt,
   GraphQLList,
   GraphQLObjectType,
   GraphQLScalarType,
   GraphQLString,
+  type GraphQLArgumentConfig,
   type GraphQLFieldConfigMap,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -76,6 +79,8 @@ export class GraphQLTypes {
   private readonly made = new Map<TSchema, GraphQLOutputType>();
   /** Titled objects by shape: a schema wrapped again (t.Optional copies it) is the same type, not `Title2`. */
   private readonly titled = new Map<string, GraphQLOutputType>();
+  /** Input objects by shape: the same REST body object is one input type wherever it appears. */
+  private readonly inputs = new Map<string, GraphQLInputObjectType>();
   /** Enums by their values: `long | short` is one enum wherever it appears. */
   private readonly enums = new Map<string, GraphQLEnumType>();
   private readonly names = new Set<string>();
@@ -102,7 +107,7 @@ export class GraphQLTypes {
    * JSON. Every value is then checked by the REST schema (its bounds, its
    * list, its pattern).
    */
-  input(schema: TSchema): GraphQLInputType {
+  input(schema: TSchema, name = 'Input'): GraphQLInputType {
     const inner = nonNull(schema);
     switch (inner[Kind]) {
       case 'String':
@@ -119,15 +124,58 @@ export class GraphQLTypes {
         return scalarOfLiteral(inner.const);
       case 'Union': {
         const number = numberOrItsText(inner);
-        return number ? this.input(number) : (literalUnion(inner) ?? GraphQLJSON);
+        return number ? this.input(number, name) : (literalUnion(inner) ?? GraphQLJSON);
       }
       case 'Array': {
-        const item = this.input(inner.items as TSchema);
+        const item = this.input(inner.items as TSchema, name);
         return item === GraphQLJSON ? GraphQLJSON : new GraphQLList(item);
       }
+      case 'Object':
+        return this.inputObject(inner, name);
       default:
         return GraphQLJSON;
     }
+  }
+
+  /**
+   * One argument as its REST parameter declares it (issue 31): non-null when
+   * the parameter is required, has no default and cannot be null (a query
+   * leaving it out is a validation error, as REST answers 400); its REST
+   * default as the GraphQL default value where the default is a scalar, so a
+   * client reads it from the schema.
+   */
+  argument(schema: TSchema, name?: string): GraphQLArgumentConfig {
+    const type = this.input(schema, name);
+    const fallback: unknown = schema.default;
+    const required = !isOptional(schema) && fallback === undefined && !nullable(schema);
+    const config: GraphQLArgumentConfig = { type: required ? new GraphQLNonNull(type) : type };
+    if (typeof schema.description === 'string') config.description = schema.description;
+    if (typeof fallback === 'string' || typeof fallback === 'number' || typeof fallback === 'boolean') config.defaultValue = fallback;
+    return config;
+  }
+
+  /**
+   * A REST body's object as an input object type (named by its title, else
+   * `name`; one per shape): each field as its property, non-null where the
+   * property is required without a default. The value GraphQL coerces is
+   * then checked by the REST schema as a whole.
+   */
+  private inputObject(schema: TSchema, name: string): GraphQLInputType {
+    const properties = (schema.properties ?? {}) as Record<string, TSchema>;
+    const keys = Object.keys(properties);
+    if (keys.length === 0 || !keys.every((k) => NAME.test(k))) return GraphQLJSON;
+    const shape = JSON.stringify(schema);
+    let made = this.inputs.get(shape);
+    if (!made) {
+      const typeName = this.uniqueName(typeof schema.title === 'string' && NAME.test(schema.title) ? `${schema.title}Input` : name);
+      made = new GraphQLInputObjectType({
+        name: typeName,
+        description: typeof schema.description === 'string' ? schema.description : undefined,
+        fields: () => Object.fromEntries(keys.map((key) => [key, this.argument(properties[key]!, typeName.replace(/Input$/, '') + key[0]!.toUpperCase() + key.slice(1) + 'Input')])),
+      });
+      this.inputs.set(shape, made);
+    }
+    return made;
   }
 
   private build(schema: TSchema, name: string): GraphQLOutputType {
@@ -263,6 +311,10 @@ function literalUnion(schema: TSchema) {
   const members = (schema.anyOf as TSchema[]).filter((s) => s[Kind] !== 'Null');
   if (members.length > 0 && members.every((s) => s[Kind] === 'Literal' && typeof s.const === 'string')) return GraphQLString;
   if (members.length > 0 && members.every((s) => s[Kind] === 'String')) return GraphQLString;
+  // A closed list of numbers (a vote of −1, 0 or +1): Int when every value is a 32-bit integer, else Float.
+  if (members.length > 0 && members.every((s) => s[Kind] === 'Literal' && typeof s.const === 'number')) {
+    return members.every((s) => Number.isInteger(s.const) && Math.abs(s.const as number) <= INT32) ? GraphQLInt : GraphQLFloat;
+  }
   return undefined;
 }
 

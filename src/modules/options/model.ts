@@ -24,18 +24,93 @@ export const AnalyzeQuery = t.Object({
 });
 export type AnalyzeQuery = Static<typeof AnalyzeQuery>;
 
+const Nullable = (description?: string) => t.Union([t.Number(), t.Null()], description ? { description } : {});
+
+/** A position's value at the target and at the stop, per share (kernels/options/analyze PositionOutcome). */
+const outcomeFields = {
+  valueAtTarget: t.Number(),
+  valueAtStop: t.Number(),
+  reward: t.Number(),
+  risk: t.Number(),
+  rewardRisk: Nullable('null when the risk is 0'),
+  breakeven: t.Number(),
+  evaluatedAtDays: t.Number({ description: 'Days from now the values at target and stop are taken at (the expected time to target, within the expiry)' }),
+};
+
+/** A long call or put at one strike and expiry, per share (options/service `leg`). */
+const OptionLeg = t.Object(
+  {
+    type: t.Union([t.Literal('call'), t.Literal('put')]),
+    strike: t.Number(),
+    expiryDays: t.Number(),
+    price: t.Number(),
+    delta: t.Number(),
+    gamma: t.Number(),
+    vega: t.Number(),
+    thetaPerDay: t.Number(),
+    rho: t.Number(),
+    ...outcomeFields,
+    probabilityBeyondBreakeven: t.Number(),
+  },
+  { title: 'OptionLeg' },
+);
+
+/** The vertical debit spread from the trigger strike to the target strike (options/service `spreadOf`). */
+const OptionSpread = t.Object(
+  {
+    type: t.Union([t.Literal('call_debit_spread'), t.Literal('put_debit_spread')]),
+    longStrike: t.Number(),
+    shortStrike: t.Number(),
+    expiryDays: t.Number(),
+    cost: t.Number(),
+    maxValue: t.Number(),
+    ...outcomeFields,
+  },
+  { title: 'OptionSpread' },
+);
+
+/** The effective inputs: the query with its defaults, the quote and the grid of strikes and expiries. */
+const AnalyzeInputs = t.Object(
+  {
+    trigger: t.Number(),
+    target: t.Number(),
+    stop: t.Number(),
+    stopDefaulted: t.Boolean({ description: 'The stop was not given: half the target distance on the other side of the trigger' }),
+    iv: t.Number(),
+    ivRank: Nullable(),
+    expiryDays: t.Number(),
+    r: t.Number(),
+    price: t.Number({ description: 'The quote the analysis used' }),
+    priceAt: t.String({ description: "The quote's time" }),
+    strikes: t.Array(t.Number()),
+    expiries: t.Array(t.Number(), { description: 'Calendar days: expiryDays, half and twice it' }),
+    perContractMultiplier: t.Number(),
+  },
+  { title: 'OptionsAnalyzeInputs' },
+);
+
 export const AnalyzeResponse = t.Object(
   {
     symbol: t.String(),
     direction: t.String(),
     recommendation: Open,
-    inputs: Open,
-    expectedTimeToTarget: Open,
-    probabilities: Open,
-    stock: Open,
-    candidates: t.Array(Open),
-    spreads: t.Array(Open),
-    ivCrush: t.Union([Open, t.Null()]),
+    inputs: AnalyzeInputs,
+    expectedTimeToTarget: t.Object({ days: t.Number(), method: t.String() }),
+    probabilities: t.Object(
+      {
+        touchTarget: t.Number({ description: 'Chance of touching the target before the expiry' }),
+        touchStop: t.Number({ description: 'Chance of touching the stop before the expiry' }),
+        targetBeforeStop: t.Number({ description: 'Chance of reaching the target first' }),
+      },
+      { description: 'Driftless log-price touch and order probabilities of the plan over expiryDays' },
+    ),
+    stock: t.Object({ reward: t.Number(), risk: t.Number(), rewardRisk: t.Number() }, { description: 'The plan in the stock itself, per share' }),
+    candidates: t.Array(OptionLeg),
+    spreads: t.Array(OptionSpread),
+    ivCrush: t.Union([
+      t.Object({ earningsDate: t.String(), daysAway: t.Number(), affectsExpiries: t.Array(t.Number()), warning: t.String() }, { description: 'The next report falls before an expiry considered' }),
+      t.Null(),
+    ]),
   },
   { title: 'OptionsAnalyzeResponse' },
 );

@@ -1,6 +1,6 @@
 /** @module modules/signals/model — schemas of the Signals tag. */
 import { t, type Static } from 'elysia';
-import { PATTERN_TYPES, SignalSchema, TIMEFRAMES, TrendTemplateSchema } from '../../domain/signal';
+import { PATTERN_TYPES, RegimeReadingSchema, SignalSchema, TIMEFRAMES, TrendTemplateSchema } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../params';
@@ -54,7 +54,7 @@ export const BreakoutsResponse = t.Object(
     view: t.Optional(t.Literal('rollup')),
     symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()))),
     asOf: t.Optional(t.String({ format: 'date-time' })),
-    regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+    regime: t.Union([RegimeReadingSchema, t.Null()], { description: 'The market regime of the run (kernels/regime), null when it could not be read' }),
     items: t.Array(BreakoutSignal),
     pagination: PageMetaSchema,
   },
@@ -164,7 +164,7 @@ export const UniverseScanResponse = t.Object(
     universeSize: t.Integer({ description: 'Symbols in the chosen universes before filters' }),
     count: t.Integer(),
     filters: t.Object({ minRsRank: t.Number(), minAvgVolUsd: t.Number(), limit: t.Integer() }),
-    regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+    regime: t.Union([RegimeReadingSchema, t.Null()], { description: 'The market regime of the run (kernels/regime), null when it could not be read' }),
     regimeMultiplier: t.Number(),
     method: t.String(),
     ranked: t.Array(UniverseRow),
@@ -212,7 +212,21 @@ export const ConfluenceResponse = t.Object(
     agreement: t.Number({ description: '0..1' }),
     coverage: t.Number({ description: '0..1' }),
     factors: t.Array(ConfluenceFactor),
-    method: t.Record(t.String(), t.Unknown()),
+    method: t.Object(
+      {
+        score: t.String(),
+        direction: t.String(),
+        agreement: t.String(),
+        coverage: t.String(),
+        weights: t.Object(
+          { trend: t.Number(), momentum: t.Number(), volume: t.Number(), volatilityContraction: t.Number(), relativeStrength: t.Number(), higherTimeframe: t.Number(), activePatterns: t.Number() },
+          { description: "Each factor's weight (kernels/confluence CONFLUENCE_WEIGHTS; they sum to 1)" },
+        ),
+        lookback: t.String(),
+        noLookAhead: t.String(),
+      },
+      { description: 'How each figure is computed, in words' },
+    ),
   },
   { title: 'ConfluenceResponse', additionalProperties: true },
 );
@@ -307,7 +321,20 @@ export const ForecastResponse = t.Object(
       }),
       t.Null(),
     ], { description: 'Ledger figures of the active pattern (all symbols, and this symbol alone); null without an active pattern' }),
-    method: t.Record(t.String(), t.String()),
+    method: t.Object(
+      {
+        returns: t.String(),
+        ewma: t.String(),
+        garch: t.String(),
+        horizon: t.String(),
+        cone: t.String(),
+        calibration: t.String(),
+        activePattern: t.String(),
+        trackRecord: t.String(),
+        noLookAhead: t.String(),
+      },
+      { description: 'How each figure is computed, in words' },
+    ),
   },
   { title: 'ForecastResponse' },
 );

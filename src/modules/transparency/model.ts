@@ -165,6 +165,49 @@ export type MonthlyQuery = Static<typeof MonthlyQuery>;
 
 const Groups = t.Record(t.String(), PerformanceSchema);
 
+/** One signal of the month as the ledger's trade reads it (ledger/performance Trade). */
+const MonthlySignal = t.Object(
+  {
+    id: t.String(),
+    symbol: t.String(),
+    patternType: t.String(),
+    scoreBand: t.String(),
+    timeframe: t.String(),
+    direction: t.String(),
+    detectedAt: t.String({ format: 'date-time' }),
+    outcome: t.Union(['open', 'win', 'loss', 'scratch'].map((v) => t.Literal(v))),
+    entered: t.Boolean({ description: 'The price crossed the trigger' }),
+    rMultiple: t.Union([t.Number(), t.Null()], { description: 'Null while open or never entered' }),
+  },
+  { title: 'MonthlySignal' },
+);
+
+/** A band's hit rate with its interval (kernels/stats/proportion; the scorecard's weekly-clustered bounds where it has them). */
+const HitRateInterval = t.Object(
+  { successes: t.Number(), trials: t.Number(), confidence: t.Number(), estimate: t.Number(), lower: t.Number(), upper: t.Number() },
+  { title: 'HitRateInterval' },
+);
+
+/** Whether higher score bands do better (kernels/stats/monotonicity). */
+const HigherBandsDoBetter = t.Object(
+  {
+    verdict: t.Union(['rising', 'falling', 'mixed', 'insufficient'].map((v) => t.Literal(v))),
+    statement: t.String({ description: 'The computed statement, in words' }),
+    meanRRho: t.Union([t.Number(), t.Null()], { description: 'Spearman ρ of band order against mean R; null under two bands or when all are equal' }),
+    hitRateRho: t.Union([t.Number(), t.Null()], { description: 'Spearman ρ of band order against hit rate' }),
+    minTrades: t.Integer({ description: 'Bands with fewer closed trades are left out' }),
+    bandsUsed: t.Array(t.String()),
+    bandsExcluded: t.Array(t.Object({ band: t.String(), trades: t.Integer() })),
+    steps: t.Array(
+      t.Object(
+        { lower: t.String(), higher: t.String(), meanRDelta: t.Number(), hitRateDelta: t.Number(), lowerHitRate: HitRateInterval, higherHitRate: HitRateInterval, hitRateIntervalsOverlap: t.Boolean() },
+        { title: 'BandStep', description: 'Adjacent bands used, low → high' },
+      ),
+    ),
+  },
+  { title: 'HigherBandsDoBetter', description: "verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval" },
+);
+
 export const MonthlyResponse = t.Object(
   {
     month: t.String(),
@@ -178,7 +221,7 @@ export const MonthlyResponse = t.Object(
     byTimeframe: Groups,
     byDirection: Groups,
     record: MonthlyRecordSchema,
-    signals: t.Array(t.Record(t.String(), t.Any())),
+    signals: t.Array(MonthlySignal),
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
   },
@@ -215,7 +258,7 @@ export const ScorecardResponse = t.Object(
     }),
     edge: EdgeSchema,
     alertPolicy: AlertPolicySchema,
-    higherBandsDoBetter: t.Record(t.String(), t.Any(), { description: 'verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band\'s weekly-clustered hit-rate interval' }),
+    higherBandsDoBetter: HigherBandsDoBetter,
     method: t.Record(t.String(), t.String()),
     ...SourceFields,
     survivorshipBias: t.Boolean({ description: 'Whether the figures may flatter because companies that later failed or left the index are missing from the universe' }),

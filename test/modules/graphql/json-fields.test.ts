@@ -21,12 +21,6 @@ const HASHED = 'the hashed ledger record as written (its shape is versioned by t
 const AS_ASKED = 'a string map as the caller sent it';
 /** Keys such as `1w`, `3m` are not GraphQL names. */
 const NOT_NAMES = 'its keys (1w, 1m, 3m) are not GraphQL names';
-/**
- * An open record in its REST schema today (t.Record of any): typing it means
- * describing it in the REST model first (issue 31, not done yet); the GraphQL
- * type then follows by itself.
- */
-const UNTYPED_REST = 'an open record in its REST schema; typed once the REST model describes it (issue 31 follow-up)';
 
 const ALLOWED: Record<string, string> = {
   'BreakoutsResponse.alertThresholds': SPEC_OPEN,
@@ -34,22 +28,17 @@ const ALLOWED: Record<string, string> = {
   'BreakoutsResponse.latestPersistedRun': SPEC_OPEN,
   'BreakoutsResponse.runHistory': SPEC_OPEN,
   'BreakoutsResponse.symbolRollups': SPEC_OPEN,
-  'BreakoutsResponse.regime': UNTYPED_REST,
   'SectorRotationResponseSectors.performance': NOT_NAMES,
   'MacroCalendarResponse.next': KEYED,
   'MacroCalendarResponse.coverage': KEYED,
-  'ConfluenceResponse.method': UNTYPED_REST,
-  'ConfluenceResponseFactors.vote': UNTYPED_REST,
-  'ForecastResponse.method': UNTYPED_REST,
-  'UniverseScanResponse.regime': UNTYPED_REST,
   'LedgerRecord.signal': HASHED,
   'LedgerRecord.outcome': HASHED,
   'ReplaySummary.params': AS_ASKED,
+  'InsiderSummary.otherByCode': KEYED,
   'MonthlyResponse.byPattern': KEYED,
   'MonthlyResponse.byBand': KEYED,
   'MonthlyResponse.byTimeframe': KEYED,
   'MonthlyResponse.byDirection': KEYED,
-  'MonthlyResponse.signals': UNTYPED_REST,
   'MonthlyResponse.method': KEYED,
   'MonthlyRecordSection.method': KEYED,
   'MonthlyRecordSection.byBand': KEYED,
@@ -59,7 +48,6 @@ const ALLOWED: Record<string, string> = {
   'MonthlyRecordSection.byRegime': KEYED,
   'MonthlyAlertPolicyRecord.byReason': KEYED,
   'ScorecardResponse.trailing': KEYED,
-  'ScorecardResponse.higherBandsDoBetter': UNTYPED_REST,
   'ScorecardResponse.method': KEYED,
   'ScorecardResponseCalibration.byBand': KEYED,
   'ScorecardResponseCalibration.byPattern': KEYED,
@@ -73,23 +61,9 @@ const ALLOWED: Record<string, string> = {
   'RecordSection.byYear': KEYED,
   'RecordSection.byRegime': KEYED,
   'AlertPolicyRecord.byReason': KEYED,
-  'FloatResponse.thresholds': UNTYPED_REST,
-  'InsiderResponse.summary': UNTYPED_REST,
   'OptionsFlowResponse.flow': SPEC_OPEN,
-  'ShortInterestResponse.squeeze': UNTYPED_REST,
   'OptionsAnalyzeResponse.recommendation': SPEC_OPEN,
-  'OptionsAnalyzeResponse.inputs': UNTYPED_REST,
-  'OptionsAnalyzeResponse.expectedTimeToTarget': UNTYPED_REST,
-  'OptionsAnalyzeResponse.probabilities': UNTYPED_REST,
-  'OptionsAnalyzeResponse.stock': UNTYPED_REST,
-  'OptionsAnalyzeResponse.candidates': UNTYPED_REST,
-  'OptionsAnalyzeResponse.spreads': UNTYPED_REST,
-  'OptionsAnalyzeResponse.ivCrush': UNTYPED_REST,
   'Export.filters': AS_ASKED,
-  'Mutation.createAlertRule(channels)': UNTYPED_REST,
-  'Mutation.updateAlertRule(channels)': UNTYPED_REST,
-  'Mutation.createExport(filters)': AS_ASKED,
-  'AlertDispatchedEvent.rule': UNTYPED_REST,
 };
 
 /** Every field and argument of the schema whose named type is `JSON` (through lists and non-null). */

@@ -15,7 +15,8 @@ export type AlertDispatchedEvent = {
   __typename?: 'AlertDispatchedEvent';
   alertId: Scalars['String']['output'];
   at: Scalars['String']['output'];
-  rule?: Maybe<Scalars['JSON']['output']>;
+  /** The rule’s id and name */
+  rule?: Maybe<AlertRuleRef>;
   ruleId?: Maybe<Scalars['String']['output']>;
   signalId: Scalars['String']['output'];
   symbol: Scalars['String']['output'];
@@ -84,6 +85,13 @@ export type AlertRulePage = {
   pagination: PageMeta;
 };
 
+/** The rule’s id and name */
+export type AlertRuleRef = {
+  __typename?: 'AlertRuleRef';
+  id: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+};
+
 export type ApiKey = {
   __typename?: 'ApiKey';
   /** When the key was created */
@@ -113,6 +121,18 @@ export type ApiKeyTier =
   | 'enterprise'
   | 'free'
   | 'pro';
+
+/** Adjacent bands used, low → high */
+export type BandStep = {
+  __typename?: 'BandStep';
+  higher: Scalars['String']['output'];
+  higherHitRate: HitRateInterval;
+  hitRateDelta: Scalars['Float']['output'];
+  hitRateIntervalsOverlap: Scalars['Boolean']['output'];
+  lower: Scalars['String']['output'];
+  lowerHitRate: HitRateInterval;
+  meanRDelta: Scalars['Float']['output'];
+};
 
 export type BarsResponse = {
   __typename?: 'BarsResponse';
@@ -200,7 +220,8 @@ export type BreakoutsResponse = {
   pagination: PageMeta;
   /** This page of the ranking (by finalScore, best first); the same list as items */
   rankedSignals: Array<BreakoutSignal>;
-  regime?: Maybe<Scalars['JSON']['output']>;
+  /** The market regime of the run (kernels/regime), null when it could not be read */
+  regime?: Maybe<MarketRegime>;
   /** The newest persisted runs, newest first, each as latestPersistedRun */
   runHistory: Array<Scalars['JSON']['output']>;
   symbolRollups?: Maybe<Array<Scalars['JSON']['output']>>;
@@ -250,7 +271,8 @@ export type ConfluenceResponse = {
   factors: Array<ConfluenceResponseFactors>;
   higherTimeframe: ConfluenceResponseHigherTimeframe;
   lookback: ConfluenceResponseLookback;
-  method: Scalars['JSON']['output'];
+  /** How each figure is computed, in words */
+  method: ConfluenceResponseMethod;
   ok: Scalars['Boolean']['output'];
   /** −100..100 */
   score: Scalars['Float']['output'];
@@ -271,7 +293,7 @@ export type ConfluenceResponseFactors = {
   name: Scalars['String']['output'];
   /** The number the vote rests on, null without evidence */
   value?: Maybe<Scalars['Float']['output']>;
-  vote: Scalars['JSON']['output'];
+  vote: Scalars['Int']['output'];
   weight: Scalars['Float']['output'];
 };
 
@@ -283,6 +305,60 @@ export type ConfluenceResponseLookback = {
   __typename?: 'ConfluenceResponseLookback';
   effective: Scalars['Float']['output'];
   requested: Scalars['Float']['output'];
+};
+
+/** How each figure is computed, in words */
+export type ConfluenceResponseMethod = {
+  __typename?: 'ConfluenceResponseMethod';
+  agreement: Scalars['String']['output'];
+  coverage: Scalars['String']['output'];
+  direction: Scalars['String']['output'];
+  lookback: Scalars['String']['output'];
+  noLookAhead: Scalars['String']['output'];
+  score: Scalars['String']['output'];
+  /** Each factor's weight (kernels/confluence CONFLUENCE_WEIGHTS; they sum to 1) */
+  weights: ConfluenceResponseMethodWeights;
+};
+
+/** Each factor's weight (kernels/confluence CONFLUENCE_WEIGHTS; they sum to 1) */
+export type ConfluenceResponseMethodWeights = {
+  __typename?: 'ConfluenceResponseMethodWeights';
+  activePatterns: Scalars['Float']['output'];
+  higherTimeframe: Scalars['Float']['output'];
+  momentum: Scalars['Float']['output'];
+  relativeStrength: Scalars['Float']['output'];
+  trend: Scalars['Float']['output'];
+  volatilityContraction: Scalars['Float']['output'];
+  volume: Scalars['Float']['output'];
+};
+
+export type CreateAlertRuleChannelsInput = {
+  /** An in-app notification (GET /api/notifications); default true */
+  inApp?: InputMaybe<Scalars['Boolean']['input']>;
+  /** A signed POST to your URL (pro tier and above); null removes it */
+  webhook?: InputMaybe<CreateAlertRuleChannelsWebhookInput>;
+};
+
+export type CreateAlertRuleChannelsWebhookInput = {
+  /** PATCH: issue a new signing secret for the same URL */
+  rotateSecret?: InputMaybe<Scalars['Boolean']['input']>;
+  /** https:// only; an address resolving to a loopback, private or link-local range is refused */
+  url: Scalars['String']['input'];
+};
+
+export type CreateExportFiltersInput = {
+  /** ledger: only this pattern type */
+  patternType?: InputMaybe<Scalars['String']['input']>;
+  /** ledger: only this score band */
+  scoreBand?: InputMaybe<Scalars['String']['input']>;
+  /** ledger: signals detected on or after this date */
+  since?: InputMaybe<Scalars['String']['input']>;
+  /** journal: only this symbol */
+  symbol?: InputMaybe<Scalars['String']['input']>;
+  /** journal: only entries with this tag */
+  tag?: InputMaybe<Scalars['String']['input']>;
+  /** ledger: signals detected on or before this date */
+  until?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type CreatedApiKey = {
@@ -433,8 +509,8 @@ export type FloatResponse = {
   /** Average daily volume (50 sessions) ÷ free float: the share of the float traded a day */
   ratio?: Maybe<Scalars['Float']['output']>;
   symbol: Scalars['String']['output'];
-  /** The classification thresholds in days to rotate */
-  thresholds: Scalars['JSON']['output'];
+  /** The classification thresholds in days to rotate, per class (fundamentals/service ROTATION_CLASSES) */
+  thresholds: RotationThresholds;
 };
 
 export type FloatResponseFloat = {
@@ -471,7 +547,8 @@ export type ForecastResponse = {
   fallback?: Maybe<Scalars['String']['output']>;
   /** Trading days ahead */
   horizon: Scalars['Float']['output'];
-  method: Scalars['JSON']['output'];
+  /** How each figure is computed, in words */
+  method: ForecastResponseMethod;
   /** The model used */
   model: ForecastResponseModel;
   ok: Scalars['Boolean']['output'];
@@ -514,6 +591,20 @@ export type ForecastResponseCalibration = {
   outOfSample: Scalars['Boolean']['output'];
   /** Past forecast origins checked (overlapping horizon windows) */
   windows: Scalars['Float']['output'];
+};
+
+/** How each figure is computed, in words */
+export type ForecastResponseMethod = {
+  __typename?: 'ForecastResponseMethod';
+  activePattern: Scalars['String']['output'];
+  calibration: Scalars['String']['output'];
+  cone: Scalars['String']['output'];
+  ewma: Scalars['String']['output'];
+  garch: Scalars['String']['output'];
+  horizon: Scalars['String']['output'];
+  noLookAhead: Scalars['String']['output'];
+  returns: Scalars['String']['output'];
+  trackRecord: Scalars['String']['output'];
 };
 
 export type ForecastResponseModel =
@@ -573,6 +664,35 @@ export type ForecastResponseVolatilityParams = {
   persistence: Scalars['Float']['output'];
 };
 
+/** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval */
+export type HigherBandsDoBetter = {
+  __typename?: 'HigherBandsDoBetter';
+  bandsExcluded: Array<HigherBandsDoBetterBandsExcluded>;
+  bandsUsed: Array<Scalars['String']['output']>;
+  /** Spearman ρ of band order against hit rate */
+  hitRateRho?: Maybe<Scalars['Float']['output']>;
+  /** Spearman ρ of band order against mean R; null under two bands or when all are equal */
+  meanRRho?: Maybe<Scalars['Float']['output']>;
+  /** Bands with fewer closed trades are left out */
+  minTrades: Scalars['Float']['output'];
+  /** The computed statement, in words */
+  statement: Scalars['String']['output'];
+  steps: Array<BandStep>;
+  verdict: HigherBandsDoBetterVerdict;
+};
+
+export type HigherBandsDoBetterBandsExcluded = {
+  __typename?: 'HigherBandsDoBetterBandsExcluded';
+  band: Scalars['String']['output'];
+  trades: Scalars['Float']['output'];
+};
+
+export type HigherBandsDoBetterVerdict =
+  | 'falling'
+  | 'insufficient'
+  | 'mixed'
+  | 'rising';
+
 export type HistorySignal = {
   __typename?: 'HistorySignal';
   breakoutState: Scalars['String']['output'];
@@ -609,15 +729,47 @@ export type HistorySignalStateHistory = {
   to: Scalars['String']['output'];
 };
 
+export type HitRateInterval = {
+  __typename?: 'HitRateInterval';
+  confidence: Scalars['Float']['output'];
+  estimate: Scalars['Float']['output'];
+  lower: Scalars['Float']['output'];
+  successes: Scalars['Float']['output'];
+  trials: Scalars['Float']['output'];
+  upper: Scalars['Float']['output'];
+};
+
 export type InsiderResponse = {
   __typename?: 'InsiderResponse';
   from: Scalars['String']['output'];
   source: Scalars['String']['output'];
-  summary: Scalars['JSON']['output'];
+  summary: InsiderSummary;
   symbol: Scalars['String']['output'];
   to: Scalars['String']['output'];
   transactions: Array<InsiderTransaction>;
   windowDays: Scalars['Float']['output'];
+};
+
+export type InsiderSummary = {
+  __typename?: 'InsiderSummary';
+  buyCount: Scalars['Float']['output'];
+  clusterBuyers: Array<Scalars['String']['output']>;
+  /** At least clusterThreshold distinct insiders bought */
+  clusterBuying: Scalars['Boolean']['output'];
+  clusterThreshold: Scalars['Float']['output'];
+  counts: Scalars['String']['output'];
+  distinctBuyers: Scalars['Float']['output'];
+  distinctSellers: Scalars['Float']['output'];
+  largestTransaction?: Maybe<InsiderTransaction>;
+  netShares: Scalars['Float']['output'];
+  netValue: Scalars['Float']['output'];
+  /** Per other Form 4 code (awards, withholding, exercises, gifts) */
+  otherByCode: Scalars['JSON']['output'];
+  sellCount: Scalars['Float']['output'];
+  sharesBought: Scalars['Float']['output'];
+  sharesSold: Scalars['Float']['output'];
+  valueBought: Scalars['Float']['output'];
+  valueSold: Scalars['Float']['output'];
 };
 
 export type InsiderTransaction = {
@@ -966,6 +1118,25 @@ export type MacroCalendarResponseWindow = {
   to?: Maybe<Scalars['String']['output']>;
 };
 
+export type MarketRegime = {
+  __typename?: 'MarketRegime';
+  /** Share of the universe above its 50-bar SMA, 0..1 */
+  breadth?: Maybe<Scalars['Float']['output']>;
+  distributionDays: Scalars['Float']['output'];
+  /** Multiplier of long scores */
+  multiplier: Scalars['Float']['output'];
+  points: Scalars['Float']['output'];
+  reasons: Array<Scalars['String']['output']>;
+  regime: MarketRegimeRegime;
+  /** Multiplier of short scores */
+  shortMultiplier: Scalars['Float']['output'];
+};
+
+export type MarketRegimeRegime =
+  | 'neutral'
+  | 'risk_off'
+  | 'risk_on';
+
 /** Each block reason of the alert policy with the record of the signals it blocked beside those it let through */
 export type MonthlyAlertPolicyRecord = {
   __typename?: 'MonthlyAlertPolicyRecord';
@@ -1032,7 +1203,7 @@ export type MonthlyResponse = {
   record: MonthlyRecordSection;
   /** The replay shown (source=replay), else null */
   replay?: Maybe<ReplaySummary>;
-  signals: Array<Scalars['JSON']['output']>;
+  signals: Array<MonthlySignal>;
   /** Which ledger this shows */
   source: LedgerResponseSource;
   summary: Performance;
@@ -1044,6 +1215,28 @@ export type MonthlyResponseLedgerHead = {
   hash: Scalars['String']['output'];
   seq: Scalars['Float']['output'];
 };
+
+export type MonthlySignal = {
+  __typename?: 'MonthlySignal';
+  detectedAt: Scalars['String']['output'];
+  direction: Scalars['String']['output'];
+  /** The price crossed the trigger */
+  entered: Scalars['Boolean']['output'];
+  id: Scalars['String']['output'];
+  outcome: MonthlySignalOutcome;
+  patternType: Scalars['String']['output'];
+  /** Null while open or never entered */
+  rMultiple?: Maybe<Scalars['Float']['output']>;
+  scoreBand: Scalars['String']['output'];
+  symbol: Scalars['String']['output'];
+  timeframe: Scalars['String']['output'];
+};
+
+export type MonthlySignalOutcome =
+  | 'loss'
+  | 'open'
+  | 'scratch'
+  | 'win';
 
 export type Mutation = {
   __typename?: 'Mutation';
@@ -1089,19 +1282,19 @@ export type Mutation = {
 
 
 export type MutationAddWatchlistSymbolsArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
+  id: Scalars['String']['input'];
+  symbols: Array<InputMaybe<Scalars['String']['input']>>;
 };
 
 
 export type MutationCreateAlertRuleArgs = {
-  channels?: InputMaybe<Scalars['JSON']['input']>;
+  channels?: InputMaybe<CreateAlertRuleChannelsInput>;
   cooldownMinutes?: InputMaybe<Scalars['Int']['input']>;
   direction?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
   minBand?: InputMaybe<Scalars['String']['input']>;
   minScore?: InputMaybe<Scalars['Float']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   patternTypes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   states?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
@@ -1111,103 +1304,103 @@ export type MutationCreateAlertRuleArgs = {
 
 
 export type MutationCreateApiKeyArgs = {
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   scopes?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
   tier?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationCreateCommunityPostArgs = {
-  body?: InputMaybe<Scalars['String']['input']>;
+  body: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationCreateExportArgs = {
-  dataset?: InputMaybe<Scalars['String']['input']>;
-  filters?: InputMaybe<Scalars['JSON']['input']>;
+  dataset: Scalars['String']['input'];
+  filters?: InputMaybe<CreateExportFiltersInput>;
   format?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationCreateJournalEntryArgs = {
-  entryAt?: InputMaybe<Scalars['String']['input']>;
-  entryPrice?: InputMaybe<Scalars['Float']['input']>;
+  entryAt: Scalars['String']['input'];
+  entryPrice: Scalars['Float']['input'];
   exitAt?: InputMaybe<Scalars['String']['input']>;
   exitPrice?: InputMaybe<Scalars['Float']['input']>;
   fees?: InputMaybe<Scalars['Float']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
-  side?: InputMaybe<Scalars['String']['input']>;
+  side: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
-  size?: InputMaybe<Scalars['Float']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  size: Scalars['Float']['input'];
+  symbol: Scalars['String']['input'];
   tags?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationCreateWatchlistArgs = {
-  name?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationDeleteAlertRuleArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteCommunityPostArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteJournalEntryArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationDeleteWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationEditCommunityPostArgs = {
   body?: InputMaybe<Scalars['String']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   signalId?: InputMaybe<Scalars['String']['input']>;
   symbols?: InputMaybe<Array<InputMaybe<Scalars['String']['input']>>>;
 };
 
 
 export type MutationMarkNotificationReadArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationRemoveWatchlistSymbolArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  symbol: Scalars['String']['input'];
 };
 
 
 export type MutationRenameWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  name: Scalars['String']['input'];
 };
 
 
 export type MutationRevokeApiKeyArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
 export type MutationUpdateAlertRuleArgs = {
-  channels?: InputMaybe<Scalars['JSON']['input']>;
+  channels?: InputMaybe<CreateAlertRuleChannelsInput>;
   cooldownMinutes?: InputMaybe<Scalars['Int']['input']>;
   direction?: InputMaybe<Scalars['String']['input']>;
   enabled?: InputMaybe<Scalars['Boolean']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   minBand?: InputMaybe<Scalars['String']['input']>;
   minScore?: InputMaybe<Scalars['Float']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -1225,7 +1418,7 @@ export type MutationUpdateJournalEntryArgs = {
   exitAt?: InputMaybe<Scalars['String']['input']>;
   exitPrice?: InputMaybe<Scalars['Float']['input']>;
   fees?: InputMaybe<Scalars['Float']['input']>;
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
   notes?: InputMaybe<Scalars['String']['input']>;
   side?: InputMaybe<Scalars['String']['input']>;
   signalId?: InputMaybe<Scalars['String']['input']>;
@@ -1278,18 +1471,125 @@ export type NotificationsReadAll = {
   updated: Scalars['Float']['output'];
 };
 
+export type OptionLeg = {
+  __typename?: 'OptionLeg';
+  breakeven: Scalars['Float']['output'];
+  delta: Scalars['Float']['output'];
+  /** Days from now the values at target and stop are taken at (the expected time to target, within the expiry) */
+  evaluatedAtDays: Scalars['Float']['output'];
+  expiryDays: Scalars['Float']['output'];
+  gamma: Scalars['Float']['output'];
+  price: Scalars['Float']['output'];
+  probabilityBeyondBreakeven: Scalars['Float']['output'];
+  reward: Scalars['Float']['output'];
+  /** null when the risk is 0 */
+  rewardRisk?: Maybe<Scalars['Float']['output']>;
+  rho: Scalars['Float']['output'];
+  risk: Scalars['Float']['output'];
+  strike: Scalars['Float']['output'];
+  thetaPerDay: Scalars['Float']['output'];
+  type: OptionLegType;
+  valueAtStop: Scalars['Float']['output'];
+  valueAtTarget: Scalars['Float']['output'];
+  vega: Scalars['Float']['output'];
+};
+
+export type OptionLegType =
+  | 'call'
+  | 'put';
+
+export type OptionSpread = {
+  __typename?: 'OptionSpread';
+  breakeven: Scalars['Float']['output'];
+  cost: Scalars['Float']['output'];
+  /** Days from now the values at target and stop are taken at (the expected time to target, within the expiry) */
+  evaluatedAtDays: Scalars['Float']['output'];
+  expiryDays: Scalars['Float']['output'];
+  longStrike: Scalars['Float']['output'];
+  maxValue: Scalars['Float']['output'];
+  reward: Scalars['Float']['output'];
+  /** null when the risk is 0 */
+  rewardRisk?: Maybe<Scalars['Float']['output']>;
+  risk: Scalars['Float']['output'];
+  shortStrike: Scalars['Float']['output'];
+  type: OptionSpreadType;
+  valueAtStop: Scalars['Float']['output'];
+  valueAtTarget: Scalars['Float']['output'];
+};
+
+export type OptionSpreadType =
+  | 'call_debit_spread'
+  | 'put_debit_spread';
+
+export type OptionsAnalyzeInputs = {
+  __typename?: 'OptionsAnalyzeInputs';
+  /** Calendar days: expiryDays, half and twice it */
+  expiries: Array<Scalars['Float']['output']>;
+  expiryDays: Scalars['Float']['output'];
+  iv: Scalars['Float']['output'];
+  ivRank?: Maybe<Scalars['Float']['output']>;
+  perContractMultiplier: Scalars['Float']['output'];
+  /** The quote the analysis used */
+  price: Scalars['Float']['output'];
+  /** The quote's time */
+  priceAt: Scalars['String']['output'];
+  r: Scalars['Float']['output'];
+  stop: Scalars['Float']['output'];
+  /** The stop was not given: half the target distance on the other side of the trigger */
+  stopDefaulted: Scalars['Boolean']['output'];
+  strikes: Array<Scalars['Float']['output']>;
+  target: Scalars['Float']['output'];
+  trigger: Scalars['Float']['output'];
+};
+
 export type OptionsAnalyzeResponse = {
   __typename?: 'OptionsAnalyzeResponse';
-  candidates: Array<Scalars['JSON']['output']>;
+  candidates: Array<OptionLeg>;
   direction: Scalars['String']['output'];
-  expectedTimeToTarget: Scalars['JSON']['output'];
-  inputs: Scalars['JSON']['output'];
-  ivCrush?: Maybe<Scalars['JSON']['output']>;
-  probabilities: Scalars['JSON']['output'];
+  expectedTimeToTarget: OptionsAnalyzeResponseExpectedTimeToTarget;
+  inputs: OptionsAnalyzeInputs;
+  ivCrush?: Maybe<OptionsAnalyzeResponseIvCrush>;
+  /** Driftless log-price touch and order probabilities of the plan over expiryDays */
+  probabilities: OptionsAnalyzeResponseProbabilities;
   recommendation: Scalars['JSON']['output'];
-  spreads: Array<Scalars['JSON']['output']>;
-  stock: Scalars['JSON']['output'];
+  spreads: Array<OptionSpread>;
+  /** The plan in the stock itself, per share */
+  stock: OptionsAnalyzeResponseStock;
   symbol: Scalars['String']['output'];
+};
+
+export type OptionsAnalyzeResponseExpectedTimeToTarget = {
+  __typename?: 'OptionsAnalyzeResponseExpectedTimeToTarget';
+  days: Scalars['Float']['output'];
+  method: Scalars['String']['output'];
+};
+
+/** The next report falls before an expiry considered */
+export type OptionsAnalyzeResponseIvCrush = {
+  __typename?: 'OptionsAnalyzeResponseIvCrush';
+  affectsExpiries: Array<Scalars['Float']['output']>;
+  daysAway: Scalars['Float']['output'];
+  earningsDate: Scalars['String']['output'];
+  warning: Scalars['String']['output'];
+};
+
+/** Driftless log-price touch and order probabilities of the plan over expiryDays */
+export type OptionsAnalyzeResponseProbabilities = {
+  __typename?: 'OptionsAnalyzeResponseProbabilities';
+  /** Chance of reaching the target first */
+  targetBeforeStop: Scalars['Float']['output'];
+  /** Chance of touching the stop before the expiry */
+  touchStop: Scalars['Float']['output'];
+  /** Chance of touching the target before the expiry */
+  touchTarget: Scalars['Float']['output'];
+};
+
+/** The plan in the stock itself, per share */
+export type OptionsAnalyzeResponseStock = {
+  __typename?: 'OptionsAnalyzeResponseStock';
+  reward: Scalars['Float']['output'];
+  rewardRisk: Scalars['Float']['output'];
+  risk: Scalars['Float']['output'];
 };
 
 export type OptionsFlowResponse = {
@@ -1452,7 +1752,7 @@ export type Query = {
 
 
 export type QueryAlertRuleArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1469,7 +1769,7 @@ export type QueryBarsArgs = {
   from?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
   range?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   timeframe?: InputMaybe<Scalars['String']['input']>;
   to?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1497,7 +1797,7 @@ export type QueryCommunityFeedArgs = {
 
 
 export type QueryCommunityPostArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1505,7 +1805,7 @@ export type QueryConfluenceArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   benchmark?: InputMaybe<Scalars['String']['input']>;
   lookback?: InputMaybe<Scalars['Int']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   timeframe?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1515,12 +1815,12 @@ export type QueryEarningsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   offset?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
 export type QueryExportArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1533,7 +1833,7 @@ export type QueryExportsArgs = {
 
 
 export type QueryFloatArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1541,12 +1841,12 @@ export type QueryForecastArgs = {
   asOf?: InputMaybe<Scalars['String']['input']>;
   horizon?: InputMaybe<Scalars['Int']['input']>;
   model?: InputMaybe<Scalars['String']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
 export type QueryInsiderArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
   windowDays?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -1562,7 +1862,7 @@ export type QueryJournalEntriesArgs = {
 
 
 export type QueryJournalEntryArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1592,7 +1892,7 @@ export type QueryMacroCalendarArgs = {
 
 
 export type QueryMonthlyArgs = {
-  month?: InputMaybe<Scalars['String']['input']>;
+  month: Scalars['String']['input'];
   replayId?: InputMaybe<Scalars['String']['input']>;
   source?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1614,14 +1914,14 @@ export type QueryOptionsAnalysisArgs = {
   ivRank?: InputMaybe<Scalars['Float']['input']>;
   r?: InputMaybe<Scalars['Float']['input']>;
   stop?: InputMaybe<Scalars['Float']['input']>;
-  symbol?: InputMaybe<Scalars['String']['input']>;
-  target?: InputMaybe<Scalars['Float']['input']>;
-  trigger?: InputMaybe<Scalars['Float']['input']>;
+  symbol: Scalars['String']['input'];
+  target: Scalars['Float']['input'];
+  trigger: Scalars['Float']['input'];
 };
 
 
 export type QueryOptionsFlowArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1632,7 +1932,7 @@ export type QueryScorecardArgs = {
 
 
 export type QueryShortInterestArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1665,7 +1965,7 @@ export type QuerySignalsArgs = {
 
 
 export type QuerySnapshotArgs = {
-  symbol?: InputMaybe<Scalars['String']['input']>;
+  symbol: Scalars['String']['input'];
 };
 
 
@@ -1679,7 +1979,7 @@ export type QueryUniverseScanArgs = {
 
 
 export type QueryWatchlistArgs = {
-  id?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -1790,6 +2090,16 @@ export type ReplaySummaryUniverse = {
   symbols: Scalars['Float']['output'];
 };
 
+/** The classification thresholds in days to rotate, per class (fundamentals/service ROTATION_CLASSES) */
+export type RotationThresholds = {
+  __typename?: 'RotationThresholds';
+  extreme_rotation: Scalars['String']['output'];
+  high_rotation: Scalars['String']['output'];
+  low_rotation: Scalars['String']['output'];
+  normal_rotation: Scalars['String']['output'];
+  very_high_rotation: Scalars['String']['output'];
+};
+
 /** Each component in [0, 1], null without data (kernels/scoring weighs them) */
 export type ScoreComponents = {
   __typename?: 'ScoreComponents';
@@ -1812,7 +2122,7 @@ export type ScorecardResponse = {
   edge: EdgeStatement;
   generatedAt: Scalars['String']['output'];
   /** verdict (rising | falling | mixed | insufficient), the computed statement, Spearman ρ, band steps with each band's weekly-clustered hit-rate interval */
-  higherBandsDoBetter: Scalars['JSON']['output'];
+  higherBandsDoBetter: HigherBandsDoBetter;
   ledgerHead: ScorecardResponseLedgerHead;
   method: Scalars['JSON']['output'];
   /** The replay shown (source=replay), else null */
@@ -1932,7 +2242,7 @@ export type ShortInterestResponse = {
   __typename?: 'ShortInterestResponse';
   snapshot?: Maybe<ShortInterestReport>;
   source: Scalars['String']['output'];
-  squeeze?: Maybe<Scalars['JSON']['output']>;
+  squeeze?: Maybe<SqueezeScore>;
   squeezeRisk?: Maybe<ShortInterestResponseSqueezeRisk>;
   symbol: Scalars['String']['output'];
 };
@@ -2077,6 +2387,34 @@ export type SnapshotResponse = {
   volume: Scalars['Float']['output'];
 };
 
+export type SqueezeComponent = {
+  __typename?: 'SqueezeComponent';
+  /** The weight renormalised over the known components (0 when unknown) */
+  effectiveWeight: Scalars['Float']['output'];
+  key: SqueezeComponentKey;
+  /** The value mapped onto [0, 1]; null when unknown */
+  score?: Maybe<Scalars['Float']['output']>;
+  value?: Maybe<Scalars['Float']['output']>;
+  weight: Scalars['Float']['output'];
+};
+
+export type SqueezeComponentKey =
+  | 'daysToCover'
+  | 'momentum'
+  | 'shortPercentFloat'
+  | 'utilisation';
+
+export type SqueezeScore = {
+  __typename?: 'SqueezeScore';
+  bands: Scalars['String']['output'];
+  components: Array<SqueezeComponent>;
+  freeFloat?: Maybe<Scalars['Float']['output']>;
+  momentumAsOf?: Maybe<Scalars['String']['output']>;
+  note: Scalars['String']['output'];
+  /** 0–100, null when no component is known */
+  score?: Maybe<Scalars['Float']['output']>;
+};
+
 export type StateChangeEvent = {
   __typename?: 'StateChangeEvent';
   /** Time of that bar */
@@ -2119,7 +2457,8 @@ export type UniverseScanResponse = {
   method: Scalars['String']['output'];
   ok: Scalars['Boolean']['output'];
   ranked: Array<UniverseScanResponseRanked>;
-  regime?: Maybe<Scalars['JSON']['output']>;
+  /** The market regime of the run (kernels/regime), null when it could not be read */
+  regime?: Maybe<MarketRegime>;
   regimeMultiplier: Scalars['Float']['output'];
   source: Scalars['String']['output'];
   /** Symbols in the chosen universes before filters */
