@@ -78,6 +78,9 @@ describe.skipIf(redisServerMissing !== null)(`stream caps across instances${redi
     const prefix = `t3:${crypto.randomUUID()}:`;
     const a = instance(prefix, 300);
     const b = instance(prefix, 300);
+    // Both connected before the outage (a link that never reached Redis learns of it only from a failed command,
+    // which on a loaded machine took past the wait).
+    await Promise.all([a.link.ping(10_000), b.link.ping(10_000)]);
     await redis.stop();
     await until('both links to know', () => a.link.down !== null && b.link.down !== null);
     expect((await open([a.caps], 'ip:198.51.100.4', 5)).admitted).toBe(4); // per instance: 4 each
