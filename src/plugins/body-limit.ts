@@ -37,6 +37,7 @@ import http from 'node:http';
 import { Elysia } from 'elysia';
 import { AppError } from '../errors';
 import { jsonBodyWithin, optionalJsonBodyWithin } from './json-body';
+import { asHook, type RequestStep } from './step';
 
 /** The largest body any route accepts (1 MiB). */
 export const SERVER_BODY_LIMIT = 1 << 20;
@@ -87,13 +88,16 @@ export interface JsonBodyNeed {
   optional?: boolean;
 }
 
+/** The step (plugins/step): 431 past the head limit, 413 for a declared body past the body limit or any body on a GET or HEAD. */
+export const bodyLimitStep: RequestStep = (request) => {
+  if (headTooLarge(request)) throw new AppError('headers_too_large', `The request's URL and header fields exceed ${REQUEST_HEAD_LIMIT} bytes`, { connection: 'close' });
+  const length = request.headers.get('content-length');
+  if (length !== null && Number(length) > SERVER_BODY_LIMIT) throw refuse(`The request body exceeds the limit of ${SERVER_BODY_LIMIT} bytes`);
+  if ((request.method === 'GET' || request.method === 'HEAD') && carriesBody(request)) throw refuse(`A ${request.method} request takes no body`);
+};
+
 export const bodyLimit = new Elysia({ name: 'breakline/body-limit' })
-  .onRequest(({ request }) => {
-    if (headTooLarge(request)) throw new AppError('headers_too_large', `The request's URL and header fields exceed ${REQUEST_HEAD_LIMIT} bytes`, { connection: 'close' });
-    const declared = Number(request.headers.get('content-length'));
-    if (declared > SERVER_BODY_LIMIT) throw refuse(`The request body exceeds the limit of ${SERVER_BODY_LIMIT} bytes`);
-    if ((request.method === 'GET' || request.method === 'HEAD') && carriesBody(request)) throw refuse(`A ${request.method} request takes no body`);
-  })
+  .onRequest(asHook(bodyLimitStep))
   .macro({
     jsonBody: ({ limit, schema, optional = false }: JsonBodyNeed) => {
       const detail: Record<string, number> = { 'x-max-body-bytes': limit };
@@ -103,3 +107,6 @@ export const bodyLimit = new Elysia({ name: 'breakline/body-limit' })
       return { detail, parse: [(optional ? optionalJsonBodyWithin : jsonBodyWithin)(limit, schema), documented] };
     },
   });
+
+/** The step and the plugin that registers it (the plugin also gives routes the `jsonBody` option). */
+export const bodyLimitStage = { step: bodyLimitStep, plugin: bodyLimit };
