@@ -194,9 +194,16 @@ export type GeneralAccounting = (request: Request, server: SocketInfo, set: Head
 
 /** The step (plugins/step): a request to `/api/*` counted in the ordinary quota by `general` (its headers set, a 429 thrown). */
 export function rateLimitStep(general: GeneralAccounting): RequestStep {
+  // The path of the last URL, kept: a polling client sends the same URL again (no path cut per request).
+  let lastUrl = '';
+  let lastPath = '/';
   return (request, server, set) => {
-    const path = requestPath(request.url);
-    if (path.startsWith('/api/')) return general(request, server, set, path);
+    const url = request.url;
+    if (url !== lastUrl) {
+      lastPath = requestPath(url);
+      lastUrl = url;
+    }
+    if (lastPath.startsWith('/api/')) return general(request, server, set, lastPath);
   };
 }
 
