@@ -27,7 +27,12 @@
  * each target before it is measured. `--target /api/snapshot` (repeatable)
  * measures only the targets named (by their label in the table). `--floor`
  * adds a `contract floor` row: a bare handler doing only what the contract
- * makes any server do per request (see floorServer), the ceiling of the ratio.
+ * makes any server do per request (bench/floor), the ceiling of the ratio;
+ * and a `floor in this tree's process` row: the same handler preloaded into
+ * this tree's server process, beside the app (its heap, threads, timers and
+ * background loops around it). The contract floor to the in-server floor is
+ * what the server process costs per request whatever the pipeline does; the
+ * in-server floor to `this tree` is the pipeline's own cost.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
@@ -37,6 +42,7 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { configureFloor, floorServer } from './floor';
 import { haveWrk, printTable, smoke, wrk, type LoadResult } from './lib';
 
 const TARGETS = [
@@ -78,35 +84,6 @@ async function measured(url: string, pid: number, opts: { seconds: number; conne
   return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
 }
 
-/** The request headers the fast path reads (plugins/fast-path, the rate limit's authenticator, representation). */
-const CONTRACT_READS = ['transfer-encoding', 'content-length', 'api-version', 'x-request-id', 'origin', 'authorization', 'cookie', 'if-none-match', 'accept-encoding'];
-
-/**
- * `--floor`: the least a server answering under the contract does per
- * request, as a bare handler on Bun's router: it reads the request headers
- * the contract needs and the URL, asks the client's address (the rate
- * limit's per-IP bucket), and answers the same bytes with the header set this
- * tree answers (a fresh request id and remaining count each time) from one
- * kept Headers object. Its ratio to the bare handler bounds any server's
- * ratio from above (it runs in this process, with a small heap).
- */
-function floorServer(route: string, payload: ArrayBuffer, answered: Headers) {
-  const headers = new Headers();
-  answered.forEach((value, name) => {
-    if (name !== 'date' && name !== 'content-length' && name !== 'content-encoding') headers.set(name, value);
-  });
-  let n = 0;
-  const GET = (request: Request, server: { requestIP(request: Request): unknown }) => {
-    for (const name of CONTRACT_READS) request.headers.get(name);
-    if (request.url.length === 0 || server.requestIP(request) === undefined) throw new Error('unreachable');
-    n++;
-    headers.set('x-request-id', `req_${n.toString(36).padStart(20, '0')}`);
-    headers.set('x-ratelimit-remaining', String(1e9 - n));
-    return new Response(payload, { headers });
-  };
-  return Bun.serve({ port: 0, hostname: '127.0.0.1', routes: { [route]: { GET } }, fetch: () => new Response(null, { status: 404 }) });
-}
-
 async function freePort(): Promise<number> {
   const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
   const port = probe.port!;
@@ -114,15 +91,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A server process from `root`, warmed up (ready), on a port of its own. */
-async function startServer(root: string, logLevel: string) {
+/** A server process from `root`, warmed up (ready), on a port of its own; with `floorPort`, bench/floor preloaded beside the app on that port. */
+async function startServer(root: string, logLevel: string, floorPort?: number) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(import.meta.dir, '../node_modules'), join(root, 'node_modules'));
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-http-'));
   const port = await freePort();
   const started = performance.now();
-  const proc = Bun.spawn([process.execPath, 'run', join(root, 'src/index.ts')], {
+  const preload = floorPort === undefined ? [] : ['--preload', resolve(import.meta.dir, 'floor.ts')];
+  const proc = Bun.spawn([process.execPath, 'run', ...preload, join(root, 'src/index.ts')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, ...(floorPort === undefined ? {} : { BENCH_FLOOR_PORT: String(floorPort) }), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
     stdout: 'ignore',
     // At info the access lines go to a pipe that is read and dropped (as a process manager would read them).
     stderr: logLevel === 'warn' ? 'ignore' : 'pipe',
@@ -144,6 +122,7 @@ async function startServer(root: string, logLevel: string) {
   const rssScans = rssMb(proc.pid);
   return {
     base,
+    floorBase: floorPort === undefined ? undefined : `http://127.0.0.1:${floorPort}`,
     readyMs,
     rssReady,
     rssScans,
@@ -173,8 +152,9 @@ export async function benchHttp(): Promise<void> {
   const servers: { name: string; server: Awaited<ReturnType<typeof startServer>> }[] = [];
   try {
     // One after the other, so each one's ready time and RSS are its own; then all of them stay up.
-    for (const [name, root] of trees) {
-      const server = await startServer(root, logLevel);
+    for (const [i, [name, root]] of trees.entries()) {
+      // The in-server floor beside this tree's app (the last tree) only: one more row, not one per tree.
+      const server = await startServer(root, logLevel, withFloor && i === trees.length - 1 ? await freePort() : undefined);
       servers.push({ name, server });
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
@@ -194,7 +174,14 @@ export async function benchHttp(): Promise<void> {
       }
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
       const floor = withFloor ? floorServer(path.split('?')[0]!, payload, warm.headers) : undefined;
-      const measuredServers = floor ? [...servers, { name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } }] : servers;
+      const measuredServers: { name: string; server: { base: string; pid: number } }[] = [...servers];
+      const own = servers.at(-1)!.server;
+      if (floor && own.floorBase) {
+        await configureFloor(own.floorBase, path.split('?')[0]!, payload, warm.headers);
+        await wrk(own.floorBase + path, { seconds: warmSeconds, connections: connections[0]! });
+        measuredServers.push({ name: 'floor in this tree’s process', server: { base: own.floorBase, pid: own.pid } });
+      }
+      if (floor) measuredServers.push({ name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } });
       try {
         for (const c of connections) {
           const bareRuns: (LoadResult & { cpuUs: number })[] = [];

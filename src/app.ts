@@ -28,19 +28,17 @@ import { bunRouteHandler } from './plugins/elysia-internals';
 import { docsUi } from './plugins/docs-ui';
 import { consoleUi } from './plugins/console';
 import { loadConsoleFiles } from './console/files';
-import { bodyLimit, serverLimits } from './plugins/body-limit';
+import { serverLimits } from './plugins/body-limit';
 import { errors } from './plugins/errors';
 import { apiDocs, OPENAPI_PATH } from './plugins/openapi';
 import { WEBHOOKS } from './modules/alerts/webhook';
 import './plugins/formats';
 import { SECURITY_SCHEMES } from './plugins/auth';
-import { rateLimit, rateLimiter, rateLimitOptions } from './plugins/rate-limit';
+import { rateLimitOptions } from './plugins/rate-limit';
 import { fastPath, type FastPathOptions } from './plugins/fast-path';
 import { observe } from './plugins/observe';
+import { requestStages, useStages, type Stage } from './plugins/pipeline';
 import { representation } from './plugins/representation';
-import { requestId } from './plugins/request-id';
-import { corsPolicy, security } from './plugins/security';
-import { versioning } from './plugins/versioning';
 import type { Services } from './services';
 
 /** The spec's tags that have routes today, in its order (GraphQL comes with its module), then ours. */
@@ -65,20 +63,34 @@ const TAGS = [
   ['Community', 'The public feed of posts; posting needs a session'],
 ] as const;
 
+/** The steps every request takes before routing, with their plugins, in their one order (plugins/pipeline). */
+export function appStages(services: Services): readonly Stage[] {
+  const { config } = services;
+  return requestStages({
+    defaultVersion: config.apiDefaultVersion,
+    security: { corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins },
+    rateLimit: rateLimitOptions(services),
+  });
+}
+
 /**
  * The fast path's handlers by path (plugins/fast-path), in Bun's `routes`
- * shape; `ordinaryOf(path)` answers what they leave (the app's own handler of the route).
+ * shape, running the app's steps (`stages`, by default made anew from the
+ * services); `ordinaryOf(path)` answers what they leave (the app's own handler of the route).
  */
-export function fastRoutes(services: Services, ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>, queryOf: FastPathOptions['queryOf']) {
-  const { config } = services;
+export function fastRoutes(
+  services: Services,
+  ordinaryOf: (path: string) => (request: Request) => Response | Promise<Response>,
+  queryOf: FastPathOptions['queryOf'],
+  stages: readonly Stage[] = appStages(services),
+) {
   return fastPath(
     [...marketFastRoutes(services), ...signalsFastRoutes(services), ...systemFastRoutes(services)],
     {
       log: services.log,
       metrics: services.metrics,
-      defaultVersion: config.apiDefaultVersion,
-      cors: corsPolicy({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }),
-      rateLimit: rateLimiter(rateLimitOptions(services)).general,
+      defaultVersion: services.config.apiDefaultVersion,
+      steps: stages.map((stage) => stage.step),
       compressed: services.compressedBodies,
       queryOf,
     },
@@ -116,15 +128,15 @@ export function createApp(services: Services) {
     }
     return handler;
   };
-  const hot = fastRoutes(services, ordinaryOf, routeQuery(() => app));
-  const app = new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
-    .use(observe({ log, metrics: services.metrics, isRoute }))
-    .use(requestId)
-    .use(errors(log, () => void services.health.refresh()))
-    .use(versioning(config.apiDefaultVersion))
-    .use(security({ corsOrigins: config.corsOrigins, credentialOrigins: config.auth.allowedOrigins }))
-    .use(bodyLimit)
-    .use(rateLimit(rateLimitOptions(services)))
+  // One list of steps before routing for both ways in: Elysia's hooks (the stages' plugins) and the fast path's.
+  const stages = appStages(services);
+  const hot = fastRoutes(services, ordinaryOf, routeQuery(() => app), stages);
+  const app = useStages(
+    new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
+      .use(observe({ log, metrics: services.metrics, isRoute }))
+      .use(errors(log, () => void services.health.refresh())),
+    stages,
+  )
     .use(
       apiDocs({
         apiVersions: API_VERSIONS,

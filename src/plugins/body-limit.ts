@@ -37,6 +37,7 @@ import http from 'node:http';
 import { Elysia } from 'elysia';
 import { AppError } from '../errors';
 import { jsonBodyWithin, optionalJsonBodyWithin } from './json-body';
+import { asHook, type RequestStep } from './step';
 
 /** The largest body any route accepts (1 MiB). */
 export const SERVER_BODY_LIMIT = 1 << 20;
@@ -70,13 +71,6 @@ export function headTooLarge(request: Request): boolean {
   return size > REQUEST_HEAD_LIMIT;
 }
 
-/** Whether a request announces a body (a positive length, or any transfer coding). */
-function carriesBody(request: Request): boolean {
-  if (request.headers.has('transfer-encoding')) return true;
-  const length = request.headers.get('content-length');
-  return length !== null && length !== '0';
-}
-
 /** 413, closing the connection: the rest of the body is not worth reading. */
 const refuse = (message: string) => new AppError('payload_too_large', message, { connection: 'close' });
 
@@ -87,13 +81,25 @@ export interface JsonBodyNeed {
   optional?: boolean;
 }
 
+/**
+ * The step (plugins/step): 431 past the head limit, 413 for a declared body
+ * past the body limit, and for any body (a positive length, or any transfer
+ * coding) on a GET or HEAD. Each field is read once (the fast path runs this
+ * on every hot request).
+ */
+export const bodyLimitStep: RequestStep = (request) => {
+  if (headTooLarge(request)) throw new AppError('headers_too_large', `The request's URL and header fields exceed ${REQUEST_HEAD_LIMIT} bytes`, { connection: 'close' });
+  const length = request.headers.get('content-length');
+  const noBody = request.method === 'GET' || request.method === 'HEAD';
+  if (length !== null && length !== '0') {
+    if (Number(length) > SERVER_BODY_LIMIT) throw refuse(`The request body exceeds the limit of ${SERVER_BODY_LIMIT} bytes`);
+    if (noBody) throw refuse(`A ${request.method} request takes no body`);
+  }
+  if (noBody && request.headers.has('transfer-encoding')) throw refuse(`A ${request.method} request takes no body`);
+};
+
 export const bodyLimit = new Elysia({ name: 'breakline/body-limit' })
-  .onRequest(({ request }) => {
-    if (headTooLarge(request)) throw new AppError('headers_too_large', `The request's URL and header fields exceed ${REQUEST_HEAD_LIMIT} bytes`, { connection: 'close' });
-    const declared = Number(request.headers.get('content-length'));
-    if (declared > SERVER_BODY_LIMIT) throw refuse(`The request body exceeds the limit of ${SERVER_BODY_LIMIT} bytes`);
-    if ((request.method === 'GET' || request.method === 'HEAD') && carriesBody(request)) throw refuse(`A ${request.method} request takes no body`);
-  })
+  .onRequest(asHook(bodyLimitStep))
   .macro({
     jsonBody: ({ limit, schema, optional = false }: JsonBodyNeed) => {
       const detail: Record<string, number> = { 'x-max-body-bytes': limit };
@@ -103,3 +109,6 @@ export const bodyLimit = new Elysia({ name: 'breakline/body-limit' })
       return { detail, parse: [(optional ? optionalJsonBodyWithin : jsonBodyWithin)(limit, schema), documented] };
     },
   });
+
+/** The step and the plugin that registers it (the plugin also gives routes the `jsonBody` option). */
+export const bodyLimitStage = { step: bodyLimitStep, plugin: bodyLimit };

@@ -3,15 +3,16 @@
  * A documented fast path for the hot cached GETs (`/api/bars`,
  * `/api/snapshot`, `/api/breakouts` without `asOf`, `/api/health`), in front
  * of Elysia: Bun's router hands such a request here (app.ts registers these
- * handlers as the server's `routes`), and it is answered with the very pieces
- * the plugins use, in their order, without Elysia's per-request hook chain,
- * query parser and Response copies:
+ * handlers as the server's `routes`), and it is answered with the plugins'
+ * own per-request steps, without Elysia's per-request hook chain, query
+ * parser and Response copies:
  *
  * - the access-log line and the metrics observation (plugins/observe's `routeRecorder`),
- * - `X-Request-Id` (plugins/request-id), `API-Version` (plugins/versioning),
- * - `X-Content-Type-Options` and the CORS headers (plugins/security),
- * - the rate-limit accounting and its headers, 429 included (plugins/rate-limit's
- *   `rateLimiter`, rendered by plugins/errors' `errorBody`),
+ * - the steps before routing, in plugins/pipeline's one order, the very
+ *   functions the Elysia plugins register (plugins/step): `X-Request-Id`,
+ *   `API-Version`, `X-Content-Type-Options` and CORS, the head and body
+ *   limits (431, 413), the rate-limit accounting and its headers (429); a
+ *   refusal rendered by plugins/errors' `errorBody`,
  * - the route's own query schema, read from its one declaration (the app's
  *   route table: `queryOf`), checked and decoded by TypeBox, defaults
  *   applied; each query string decoded once, with what the route `prepare`s
@@ -19,8 +20,7 @@
  * - ETag / 304, compression negotiation and `Vary` (plugins/representation's `represent`).
  *
  * Anything it does not answer the same way goes to Elysia untouched, before
- * anything was counted: another method, a body on a GET, a head past
- * REQUEST_HEAD_LIMIT (431 there), an `API-Version`
+ * anything was counted: another method, an `API-Version`
  * not served (400 there), a query that is not plain (a repeated or unknown
  * key, a percent-escape or `+`, a value the schema refuses: 400 there), an
  * `asOf` replay (a costly-class request), an `Accept` that asks for
@@ -34,15 +34,14 @@ import { Value } from '@sinclair/typebox/value';
 import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
 import { Lru } from '../lru';
-import { headTooLarge } from './body-limit';
 import { plainlyJson } from './media';
 import { errorBody } from './errors';
 import { routeRecorder, type ObserveOptions } from './observe';
 import type { SocketInfo } from './client-address';
-import type { GeneralAccounting } from './rate-limit';
 import { represent, NOT_MODIFIED, etagOf, type CompressedBodies, type HeaderRecord } from './representation';
-import { REQUEST_ID_HEADER, requestIdOf } from './request-id';
-import { API_VERSION_HEADER, versionOf } from './versioning';
+import { REQUEST_ID_HEADER } from './request-id';
+import { runSteps, type RequestStep } from './step';
+import { versionOf } from './versioning';
 
 /** A body the fast path serves: the serialised JSON, and whether it is a held (cached) string. */
 export interface FastBody {
@@ -73,9 +72,10 @@ export interface FastPathOptions extends Pick<ObserveOptions, 'log' | 'metrics'>
    * takes no query. Read at a route's first request, once the app is composed.
    */
   queryOf: (path: string) => TSchema | undefined;
+  /** The version a request without `API-Version` gets (the route's answer depends on it). */
   defaultVersion: ApiVersion;
-  cors: (origin: string | null) => Record<string, string | number> | null;
-  rateLimit: GeneralAccounting;
+  /** The steps before routing, in order (plugins/pipeline): run once the route has its answer. */
+  steps: readonly RequestStep[];
   compressed: CompressedBodies;
 }
 
@@ -173,7 +173,7 @@ interface Held {
  * whatever is left to it.
  */
 export function fastPath(routes: readonly FastRoute<never>[], options: FastPathOptions, ordinaryOf: (path: string) => Handler): Record<string, { GET: Handler }> {
-  const { defaultVersion, cors, rateLimit, compressed, queryOf } = options;
+  const { defaultVersion, steps, compressed, queryOf } = options;
   const handlers: Record<string, { GET: Handler }> = {};
   for (const route of routes as readonly FastRoute[]) {
     // The declaration's schema, compiled at the first request (the route table is complete by then).
@@ -206,7 +206,7 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     };
     const GET: Handler = (request, server) => {
       const receivedAt = performance.now();
-      if (request.method !== 'GET' || request.headers.has('transfer-encoding') || (request.headers.get('content-length') ?? '0') !== '0' || headTooLarge(request)) return ordinary()(request, server);
+      if (request.method !== 'GET') return ordinary()(request, server);
       // Only JSON is answered here: an Accept asking for another representation (CSV, NDJSON) is negotiated by the route.
       if (!plainlyJson(request.headers.get('accept'))) return ordinary()(request, server);
       const apiVersion = versionOf(request, defaultVersion);
@@ -232,50 +232,49 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
       } catch {
         body = null;
       }
-      if (body instanceof Promise) return body.then((b) => finish(on, request, server, b, apiVersion, receivedAt), () => finish(on, request, server, null, apiVersion, receivedAt));
-      return finish(on, request, server, body, apiVersion, receivedAt);
+      if (body instanceof Promise) return body.then((b) => finish(on, request, server, b, receivedAt), () => finish(on, request, server, null, receivedAt));
+      return finish(on, request, server, body, receivedAt);
     };
     handlers[route.path] = { GET };
   }
 
-  /** The answer on the wire once the route has given its body (synchronous unless the rate-limit store is remote). */
-  function finish(on: OnRoute, request: Request, server: SocketInfo, body: FastBody | null, apiVersion: ApiVersion, receivedAt: number): Response | Promise<Response> {
+  /** The answer on the wire once the route has given its body: the steps, then the representation (synchronous unless a step waits). */
+  function finish(on: OnRoute, request: Request, server: SocketInfo, body: FastBody | null, receivedAt: number): Response | Promise<Response> {
     if (body === null) return ordinaryOf(on.route.path)(request, server);
-    // From here on the request is ours: headers in the plugins' order.
-    const requestId = requestIdOf(request);
-    const headers: HeaderRecord = { [REQUEST_ID_HEADER]: requestId, [API_VERSION_HEADER]: apiVersion, 'x-content-type-options': 'nosniff' };
-    const corsHeaders = cors(request.headers.get('origin'));
-    if (corsHeaders) Object.assign(headers, corsHeaders);
+    // From here on the request is ours: the steps set the headers in their order, or refuse.
+    const headers: HeaderRecord = {};
+    const set = { headers };
     try {
-      const counting = rateLimit(request, server, { headers }, on.route.path);
-      if (counting) {
-        return counting.then(
-          () => send(on, request, body, headers, requestId, receivedAt),
-          (error: unknown) => failed(on, error, headers, requestId, receivedAt),
+      const waiting = runSteps(steps, request, server, set);
+      if (waiting) {
+        return waiting.then(
+          () => send(on, request, body, headers, receivedAt),
+          (error: unknown) => failed(on, error, headers, receivedAt),
         );
       }
-      return send(on, request, body, headers, requestId, receivedAt);
+      return send(on, request, body, headers, receivedAt);
     } catch (error) {
-      return failed(on, error, headers, requestId, receivedAt);
+      return failed(on, error, headers, receivedAt);
     }
   }
 
   /** The 200 (or 304) of a counted request, recorded; a failure in making it is answered as one. */
-  function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, requestId: string, receivedAt: number): Response {
+  function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, receivedAt: number): Response {
     let response: Response;
     try {
       const etag = body.etag ?? (body.held ? compressed.etag(body.text) : etagOf(body.text));
       const sent = represent(request, body.text, etag, headers, compressed, body.held);
       response = sent === NOT_MODIFIED ? respond(null, 304, headers) : on.held.respond(sent, headers);
     } catch (error) {
-      return failed(on, error, headers, requestId, receivedAt);
+      return failed(on, error, headers, receivedAt);
     }
-    on.record(response.status, (performance.now() - receivedAt) / 1000, requestId);
+    on.record(response.status, (performance.now() - receivedAt) / 1000, headers[REQUEST_ID_HEADER] as string);
     return response;
   }
 
   /** A refusal (429) in its own shape; anything unexpected (a failing store, compression) is a 500 in the Error shape, logged. */
-  function failed(on: OnRoute, error: unknown, headers: HeaderRecord, requestId: string, receivedAt: number): Response {
+  function failed(on: OnRoute, error: unknown, headers: HeaderRecord, receivedAt: number): Response {
+    const requestId = headers[REQUEST_ID_HEADER] as string;
     const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
     if (!(error instanceof AppError)) options.log.error('fast path failed', { path: on.route.path, requestId, error: String(error) });
     const response = respond(JSON.stringify(errorBody(appError, headers, requestId)), appError.status, headers);

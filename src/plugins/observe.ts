@@ -10,7 +10,7 @@
  * new Elysia().use(observe({ log, metrics })); // log line: {"level":"info","msg":"request","method":"GET","route":"/api/bars","status":200,"durationMs":0.84,"requestId":"req_…"}
  */
 import { Elysia } from 'elysia';
-import type { AccessLine, Logger } from '../log';
+import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { REQUEST_ID_HEADER } from './request-id';
 import { requestPath } from './request-path';
@@ -26,46 +26,35 @@ export interface ObserveOptions {
 }
 
 /**
- * The access-log line of one answered request, or undefined when level info
- * is off: the logger's line writer of each method and route (made once; the
- * routes are a closed set), pino's own line for a request id that is not a
- * string (the field left out when there is none).
- */
-function accessLog(log: Logger) {
-  if (!log.enabled('info')) return undefined;
-  const lines = new Map<string, AccessLine | undefined>();
-  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
-    const durationMs = Math.round(seconds * 1e5) / 100;
-    if (typeof requestId !== 'string') return log.info('request', { method, route, status, durationMs, requestId });
-    const key = `${method} ${route}`;
-    let line = lines.get(key);
-    if (line === undefined && !lines.has(key)) lines.set(key, (line = log.access(method, route)));
-    line?.(status, durationMs, requestId);
-  };
-}
-
-/** Records one answered request: its metrics observation and (at level info) its access-log line. */
-export function recorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>) {
-  const line = accessLog(log);
-  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
-    metrics.http(method, route, status, seconds);
-    line?.(method, route, status, seconds, requestId);
-  };
-}
-
-/**
- * The same for one method and route (the fast path's): its metrics tallies are
- * kept here by status, so an observation is a few additions, not a lookup by
- * labels, and its access line is the logger's writer of the route.
+ * Records the answered requests of one method and route: the metrics
+ * observation (its tallies kept here by status, so an observation is a few
+ * additions, not a lookup by labels) and, at level info, the access-log
+ * line (the logger's writer of the route; pino's own line for a request id
+ * that is not a string, the field left out when there is none). The fast
+ * path keeps one per hot route; `recorder` one per route it has seen.
  */
 export function routeRecorder({ log, metrics }: Pick<ObserveOptions, 'log' | 'metrics'>, method: string, route: string) {
   const line = log.access(method, route);
   const tallies = new Map<number, { observe(seconds: number): void }>();
-  return (status: number, seconds: number, requestId: string): void => {
+  return (status: number, seconds: number, requestId: unknown): void => {
     let tally = tallies.get(status);
     if (!tally) tallies.set(status, (tally = metrics.tally(method, route, status)));
     tally.observe(seconds);
-    line?.(status, Math.round(seconds * 1e5) / 100, requestId);
+    if (line === undefined) return;
+    const durationMs = Math.round(seconds * 1e5) / 100;
+    if (typeof requestId === 'string') line(status, durationMs, requestId);
+    else log.info('request', { method, route, status, durationMs, requestId });
+  };
+}
+
+/** Records one answered request of any method and route (the routes are a closed set: one `routeRecorder` each). */
+export function recorder(options: Pick<ObserveOptions, 'log' | 'metrics'>) {
+  const routes = new Map<string, ReturnType<typeof routeRecorder>>();
+  return (method: string, route: string, status: number, seconds: number, requestId: unknown): void => {
+    const key = `${method} ${route}`;
+    let record = routes.get(key);
+    if (!record) routes.set(key, (record = routeRecorder(options, method, route)));
+    record(status, seconds, requestId);
   };
 }
 

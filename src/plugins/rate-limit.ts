@@ -47,7 +47,8 @@ import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
 import { clientAddressOf, type SocketInfo } from './client-address';
-import { isApiPath, requestPath } from './request-path';
+import { requestPath } from './request-path';
+import type { HeaderSet, RequestStep } from './step';
 
 /** A stricter quota, counted on top of the ordinary one, for the routes that declare the class. */
 export interface QuotaClass {
@@ -117,7 +118,7 @@ export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unk
   return when.class ?? 'costly';
 }
 
-export type HeaderSet = { headers: Record<string, unknown> };
+export type { HeaderSet } from './step';
 
 /** The bucket of an authenticated principal: its user's, whether it came by session or by one of the user's API keys. */
 export const principalBucket = (principal: Principal): string => `user:${principal.userId}`;
@@ -191,16 +192,30 @@ export function rateLimitOptions(services: {
  */
 export type GeneralAccounting = (request: Request, server: SocketInfo, set: HeaderSet, path: string) => void | Promise<void>;
 
-export function rateLimit(options: RateLimitOptions) {
+/** The step (plugins/step): a request to `/api/*` counted in the ordinary quota by `general` (its headers set, a 429 thrown). */
+export function rateLimitStep(general: GeneralAccounting): RequestStep {
+  // The path of the last URL, kept: a polling client sends the same URL again (no path cut per request).
+  let lastUrl = '';
+  let lastPath = '/';
+  return (request, server, set) => {
+    const url = request.url;
+    if (url !== lastUrl) {
+      lastPath = requestPath(url);
+      lastUrl = url;
+    }
+    if (lastPath.startsWith('/api/')) return general(request, server, set, lastPath);
+  };
+}
+
+/** The step and the plugin that registers it; the plugin also gives routes the `costly` option (a quota class). */
+export function rateLimitStage(options: RateLimitOptions) {
   const { general, classed } = rateLimiter(options);
+  const step = rateLimitStep(general);
   // Not async functions: for an anonymous client and the in-process store the
   // whole check runs synchronously; only a credential check or a remote
   // store's answer is awaited.
-  return new Elysia({ name: 'breakline/rate-limit' })
-    .onRequest(({ request, set, server }) => {
-      if (!isApiPath(request.url)) return;
-      return general(request, server as SocketInfo, set, requestPath(request.url));
-    })
+  const plugin = new Elysia({ name: 'breakline/rate-limit' })
+    .onRequest(({ request, server, set }) => step(request, server as SocketInfo, set))
     .macro({
       costly: (when: CostlyWhen) => {
         if (when === false) return;
@@ -213,6 +228,11 @@ export function rateLimit(options: RateLimitOptions) {
         };
       },
     });
+  return { step, plugin };
+}
+
+export function rateLimit(options: RateLimitOptions) {
+  return rateLimitStage(options).plugin;
 }
 
 /** Counts `units` more against the ordinary quota or a class's, in the request's bucket (a GraphQL operation's fields: graphql/costs). */

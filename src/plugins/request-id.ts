@@ -6,6 +6,7 @@
  */
 import { Elysia } from 'elysia';
 import { newId } from '../ids';
+import { asHook, type RequestStep } from './step';
 
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -17,6 +18,12 @@ export function requestIdOf(request: Request): string {
   return incoming && WELL_FORMED.test(incoming) ? incoming : newId('req');
 }
 
-export const requestId = new Elysia({ name: 'breakline/request-id' }).onRequest(({ request, set }) => {
+/** The step (plugins/step): the request's id as `X-Request-Id` on its answer. */
+export const requestIdStep: RequestStep = (request, _server, set) => {
   set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
-});
+};
+
+export const requestId = new Elysia({ name: 'breakline/request-id' }).onRequest(asHook(requestIdStep));
+
+/** The step and the plugin that registers it (plugins/pipeline). */
+export const requestIdStage = { step: requestIdStep, plugin: requestId };

@@ -25,7 +25,3 @@ export function requestPath(url: string): string {
   return url.slice(start, end) || '/';
 }
 
-/** Whether a request URL's path starts with `/api/`. */
-export function isApiPath(url: string): boolean {
-  return requestPath(url).startsWith('/api/');
-}

@@ -18,6 +18,8 @@
  */
 import { Elysia } from 'elysia';
 import { AppError, echoed } from '../errors';
+import type { SocketInfo } from './client-address';
+import type { RequestStep } from './step';
 
 /** Methods any route of ours answers. */
 const METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
@@ -54,28 +56,45 @@ export function corsPolicy({ corsOrigins, credentialOrigins }: SecurityOptions):
   return (origin) => (origin && enabled ? corsFor(origin) : null);
 }
 
-export function security(options: SecurityOptions) {
+/** The step (plugins/step): `nosniff`, and the CORS headers for the request's Origin when CORS is on. */
+export function securityStep(options: SecurityOptions): RequestStep {
   const enabled = options.corsOrigins === '*' || (options.corsOrigins ?? []).length > 0;
   const corsOf = corsPolicy(options);
-  return new Elysia({ name: 'breakline/security' })
-    .onRequest(({ request, set }) => {
-      set.headers['x-content-type-options'] = 'nosniff';
-      const origin = enabled || request.method === 'OPTIONS' ? request.headers.get('origin') : null;
-      const cors = corsOf(origin);
-      if (cors) Object.assign(set.headers, cors);
-      if (request.method !== 'OPTIONS') return;
-      const asked = request.headers.get('access-control-request-method');
-      if (asked === null) return new Response(null, { status: 204, headers: { ...(set.headers as Headers), allow: METHODS } as Record<string, string> });
-      if (!cors) throw new AppError('forbidden', origin ? `Origin ${echoed(origin)} may not call this API from a browser` : 'A CORS preflight names its Origin');
-      return new Response(null, {
-        status: 204,
-        headers: {
-          ...(set.headers as Headers),
-          'access-control-allow-methods': METHODS,
-          'access-control-allow-headers': ALLOWED_HEADERS,
-          'access-control-max-age': PREFLIGHT_MAX_AGE,
-          vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
-        } as Record<string, string>,
-      });
+  return (request, _server, set) => {
+    set.headers['x-content-type-options'] = 'nosniff';
+    if (!enabled) return;
+    const cors = corsOf(request.headers.get('origin'));
+    if (cors) Object.assign(set.headers, cors);
+  };
+}
+
+/** The step and the plugin that registers it, answering the `OPTIONS` requests too (preflights before routing). */
+export function securityStage(options: SecurityOptions) {
+  const step = securityStep(options);
+  const corsOf = corsPolicy(options);
+  // Destructured here (not the whole context handed on): Elysia reads a hook's parameters to know what the context needs.
+  const plugin = new Elysia({ name: 'breakline/security' }).onRequest(({ request, server, set }) => {
+    step(request, server as SocketInfo, set);
+    if (request.method !== 'OPTIONS') return;
+    const asked = request.headers.get('access-control-request-method');
+    if (asked === null) return new Response(null, { status: 204, headers: { ...(set.headers as Headers), allow: METHODS } as Record<string, string> });
+    const origin = request.headers.get('origin');
+    const cors = corsOf(origin);
+    if (!cors) throw new AppError('forbidden', origin ? `Origin ${echoed(origin)} may not call this API from a browser` : 'A CORS preflight names its Origin');
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...(set.headers as Headers),
+        'access-control-allow-methods': METHODS,
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': PREFLIGHT_MAX_AGE,
+        vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+      } as Record<string, string>,
     });
+  });
+  return { step, plugin };
+}
+
+export function security(options: SecurityOptions) {
+  return securityStage(options).plugin;
 }

@@ -3,12 +3,15 @@ import type { MarketDataProvider } from '../../src/providers/types';
 import { ProviderError } from '../../src/providers/types';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
 import type { HealthResponse, ReadinessResponse } from '../../src/modules/system/model';
-import { createTestContext, syntheticMarket, type TestContext } from '../helpers/app';
+import { createTestContext, PIPELINES, syntheticMarket, type TestContext, type TestContextOptions } from '../helpers/app';
 
-describe('GET /api/health', () => {
+// Through Elysia (app.handle) and through the fast path the server puts in front of it (its 200s are answered there, a 503 is left to the app).
+describe.each(PIPELINES)('GET /api/health through %s', (pipeline) => {
+  /** A fresh context whose requests come through this pipeline. */
+  const open = async (options?: TestContextOptions) => (await createTestContext(options)).via(pipeline);
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext();
+    ctx = await open();
   });
   afterAll(() => ctx.close());
 
@@ -29,7 +32,7 @@ describe('GET /api/health', () => {
   });
 
   it('answers 503 and names the database when it is down', async () => {
-    const broken = await createTestContext();
+    const broken = await open();
     await broken.services.database.close();
     const { status, body } = await broken.json<HealthResponse>('/api/health');
     expect(status).toBe(503);
@@ -46,7 +49,7 @@ describe('GET /api/health', () => {
         throw new ProviderError('unavailable', 'synthetic', 'SPY', 'vendor timed out');
       },
     });
-    const sick = await createTestContext({ provider: failing });
+    const sick = await open({ provider: failing });
     try {
       const { status, body } = await sick.json<HealthResponse>('/api/health');
       expect(status).toBe(503);
@@ -67,7 +70,7 @@ describe('GET /api/health', () => {
         return real.selfCheck();
       },
     });
-    const quiet = await createTestContext({ provider: counting });
+    const quiet = await open({ provider: counting });
     try {
       const first = (await quiet.json<HealthResponse>('/api/health')).body;
       await Bun.sleep(20);
@@ -84,7 +87,7 @@ describe('GET /api/health', () => {
   });
 
   it('answers 503 naming the worker pool when no worker thread answers', async () => {
-    const sick = await createTestContext();
+    const sick = await open();
     sick.services.pool.ping = () => Promise.reject(new Error('worker pool unavailable: Cannot find module worker.js'));
     try {
       const { status, body } = await sick.json<HealthResponse>('/api/health');
@@ -103,7 +106,7 @@ describe('GET /api/health', () => {
       throw new Error('connection refused');
     };
     store.hit = (() => Promise.reject(new Error('connection refused'))) as unknown as typeof store.hit;
-    const offline = await createTestContext({ rateLimitStore: store });
+    const offline = await open({ rateLimitStore: store });
     try {
       const { status, body } = await offline.json<HealthResponse>('/api/health');
       expect(status).toBe(503);

@@ -4,11 +4,12 @@
  * through the app, and the status, the headers (but the request id and the
  * date; the rate-limit standing one request apart) and the bodies are
  * compared — 200s, 304, compression, CORS, 400s (bad parameters, bad
- * API-Version), 404, 429 — and its answers are logged and counted.
+ * API-Version), 404, 413, 431, 429 — and its answers are logged and counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { fastRoutes, routeQuery } from '../../src/app';
 import { fastPath, type FastRoute } from '../../src/plugins/fast-path';
+import { requestIdStep } from '../../src/plugins/request-id';
 import { BarsRouteQuery, SnapshotQuery } from '../../src/modules/market/model';
 import { BreakoutsQuery } from '../../src/modules/signals/model';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
@@ -103,6 +104,10 @@ describe('the fast path for hot cached GETs', () => {
     ['bars, from an allowed origin (CORS)', '/api/bars?symbol=AAPL&range=1mo', { origin: ORIGIN }],
     ['bars, from another origin', '/api/bars?symbol=AAPL&range=1mo', { origin: 'https://evil.example' }],
     ['bars with the caller’s request id', '/api/bars?symbol=AAPL&range=1mo', { 'x-request-id': 'client-42' }],
+    ['bars, a GET that announces a body (413)', '/api/bars?symbol=AAPL&range=1mo', { 'transfer-encoding': 'chunked' }],
+    ['bars, a GET with a declared length (413)', '/api/bars?symbol=AAPL&range=1mo', { 'content-length': '12' }],
+    ['bars, a head past 16 KiB (431)', '/api/bars?symbol=AAPL&range=1mo', { 'x-padding': 'p'.repeat(17 * 1024) }],
+    ['health, a head past 16 KiB (431)', '/api/health', { 'x-padding': 'p'.repeat(17 * 1024) }],
     ['snapshot', '/api/snapshot?symbol=AAPL'],
     ['snapshot, asked again (the held answer)', '/api/snapshot?symbol=AAPL'],
     ['snapshot, held, gzip asked', '/api/snapshot?symbol=AAPL', { 'accept-encoding': 'gzip' }],
@@ -126,8 +131,8 @@ describe('the fast path for hot cached GETs', () => {
       if (path.startsWith('/api/health')) delete viaFast.headers.etag, delete viaApp.headers.etag;
       expect(viaFast.headers).toEqual(viaApp.headers);
       expect(comparable(viaFast, path)).toEqual(comparable(viaApp, path));
-      // One bucket, counted once per request either way; health is never counted, nor a request refused for its API-Version.
-      const uncounted = path.startsWith('/api/health') || headers?.['api-version']?.trim().match(/^(|9\.9\.9)$/);
+      // One bucket, counted once per request either way; health is never counted, nor a request refused for its API-Version or size.
+      const uncounted = path.startsWith('/api/health') || headers?.['api-version']?.trim().match(/^(|9\.9\.9)$/) || [413, 431].includes(viaApp.status);
       expect(viaFast.remaining - viaApp.remaining).toBe(uncounted ? 0 : 1);
       if (headers?.['x-request-id']) expect([viaFast.requestId, viaApp.requestId]).toEqual([headers['x-request-id'], headers['x-request-id']]);
       else expect(viaFast.requestId).toMatch(/^req_[0-9a-z]{20}$/);
@@ -200,7 +205,7 @@ describe('the fast path for hot cached GETs', () => {
           answer: (query: { symbol: string }, _version: unknown, ref: unknown) => (seen.push(ref), { text: JSON.stringify(query), held: false }),
         } as FastRoute<never>,
       ],
-      { log: services.log, metrics: services.metrics, defaultVersion: services.config.apiDefaultVersion, cors: () => null, rateLimit: () => undefined, compressed: services.compressedBodies, queryOf: () => SnapshotQuery },
+      { log: services.log, metrics: services.metrics, defaultVersion: services.config.apiDefaultVersion, steps: [requestIdStep], compressed: services.compressedBodies, queryOf: () => SnapshotQuery },
       () => ctx.app.handle,
     );
     for (const symbol of ['AAPL', 'AAPL', 'MSFT', 'AAPL']) {
@@ -228,10 +233,12 @@ describe('the fast path for hot cached GETs', () => {
         log: services.log,
         metrics: services.metrics,
         defaultVersion: services.config.apiDefaultVersion,
-        cors: () => null,
-        rateLimit: () => {
-          throw new Error('the rate-limit store broke');
-        },
+        steps: [
+          requestIdStep,
+          () => {
+            throw new Error('the rate-limit store broke');
+          },
+        ],
         compressed: services.compressedBodies,
         queryOf: () => undefined,
       },
