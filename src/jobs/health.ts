@@ -4,14 +4,15 @@
  * (a query), the market-data provider (its self-check), the rate-limit store
  * (a ping), the worker pool (a task through a worker thread) and the event bus
  * (its own account: stream/bus `BusHealth`), each bounded by a timeout so a
- * hung dependency reads as `down`. Probes and /api/health answer from the last
+ * hung dependency reads as `down` (a pool answering late is `degraded`: its
+ * threads are busy, tasks queue). Probes and /api/health answer from the last
  * round and say how old it is (while the database is down, a round a second,
  * so readiness returns with it); no request ever waits on
  * a check.
  *
  * `WarmUp` is what the boot is doing and what it has done (migrations run, the
- * first scan loaded); readiness is the warm-up done and the last round's
- * database and pool ok.
+ * first scan loaded); readiness is the warm-up done, the last round's
+ * database ok and its pool not down.
  *
  * @example
  * const health = new HealthMonitor({ database, provider, rateLimitStore, pool, bus, log }, { intervalMs: 10_000 });
@@ -102,7 +103,9 @@ export class HealthMonitor {
         const degradation = await rateLimitStore.degradation();
         return degradation ? { status: 'degraded' as const, message: degradation } : undefined;
       }),
-      timed(timeoutMs, () => pool.ping()),
+      // A pool whose threads are all busy answers late: degraded (tasks queue), not down — on a loaded
+      // machine a late ping took instances out of rotation exactly when they were working; a broken pool is down.
+      timed(timeoutMs, () => pool.ping(), 'degraded'),
       // Redis away with the log readable: degraded (events come from the database); neither: down.
       timed(timeoutMs, async () => {
         const { status, message } = await bus.check();
@@ -130,15 +133,17 @@ export class HealthMonitor {
   }
 }
 
-async function timed(timeoutMs: number, run: () => Promise<{ status: CheckStatus; message?: string } | void>): Promise<CheckResult> {
+/** Runs one check within `timeoutMs`: an error is `down`; no answer in time is `late` (down unless said otherwise). */
+async function timed(timeoutMs: number, run: () => Promise<{ status: CheckStatus; message?: string } | void>, late: CheckStatus = 'down'): Promise<CheckResult> {
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const timeout = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
   });
   try {
     const result = (await Promise.race([run(), timeout])) ?? { status: 'ok' as const };
-    return { ...result, latencyMs: round(performance.now() - started) };
+    const latencyMs = round(performance.now() - started);
+    return result === 'late' ? { status: late, latencyMs, message: `no answer within ${timeoutMs} ms` } : { ...result, latencyMs };
   } catch (error) {
     return { status: 'down', latencyMs: round(performance.now() - started), message: (error as Error).message };
   } finally {
@@ -201,12 +206,12 @@ export interface ReadinessChecks {
   firstScan: boolean;
 }
 
-/** Ready: not stopping, migrations done, the first scan loaded, and the last health round found the database and the pool up. */
+/** Ready: not stopping, migrations done, the first scan loaded, and the last health round found the database up and the pool not down. */
 export function readiness(warmUp: WarmUp, last: HealthSnapshot | undefined): { ready: boolean; checks: ReadinessChecks } {
   const checks: ReadinessChecks = {
     database: last?.checks.db === 'ok',
     migrations: warmUp.migrated,
-    pool: last?.checks.pool === 'ok',
+    pool: last !== undefined && last.checks.pool !== 'down',
     firstScan: warmUp.firstScanLoaded,
   };
   return { ready: !warmUp.stopping && Object.values(checks).every(Boolean), checks };

@@ -61,6 +61,20 @@ describe.each(PIPELINES)('GET /api/health through %s', (pipeline) => {
     }
   });
 
+  it('calls a worker pool that answers too late degraded, not down, and stays ready (busy threads queue tasks)', async () => {
+    const busy = await open();
+    busy.services.pool.ping = () => new Promise(() => {}); // every thread taken: the ping never gets one in time
+    try {
+      const { status, body } = await busy.json<HealthResponse>('/api/health');
+      expect(status).toBe(200);
+      expect(body.checks.pool).toBe('degraded');
+      expect(body.details!.pool!.message).toMatch(/^no answer within \d+ ms$/);
+      expect((await busy.json<ReadinessResponse>('/readyz')).body.checks.pool).toBe(true);
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('answers from the last round of checks, with its age, without checking again', async () => {
     const real = syntheticMarket();
     let selfChecks = 0;
