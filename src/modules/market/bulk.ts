@@ -10,7 +10,8 @@
 import type { ApiVersion } from '../../config';
 import type { MarketData } from '../../market-data';
 import { csvLine } from '../../ledger/serialize';
-import { bulkMedia, nextLink, type BulkMedia } from '../../plugins/media';
+import { pageLinks } from '../../pagination';
+import { bulkMedia, type BulkMedia } from '../../plugins/media';
 import { jsonResponse } from '../params';
 import { BARS_PAGE_DEFAULT, type BarsResponse, type BarsRouteQuery } from './model';
 import { barsJson, barsPage, clampBarsLimit } from './service';
@@ -55,9 +56,11 @@ export async function barsAnswer(
     return jsonResponse(await barsJson(marketData, params, apiVersion));
   }
   const page = await barsPage(marketData, params, apiVersion);
-  const next = page.pagination?.nextCursor;
-  if (next) headers.link = nextLink(request.url, next);
+  // Its neighbours: next by cursor, and first past the first page (bars take no offset: no prev).
+  const meta = page.pagination;
+  const link = meta && pageLinks(request.url, { next: meta.nextCursor, limit: meta.limit });
+  if (link) headers.link = link;
   if (media === 'application/json') return jsonResponse(JSON.stringify(page), false);
   const body = media === 'text/csv' ? barsCsv(page) : barsNdjson(page);
-  return new Response(body, { headers: { 'content-type': CONTENT_TYPE[media], ...(next ? { link: headers.link as string } : {}) } });
+  return new Response(body, { headers: { 'content-type': CONTENT_TYPE[media], ...(link ? { link } : {}) } });
 }

@@ -41,26 +41,71 @@ const RUN_SUMMARY_DOCS =
   'The latest persisted run: id, timeframe, asOf (the bar it stood on), startedAt, finishedAt, durationMs, symbolsScanned, signalsFound, status, source, ' +
   'and staleSeries: the series left out because their data ended more than one session of bars before asOf ({symbol, lastBar, barsBehind}; null on runs stored before it was recorded)';
 
-export const BreakoutsResponse = t.Object(
+/** What the latest run says as a whole (the same on every page), by the `include=` group each field is in. */
+const RUN_LEVEL = {
+  regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
+  alertCandidates: t.Array(BreakoutSignal),
+  alertBlocked: t.Array(AlertBlocked),
+  alertThresholds: t.Record(t.String(), t.Any()),
+  alertSummary: t.Record(t.String(), t.Any()),
+  latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()], { description: RUN_SUMMARY_DOCS }),
+  runHistory: t.Array(t.Record(t.String(), t.Any()), { description: `The newest persisted runs, newest first, each as latestPersistedRun` }),
+};
+
+const PAGE_LEVEL = {
+  generatedAt: t.String({ format: 'date-time' }),
+  rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items. In the rollup view: the best signal of each symbol of the page' }),
+  view: t.Optional(t.Literal('rollup')),
+  symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()), { description: 'In the rollup view: this page of the symbols, each {symbol, bestSignal, count, patterns}' })),
+  asOf: t.Optional(t.String({ format: 'date-time' })),
+  items: t.Array(BreakoutSignal),
+  pagination: PageMetaSchema,
+};
+
+/** /api/breakouts as a value, every field present (GraphQL's `breakouts`: a client there selects the fields it reads). */
+export const BreakoutsResponse = t.Object({ ...PAGE_LEVEL, ...RUN_LEVEL }, { title: 'BreakoutsResponse' });
+
+/**
+ * A REST page of /api/breakouts (issue 31): the spec's required keys
+ * (generatedAt, rankedSignals) and the envelope on every page; the run-level
+ * fields, all optional in the spec, as `include` says.
+ */
+export const BreakoutsPage = t.Object(
   {
-    generatedAt: t.String({ format: 'date-time' }),
-    rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items' }),
-    alertCandidates: t.Array(BreakoutSignal),
-    alertBlocked: t.Array(AlertBlocked),
-    alertThresholds: t.Record(t.String(), t.Any()),
-    alertSummary: t.Record(t.String(), t.Any()),
-    latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()], { description: RUN_SUMMARY_DOCS }),
-    runHistory: t.Array(t.Record(t.String(), t.Any()), { description: `The newest persisted runs, newest first, each as latestPersistedRun` }),
-    view: t.Optional(t.Literal('rollup')),
-    symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()))),
-    asOf: t.Optional(t.String({ format: 'date-time' })),
-    regime: t.Union([t.Record(t.String(), t.Any()), t.Null()]),
-    items: t.Array(BreakoutSignal),
-    pagination: PageMetaSchema,
+    ...PAGE_LEVEL,
+    regime: t.Optional(RUN_LEVEL.regime),
+    alertCandidates: t.Optional(RUN_LEVEL.alertCandidates),
+    alertBlocked: t.Optional(RUN_LEVEL.alertBlocked),
+    alertThresholds: t.Optional(RUN_LEVEL.alertThresholds),
+    alertSummary: t.Optional(RUN_LEVEL.alertSummary),
+    latestPersistedRun: t.Optional(RUN_LEVEL.latestPersistedRun),
+    runHistory: t.Optional(RUN_LEVEL.runHistory),
   },
-  { title: 'BreakoutsResponse' },
+  {
+    title: 'BreakoutsResponse',
+    description:
+      'The run-level fields (regime; alertCandidates, alertBlocked, alertThresholds, alertSummary; latestPersistedRun, runHistory) are on the first page (no cursor, offset 0) and, past it, only when `include` names their group (regime, alerts, runs); `include` decides on every page when given',
+  },
 );
 
+export const RUN_GROUPS = ['alerts', 'runs', 'regime'] as const;
+export type RunGroup = (typeof RUN_GROUPS)[number];
+
+/** The REST query: the shared one (GraphQL's arguments) and `include`, which only a page of REST needs (GraphQL selects fields). */
+export const BreakoutsRouteQuery = t.Object({
+  ...BreakoutsQuery.properties,
+  include: t.Optional(
+    t.String({
+      pattern: '^(none|(alerts|runs|regime)(,(alerts|runs|regime))*)$',
+      description: 'Run-level groups to carry on this page, comma-separated: alerts, runs, regime, or none; default all on the first page and none past it',
+      examples: ['alerts,runs'],
+      error: "Query parameter 'include' must be none, or a comma-separated list of: alerts, runs, regime",
+    }),
+  ),
+});
+
+export type BreakoutsPage = Static<typeof BreakoutsPage>;
+export type BreakoutsRouteQuery = Static<typeof BreakoutsRouteQuery>;
 export type BreakoutsQuery = Static<typeof BreakoutsQuery>;
 export type BreakoutsResponse = Static<typeof BreakoutsResponse>;
 
