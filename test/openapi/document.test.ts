@@ -133,6 +133,21 @@ describe('the published OpenAPI document', () => {
     }
   });
 
+  it('declares the Link header on the 200 of every paged operation: each envelope the spec lists, the bars and the ledger', () => {
+    const linkedOps = ops.filter((op) => 'Link' in ((resolve<Schema>(doc, (op.raw.responses as Record<string, Schema>)['200'] ?? {}).headers as Schema) ?? {}));
+    const linked = linkedOps.map((op) => op.path).sort();
+    // The spec's envelope endpoints (interface.md, Pagination), with our path syntax for [symbol].
+    const envelopes = ['/api/breakouts', '/api/breakouts/history', '/api/breakouts/notifications', '/api/notifications', '/api/watchlists', '/api/alerts/v2', '/api/journal/entries', '/api/filings/{symbol}', '/api/social/{symbol}', '/api/community/feed', '/api/earnings', '/api/insider', '/api/short-interest', '/api/exports', '/api/sector-rotation/v2'];
+    expect(linked).toEqual(expect.arrayContaining([...envelopes, '/api/bars', '/api/transparency/ledger']));
+    // And no operation without a page says it.
+    for (const op of linkedOps) {
+      const { path } = op;
+      const schema = resolve<Schema>(doc, op.responses['200']!['application/json'] as Schema);
+      expect({ path, paged: path === '/api/transparency/ledger' || 'pagination' in ((schema.properties as Schema) ?? {}) }).toEqual({ path, paged: true });
+    }
+    expect(String(doc.components.headers!.Link!.description)).toContain('RFC 8288');
+  });
+
   it('uses operationIds without hyphens, unique, and says security: [] on public operations', () => {
     const ids = ops.map((o) => o.operationId);
     expect(ids.filter((id) => !/^[A-Za-z][A-Za-z0-9]*$/.test(id))).toEqual([]);

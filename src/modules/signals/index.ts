@@ -7,8 +7,8 @@ import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
-import { signalHistory } from './history';
-import { BreakoutsPage, BreakoutsRouteQuery, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
+import { historyAnswer } from './history';
+import { BreakoutsPage, BreakoutsRouteQuery, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryResponse, HistoryRouteQuery, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
 import { breakoutsBody } from './service';
 import { scanUniverse } from './universe';
 
@@ -30,9 +30,9 @@ export function signalsModule(services: Services) {
         detail: SIGNALS_DOCS.breakouts,
       },
     )
-    .get('/api/breakouts/history', ({ query }) => signalHistory(services.scans, query), {
-      query: HistoryQuery,
-      response: withErrors(HistoryResponse, 400, 429),
+    .get('/api/breakouts/history', ({ query, request }) => historyAnswer(services.scans, query, request), {
+      query: HistoryRouteQuery,
+      response: withErrors(HistoryResponse, 400, 406, 429),
       detail: SIGNALS_DOCS.history,
     })
     .get('/api/confluence', ({ query }) => confluenceOf(services, query), {

@@ -4,6 +4,7 @@ import { PATTERN_TYPES, SignalSchema, TIMEFRAMES, TrendTemplateSchema } from '..
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../params';
+import { bulkDocs, FormatParam } from '../representations';
 
 /** Bars of the windowed confluence factors when `lookback` is absent. */
 export const DEFAULT_LOOKBACK = 20;
@@ -168,6 +169,16 @@ export const HistoryResponse = t.Object(
 );
 
 export type HistoryQuery = Static<typeof HistoryQuery>;
+
+/** The CSV columns of the history: a signal's fields in their JSON order; `reasons` and `stateHistory` are JSON text in their cells. */
+export const HISTORY_CSV_COLUMNS = [
+  'id', 'symbol', 'timeframe', 'patternFamily', 'patternType', 'direction', 'trendRegime', 'breakoutState', 'triggerPrice', 'target1', 'stopLoss',
+  'finalScore', 'confidence', 'scoreBand', 'reasons', 'detectedAt', 'source', 'firstRunId', 'lastSeenRunId', 'stateHistory',
+] as const satisfies readonly (keyof Static<typeof HistorySignal>)[];
+
+/** The route's query: the history's (GraphQL's arguments too) and the representation. */
+export const HistoryRouteQuery = t.Composite([HistoryQuery, t.Object({ format: t.Optional(FormatParam('signal')) })]);
+export type HistoryRouteQuery = Static<typeof HistoryRouteQuery>;
 export type HistoryResponse = Static<typeof HistoryResponse>;
 
 export const UNIVERSE_SOURCES = ['sp500', 'nasdaq100', 'high_liquidity'] as const;
@@ -370,7 +381,12 @@ export const SIGNALS_DOCS = {
     tags: ['Signals'],
     summary: 'Signal history',
     description:
-      'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+      'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`. Additive: CSV (one row per signal of the page; `reasons` and `stateHistory` as JSON text) or NDJSON (one HistorySignal per line) by Accept or format=, with the same Link header.',
+    'x-responses': bulkDocs({
+      json: 'A page of the history (BreakoutHistoryResponse)',
+      csv: `A header row (${HISTORY_CSV_COLUMNS.join(',')}), then one row per signal of the page, CRLF line ends; reasons and stateHistory are JSON text`,
+      ndjson: 'One HistorySignal JSON object per line (LF)',
+    }),
   },
   confluence: {
     tags: ['Signals'],
