@@ -106,6 +106,19 @@ describe('the published OpenAPI document', () => {
     for (const op of ops) for (const p of op.parameters) if (p.schema.default !== undefined) expect({ op: op.operationId, p: p.name, required: p.required }).toEqual({ op: op.operationId, p: p.name, required: false });
   });
 
+  it('types walk-forward’s months one way, an integer 1, 3 or 6, in the query and in the body', () => {
+    for (const op of ops.filter((o) => o.path === '/api/backtest/walk-forward')) {
+      const months = op.parameters.find((p) => p.name === 'months')!;
+      expect({ method: op.method, required: months.required, schema: months.schema }).toEqual({
+        method: op.method,
+        required: false,
+        schema: expect.objectContaining({ type: 'integer', enum: [1, 3, 6], default: 6 }),
+      });
+    }
+    const body = doc.components.schemas.WalkForwardBody!.properties as Record<string, Schema>;
+    expect(body.months).toEqual(expect.objectContaining({ type: 'integer', enum: [1, 3, 6] }));
+  });
+
   it('states that range becomes required in 1.1.0', () => {
     const range = ops.find((o) => o.path === '/api/bars')!.raw.parameters as Schema[];
     expect(range.find((p) => p.name === 'range')).toEqual(expect.objectContaining({ required: false, 'x-required-from-api-version': '1.1.0' }));
