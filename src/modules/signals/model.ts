@@ -64,7 +64,25 @@ const PAGE_LEVEL = {
 };
 
 /** /api/breakouts as a value, every field present (GraphQL's `breakouts`: a client there selects the fields it reads). */
-export const BreakoutsResponse = t.Object({ ...PAGE_LEVEL, ...RUN_LEVEL }, { title: 'BreakoutsResponse' });
+export const BreakoutsResponse = t.Object(
+  {
+    generatedAt: PAGE_LEVEL.generatedAt,
+    rankedSignals: PAGE_LEVEL.rankedSignals,
+    alertCandidates: RUN_LEVEL.alertCandidates,
+    alertBlocked: RUN_LEVEL.alertBlocked,
+    alertThresholds: RUN_LEVEL.alertThresholds,
+    alertSummary: RUN_LEVEL.alertSummary,
+    latestPersistedRun: RUN_LEVEL.latestPersistedRun,
+    runHistory: RUN_LEVEL.runHistory,
+    view: PAGE_LEVEL.view,
+    symbolRollups: PAGE_LEVEL.symbolRollups,
+    asOf: PAGE_LEVEL.asOf,
+    regime: RUN_LEVEL.regime,
+    items: PAGE_LEVEL.items,
+    pagination: PAGE_LEVEL.pagination,
+  },
+  { title: 'BreakoutsResponse' },
+);
 
 /**
  * A REST page of /api/breakouts (issue 31): the spec's required keys
