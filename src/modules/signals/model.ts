@@ -393,7 +393,7 @@ export const SIGNALS_DOCS = {
     tags: ['Signals'],
     summary: 'Ranked breakout signals',
     description:
-      'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol, `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page). 500 in the Error shape when the scan fails.',
+      'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol (and pages the symbols: `pagination` counts them, `rankedSignals`/`items` are each group’s best signal), `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page), and a `Link` header to the next, previous and first pages. The run-level fields (regime, alert lists and thresholds, latestPersistedRun, runHistory) are on the first page; past it only those `include` names. 500 in the Error shape when the scan fails.',
   },
   history: {
     tags: ['Signals'],
