@@ -2,10 +2,10 @@
  * @module modules/signals/service
  * /api/breakouts: the answer's shape (a page of the ranking or of the
  * per-symbol rollup, the alert lists and thresholds, the run history) over
- * what the signals read
- * model (jobs/signal-reads) says a reader sees. The REST body drawn from the
- * persisted run alone is held with that run by the read model, so polling
- * the same view does no work; GraphQL takes the same answer as a value.
+ * what the signals read model (jobs/signal-reads) says a reader sees. The
+ * REST body drawn from the persisted run alone is held with that run by the
+ * read model, so polling the same view does no work; GraphQL takes the same
+ * answer as a value, with every run-level field.
  */
 import type { RunSummary } from '../../db/repositories/scans';
 import type { Signal } from '../../domain/signal';
@@ -67,7 +67,8 @@ function pageOf(view: SignalView, query: BreakoutsQuery): { items: Signal[]; rol
   return { items: page.items.map((r) => r.bestSignal), rollups: page.items, pagination: page.pagination };
 }
 
-type RunLevel = Omit<BreakoutsResponse, keyof BreakoutsPage & ('generatedAt' | 'rankedSignals' | 'view' | 'symbolRollups' | 'asOf' | 'items' | 'pagination')>;
+/** What a page says of itself; the rest of BreakoutsResponse is run-level. */
+type RunLevel = Omit<BreakoutsResponse, 'generatedAt' | 'rankedSignals' | 'view' | 'symbolRollups' | 'asOf' | 'items' | 'pagination'>;
 
 /** The run-level fields: what the scan says as a whole, the same on every page. */
 function runLevel(deps: Deps, { view, history }: SignalRead<unknown>): RunLevel {
@@ -95,15 +96,14 @@ function runLevel(deps: Deps, { view, history }: SignalRead<unknown>): RunLevel 
 function shape(deps: Deps, read: SignalRead<unknown>, query: BreakoutsQuery, include: ReadonlySet<RunGroup>): BreakoutsPage {
   const { view } = read;
   const page = pageOf(view, query);
-  const run = include.size ? runLevel(deps, read) : undefined;
-  const has = (group: RunGroup) => run !== undefined && include.has(group);
+  const run = runLevel(deps, read);
   return {
     generatedAt: view.generatedAt,
     asOf: view.asOf,
-    ...(has('regime') ? { regime: run!.regime } : {}),
+    ...(include.has('regime') ? { regime: run.regime } : {}),
     rankedSignals: page.items,
-    ...(has('alerts') ? { alertCandidates: run!.alertCandidates, alertBlocked: run!.alertBlocked, alertThresholds: run!.alertThresholds, alertSummary: run!.alertSummary } : {}),
-    ...(has('runs') ? { latestPersistedRun: run!.latestPersistedRun, runHistory: run!.runHistory } : {}),
+    ...(include.has('alerts') ? { alertCandidates: run.alertCandidates, alertBlocked: run.alertBlocked, alertThresholds: run.alertThresholds, alertSummary: run.alertSummary } : {}),
+    ...(include.has('runs') ? { latestPersistedRun: run.latestPersistedRun, runHistory: run.runHistory } : {}),
     items: page.items,
     pagination: page.pagination,
     ...(page.rollups ? { view: 'rollup' as const, symbolRollups: page.rollups } : {}),
@@ -118,7 +118,7 @@ const NO_GROUPS: ReadonlySet<RunGroup> = new Set();
  * none), else all of them on the first page and none past it (issue 31: a
  * client paging through the ranking reads the run once, not per page).
  */
-export function includedGroups(query: Pick<BreakoutsRouteQuery, 'include' | 'cursor' | 'offset'>): ReadonlySet<RunGroup> {
+function includedGroups(query: Pick<BreakoutsRouteQuery, 'include' | 'cursor' | 'offset'>): ReadonlySet<RunGroup> {
   const { include } = query;
   if (include !== undefined) return new Set(RUN_GROUPS.filter((group) => include.split(',').includes(group)));
   const first = decodeCursor(query.cursor) === undefined && !query.offset;
@@ -138,8 +138,7 @@ export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'sym
 /** /api/breakouts as a value, every field present (GraphQL's `breakouts`: its client selects the fields it reads). */
 export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<BreakoutsResponse> {
   const read = await readOf(deps, query);
-  const { rankedSignals, items, pagination, ...page } = shape(deps, read, query, NO_GROUPS);
-  return { ...page, rankedSignals, items, pagination, ...runLevel(deps, read) };
+  return { ...shape(deps, read, query, NO_GROUPS), ...runLevel(deps, read) };
 }
 
 /** A serialised page of /api/breakouts and where it is (for its `Link`). */
