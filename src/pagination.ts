@@ -10,6 +10,8 @@
  *
  * Two ways to page: in memory over an already sorted list (`paginateList`), or
  * keyset over `(sortKey, id)` in the database (`readPage` + `keysetPage`).
+ * Every paged answer also names its neighbours in an RFC 8288 `Link` field
+ * (`pageLinks`: next, prev where the position is an offset, first).
  *
  * @example
  * const page = paginateList(rows, readPage({ limit: '2' }));
@@ -149,19 +151,20 @@ export function readPage(
 export function paginateList<T>(ascending: readonly T[], request: PageRequest): Page<T> {
   const ordered = request.order === 'asc' ? ascending : [...ascending].reverse();
   const start = Math.min(request.offset, ordered.length);
-  const items = ordered.slice(start, start + request.limit);
-  const end = start + items.length;
-  const hasMore = end < ordered.length;
+  return { items: ordered.slice(start, start + request.limit), pagination: listPageMeta(ordered.length, request) };
+}
+
+/** The PageMeta `paginateList` gives a list of `total` items, without the list (a held answer's Link needs only this). */
+export function listPageMeta(total: number, request: PageRequest): PageMeta {
+  const end = Math.min(total, request.offset + request.limit);
+  const hasMore = end < total;
   return {
-    items,
-    pagination: {
-      nextCursor: hasMore ? encodeCursor({ order: request.order, offset: end }) : null,
-      hasMore,
-      total: ordered.length,
-      limit: request.limit,
-      offset: request.offset,
-      order: request.order,
-    },
+    nextCursor: hasMore ? encodeCursor({ order: request.order, offset: end }) : null,
+    hasMore,
+    total,
+    limit: request.limit,
+    offset: request.offset,
+    order: request.order,
   };
 }
 
@@ -189,4 +192,63 @@ export function keysetPage<T>(
       order: request.order,
     },
   };
+}
+
+/** What a `Link` field says of a page: where the next one starts, and where this one is. */
+export interface PageLinkFacts {
+  /** The next page: its cursor, or its offset where the endpoint pages by offset alone (the ledger); null on the last page. */
+  next: string | number | null;
+  /** The page's offset in the list, when the endpoint accepts `offset` (then `prev` is linked from a page past 0); a keyset page reached by cursor says 0. */
+  offset?: number;
+  limit: number;
+  /** The order to state in the `first` and `prev` links (a cursor carries its own); absent where the endpoint has no `order` parameter. */
+  order?: SortOrder;
+}
+
+/**
+ * The RFC 8288 `Link` field of a page: `rel="next"` when there is a next page
+ * (the request's own URL with the cursor, or the offset, set), `rel="prev"`
+ * when the page sits at a known offset past 0 (offset paging; a keyset cursor
+ * knows only its way forward), `rel="first"` on any page but the first (the
+ * request had a cursor or an offset); undefined for a lone page. Each target is the
+ * request URL with only the position changed, as a relative reference
+ * (RFC 8288 §3.1 resolves it against the request's URI): right behind any
+ * proxy, whatever host the server saw, and a client follows it without
+ * knowing the query (as Polygon's `next_url`, GitHub's `Link`).
+ *
+ * @example
+ * pageLinks('http://h/api/watchlists?limit=2', { next: 'eyJ', offset: 0, limit: 2, order: 'desc' });
+ * // => '</api/watchlists?limit=2&cursor=eyJ>; rel="next"'
+ * pageLinks('http://h/api/watchlists?limit=2&offset=4', { next: null, offset: 4, limit: 2, order: 'desc' });
+ * // => '</api/watchlists?limit=2&order=desc&offset=2>; rel="prev", </api/watchlists?limit=2&order=desc>; rel="first"'
+ */
+export function pageLinks(requestUrl: string, page: PageLinkFacts): string | undefined {
+  const url = new URL(requestUrl);
+  const at = (position: { cursor?: string; offset?: number }, rel: string): string => {
+    const target = new URL(url);
+    target.searchParams.delete('cursor');
+    target.searchParams.delete('offset');
+    if (position.cursor !== undefined) target.searchParams.set('cursor', position.cursor);
+    else if (page.order !== undefined) target.searchParams.set('order', page.order);
+    if (position.offset) target.searchParams.set('offset', String(position.offset));
+    return `<${target.pathname}${target.search}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (typeof page.next === 'string') links.push(at({ cursor: page.next }, 'next'));
+  else if (typeof page.next === 'number') links.push(at({ offset: page.next }, 'next'));
+  if (page.offset !== undefined && page.offset > 0) links.push(at({ offset: Math.max(0, page.offset - page.limit) }, 'prev'));
+  if (url.searchParams.has('cursor') || (page.offset ?? 0) > 0) links.push(at({}, 'first'));
+  return links.length ? links.join(', ') : undefined;
+}
+
+/** The `Link` field of an envelope page (the spec's PageMeta): next by cursor, prev by offset, first. */
+export function envelopeLinks(requestUrl: string, meta: PageMeta): string | undefined {
+  return pageLinks(requestUrl, { next: meta.nextCursor, offset: meta.offset, limit: meta.limit, order: meta.order });
+}
+
+/** Whether an answer is an envelope page (`{ items, pagination: PageMeta }`). */
+export function isEnvelope(value: unknown): value is Page<unknown> {
+  if (typeof value !== 'object' || value === null || !('pagination' in value) || !('items' in value)) return false;
+  const meta = (value as { pagination: unknown }).pagination;
+  return typeof meta === 'object' && meta !== null && 'nextCursor' in meta && 'limit' in meta && 'offset' in meta;
 }

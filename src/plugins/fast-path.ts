@@ -17,6 +17,7 @@
  *   route table: `queryOf`), checked and decoded by TypeBox, defaults
  *   applied; each query string decoded once, with what the route `prepare`s
  *   of it; and its service function,
+ * - the `Link` of an envelope page (pagination's `envelopeLinks`, as plugins/representation sets it),
  * - ETag / 304, compression negotiation and `Vary` (plugins/representation's `represent`).
  *
  * Anything it does not answer the same way goes to Elysia untouched, before
@@ -34,6 +35,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { ApiVersion } from '../config';
 import { AppError } from '../errors';
 import { Lru } from '../lru';
+import { envelopeLinks, type PageMeta } from '../pagination';
 import { plainlyJson } from './media';
 import { errorBody } from './errors';
 import { routeRecorder, type ObserveOptions } from './observe';
@@ -49,6 +51,8 @@ export interface FastBody {
   held: boolean;
   /** Its ETag when the route holds it too (else made here: remembered for a held body, computed for another). */
   etag?: string;
+  /** Where the body is in its list, when it is an envelope page: its RFC 8288 `Link` is set from it (pagination's `envelopeLinks`), as on the route. */
+  pagination?: PageMeta;
 }
 
 /** One hot route: its path (the metrics label too), the query keys it takes here, and its answer; its query schema is its declaration's (`queryOf`). */
@@ -262,6 +266,8 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
   function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, receivedAt: number): Response {
     let response: Response;
     try {
+      const link = body.pagination && envelopeLinks(request.url, body.pagination);
+      if (link) headers.link = link;
       const etag = body.etag ?? (body.held ? compressed.etag(body.text) : etagOf(body.text));
       const sent = represent(request, body.text, etag, headers, compressed, body.held);
       response = sent === NOT_MODIFIED ? respond(null, 304, headers) : on.held.respond(sent, headers);

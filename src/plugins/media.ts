@@ -7,13 +7,11 @@
  *   matches it (`type/subtype` over `type/*` over `*\/*`); the best quality
  *   above 0 wins, ties go to the server's order (JSON first). No `Accept` is
  *   `*\/*`. Nothing acceptable: `not_acceptable` (406, Error shape).
- * - `nextLink`: the RFC 8288 `Link` field of a page with a next one
- *   (`<…?cursor=…>; rel="next"`), the request's own URL with the cursor set:
- *   as Polygon's `next_url`, a client follows it without knowing the query.
+ * - `bulkMedia`: the representation of a bulk read, `format=` over `Accept`.
+ *   (A page's `Link` field is pagination's `pageLinks`.)
  *
  * @example
  * chooseMedia('text/csv;q=0.9, application/json;q=0.5', BULK_MEDIA); // => 'text/csv'
- * nextLink('http://h/api/bars?symbol=SPY&range=max', 'eyJ'); // => '</api/bars?symbol=SPY&range=max&cursor=eyJ>; rel="next"'
  */
 import { AppError, echoed } from '../errors';
 
@@ -100,13 +98,4 @@ function chooseJsonQuietly(accept: string): boolean {
 /** The representation of a bulk read: `format=` when given (it names one), else by `Accept`. */
 export function bulkMedia(accept: string | null, format: BulkFormat | undefined): BulkMedia {
   return format === undefined ? chooseMedia(accept, BULK_MEDIA) : BULK_FORMATS[format];
-}
-
-/** The RFC 8288 `Link` field value pointing at the next page: the request URL with `cursor` set (and `offset` dropped: the cursor wins). */
-export function nextLink(requestUrl: string, cursor: string): string {
-  const url = new URL(requestUrl);
-  url.searchParams.delete('offset');
-  url.searchParams.set('cursor', cursor);
-  // A relative reference (RFC 8288 §3.1 resolves it against the request's URI): right behind any proxy, whatever host the server saw.
-  return `<${url.pathname}${url.search}>; rel="next"`;
 }

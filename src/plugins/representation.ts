@@ -10,7 +10,10 @@
  * per request.
  *
  * Routes that keep their JSON serialised answer `JsonResponse` (its text is
- * read as is, never re-parsed); plain objects are serialised here. Other
+ * read as is, never re-parsed); plain objects are serialised here, and an
+ * envelope page among them (`{ items, pagination }`) gets its RFC 8288
+ * `Link` field here (pagination's `envelopeLinks`), so every envelope route
+ * has it; a route answering a serialised page sets its own. Other
  * responses (streams, CSV, HTML, errors) pass through untouched.
  *
  * @example
@@ -19,6 +22,7 @@
 import { Elysia, StatusMap } from 'elysia';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { Lru } from '../lru';
+import { envelopeLinks, isEnvelope } from '../pagination';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -182,7 +186,11 @@ export function representation(compressed: CompressedBodies) {
     let text: string;
     if (responseValue instanceof JsonResponse) text = responseValue.serialized;
     else if (responseValue instanceof Response || responseValue === null || typeof responseValue !== 'object' || responseValue instanceof Uint8Array) return;
-    else text = JSON.stringify(responseValue);
+    else {
+      text = JSON.stringify(responseValue);
+      const link = isEnvelope(responseValue) ? envelopeLinks(request.url, responseValue.pagination) : undefined;
+      if (link) (set.headers as HeaderRecord).link = link;
+    }
 
     const etag = responseValue instanceof JsonResponse && responseValue.held ? compressed.etag(text) : etagOf(text);
     const answer = represent(request, text, etag, set.headers as HeaderRecord, compressed);

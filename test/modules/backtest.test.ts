@@ -142,6 +142,8 @@ describe('bad input is a 4xx in the Error shape', () => {
 
   it('400 naming the parameter', async () => {
     await expectError(await get('?months=2'), 400, 'invalid_parameter', 'months');
+    await expectError(await get('?months=x'), 400, 'invalid_parameter', 'months');
+    await expectError(await post('?months=4'), 400, 'invalid_parameter', 'months');
     await expectError(await get('?train=abc'), 400, 'invalid_parameter', 'train');
     await expectError(await get('?purge=-1'), 400, 'invalid_parameter', 'purge');
     await expectError(await get('?commission=2'), 400, 'invalid_parameter', 'commission');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { BarsResponse } from '../../src/modules/market/model';
 import { createTestContext, type ErrorBody, type TestContext } from '../helpers/app';
+import { linksOf, nextOf } from '../helpers/links';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -8,11 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-/** The target of a `Link: <…>; rel="next"` header (RFC 8288), or null. */
-function nextOf(headers: Headers): string | null {
-  const link = headers.get('link');
-  return link === null ? null : (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null);
-}
 
 describe('GET /api/bars as a bulk read (range=max, limit, cursor)', () => {
   it('reads every session of the history page by page, following Link rel="next", with no bar twice or missing', async () => {
@@ -36,6 +32,7 @@ describe('GET /api/bars as a bulk read (range=max, limit, cursor)', () => {
       path = nextOf(headers);
       expect(path === null).toBe(!body.pagination!.hasMore);
       if (path !== null) expect(new URL(path, 'http://x').searchParams.get('cursor')).toBe(body.pagination!.nextCursor);
+      expect(linksOf(headers).first).toBe(pages === 0 ? undefined : '/api/bars?symbol=AAPL&range=max&limit=100');
       pages++;
     }
     expect(pages).toBe(Math.ceil(all.length / 100));
@@ -53,7 +50,8 @@ describe('GET /api/bars as a bulk read (range=max, limit, cursor)', () => {
     // 2025 had 250 NYSE sessions (NYSE holiday calendar): 200 + 50.
     expect(second.body.bars).toHaveLength(first.body.pagination!.total! - 200);
     expect(second.body.pagination).toMatchObject({ hasMore: false, nextCursor: null, offset: 200 });
-    expect(second.headers.get('link')).toBeNull();
+    // The last page names no next, only the first (the same query without the cursor; bars take no offset, so no prev).
+    expect(linksOf(second.headers)).toEqual({ first: '/api/bars?symbol=MSFT&range=max&from=2025-01-01&to=2025-12-31&limit=200' });
   });
 
   it('reads a cursor of another symbol, or a malformed one, as the first page (the spec envelope rule)', async () => {

@@ -106,6 +106,19 @@ describe('the published OpenAPI document', () => {
     for (const op of ops) for (const p of op.parameters) if (p.schema.default !== undefined) expect({ op: op.operationId, p: p.name, required: p.required }).toEqual({ op: op.operationId, p: p.name, required: false });
   });
 
+  it('types walk-forward’s months one way, an integer 1, 3 or 6, in the query and in the body', () => {
+    for (const op of ops.filter((o) => o.path === '/api/backtest/walk-forward')) {
+      const months = op.parameters.find((p) => p.name === 'months')!;
+      expect({ method: op.method, required: months.required, schema: months.schema }).toEqual({
+        method: op.method,
+        required: false,
+        schema: expect.objectContaining({ type: 'integer', enum: [1, 3, 6], default: 6 }),
+      });
+    }
+    const body = doc.components.schemas.WalkForwardBody!.properties as Record<string, Schema>;
+    expect(body.months).toEqual(expect.objectContaining({ type: 'integer', enum: [1, 3, 6] }));
+  });
+
   it('states that range becomes required in 1.1.0', () => {
     const range = ops.find((o) => o.path === '/api/bars')!.raw.parameters as Schema[];
     expect(range.find((p) => p.name === 'range')).toEqual(expect.objectContaining({ required: false, 'x-required-from-api-version': '1.1.0' }));
@@ -131,6 +144,21 @@ describe('the published OpenAPI document', () => {
         if (status === '429') expect(headers).toContain('Retry-After');
       }
     }
+  });
+
+  it('declares the Link header on the 200 of every paged operation: each envelope the spec lists, the bars and the ledger', () => {
+    const linkedOps = ops.filter((op) => 'Link' in ((resolve<Schema>(doc, (op.raw.responses as Record<string, Schema>)['200'] ?? {}).headers as Schema) ?? {}));
+    const linked = linkedOps.map((op) => op.path).sort();
+    // The spec's envelope endpoints (interface.md, Pagination), with our path syntax for [symbol].
+    const envelopes = ['/api/breakouts', '/api/breakouts/history', '/api/breakouts/notifications', '/api/notifications', '/api/watchlists', '/api/alerts/v2', '/api/journal/entries', '/api/filings/{symbol}', '/api/social/{symbol}', '/api/community/feed', '/api/earnings', '/api/insider', '/api/short-interest', '/api/exports', '/api/sector-rotation/v2'];
+    expect(linked).toEqual(expect.arrayContaining([...envelopes, '/api/bars', '/api/transparency/ledger']));
+    // And no operation without a page says it.
+    for (const op of linkedOps) {
+      const { path } = op;
+      const schema = resolve<Schema>(doc, op.responses['200']!['application/json'] as Schema);
+      expect({ path, paged: path === '/api/transparency/ledger' || 'pagination' in ((schema.properties as Schema) ?? {}) }).toEqual({ path, paged: true });
+    }
+    expect(String(doc.components.headers!.Link!.description)).toContain('RFC 8288');
   });
 
   it('uses operationIds without hyphens, unique, and says security: [] on public operations', () => {

@@ -11,7 +11,7 @@ import { fastRoutes, routeQuery } from '../../src/app';
 import { fastPath, type FastRoute } from '../../src/plugins/fast-path';
 import { requestIdStep } from '../../src/plugins/request-id';
 import { BarsRouteQuery, SnapshotQuery } from '../../src/modules/market/model';
-import { BreakoutsQuery } from '../../src/modules/signals/model';
+import { BreakoutsRouteQuery } from '../../src/modules/signals/model';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
 
 const ORIGIN = 'https://app.example';
@@ -68,7 +68,7 @@ describe('the fast path for hot cached GETs', () => {
 
   it('takes each hot route’s query schema from the route’s one declaration (the app’s route table)', () => {
     const queryOf = routeQuery(() => ctx.app);
-    expect(queryOf('/api/breakouts')).toBe(BreakoutsQuery);
+    expect(queryOf('/api/breakouts')).toBe(BreakoutsRouteQuery); // the route's own query (with include)
     expect(queryOf('/api/bars')).toBe(BarsRouteQuery); // the route's own query (with format), not the bars query inside it
     expect(queryOf('/api/snapshot')).toBe(SnapshotQuery);
     expect(queryOf('/api/health')).toBeUndefined();

@@ -10,7 +10,7 @@ import { AppError } from '../../errors';
 import type { BacktestRequest } from '../../jobs/backtest';
 import type { Principal } from '../../auth';
 import type { Services } from '../../services';
-import { DEFAULT_POSITIONS, type WalkForwardBody, type WalkForwardQuery } from './model';
+import { DEFAULT_POSITIONS, MONTHS, MONTHS_ERROR, type WalkForwardBody, type WalkForwardQuery } from './model';
 
 type Deps = Pick<Services, 'backtests' | 'marketData'>;
 
@@ -39,7 +39,8 @@ function pick<V>(name: string, fromQuery: V | undefined, fromBody: V | undefined
 async function requestOf(deps: Deps, { query, body = {}, given }: WalkForwardInput): Promise<BacktestRequest> {
   const symbol = pick('symbol', query.symbol, body.symbol?.toUpperCase(), given)!;
   const benchmark = pick('benchmark', query.benchmark, body.benchmark?.toUpperCase(), given)!;
-  const months = pick('months', Number(query.months), body.months, given)!;
+  if (!(MONTHS as readonly number[]).includes(query.months)) throw new AppError('invalid_parameter', MONTHS_ERROR);
+  const months = pick('months', query.months, body.months, given)!;
   const listed = pick('symbols', query.symbols?.split(','), body.symbols, given, (a, b) => a.join(',').toUpperCase() === b.join(',').toUpperCase());
   const universe = pick('universe', query.universe, body.universe, given) ?? null;
   if (listed && universe) throw new AppError('invalid_parameter', "Give 'symbols' or 'universe', not both");

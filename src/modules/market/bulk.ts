@@ -5,33 +5,24 @@
  * `Link` to its next page. JSON stays the default and the held answer
  * (service's `barsJson`); CSV follows RFC 4180 with a header row (the
  * ledger's writer, ledger/serialize `csvLine`); NDJSON is one PriceBar per
- * LF-terminated line (the ndjson spec, github.com/ndjson/ndjson-spec).
+ * LF-terminated line (modules/representations, as the ledger's and the
+ * history's).
  */
 import type { ApiVersion } from '../../config';
 import type { MarketData } from '../../market-data';
 import { csvLine } from '../../ledger/serialize';
-import { bulkMedia, nextLink, type BulkMedia } from '../../plugins/media';
+import { pageLinks } from '../../pagination';
+import { bulkMedia } from '../../plugins/media';
 import { jsonResponse } from '../params';
+import { ndjsonLines, rowsResponse } from '../representations';
 import { BARS_PAGE_DEFAULT, type BarsResponse, type BarsRouteQuery } from './model';
 import { barsJson, barsPage, clampBarsLimit } from './service';
-
-const CONTENT_TYPE: Record<Exclude<BulkMedia, 'application/json'>, string> = {
-  'text/csv': 'text/csv; charset=utf-8',
-  'application/x-ndjson': 'application/x-ndjson; charset=utf-8',
-};
 
 /** The bars as CSV: `date,[ts,]open,high,low,close,volume` (ts for intraday bars), CRLF line ends. */
 export function barsCsv({ bars, timeframe }: Pick<BarsResponse, 'bars' | 'timeframe'>): string {
   const intraday = timeframe !== 'daily';
   let out = csvLine(intraday ? ['date', 'ts', 'open', 'high', 'low', 'close', 'volume'] : ['date', 'open', 'high', 'low', 'close', 'volume']);
   for (const b of bars) out += csvLine(intraday ? [b.date, b.ts, b.open, b.high, b.low, b.close, b.volume] : [b.date, b.open, b.high, b.low, b.close, b.volume]);
-  return out;
-}
-
-/** The bars as NDJSON: one PriceBar per line. */
-export function barsNdjson({ bars }: Pick<BarsResponse, 'bars'>): string {
-  let out = '';
-  for (const b of bars) out += `${JSON.stringify(b)}\n`;
   return out;
 }
 
@@ -55,9 +46,10 @@ export async function barsAnswer(
     return jsonResponse(await barsJson(marketData, params, apiVersion));
   }
   const page = await barsPage(marketData, params, apiVersion);
-  const next = page.pagination?.nextCursor;
-  if (next) headers.link = nextLink(request.url, next);
+  // Its neighbours: next by cursor, and first past the first page (bars take no offset: no prev).
+  const meta = page.pagination;
+  const link = meta && pageLinks(request.url, { next: meta.nextCursor, limit: meta.limit });
+  if (link) headers.link = link;
   if (media === 'application/json') return jsonResponse(JSON.stringify(page), false);
-  const body = media === 'text/csv' ? barsCsv(page) : barsNdjson(page);
-  return new Response(body, { headers: { 'content-type': CONTENT_TYPE[media], ...(next ? { link: headers.link as string } : {}) } });
+  return rowsResponse(media, media === 'text/csv' ? barsCsv(page) : ndjsonLines(page.bars), link ? { link } : {});
 }

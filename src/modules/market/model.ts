@@ -2,8 +2,8 @@
 import { t, type Static } from 'elysia';
 import { TIMEFRAMES } from '../../domain/signal';
 import { PageMetaSchema } from '../../pagination';
-import { BULK_FORMATS, type BulkFormat } from '../../plugins/media';
 import { DateParam, oneOf, SymbolParam } from '../params';
+import { bulkDocs, FormatParam } from '../representations';
 
 /** The spec's ranges, and `max` (additive, issue 31): every session of the window, paged. */
 export const RANGES = ['1mo', '3mo', '6mo', 'max'] as const;
@@ -49,9 +49,7 @@ export const BarsQuery = t.Object({
 export const BarsRouteQuery = t.Composite([
   BarsQuery,
   t.Object({
-    format: t.Optional(
-      oneOf('format', Object.keys(BULK_FORMATS) as BulkFormat[], 'Representation (additive): json (default), csv (RFC 4180, a header row) or ndjson (one bar per line); wins over Accept, which chooses the same way (application/json, text/csv, application/x-ndjson; 406 for none of them)'),
-    ),
+    format: t.Optional(FormatParam('bar')),
   }),
 ]);
 
@@ -200,19 +198,11 @@ export const MARKET_DOCS = {
     description:
       'Bars of a symbol, newest last. `range` keeps the last 1mo ≈ 21, 3mo ≈ 63 or 6mo ≈ 126 trading sessions of the window; it defaults to 6mo under API-Version 1.0.0 and is required from 1.1.0. Additive: `timeframe` (daily, 4h, 1h; default daily), `from`/`to` (session dates, inclusive) bound the window, and `range` counts its sessions back from `to` (or the latest bar) without going before `from` — so `from`/`to` narrow a window. `range=max` (additive) takes every session of the window: any span, `from`..`to` or the whole history held. A window longer than `limit` bars (default 1000, at most 10000) is paged oldest first: `pagination` (nextCursor, hasMore, total bars of the window, offset) and a `Link: <…&cursor=…>; rel="next"` header (RFC 8288) name the next page; pass `cursor` with the same query, or follow the link. `pagination` is present for range=max and for any window longer than one page. Representations (additive): JSON by default, CSV (`text/csv`, RFC 4180 with a header row: date,[ts,]open,high,low,close,volume) or NDJSON (`application/x-ndjson`, one PriceBar per line) by `Accept` or `format=`; an Accept naming none of them is 406. `source` names where the bars come from. 404 for a well-formed symbol the provider does not know; 400 when `from` is after `to`.',
     // Merged into the generated responses by plugins/openapi/publish (withExtras).
-    'x-responses': {
-      200: {
-        description: 'The page of bars, as JSON (BarsResponse), CSV or NDJSON',
-        headers: {
-          Link: { description: 'RFC 8288: `<url>; rel="next"` when a next page exists (the same query with its cursor)', schema: { type: 'string' as const } },
-        },
-        content: {
-          'text/csv': { schema: { type: 'string' as const, description: 'A header row date,[ts,]open,high,low,close,volume (ts for 4h and 1h bars), then one row per bar, CRLF line ends' } },
-          'application/x-ndjson': { schema: { type: 'string' as const, description: 'One PriceBar JSON object per line (LF)' } },
-        },
-      },
-      406: { description: 'Not acceptable: Accept names none of application/json, text/csv, application/x-ndjson (Error shape)' },
-    },
+    'x-responses': bulkDocs({
+      json: 'The page of bars (BarsResponse)',
+      csv: 'A header row date,[ts,]open,high,low,close,volume (ts for 4h and 1h bars), then one row per bar, CRLF line ends',
+      ndjson: 'One PriceBar JSON object per line (LF)',
+    }),
   },
   snapshot: {
     tags: ['Market Data'],

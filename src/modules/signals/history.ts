@@ -1,13 +1,17 @@
 /**
  * @module modules/signals/history
  * /api/breakouts/history: every signal ever surfaced, newest first by
- * (detectedAt, id) with keyset cursors, each with its recorded state changes.
+ * (detectedAt, id) with keyset cursors, each with its recorded state changes;
+ * as JSON (the envelope), CSV or NDJSON (issue 31, modules/representations).
  */
 import type { ScansRepository } from '../../db/repositories/scans';
 import { isDateTime } from '../../domain/formats';
-import { keysetPage, readPage } from '../../pagination';
+import { csvLine } from '../../ledger/serialize';
+import { envelopeLinks, keysetPage, readPage } from '../../pagination';
+import { bulkMedia } from '../../plugins/media';
 import { DATE_PARAM_RANGE } from '../params';
-import type { HistoryQuery, HistoryResponse } from './model';
+import { ndjsonLines, rowsResponse, streamRows } from '../representations';
+import { HISTORY_CSV_COLUMNS, type HistoryQuery, type HistoryResponse, type HistoryRouteQuery } from './model';
 
 /** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id (an intraday one has a `/`: domain/signal-id). */
 function isHistoryKey([at, id]: [string | number, string]): boolean {
@@ -54,4 +58,28 @@ export async function signalHistory(scans: ScansRepository, query: HistoryQuery)
     items,
     pagination: page.pagination,
   };
+}
+
+type HistorySignal = HistoryResponse['items'][number];
+
+function historyCsv(signals: readonly HistorySignal[]): string {
+  let out = '';
+  for (const s of signals) out += csvLine(HISTORY_CSV_COLUMNS.map((column) => (column === 'reasons' || column === 'stateHistory' ? JSON.stringify(s[column]) : s[column])));
+  return out;
+}
+
+/**
+ * The answer of GET /api/breakouts/history: the envelope as JSON (its `Link`
+ * set by plugins/representation, as on every envelope), or the page's
+ * signals as CSV or NDJSON with the same `Link`.
+ */
+export async function historyAnswer(scans: ScansRepository, query: HistoryRouteQuery, request: Request): Promise<HistoryResponse | Response> {
+  // Negotiated first: a 406 costs no read.
+  const media = bulkMedia(request.headers.get('accept'), query.format);
+  const { format: _format, ...params } = query;
+  const page = await signalHistory(scans, params);
+  if (media === 'application/json') return page;
+  const link = envelopeLinks(request.url, page.pagination);
+  const body = media === 'text/csv' ? streamRows(page.items, historyCsv, csvLine(HISTORY_CSV_COLUMNS)) : streamRows(page.items, ndjsonLines);
+  return rowsResponse(media, body, link ? { link } : {});
 }

@@ -1,28 +1,38 @@
 /** @module modules/signals — the Signals tag: breakouts, their history, confluence, forecasts and the universe scan. */
 import { Elysia } from 'elysia';
+import { envelopeLinks } from '../../pagination';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
 import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
-import { signalHistory } from './history';
-import { BreakoutsQuery, BreakoutsResponse, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryQuery, HistoryResponse, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
+import { historyAnswer } from './history';
+import { BreakoutsPage, BreakoutsRouteQuery, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryResponse, HistoryRouteQuery, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
 import { breakoutsBody } from './service';
 import { scanUniverse } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/breakouts', async ({ query }) => jsonResponse(await breakoutsBody(services, query)), {
-      costly: { query: 'asOf' },
-      query: BreakoutsQuery,
-      response: withErrors(BreakoutsResponse, 400, 404, 429, 500),
-      detail: SIGNALS_DOCS.breakouts,
-    })
-    .get('/api/breakouts/history', ({ query }) => signalHistory(services.scans, query), {
-      query: HistoryQuery,
-      response: withErrors(HistoryResponse, 400, 429),
+    .get(
+      '/api/breakouts',
+      async ({ query, request, set }) => {
+        const { text, pagination } = await breakoutsBody(services, query);
+        const link = envelopeLinks(request.url, pagination);
+        if (link) set.headers.link = link;
+        return jsonResponse(text);
+      },
+      {
+        costly: { query: 'asOf' },
+        query: BreakoutsRouteQuery,
+        response: withErrors(BreakoutsPage, 400, 404, 429, 500),
+        detail: SIGNALS_DOCS.breakouts,
+      },
+    )
+    .get('/api/breakouts/history', ({ query, request }) => historyAnswer(services.scans, query, request), {
+      query: HistoryRouteQuery,
+      response: withErrors(HistoryResponse, 400, 406, 429),
       detail: SIGNALS_DOCS.history,
     })
     .get('/api/confluence', ({ query }) => confluenceOf(services, query), {
@@ -49,12 +59,12 @@ export function signalsModule(services: Services) {
  * parameters (numbers, coerced by Elysia), which go the ordinary way.
  */
 export function signalsFastRoutes(services: Services): FastRoute<never>[] {
-  const breakouts: FastRoute<typeof BreakoutsQuery.static, string> = {
+  const breakouts: FastRoute<BreakoutsRouteQuery, string> = {
     path: '/api/breakouts',
     keys: ['symbols', 'timeframe', 'view'],
     // The key its body is held under with the run, made once per query string.
     prepare: (query) => JSON.stringify(query),
-    answer: async (query, _apiVersion, key) => ({ text: await breakoutsBody(services, query, key), held: true }),
+    answer: async (query, _apiVersion, key) => ({ ...(await breakoutsBody(services, query, key)), held: true }),
   };
   return [breakouts] as FastRoute<never>[];
 }

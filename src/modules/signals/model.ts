@@ -4,6 +4,7 @@ import { PATTERN_TYPES, RegimeReadingSchema, SignalSchema, TIMEFRAMES, TrendTemp
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
 import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../params';
+import { bulkDocs, FormatParam } from '../representations';
 
 /** Bars of the windowed confluence factors when `lookback` is absent. */
 export const DEFAULT_LOOKBACK = 20;
@@ -41,26 +42,89 @@ const RUN_SUMMARY_DOCS =
   'The latest persisted run: id, timeframe, asOf (the bar it stood on), startedAt, finishedAt, durationMs, symbolsScanned, signalsFound, status, source, ' +
   'and staleSeries: the series left out because their data ended more than one session of bars before asOf ({symbol, lastBar, barsBehind}; null on runs stored before it was recorded)';
 
+/** What the latest run says as a whole (the same on every page), by the `include=` group each field is in. */
+const RUN_LEVEL = {
+  regime: t.Union([RegimeReadingSchema, t.Null()], { description: 'The market regime of the run (kernels/regime), null when it could not be read' }),
+  alertCandidates: t.Array(BreakoutSignal),
+  alertBlocked: t.Array(AlertBlocked),
+  alertThresholds: t.Record(t.String(), t.Any()),
+  alertSummary: t.Record(t.String(), t.Any()),
+  latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()], { description: RUN_SUMMARY_DOCS }),
+  runHistory: t.Array(t.Record(t.String(), t.Any()), { description: `The newest persisted runs, newest first, each as latestPersistedRun` }),
+};
+
+const PAGE_LEVEL = {
+  generatedAt: t.String({ format: 'date-time' }),
+  rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items. In the rollup view: the best signal of each symbol of the page' }),
+  view: t.Optional(t.Literal('rollup')),
+  symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()), { description: 'In the rollup view: this page of the symbols, each {symbol, bestSignal, count, patterns}' })),
+  asOf: t.Optional(t.String({ format: 'date-time' })),
+  items: t.Array(BreakoutSignal),
+  pagination: PageMetaSchema,
+};
+
+/** /api/breakouts as a value, every field present (GraphQL's `breakouts`: a client there selects the fields it reads). */
 export const BreakoutsResponse = t.Object(
   {
-    generatedAt: t.String({ format: 'date-time' }),
-    rankedSignals: t.Array(BreakoutSignal, { description: 'This page of the ranking (by finalScore, best first); the same list as items' }),
-    alertCandidates: t.Array(BreakoutSignal),
-    alertBlocked: t.Array(AlertBlocked),
-    alertThresholds: t.Record(t.String(), t.Any()),
-    alertSummary: t.Record(t.String(), t.Any()),
-    latestPersistedRun: t.Union([t.Record(t.String(), t.Any()), t.Null()], { description: RUN_SUMMARY_DOCS }),
-    runHistory: t.Array(t.Record(t.String(), t.Any()), { description: `The newest persisted runs, newest first, each as latestPersistedRun` }),
-    view: t.Optional(t.Literal('rollup')),
-    symbolRollups: t.Optional(t.Array(t.Record(t.String(), t.Any()))),
-    asOf: t.Optional(t.String({ format: 'date-time' })),
-    regime: t.Union([RegimeReadingSchema, t.Null()], { description: 'The market regime of the run (kernels/regime), null when it could not be read' }),
-    items: t.Array(BreakoutSignal),
-    pagination: PageMetaSchema,
+    generatedAt: PAGE_LEVEL.generatedAt,
+    rankedSignals: PAGE_LEVEL.rankedSignals,
+    alertCandidates: RUN_LEVEL.alertCandidates,
+    alertBlocked: RUN_LEVEL.alertBlocked,
+    alertThresholds: RUN_LEVEL.alertThresholds,
+    alertSummary: RUN_LEVEL.alertSummary,
+    latestPersistedRun: RUN_LEVEL.latestPersistedRun,
+    runHistory: RUN_LEVEL.runHistory,
+    view: PAGE_LEVEL.view,
+    symbolRollups: PAGE_LEVEL.symbolRollups,
+    asOf: PAGE_LEVEL.asOf,
+    regime: RUN_LEVEL.regime,
+    items: PAGE_LEVEL.items,
+    pagination: PAGE_LEVEL.pagination,
   },
   { title: 'BreakoutsResponse' },
 );
 
+/**
+ * A REST page of /api/breakouts (issue 31): the spec's required keys
+ * (generatedAt, rankedSignals) and the envelope on every page; the run-level
+ * fields, all optional in the spec, as `include` says.
+ */
+export const BreakoutsPage = t.Object(
+  {
+    ...PAGE_LEVEL,
+    regime: t.Optional(RUN_LEVEL.regime),
+    alertCandidates: t.Optional(RUN_LEVEL.alertCandidates),
+    alertBlocked: t.Optional(RUN_LEVEL.alertBlocked),
+    alertThresholds: t.Optional(RUN_LEVEL.alertThresholds),
+    alertSummary: t.Optional(RUN_LEVEL.alertSummary),
+    latestPersistedRun: t.Optional(RUN_LEVEL.latestPersistedRun),
+    runHistory: t.Optional(RUN_LEVEL.runHistory),
+  },
+  {
+    title: 'BreakoutsResponse',
+    description:
+      'The run-level fields (regime; alertCandidates, alertBlocked, alertThresholds, alertSummary; latestPersistedRun, runHistory) are on the first page (no cursor, offset 0) and, past it, only when `include` names their group (regime, alerts, runs); `include` decides on every page when given',
+  },
+);
+
+export const RUN_GROUPS = ['alerts', 'runs', 'regime'] as const;
+export type RunGroup = (typeof RUN_GROUPS)[number];
+
+/** The REST query: the shared one (GraphQL's arguments) and `include`, which only a page of REST needs (GraphQL selects fields). */
+export const BreakoutsRouteQuery = t.Object({
+  ...BreakoutsQuery.properties,
+  include: t.Optional(
+    t.String({
+      pattern: '^(none|(alerts|runs|regime)(,(alerts|runs|regime))*)$',
+      description: 'Run-level groups to carry on this page, comma-separated: alerts, runs, regime, or none; default all on the first page and none past it',
+      examples: ['alerts,runs'],
+      error: "Query parameter 'include' must be none, or a comma-separated list of: alerts, runs, regime",
+    }),
+  ),
+});
+
+export type BreakoutsPage = Static<typeof BreakoutsPage>;
+export type BreakoutsRouteQuery = Static<typeof BreakoutsRouteQuery>;
 export type BreakoutsQuery = Static<typeof BreakoutsQuery>;
 export type BreakoutsResponse = Static<typeof BreakoutsResponse>;
 
@@ -123,6 +187,16 @@ export const HistoryResponse = t.Object(
 );
 
 export type HistoryQuery = Static<typeof HistoryQuery>;
+
+/** The CSV columns of the history: a signal's fields in their JSON order; `reasons` and `stateHistory` are JSON text in their cells. */
+export const HISTORY_CSV_COLUMNS = [
+  'id', 'symbol', 'timeframe', 'patternFamily', 'patternType', 'direction', 'trendRegime', 'breakoutState', 'triggerPrice', 'target1', 'stopLoss',
+  'finalScore', 'confidence', 'scoreBand', 'reasons', 'detectedAt', 'source', 'firstRunId', 'lastSeenRunId', 'stateHistory',
+] as const satisfies readonly (keyof Static<typeof HistorySignal>)[];
+
+/** The route's query: the history's (GraphQL's arguments too) and the representation. */
+export const HistoryRouteQuery = t.Composite([HistoryQuery, t.Object({ format: t.Optional(FormatParam('signal')) })]);
+export type HistoryRouteQuery = Static<typeof HistoryRouteQuery>;
 export type HistoryResponse = Static<typeof HistoryResponse>;
 
 export const UNIVERSE_SOURCES = ['sp500', 'nasdaq100', 'high_liquidity'] as const;
@@ -346,13 +420,18 @@ export const SIGNALS_DOCS = {
     tags: ['Signals'],
     summary: 'Ranked breakout signals',
     description:
-      'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol, `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page). 500 in the Error shape when the scan fails.',
+      'Signals of the latest persisted universe scan of a timeframe, ranked by finalScore, with alert candidates, blocked alerts and their reasons, the thresholds, and the run history. `symbols` filters (symbols outside the universe are scanned on demand), `view=rollup` groups per symbol (and pages the symbols: `pagination` counts them, `rankedSignals`/`items` are each group’s best signal), `asOf` replays the scan as of a date without persisting. Envelope: `items`/`pagination` (rankedSignals holds the same page), and a `Link` header to the next, previous and first pages. The run-level fields (regime, alert lists and thresholds, latestPersistedRun, runHistory) are on the first page; past it only those `include` names. 500 in the Error shape when the scan fails.',
   },
   history: {
     tags: ['Signals'],
     summary: 'Signal history',
     description:
-      'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`.',
+      'Every signal a persisted scan ever surfaced, newest first by detection time, with its recorded state changes; filter by symbol, pattern and timeframe. Envelope endpoint: keyset cursors over (detectedAt, id); `signals` holds the same page as `items`. Additive: CSV (one row per signal of the page; `reasons` and `stateHistory` as JSON text) or NDJSON (one HistorySignal per line) by Accept or format=, with the same Link header.',
+    'x-responses': bulkDocs({
+      json: 'A page of the history (BreakoutHistoryResponse)',
+      csv: `A header row (${HISTORY_CSV_COLUMNS.join(',')}), then one row per signal of the page, CRLF line ends; reasons and stateHistory are JSON text`,
+      ndjson: 'One HistorySignal JSON object per line (LF)',
+    }),
   },
   confluence: {
     tags: ['Signals'],

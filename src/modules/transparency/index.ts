@@ -3,9 +3,10 @@ import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../params';
-import { CheckpointsResponse, LedgerQuery, LedgerResponse, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
+import { ledgerAnswer } from './bulk';
+import { CheckpointsResponse, LedgerResponse, LedgerRouteQuery, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { figureSerializer, monthly, scorecard } from './performance';
-import { checkpoints, ledgerPageJson, verification } from './service';
+import { checkpoints, verification } from './service';
 
 const CSV_HEADERS = {
   'content-type': 'text/csv; charset=utf-8',
@@ -18,9 +19,9 @@ export function transparencyModule(services: Services) {
   const [monthlyJson, scorecardJson] = [figureSerializer(MonthlyResponse), figureSerializer(ScorecardResponse)];
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
-    .get('/api/transparency/ledger', async ({ query }) => jsonResponse(await ledgerPageJson(services, query)), {
-      query: LedgerQuery,
-      response: withErrors(LedgerResponse, 400, 404, 429),
+    .get('/api/transparency/ledger', ({ query, request, set }) => ledgerAnswer(services, query, request, set.headers as Record<string, string>), {
+      query: LedgerRouteQuery,
+      response: withErrors(LedgerResponse, 400, 404, 406, 429),
       detail: TRANSPARENCY_DOCS.ledger,
     })
     .get(

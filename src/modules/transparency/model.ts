@@ -2,6 +2,7 @@
 import { t, type Static } from 'elysia';
 import { PAGE_OFFSET_MAX } from '../../pagination';
 import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
+import { bulkDocs, FormatParam } from '../representations';
 import { AlertPolicySchema, EdgeSchema, MonthlyRecordSchema, RecordSectionSchema } from './record-model';
 
 /** Which ledger a read shows (additive; default `live`). */
@@ -75,6 +76,10 @@ export const LedgerQuery = t.Object({
   offset: t.Integer({ minimum: 0, maximum: PAGE_OFFSET_MAX, default: 0, description: 'Records to skip; default 0', error: `Query parameter 'offset' must be a decimal integer from 0 to ${PAGE_OFFSET_MAX}` }),
   ...SourceParams,
 });
+
+/** The route's query: the ledger's (GraphQL's arguments too) and the representation. */
+export const LedgerRouteQuery = t.Composite([LedgerQuery, t.Object({ format: t.Optional(FormatParam('record')) })]);
+export type LedgerRouteQuery = Static<typeof LedgerRouteQuery>;
 
 const LedgerRecord = t.Object(
   {
@@ -277,7 +282,14 @@ export const TRANSPARENCY_DOCS = {
     tags: ['Transparency'],
     summary: 'The signal ledger',
     description:
-      'Every signal ever surfaced, in chain order, as it was recorded when first surfaced, with its state changes and outcome, each with its seq and hash. Filters: since/until (detection date), patternType, scoreBand; limit default 500, at most 1000; offset. Additive: source=replay shows a point-in-time replay of history (its own chain; replayId picks one, default the newest finished), 404 when none exists; `source` and `replay` say which ledger the page shows.',
+      'Every signal ever surfaced, in chain order, as it was recorded when first surfaced, with its state changes and outcome, each with its seq and hash. Filters: since/until (detection date), patternType, scoreBand; limit default 500, at most 1000; offset. Additive: source=replay shows a point-in-time replay of history (its own chain; replayId picks one, default the newest finished), 404 when none exists; `source` and `replay` say which ledger the page shows. Additive: a `Link` header names the next (offset + limit while records remain), prev and first pages; CSV (the columns of /api/transparency/ledger.csv, for this page) or NDJSON (one record per line) by Accept or format=, streamed.',
+    'x-responses': bulkDocs({
+      json: 'A page of the ledger (LedgerResponse)',
+      csv: 'A header row (the columns of /api/transparency/ledger.csv), then one row per record of the page, CRLF line ends',
+      ndjson: 'One record (as in LedgerResponse.records) per line (LF)',
+      // Not an envelope (the spec's own limit/offset), so its Link is declared here.
+      link: true,
+    }),
   },
   ledgerCsv: {
     tags: ['Transparency'],

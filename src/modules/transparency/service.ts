@@ -25,7 +25,13 @@ const PAGE_SLICE = 50;
 const SERIALIZE_SLICE = 50;
 
 /** Pages being read, per server's sources and query: identical requests at once share one read and one body. */
-const pagesInFlight = new WeakMap<LedgerSources, Map<string, Promise<string>>>();
+const pagesInFlight = new WeakMap<LedgerSources, Map<string, Promise<LedgerPageJson>>>();
+
+/** A ledger page serialised, with its `count` (the matches of all pages: where the next page is, for its Link). */
+export interface LedgerPageJson {
+  text: string;
+  count: number;
+}
 
 export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Promise<LedgerResponse> {
   if (query.since && query.until && query.since > query.until) throw new AppError('invalid_parameter', `Query parameter 'since' (${query.since}) is after 'until' (${query.until})`);
@@ -63,7 +69,7 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
  * once share one read and the same string (so plugins/representation hashes
  * and compresses it once). The fields are LedgerResponse's, `records` last.
  */
-export function ledgerPageJson(sources: LedgerSources, query: LedgerQuery): Promise<string> {
+export function ledgerPageJson(sources: LedgerSources, query: LedgerQuery): Promise<LedgerPageJson> {
   let pages = pagesInFlight.get(sources);
   if (!pages) pagesInFlight.set(sources, (pages = new Map()));
   const key = JSON.stringify([query.source, query.replayId, query.since, query.until, query.patternType, query.scoreBand, query.limit, query.offset]);
@@ -80,13 +86,13 @@ export function ledgerPageJson(sources: LedgerSources, query: LedgerQuery): Prom
   return page;
 }
 
-async function serializePage({ records, ...rest }: LedgerResponse): Promise<string> {
+async function serializePage({ records, ...rest }: LedgerResponse): Promise<LedgerPageJson> {
   const parts: string[] = [];
   for (let i = 0; i < records.length; i += SERIALIZE_SLICE) {
     if (i > 0) await yieldToEventLoop();
     parts.push(JSON.stringify(records.slice(i, i + SERIALIZE_SLICE)).slice(1, -1));
   }
-  return `${JSON.stringify(rest).slice(0, -1)},"records":[${parts.join(',')}]}`;
+  return { text: `${JSON.stringify(rest).slice(0, -1)},"records":[${parts.join(',')}]}`, count: rest.count };
 }
 
 /**

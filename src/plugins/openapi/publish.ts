@@ -12,7 +12,7 @@
  * - responses: 400 (also for a bad `API-Version`) and 429 on every operation,
  *   a `default` Error response for any other status, and the headers every
  *   answer carries (`X-Request-Id`, `API-Version`, `X-RateLimit-*`,
- *   `Retry-After` on 429);
+ *   `Retry-After` on 429), and `Link` on every page (an answer with `pagination`);
  * - operations: operationIds without hyphens, `security: []` unless the route
  *   names a scheme, the costly rate-limit class and body limits in words;
  * - `servers` is the spec's relative server `/`.
@@ -64,13 +64,22 @@ const HEADERS = {
   'X-RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer', minimum: 0 } },
   'X-RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 1 } },
   'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+  Link: {
+    description:
+      'RFC 8288 links to the neighbouring pages, each the request URL with only its position changed (a relative reference): `rel="next"` while there is a next page, `rel="prev"` on a page at an offset past 0 (where the operation takes `offset`), `rel="first"` on any page but the first; absent on a lone page. Following `next` reads the whole list once.',
+    schema: { type: 'string' },
+  },
 } as const;
+
+/** A reference to a shared response header, for a route's `x-responses` (the `Link` of a page not in the envelope shape). */
+export const LINK_HEADER = { $ref: '#/components/headers/Link' } as const;
 
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name.replaceAll('-', '')}` });
 
-function responseHeaders(status: string): JsonSchema {
+function responseHeaders(status: string, paged = false): JsonSchema {
   const names: (keyof typeof HEADERS)[] = ['X-Request-Id', 'API-Version', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
   if (status === '429') names.push('Retry-After');
+  if (paged) names.push('Link');
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }
 
@@ -123,15 +132,19 @@ function publishResponses(raw: Record<string, unknown> | undefined, components: 
     if (!isObject(response)) continue;
     const content = isObject(response.content) ? response.content : {};
     const published: JsonSchema = {};
+    let paged = false;
     for (const [mediaType, media] of Object.entries(content)) {
       if (!isObject(media)) continue;
-      published[mediaType] = { ...media, schema: components.hoist(cleanSchema(media.schema)) };
+      const schema = cleanSchema(media.schema);
+      // A page (the envelope's, or the bars'): its answer carries the Link of its neighbours (pagination's pageLinks).
+      paged ||= isObject(schema.properties) && 'pagination' in schema.properties;
+      published[mediaType] = { ...media, schema: components.hoist(schema) };
     }
     const generic = typeof response.description !== 'string' || response.description.startsWith('Response for status');
     responses[status] = {
       ...response,
       description: generic ? (STATUS_TEXT[status] ?? 'Success') : response.description,
-      headers: { ...responseHeaders(status), ...(isObject(response.headers) ? response.headers : {}) },
+      headers: { ...responseHeaders(status, paged), ...(isObject(response.headers) ? response.headers : {}) },
       ...(Object.keys(published).length ? { content: published } : {}),
     };
   }

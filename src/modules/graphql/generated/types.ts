@@ -218,12 +218,13 @@ export type BreakoutsResponse = {
   /** The latest persisted run: id, timeframe, asOf (the bar it stood on), startedAt, finishedAt, durationMs, symbolsScanned, signalsFound, status, source, and staleSeries: the series left out because their data ended more than one session of bars before asOf ({symbol, lastBar, barsBehind}; null on runs stored before it was recorded) */
   latestPersistedRun?: Maybe<Scalars['JSON']['output']>;
   pagination: PageMeta;
-  /** This page of the ranking (by finalScore, best first); the same list as items */
+  /** This page of the ranking (by finalScore, best first); the same list as items. In the rollup view: the best signal of each symbol of the page */
   rankedSignals: Array<BreakoutSignal>;
   /** The market regime of the run (kernels/regime), null when it could not be read */
   regime?: Maybe<MarketRegime>;
   /** The newest persisted runs, newest first, each as latestPersistedRun */
   runHistory: Array<Scalars['JSON']['output']>;
+  /** In the rollup view: this page of the symbols, each {symbol, bestSignal, count, patterns} */
   symbolRollups?: Maybe<Array<Scalars['JSON']['output']>>;
   view?: Maybe<Scalars['String']['output']>;
 };
