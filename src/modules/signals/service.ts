@@ -10,7 +10,7 @@ import type { RunSummary } from '../../db/repositories/scans';
 import type { Signal } from '../../domain/signal';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import type { SignalRead } from '../../jobs/signal-reads';
-import type { SignalView } from '../../jobs/runs';
+import type { SignalView } from '../../kernels/signal-view';
 import { paginateList, readPage } from '../../pagination';
 import type { Services } from '../../services';
 import type { BreakoutsQuery, BreakoutsResponse } from './model';
@@ -31,42 +31,6 @@ const summarize = (run: RunSummary) => ({
   staleSeries: run.staleSeries,
 });
 
-/** The answer's shape: a page of the ranking, the alert lists and thresholds, the run history, the rollup. */
-function shape(deps: Deps, { view, history }: SignalRead<unknown>, query: BreakoutsQuery): BreakoutsResponse {
-  const { provider } = deps.marketData;
-  const page = paginateList(ranking(view), readPage(query));
-  const response: BreakoutsResponse = {
-    generatedAt: view.generatedAt,
-    asOf: view.asOf,
-    regime: view.regime,
-    rankedSignals: page.items,
-    alertCandidates: view.alerts.candidates,
-    alertBlocked: view.alerts.blocked,
-    alertThresholds: {
-      ...ALERT_THRESHOLDS,
-      earningsCheck: provider.earningsDates ? 'applied' : `not available from provider ${provider.name}`,
-      cooldownCheck: 'applied: another signal of the symbol alerted within cooldownHours of bar time (alert log of persisted scans), or a better-ranked one in this list',
-    },
-    alertSummary: view.alerts.summary,
-    latestPersistedRun: history[0] ? summarize(history[0]) : null,
-    runHistory: history.map(summarize),
-    items: page.items,
-    pagination: page.pagination,
-  };
-  if (query.view === 'rollup') {
-    const bySymbol = new Map<string, Signal[]>();
-    for (const s of view.signals) bySymbol.set(s.symbol, [...(bySymbol.get(s.symbol) ?? []), s]);
-    response.view = 'rollup';
-    response.symbolRollups = [...bySymbol.entries()].map(([symbol, list]) => ({
-      symbol,
-      bestSignal: list[0],
-      count: list.length,
-      patterns: [...new Set(list.map((s) => s.patternType))],
-    }));
-  }
-  return response;
-}
-
 /** The ranking /api/breakouts pages through: best first. */
 const ranking = (view: SignalView): Signal[] => [...view.signals].reverse();
 
@@ -80,9 +44,54 @@ export async function rankedSignals(deps: Deps, query: Pick<BreakoutsQuery, 'sym
   return [...(await readOf(deps, query)).view.signals]; // ranked best first (byRank)
 }
 
+/**
+ * /api/breakouts for `query`: the read model's read, and the answer shaped
+ * from what it returned, when asked (`shaped`) — a page of the ranking, the
+ * alert lists and thresholds, the run history, the rollup. The answers held
+ * with the read's run come along, so a body held there is not shaped again.
+ */
+async function answerOf(deps: Deps, query: BreakoutsQuery): Promise<{ shaped: () => BreakoutsResponse; answers?: SignalRead<string>['answers'] }> {
+  const { view, history, answers } = await readOf(deps, query);
+  const shaped = (): BreakoutsResponse => {
+    const page = paginateList(ranking(view), readPage(query));
+    const { provider } = deps.marketData;
+    const response: BreakoutsResponse = {
+      generatedAt: view.generatedAt,
+      asOf: view.asOf,
+      regime: view.regime,
+      rankedSignals: page.items,
+      alertCandidates: view.alerts.candidates,
+      alertBlocked: view.alerts.blocked,
+      alertThresholds: {
+        ...ALERT_THRESHOLDS,
+        earningsCheck: provider.earningsDates ? 'applied' : `not available from provider ${provider.name}`,
+        cooldownCheck: 'applied: another signal of the symbol alerted within cooldownHours of bar time (alert log of persisted scans), or a better-ranked one in this list',
+      },
+      alertSummary: view.alerts.summary,
+      latestPersistedRun: history[0] ? summarize(history[0]) : null,
+      runHistory: history.map(summarize),
+      items: page.items,
+      pagination: page.pagination,
+    };
+    if (query.view === 'rollup') {
+      const bySymbol = new Map<string, Signal[]>();
+      for (const s of view.signals) bySymbol.set(s.symbol, [...(bySymbol.get(s.symbol) ?? []), s]);
+      response.view = 'rollup';
+      response.symbolRollups = [...bySymbol.entries()].map(([symbol, list]) => ({
+        symbol,
+        bestSignal: list[0],
+        count: list.length,
+        patterns: [...new Set(list.map((s) => s.patternType))],
+      }));
+    }
+    return response;
+  };
+  return { shaped, answers };
+}
+
 /** /api/breakouts as a value (GraphQL's `breakouts`). */
 export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<BreakoutsResponse> {
-  return shape(deps, await readOf(deps, query), query);
+  return (await answerOf(deps, query)).shaped();
 }
 
 /**
@@ -91,7 +100,7 @@ export async function breakouts(deps: Deps, query: BreakoutsQuery): Promise<Brea
  * query string; by default the query's JSON).
  */
 export async function breakoutsBody(deps: Deps, query: BreakoutsQuery, key = JSON.stringify(query)): Promise<string> {
-  const read = await readOf(deps, query);
-  const body = () => JSON.stringify(shape(deps, read, query));
-  return read.answers ? read.answers.keep(key, body) : body();
+  const { shaped, answers } = await answerOf(deps, query);
+  const body = () => JSON.stringify(shaped());
+  return answers ? answers.keep(key, body) : body();
 }
