@@ -11,7 +11,7 @@ import type { ApiVersion } from '../../config';
 import type { MarketData } from '../../market-data';
 import { csvLine } from '../../ledger/serialize';
 import { bulkMedia, nextLink, type BulkMedia } from '../../plugins/media';
-import { jsonResponse } from '../params';
+import { jsonResponse } from '../shared/params';
 import { BARS_PAGE_DEFAULT, type BarsResponse, type BarsRouteQuery } from './model';
 import { barsJson, barsPage, clampBarsLimit } from './service';
 

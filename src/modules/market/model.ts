@@ -3,7 +3,7 @@ import { t, type Static } from 'elysia';
 import { TIMEFRAMES } from '../../domain/signal';
 import { PageMetaSchema } from '../../pagination';
 import { BULK_FORMATS, type BulkFormat } from '../../plugins/media';
-import { DateParam, oneOf, SymbolParam } from '../params';
+import { DateParam, oneOf, SymbolParam } from '../shared/params';
 
 /** The spec's ranges, and `max` (additive, issue 31): every session of the window, paged. */
 export const RANGES = ['1mo', '3mo', '6mo', 'max'] as const;

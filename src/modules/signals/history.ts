@@ -6,7 +6,7 @@
 import type { ScansRepository } from '../../db/repositories/scans';
 import { isDateTime } from '../../domain/formats';
 import { keysetPage, readPage } from '../../pagination';
-import { DATE_PARAM_RANGE } from '../params';
+import { DATE_PARAM_RANGE } from '../shared/params';
 import type { HistoryQuery, HistoryResponse } from './model';
 
 /** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id (an intraday one has a `/`: domain/signal-id). */

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
-import { jsonResponse, withErrors } from '../params';
+import { jsonResponse, withErrors } from '../shared/params';
 import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
 import { signalHistory } from './history';
