@@ -1,6 +1,6 @@
 /**
  * @module config-table
- * Writes the README's configuration table from the schema (src/config-schema: each variable's
+ * Writes the README's configuration table from the schema (src/config/schema: each variable's
  * default and `doc`), between the markers below, so the table cannot drift from what the server
  * reads. test/config-table.test.ts fails while the README's table differs from this one.
  *
@@ -10,10 +10,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Variable } from '../src/config-fields';
+import type { Variable } from '../src/config/fields';
 import { VARIABLES } from '../src/config';
 
-export const BEGIN = '<!-- config table: begin (written by `bun run scripts/config-table.ts --write` from src/config-schema.ts; do not edit by hand) -->';
+export const BEGIN = '<!-- config table: begin (written by `bun run scripts/config-table.ts --write` from src/config/schema.ts; do not edit by hand) -->';
 export const END = '<!-- config table: end -->';
 export const README = join(import.meta.dir, '..', 'README.md');
 
@@ -43,7 +43,7 @@ if (import.meta.main) {
     const next = withTable(text);
     if (mode === '--check') {
       if (next !== text) {
-        console.error('README.md: the configuration table differs from src/config-schema.ts; run `bun run scripts/config-table.ts --write`');
+        console.error('README.md: the configuration table differs from src/config/schema.ts; run `bun run scripts/config-table.ts --write`');
         process.exit(1);
       }
     } else if (next !== text) {

@@ -278,8 +278,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const replays = new ReplayRunsRepository(database.db, replayLedger);
-  const background = new BackgroundWorkers(backgroundWorkers(config, { health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool }));
-  const signals = new SignalReads<string>({ marketData, runs, log });
+  const background = new BackgroundWorkers(backgroundWorkers(config, { bus, health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool }));
+  const signals = new SignalReads<string>({ marketData, barStore, pool, scans, runs, log });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
     pool: () => ({ threads: pool.threads, ...pool.stats() }),

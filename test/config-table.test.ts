@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { variable, variablesOf } from '../src/config-fields';
+import { variable, variablesOf } from '../src/config/fields';
 import { CONFIG_VARIABLES, loadConfig, VARIABLES } from '../src/config';
 import { BEGIN, configTable, END, README, withTable } from '../scripts/config-table';
 

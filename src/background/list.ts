@@ -11,7 +11,6 @@ import type { ReplayRunsRepository } from '../db/repositories/replays';
 import type { ScansRepository } from '../db/repositories/scans';
 import { TIMEFRAMES } from '../domain/signal';
 import type { HealthMonitor } from '../jobs/health';
-import { bootReplayOnce } from '../jobs/replay/boot';
 import type { SignalRuns } from '../jobs/runs';
 import type { Logger } from '../log';
 import type { MarketData } from '../market-data';
@@ -19,6 +18,8 @@ import type { KernelPool } from '../pool';
 import type { LiveFeed } from '../providers/live/types';
 import type { MarketDataProvider } from '../providers/types';
 import type { BarStore } from '../store';
+import type { EventBus } from '../stream/bus';
+import { BootReplayOnce } from './boot-replay';
 import { ScanScheduler } from './scheduler';
 import type { BackgroundWorker } from './workers';
 
@@ -29,6 +30,7 @@ interface Loop {
 }
 
 export interface WorkerDeps {
+  bus: Pick<EventBus, 'start' | 'stop'>;
   health: HealthMonitor;
   provider: MarketDataProvider;
   marketData: MarketData;
@@ -49,9 +51,11 @@ export interface WorkerDeps {
  * `after ready` phase (cli/serve); tests start what they need by hand.
  */
 export function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundWorker[] {
-  const { health, provider, marketData, runs, scans, database, account, log } = deps;
+  const { bus, health, provider, marketData, runs, scans, database, account, log } = deps;
   const live = provider.live;
   const workers: BackgroundWorker[] = [
+    // First, so it stops last: what the other loops publish is still read and relayed until they have stopped. A log that cannot be read yet is read again by the next health round (bus.check).
+    { name: 'event bus (log reads, relay catch-up, Redis reads)', phase: 'warm-up', starting: 'reading the event bus', start: () => bus.start().catch(() => undefined), stop: () => bus.stop() },
     { name: 'health rounds', phase: 'warm-up', starting: 'checking the database, data adapter, rate-limit store and worker pool', start: () => health.start().then(() => {}), stop: () => health.stop() },
   ];
   if (live) workers.push({ name: `the ${provider.name} stream`, phase: 'warm-up', starting: `starting the ${provider.name} stream`, start: () => startLive(live, marketData, log), stop: () => live.stop() });
@@ -78,13 +82,14 @@ export function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundW
     });
   }
   if (config.replayOnBoot) {
-    const stopping = new AbortController();
+    // Built when started: a context that never starts it holds no boot replay lease.
+    let replay: BootReplayOnce | undefined;
     workers.push({
       name: 'the boot replay (commits its chunk in progress, resumes at the next start)',
       phase: 'after ready',
       starting: 'the boot replay',
-      start: () => bootReplayOnce({ ...deps, locks: database.locks }, stopping.signal),
-      stop: () => stopping.abort(),
+      start: () => (replay = new BootReplayOnce({ ...deps, locks: database.locks })).start(),
+      stop: () => replay?.stop(),
     });
   }
   return workers;

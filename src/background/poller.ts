@@ -1,7 +1,8 @@
 /**
  * @module background/poller
  * The one polling loop every background worker runs on (exports, webhook
- * deliveries, the scheduler): a pass now and then every `everyMs`, never two
+ * deliveries, the scheduler, the boot replay, the event bus's log reads and
+ * Redis reads): a pass now and then every `everyMs`, never two
  * passes at once, and a failed pass (the database away, most often) tried
  * again soon with backoff (background/backoff) rather than a whole interval
  * later. `run()` joins the pass in progress (a tick of the interval, a test
@@ -22,8 +23,12 @@ export interface PollerOptions {
   /** What a pass is, for the log (`export pass`, `scheduled scan`, …). */
   what: string;
   log: Logger;
-  /** The interval between passes once started. */
-  everyMs: number;
+  /** The interval between passes once started; a function is asked again before each wait (the event bus reads its log more often while Redis is away). */
+  everyMs: number | (() => number);
+  /** The first pass comes after one interval rather than at `start` (default: at once). */
+  firstAfterInterval?: boolean;
+  /** The loop's timers keep no process alive by themselves (a bus a script opened and never closed). */
+  unref?: boolean;
   /** One pass; a throw is a failure: another pass follows with backoff. */
   pass: () => Promise<void>;
   /** Backoff bounds after failures in a row (background/backoff's defaults: 1 s, 30 s). */
@@ -36,7 +41,7 @@ export interface PollerOptions {
 export class Poller {
   private running: Promise<void> | undefined;
   private again = false;
-  private interval: ReturnType<typeof setInterval> | undefined;
+  private interval: ReturnType<typeof setTimeout> | undefined;
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private halted = false;
   private readonly backoff: Backoff;
@@ -53,14 +58,14 @@ export class Poller {
   /** A pass now, then one every `everyMs` (a pass still running when the interval comes is joined, not doubled). */
   start(): void {
     if (this.interval || this.halted) return;
-    this.interval = setInterval(() => void this.run(), this.options.everyMs);
-    void this.run();
+    this.tickAfterInterval();
+    if (!this.options.firstAfterInterval) void this.run();
   }
 
   /** No pass begins from now; resolves when the one in progress has finished. */
   async stop(): Promise<void> {
     this.halted = true;
-    clearInterval(this.interval);
+    clearTimeout(this.interval);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     await this.running;
@@ -86,12 +91,24 @@ export class Poller {
       this.timers.delete(timer);
       void this.kick();
     }, ms);
+    if (this.options.unref) timer.unref?.();
     this.timers.add(timer);
   }
 
   /** Forgets a run of failures without a word (the work is no longer this instance's: another holds its lease). */
   reset(): void {
     this.backoff.reset();
+  }
+
+  /** The interval's next tick: a pass (joined when one runs), then the tick after it. */
+  private tickAfterInterval(): void {
+    const { everyMs } = this.options;
+    this.interval = setTimeout(() => {
+      if (this.halted) return;
+      this.tickAfterInterval();
+      void this.run();
+    }, typeof everyMs === 'function' ? everyMs() : everyMs);
+    if (this.options.unref) this.interval.unref?.();
   }
 
   private async passes(): Promise<void> {

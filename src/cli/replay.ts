@@ -14,7 +14,7 @@ import { TIMEFRAMES, type Timeframe } from '../domain/signal';
 import type { ReplayParams, UniverseSpec } from '../domain/replay';
 import { recentRange } from '../jobs/replay/boot';
 import { runReplay, type ReplayProgress } from '../jobs/replay/run';
-import { SYMBOL_PATTERN } from '../modules/params';
+import { SYMBOL_PATTERN } from '../modules/shared/params';
 import { DEFAULT_BENCHMARK } from '../providers/universe';
 import { createServices } from '../services';
 import { configOrExit } from './config';

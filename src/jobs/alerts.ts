@@ -2,10 +2,10 @@
  * @module jobs/alerts
  * DESIGN §4's alert policy (kernels/alert-policy) as a run applies it: the
  * cooldown from the alert log, earnings from the provider; and the verdicts
- * stored with a run, read back, split by symbol and merged.
+ * stored with a run and read back.
  */
 import type { ScansRepository } from '../db/repositories/scans';
-import type { AlertVerdicts, Signal, Timeframe } from '../domain/signal';
+import type { AlertVerdicts, ScanResult, Signal } from '../domain/signal';
 import { ALERT_THRESHOLDS, evaluateAlerts, summarize, type AlertEvaluation } from '../kernels/alert-policy';
 import { tradingDaysToNext } from '../providers/calendar';
 import type { MarketDataProvider } from '../providers/types';
@@ -31,24 +31,6 @@ export function evaluationOf(signals: readonly Signal[], verdicts: AlertVerdicts
   return { candidates, blocked, summary: summarize(candidates, blocked) };
 }
 
-/**
- * The part of an evaluation that concerns `symbols`. Every rule of the policy
- * reads one signal or one symbol, so this equals evaluating those symbols'
- * signals alone.
- */
-export function alertsOfSymbols(evaluation: AlertEvaluation, symbols: ReadonlySet<string>): AlertEvaluation {
-  const candidates = evaluation.candidates.filter((s) => symbols.has(s.symbol));
-  const blocked = evaluation.blocked.filter((b) => symbols.has(b.signal.symbol));
-  return { candidates, blocked, summary: summarize(candidates, blocked) };
-}
-
-/** Two evaluations of disjoint symbols as one, in rank order. */
-export function mergeAlerts(a: AlertEvaluation, b: AlertEvaluation, rank: (x: Signal, y: Signal) => number): AlertEvaluation {
-  const candidates = [...a.candidates, ...b.candidates].sort(rank);
-  const blocked = [...a.blocked, ...b.blocked].sort((x, y) => rank(x.signal, y.signal));
-  return { candidates, blocked, summary: summarize(candidates, blocked) };
-}
-
 /** Trading days from the scan's date to each symbol's next earnings report, when the provider knows the dates. */
 export function earningsDistance(provider: MarketDataProvider, asOf: string): ((symbol: string) => number | null) | undefined {
   if (!provider.earningsDates) return undefined;
@@ -57,18 +39,16 @@ export function earningsDistance(provider: MarketDataProvider, asOf: string): ((
 }
 
 /**
- * The alert policy for a scan's ranked signals as of its bar time `asOf`:
- * earnings from the provider, the cooldown from the alert log.
+ * The alert policy for a scan's ranked signals as of its bar time `asOf`
+ * (a scan just made, or a persisted run read back): earnings from the
+ * provider, the cooldown from the alert log.
  */
 export async function alertsAt(
-  deps: { scans: ScansRepository; provider: MarketDataProvider },
-  timeframe: Timeframe,
-  signals: readonly Signal[],
-  regime: string | null,
-  asOf: string,
+  deps: { scans: Pick<ScansRepository, 'recentAlerts'>; provider: MarketDataProvider },
+  { timeframe, signals, regime, asOf }: Pick<ScanResult, 'timeframe' | 'signals' | 'regime' | 'asOf'>,
 ): Promise<AlertEvaluation> {
   const to = new Date(asOf);
   const from = new Date(to.getTime() - ALERT_THRESHOLDS.cooldownHours * 3_600_000);
   const recentAlerts = await deps.scans.recentAlerts(timeframe, from, to);
-  return evaluateAlerts(signals, { regime, earningsInTradingDays: earningsDistance(deps.provider, asOf), recentAlerts });
+  return evaluateAlerts(signals, { regime: regime?.regime ?? null, earningsInTradingDays: earningsDistance(deps.provider, asOf), recentAlerts });
 }

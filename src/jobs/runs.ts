@@ -1,11 +1,11 @@
 /**
  * @module jobs/runs
- * Which signals a reader sees, and the one place that makes them: a persisted
- * universe scan (the latest run of a timeframe, held briefly so a burst of
- * requests reads the database once), a point-in-time replay that is not
- * persisted, or an on-demand scan of symbols outside the universe. Every view
- * carries the alert policy's evaluation, made once: when a run is persisted
- * (stored with it) or when a replay is computed.
+ * The persisted universe scans ("runs") of each timeframe: the one place that
+ * makes them, and the latest run as readers see it (held briefly so a burst
+ * of requests reads the database once), with the alert policy's evaluation
+ * made once, when the run is persisted, and stored with it. What a reader
+ * sees of them — narrowed to symbols, an on-demand scan beside them, a
+ * point-in-time replay — is the signals read model's (jobs/signal-reads).
  *
  * `persist` runs a scan, evaluates the alert policy, stores the run with its
  * signals, verdicts and ledger records in one transaction, announces new
@@ -22,7 +22,7 @@ import { Lease } from '../background/lease';
 import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import type { PersistedRun, RunChanges, RunFence, RunSummary, ScansRepository, Transition } from '../db/repositories/scans';
-import type { BreakoutState, OpenSetup, RegimeReading, ScanResult, Signal, Timeframe } from '../domain/signal';
+import type { OpenSetup, ScanResult, Timeframe } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
@@ -33,6 +33,7 @@ import type { BusEventInput, EventBus } from '../stream/bus';
 import type { AlertRuleDispatcher } from './alert-rules';
 import { alertsAt, evaluationOf, verdictsOf, type AlertEvaluation } from './alerts';
 import { resolveOutcomes } from './outcomes';
+import type { SignalView } from '../kernels/signal-view';
 import { runScan } from './scan';
 
 export interface RunsDeps {
@@ -49,18 +50,6 @@ export interface RunsDeps {
   metrics?: Pick<Metrics, 'scanSeconds'>;
   /** The cluster's locks (the database's): one instance scans a timeframe at a time. */
   locks: ClusterLocks;
-}
-
-/** Signals as one scan saw them, ranked, with the alert policy's evaluation. */
-export interface SignalView {
-  timeframe: Timeframe;
-  /** Bar time the scan stood on. */
-  asOf: string;
-  /** When the scan finished. */
-  generatedAt: string;
-  regime: RegimeReading | null;
-  signals: Signal[];
-  alerts: AlertEvaluation;
 }
 
 /** The latest persisted run of a timeframe as readers see it. */
@@ -89,9 +78,6 @@ function runEvents({ newSignals, changes }: RunChanges, asOf: string): BusEventI
 const transitionEvents = (changes: Transition[]): BusEventInput[] =>
   changes.map((c) => ({ channel: 'breakouts.state_change', payload: { signalId: c.signalId, symbol: c.symbol, from: c.from, to: c.to, price: c.price, at: c.at.toISOString() } }));
 
-/** Ranking order of signals: finalScore, best first, then id. */
-export const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
-
 export class SignalRuns {
   private readonly latestRuns = new Map<Timeframe, { value: LatestRun; readAt: number }>();
   private readonly persisting = new Map<Timeframe, Promise<string>>();
@@ -111,11 +97,6 @@ export class SignalRuns {
     return value;
   }
 
-  /** The newest persisted runs of a timeframe, newest first. */
-  history(timeframe: Timeframe): Promise<RunSummary[]> {
-    return this.deps.scans.runHistory(timeframe, HISTORY_RUNS);
-  }
-
   /** The latest persisted run, scanning and persisting one first when none exists yet. */
   async current(timeframe: Timeframe): Promise<LatestRun> {
     const latest = await this.latest(timeframe);
@@ -124,21 +105,6 @@ export class SignalRuns {
     const made = await this.latest(timeframe);
     if (!made) throw new Error(`no ${timeframe} scan run after persisting one`);
     return made;
-  }
-
-  /**
-   * A scan as of `asOfTs` (the last bar at or before it), over the universe or
-   * `symbols`, with its alert evaluation; nothing is persisted.
-   */
-  async replay(timeframe: Timeframe, asOfTs: number, symbols?: string[]): Promise<SignalView> {
-    const result = await runScan(this.deps, { timeframe, asOfTs, symbols });
-    return { ...this.viewOf(result), alerts: await this.alerts(result) };
-  }
-
-  /** A replay as of `asOfTs` (see `replay`) with the timeframe's persisted run history: what a reader of a past date sees. */
-  async at(timeframe: Timeframe, asOfTs: number): Promise<{ view: SignalView; history: RunSummary[] }> {
-    const [view, history] = await Promise.all([this.replay(timeframe, asOfTs), this.history(timeframe)]);
-    return { view, history };
   }
 
   /** The daily universe scan against `benchmark`, reused for a minute (the universe-scan endpoint). */
@@ -269,13 +235,8 @@ export class SignalRuns {
     deps.bus.announce(await deps.scans.recordTransitions(runId, changes, transitionEvents));
   }
 
-  private alerts(result: ScanResult): Promise<AlertEvaluation> {
-    const { scans, marketData } = this.deps;
-    return alertsAt({ scans, provider: marketData.provider }, result.timeframe, result.signals, result.regime?.regime ?? null, result.asOf);
-  }
-
-  private viewOf(result: ScanResult): Omit<SignalView, 'alerts'> {
-    return { timeframe: result.timeframe, asOf: result.asOf, generatedAt: result.finishedAt, regime: result.regime, signals: result.signals };
+  private alerts(scan: Pick<ScanResult, 'timeframe' | 'signals' | 'regime' | 'asOf'>): Promise<AlertEvaluation> {
+    return alertsAt({ scans: this.deps.scans, provider: this.deps.marketData.provider }, scan);
   }
 
   private async latestOf(run: PersistedRun, history: RunSummary[]): Promise<LatestRun> {
@@ -284,7 +245,7 @@ export class SignalRuns {
     // Runs persisted before the verdicts were stored with them are evaluated once, here, by the same policy.
     const alerts = run.alerts
       ? evaluationOf(run.signals, run.alerts)
-      : await alertsAt({ scans: this.deps.scans, provider: this.deps.marketData.provider }, timeframe, run.signals, run.regime?.regime ?? null, view.asOf);
+      : await this.alerts(view);
     return { run, view: { ...view, alerts }, history };
   }
 }

@@ -1,37 +1,41 @@
 /**
  * @module jobs/signal-reads
  * The signals read model: what a reader of breakout signals sees for a
- * question (a timeframe, some symbols, a date). It owns the one way to answer
- * it — the latest persisted run of the timeframe (jobs/runs), the part of it
- * about the requested symbols plus an on-demand scan of those outside the
- * universe (their alert verdicts merged into the run's), or a point-in-time
- * replay at `asOf` — and the answers readers make of a read drawn from the
- * persisted run alone, held with that run (a new run starts empty) so that
- * polling the same view does no work.
+ * question (a timeframe, some symbols, a date). It owns the whole read, start
+ * to end — the latest persisted run of the timeframe (jobs/runs), the part of
+ * it about the requested symbols plus an on-demand scan of those outside the
+ * universe, or a point-in-time replay of the universe at `asOf`; the alert
+ * policy's verdicts of the scans it makes (jobs/alerts), merged with the
+ * run's (kernels/signal-view); and the answers readers make of a read drawn from the persisted run
+ * alone, held with that run (a new run starts empty) so that polling the same
+ * view does no work.
  *
- * It returns values: the REST service shapes and pages them (and keeps its
- * serialised bodies here), GraphQL reads the same values. In DESIGN §2 terms
- * it is request-path orchestration of scans and alerts (what a read needs),
- * so it lives in jobs/, above runs and scans and below every module.
+ * It returns values: the caller shapes and pages them once, after the read
+ * (the REST service keeps its serialised bodies here), GraphQL reads the same
+ * values. In DESIGN §2 terms it is request-path orchestration of scans and
+ * alerts (what a read needs), so it lives in jobs/, above runs and scans and
+ * below every module.
  *
  * @example
- * const reads = new SignalReads<string>({ marketData, runs, log });
+ * const reads = new SignalReads<string>({ marketData, barStore, pool, scans, runs, log });
  * const read = await reads.read('daily', { symbols: ['AAPL', 'MSFT'] });
  * read.view.signals; // ranked best first
  * read.answers?.keep(key, () => JSON.stringify(shapeOf(read))); // made once per run
  */
-import type { RunSummary } from '../db/repositories/scans';
+import type { RunSummary, ScansRepository } from '../db/repositories/scans';
 import type { Signal, Timeframe } from '../domain/signal';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
-import { unknownSymbol, type MarketData } from '../market-data';
-import { alertsOfSymbols, mergeAlerts } from './alerts';
-import { byRank, type SignalRuns, type SignalView } from './runs';
-import { defaultUniverse } from './scan';
+import { unknownSymbol } from '../market-data';
+import { alertsAt } from './alerts';
+import type { SignalRuns } from './runs';
+import { defaultUniverse, runScan, type ScanDeps } from './scan';
+import { joined, narrowed, type SignalView } from '../kernels/signal-view';
 
-export interface SignalReadsDeps {
-  marketData: MarketData;
-  runs: Pick<SignalRuns, 'current' | 'replay' | 'at'>;
+export interface SignalReadsDeps extends ScanDeps {
+  /** The alert log, for the cooldown of the scans made here. */
+  scans: Pick<ScansRepository, 'recentAlerts'>;
+  runs: Pick<SignalRuns, 'current' | 'latest'>;
   log: Logger;
 }
 
@@ -70,6 +74,14 @@ export class HeldAnswers<A> {
   }
 }
 
+/** What a read keeps of the persisted run (none for a past day) and what it scans beside it, if anything. */
+interface Plan<A> {
+  kept?: SignalView;
+  history: RunSummary[];
+  answers?: HeldAnswers<A>;
+  scan?: { asOfTs: number; symbols?: string[] };
+}
+
 export class SignalReads<A> {
   /** The answers of each timeframe's latest persisted run. */
   private readonly answers = new Map<Timeframe, HeldAnswers<A>>();
@@ -89,21 +101,40 @@ export class SignalReads<A> {
     const instruments = await this.deps.marketData.instruments();
     const unknown = symbols?.find((s) => !instruments.has(s));
     if (unknown !== undefined) throw unknownSymbol(this.deps.marketData.provider.name, unknown);
-    if (asOf) {
-      // The whole universe is replayed (ranks and breadth are cross-sectional), then narrowed to the symbols.
-      const { view, history } = await this.deps.runs.at(timeframe, Date.parse(`${asOf}T23:59:59.999Z`)).catch(this.failed);
-      return { view: symbols ? only(view, symbols) : view, history };
-    }
-    const latest = await this.deps.runs.current(timeframe).catch(this.failed);
+    const plan = await (asOf ? this.pastDay(timeframe, asOf) : this.today(timeframe, symbols)).catch(this.failed);
+    if (!plan.scan) return { view: plan.kept!, history: plan.history, answers: plan.answers };
+    const scanned = await this.scan(timeframe, plan.scan.asOfTs, plan.scan.symbols).catch(this.failed);
+    // Today: the run's part and the on-demand scan ranked as one; a past day: the universe's replay narrowed to the symbols.
+    const view = plan.kept ? joined(plan.kept, scanned) : symbols ? narrowed(scanned, symbols) : scanned;
+    return { view, history: plan.history };
+  }
+
+  /**
+   * A scan as of `asOfTs` (the last bar at or before it), over the universe or
+   * `symbols`, with the alert policy's verdicts; nothing is persisted.
+   */
+  async scan(timeframe: Timeframe, asOfTs: number, symbols?: string[]): Promise<SignalView> {
+    const result = await runScan(this.deps, { timeframe, asOfTs, symbols });
+    const alerts = await alertsAt({ scans: this.deps.scans, provider: this.deps.marketData.provider }, result);
+    return { timeframe: result.timeframe, asOf: result.asOf, generatedAt: result.finishedAt, regime: result.regime, signals: result.signals, alerts };
+  }
+
+  /** A past day: the whole universe is replayed at its end (ranks and breadth are cross-sectional), beside the run history readers of today see. */
+  private async pastDay(timeframe: Timeframe, asOf: string): Promise<Plan<A>> {
+    const latest = await this.deps.runs.latest(timeframe);
+    return { history: latest?.history ?? [], scan: { asOfTs: Date.parse(`${asOf}T23:59:59.999Z`) } };
+  }
+
+  /** Today: the latest persisted run (its answers held with it), narrowed to the symbols, and a scan at its bar of those outside the universe. */
+  private async today(timeframe: Timeframe, symbols: readonly string[] | undefined): Promise<Plan<A>> {
+    const latest = await this.deps.runs.current(timeframe);
     const answers = this.answersOf(latest.run);
-    if (!symbols) return { view: latest.view, history: latest.history, answers };
+    if (!symbols) return { kept: latest.view, history: latest.history, answers };
     const universe = new Set(await defaultUniverse(this.deps.marketData));
     const outside = symbols.filter((s) => !universe.has(s));
-    const inside = only(latest.view, symbols);
-    if (outside.length === 0) return { view: inside, history: latest.history, answers };
-    const onDemand = await this.deps.runs.replay(timeframe, Date.parse(latest.view.asOf), outside).catch(this.failed);
-    const view = { ...inside, signals: [...inside.signals, ...onDemand.signals].sort(byRank), alerts: mergeAlerts(inside.alerts, onDemand.alerts, byRank) };
-    return { view, history: latest.history };
+    const kept = narrowed(latest.view, symbols);
+    if (outside.length === 0) return { kept, history: latest.history, answers };
+    return { kept, history: latest.history, scan: { asOfTs: Date.parse(latest.view.asOf), symbols: outside } };
   }
 
   /** The answers held with `run`, the latest persisted one of its timeframe: a newer run starts empty. */
@@ -122,9 +153,4 @@ export class SignalReads<A> {
     this.deps.log.error('scan failed', { error: String(error), stack: (error as Error).stack });
     throw new AppError('scan_failed', 'The scan failed; the cause is in the server log');
   };
-}
-/** The part of a view about `symbols`. */
-function only(view: SignalView, symbols: readonly string[]): SignalView {
-  const wanted = new Set(symbols);
-  return { ...view, signals: view.signals.filter((s: Signal) => wanted.has(s.symbol)), alerts: alertsOfSymbols(view.alerts, wanted) };
 }

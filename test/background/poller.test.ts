@@ -16,6 +16,20 @@ function gatedPass() {
 }
 
 describe('the background poller', () => {
+  it('asks a varying interval again before each wait, and can leave the first pass to the first tick', async () => {
+    const asked: number[] = [];
+    let passes = 0;
+    const poller = new Poller({ what: 'test pass', log, everyMs: () => (asked.push(asked.length), 1), firstAfterInterval: true, pass: async () => void passes++ });
+    poller.start();
+    expect(passes).toBe(0); // nothing at start
+    while (passes < 3) await Bun.sleep(1);
+    await poller.stop();
+    const after = passes;
+    expect(asked.length).toBeGreaterThanOrEqual(3); // one wait per tick
+    await Bun.sleep(5);
+    expect(passes).toBe(after); // stopped: no tick is left behind
+  });
+
   it('joins the pass in progress on run(), so two callers never start two passes', async () => {
     const gate = gatedPass();
     const poller = new Poller({ what: 'test pass', log, everyMs: 60_000, pass: gate.pass });

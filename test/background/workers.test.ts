@@ -54,11 +54,12 @@ describe('the background workers list', () => {
     expect(events).toEqual(['told to stop']);
   });
 
-  it('is the services’ one list: health and the vendor stream before readiness, queued work at it, scans and the replay after it', async () => {
+  it('is the services’ one list: the event bus, health and the vendor stream before readiness, queued work at it, scans and the replay after it', async () => {
     const ctx = await createTestContext({ env: { SCAN_INTERVAL_SECONDS: '60', REPLAY_ON_BOOT: 'on' } });
     try {
       const { background } = ctx.services;
       expect(background.list.map((w) => [w.phase, w.starting ?? w.name])).toEqual([
+        ['warm-up', 'reading the event bus'],
         ['warm-up', 'checking the database, data adapter, rate-limit store and worker pool'],
         ['ready', 'webhook deliveries'],
         ['ready', 'export jobs'],

@@ -1,11 +1,11 @@
 /**
- * The typed client (src/client.ts: Eden Treaty over the app's type) against a
+ * The typed client (clients/typescript/eden.ts: Eden Treaty over the app's type) against a
  * running server on a loopback port: typed answers, typed errors, headers.
  * The calls below are also the compile-time check: `tsc` fails if a path,
  * parameter or field here drifts from the server's schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { createClient } from '../../src/client';
+import { createClient } from '../../clients/typescript/eden';
 import { createTestContext, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;

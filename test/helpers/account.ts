@@ -67,7 +67,7 @@ export async function allPages<T>(ctx: TestContext, path: string, init: RequestI
   return { items, pages };
 }
 
-/** The id every account path parameter documents as its example (modules/account-shared `idParam`). */
+/** The id every account path parameter documents as its example (modules/shared/account `idParam`). */
 export const exampleId = (prefix: string) => `${prefix}_8k2qd0xw5n3c7v1b9m4f`;
 
 /**

@@ -38,7 +38,7 @@ const env = { ALERT_WEBHOOK_ALLOW_PRIVATE: 'true', ALERT_WEBHOOK_CA_FILE: TEST_C
 beforeAll(async () => {
   ctx = await createTestContext({ provider: await smallMarket(40), env });
   // What the next persisted run will list: the same scan, not persisted.
-  signals = (await ctx.services.runs.replay('daily', Date.now())).signals;
+  signals = (await ctx.services.signals.scan('daily', Date.now())).signals;
   cookie = await sessionCookie(ctx, 'trader', 'pro');
 });
 afterAll(() => ctx.close());

@@ -64,7 +64,8 @@ describe('the signals read model', () => {
   });
 
   it('turns an unexpected scan failure into scan_failed and passes an AppError as it is', async () => {
-    const failing = (error: Error) => new SignalReads<string>({ marketData: ctx.services.marketData, log: ctx.services.log, runs: { current: () => Promise.reject(error), replay: () => Promise.reject(error), at: () => Promise.reject(error) } });
+    const { marketData, barStore, pool, scans, log } = ctx.services;
+    const failing = (error: Error) => new SignalReads<string>({ marketData, barStore, pool, scans, log, runs: { current: () => Promise.reject(error), latest: () => Promise.reject(error) } });
     expect(((await failing(new Error('disk on fire')).read('daily').catch((e: unknown) => e)) as AppError).code).toBe('scan_failed');
     expect(((await failing(new AppError('not_found', 'gone')).read('daily').catch((e: unknown) => e)) as AppError).code).toBe('not_found');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import type { Signal } from '../../src/domain/signal';
 import { evaluateAlerts } from '../../src/jobs/alerts';
+import { alertsOfSymbols, mergeAlerts } from '../../src/kernels/signal-view';
 import { alerts } from '../../src/db/schema';
 import type { BreakoutsResponse } from '../../src/modules/signals/model';
 import { createTestContext } from '../helpers/app';
@@ -62,6 +63,20 @@ describe('alert policy (DESIGN §4)', () => {
     const fresh = evaluateAlerts([first, second], { regime: 'neutral' });
     expect(fresh.candidates).toEqual([first]);
     expect(fresh.summary.byReason).toEqual({ cooldown: 1 });
+  });
+
+  it('gives the verdicts of the whole list when split by symbol and merged again (every rule reads one signal or one symbol)', () => {
+    const list = [
+      signal({ symbol: 'A', id: 'A-1', finalScore: 90 }),
+      signal({ symbol: 'B', id: 'B-1', finalScore: 85, distancePct: 6 }),
+      signal({ symbol: 'A', id: 'A-2', finalScore: 80 }),
+      signal({ symbol: 'C', id: 'C-1', finalScore: 75, avgDollarVolume: 1_000_000 }),
+    ];
+    const whole = evaluateAlerts(list, { regime: 'neutral' });
+    const ab = alertsOfSymbols(whole, new Set(['A', 'B']));
+    expect(ab.summary).toEqual({ eligible: 3, candidates: 1, blocked: 2, byReason: { extended: 1, cooldown: 1 } });
+    const c = evaluateAlerts(list.filter((s) => s.symbol === 'C'), { regime: 'neutral' });
+    expect(mergeAlerts(c, ab)).toEqual(whole);
   });
 });
 

@@ -7,13 +7,10 @@
  * boot replay is kept, an interrupted one (the server stopped mid-way) is
  * resumed with its own parameters at the next start. `REPLAY_ON_BOOT` turns it
  * on or off (default on for the synthetic market only). Instances sharing a
- * PostgreSQL database run it once between them (`bootReplayOnce`): the holder
- * of its lease runs or resumes it, the others take over only if the holder
- * stops before it is done.
+ * PostgreSQL database run it once between them (background/boot-replay): the
+ * holder of its lease runs or resumes it, the others take over only if the
+ * holder stops before it is done.
  */
-import { Backoff, pause } from '../../background/backoff';
-import { Lease } from '../../background/lease';
-import { LOCK_KEYS, type ClusterLocks } from '../../db/cluster-locks';
 import type { ReplayParams } from '../../domain/replay';
 import type { Timeframe } from '../../domain/signal';
 import type { MarketData } from '../../market-data';
@@ -48,8 +45,8 @@ export async function bootReplay(deps: ReplayJobDeps, signal?: AbortSignal): Pro
   }
 }
 
-/** Runs (or resumes) the boot replay; answers whether it is done (false: stopped by `signal`). */
-async function runBootReplay(deps: ReplayJobDeps, signal?: AbortSignal): Promise<boolean> {
+/** Runs (or resumes) the boot replay; answers whether it is done (false: stopped by `signal`). Once per cluster: background/boot-replay. */
+export async function runBootReplay(deps: ReplayJobDeps, signal?: AbortSignal): Promise<boolean> {
   const { replays, marketData, log } = deps;
   const [last] = await replays.of(marketData.provider.name, 'boot');
   if (last?.status === 'done') return true;
@@ -66,44 +63,4 @@ async function runBootReplay(deps: ReplayJobDeps, signal?: AbortSignal): Promise
   });
   log.info('boot replay finished', { runId: run.id, status: run.status, signals: run.signals });
   return run.status === 'done';
-}
-
-/** How often an instance that does not hold the boot replay's lease looks whether it is done or needs taking over. */
-const TAKE_OVER_MS = 30_000;
-
-/**
- * The boot replay once per cluster: only the instance holding its lease runs
- * or resumes it (one resumer, not one per instance: resumed on three at once,
- * its records were written three times). The others look in every
- * `takeOverMs` and take the run over if the holder stopped before it was done;
- * a holder that loses the lease (the database restarted) stops and asks again.
- * A failure is tried again with backoff. Resolves when the replay is done
- * (by anyone) or `signal` aborts; throws nothing.
- */
-export async function bootReplayOnce(deps: ReplayJobDeps & { locks: ClusterLocks }, signal: AbortSignal, options: { takeOverMs?: number } = {}): Promise<void> {
-  const { log, replays, marketData } = deps;
-  const lease = new Lease({ name: 'boot replay', key: LOCK_KEYS.bootReplay, locks: deps.locks, log, announce: true });
-  const backoff = new Backoff({ what: 'boot replay', log, baseMs: 2_000, maxMs: 60_000 });
-  try {
-    while (!signal.aborted) {
-      let waitMs = options.takeOverMs ?? TAKE_OVER_MS;
-      try {
-        if (await lease.acquire()) {
-          if (await runBootReplay(deps, AbortSignal.any([signal, lease.signal]))) return;
-          waitMs = 0; // stopped: by `signal` (the loop ends) or by the lease lost (asked for again)
-        } else if (lease.unreachable) {
-          throw new Error('the boot replay lease cannot be asked for: the database is unreachable');
-        } else if ((await replays.of(marketData.provider.name, 'boot'))[0]?.status === 'done') {
-          return;
-        }
-        backoff.succeeded();
-      } catch (error) {
-        waitMs = backoff.failed(error);
-      }
-      await pause(waitMs, signal);
-      // A lease lost mid-run leaves the run resumable; a fresh term resumes it from its last committed chunk.
-    }
-  } finally {
-    await lease.close();
-  }
 }

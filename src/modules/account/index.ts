@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia';
 import { auth } from '../../plugins/auth';
 import type { Services } from '../../services';
 import { bodyLimit } from '../../plugins/body-limit';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { ACCOUNT_DOCS, ApiKeySchema, CreateKeyBody, CreatedKeySchema, KeyListSchema, KeyParams } from './model';
 import { createKey, listKeys, revokeKey } from './service';
 

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { bodyLimit } from '../../plugins/body-limit';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { AI_DOCS, ExplainQuery, ExplainRequestBody, ExplainResponse } from './model';
 import { explainPosted, explainSignal } from './service';
 

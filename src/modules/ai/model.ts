@@ -4,7 +4,7 @@ import { ExplainFactsSchema } from '../../ai/fact-schema';
 import { BulletGroundingSchema, ExplainableSignalSchema } from '../../domain/explanation';
 import { SIGNAL_ID_PATTERN } from '../../domain/signal-id';
 import { BREAKOUT_STATES, DIRECTIONS, PATTERN_FAMILIES, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES, TREND_REGIMES } from '../../domain/signal';
-import { SYMBOL_PATTERN, SymbolParam } from '../params';
+import { SYMBOL_PATTERN, SymbolParam } from '../shared/params';
 
 
 export const ExplainQuery = t.Object({

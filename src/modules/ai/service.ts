@@ -23,7 +23,7 @@ import type { ExplainableSignal } from '../../domain/explanation';
 import { TIMEFRAMES, type RegimeReading } from '../../domain/signal';
 import { AppError } from '../../errors';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
-import { byRank } from '../../jobs/runs';
+import { byRank } from '../../kernels/signal-view';
 import { round, roundOrNull } from '../../kernels/round';
 import { rotationLookback, rotationSnapshot } from '../../kernels/rotation';
 import { scoreBand } from '../../kernels/scoring';

@@ -4,7 +4,7 @@ import { BREAKOUT_STATES, literalUnion, PATTERN_TYPES, SCORE_BANDS, TIMEFRAMES }
 import { RULE_DIRECTIONS } from '../../db/repositories/alert-rules';
 import { DELIVERY_STATUSES } from '../../db/repositories/webhooks';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { idParam, symbolList, Timestamps } from '../account-shared';
+import { idParam, symbolList, Timestamps } from '../shared/account';
 
 export const MAX_RULE_NAME_LENGTH = 100;
 export const MAX_RULE_SYMBOLS = 500;

@@ -18,7 +18,7 @@ import { newWebhookSecret } from '../../background/webhooks';
 import { round } from '../../kernels/round';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { checkedSymbols, notYours } from '../account-shared';
+import { checkedSymbols, notYours } from '../shared/account';
 import type { CreateRuleBody, DeliveryPage, RulePage, RuleQuery, RuleSchema, UpdateRuleBody } from './model';
 
 /** A minimum score as stored: to 0.01 (scores are given to two decimals; the column is a 4-byte float, where 1e-190 underflows). */

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import { readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { insiderActivity, insiderPage } from './insider';
 import {
   ALTDATA_DOCS,

@@ -1,7 +1,7 @@
 /** @module modules/altdata/model — schemas of the AltData tag: insiders, short interest, options flow, filings, social. */
 import { t } from 'elysia';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { intParam, SymbolParam } from '../params';
+import { intParam, SymbolParam } from '../shared/params';
 
 const Open = t.Record(t.String(), t.Any());
 const Num = t.Union([t.Number(), t.Null()]);

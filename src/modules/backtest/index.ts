@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { bodyLimit } from '../../plugins/body-limit';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { BACKTEST_DOCS, BacktestJob, BODY_LIMIT_BYTES, JobParams, WalkForwardBody, WalkForwardQuery, WalkForwardResponse } from './model';
 import { backtestJob, walkForward, type WalkForwardAnswer } from './service';
 

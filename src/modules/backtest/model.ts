@@ -7,7 +7,7 @@
 import { t, type Static } from 'elysia';
 import { BACKTEST_UNIVERSES, BacktestJobSchema, WalkForwardResponseSchema } from '../../domain/backtest';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
-import { intParam, numberParam, oneOf, SYMBOL_PATTERN, symbolParam } from '../params';
+import { intParam, numberParam, oneOf, SYMBOL_PATTERN, symbolParam } from '../shared/params';
 
 /** The spec's "fixed example ticker". */
 export const DEFAULT_SYMBOL = 'AAPL';

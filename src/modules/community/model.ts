@@ -1,8 +1,8 @@
 /** @module modules/community/model — schemas and OpenAPI text of /api/community (the public feed, posting, reports and moderation). */
 import { t, type Static } from 'elysia';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { idParam, symbolList } from '../account-shared';
-import { SymbolParam } from '../params';
+import { idParam, symbolList } from '../shared/account';
+import { SymbolParam } from '../shared/params';
 
 export const MAX_POST_LENGTH = 2000;
 export const MAX_POST_SYMBOLS = 10;

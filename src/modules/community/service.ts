@@ -15,7 +15,7 @@ import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { checkedSymbols, isAdmin } from '../account-shared';
+import { checkedSymbols, isAdmin } from '../shared/account';
 import { MAX_POST_SYMBOLS, type CreatePostBody, type EditPostBody, type FeedPage, type FeedQuery, type ModeratedPostSchema, type ModerationBody, type ModerationPage, type ModerationQuery, type PostSchema, type ReportBody, type ReportResponse } from './model';
 
 export type CommunityDeps = Pick<Services, 'account' | 'scans' | 'marketData' | 'config' | 'rateLimitStore' | 'log'>;

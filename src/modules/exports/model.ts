@@ -3,7 +3,7 @@ import { t, type Static } from 'elysia';
 import { EXPORT_DATASETS, EXPORT_FORMATS, EXPORT_STATUSES } from '../../db/repositories/exports';
 import { literalUnion, SCORE_BANDS } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { BodySymbol, idParam } from '../account-shared';
+import { BodySymbol, idParam } from '../shared/account';
 
 const Day = (field: string, description: string) => t.String({ format: 'date', description, error: `Body field 'filters.${field}' must be a calendar date YYYY-MM-DD` });
 

@@ -11,7 +11,7 @@ import { AppError } from '../../errors';
 import { newId } from '../../ids';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { notYours } from '../account-shared';
+import { notYours } from '../shared/account';
 import type { CreateExportBody, ExportPage, ExportQuery, ExportSchema } from './model';
 
 export type ExportDeps = Pick<Services, 'account'>;

@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia';
 import { EarningsProximitySchema, HOLDING_WINDOW_TRADING_DAYS } from '../../domain/earnings';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { SymbolParam } from '../params';
+import { SymbolParam } from '../shared/params';
 
 const Num = t.Union([t.Number(), t.Null()]);
 const Str = t.Union([t.String(), t.Null()]);

@@ -1,6 +1,6 @@
 /** @module modules/graphql/model — the OpenAPI text of /api/graphql (the GraphQL schema documents itself: introspection and GraphiQL). */
 import { t } from 'elysia';
-import { ErrorSchema } from '../params';
+import { ErrorSchema } from '../shared/params';
 
 export const GRAPHQL_PATH = '/api/graphql';
 /** The GraphQL over Server-Sent Events Protocol (graphql-sse): both modes. */

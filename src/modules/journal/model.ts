@@ -2,8 +2,8 @@
 import { t, type Static } from 'elysia';
 import { DIRECTIONS, literalUnion } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { BodySymbol, idParam, Timestamps } from '../account-shared';
-import { PerformanceSchema, SymbolParam } from '../params';
+import { BodySymbol, idParam, Timestamps } from '../shared/account';
+import { PerformanceSchema, SymbolParam } from '../shared/params';
 
 export const MAX_NOTES_LENGTH = 4000;
 export const MAX_TAGS = 20;

@@ -13,7 +13,7 @@ import { newId } from '../../ids';
 import { journalFigures, journalSummary, type JournalTrade } from '../../ledger/journal';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { checkedSymbols, notYours } from '../account-shared';
+import { checkedSymbols, notYours } from '../shared/account';
 import type { CreateEntryBody, EntryPage, EntryQuery, EntrySchema, SummaryQuery, SummarySchema, UpdateEntryBody } from './model';
 
 export type JournalDeps = Pick<Services, 'account' | 'scans' | 'marketData'>;

@@ -5,7 +5,7 @@
  * `Link` to its next page. JSON stays the default and the held answer
  * (service's `barsJson`); CSV follows RFC 4180 with a header row (the
  * ledger's writer, ledger/serialize `csvLine`); NDJSON is one PriceBar per
- * LF-terminated line (modules/representations, as the ledger's and the
+ * LF-terminated line (modules/shared/representations, as the ledger's and the
  * history's).
  */
 import type { ApiVersion } from '../../config';
@@ -13,8 +13,8 @@ import type { MarketData } from '../../market-data';
 import { csvLine } from '../../ledger/serialize';
 import { pageLinks } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
-import { jsonResponse } from '../params';
-import { ndjsonLines, rowsResponse } from '../representations';
+import { jsonResponse } from '../shared/params';
+import { ndjsonLines, rowsResponse } from '../shared/representations';
 import { BARS_PAGE_DEFAULT, type BarsResponse, type BarsRouteQuery } from './model';
 import { barsJson, barsPage, clampBarsLimit } from './service';
 

@@ -5,7 +5,7 @@ import type { FastBody, FastRoute } from '../../plugins/fast-path';
 import type { HeldRef } from '../../market-data';
 import type { Services } from '../../services';
 import { PageMetaSchema, PageQuery, readPage } from '../../pagination';
-import { ErrorSchema, jsonResponse, withErrors } from '../params';
+import { ErrorSchema, jsonResponse, withErrors } from '../shared/params';
 import { BarsQuery, BarsResponse, BarsRouteQuery, MacroCalendarQuery, MacroCalendarResponse, MARKET_DOCS, SectorRotationResponse, SectorRotationRow, SnapshotQuery, SnapshotResponse } from './model';
 import { macroCalendar } from './macro';
 import { sectorRotation, sectorRotationPage } from './rotation';

@@ -2,8 +2,8 @@
 import { t, type Static } from 'elysia';
 import { TIMEFRAMES } from '../../domain/signal';
 import { PageMetaSchema } from '../../pagination';
-import { DateParam, oneOf, SymbolParam } from '../params';
-import { bulkDocs, FormatParam } from '../representations';
+import { DateParam, oneOf, SymbolParam } from '../shared/params';
+import { bulkDocs, FormatParam } from '../shared/representations';
 
 /** The spec's ranges, and `max` (additive, issue 31): every session of the window, paged. */
 export const RANGES = ['1mo', '3mo', '6mo', 'max'] as const;

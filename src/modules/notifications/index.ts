@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import { auth } from '../../plugins/auth';
 import { idempotency } from '../../plugins/idempotency';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { BreakoutEventPage, BreakoutNotificationQuery, NOTIFICATION_DOCS, NotificationPage, NotificationParams, NotificationQuery, NotificationSchema, ReadAllResponse } from './model';
 import { breakoutNotifications, listNotifications, markAllRead, markRead } from './service';
 

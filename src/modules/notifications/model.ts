@@ -2,8 +2,8 @@
 import { t, type Static } from 'elysia';
 import { BREAKOUT_STATES, DIRECTIONS, literalUnion, TIMEFRAMES } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
-import { idParam } from '../account-shared';
-import { oneOf, SymbolParam } from '../params';
+import { idParam } from '../shared/account';
+import { oneOf, SymbolParam } from '../shared/params';
 
 export const NotificationQuery = t.Object({
   ...PageQuery,

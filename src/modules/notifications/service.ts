@@ -9,7 +9,7 @@ import { timestampKey } from '../../db/repositories/keyset';
 import type { NotificationRow } from '../../db/schema';
 import { keysetPage, readPage } from '../../pagination';
 import type { Services } from '../../services';
-import { notYours } from '../account-shared';
+import { notYours } from '../shared/account';
 import type { BreakoutEventPage, BreakoutNotificationQuery, NotificationPage, NotificationQuery, NotificationSchema, ReadAllResponse } from './model';
 
 export type NotificationDeps = Pick<Services, 'account' | 'scans'>;

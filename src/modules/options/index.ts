@@ -1,7 +1,7 @@
 /** @module modules/options — the Options tag: options strategy analysis for a breakout plan. */
 import { Elysia } from 'elysia';
 import type { Services } from '../../services';
-import { withErrors } from '../params';
+import { withErrors } from '../shared/params';
 import { AnalyzeQuery, AnalyzeResponse, OPTIONS_DOCS } from './model';
 import { analyzeOptions } from './service';
 

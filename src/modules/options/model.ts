@@ -1,6 +1,6 @@
 /** @module modules/options/model — schemas of the Options tag. */
 import { t, type Static } from 'elysia';
-import { intParam, numberParam, oneOf, SymbolParam } from '../params';
+import { intParam, numberParam, oneOf, SymbolParam } from '../shared/params';
 
 /** IV rank at or above which premium counts as dear (a debit spread is preferred). */
 export const IV_RANK_DEAR = 50;

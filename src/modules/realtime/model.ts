@@ -1,7 +1,7 @@
 /** @module modules/realtime/model — schemas and OpenAPI text of the Realtime tag (GET /api/stream). */
 import { t } from 'elysia';
 import { CHANNELS } from '../../stream/bus';
-import { ErrorSchema, SYMBOL_PATTERN } from '../params';
+import { ErrorSchema, SYMBOL_PATTERN } from '../shared/params';
 
 const CHANNEL = CHANNELS.map((c) => c.replace('.', '\\.')).join('|');
 const SYMBOL = SYMBOL_PATTERN.slice(1, -1);

@@ -2,15 +2,15 @@
  * @module modules/signals/history
  * /api/breakouts/history: every signal ever surfaced, newest first by
  * (detectedAt, id) with keyset cursors, each with its recorded state changes;
- * as JSON (the envelope), CSV or NDJSON (issue 31, modules/representations).
+ * as JSON (the envelope), CSV or NDJSON (issue 31, modules/shared/representations).
  */
 import type { ScansRepository } from '../../db/repositories/scans';
 import { isDateTime } from '../../domain/formats';
 import { csvLine } from '../../ledger/serialize';
 import { envelopeLinks, keysetPage, readPage } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
-import { DATE_PARAM_RANGE } from '../params';
-import { ndjsonLines, rowsResponse, streamRows } from '../representations';
+import { DATE_PARAM_RANGE } from '../shared/params';
+import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
 import { HISTORY_CSV_COLUMNS, type HistoryQuery, type HistoryResponse, type HistoryRouteQuery } from './model';
 
 /** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id (an intraday one has a `/`: domain/signal-id). */

@@ -4,7 +4,7 @@ import { envelopeLinks } from '../../pagination';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { FastRoute } from '../../plugins/fast-path';
 import type { Services } from '../../services';
-import { jsonResponse, withErrors } from '../params';
+import { jsonResponse, withErrors } from '../shared/params';
 import { confluenceOf } from './confluence';
 import { forecastOf } from './forecast';
 import { historyAnswer } from './history';

@@ -3,8 +3,8 @@ import { t, type Static } from 'elysia';
 import { PATTERN_TYPES, RegimeReadingSchema, SignalSchema, TIMEFRAMES, TrendTemplateSchema } from '../../domain/signal';
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { DEFAULT_BENCHMARK } from '../../providers/universe';
-import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../params';
-import { bulkDocs, FormatParam } from '../representations';
+import { DateParam, intParam, numberParam, oneOf, PerformanceSchema, SYMBOL_PATTERN, SymbolParam, symbolParam } from '../shared/params';
+import { bulkDocs, FormatParam } from '../shared/representations';
 
 /** Bars of the windowed confluence factors when `lookback` is absent. */
 export const DEFAULT_LOOKBACK = 20;

@@ -11,7 +11,7 @@ import type { RunSummary } from '../../db/repositories/scans';
 import type { Signal } from '../../domain/signal';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import type { SignalRead } from '../../jobs/signal-reads';
-import type { SignalView } from '../../jobs/runs';
+import type { SignalView } from '../../kernels/signal-view';
 import { decodeCursor, listPageMeta, paginateList, readPage, type PageMeta } from '../../pagination';
 import type { Services } from '../../services';
 import { RUN_GROUPS, type BreakoutsPage, type BreakoutsQuery, type BreakoutsResponse, type BreakoutsRouteQuery, type RunGroup } from './model';

@@ -3,7 +3,7 @@ import { Elysia } from 'elysia';
 import type { FastRoute } from '../../plugins/fast-path';
 import { etagOf } from '../../plugins/representation';
 import type { Services } from '../../services';
-import { jsonResponse, withErrors } from '../params';
+import { jsonResponse, withErrors } from '../shared/params';
 import { HealthResponse, LivenessResponse, ReadinessResponse, SYSTEM_DOCS } from './model';
 import { health, healthText, liveness, readinessOf } from './service';
 

@@ -2,7 +2,7 @@
  * @module modules/transparency/bulk
  * GET /api/transparency/ledger as a bulk read (issue 31): a page of the
  * ledger in the representation the request chose (`format=` or `Accept`,
- * modules/representations), with the RFC 8288 `Link` to its neighbours by
+ * modules/shared/representations), with the RFC 8288 `Link` to its neighbours by
  * `offset` (the ledger pages by limit/offset, spec §4). JSON is the
  * LedgerResponse as before; CSV has the columns and rows of the whole-ledger
  * file (ledger/serialize: /api/transparency/ledger.csv), for the page's
@@ -11,8 +11,8 @@
 import { csvHeader, csvRows, type LedgerEntryView } from '../../ledger/serialize';
 import { pageLinks } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
-import { jsonResponse } from '../params';
-import { ndjsonLines, rowsResponse, streamRows } from '../representations';
+import { jsonResponse } from '../shared/params';
+import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
 import type { LedgerQuery, LedgerRouteQuery } from './model';
 import { ledgerPage, ledgerPageJson } from './service';
 import type { LedgerSources } from './sources';

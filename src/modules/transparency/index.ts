@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia';
 import { rateLimit, rateLimitOptions } from '../../plugins/rate-limit';
 import type { Services } from '../../services';
-import { jsonResponse, withErrors } from '../params';
+import { jsonResponse, withErrors } from '../shared/params';
 import { ledgerAnswer } from './bulk';
 import { CheckpointsResponse, LedgerResponse, LedgerRouteQuery, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
 import { figureSerializer, monthly, scorecard } from './performance';

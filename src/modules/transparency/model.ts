@@ -1,8 +1,8 @@
 /** @module modules/transparency/model — schemas of the Transparency tag. */
 import { t, type Static } from 'elysia';
 import { PAGE_OFFSET_MAX } from '../../pagination';
-import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../params';
-import { bulkDocs, FormatParam } from '../representations';
+import { DateParam, MonthParam, oneOf, PerformanceSchema } from '../shared/params';
+import { bulkDocs, FormatParam } from '../shared/representations';
 import { AlertPolicySchema, EdgeSchema, MonthlyRecordSchema, RecordSectionSchema } from './record-model';
 
 /** Which ledger a read shows (additive; default `live`). */

@@ -2,8 +2,8 @@
 import { t, type Static } from 'elysia';
 import { PageMetaSchema, PageQuery } from '../../pagination';
 import { BREAKOUT_STATES, DIRECTIONS, literalUnion } from '../../domain/signal';
-import { idParam, symbolList, Timestamps } from '../account-shared';
-import { SYMBOL_PATTERN } from '../params';
+import { idParam, symbolList, Timestamps } from '../shared/account';
+import { SYMBOL_PATTERN } from '../shared/params';
 
 export const MAX_NAME_LENGTH = 100;
 /** The longest symbol list one request may send (the tier's cap still applies). */

@@ -13,7 +13,7 @@ import { newId } from '../../ids';
 import { keysetPage, readPage } from '../../pagination';
 import { timestampKey } from '../../db/repositories/keyset';
 import type { Services } from '../../services';
-import { checkedSymbols, notYours } from '../account-shared';
+import { checkedSymbols, notYours } from '../shared/account';
 import type { AddSymbolsBody, CreateWatchlistBody, RenameWatchlistBody, WatchlistPage, WatchlistQuery, WatchlistSchema } from './model';
 
 export type WatchlistDeps = Pick<Services, 'account' | 'scans' | 'marketData' | 'config'>;

@@ -11,6 +11,10 @@
  * - read from the log: every `pollMs.steady` (Redis up, or none) and every
  *   `pollMs.outage` while Redis is down, and at once when a position arrives
  *   with a hole before it (positions are dense, so a hole is always seen).
+ *   The log's reads (with the relay's catch-up and pruning) run on the
+ *   background poller (background/poller), as Redis's reads do; `start` and
+ *   `stop` are the bus's place in the ordered list of background workers
+ *   (background/list).
  *
  * A hole the log can no longer fill (its events were pruned, or a stored
  * event does not read as one) is given up as a gap: the listeners of
@@ -24,6 +28,7 @@
  * await bus.open(100, 60_000);
  * bus.publish('breakouts.new', { signal });
  */
+import { Poller } from '../../background/poller';
 import type { Logger } from '../../log';
 import { busEvent, checkedEvent } from './check';
 import type { BusEvent, BusEventInput, BusEvents, BusGap, BusHealth, BusOpening, Channel, EventBus, LoggedBusEvent } from './interface';
@@ -63,7 +68,8 @@ export class DurableBus implements EventBus {
   /** Published events the log could not take since its last success. */
   private unrecorded = 0;
   private starting?: Promise<void>;
-  private timer?: ReturnType<typeof setTimeout>;
+  /** The log's reads: every `pollMs.steady`, or `pollMs.outage` while Redis is down. */
+  private readonly logReads: Poller;
   private closed = false;
   private logError: string | null = null;
   private gaps = 0;
@@ -87,6 +93,16 @@ export class DurableBus implements EventBus {
       logger: options.logger,
     });
     const { transport } = options;
+    this.logReads = new Poller({
+      what: 'event bus: reading the event log',
+      log: options.logger,
+      everyMs: () => (transport !== undefined && !transport.up ? this.pollMs.outage : this.pollMs.steady),
+      firstAfterInterval: true,
+      unref: true,
+      baseMs: this.pollMs.outage,
+      maxMs: this.pollMs.steady,
+      pass: () => this.poll(),
+    });
     if (transport) {
       this.relay = new Relay({ transport, log: options.log, head: () => this.sequence.head, logger: options.logger });
       transport.onReady(() => void this.connected());
@@ -160,20 +176,24 @@ export class DurableBus implements EventBus {
     return this.health();
   }
 
+  /** Ends the bus's loops (the log's reads, Redis's reads) at their safe point: what was announced here is still delivered here. */
+  async stop(): Promise<void> {
+    await Promise.all([this.logReads.stop(), this.options.transport?.stop()]);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.sequence.close();
-    clearTimeout(this.timer);
     this.listeners.clear();
     this.gapListeners.clear();
-    await this.options.transport?.close();
+    await Promise.all([this.logReads.stop(), this.options.transport?.close()]);
   }
 
   /**
    * Starts delivery once (again after a failure): from the log's head, or from
    * before the first event announced meanwhile, so that one is delivered too.
    */
-  private start(): Promise<void> {
+  start(): Promise<void> {
     this.starting ??= (async () => {
       const logHead = await this.options.log.head();
       this.logError = null;
@@ -184,7 +204,7 @@ export class DurableBus implements EventBus {
         () => this.head,
         (entries) => this.fromTransport(entries),
       );
-      this.schedule();
+      this.logReads.start();
     })().catch((error: unknown) => {
       this.starting = undefined; // the log was unreachable: asked again next time
       this.logError = String(error);
@@ -234,29 +254,19 @@ export class DurableBus implements EventBus {
     for (const listener of this.gapListeners) listener(gap);
   }
 
-  private schedule(): void {
-    if (this.closed) return;
-    const down = this.options.transport !== undefined && !this.options.transport.up;
-    this.timer = setTimeout(() => void this.poll(), down ? this.pollMs.outage : this.pollMs.steady);
-    this.timer.unref?.();
-  }
-
+  /** One read of the log: what no transport brought, the relay's catch-up of what its writer did not relay, the log's pruning. */
   private async poll(): Promise<void> {
-    try {
-      await this.sequence.readLog();
-      const { relay } = this;
-      const { transport } = this.options;
-      if (relay && transport?.up && relay.relayed < this.head) {
-        // Delivered here from the log: maybe relayed by its writer all the same (the stream's top says).
-        relay.seen(await transport.top().catch(() => 0));
-        // Unrelayed since the last poll too: its writer did not relay it (Redis was down, or it died).
-        if (relay.relayed < this.head && relay.relayed === this.relayedAtLastPoll) void relay.push();
-      }
-      if (relay) this.relayedAtLastPoll = relay.relayed;
-      await this.prune();
-    } finally {
-      this.schedule();
+    await this.sequence.readLog();
+    const { relay } = this;
+    const { transport } = this.options;
+    if (relay && transport?.up && relay.relayed < this.head) {
+      // Delivered here from the log: maybe relayed by its writer all the same (the stream's top says).
+      relay.seen(await transport.top().catch(() => 0));
+      // Unrelayed since the last poll too: its writer did not relay it (Redis was down, or it died).
+      if (relay.relayed < this.head && relay.relayed === this.relayedAtLastPoll) void relay.push();
     }
+    if (relay) this.relayedAtLastPoll = relay.relayed;
+    await this.prune();
   }
 
   private async prune(): Promise<void> {

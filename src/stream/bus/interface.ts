@@ -113,5 +113,9 @@ export interface EventBus {
   health(): BusHealth;
   /** Starts delivery when nothing has yet (a health round exercises it), then says how it is. */
   check(): Promise<BusHealth>;
+  /** Starts delivery (idempotent; the first subscriber or `open` starts it too): the log's reads and Redis's, each a loop on the background poller. */
+  start(): Promise<void>;
+  /** Ends those loops at their safe point, for good (background/list stops it last of the background workers); events announced here are still delivered here. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }

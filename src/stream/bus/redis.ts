@@ -6,7 +6,8 @@
  * Redis refuses an id not above the stream's last one, so the same event
  * relayed by two instances (or twice by one) is added once, and the stream
  * stays in position order. Each instance reads it with one blocking `XREAD`
- * loop from the position it has delivered. Redis is never the only copy: an
+ * after another from the position it has delivered (a loop on the background
+ * poller, background/poller: a failed read is tried again in half a second). Redis is never the only copy: an
  * event it lost (a restart without persistence, an outage while relaying) is
  * read from the log by the bus (stream/bus/durable).
  *
@@ -17,6 +18,7 @@
  * (XADD: "the ID specified … must be greater than the last ID in the stream")
  */
 import Redis from 'ioredis';
+import { Poller } from '../../background/poller';
 import type { Logger } from '../../log';
 
 export interface RedisTransportOptions {
@@ -61,12 +63,17 @@ const field = (fields: string[], name: string): string => fields[fields.indexOf(
 /** Redis's refusal of an id not above the stream's last: the event is there already. */
 const ALREADY_THERE = /equal or smaller than the target stream top item/;
 
+/** How long one `XREAD` blocks: the next read starts from the bus's position, which the log may have moved on. */
+const BLOCK_MS = 5000;
+/** How soon a failed read is tried again (each time: the reader reconnects by itself, and the log carries events meanwhile). */
+const RETRY_MS = 500;
+
 export class RedisTransport {
   readonly name = 'redis';
   readonly key: string;
   private readonly writer: Redis;
   private readonly reader: Redis;
-  private reading = false;
+  private reads?: Poller;
   private closed = false;
   private readerFailing = false;
 
@@ -113,46 +120,60 @@ export class RedisTransport {
     for (const [error] of replies) if (error && !ALREADY_THERE.test(error.message)) throw error;
   }
 
-  /** Starts the read loop (once): each batch read after `position()` (asked before every read) goes to `deliver`. */
+  /** Starts the reads (once): each batch read after `position()` (asked before every read) goes to `deliver`, one read after another. */
   start(position: () => number, deliver: (entries: TransportEntry[]) => void): void {
-    if (this.reading) return;
-    this.reading = true;
-    void this.readLoop(position, deliver);
+    if (this.reads || this.closed) return;
+    let last = 0;
+    const reads = new Poller({
+      what: 'event bus: reading Redis (events still reach this instance from the database)',
+      log: this.options.log,
+      everyMs: BLOCK_MS,
+      baseMs: RETRY_MS,
+      maxMs: RETRY_MS,
+      pass: async () => {
+        last = await this.read(last, position, deliver);
+        void reads.kick(); // the next read at once
+      },
+    });
+    this.reads = reads;
+    reads.start();
+  }
+
+  /** Ends the reads: the one blocking now is cut short (the reader disconnects); the writer stays for the relay until `close`. */
+  async stop(): Promise<void> {
+    this.closed = true;
+    this.reader.disconnect();
+    await this.reads?.stop();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.reader.disconnect();
+    await this.stop();
     this.writer.disconnect();
   }
 
-  private async readLoop(position: () => number, deliver: (entries: TransportEntry[]) => void): Promise<void> {
-    let last = 0;
-    while (!this.closed) {
-      last = Math.max(last, position());
-      let reply: unknown;
-      try {
-        // A bounded block: the next read starts from the bus's position, which the log may have moved on.
-        reply = await this.reader.call('XREAD', 'COUNT', '1000', 'BLOCK', '5000', 'STREAMS', this.key, `${last}-0`);
-        this.readerFailing = false;
-      } catch (error) {
-        if (this.closed) return;
-        if (!this.readerFailing) this.options.log.warn('event bus: reading Redis failed; retrying (events still reach this instance from the database)', { error: String(error) });
-        this.readerFailing = true;
-        await Bun.sleep(500);
-        continue;
-      }
-      const entries: TransportEntry[] = [];
-      for (const stream of Array.isArray(reply) ? reply : []) {
-        if (!Array.isArray(stream)) continue;
-        for (const [id, fields] of entriesOf(stream[1])) {
-          const at = positionOf(id);
-          if (!Number.isSafeInteger(at) || at <= last) continue;
-          last = at;
-          entries.push({ position: at, recordedAt: Number(field(fields, 'at')), channel: field(fields, 'channel'), payload: field(fields, 'payload') });
-        }
-      }
-      if (entries.length > 0) deliver(entries);
+  /** One blocking read after `last` (or the bus's position, when further); answers the last position read. */
+  private async read(after: number, position: () => number, deliver: (entries: TransportEntry[]) => void): Promise<number> {
+    let last = Math.max(after, position());
+    let reply: unknown;
+    try {
+      reply = await this.reader.call('XREAD', 'COUNT', '1000', 'BLOCK', String(BLOCK_MS), 'STREAMS', this.key, `${last}-0`);
+      this.readerFailing = false;
+    } catch (error) {
+      if (this.closed) return last;
+      this.readerFailing = true;
+      throw error;
     }
+    const entries: TransportEntry[] = [];
+    for (const stream of Array.isArray(reply) ? reply : []) {
+      if (!Array.isArray(stream)) continue;
+      for (const [id, fields] of entriesOf(stream[1])) {
+        const at = positionOf(id);
+        if (!Number.isSafeInteger(at) || at <= last) continue;
+        last = at;
+        entries.push({ position: at, recordedAt: Number(field(fields, 'at')), channel: field(fields, 'channel'), payload: field(fields, 'payload') });
+      }
+    }
+    if (entries.length > 0) deliver(entries);
+    return last;
   }
 }

@@ -25,7 +25,7 @@ beforeAll(async () => {
   alice = await sessionCookie(ctx, 'alice', 'free');
   bob = await sessionCookie(ctx, 'bob', 'free');
   // What the next persisted run lists: the same scan, not persisted.
-  const signals = (await ctx.services.runs.replay('daily', Date.now())).signals;
+  const signals = (await ctx.services.signals.scan('daily', Date.now())).signals;
   watched = [...new Set(signals.map((s) => s.symbol))].slice(0, 4);
   expectedCount = signals.filter((s) => watched.includes(s.symbol)).length;
   expect(expectedCount).toBeGreaterThan(2);

@@ -1,6 +1,6 @@
 /**
  * @module config
- * Every environment variable Breakline reads (declared once in config-schema), parsed once with zod
+ * Every environment variable Breakline reads (declared once in config/schema), parsed once with zod
  * into the typed `Config`, which is the schema's output type. Nothing else reads `process.env`.
  * Defaults run fully offline: PGlite under `STATE_DIR`, the synthetic market, the in-process event
  * bus and rate limiter. Here are only the rules between domains: a provider's keys, `auto` values,
@@ -11,12 +11,12 @@
  */
 import { join } from 'node:path';
 import { z } from 'zod';
-import { variablesOf, type Variable } from './config-fields';
-import { configSchema } from './config-schema';
+import { variablesOf, type Variable } from './fields';
+import { configSchema } from './schema';
 
-export { API_VERSIONS, SHUTDOWN_AFTER_DRAIN_MS, type ApiVersion, type ProxyTrust } from './config-schema';
-export type { AiConfig } from './config-ai';
-export type { ProviderKeys } from './config-auth';
+export { API_VERSIONS, SHUTDOWN_AFTER_DRAIN_MS, type ApiVersion, type ProxyTrust } from './schema';
+export type { AiConfig } from './ai';
+export type { ProviderKeys } from './auth';
 
 /** Every variable, with the path of its value in `Config` (the help text lists them, the README's table shows them). */
 export const VARIABLES: readonly Variable[] = variablesOf(configSchema);

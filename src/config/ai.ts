@@ -1,12 +1,12 @@
 /**
- * @module config-ai
- * The language model behind /api/explain (config-schema's `ai`, used by src/ai): explicit
+ * @module config/ai
+ * The language model behind /api/explain (config/schema's `ai`, used by src/ai): explicit
  * `AI_PROVIDER`, else whichever provider's variables are set. A provider chosen without its key or
  * model is not an error at boot: `model` is null and /api/explain answers 503 `ai_unavailable`
  * with `unavailableReason`, naming the missing variable.
  */
 import { z } from 'zod';
-import { httpUrl, variable } from './config-fields';
+import { httpUrl, variable } from './fields';
 
 const int = () => z.coerce.number().int();
 

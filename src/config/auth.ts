@@ -1,11 +1,11 @@
 /**
- * @module config-auth
- * The AUTH_* variables (config-schema's `auth`): the identity provider, named by an issuer and exactly
+ * @module config/auth
+ * The AUTH_* variables (config/schema's `auth`): the identity provider, named by an issuer and exactly
  * one source of its public keys, or none (local mode: `breakline token mint`). Verification never
  * calls the provider per request (src/auth/session-keys).
  */
 import { z } from 'zod';
-import { jwksUrl, list, origins, variable } from './config-fields';
+import { jwksUrl, list, origins, variable } from './fields';
 
 /** Where an identity provider's public keys come from. */
 export type ProviderKeys = { source: 'jwks-url'; url: string } | { source: 'jwks-file'; path: string } | { source: 'pem'; pem: string };

@@ -1,5 +1,5 @@
 /**
- * @module config-schema
+ * @module config/schema
  * The environment Breakline reads, as one zod object nested by domain: each leaf is one variable
  * (`variable(NAME, schema, { default, doc })`), and the parsed object is the `Config` every service
  * receives (`z.infer`, no parallel interface). Adding a variable is one `variable(…)` line here; then
@@ -8,11 +8,11 @@
  * are in src/config (`loadConfig`), the only reader.
  */
 import { z } from 'zod';
-import { aiGroup } from './config-ai';
-import { authGroup } from './config-auth';
-import { API_VERSIONS, bool, httpUrl, list, onOff, origins, perTier, proxyTrust, tierQuotas, variable, wsUrl } from './config-fields';
+import { aiGroup } from './ai';
+import { authGroup } from './auth';
+import { API_VERSIONS, bool, httpUrl, list, onOff, origins, perTier, proxyTrust, tierQuotas, variable, wsUrl } from './fields';
 
-export { API_VERSIONS, NAMED_RANGES, type ApiVersion, type ProxyTrust } from './config-fields';
+export { API_VERSIONS, NAMED_RANGES, type ApiVersion, type ProxyTrust } from './fields';
 
 /**
  * What a stop has after the drain, for the streams, in-flight requests, background jobs and closing the

@@ -1,14 +1,14 @@
 /**
- * @module modules/params
+ * @module modules/shared/params
  * Schemas shared by every module: query parameters, each with the sentence a
  * caller sees when it fails (rendered by plugins/errors as a 400), error
  * responses (plugins/errors' Error shape), and the track-record figures of
  * ledger/performance.
  */
-import { JsonResponse } from '../plugins/representation';
+import { JsonResponse } from '../../plugins/representation';
 import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
-import { ErrorSchema } from '../plugins/errors';
+import { ErrorSchema } from '../../plugins/errors';
 
 /** The Error shape of every error response (declared with plugins/errors, which renders it). */
 export { ErrorSchema };

@@ -1,6 +1,6 @@
 /**
- * @module config-fields
- * The pieces the configuration schema (config-schema) is built from: `variable()`, which ties a zod
+ * @module config/fields
+ * The pieces the configuration schema (config/schema) is built from: `variable()`, which ties a zod
  * schema to the environment variable it reads, its default and its documentation; the value types the
  * variables share (switches, lists, URLs, origins, per-tier counts, proxy trust); and `variablesOf()`,
  * which walks a nested schema back to its variables (loadConfig feeds them from the environment, the
@@ -12,7 +12,7 @@
  */
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { TIERS, type Tier } from './domain/tiers';
+import { TIERS, type Tier } from '../domain/tiers';
 
 /** What the documentation and the loader know of one environment variable. */
 export interface VariableMeta {

@@ -1,5 +1,5 @@
 /**
- * @module modules/representations
+ * @module modules/shared/representations
  * The bulk representations of a list read (issue 31), one way for every
  * route that offers them (bars, the ledger, the breakouts history): `format=`
  * (`FormatParam`) or `Accept` (plugins/media's `bulkMedia`) picks JSON, CSV
@@ -15,9 +15,9 @@
  * const media = bulkMedia(request.headers.get('accept'), query.format);
  * if (media !== 'application/json') return bulkResponse(media, streamRows(rows, (slice) => ndjsonLines(slice)));
  */
-import { yieldToEventLoop } from '../db/client';
-import { BULK_FORMATS, type BulkFormat, type BulkMedia } from '../plugins/media';
-import { LINK_HEADER } from '../plugins/openapi/publish';
+import { yieldToEventLoop } from '../../db/client';
+import { BULK_FORMATS, type BulkFormat, type BulkMedia } from '../../plugins/media';
+import { LINK_HEADER } from '../../plugins/openapi/publish';
 import { oneOf } from './params';
 
 /** The representations other than JSON. */

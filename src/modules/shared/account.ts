@@ -1,14 +1,14 @@
 /**
- * @module modules/account-shared
+ * @module modules/shared/account
  * What the account feature modules (watchlists, alerts, notifications,
  * journal, exports, community) share: owned-object id parameters, symbol
  * lists checked against the provider, the strict JSON body of a write, and
  * the error statuses their routes document.
  */
 import { t, type TSchema } from 'elysia';
-import type { Principal } from '../auth';
-import { AppError } from '../errors';
-import type { MarketData } from '../market-data';
+import type { Principal } from '../../auth';
+import { AppError } from '../../errors';
+import type { MarketData } from '../../market-data';
 import { SYMBOL_PATTERN, withErrors } from './params';
 
 /** A path parameter holding an id minted by ids.ts with `prefix` (`wl`, `rul`, …). */
