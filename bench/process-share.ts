@@ -79,10 +79,25 @@ async function startStep(step: string, floorPort: number) {
   const port = await freePort();
   const proc = Bun.spawn([process.execPath, 'run', '--preload', join(import.meta.dir, 'floor.ts'), script], {
     cwd: root,
-    env: { ...process.env, BENCH_STEP: step, BENCH_FLOOR_PORT: String(floorPort), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'warn', RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
+    // JSC's own log of each collection (BUN_JSC_logGC: one `START … => EdenCollection … p=<pause>ms` line each) on stderr, read below.
+    env: { ...process.env, BUN_JSC_logGC: '1', BENCH_STEP: step, BENCH_FLOOR_PORT: String(floorPort), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: 'warn', RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
     stdout: 'pipe',
-    stderr: 'inherit',
+    stderr: 'pipe',
   });
+  // The pauses of the collections logged so far (ms), and which of them were eden collections.
+  const pauses: { eden: boolean; ms: number }[] = [];
+  void (async () => {
+    let rest = '';
+    for await (const chunk of proc.stderr) {
+      const lines = (rest + new TextDecoder().decode(chunk)).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) {
+        const pause = /START .*=> (\w+)Collection.* p=([\d.]+)ms/.exec(line);
+        if (pause) pauses.push({ eden: pause[1] === 'Eden', ms: Number(pause[2]) });
+        else if (!line.startsWith('[GC<') && !line.startsWith('GC END') && !line.startsWith('Requesting GC') && line.trim() !== '') process.stderr.write(`${step}: ${line}\n`);
+      }
+    }
+  })();
   const stdout = proc.stdout.getReader();
   const ready = (async () => {
     if (step === 'server') {
@@ -106,6 +121,7 @@ async function startStep(step: string, floorPort: number) {
   })();
   return {
     pid: proc.pid,
+    pauses,
     appBase: step === 'server' || step === 'app' ? `http://127.0.0.1:${port}` : undefined,
     async stop() {
       proc.kill('SIGTERM');
@@ -157,9 +173,11 @@ if (import.meta.main) {
         const mainBefore = cpu(`/proc/${server.pid}/task/${server.pid}/stat`);
         const threadsBefore = threads(server.pid);
         const countsBefore = faultsAndSwitches(server.pid);
+        const pausesBefore = server.pauses.length;
         const result = await wrk(base + route, { seconds, connections });
         const total = ((cpu(`/proc/${server.pid}/stat`) - before) * 1e6) / result.requests;
         const countsAfter = faultsAndSwitches(server.pid);
+        const pauses = server.pauses.slice(pausesBefore).map((p) => p.ms).sort((a, b) => a - b);
         const perThousand = (key: 'faults' | 'voluntary' | 'involuntary') => (((countsAfter[key] - countsBefore[key]) * 1000) / result.requests).toFixed(1);
         const main = ((cpu(`/proc/${server.pid}/task/${server.pid}/stat`) - mainBefore) * 1e6) / result.requests;
         const others = [...threads(server.pid)]
@@ -183,6 +201,7 @@ if (import.meta.main) {
           'main thread µs/req': main.toFixed(1),
           'other threads µs/req': others || '-',
           'faults /1k req': perThousand('faults'),
+          'GCs: n, median/max pause ms': pauses.length === 0 ? '0' : `${pauses.length}, ${median(pauses).toFixed(1)} / ${pauses.at(-1)!.toFixed(1)}`,
           'main switches /1k req (vol/invol)': `${perThousand('voluntary')} / ${perThousand('involuntary')}`,
           load: load(),
         });
