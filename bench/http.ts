@@ -46,7 +46,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { configureFloor, floorServer, settleFloorProcess } from './floor';
-import { haveWrk, printTable, smoke, wrk, type LoadResult } from './lib';
+import { cpuSeconds, freePort, haveWrk, median, printTable, smoke, wrk, type LoadResult } from './lib';
 
 const TARGETS = [
   ['/api/bars', '/api/bars?symbol=AAPL&range=6mo'],
@@ -63,18 +63,11 @@ function flag(name: string): string[] {
   return values;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat's utime + stime. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms (utime, stime: fields 14 and 15)
-}
 
 /**
  * A wrk run with the CPU the server process spent on it per request (µs):
@@ -82,16 +75,9 @@ function cpuSeconds(pid: number): number {
  * server down, it hardly changes what each request costs).
  */
 async function measured(url: string, pid: number, opts: { seconds: number; connections: number }): Promise<LoadResult & { cpuUs: number }> {
-  const before = cpuSeconds(pid);
+  const before = cpuSeconds(`/proc/${pid}/stat`);
   const result = await wrk(url, opts);
-  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
-}
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
+  return { ...result, cpuUs: ((cpuSeconds(`/proc/${pid}/stat`) - before) * 1e6) / Math.max(1, result.requests) };
 }
 
 /** A server process from `root`, warmed up (ready), on a port of its own; with `floorPort`, bench/floor preloaded beside the app on that port. */

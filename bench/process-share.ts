@@ -25,7 +25,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { configureFloor, floorServer } from './floor';
-import { haveWrk, printTable, wrk } from './lib';
+import { cpuSeconds, freePort, haveWrk, median, printTable, wrk } from './lib';
 
 const STEPS = ['empty', 'imports', 'database', 'services', 'pool', 'warm', 'compose', 'app', 'server'] as const;
 
@@ -34,11 +34,6 @@ function flag(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** CPU seconds of a process (every thread) or of one of its threads: utime + stime of /proc/…/stat. */
-function cpu(path: string): number {
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Minor page faults of a process (/proc/PID/stat's minflt) and its main thread's context switches (voluntary, involuntary: /proc/PID/task/PID/status). */
 function faultsAndSwitches(pid: number): { faults: number; voluntary: number; involuntary: number } {
@@ -54,21 +49,12 @@ function threads(pid: number): Map<string, number> {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() + (tid === String(pid) ? ' (main)' : '');
-      byName.set(name, (byName.get(name) ?? 0) + cpu(`/proc/${pid}/task/${tid}/stat`));
+      byName.set(name, (byName.get(name) ?? 0) + cpuSeconds(`/proc/${pid}/task/${tid}/stat`));
     } catch {
       // a thread that ended meanwhile
     }
   }
   return byName;
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
 }
 
 /** A process at `step` with the floor preloaded on `floorPort`, once its floor answers and the step is done (it prints `step ready`). */
@@ -166,20 +152,20 @@ if (import.meta.main) {
       for (const { step, base, process: server } of started) {
         // With --app-first, the app's own /api/snapshot is loaded just before (as bench/http measures the app, then the in-server floor).
         if ((appFirst || step.endsWith('+app')) && server.appBase) await wrk(`${server.appBase}/api/snapshot?symbol=AAPL`, { seconds, connections });
-        const own = cpu(`/proc/${process.pid}/stat`);
+        const own = cpuSeconds(`/proc/${process.pid}/stat`);
         const alone = await wrk(`http://127.0.0.1:${standalone.port}${route}`, { seconds, connections });
-        const aloneUs = ((cpu(`/proc/${process.pid}/stat`) - own) * 1e6) / alone.requests;
-        const before = cpu(`/proc/${server.pid}/stat`);
-        const mainBefore = cpu(`/proc/${server.pid}/task/${server.pid}/stat`);
+        const aloneUs = ((cpuSeconds(`/proc/${process.pid}/stat`) - own) * 1e6) / alone.requests;
+        const before = cpuSeconds(`/proc/${server.pid}/stat`);
+        const mainBefore = cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`);
         const threadsBefore = threads(server.pid);
         const countsBefore = faultsAndSwitches(server.pid);
         const pausesBefore = server.pauses.length;
         const result = await wrk(base + route, { seconds, connections });
-        const total = ((cpu(`/proc/${server.pid}/stat`) - before) * 1e6) / result.requests;
+        const total = ((cpuSeconds(`/proc/${server.pid}/stat`) - before) * 1e6) / result.requests;
         const countsAfter = faultsAndSwitches(server.pid);
         const pauses = server.pauses.slice(pausesBefore).map((p) => p.ms).sort((a, b) => a - b);
         const perThousand = (key: 'faults' | 'voluntary' | 'involuntary') => (((countsAfter[key] - countsBefore[key]) * 1000) / result.requests).toFixed(1);
-        const main = ((cpu(`/proc/${server.pid}/task/${server.pid}/stat`) - mainBefore) * 1e6) / result.requests;
+        const main = ((cpuSeconds(`/proc/${server.pid}/task/${server.pid}/stat`) - mainBefore) * 1e6) / result.requests;
         const others = [...threads(server.pid)]
           .map(([name, s]) => [name, s - (threadsBefore.get(name) ?? 0)] as const)
           .filter(([name, s]) => !name.endsWith('(main)') && s > 0)
