@@ -13,13 +13,21 @@
  * warm-up: the worker pool's threads start lazily), `pool` (createServices
  * with the pool's threads started), `warm` (services.warm(): the background
  * workers of the warm-up and ready phases, the first scan, the process
- * metrics), `app` (the Elysia app composed and listening), `server` (the
- * real `src/index.ts`, as bench/http runs it). The table gives CPU µs per
- * request of the whole process and of its main thread (/proc/PID/task/PID),
- * so work on other threads shows apart.
+ * metrics), `compose` (the Elysia app composed, not listening), `app` (and
+ * listening), `server` (the real `src/index.ts`, as bench/http runs it).
+ * Probes beside them, each on an empty process: `second-server` (one more idle
+ * Bun.serve), `process-metrics` (prom-client's default metrics),
+ * `wasm-memory` (a 128 MiB WebAssembly memory, as PGlite holds),
+ * `js-heap` (a million small objects kept). `server+app`: the server, its own
+ * /api/snapshot loaded just before each run of the floor (as bench/http
+ * measured it before its settle). The table gives CPU µs per request of the
+ * whole process and of its main thread (/proc/PID/task/PID), so work on other
+ * threads shows apart; page faults and context switches per 1k requests; and
+ * the garbage collections in the run with their pauses (JSC's own log,
+ * BUN_JSC_logGC). Findings: docs/benchmarks.md, "Where the floor is".
  *
  *   bun run bench/process-share.ts                     # every step, 4 s each at 64 connections
- *   bun run bench/process-share.ts --steps empty,server --seconds 3 --runs 2
+ *   bun run bench/process-share.ts --steps empty,server,server+app --seconds 3 --runs 3
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
