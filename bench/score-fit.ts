@@ -4,7 +4,7 @@
  * module kernels/score-table (`bench/calibration.ts --fit-score <file>`), and
  * re-scoring stored trades with the model in the code now.
  */
-import type { Trade } from './calibration';
+import type { Trade } from './calibration-trades';
 import { quantileCuts } from '../src/kernels/baseline';
 import { logisticFit, ridgeFit } from '../src/kernels/stats';
 import { cdfAt, expectedOutcome, FEATURE_NAMES, SCORE_FEATURES, scoreBand, scoreFeatures, scoreModel, rankOf, type RankRule } from '../src/kernels/scoring';

@@ -23,7 +23,7 @@ import initdbWasmPath from '@electric-sql/pglite/initdb.wasm' with { type: 'file
 import pgliteDataPath from '@electric-sql/pglite/pglite.data' with { type: 'file' };
 import pgliteWasmPath from '@electric-sql/pglite/pglite.wasm' with { type: 'file' };
 import { migrations } from '../../drizzle/migrations';
-import { PGLITE_TEMPLATE } from '../../drizzle/pglite-template';
+import { PGLITE_TEMPLATE, type PgliteTemplateInfo } from '../../drizzle/pglite-template';
 import pgliteTemplatePath from '../../drizzle/pglite-template.tar.zst' with { type: 'file' };
 import { applyMigrations as migrate, migrationMetas } from './migrator';
 import { LOCK_KEYS, postgresLocks, processLocks, type ClusterLocks } from './cluster-locks';
@@ -138,12 +138,6 @@ function loadPgliteAssets(): Promise<PgliteAssets> {
   return pgliteAssets;
 }
 
-/** What a PGlite template holds: the PGlite build it was made with, and the migrations applied to it (count, digest of their hashes). */
-export interface PgliteTemplateInfo {
-  wasm: string;
-  migrations: number;
-  digest: string;
-}
 
 /** The digest of the first `count` embedded migrations' hashes. */
 function migrationsDigest(count: number): string {
