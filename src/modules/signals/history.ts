@@ -19,6 +19,7 @@ import { isDateTime } from '../../domain/formats';
 import { csvLine } from '../../ledger/serialize';
 import { envelopeLinks, keysetPage, readPage, type PageMeta } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
+import { inFlight } from '../shared/in-flight';
 import { DATE_PARAM_RANGE, jsonResponse } from '../shared/params';
 import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
 import { HISTORY_CSV_COLUMNS, HistoryResponse, HistorySignal, type HistoryQuery, type HistoryRouteQuery } from './model';
@@ -31,7 +32,7 @@ const mirrorSignal = createMirror(HistorySignal, { TypeCompiler });
 const mirrorPage = createMirror(HistoryResponse, { TypeCompiler });
 
 /** JSON pages being read, per repository and query: identical requests at once share one read and one body. */
-const pagesInFlight = new WeakMap<ScansRepository, Map<string, Promise<HistoryPageJson>>>();
+const pagesInFlight = inFlight<ScansRepository, HistoryPageJson>();
 
 /** A JSON page of the history serialised, with its pagination (for its `Link`). */
 interface HistoryPageJson {
@@ -117,20 +118,8 @@ async function serializeHistory(page: HistoryResponse): Promise<HistoryPageJson>
 
 /** The JSON page of `query`, read once however many ask for it at once. */
 function historyPageJson(scans: ScansRepository, query: HistoryQuery): Promise<HistoryPageJson> {
-  let pages = pagesInFlight.get(scans);
-  if (!pages) pagesInFlight.set(scans, (pages = new Map()));
   const key = JSON.stringify([query.symbol, query.pattern, query.timeframe, query.limit, query.offset, query.cursor, query.order]);
-  let page = pages.get(key);
-  if (!page) {
-    const reading = signalHistory(scans, query).then(serializeHistory);
-    const held = pages;
-    held.set(key, (page = reading));
-    reading.then(
-      () => held.delete(key),
-      () => held.delete(key),
-    );
-  }
-  return page;
+  return pagesInFlight(scans, key, () => signalHistory(scans, query).then(serializeHistory));
 }
 
 /**
