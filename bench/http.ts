@@ -32,7 +32,10 @@
  * this tree's server process, beside the app (its heap, threads, timers and
  * background loops around it). The contract floor to the in-server floor is
  * what the server process costs per request whatever the pipeline does; the
- * in-server floor to `this tree` is the pipeline's own cost.
+ * in-server floor to `this tree` is the pipeline's own cost. The two share a
+ * process, so with `--floor` the floor is preloaded into every tree's server
+ * and before each run in a server process its garbage is collected
+ * (bench/floor's settle), every tree's alike: no run pays for the one before.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
@@ -42,8 +45,8 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { configureFloor, floorServer } from './floor';
-import { haveWrk, printTable, smoke, wrk, type LoadResult } from './lib';
+import { configureFloor, floorServer, settleFloorProcess } from './floor';
+import { cpuSeconds, freePort, haveWrk, median, printTable, smoke, wrk, type LoadResult } from './lib';
 
 const TARGETS = [
   ['/api/bars', '/api/bars?symbol=AAPL&range=6mo'],
@@ -60,18 +63,11 @@ function flag(name: string): string[] {
   return values;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-/** CPU seconds (user + system, every thread) a process has used so far: /proc/<pid>/stat's utime + stime. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms (utime, stime: fields 14 and 15)
-}
 
 /**
  * A wrk run with the CPU the server process spent on it per request (µs):
@@ -79,16 +75,9 @@ function cpuSeconds(pid: number): number {
  * server down, it hardly changes what each request costs).
  */
 async function measured(url: string, pid: number, opts: { seconds: number; connections: number }): Promise<LoadResult & { cpuUs: number }> {
-  const before = cpuSeconds(pid);
+  const before = cpuSeconds(`/proc/${pid}/stat`);
   const result = await wrk(url, opts);
-  return { ...result, cpuUs: ((cpuSeconds(pid) - before) * 1e6) / Math.max(1, result.requests) };
-}
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
-  const port = probe.port!;
-  probe.stop(true);
-  return port;
+  return { ...result, cpuUs: ((cpuSeconds(`/proc/${pid}/stat`) - before) * 1e6) / Math.max(1, result.requests) };
 }
 
 /** A server process from `root`, warmed up (ready), on a port of its own; with `floorPort`, bench/floor preloaded beside the app on that port. */
@@ -153,8 +142,9 @@ export async function benchHttp(): Promise<void> {
   try {
     // One after the other, so each one's ready time and RSS are its own; then all of them stay up.
     for (const [i, [name, root]] of trees.entries()) {
-      // The in-server floor beside this tree's app (the last tree) only: one more row, not one per tree.
-      const server = await startServer(root, logLevel, withFloor && i === trees.length - 1 ? await freePort() : undefined);
+      // The floor is preloaded into every tree's server (so each can be settled alike), measured beside this tree's
+      // app (the last tree) only: one more row, not one per tree.
+      const server = await startServer(root, logLevel, withFloor ? await freePort() : undefined);
       servers.push({ name, server });
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
@@ -174,12 +164,12 @@ export async function benchHttp(): Promise<void> {
       }
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
       const floor = withFloor ? floorServer(path.split('?')[0]!, payload, warm.headers) : undefined;
-      const measuredServers: { name: string; server: { base: string; pid: number } }[] = [...servers];
+      const measuredServers: { name: string; server: { base: string; pid: number; floorBase?: string } }[] = [...servers];
       const own = servers.at(-1)!.server;
       if (floor && own.floorBase) {
         await configureFloor(own.floorBase, path.split('?')[0]!, payload, warm.headers);
         await wrk(own.floorBase + path, { seconds: warmSeconds, connections: connections[0]! });
-        measuredServers.push({ name: 'floor in this tree’s process', server: { base: own.floorBase, pid: own.pid } });
+        measuredServers.push({ name: 'floor in this tree’s process', server: { base: own.floorBase, pid: own.pid, floorBase: own.floorBase } });
       }
       if (floor) measuredServers.push({ name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } });
       try {
@@ -189,7 +179,12 @@ export async function benchHttp(): Promise<void> {
           for (let run = 0; run < runs; run++) {
             // The bare handler is served by this process (idle meanwhile but for it).
             bareRuns.push(await measured(`http://127.0.0.1:${bare.port}${path}`, process.pid, { seconds, connections: c }));
-            for (const [i, { server }] of measuredServers.entries()) appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
+            for (const [i, { server }] of measuredServers.entries()) {
+              // The app and the in-server floor share a process: each run in a server process starts with the garbage of
+              // the run before collected (every tree's alike), so neither pays for the other's.
+              if (server.floorBase) await settleFloorProcess(server.floorBase);
+              appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
+            }
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
           for (const [i, { name }] of measuredServers.entries()) {

@@ -3,7 +3,7 @@
  * table printer. Benchmarks print; they never assert on time.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,6 +20,23 @@ export const smoke = process.argv.includes('--smoke');
 
 /** Starts one SSE client process of the benches (bench/sse-clients.ts) when its JSON config is appended (src/cli/capacity/stream-fleet). */
 export const CLIENT_COMMAND: readonly string[] = [process.execPath, new URL('./sse-clients.ts', import.meta.url).pathname];
+
+/** A loopback port free a moment ago (a server bound to port 0 and stopped). */
+export async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() });
+  const port = probe.port!;
+  probe.stop(true);
+  return port;
+}
+
+/** CPU seconds (user + system) used so far by a process (`/proc/PID/stat`: every thread) or one thread (`/proc/PID/task/TID/stat`): utime + stime, fields 14 and 15, in clock ticks of 10 ms. */
+export function cpuSeconds(statPath: string): number {
+  const fields = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export function haveWrk(): boolean {
   return spawnSync('wrk', ['--version']).error === undefined;

@@ -116,6 +116,11 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
   }
 }
 
+/** Whether a request asks for the first page: no cursor that decodes and no offset. */
+export function isFirstPage(query: { cursor?: string; offset?: string | number }): boolean {
+  return decodeCursor(query.cursor) === undefined && !query.offset;
+}
+
 function toInt(raw: string | number | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = typeof raw === 'number' ? raw : Number(raw);

@@ -47,9 +47,7 @@
 import ipaddr from 'ipaddr.js';
 import type { ProxyTrust } from '../config';
 import { Lru } from '../lru';
-
-/** What the server tells of a request's socket (Bun's `server.requestIP`). */
-export type SocketInfo = { requestIP?(request: Request): { address: string } | null } | null;
+import type { SocketInfo } from './step';
 
 /** A request's client address. */
 export type AddressOf = (request: Request, server: SocketInfo) => string;

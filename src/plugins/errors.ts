@@ -14,7 +14,7 @@ import type { Logger } from '../log';
 import { databaseUnreachable } from '../db/client';
 import { isDataException } from '../db/data-errors';
 import { ProviderError } from '../providers/types';
-import { REQUEST_ID_HEADER } from './request-id';
+import { REQUEST_ID_HEADER } from './step';
 import { requestPath } from './request-path';
 
 /** The spec's Error shape with our stable machine `code` (one of errors.ts's closed set): every error body, and its OpenAPI schema. */

@@ -39,11 +39,8 @@ import { envelopeLinks, type PageMeta } from '../pagination';
 import { plainlyJson } from './media';
 import { errorBody } from './errors';
 import { routeRecorder, type ObserveOptions } from './observe';
-import type { SocketInfo } from './client-address';
 import { represent, NOT_MODIFIED, etagOf, type CompressedBodies, type HeaderRecord } from './representation';
-import { REQUEST_ID_HEADER } from './request-id';
-import { runSteps, type RequestStep } from './step';
-import { versionOf } from './versioning';
+import { REQUEST_ID_HEADER, runSteps, versionOf, type RequestStep, type SocketInfo } from './step';
 
 /** A body the fast path serves: the serialised JSON, and whether it is a held (cached) string. */
 export interface FastBody {

@@ -12,7 +12,7 @@
 import { Elysia } from 'elysia';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { REQUEST_ID_HEADER } from './request-id';
+import { REQUEST_ID_HEADER } from './step';
 import { requestPath } from './request-path';
 
 export interface ObserveOptions {

@@ -46,9 +46,9 @@ import type { Tier } from '../domain/tiers';
 import { AppError } from '../errors';
 import type { Logger } from '../log';
 import type { RateLimitDecision, RateLimitStore } from '../ratelimit';
-import { clientAddressOf, type SocketInfo } from './client-address';
+import { clientAddressOf } from './client-address';
 import { requestPath } from './request-path';
-import type { HeaderSet, RequestStep } from './step';
+import type { HeaderSet, RequestStep, SocketInfo } from './step';
 
 /** A stricter quota, counted on top of the ordinary one, for the routes that declare the class. */
 export interface QuotaClass {
@@ -117,8 +117,6 @@ export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unk
   }
   return when.class ?? 'costly';
 }
-
-export type { HeaderSet } from './step';
 
 /** The bucket of an authenticated principal: its user's, whether it came by session or by one of the user's API keys. */
 export const principalBucket = (principal: Principal): string => `user:${principal.userId}`;

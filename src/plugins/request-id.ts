@@ -6,11 +6,9 @@
  */
 import { Elysia } from 'elysia';
 import { newId } from '../ids';
-import { asHook, type RequestStep } from './step';
+import { REQUEST_ID_HEADER, asHook, type RequestStep } from './step';
 
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export const REQUEST_ID_HEADER = 'x-request-id';
 
 /** The request's id: the caller's own when well formed, else a fresh one. */
 export function requestIdOf(request: Request): string {

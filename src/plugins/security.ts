@@ -18,8 +18,7 @@
  */
 import { Elysia } from 'elysia';
 import { AppError, echoed } from '../errors';
-import type { SocketInfo } from './client-address';
-import type { RequestStep } from './step';
+import type { RequestStep, SocketInfo } from './step';
 
 /** Methods any route of ours answers. */
 const METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';

@@ -7,16 +7,7 @@
 import { Elysia } from 'elysia';
 import { API_VERSIONS, type ApiVersion } from '../config';
 import { AppError, echoed } from '../errors';
-import { asHook, type RequestStep } from './step';
-
-export const API_VERSION_HEADER = 'api-version';
-
-/** The version a request asks for (its header, else the default), or null when the header names none we serve. */
-export function versionOf(request: Request, defaultVersion: ApiVersion): ApiVersion | null {
-  const asked = request.headers.get(API_VERSION_HEADER)?.trim();
-  if (asked === undefined || asked === '') return asked === '' ? null : defaultVersion;
-  return (API_VERSIONS as readonly string[]).includes(asked) ? (asked as ApiVersion) : null;
-}
+import { API_VERSION_HEADER, asHook, versionOf, type RequestStep } from './step';
 
 /** The step (plugins/step): the version answered in `API-Version` (the default when the header names none we serve), a 400 when the header names another. */
 export function versionStep(defaultVersion: ApiVersion): RequestStep {

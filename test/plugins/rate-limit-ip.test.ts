@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'bun:test';
 import type { Principal } from '../../src/auth/principal';
 import { createLogger } from '../../src/log';
-import { rateLimiter, type HeaderSet } from '../../src/plugins/rate-limit';
+import { rateLimiter } from '../../src/plugins/rate-limit';
+import type { HeaderSet } from '../../src/plugins/step';
 import { MemoryRateLimitStore } from '../../src/ratelimit';
 
 const tiers = { free: 100, pro: 1000, enterprise: 10000 } as const;

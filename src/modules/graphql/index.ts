@@ -13,8 +13,9 @@
  * their first GraphQL request. Once built, it is closed with the services.
  */
 import { Elysia } from 'elysia';
-import { clientAddressOf, type SocketInfo } from '../../plugins/client-address';
-import { rateLimiter, rateLimitOptions, type HeaderSet } from '../../plugins/rate-limit';
+import { clientAddressOf } from '../../plugins/client-address';
+import type { HeaderSet, SocketInfo } from '../../plugins/step';
+import { rateLimiter, rateLimitOptions } from '../../plugins/rate-limit';
 import { versioning } from '../../plugins/versioning';
 import type { Services } from '../../services';
 import { GRAPHQL_DOCS, GRAPHQL_PATH, GRAPHQL_RESPONSES, GRAPHQL_STREAM_DOCS, GRAPHQL_STREAM_PATH, GraphQLGetQuery, StreamDeleteQuery, StreamGetQuery } from './model';

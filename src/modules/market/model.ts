@@ -2,7 +2,7 @@
 import { t, type Static } from 'elysia';
 import { TIMEFRAMES } from '../../domain/signal';
 import { PageMetaSchema } from '../../pagination';
-import { DateParam, oneOf, SymbolParam } from '../shared/params';
+import { DateParam, oneOf, SymbolParam, timeframeParam } from '../shared/params';
 import { bulkDocs, FormatParam } from '../shared/representations';
 
 /** The spec's ranges, and `max` (additive, issue 31): every session of the window, paged. */
@@ -32,7 +32,7 @@ export const BarsQuery = t.Object({
       { 'x-required-from-api-version': '1.1.0' },
     ),
   ),
-  timeframe: oneOf('timeframe', TIMEFRAMES, 'Bar timeframe (additive): daily bars, 4h blocks (09:30–13:30 and 13:30–close) or hourly bars; default daily', 'daily'),
+  timeframe: timeframeParam('Bar timeframe (additive): daily bars, 4h blocks (09:30–13:30 and 13:30–close) or hourly bars; default daily'),
   from: t.Optional(DateParam('from', 'First session date of the window, inclusive (additive)')),
   to: t.Optional(DateParam('to', 'Last session date of the window, inclusive (additive); `range` counts back from it')),
   limit: t.Optional(

@@ -9,6 +9,7 @@ import { JsonResponse } from '../../plugins/representation';
 import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { t, type TSchema } from 'elysia';
 import { ErrorSchema } from '../../plugins/errors';
+import { TIMEFRAMES } from '../../domain/signal';
 
 /** The Error shape of every error response (declared with plugins/errors, which renders it). */
 export { ErrorSchema };
@@ -94,6 +95,9 @@ export function oneOf<const V extends string>(name: string, values: readonly V[]
     ...extensions,
   });
 }
+
+/** The timeframe parameter: one of the spec's three, `daily` when absent. */
+export const timeframeParam = (description: string) => oneOf('timeframe', TIMEFRAMES, description, 'daily');
 
 /** A symbol query parameter other than `symbol` (a benchmark, say), upper-cased, with its default. */
 export function symbolParam(name: string, fallback: string, description: string) {

@@ -42,6 +42,9 @@ export interface SyntheticProviderOptions {
 export const INTRADAY_SESSIONS = 126;
 export const DEFAULT_SEED = 42;
 
+/** What one pass of the worker threads draws (a DrawRequest without the seed the draws add). */
+type DrawPlan = Omit<DrawRequest, 'seed'>;
+
 interface SymbolState {
   profile: SymbolProfile;
   /** The daily path over every session of the world, held compactly (held-path.ts); its bars' times are the provider's `sessionTs`. */
@@ -252,9 +255,7 @@ export class SyntheticProvider implements MarketDataProvider {
    * with how many the worker threads drew.
    */
   prepareDaily(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
-    const day = newYorkDate(this.clock());
-    this.world_(day);
-    return this.draws.draw(day, (options.symbols ?? this.universeSymbols()).filter((s) => !this.symbols.has(s) && !this.draws.has(s)), options.threads);
+    return this.drawPlanned(this.dailyPlan(options.symbols), options.threads);
   }
 
   /**
@@ -264,15 +265,7 @@ export class SyntheticProvider implements MarketDataProvider {
    * intraday timeframes then leaves the main thread free for requests.
    */
   prepareIntraday(options: { symbols?: string[]; threads?: number } = {}): Promise<number> {
-    const now = this.clock();
-    const day = newYorkDate(now);
-    const world = this.world_(day);
-    const anchor = lastOpenedSession(world, now);
-    if (anchor < 0) return Promise.resolve(0);
-    const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
-    const held = (s: string) => this.symbols.get(s)?.intraday;
-    const symbols = (options.symbols ?? this.universeSymbols()).filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last);
-    return this.draws.draw(day, symbols, options.threads, window);
+    return this.drawPlanned(this.intradayPlan(options.symbols), options.threads);
   }
 
   /**
@@ -283,7 +276,32 @@ export class SyntheticProvider implements MarketDataProvider {
    */
   async prepare({ symbols, timeframe }: { symbols: string[]; timeframe: Timeframe }): Promise<void> {
     if (symbols.length < PREPARE_IN_WORKERS) return;
-    await (timeframe === 'daily' ? this.prepareDaily({ symbols }) : this.prepareIntraday({ symbols }));
+    const plan = timeframe === 'daily' ? this.dailyPlan(symbols) : this.intradayPlan(symbols);
+    await this.drawPlanned(plan);
+  }
+
+  /** The daily paths to draw today: those of `symbols` (default: the universe) neither held nor being drawn. */
+  private dailyPlan(symbols = this.universeSymbols()): DrawPlan {
+    const day = newYorkDate(this.clock());
+    this.world_(day);
+    return { day, symbols: symbols.filter((s) => !this.symbols.has(s) && !this.draws.has(s)) };
+  }
+
+  /** The 1h and 4h bars to draw as of now: the window of sessions `bars` serves, for `symbols` not holding exactly it; none before the first session opens. */
+  private intradayPlan(symbols = this.universeSymbols()): DrawPlan | undefined {
+    const now = this.clock();
+    const day = newYorkDate(now);
+    const world = this.world_(day);
+    const anchor = lastOpenedSession(world, now);
+    if (anchor < 0) return undefined;
+    const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
+    const held = (s: string) => this.symbols.get(s)?.intraday;
+    return { day, symbols: symbols.filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last), window };
+  }
+
+  /** Hands a plan to the worker threads; resolves with how many they drew. */
+  private drawPlanned(plan: DrawPlan | undefined, threads?: number): Promise<number> {
+    return plan ? this.draws.draw(plan.day, plan.symbols, threads, plan.window) : Promise.resolve(0);
   }
 
   private universeSymbols(): string[] {
