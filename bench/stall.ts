@@ -1,7 +1,8 @@
 /**
  * bench/stall: no single request may stall the server (issues 12, 27). For
  * every documented GET route (the served OpenAPI document's, each required
- * parameter filled, plus the `source=replay` and `asOf` variants), the worst
+ * parameter filled, plus the `source=replay`, `asOf` and largest-page `limit`
+ * variants), the worst
  * `GET /livez` round trip while the route is called cold, 5 callers at once,
  * probing every 50 ms — on a real server process on the embedded defaults
  * from an empty STATE_DIR (quotas raised so nothing is refused):
@@ -44,6 +45,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PAGE_LIMIT_MAX } from '../src/pagination';
 import { seedLedgers } from '../test/helpers/ledger-seed';
 import { probeWhile } from '../test/helpers/livez-probe';
 import { printTable, smoke } from './lib';
@@ -149,7 +151,7 @@ const EXAMPLES: Record<string, string> = { symbol: 'AAPL', trigger: '200', targe
 
 /** Every documented GET route as a URL path a caller would send, with its cost variants. */
 async function documentedRoutes(base: string, month: string): Promise<{ path: string; session: boolean; stream: boolean }[]> {
-  type Param = { name: string; in: string; required?: boolean; schema?: { enum?: string[]; anyOf?: { const?: string; enum?: string[] }[] } };
+  type Param = { name: string; in: string; required?: boolean; schema?: { maximum?: number; enum?: string[]; anyOf?: { const?: string; enum?: string[] }[] } };
   const doc = (await (await fetch(`${base}/openapi/json`)).json()) as { paths: Record<string, { get?: { parameters?: Param[]; security?: unknown[]; responses?: Record<string, { content?: Record<string, unknown> }> } }> };
   const routes: { path: string; session: boolean; stream: boolean }[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
@@ -166,6 +168,9 @@ async function documentedRoutes(base: string, month: string): Promise<{ path: st
     const names = new Set(params.map((p) => p.name));
     if (names.has('source')) routes.push({ path: url(['source=replay']), session, stream });
     if (names.has('asOf')) routes.push({ path: url([`asOf=${month}-15`]), session, stream });
+    // The largest page a caller may ask for: its schema's maximum, else the envelope's clamp (pagination's PAGE_LIMIT_MAX).
+    const limit = params.find((p) => p.name === 'limit' && p.in === 'query');
+    if (limit) routes.push({ path: url([`limit=${limit.schema?.maximum ?? PAGE_LIMIT_MAX}`]), session, stream });
   }
   return routes;
 }
@@ -333,8 +338,8 @@ async function waitFor(server: Server, msg: string, timeoutMs: number): Promise<
   return false;
 }
 
-/** `--seeded`: the routes whose cost grows with the ledgers (the stall guard's: test/e2e/stall). */
-const SEEDED_ROUTES = ['/api/transparency', '/api/scorecard'];
+/** `--seeded`: the routes whose cost grows with the ledgers, and the signals' history (the stall guard's: test/e2e/stall). */
+const SEEDED_ROUTES = ['/api/transparency', '/api/scorecard', '/api/breakouts/history'];
 
 /**
  * `--seeded`: one tree over the stall guard's ledgers (test/helpers/ledger-seed:

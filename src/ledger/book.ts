@@ -137,15 +137,14 @@ export class TradeBook {
   private async extendTo(head: { seq: number; hash: string }): Promise<void> {
     const { facts, replayId } = this.ledger;
     const { pageSize } = this.options;
-    for (let after = this.head.seq; ; ) {
+    for (let after = this.head.seq; after < head.seq; ) {
       // A turn of the loop before each read and between the read and the parsing: PGlite answers in this thread
       // and settles in microtasks, so the head's read, a page's and its parsing would otherwise be one stretch.
       await yieldToEventLoop();
-      const rows = await facts.page(replayId, after, head.seq, pageSize);
+      const { rows, through } = await facts.page(replayId, after, head.seq, pageSize);
       await yieldToEventLoop();
       for (const row of rows) this.apply(row);
-      if (rows.length < pageSize) break;
-      after = rows.at(-1)!.seq;
+      after = through;
     }
     this.loaded = true;
     this.head = head;

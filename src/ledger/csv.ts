@@ -85,8 +85,8 @@ export class LedgerCsv {
     const entries = new Map<string, CsvEntry>();
     const { facts, replayId } = this.ledger;
     const page = this.options.chunkSignals * 4;
-    for (let after = 0; ; ) {
-      const rows = await facts.page(replayId, after, head.seq, page);
+    for (let after = 0; after < head.seq; ) {
+      const { rows, through } = await facts.page(replayId, after, head.seq, page);
       for (const row of rows) {
         const data = JSON.parse(row.facts) as Record<string, unknown>;
         if (row.kind === 'signal') {
@@ -98,8 +98,7 @@ export class LedgerCsv {
         if (row.kind === 'state') entry.state = String(data.state);
         else if (row.kind === 'outcome') entry.outcome = data as CsvEntry['outcome'];
       }
-      if (rows.length < page) break;
-      after = rows.at(-1)!.seq;
+      after = through;
       await yieldToEventLoop();
     }
     const all = [...entries.values()];

@@ -68,7 +68,8 @@ describe('trades kept beside the live chain', () => {
     await ledger.append(kinds(apart, 'event'));
     await ledger.append(kinds(apart, 'outcome'));
     const head = await ledger.head();
-    const facts = await ledger.facts.page(undefined, 0, head.seq, 1000);
+    const { rows: facts, through } = await ledger.facts.page(undefined, 0, head.seq, 1000);
+    expect(through).toBe(head.seq);
     const all = [...together, ...apart];
     expect(facts).toHaveLength(all.length); // every record of these kinds has its facts, in the records' order
     for (const f of facts) {
@@ -77,6 +78,21 @@ describe('trades kept beside the live chain', () => {
       if (f.kind === 'state') expect(JSON.parse(f.facts)).toEqual({ state: 'confirmed' });
       if (f.kind === 'outcome') expect(JSON.parse(f.facts)).toMatchObject({ outcome: entry.data.outcome, rMultiple: entry.data.rMultiple });
     }
+  });
+
+  it('reads the live chain by seq ranges, page after page, to its head: the same facts as one read', async () => {
+    const head = await ledger.head();
+    const whole = (await ledger.facts.page(undefined, 0, head.seq, head.seq)).rows;
+    const paged: typeof whole = [];
+    const ends: number[] = [];
+    for (let after = 0; after < head.seq; ) {
+      const { rows, through } = await ledger.facts.page(undefined, after, head.seq, 7);
+      expect(rows.every((r) => r.seq > after && r.seq <= after + 7)).toBe(true);
+      paged.push(...rows);
+      ends.push((after = through));
+    }
+    expect(paged).toEqual(whole);
+    expect(ends.at(-1)).toBe(head.seq);
   });
 
   it('gives the figures of the records themselves', async () => {
@@ -93,9 +109,9 @@ describe('trades kept beside the live chain', () => {
     const read: number[] = [];
     const page = ledger.facts.page.bind(ledger.facts);
     ledger.facts.page = async (...args: Parameters<typeof page>) => {
-      const rows = await page(...args);
-      read.push(rows.length);
-      return rows;
+      const answer = await page(...args);
+      read.push(answer.rows.length);
+      return answer;
     };
     const more = seedRecords(460, 5, sessions);
     await ledger.append(kinds(more, 'signal'));

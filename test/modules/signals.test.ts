@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { MarketDataProvider } from '../../src/providers/types';
 import type { BreakoutsResponse, HistoryResponse } from '../../src/modules/signals/model';
+import { signalHistory } from '../../src/modules/signals/history';
 import { createTestContext, errorBody, PIPELINES, syntheticMarket, type TestContext } from '../helpers/app';
 
 let shared: TestContext;
@@ -179,6 +180,23 @@ describe('GET /api/breakouts/history', () => {
       expect(s.timeframe).toBe(first.timeframe);
     }
     expect(body.filters).toEqual({ symbol: first.symbol, pattern: first.patternType, timeframe: first.timeframe });
+  });
+
+  it('answers identical requests at once from one read, the page serialised as its object is', async () => {
+    await ctx.json<BreakoutsResponse>('/api/breakouts');
+    const scans = ctx.services.scans;
+    const read = scans.signalHistory.bind(scans);
+    let reads = 0;
+    scans.signalHistory = (...args) => (reads++, read(...args));
+    try {
+      const texts = await Promise.all(Array.from({ length: 5 }, async () => (await ctx.request('/api/breakouts/history?limit=200')).text()));
+      expect(reads).toBe(1);
+      expect(new Set(texts).size).toBe(1);
+      // Field for field and in the schema's order, as Elysia sent the object (issue 27 changed how, not what).
+      expect(texts[0]).toBe(JSON.stringify(await signalHistory(scans, { limit: 200 })));
+    } finally {
+      scans.signalHistory = read;
+    }
   });
 
   it.each(['pattern=teacup', 'timeframe=2h', 'symbol=9X', 'order=up'])('refuses %s with 400', async (qs) => {

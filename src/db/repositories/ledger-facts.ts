@@ -8,7 +8,7 @@
  * costs an insert into a table with one index (two on the replay chain), and
  * nothing is left for a vacuum the embedded database never runs.
  */
-import { and, asc, eq, gt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, min, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { ledgerChainState, type LedgerChainStateRow, type LedgerFactRow, type LedgerFactsTable, type LedgerRecordRow, type LedgerRecordsTable } from '../schema';
 
@@ -135,14 +135,31 @@ export class LedgerFactsRepository {
     });
   }
 
-  /** Facts of one replay (or of the live chain) with `afterSeq < seq ≤ throughSeq`, in chain order. */
-  page(replayId: string | undefined, afterSeq: number, throughSeq: number, limit: number): Promise<LedgerFactRow[]> {
+  /**
+   * The facts of one replay (or of the live chain) in the next `limit` seqs after `afterSeq` (up to `throughSeq`),
+   * in chain order, and the seq they cover through: the next page starts after it, and the read is done once it
+   * is `throughSeq`. A range with none of the replay's facts (another replay's records) goes on to its next fact.
+   *
+   * Read by seq ranges, not by `ORDER BY seq LIMIT` over everything after the cursor: the embedded database never
+   * gathers statistics (PGlite runs no autovacuum, so no ANALYZE), and for a two-sided range its planner guesses
+   * a handful of rows, fetches every row after the cursor by bitmap and sorts them, for each page — after a first
+   * start's boot replay (254k facts) every page of the replay's book sorted what was left of it, 90 ms a page,
+   * and a cold replay scorecard, monthly rollup or ledger page took minutes (bench/stall). A range of `limit`
+   * seqs holds at most `limit` facts (seq is the key), so a page costs the same wherever it is.
+   */
+  async page(replayId: string | undefined, afterSeq: number, throughSeq: number, limit: number): Promise<{ rows: LedgerFactRow[]; through: number }> {
     const { facts } = this.chain;
-    return this.db
+    const upTo = Math.min(throughSeq, afterSeq + limit);
+    const rows = await this.db
       .select()
       .from(facts)
-      .where(this.scoped(replayId, gt(facts.seq, afterSeq), lte(facts.seq, throughSeq)))
-      .orderBy(asc(facts.seq))
-      .limit(limit);
+      .where(this.scoped(replayId, gt(facts.seq, afterSeq), lte(facts.seq, upTo)))
+      .orderBy(asc(facts.seq));
+    if (rows.length > 0 || upTo === throughSeq) return { rows, through: upTo };
+    const [next] = await this.db
+      .select({ seq: min(facts.seq) })
+      .from(facts)
+      .where(this.scoped(replayId, gt(facts.seq, upTo), lte(facts.seq, throughSeq)));
+    return { rows, through: next?.seq == null ? throughSeq : Number(next.seq) - 1 };
   }
 }

@@ -288,15 +288,22 @@ export class LedgerRepository {
       .limit(limit);
   }
 
-  /** Event and outcome records of the given signals, in chain order (up to `throughSeq` when given). */
+  /**
+   * Event and outcome records of the given signals, in chain order (up to `throughSeq` when given). The signals'
+   * records are located by their (signal, seq) index in a subquery of their seqs: the embedded database gathers
+   * no statistics, and given the replay and a seq bound beside the signal ids its planner walked the replay's
+   * whole (replay, seq) index instead — 1.5 s for 50 signals of a boot replay's 478k records, on the server's
+   * thread, for each slice of a ledger page (17 ms this way).
+   */
   followUps(signalIds: string[], throughSeq?: number): Promise<LedgerRecordRow[]> {
     if (signalIds.length === 0) return Promise.resolve([]);
+    const r = this.records;
     return this.db
       .select()
-      .from(this.records)
+      .from(r)
       .where(
         this.scoped(
-          inArray(this.records.signalId, signalIds),
+          sql`${r.seq} = any(array(select ${r.seq} from ${r} where ${r.signalId} = any(array(select json_array_elements_text(${JSON.stringify(signalIds)}::json)))))`,
           inArray(this.records.kind, ['event', 'outcome']),
           throughSeq === undefined ? undefined : lte(this.records.seq, throughSeq),
         ),

@@ -5,6 +5,7 @@
  * instead of casting it.
  */
 import { Type } from '@sinclair/typebox';
+import { getTableColumns } from 'drizzle-orm';
 import { storedAs } from '../../domain/check';
 import {
   AlertVerdictsSchema,
@@ -29,7 +30,7 @@ import {
   TIMEFRAMES,
   TREND_REGIMES,
 } from '../../domain/signal';
-import { scanRuns, type ScanRunRow, type SignalRow } from '../schema';
+import { scanRuns, signals, type ScanRunRow, type SignalRow } from '../schema';
 
 /** A run without its findings, its timeframe and stale series checked. */
 export interface RunSummary extends Omit<ScanRunRow, 'findings' | 'regime' | 'alerts' | 'timeframe' | 'staleSeries'> {
@@ -82,7 +83,13 @@ export function persistedRun(row: ScanRunRow): PersistedRun {
   return { ...runSummary(summary), signals: findingsOf(findings, `${what} findings`), regime: regimeOf(regime ?? null, `${what} regime`), alerts: alertsOf(verdicts ?? null, `${what} alerts`) };
 }
 
-export function storedSignal(row: SignalRow): StoredSignal {
+/** A signal as its history lists it: every column but `geometry` (the chart's points, the widest column; decoding it on PGlite held the server's thread for a page of 200). */
+export type HistoryRow = Omit<StoredSignal, 'geometry'>;
+
+const { geometry: _geometry, ...historyColumnSet } = getTableColumns(signals);
+export const historyColumns = historyColumnSet;
+
+export function historyRow(row: Omit<SignalRow, 'geometry'>): HistoryRow {
   const what = `signal ${row.id}`;
   return {
     ...row,
@@ -90,8 +97,11 @@ export function storedSignal(row: SignalRow): StoredSignal {
     state: stateOf(row.state, `${what} state`),
     stopLoss: Number.isFinite(row.stopLoss) ? row.stopLoss : null,
     reasons: reasonsOf(row.reasons, `${what} reasons`),
-    geometry: geometryOf(row.geometry, `${what} geometry`),
   };
+}
+
+export function storedSignal(row: SignalRow): StoredSignal {
+  return { ...historyRow(row), geometry: geometryOf(row.geometry, `signal ${row.id} geometry`) };
 }
 
 export const summaryColumns = {

@@ -19,6 +19,8 @@ import { storedSignalId, withStoredIds } from './signal-ids';
 import type { StoredStreamEvent, StreamEventInput, StreamEventsRepository } from './stream-events';
 import {
   findingOf,
+  historyColumns,
+  historyRow,
   patternFamilyOf,
   patternTypeOf,
   persistedRun,
@@ -30,12 +32,13 @@ import {
   summaryColumns,
   timeframeOf,
   trendRegimeOf,
+  type HistoryRow,
   type PersistedRun,
   type RunSummary,
   type StoredSignal,
 } from './scan-rows';
 
-export type { PersistedRun, RunSummary, StoredSignal } from './scan-rows';
+export type { HistoryRow, PersistedRun, RunSummary, StoredSignal } from './scan-rows';
 
 /** Rows a multi-row statement: 21 bind parameters a signal row stay well under PostgreSQL's 65,535. */
 const ROWS_A_STATEMENT = 1000;
@@ -241,21 +244,21 @@ export class ScansRepository {
    * `after` is the last row of the previous page; without it `offset` applies.
    * Fetches `limit + 1` rows so the caller can tell whether more exist.
    */
-  async signalHistory(filter: SignalFilter, page: PageRequest): Promise<{ rows: StoredSignal[]; total: number }> {
+  async signalHistory(filter: SignalFilter, page: PageRequest): Promise<{ rows: HistoryRow[]; total: number }> {
     const conditions: SQL[] = [];
     if (filter.symbol) conditions.push(eq(signals.symbol, filter.symbol));
     if (filter.patternType) conditions.push(eq(signals.patternType, filter.patternType));
     if (filter.timeframe) conditions.push(eq(signals.timeframe, filter.timeframe));
     const where = conditions.length ? and(...conditions) : undefined;
     const query = this.db
-      .select()
+      .select(historyColumns)
       .from(signals)
       .where(and(where, beyondCursor(signals.detectedAt, signals.id, page)))
       .orderBy(...pageOrder(signals.detectedAt, signals.id, page.order))
       .limit(page.limit + 1)
       .offset(pageOffset(page));
     const [rows, totals] = await Promise.all([query, this.db.select({ n: count() }).from(signals).where(where)]);
-    return { rows: rows.map(storedSignal), total: Number(totals[0]?.n ?? 0) };
+    return { rows: rows.map(historyRow), total: Number(totals[0]?.n ?? 0) };
   }
 
   /**

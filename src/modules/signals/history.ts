@@ -3,15 +3,42 @@
  * /api/breakouts/history: every signal ever surfaced, newest first by
  * (detectedAt, id) with keyset cursors, each with its recorded state changes;
  * as JSON (the envelope), CSV or NDJSON (issue 31, modules/shared/representations).
+ *
+ * The JSON page is read and serialised with the event loop free between its
+ * steps, and identical requests at once share one read and one body (issue
+ * 27): PGlite runs each query and decodes its rows in the server's thread, and
+ * Elysia's response check and mirror over a page of 200 signals (twice:
+ * `signals` and `items`), per caller, held a `/livez` probe 868 ms at load 13
+ * (five cold callers, bench/stall).
  */
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { createMirror } from 'exact-mirror';
+import { yieldToEventLoop } from '../../db/client';
 import type { ScansRepository } from '../../db/repositories/scans';
 import { isDateTime } from '../../domain/formats';
 import { csvLine } from '../../ledger/serialize';
-import { envelopeLinks, keysetPage, readPage } from '../../pagination';
+import { envelopeLinks, keysetPage, readPage, type PageMeta } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
-import { DATE_PARAM_RANGE } from '../shared/params';
+import { inFlight } from '../shared/in-flight';
+import { DATE_PARAM_RANGE, jsonResponse } from '../shared/params';
 import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
-import { HISTORY_CSV_COLUMNS, type HistoryQuery, type HistoryResponse, type HistoryRouteQuery } from './model';
+import { HISTORY_CSV_COLUMNS, HistoryResponse, HistorySignal, type HistoryQuery, type HistoryRouteQuery } from './model';
+
+/** Signals serialised between two turns of the event loop. */
+const SERIALIZE_SLICE = 50;
+
+/** The mirrors of the response schema Elysia applies to a returned object (fields in the schema's order, others dropped), so the held JSON is the same bytes. */
+const mirrorSignal = createMirror(HistorySignal, { TypeCompiler });
+const mirrorPage = createMirror(HistoryResponse, { TypeCompiler });
+
+/** JSON pages being read, per repository and query: identical requests at once share one read and one body. */
+const pagesInFlight = inFlight<ScansRepository, HistoryPageJson>();
+
+/** A JSON page of the history serialised, with its pagination (for its `Link`). */
+interface HistoryPageJson {
+  text: string;
+  pagination: PageMeta;
+}
 
 /** A keyset position this endpoint hands out: a detectedAt within the date range and a signal id (an intraday one has a `/`: domain/signal-id). */
 function isHistoryKey([at, id]: [string | number, string]): boolean {
@@ -22,8 +49,11 @@ export async function signalHistory(scans: ScansRepository, query: HistoryQuery)
   const request = readPage(query, isHistoryKey);
   const filter = { symbol: query.symbol, patternType: query.pattern, timeframe: query.timeframe };
   const { rows, total } = await scans.signalHistory(filter, request);
+  // A turn of the loop between a query's rows and the next query: PGlite settles each in a microtask.
+  await yieldToEventLoop();
   const page = keysetPage(rows, request, (row) => [row.detectedAt.toISOString(), row.id], total);
   const events = await scans.eventsOf(page.items.map((r) => r.id));
+  await yieldToEventLoop();
   const bySignal = new Map<string, HistoryResponse['items'][number]['stateHistory']>();
   for (const e of events) {
     const list = bySignal.get(e.signalId) ?? [];
@@ -69,16 +99,46 @@ function historyCsv(signals: readonly HistorySignal[]): string {
 }
 
 /**
- * The answer of GET /api/breakouts/history: the envelope as JSON (its `Link`
- * set by plugins/representation, as on every envelope), or the page's
+ * The JSON page as the route sends it: the signals mirrored and serialised
+ * `SERIALIZE_SLICE` at a time with the event loop free between slices, once
+ * for both `signals` and `items` (the same list), spliced into the mirrored
+ * envelope in its schema order.
+ */
+async function serializeHistory(page: HistoryResponse): Promise<HistoryPageJson> {
+  const parts: string[] = [];
+  for (let i = 0; i < page.items.length; i += SERIALIZE_SLICE) {
+    if (i > 0) await yieldToEventLoop();
+    parts.push(JSON.stringify(page.items.slice(i, i + SERIALIZE_SLICE).map((s) => mirrorSignal(s))).slice(1, -1));
+  }
+  const list = `[${parts.join(',')}]`;
+  const envelope = mirrorPage({ ...page, signals: [], items: [] }) as Record<string, unknown>;
+  const fields = Object.entries(envelope).flatMap(([key, value]) => (value === undefined ? [] : [`${JSON.stringify(key)}:${key === 'signals' || key === 'items' ? list : JSON.stringify(value)}`]));
+  return { text: `{${fields.join(',')}}`, pagination: page.pagination };
+}
+
+/** The JSON page of `query`, read once however many ask for it at once. */
+function historyPageJson(scans: ScansRepository, query: HistoryQuery): Promise<HistoryPageJson> {
+  const key = JSON.stringify([query.symbol, query.pattern, query.timeframe, query.limit, query.offset, query.cursor, query.order]);
+  return pagesInFlight(scans, key, () => signalHistory(scans, query).then(serializeHistory));
+}
+
+/**
+ * The answer of GET /api/breakouts/history: the envelope as JSON (held, with
+ * its `Link` set in `headers`, the route's response headers, as
+ * plugins/representation sets it on an envelope object), or the page's
  * signals as CSV or NDJSON with the same `Link`.
  */
-export async function historyAnswer(scans: ScansRepository, query: HistoryRouteQuery, request: Request): Promise<HistoryResponse | Response> {
+export async function historyAnswer(scans: ScansRepository, query: HistoryRouteQuery, request: Request, headers: Record<string, string | number>): Promise<Response> {
   // Negotiated first: a 406 costs no read.
   const media = bulkMedia(request.headers.get('accept'), query.format);
   const { format: _format, ...params } = query;
+  if (media === 'application/json') {
+    const { text, pagination } = await historyPageJson(scans, params);
+    const link = envelopeLinks(request.url, pagination);
+    if (link) headers.link = link;
+    return jsonResponse(text);
+  }
   const page = await signalHistory(scans, params);
-  if (media === 'application/json') return page;
   const link = envelopeLinks(request.url, page.pagination);
   const body = media === 'text/csv' ? streamRows(page.items, historyCsv, csvLine(HISTORY_CSV_COLUMNS)) : streamRows(page.items, ndjsonLines);
   return rowsResponse(media, body, link ? { link } : {});

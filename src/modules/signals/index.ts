@@ -30,7 +30,7 @@ export function signalsModule(services: Services) {
         detail: SIGNALS_DOCS.breakouts,
       },
     )
-    .get('/api/breakouts/history', ({ query, request }) => historyAnswer(services.scans, query, request), {
+    .get('/api/breakouts/history', ({ query, request, set }) => historyAnswer(services.scans, query, request, set.headers as Record<string, string>), {
       query: HistoryRouteQuery,
       response: withErrors(HistoryResponse, 400, 406, 429),
       detail: SIGNALS_DOCS.history,

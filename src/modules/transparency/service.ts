@@ -10,6 +10,7 @@ import { yieldToEventLoop } from '../../db/client';
 import { ledgerEntries, type LedgerEntryView } from '../../ledger/serialize';
 import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
+import { inFlight } from '../shared/in-flight';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 
@@ -25,7 +26,7 @@ const PAGE_SLICE = 50;
 const SERIALIZE_SLICE = 50;
 
 /** Pages being read, per server's sources and query: identical requests at once share one read and one body. */
-const pagesInFlight = new WeakMap<LedgerSources, Map<string, Promise<LedgerPageJson>>>();
+const pagesInFlight = inFlight<LedgerSources, LedgerPageJson>();
 
 /** A ledger page serialised, with its `count` (the matches of all pages: where the next page is, for its Link). */
 export interface LedgerPageJson {
@@ -70,20 +71,8 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
  * and compresses it once). The fields are LedgerResponse's, `records` last.
  */
 export function ledgerPageJson(sources: LedgerSources, query: LedgerQuery): Promise<LedgerPageJson> {
-  let pages = pagesInFlight.get(sources);
-  if (!pages) pagesInFlight.set(sources, (pages = new Map()));
   const key = JSON.stringify([query.source, query.replayId, query.since, query.until, query.patternType, query.scoreBand, query.limit, query.offset]);
-  let page = pages.get(key);
-  if (!page) {
-    const reading = ledgerPage(sources, query).then(serializePage);
-    const held = pages;
-    held.set(key, (page = reading));
-    reading.then(
-      () => held.delete(key),
-      () => held.delete(key),
-    );
-  }
-  return page;
+  return pagesInFlight(sources, key, () => ledgerPage(sources, query).then(serializePage));
 }
 
 async function serializePage({ records, ...rest }: LedgerResponse): Promise<LedgerPageJson> {
