@@ -106,6 +106,16 @@ export function routeQuery(app: () => { routes: readonly { method: string; path:
   };
 }
 
+/**
+ * Seconds a connection may stay silent before Bun closes it — a request whose
+ * answer is still being made included (Bun's idle timer runs until the first
+ * byte is written; Elysia's default is 30). The same as the reference
+ * HAProxy's `timeout server` (deploy/haproxy.cfg): a cold read of a whole
+ * boot replay's ledger can take longer than 30 s on a small machine, and was
+ * cut off with an empty reply.
+ */
+const SERVER_IDLE_SECONDS = 60;
+
 export function createApp(services: Services) {
   const { config, log } = services;
   // Bun's own limits lifted above the app's (plugins/body-limit: the app refuses in the Error shape), and a
@@ -132,7 +142,7 @@ export function createApp(services: Services) {
   const stages = appStages(services);
   const hot = fastRoutes(services, ordinaryOf, routeQuery(() => app), stages);
   const app = useStages(
-    new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, routes: hot } })
+    new Elysia({ name: 'breakline', serve: { ...serverLimits(), development: false, idleTimeout: SERVER_IDLE_SECONDS, routes: hot } })
       .use(observe({ log, metrics: services.metrics, isRoute }))
       .use(errors(log, () => void services.health.refresh())),
     stages,
