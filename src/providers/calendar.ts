@@ -208,14 +208,29 @@ export function marketHolidays(year: number): Closure[] {
 
 const closedDays = new Map<number, Set<number>>();
 
-function isClosed(dayNo: number): boolean {
-  const year = new Date(dayNo * DAY_MS).getUTCFullYear();
+/** The day numbers of `year`'s closures (each falls in its own year: observed dates never cross New Year, see marketHolidays). */
+function closedIn(year: number): Set<number> {
   let set = closedDays.get(year);
   if (!set) {
     set = new Set(marketHolidays(year).map((c) => parseIsoDate(c.date)));
     closedDays.set(year, set);
   }
-  return set.has(dayNo);
+  return set;
+}
+
+function isClosed(dayNo: number): boolean {
+  return closedIn(new Date(dayNo * DAY_MS).getUTCFullYear()).has(dayNo);
+}
+
+/**
+ * Monday-to-Friday days before day number `n`, counted from the Monday
+ * 1970-01-05 (day 4; negative before it): weekdays in [a, b) are
+ * `weekdaysBefore(b) − weekdaysBefore(a)`, whole weeks at 5 each.
+ */
+function weekdaysBefore(n: number): number {
+  const k = n - 4;
+  const weeks = Math.floor(k / 7);
+  return weeks * 5 + Math.min(k - weeks * 7, 5);
 }
 
 function isSessionDay(dayNo: number): boolean {
@@ -253,8 +268,15 @@ export function tradingDays(from: string, to: string): string[] {
  */
 export function tradingDaysUntil(from: string, to: string): number {
   if (to < from) return -tradingDaysUntil(to, from);
-  let count = 0;
-  for (let n = parseIsoDate(from) + 1, end = parseIsoDate(to); n <= end; n++) if (isSessionDay(n)) count++;
+  // Weekdays by arithmetic, less the closures on weekdays in the range: a
+  // year apart costs the same as a day (it was a walk of every day, each a
+  // Date, per listed report of /api/earnings — issue 27).
+  const start = parseIsoDate(from);
+  const end = parseIsoDate(to);
+  let count = weekdaysBefore(end + 1) - weekdaysBefore(start + 1);
+  for (let year = civilOf(start + 1, yearOf), last = civilOf(end, yearOf); year <= last; year++) {
+    for (const n of closedIn(year)) if (n > start && n <= end && weekday(n) !== 0 && weekday(n) !== 6) count--;
+  }
   return count;
 }
 

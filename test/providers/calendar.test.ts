@@ -158,6 +158,30 @@ describe('stepping and bounds', () => {
     expect(tradingDaysUntil('2024-12-02', '2024-11-26')).toBe(-3);
   });
 
+  it('counts a whole year as the exchange does (252 sessions in 2024, 250 in 2023, 251 in 2022)', () => {
+    expect(tradingDaysUntil('2023-12-31', '2024-12-31')).toBe(252);
+    expect(tradingDaysUntil('2022-12-31', '2023-12-31')).toBe(250);
+    expect(tradingDaysUntil('2021-12-31', '2022-12-31')).toBe(251);
+  });
+
+  it('counts as many sessions as a walk of every day between, over ranges across years, weekends and closures', () => {
+    // Reference: the sessions tradingDays lists day by day, less `from` itself when it is one.
+    const walk = (from: string, to: string) => tradingDays(from, to).length - (isTradingDay(from) ? 1 : 0);
+    let seed = 11;
+    const day = () => isoDate(Date.UTC(2000, 0, 1) / 86_400_000 + ((seed = (seed * 48271) % 2147483647) % 13_149));
+    const pairs: Array<[string, string]> = [['2000-01-01', '2035-12-31'], ['2001-09-10', '2001-09-17'], ['2012-10-26', '2012-10-31'], ['2035-12-31', '2035-12-31']];
+    for (let i = 0; i < 300; i++) {
+      const a = day();
+      const near = isoDate(parseIsoDate(a) + (seed % 20));
+      pairs.push([a, day()], [a, near > '2035-12-31' ? '2035-12-31' : near]);
+    }
+    for (const [x, y] of pairs) {
+      const [from, to] = x <= y ? [x, y] : [y, x];
+      if (tradingDaysUntil(from, to) !== walk(from, to)) expect([from, to, tradingDaysUntil(from, to)]).toEqual([from, to, walk(from, to)]);
+      expect(tradingDaysUntil(to, from) + walk(from, to)).toBe(0); // the same count, negated
+    }
+  });
+
   it('reads the New York date of an instant across midnight and both offsets (checked against Intl)', () => {
     for (let t = Date.UTC(2000, 0, 1); t < Date.UTC(2035, 11, 31); t += 7 * 3_600_000 + 13 * 60_000) {
       expect(newYorkDate(t)).toBe(intlNewYork(t).date);
