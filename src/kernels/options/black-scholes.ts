@@ -157,6 +157,27 @@ export function blackScholesGreeks(kind: OptionKind, spot: number, strike: numbe
   return { ...scratch };
 }
 
+/**
+ * Γ alone — the same value, bit for bit, as `blackScholesGreeks(…).gamma` of
+ * either kind (the same expressions; Γ does not depend on the kind), without
+ * the two Φ evaluations and the object the full greeks cost: the gamma
+ * exposure of a chain is evaluated at 61 hypothetical spots for its flip
+ * (kernels/options/flow `gammaFlip`).
+ * @throws {RangeError} as {@link blackScholesPrice}.
+ * @example
+ * blackScholesGamma(49, 50, 0.3846, 0.05, 0.2); // => blackScholesGreeks('call', 49, 50, 0.3846, 0.05, 0.2).gamma (Hull: 0.066)
+ */
+export function blackScholesGamma(spot: number, strike: number, years: number, rate: number, vol: number, dividendYield = 0): number {
+  checkOption(spot, strike, years, rate, vol, dividendYield);
+  const forward = spot * Math.exp(-dividendYield * years);
+  const bond = strike * Math.exp(-rate * years);
+  const s = vol * Math.sqrt(years);
+  if (!(s > 0)) return forward === bond ? Infinity : 0; // the σ√T → 0 limit, as greeksUnchecked
+  const d1 = Math.log(forward / bond) / s + 0.5 * s;
+  const density = forward * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
+  return density / (spot * spot * s);
+}
+
 /** Contracts in a batch, one option per index (struct of arrays, as an option chain or grid is stored). */
 export interface ContractColumns {
   /** +1 for a call, −1 for a put. */

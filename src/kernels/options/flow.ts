@@ -26,7 +26,7 @@
  * @example
  * optionsFlow(contracts, { spot: 100, rate: 0.045 }).unusual; // contracts with volume ≥ 500 and ≥ 2× OI
  */
-import { blackScholesGreeks, type OptionKind } from './black-scholes';
+import { blackScholesGamma, blackScholesGreeks, type OptionKind } from './black-scholes';
 
 export interface FlowContract {
   contractSymbol: string;
@@ -124,7 +124,7 @@ export function gammaExposureAt(contracts: readonly FlowContract[], spot: number
   let total = 0;
   for (const c of contracts) {
     if (c.iv === null || !(c.iv > 0) || !(c.years > 0) || c.openInterest <= 0) continue;
-    const { gamma } = blackScholesGreeks(c.type, spot, c.strike, c.years, rate, c.iv);
+    const gamma = blackScholesGamma(spot, c.strike, c.years, rate, c.iv);
     total += (c.type === 'call' ? 1 : -1) * gamma * c.openInterest * 100 * spot * spot * 0.01;
   }
   return total;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'bun:test';
 import {
+  blackScholesGamma,
   blackScholesGreeks,
   blackScholesGreeks1d,
   blackScholesPrice,
@@ -90,6 +91,16 @@ describe('Black–Scholes–Merton greeks', () => {
       expect(c.vega).toBe(p.vega);
       expect(Math.abs(c.delta - p.delta - Math.exp(-q * T))).toBeLessThan(1e-15);
     }
+  });
+});
+
+describe('Γ alone', () => {
+  it("is Hull's 0.066 (ch. 19 example) and, bit for bit, the full greeks' Γ of either kind over the grid, at expiry and at zero vol", () => {
+    expect(blackScholesGamma(49, 50, 0.3846, 0.05, 0.2)).toBeCloseTo(0.066, 3);
+    const rows = [...grid(), [100, 100, 0, 0.05, 0.3, 0], [110, 100, 0, 0.05, 0.3, 0], [100, 100, 1, 0.05, 0, 0.01], [110, 100, 1e-10, 0.05, 0.3, 0]] as const;
+    for (const [S, K, T, r, v, q] of rows)
+      for (const kind of KINDS) expect([S, K, T, r, v, q, blackScholesGamma(S, K, T, r, v, q)]).toEqual([S, K, T, r, v, q, blackScholesGreeks(kind, S, K, T, r, v, q).gamma]);
+    expect(() => blackScholesGamma(100, 100, 1, 0.05, -0.2)).toThrow(/vol/);
   });
 });
 
