@@ -11,6 +11,7 @@ import { round } from '../../kernels/round';
 import { optionsFlow, type FlowContract } from '../../kernels/options/flow';
 import type { MarketData } from '../../market-data';
 import { paginateList, type PageRequest } from '../../pagination';
+import { inFlight } from '../shared/in-flight';
 import type { SocialDay } from '../../providers/types';
 
 const DAY_MS = 86_400_000;
@@ -67,7 +68,14 @@ export async function socialPage(marketData: MarketData, symbol: string, days: n
 /** The rate the flow's greeks are computed at when the chain carries none. */
 export const FLOW_RATE = 0.045;
 
-export async function optionsFlowOf(marketData: MarketData, symbol: string) {
+/** Callers of one symbol's flow at once share one computation: a chain's gamma flip prices every contract at 61 spots (issue 27). */
+const sharedFlow = inFlight<MarketData, Awaited<ReturnType<typeof computeOptionsFlow>>>();
+
+export function optionsFlowOf(marketData: MarketData, symbol: string) {
+  return sharedFlow(marketData, symbol, () => computeOptionsFlow(marketData, symbol));
+}
+
+async function computeOptionsFlow(marketData: MarketData, symbol: string) {
   await marketData.instrument(symbol);
   const chain = await marketData.capability('optionChain')(symbol);
   const asOf = Date.parse(chain.asOf);

@@ -24,6 +24,7 @@ import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
 import type { MarketData } from '../../market-data';
 import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
+import { inFlight } from '../shared/in-flight';
 import type { EarningsReport, FloatResponse } from './model';
 
 /** Scheduled reports listed ahead of today (vendors announce the next one; later ones are projections). */
@@ -60,7 +61,17 @@ function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: B
   return { reactionSession: session, gapPct: pct(bars.open[i]!, previous), movePct: pct(bars.close[i]!, previous) };
 }
 
+/** Callers of one symbol's calendar at once share one computation (issue 27); each pages it. */
+const sharedCalendar = inFlight<MarketData, Awaited<ReturnType<typeof earningsCalendar>>>();
+
 export async function earnings(marketData: MarketData, symbol: string, page: PageRequest) {
+  const { source, calendar, proximity } = await sharedCalendar(marketData, symbol, () => earningsCalendar(marketData, symbol));
+  const { items, pagination } = paginateList(calendar, page);
+  return { symbol, source, calendar: items, proximity, items, pagination };
+}
+
+/** Every listed report of `symbol`, oldest first, and the proximity of the next. */
+async function earningsCalendar(marketData: MarketData, symbol: string) {
   await marketData.instrument(symbol);
   const events = await marketData.capability('earnings')(symbol);
   const { bars, today } = await marketData.completeDaily(symbol);
@@ -82,8 +93,7 @@ export async function earnings(marketData: MarketData, symbol: string, page: Pag
       ...reactionOf(e, sessions, bars),
       source: e.source,
     }));
-  const { items, pagination } = paginateList(calendar, page);
-  return { symbol, source: marketData.sourceOf('earnings'), calendar: items, proximity: earningsProximity(calendar, today, ALERT_THRESHOLDS.earningsWithinTradingDays), items, pagination };
+  return { source: marketData.sourceOf('earnings'), calendar, proximity: earningsProximity(calendar, today, ALERT_THRESHOLDS.earningsWithinTradingDays) };
 }
 
 export function rotationClass(daysToRotate: number | null): string {

@@ -10,11 +10,19 @@ import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
 import { alignCloses } from '../../market-data/align';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
+import { inFlight } from '../shared/in-flight';
 import type { SectorRotationResponse, SectorRotationRow } from './model';
 
 const isoDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
-export async function sectorRotation(marketData: MarketData, benchmark = DEFAULT_BENCHMARK): Promise<SectorRotationResponse> {
+/** Callers at once share one computation (issue 27): each aligns and ranks the 11 funds over the whole daily history. */
+const sharedRotation = inFlight<MarketData, SectorRotationResponse>();
+
+export function sectorRotation(marketData: MarketData, benchmark = DEFAULT_BENCHMARK): Promise<SectorRotationResponse> {
+  return sharedRotation(marketData, benchmark, () => computeRotation(marketData, benchmark));
+}
+
+async function computeRotation(marketData: MarketData, benchmark: string): Promise<SectorRotationResponse> {
   const benchmarkBars = await marketData.bars(benchmark, 'daily');
   const lookback = rotationLookback();
   let asOf = 0;
