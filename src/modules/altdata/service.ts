@@ -7,6 +7,7 @@
  * of the days before them in the window): 1 is the usual pace, 2 is twice it.
  * `trend`: `surging` ≥ 2, `rising` ≥ 1.25, `fading` ≤ 0.75, else `steady`.
  */
+import { yieldToEventLoop } from '../../db/client';
 import { round } from '../../kernels/round';
 import { optionsFlow, type FlowContract } from '../../kernels/options/flow';
 import type { MarketData } from '../../market-data';
@@ -76,8 +77,10 @@ export function optionsFlowOf(marketData: MarketData, symbol: string) {
 }
 
 async function computeOptionsFlow(marketData: MarketData, symbol: string) {
+  await yieldToEventLoop(); // callers that came together are all dispatched, and share this, before it starts (a held chain settles in microtasks)
   await marketData.instrument(symbol);
   const chain = await marketData.capability('optionChain')(symbol);
+  await yieldToEventLoop(); // the synthetic chain is priced on the main thread: its flow in a turn of its own
   const asOf = Date.parse(chain.asOf);
   const contracts: FlowContract[] = chain.contracts.map((c) => ({
     contractSymbol: c.contractSymbol,

@@ -17,6 +17,7 @@
  * and Implications of Portfolio Theory", RFS 13(2), 2000, report weekly
  * turnover near 1%). `ROTATION_CLASSES` brackets that.
  */
+import { yieldToEventLoop } from '../../db/client';
 import { round } from '../../kernels/round';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import { earningsProximity } from '../../market-data/earnings';
@@ -72,6 +73,7 @@ export async function earnings(marketData: MarketData, symbol: string, page: Pag
 
 /** Every listed report of `symbol`, oldest first, and the proximity of the next. */
 async function earningsCalendar(marketData: MarketData, symbol: string) {
+  await yieldToEventLoop(); // callers that came together are all dispatched, and share this, before it starts (held data settles in microtasks)
   await marketData.instrument(symbol);
   const events = await marketData.capability('earnings')(symbol);
   const { bars, today } = await marketData.completeDaily(symbol);

@@ -4,6 +4,7 @@
  * benchmark on a Relative Rotation Graph (kernels/rotation documents the
  * RS-Ratio / RS-Momentum formulas), with 1w/1m/3m relative performance.
  */
+import { yieldToEventLoop } from '../../db/client';
 import { round, roundOrNull } from '../../kernels/round';
 import { PERFORMANCE_WINDOWS, rotationLookback, rotationSnapshot, type PerformanceWindow } from '../../kernels/rotation';
 import { paginateList, type PageRequest } from '../../pagination';
@@ -15,7 +16,7 @@ import type { SectorRotationResponse, SectorRotationRow } from './model';
 
 const isoDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 
-/** Callers at once share one computation (issue 27): each aligns and ranks the 11 funds over the whole daily history. */
+/** Callers at once share one computation (issue 27): each aligns and ranks the 11 funds over the whole daily history, one fund per turn of the loop. */
 const sharedRotation = inFlight<MarketData, SectorRotationResponse>();
 
 export function sectorRotation(marketData: MarketData, benchmark = DEFAULT_BENCHMARK): Promise<SectorRotationResponse> {
@@ -23,11 +24,15 @@ export function sectorRotation(marketData: MarketData, benchmark = DEFAULT_BENCH
 }
 
 async function computeRotation(marketData: MarketData, benchmark: string): Promise<SectorRotationResponse> {
+  // Bars held in memory settle in microtasks: without a turn of the loop, callers that came together would each
+  // run the whole computation before the next is even dispatched, none of them sharing it.
+  await yieldToEventLoop();
   const benchmarkBars = await marketData.bars(benchmark, 'daily');
   const lookback = rotationLookback();
   let asOf = 0;
   const sectors: SectorRotationRow[] = [];
   for (const [sector, symbol] of Object.entries(SECTOR_ETFS)) {
+    await yieldToEventLoop(); // a cold fund's daily path is drawn on demand: one fund per turn
     const aligned = alignCloses(await marketData.bars(symbol, 'daily'), benchmarkBars);
     if (aligned.ts.length <= lookback) continue; // not enough shared history to place it on the graph
     const snap = rotationSnapshot(aligned.asset, aligned.benchmark);
