@@ -18,6 +18,7 @@
  * turnover near 1%). `ROTATION_CLASSES` brackets that.
  */
 import { yieldToEventLoop } from '../../db/client';
+import { indexAtOrBefore } from '../../kernels/ohlcv';
 import { round } from '../../kernels/round';
 import { ALERT_THRESHOLDS } from '../../jobs/alerts';
 import { earningsProximity } from '../../market-data/earnings';
@@ -52,12 +53,18 @@ const DAY_MS = 86_400_000;
 const isoDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
 const pct = (to: number, from: number) => round((to / from - 1) * 100, 2);
 
-function reactionOf(event: EarningsEvent, sessions: Map<string, number>, bars: BarSeries): Pick<EarningsReport, 'reactionSession' | 'gapPct' | 'movePct'> {
+/** Index of the last daily bar dated `date` (YYYY-MM-DD), or −1: a search, not an index of every bar's date per call. */
+function barOn(bars: BarSeries, date: string): number {
+  const i = indexAtOrBefore(bars.ts, Date.parse(`${date}T00:00:00Z`) + DAY_MS - 1);
+  return i >= 0 && isoDay(bars.ts[i]!) === date ? i : -1;
+}
+
+function reactionOf(event: EarningsEvent, bars: BarSeries): Pick<EarningsReport, 'reactionSession' | 'gapPct' | 'movePct'> {
   const none = { reactionSession: null, gapPct: null, movePct: null };
   if (event.status !== 'reported' || event.timing === 'unknown') return none;
   const session = event.timing === 'bmo' ? event.date : nextTradingDay(event.date);
-  const i = sessions.get(session);
-  if (i === undefined || i === 0) return { ...none, reactionSession: session };
+  const i = barOn(bars, session);
+  if (i <= 0) return { ...none, reactionSession: session };
   const previous = bars.close[i - 1]!;
   return { reactionSession: session, gapPct: pct(bars.open[i]!, previous), movePct: pct(bars.close[i]!, previous) };
 }
@@ -77,8 +84,6 @@ async function earningsCalendar(marketData: MarketData, symbol: string) {
   await marketData.instrument(symbol);
   const events = await marketData.capability('earnings')(symbol);
   const { bars, today } = await marketData.completeDaily(symbol);
-  const sessions = new Map<string, number>();
-  for (let i = 0; i < bars.ts.length; i++) sessions.set(isoDay(bars.ts[i]!), i);
   const horizon = isoDay(Date.parse(`${today}T00:00:00Z`) + SCHEDULE_HORIZON_DAYS * DAY_MS);
   const calendar: EarningsReport[] = events
     .filter((e) => e.date <= horizon)
@@ -92,7 +97,7 @@ async function earningsCalendar(marketData: MarketData, symbol: string) {
       epsActual: e.epsActual,
       surprisePct: e.surprisePct,
       tradingDaysAway: tradingDaysUntil(today, e.date),
-      ...reactionOf(e, sessions, bars),
+      ...reactionOf(e, bars),
       source: e.source,
     }));
   return { source: marketData.sourceOf('earnings'), calendar, proximity: earningsProximity(calendar, today, ALERT_THRESHOLDS.earningsWithinTradingDays) };
