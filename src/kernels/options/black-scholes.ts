@@ -160,22 +160,36 @@ export function blackScholesGreeks(kind: OptionKind, spot: number, strike: numbe
 /**
  * Γ alone — the same value, bit for bit, as `blackScholesGreeks(…).gamma` of
  * either kind (the same expressions; Γ does not depend on the kind), without
- * the two Φ evaluations and the object the full greeks cost: the gamma
- * exposure of a chain is evaluated at 61 hypothetical spots for its flip
- * (kernels/options/flow `gammaFlip`).
+ * the two Φ evaluations and the object the full greeks cost.
  * @throws {RangeError} as {@link blackScholesPrice}.
  * @example
  * blackScholesGamma(49, 50, 0.3846, 0.05, 0.2); // => blackScholesGreeks('call', 49, 50, 0.3846, 0.05, 0.2).gamma (Hull: 0.066)
  */
 export function blackScholesGamma(spot: number, strike: number, years: number, rate: number, vol: number, dividendYield = 0): number {
   checkOption(spot, strike, years, rate, vol, dividendYield);
-  const forward = spot * Math.exp(-dividendYield * years);
+  return gammaOverSpots(strike, years, rate, vol, dividendYield)(spot);
+}
+
+/**
+ * One contract's Γ as a function of the spot, its spot-free terms (e^(−qT),
+ * K e^(−rT), σ√T) computed once: the gamma exposure of a chain is evaluated
+ * at 61 hypothetical spots for its flip (kernels/options/flow `gammaFlip`).
+ * Each value is `blackScholesGamma`'s, bit for bit (the same expressions).
+ * @throws {RangeError} as {@link blackScholesPrice}: the contract's arguments here, a spot when it is evaluated.
+ */
+export function gammaOverSpots(strike: number, years: number, rate: number, vol: number, dividendYield = 0): (spot: number) => number {
+  checkOption(1, strike, years, rate, vol, dividendYield);
+  const carry = Math.exp(-dividendYield * years);
   const bond = strike * Math.exp(-rate * years);
   const s = vol * Math.sqrt(years);
-  if (!(s > 0)) return forward === bond ? Infinity : 0; // the σ√T → 0 limit, as greeksUnchecked
-  const d1 = Math.log(forward / bond) / s + 0.5 * s;
-  const density = forward * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
-  return density / (spot * spot * s);
+  return (spot) => {
+    if (!(spot > 0 && spot < Infinity)) checkOption(spot, strike, years, rate, vol, dividendYield);
+    const forward = spot * carry;
+    if (!(s > 0)) return forward === bond ? Infinity : 0; // the σ√T → 0 limit, as greeksUnchecked
+    const d1 = Math.log(forward / bond) / s + 0.5 * s;
+    const density = forward * INV_SQRT_2PI * Math.exp(-0.5 * d1 * d1);
+    return density / (spot * spot * s);
+  };
 }
 
 /** Contracts in a batch, one option per index (struct of arrays, as an option chain or grid is stored). */

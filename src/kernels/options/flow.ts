@@ -26,7 +26,7 @@
  * @example
  * optionsFlow(contracts, { spot: 100, rate: 0.045 }).unusual; // contracts with volume ≥ 500 and ≥ 2× OI
  */
-import { blackScholesGamma, blackScholesGreeks, type OptionKind } from './black-scholes';
+import { blackScholesGreeks, gammaOverSpots, type OptionKind } from './black-scholes';
 
 export interface FlowContract {
   contractSymbol: string;
@@ -121,23 +121,32 @@ function printOf(c: FlowContract): FlowPrint | null {
 
 /** Γ exposure (calls +, puts −) of the priced contracts at a hypothetical spot, dollars per 1% move. */
 export function gammaExposureAt(contracts: readonly FlowContract[], spot: number, rate: number): number {
-  let total = 0;
+  return exposureCurve(contracts, rate)(spot);
+}
+
+/** `gammaExposureAt` as a function of the spot: each priced contract's spot-free terms once, for the flip's 61 trial spots. */
+function exposureCurve(contracts: readonly FlowContract[], rate: number): (spot: number) => number {
+  const priced: { sign: number; openInterest: number; gamma: (spot: number) => number }[] = [];
   for (const c of contracts) {
     if (c.iv === null || !(c.iv > 0) || !(c.years > 0) || c.openInterest <= 0) continue;
-    const gamma = blackScholesGamma(spot, c.strike, c.years, rate, c.iv);
-    total += (c.type === 'call' ? 1 : -1) * gamma * c.openInterest * 100 * spot * spot * 0.01;
+    priced.push({ sign: c.type === 'call' ? 1 : -1, openInterest: c.openInterest, gamma: gammaOverSpots(c.strike, c.years, rate, c.iv) });
   }
-  return total;
+  return (spot) => {
+    let total = 0;
+    for (const p of priced) total += p.sign * p.gamma(spot) * p.openInterest * 100 * spot * spot * 0.01;
+    return total;
+  };
 }
 
 /** The spot nearest the current one where the gamma exposure changes sign, within ±30%; null when it keeps one sign. */
 export function gammaFlip(contracts: readonly FlowContract[], spot: number, rate: number, steps = 60): number | null {
   let best: number | null = null;
+  const exposureAt = exposureCurve(contracts, rate);
   let prevS = spot * 0.7;
-  let prev = gammaExposureAt(contracts, prevS, rate);
+  let prev = exposureAt(prevS);
   for (let k = 1; k <= steps; k++) {
     const s = spot * (0.7 + (0.6 * k) / steps);
-    const g = gammaExposureAt(contracts, s, rate);
+    const g = exposureAt(s);
     if (prev !== 0 && g !== 0 && Math.sign(prev) !== Math.sign(g)) {
       const flip = prevS + ((s - prevS) * prev) / (prev - g);
       if (best === null || Math.abs(flip - spot) < Math.abs(best - spot)) best = flip;

@@ -5,6 +5,7 @@ import {
   blackScholesGreeks1d,
   blackScholesPrice,
   blackScholesPrice1d,
+  gammaOverSpots,
   type GreekColumns,
   type OptionColumns,
   type OptionKind,
@@ -95,12 +96,14 @@ describe('Black–Scholes–Merton greeks', () => {
 });
 
 describe('Γ alone', () => {
-  it("is Hull's 0.066 (ch. 19 example) and, bit for bit, the full greeks' Γ of either kind over the grid, at expiry and at zero vol", () => {
+  it("is Hull's 0.066 (ch. 19 example) and, bit for bit, the full greeks' Γ of either kind over the grid, at expiry and at zero vol, also as a function of the spot", () => {
     expect(blackScholesGamma(49, 50, 0.3846, 0.05, 0.2)).toBeCloseTo(0.066, 3);
     const rows = [...grid(), [100, 100, 0, 0.05, 0.3, 0], [110, 100, 0, 0.05, 0.3, 0], [100, 100, 1, 0.05, 0, 0.01], [110, 100, 1e-10, 0.05, 0.3, 0]] as const;
     for (const [S, K, T, r, v, q] of rows)
       for (const kind of KINDS) expect([S, K, T, r, v, q, blackScholesGamma(S, K, T, r, v, q)]).toEqual([S, K, T, r, v, q, blackScholesGreeks(kind, S, K, T, r, v, q).gamma]);
     expect(() => blackScholesGamma(100, 100, 1, 0.05, -0.2)).toThrow(/vol/);
+    for (const [S, K, T, r, v, q] of rows) for (const spot of [S * 0.7, S, S * 1.3]) expect(gammaOverSpots(K, T, r, v, q)(spot)).toBe(blackScholesGreeks('put', spot, K, T, r, v, q).gamma);
+    expect(() => gammaOverSpots(100, 1, 0.05, 0.2)(-1)).toThrow(/spot/);
   });
 });
 

@@ -62,6 +62,17 @@ describe('options flow', () => {
     expect(gammaFlip([c({ strike: 100, openInterest: 100 })], 100, 0.04)).toBeNull();
   });
 
+  it("sums, at any spot, each priced contract's full-greeks Γ term bit for bit (the flip's trial spots included)", () => {
+    const priced = chain.filter((x) => x.openInterest > 0);
+    const reference = (spot: number) => priced.reduce((sum, x) => sum + (x.type === 'call' ? 1 : -1) * blackScholesGreeks(x.type, spot, x.strike, x.years, 0.04, x.iv!).gamma * x.openInterest * 100 * spot * spot * 0.01, 0);
+    for (let k = 0; k <= 60; k++) {
+      const spot = 100 * (0.7 + (0.6 * k) / 60);
+      expect(gammaExposureAt(chain, spot, 0.04)).toBe(reference(spot));
+    }
+    expect(() => gammaExposureAt(chain, 0, 0.04)).toThrow(/spot/);
+    expect(() => gammaExposureAt([c({ strike: -1, openInterest: 1 })], 100, 0.04)).toThrow(/strike/);
+  });
+
   it('reads the side of a trade from the last against the mid', () => {
     expect(tradeSide(c({ bid: 1, ask: 2, last: 1.6 }))).toBe('ask');
     expect(tradeSide(c({ bid: 1, ask: 2, last: 1.4 }))).toBe('bid');
