@@ -6,9 +6,9 @@
  * Both series are oldest first (providers/types `BarSeries`), so one merge
  * walk pairs them in O(n + m) without an index: /api/sector-rotation aligns
  * 11 funds against the benchmark per call, and a hash map of the
- * benchmark's ~6,000 epoch-millisecond keys (heap numbers, not small
- * integers) rebuilt for each was most of that route's main-thread time
- * (issue 27, bench/stall --cpu-prof).
+ * benchmark's ~2,000 epoch-millisecond keys (daily since 2019 on the
+ * synthetic market; heap numbers, not small integers) rebuilt for each was
+ * most of that route's main-thread time (issue 27, bench/stall --cpu-prof).
  *
  * @example
  * const { asset, benchmark } = alignCloses(await marketData.bars('XLK', 'daily'), await marketData.bars('SPY', 'daily'));
