@@ -69,13 +69,13 @@ describe('ETag, 304 and compression', () => {
   it('compresses a cached answer once per ETag and encoding', async () => {
     const bodies = new CompressedBodies(1 << 20);
     const text = JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i, v: i * 1.5 })) });
-    const first = bodies.get('"a"', 'br', text);
+    const first = await bodies.get('"a"', 'br', text);
     expect(bodies.get('"a"', 'br', text)).toBe(first); // the same bytes object: not compressed again
     expect(bodies.get('"a"', 'gzip', text)).not.toBe(first);
     // Past the budget the least recently used goes.
     const tiny = new CompressedBodies(first.size + 10);
-    const a = tiny.get('"a"', 'br', text);
-    tiny.get('"b"', 'br', text);
+    const a = await tiny.get('"a"', 'br', text);
+    await tiny.get('"b"', 'br', text);
     expect(tiny.get('"a"', 'br', text)).not.toBe(a);
   });
 });
