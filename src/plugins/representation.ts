@@ -114,7 +114,8 @@ export class CompressedBodies {
   /**
    * `text` (whose ETag is `etag`) compressed in `encoding`: at once when held
    * or short, else a promise of it, compressed off the event loop once for
-   * every caller asking meanwhile (the same bytes the synchronous path makes).
+   * every caller asking meanwhile (the same bytes the synchronous path makes;
+   * rejected if zlib fails, and asked again by the next caller).
    */
   get(etag: string, encoding: Encoding, text: string): Blob | Promise<Blob> {
     const key = `${encoding}${etag}`;
@@ -126,8 +127,6 @@ export class CompressedBodies {
 
   private compressOffLoop(key: string, encoding: Encoding, text: string): Promise<Blob> {
     const compressing = compressAsync(text, encoding)
-      // A failure on the pool is not the request's: compressed here instead, as the synchronous path does.
-      .catch(() => compressSync(text, encoding))
       .then((compressed) => this.keep(key, new Blob([compressed])))
       .finally(() => this.compressing.delete(key));
     this.compressing.set(key, compressing);
@@ -235,7 +234,13 @@ export function represent(request: Request, text: string, etag: string, headers:
   const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
   if (!encoding) return held ? compressed.identity(etag, text) : text;
   headers['content-encoding'] = encoding;
-  return compressed.get(etag, encoding, text);
+  const body = compressed.get(etag, encoding, text);
+  if (!(body instanceof Promise)) return body;
+  // Should zlib fail on the thread pool, the body goes as it is (an answer either way, never an error).
+  return body.catch(() => {
+    delete headers['content-encoding'];
+    return held ? compressed.identity(etag, text) : new Blob([text]);
+  });
 }
 
 export function representation(compressed: CompressedBodies) {
@@ -262,8 +267,8 @@ export function representation(compressed: CompressedBodies) {
     // it maps a handler's answer; its types only name Response.
     if (typeof answer === 'string') return answer as unknown as Response;
     const headers = set.headers as Record<string, string>;
-    // A promise while a large body is compressed off the loop: Elysia answers with what it resolves to (1.4's
-    // mapResponse of a Promise); it never rejects (CompressedBodies compresses on this thread if the pool fails).
+    // A promise while a large body is compressed off the loop (it never rejects: represent falls back to the
+    // body as it is): Elysia answers with what it resolves to (1.4's mapResponse of a Promise).
     if (answer instanceof Promise) return answer.then((body) => new Response(body, { headers })) as unknown as Response;
     return new Response(answer, { headers });
   });

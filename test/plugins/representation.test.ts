@@ -129,6 +129,17 @@ describe('large bodies, compressed off the event loop', () => {
     expect(offLoop).toHaveBeenCalledTimes(2); // one per encoding
     expect(brotliDecompressSync(before.br).toString('utf8')).toBe(text);
   });
+
+  it('answers the body as it is should zlib fail on the thread pool', async () => {
+    const bodies = new CompressedBodies(1 << 22);
+    spyOn(bodies as unknown as { compressOffLoop: () => Promise<Blob> }, 'compressOffLoop').mockImplementation(() => Promise.reject(new Error('zlib: out of memory')));
+    const app = new Elysia().use(representation(bodies)).get('/big', () => new JsonResponse(text));
+    const answer = await app.handle(new Request('http://local/big', { headers: { 'accept-encoding': 'br' } }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    expect(answer.headers.get('etag')).not.toBeNull();
+    expect(await answer.text()).toBe(text);
+  });
 });
 
 describe('held bodies as bytes', () => {
