@@ -142,9 +142,12 @@ export class CompressedBodies {
 /**
  * Brotli at quality 5 (its default, 11, costs ~50× the time; 4–6 is the usual
  * choice for dynamic bodies, nginx's and APISIX's brotli filters default to
- * 6): at a 750 KB ledger-like page 12 ms for 75 KB, where quality 4 takes
- * 5.8 ms for 93 KB (+24 %) and 6 takes 14 ms for the same 75 KB. Gzip at 6,
- * zlib's default and the usual one.
+ * 6). The seeded ledger's pages (bench/stall --seeded --dump; best of 12 at
+ * load 9): the 667 KB live page 16 ms to 79.7 KB, the 791 KB replay page
+ * 17 ms to 78.2 KB; quality 4 takes 5–10 ms for 0.3–1 % more, 6 takes as
+ * long for 1 % less. Kept at 5: a hot answer's bars and breakouts (12–67 KB,
+ * compressed once per answer) are 6–8 % smaller than at 4. Gzip at 6 (5–12 ms,
+ * 82 KB), zlib's default and the usual one.
  */
 const brotliOptions = (bytes: number): BrotliOptions => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes } });
 const GZIP_LEVEL = 6;
