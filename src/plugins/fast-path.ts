@@ -259,18 +259,31 @@ export function fastPath(routes: readonly FastRoute<never>[], options: FastPathO
     }
   }
 
-  /** The 200 (or 304) of a counted request, recorded; a failure in making it is answered as one. */
-  function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, receivedAt: number): Response {
+  /**
+   * The 200 (or 304) of a counted request, recorded; a failure in making it is answered as one. Synchronous
+   * unless a large body is being compressed off the loop (the first requests for it).
+   */
+  function send(on: OnRoute, request: Request, body: FastBody, headers: HeaderRecord, receivedAt: number): Response | Promise<Response> {
     let response: Response;
     try {
       const link = body.pagination && envelopeLinks(request.url, body.pagination);
       if (link) headers.link = link;
       const etag = body.etag ?? (body.held ? compressed.etag(body.text) : etagOf(body.text));
       const sent = represent(request, body.text, etag, headers, compressed, body.held);
+      if (sent instanceof Promise) {
+        return sent.then((bytes) => on.held.respond(bytes, headers)).then(
+          (later) => recorded(on, later, headers, receivedAt),
+          (error: unknown) => failed(on, error, headers, receivedAt),
+        );
+      }
       response = sent === NOT_MODIFIED ? respond(null, 304, headers) : on.held.respond(sent, headers);
     } catch (error) {
       return failed(on, error, headers, receivedAt);
     }
+    return recorded(on, response, headers, receivedAt);
+  }
+
+  function recorded(on: OnRoute, response: Response, headers: HeaderRecord, receivedAt: number): Response {
     on.record(response.status, (performance.now() - receivedAt) / 1000, headers[REQUEST_ID_HEADER] as string);
     return response;
   }

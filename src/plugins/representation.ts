@@ -7,7 +7,9 @@
  * `Vary: Accept-Encoding`. Compressed bodies are kept in `CompressedBodies`
  * (services.ts builds it), keyed by ETag and encoding, so a cached answer
  * (the breakouts of the latest run, a symbol's bars) is compressed once, not
- * per request.
+ * per request. A large body (`ASYNC_COMPRESSED_BYTES` and up: a ledger page)
+ * is compressed on the thread pool, off the event loop, once however many
+ * requests ask for it meanwhile; the answer waits for it (issue 27).
  *
  * Routes that keep their JSON serialised answer `JsonResponse` (its text is
  * read as is, never re-parsed); plain objects are serialised here, and an
@@ -20,7 +22,8 @@
  * new Elysia().use(representation(new CompressedBodies(32 * 2 ** 20))).get('/x', () => new JsonResponse('{"a":1}'));
  */
 import { Elysia, StatusMap } from 'elysia';
-import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, gzip, constants as zlib, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import { Lru } from '../lru';
 import { envelopeLinks, isEnvelope } from '../pagination';
 
@@ -43,6 +46,17 @@ export class JsonResponse extends Response {
 /** Bodies shorter than this are sent as they are (compression would not pay for its headers and CPU). */
 export const MIN_COMPRESSED_BYTES = 1024;
 
+/**
+ * Bodies this long and longer are compressed off the event loop. Measured
+ * (Bun 1.4.5, this machine's best of 15, ledger-like JSON): brotli at quality
+ * 5 takes 0.55 ms at 32 KB, 1.0 ms at 64 KB, 2.0 ms at 128 KB and 12 ms at
+ * 750 KB, about twice that under load; gzip about 0.65× of it. From 64 KiB a
+ * synchronous compression holds the loop a millisecond or more, where the
+ * trip to the thread pool costs well under one; below it stays synchronous
+ * (and a hot cached answer keeps its synchronous path).
+ */
+export const ASYNC_COMPRESSED_BYTES = 64 * 1024;
+
 export type Encoding = 'br' | 'gzip';
 
 /** ETags remembered for the most recent bodies (a cached answer is the same string on every request). */
@@ -62,6 +76,8 @@ const ETAGS_HELD = 256;
 export class CompressedBodies {
   private readonly bodies: Lru<string, Blob>;
   private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
+  /** Large bodies being compressed off the loop, by key: concurrent callers share the one compression. */
+  private readonly compressing = new Map<string, Promise<Blob>>();
   private last = { text: '', etag: etagOf('') };
   private lastIdentity = { text: '', body: new Blob([]) };
 
@@ -82,33 +98,80 @@ export class CompressedBodies {
   }
 
   /**
-   * A held body's UTF-8 bytes (`get(etag, 'identity', text)`), the body asked
-   * last given again at once: a Response over them shares the bytes, where
-   * one over the string encodes and copies it per answer.
+   * A held body's UTF-8 bytes, the body asked last given again at once: a
+   * Response over them shares the bytes, where one over the string encodes
+   * and copies it per answer.
    */
   identity(etag: string, text: string): Blob {
     const last = this.lastIdentity;
     if (text === last.text) return last.body;
-    const body = this.get(etag, 'identity', text);
+    const key = `identity${etag}`;
+    const body = this.bodies.get(key) ?? this.keep(key, new Blob([text]));
     this.lastIdentity = { text, body };
     return body;
   }
 
-  /** `text` (whose ETag is `etag`) in `encoding`, `identity`: its UTF-8 bytes as they are. */
-  get(etag: string, encoding: Encoding | 'identity', text: string): Blob {
+  /**
+   * `text` (whose ETag is `etag`) compressed in `encoding`: at once when held
+   * or short, else a promise of it, compressed off the event loop once for
+   * every caller asking meanwhile (the same bytes the synchronous path makes;
+   * rejected if zlib fails, and asked again by the next caller).
+   */
+  get(etag: string, encoding: Encoding, text: string): Blob | Promise<Blob> {
     const key = `${encoding}${etag}`;
     const held = this.bodies.get(key);
     if (held) return held;
-    const body = new Blob([encoding === 'identity' ? text : compress(text, encoding)]);
+    if (text.length >= ASYNC_COMPRESSED_BYTES) return this.compressing.get(key) ?? this.compressOffLoop(key, encoding, text);
+    return this.keep(key, new Blob([compressSync(text, encoding)]));
+  }
+
+  private compressOffLoop(key: string, encoding: Encoding, text: string): Promise<Blob> {
+    const compressing = compressAsync(text, encoding)
+      .then((compressed) => this.keep(key, new Blob([compressed])))
+      .finally(() => this.compressing.delete(key));
+    this.compressing.set(key, compressing);
+    return compressing;
+  }
+
+  private keep(key: string, body: Blob): Blob {
     this.bodies.set(key, body); // a body larger than the whole budget is not kept
     return body;
   }
 }
 
-function compress(text: string, encoding: Encoding): Uint8Array<ArrayBuffer> {
-  // Brotli at quality 5: about gzip's speed at a better ratio (11, the default, costs ~50× the time).
-  if (encoding === 'br') return brotliCompressSync(text, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: text.length } });
-  return Bun.gzipSync(text, { level: 6 });
+/**
+ * Brotli at quality 5 (its default, 11, costs ~50× the time; 4–6 is the usual
+ * choice for dynamic bodies, nginx's and APISIX's brotli filters default to
+ * 6). The seeded ledger's pages (bench/stall --seeded --dump; best of 12 at
+ * load 9): the 667 KB live page 16 ms to 79.7 KB, the 791 KB replay page
+ * 17 ms to 78.2 KB; quality 4 takes 5–10 ms for 0.3–1 % more, 6 takes as
+ * long for 1 % less. Kept at 5: a hot answer's bars and breakouts (12–67 KB,
+ * compressed once per answer) are 6–8 % smaller than at 4. Gzip at 6 (5–12 ms,
+ * 82 KB), zlib's default and the usual one.
+ */
+const brotliOptions = (bytes: number): BrotliOptions => ({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes } });
+const GZIP_LEVEL = 6;
+
+function compressSync(text: string, encoding: Encoding): Uint8Array<ArrayBuffer> {
+  if (encoding === 'br') return brotliCompressSync(text, brotliOptions(text.length));
+  return Bun.gzipSync(text, { level: GZIP_LEVEL });
+}
+
+const brotliAsync = promisify<Buffer, BrotliOptions, Buffer<ArrayBuffer>>(brotliCompress);
+const gzipAsync = promisify<Buffer, ZlibOptions, Buffer<ArrayBuffer>>(gzip);
+
+/**
+ * Compressed on the thread pool (Bun's node:zlib with a callback: the loop's
+ * longest gap was 4–5 ms during a 20 ms brotli of 750 KB). One output chunk
+ * larger than the input: zlib given 16 KiB output chunks (its default) made
+ * other gzip bytes than Bun.gzipSync for a 490 KB body (the same at 360 KB),
+ * and a body has one representation per encoding whichever path made it.
+ */
+function compressAsync(text: string, encoding: Encoding): Promise<Buffer<ArrayBuffer>> {
+  const bytes = Buffer.from(text);
+  const chunkSize = Math.max(zlib.Z_DEFAULT_CHUNK, bytes.length + 1024);
+  if (encoding === 'br') return brotliAsync(bytes, { ...brotliOptions(text.length), chunkSize }); // the synchronous path's size hint
+  return gzipAsync(bytes, { level: GZIP_LEVEL, chunkSize });
 }
 
 /** The encoding to answer in: brotli, else gzip, when the client accepts it (q=0 refuses). */
@@ -163,8 +226,9 @@ export const NOT_MODIFIED = 304;
  * else the body, compressed (`Content-Encoding` set) when it is large enough
  * and the client accepts an encoding. `held`: the text is a cached answer,
  * sent as its held bytes too when not compressed (the text itself otherwise).
+ * A promise of the body while a large one is compressed off the loop.
  */
-export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies, held = false): typeof NOT_MODIFIED | string | Blob {
+export function represent(request: Request, text: string, etag: string, headers: HeaderRecord, compressed: CompressedBodies, held = false): typeof NOT_MODIFIED | string | Blob | Promise<Blob> {
   headers.etag = etag;
   headers['content-type'] = JSON_TYPE;
   const vary = headers.vary;
@@ -173,7 +237,13 @@ export function represent(request: Request, text: string, etag: string, headers:
   const encoding = text.length >= MIN_COMPRESSED_BYTES ? negotiate(request.headers.get('accept-encoding')) : null;
   if (!encoding) return held ? compressed.identity(etag, text) : text;
   headers['content-encoding'] = encoding;
-  return compressed.get(etag, encoding, text);
+  const body = compressed.get(etag, encoding, text);
+  if (!(body instanceof Promise)) return body;
+  // Should zlib fail on the thread pool, the body goes as it is (an answer either way, never an error).
+  return body.catch(() => {
+    delete headers['content-encoding'];
+    return held ? compressed.identity(etag, text) : new Blob([text]);
+  });
 }
 
 export function representation(compressed: CompressedBodies) {
@@ -199,6 +269,10 @@ export function representation(compressed: CompressedBodies) {
     // from this hook would be copied once more to merge them). Elysia maps whatever this hook returns as
     // it maps a handler's answer; its types only name Response.
     if (typeof answer === 'string') return answer as unknown as Response;
-    return new Response(answer, { headers: set.headers as Record<string, string> });
+    const headers = set.headers as Record<string, string>;
+    // A promise while a large body is compressed off the loop (it never rejects: represent falls back to the
+    // body as it is): Elysia answers with what it resolves to (1.4's mapResponse of a Promise).
+    if (answer instanceof Promise) return answer.then((body) => new Response(body, { headers })) as unknown as Response;
+    return new Response(answer, { headers });
   });
 }
