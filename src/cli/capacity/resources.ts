@@ -78,14 +78,32 @@ export function schedstatSeconds(text: string): number | undefined {
   return Number.isFinite(ns) && text.trim() !== '' ? ns / 1e9 : undefined;
 }
 
-/** Nanosecond CPU time of every live thread (`task/<tid>/schedstat`); undefined where the kernel keeps no schedstats. */
+/**
+ * Each process's threads as last read (thread id → seconds on a CPU): a thread
+ * that has ended keeps the time it was last read with, so a process's sum
+ * never runs backwards (the pool's idle threads end after their idle timeout,
+ * the test runner's come and go); only what an ended thread did after its
+ * last reading is missed.
+ */
+const threadsSeen = new Map<number, Map<string, number>>();
+
+/** Nanosecond CPU time of the process's threads (`task/<tid>/schedstat`), ended ones included as last read; undefined where the kernel keeps no schedstats. */
 function threadsCpuSeconds(pid: number): number | undefined {
-  let sum = 0;
+  const threads = threadsSeen.get(pid) ?? new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const seconds = schedstatSeconds(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8'));
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8');
+    } catch {
+      continue; // ended between the listing and the read: its last reading stands
+    }
+    const seconds = schedstatSeconds(text);
     if (seconds === undefined) return undefined;
-    sum += seconds;
+    threads.set(tid, seconds);
   }
+  threadsSeen.set(pid, threads);
+  let sum = 0;
+  for (const seconds of threads.values()) sum += seconds;
   return sum;
 }
 
@@ -94,8 +112,8 @@ function threadsCpuSeconds(pid: number): number | undefined {
  * CPU comes from the threads' `schedstat` (nanoseconds) where the kernel has
  * it — `stat`'s ticks of 10 ms are too coarse for a window of a tenth of a
  * CPU-second — and from `stat` otherwise. A thread that ended between two
- * readings takes its time with it under schedstat: the pool's threads live
- * as long as the server.
+ * readings counts with its last reading (threadsCpuSeconds), so the figure
+ * never runs backwards.
  */
 export function readProc(pid: number): Pick<ResourceSample, 'cpuSeconds' | 'loopCpuSeconds' | 'rssBytes'> {
   const precise = threadsCpuSeconds(pid);

@@ -73,4 +73,18 @@ describe('breakline capacity: CPU of a local process', () => {
     expect(after.loopCpuSeconds! - before.loopCpuSeconds!).toBeLessThanOrEqual(after.cpuSeconds! - before.cpuSeconds! + 1e-9);
     expect(after.rssBytes).toBeGreaterThan(0);
   });
+
+  it('never runs backwards when a thread that worked ends between two readings', async () => {
+    const { readProc } = await import('../../../src/cli/capacity/resources');
+    const { readdirSync } = await import('node:fs');
+    const threads = () => readdirSync(`/proc/${process.pid}/task`).length;
+    const worker = new Worker(URL.createObjectURL(new Blob(['const until = performance.now() + 150; while (performance.now() < until); postMessage(1);'])));
+    await new Promise((resolve) => (worker.onmessage = resolve));
+    const running = threads();
+    const before = readProc(process.pid); // the worker's 150 ms counted
+    await worker.terminate();
+    for (let i = 0; i < 200 && threads() >= running; i++) await Bun.sleep(10); // until its thread is gone
+    const after = readProc(process.pid);
+    expect(after.cpuSeconds!).toBeGreaterThanOrEqual(before.cpuSeconds!);
+  });
 });
