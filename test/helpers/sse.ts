@@ -20,15 +20,6 @@ export interface Received {
   data: Record<string, unknown>;
 }
 
-/** Polls `ready` until true; fails with `what` after `ms` (a safety net, not a timing assertion). */
-export async function until(what: string, ready: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
-
 /** The test context's app listening on 127.0.0.1 (Bun's `idleTimeout` as given, else Elysia's). */
 export function serve(ctx: TestContext, options: { idleTimeout?: number } = {}) {
   const app = createApp(ctx.services).listen({ port: 0, hostname: '127.0.0.1', ...(options.idleTimeout === undefined ? {} : { idleTimeout: options.idleTimeout }) });

@@ -25,7 +25,7 @@ import { createLogger } from '../../src/log';
 import { createTestContext, usingPostgres, type TestContext } from '../helpers/app';
 import { as, send, sessionCookie } from '../helpers/account';
 import { smallMarket } from '../helpers/small-market';
-import { until } from '../helpers/sse';
+import { until } from '../helpers/until';
 import { TEST_CA_FILE, webhookReceiver } from '../helpers/webhook-receiver';
 
 type Dispatched = BusEvents['alerts.dispatched'];

@@ -9,6 +9,7 @@ import type { BacktestJob, WalkForwardResponse } from '../../src/domain/backtest
 import type { BusEvents } from '../../src/stream/bus';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
 import { createTestContext, errorBody, type ErrorBody, type TestContext } from '../helpers/app';
+import { until } from '../helpers/until';
 
 let ctx: TestContext;
 let alice: string;
@@ -230,6 +231,8 @@ describe('a universe job', () => {
     expect(result.dataFingerprint).toMatch(/^[0-9a-f]{64}$/);
     for (const t of result.folds.flatMap((f) => f.trades)) expect(SYMBOLS).toContain(t.symbol);
 
+    // The row is written before the event is published, and through Redis the event arrives a moment later.
+    await until('the job’s last event', () => events.some((e) => e.jobId === accepted.id && e.status === 'succeeded'));
     const mine = events.filter((e) => e.jobId === accepted.id);
     expect(mine.every((e) => e.userId === 'user_alice')).toBe(true);
     expect(mine[0]!.status).toBe('queued');

@@ -15,7 +15,8 @@ import type { Instrument, MarketDataProvider } from '../../src/providers/types';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { RecordingSource, serve } from '../helpers/sse';
 import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { TestClock, until } from '../helpers/vendors/live';
+import { TestClock } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 
 const MINUTE = 60_000;
 const at = (iso: string) => Date.parse(iso);
@@ -52,7 +53,7 @@ describe('live vendor stream, end to end', () => {
 
   it('is streaming after the warm-up, and healthy', async () => {
     const live = ctx.services.marketData.provider.live!;
-    await until(() => live.status().state === 'streaming', 'the stream');
+    await until('the stream', () => live.status().state === 'streaming');
     expect(live.status().barSymbols).toBe(1);
     await ctx.services.health.refresh();
     const { body } = await ctx.json<{ checks: Record<string, string> }>('/api/health');
@@ -63,15 +64,15 @@ describe('live vendor stream, end to end', () => {
     const http = serve(ctx);
     const client = new RecordingSource(`${http.base}/api/stream?channels=breakouts.new&symbols=SPY`);
     try {
-      await until(() => client.of('hello').length === 1, 'hello');
+      await until('hello', () => client.of('hello').length === 1);
       const live = ctx.services.marketData.provider.live!;
-      await until(() => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 'SPY trades subscribed');
+      await until('SPY trades subscribed', () => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')));
       const snapshots = () => server.state.requests.filter((path) => path.startsWith('/v2/stocks/SPY/snapshot')).length;
       const asked = snapshots();
       for (const minute of [at('2025-04-24T13:30:00Z'), at('2025-04-24T13:31:00Z'), at('2025-04-24T13:32:00Z')]) {
         clock.set(minute + MINUTE + 50);
         server.minute(minute);
-        await until(() => client.of('quote').some((q) => q.data.ts === new Date(minute + 59_000).toISOString()), `the quote of ${new Date(minute).toISOString()}`);
+        await until(`the quote of ${new Date(minute).toISOString()}`, () => client.of('quote').some((q) => q.data.ts === new Date(minute + 59_000).toISOString()));
       }
       expect(client.of('quote').at(-1)!.data).toMatchObject({ symbol: 'SPY', price: 536.15, source: 'alpaca' });
       await Bun.sleep(1_200); // longer than SSE_QUOTE_POLL_SECONDS: a polling feed would have asked again
@@ -81,7 +82,7 @@ describe('live vendor stream, end to end', () => {
       client.close();
       http.stop();
     }
-    await until(() => ![...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 'SPY trades unsubscribed once nobody watches');
+    await until('SPY trades unsubscribed once nobody watches', () => ![...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')));
   });
 
   it('scans the 1h timeframe when the 09:30 hour closes', async () => {
@@ -101,7 +102,7 @@ describe('live vendor stream, end to end', () => {
     await Bun.sleep(50);
     expect(closes.filter((c) => c.timeframe === '1h')).toEqual([]);
     clock.set(at('2025-04-24T14:30:00.300Z'));
-    await until(() => closes.some((c) => c.timeframe === '1h'), 'the hour to close');
+    await until('the hour to close', () => closes.some((c) => c.timeframe === '1h'));
     let runs = await ctx.services.scans.runHistory('1h', 10);
     const deadline = performance.now() + 20_000;
     while (runs.length === before && performance.now() < deadline) {
@@ -123,7 +124,7 @@ describe('live vendor stream refused', () => {
     const ctx = await createTestContext({ provider: alpacaOn(server, clock, 'wrong-secret') });
     try {
       ctx.services.marketData.provider.live!.start();
-      await until(() => ctx.services.marketData.provider.live!.status().state === 'refused', 'the refusal');
+      await until('the refusal', () => ctx.services.marketData.provider.live!.status().state === 'refused');
       await ctx.services.health.refresh();
       const { status, body } = await ctx.json<{ checks: Record<string, string>; details: Record<string, { message?: string }> }>('/api/health');
       expect(status).toBe(503);

@@ -11,7 +11,8 @@ import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
 import { seededRandom } from '../helpers/random';
-import { cuttingProxy, frameReader, nonReadingClient, RecordingSource, sampleSignal, serve, until, type Received } from '../helpers/sse';
+import { cuttingProxy, frameReader, nonReadingClient, RecordingSource, sampleSignal, serve, type Received } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const redisBus = process.env.REDIS_URL ? {} : undefined;
 const STATE = (n: number) => ({ signalId: `EVT-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });

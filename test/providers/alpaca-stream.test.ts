@@ -8,7 +8,8 @@ import { describe, expect, it } from 'bun:test';
 import { createAlpacaProvider, type AlpacaProvider } from '../../src/providers/alpaca';
 import type { LiveTrade } from '../../src/providers/live/types';
 import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { expectedBar, replayMinutes, streaming as streamingAt, until, vendorStreams } from '../helpers/vendors/live';
+import { expectedBar, replayMinutes, streaming as streamingAt, vendorStreams } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
 const at = (iso: string) => Date.parse(iso);
@@ -44,8 +45,8 @@ describe('alpaca stream: handshake and control messages', () => {
     ctx.live.setUniverse(['SPY', 'QQQ']);
     ctx.live.watch('SPY', () => {});
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
-    await until(() => ctx.server.stream.received.length >= 2, 'the subscription');
+    await until('streaming', () => ctx.live.status().state === 'streaming');
+    await until('the subscription', () => ctx.server.stream.received.length >= 2);
     const [auth, subscribe] = ctx.server.stream.received.map((text) => JSON.parse(text));
     expect(auth).toEqual({ action: 'auth', key: ctx.server.credentials.keyId, secret: ctx.server.credentials.secretKey });
     expect(subscribe.action).toBe('subscribe');
@@ -63,12 +64,12 @@ describe('alpaca stream: handshake and control messages', () => {
     const ctx = setup();
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await until('streaming', () => ctx.live.status().state === 'streaming');
     const forget = ctx.live.watch('AAPL', () => {});
     const session = () => [...ctx.server.stream.sockets][0]!.data;
-    await until(() => session().trades.has('AAPL') && session().bars.has('AAPL'), 'AAPL subscribed');
+    await until('AAPL subscribed', () => session().trades.has('AAPL') && session().bars.has('AAPL'));
     forget();
-    await until(() => !session().trades.has('AAPL') && !session().bars.has('AAPL'), 'AAPL unsubscribed');
+    await until('AAPL unsubscribed', () => !session().trades.has('AAPL') && !session().bars.has('AAPL'));
     expect(session().bars.has('SPY')).toBe(true);
   });
 });
@@ -86,7 +87,7 @@ describe('alpaca stream: minutes rolled up on the session', () => {
     const forming = ctx.bars.filter((b) => b.timeframe === '1h' && !b.final);
     expect(forming.length).toBe(60);
     ctx.clock.set(at('2025-04-24T14:30:00.250Z'));
-    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close');
+    await until('the hour to close', () => ctx.closes.some((c) => c.timeframe === '1h'));
     expect(ctx.closes[0]).toEqual({ timeframe: '1h', start: at('2025-04-24T13:30:00Z'), end: at('2025-04-24T14:30:00Z') });
     const final = ctx.bars.find((b) => b.timeframe === '1h' && b.final)!;
     expect(final.bar).toEqual({ t: at('2025-04-24T13:30:00Z'), ...expectedBar(recorded, at('2025-04-24T13:30:00Z'), at('2025-04-24T14:30:00Z')) });
@@ -105,9 +106,9 @@ describe('alpaca stream: minutes rolled up on the session', () => {
     await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:30:00Z');
     ctx.clock.set(at('2025-04-24T14:30:30Z'));
-    await until(() => ctx.closes.length > 0, 'the hour to close');
+    await until('the hour to close', () => ctx.closes.length > 0);
     ctx.server.minute(at('2025-04-24T14:29:00Z'), 'u'); // 30 s after the minute, as Alpaca sends updated bars
-    await until(() => ctx.bars.some((b) => b.revised), 'the revision');
+    await until('the revision', () => ctx.bars.some((b) => b.revised));
     expect(ctx.bars.find((b) => b.revised)).toMatchObject({ timeframe: '1h', final: true, bar: { t: at('2025-04-24T13:30:00Z') } });
   });
 });
@@ -123,12 +124,12 @@ describe('alpaca stream: faults', () => {
     ctx.server.drop();
     // The network is down from 10:20 to 10:40: the 10:30 hour end passes inside the gap.
     ctx.clock.set(at('2025-04-24T14:40:00.100Z'));
-    await until(() => ctx.server.stream.authentications === 2 && ctx.live.status().state === 'streaming', 'a re-authenticated stream with the gap filled');
+    await until('a re-authenticated stream with the gap filled', () => ctx.server.stream.authentications === 2 && ctx.live.status().state === 'streaming');
     const asked = ctx.server.state.requests.slice(restBefore);
     expect(asked.some((path) => path.startsWith('/v2/stocks/bars?') && path.includes('timeframe=1Min') && path.includes('symbols=SPY'))).toBe(true);
     const resubscribed = ctx.server.stream.received.map((text) => JSON.parse(text)).filter((m) => m.action === 'subscribe');
     expect(resubscribed.length).toBe(2);
-    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close after the backfill');
+    await until('the hour to close after the backfill', () => ctx.closes.some((c) => c.timeframe === '1h'));
     const final = ctx.bars.find((b) => b.timeframe === '1h' && b.final)!;
     expect(final.bar).toMatchObject({ o: 536.74, h: 542.33, l: 535.4504, c: 542.2342, v: 9_628_299 }); // every minute, the backfilled ones too
     expect(ctx.live.status().lastBackfillAt).not.toBeNull();
@@ -152,10 +153,10 @@ describe('alpaca stream: faults', () => {
     const ctx = setup({ start: '2025-04-24T14:00:00Z', silentMs: 3_000 });
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'streaming', 'streaming');
+    await until('streaming', () => ctx.live.status().state === 'streaming');
     const first = ctx.server.stream.authentications;
     ctx.clock.set(ctx.clock.t + 3_500); // nothing arrives for longer than silentMs (3 s)
-    await until(() => ctx.server.stream.authentications > first, 'a reconnection');
+    await until('a reconnection', () => ctx.server.stream.authentications > first);
     expect(ctx.lines.some((line) => line.includes('silent socket'))).toBe(true);
   });
 
@@ -166,7 +167,7 @@ describe('alpaca stream: faults', () => {
     await streaming(ctx, 'SPY');
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:20:00Z');
     ctx.clock.set(at('2025-04-24T14:30:01Z')); // nothing came after 10:20: the connection is open but says nothing
-    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close after the silence was noticed');
+    await until('the hour to close after the silence was noticed', () => ctx.closes.some((c) => c.timeframe === '1h'));
     expect(ctx.server.stream.authentications).toBe(2);
     expect(ctx.bars.filter((b) => b.timeframe === '1h' && b.final)[0]!.bar).toMatchObject({ o: 536.74, h: 542.33, l: 535.4504, c: 542.2342, v: 9_628_299 });
   });
@@ -175,7 +176,7 @@ describe('alpaca stream: faults', () => {
     const ctx = setup({ secret: 'a-wrong-secret' });
     ctx.live.setUniverse(['SPY']);
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'refused', 'the refusal');
+    await until('the refusal', () => ctx.live.status().state === 'refused');
     expect(ctx.live.status().message).toBe('alpaca stream: 402 auth failed');
     const check = await ctx.provider.selfCheck();
     expect(check.status).toBe('down');
@@ -191,10 +192,10 @@ describe('alpaca stream: faults', () => {
   it('refuses a second connection with 406 connection limit exceeded while the first keeps streaming', async () => {
     const first = setup();
     first.live.start();
-    await until(() => first.live.status().state === 'streaming', 'the first stream');
+    await until('the first stream', () => first.live.status().state === 'streaming');
     const second = setup();
     second.live.start();
-    await until(() => second.live.status().state === 'refused', 'the second refused');
+    await until('the second refused', () => second.live.status().state === 'refused');
     expect(second.live.status().message).toBe('alpaca stream: 406 connection limit exceeded');
     expect(first.live.status().state).toBe('streaming');
   });
@@ -207,15 +208,15 @@ describe('alpaca stream: faults', () => {
     const session = () => [...ctx.server.stream.sockets][0]!.data;
     ctx.live.watch('QQQ', () => {});
     ctx.live.watch('IWM', () => {});
-    await until(() => session().trades.size === 2, 'two trade subscriptions');
+    await until('two trade subscriptions', () => session().trades.size === 2);
     const spyQuotes: LiveTrade[] = [];
     ctx.live.watch('SPY', (trade) => spyQuotes.push(trade)); // the third: past the plan's limit
-    await until(() => ctx.live.status().tradeLimit === 2, 'the limit learnt');
+    await until('the limit learnt', () => ctx.live.status().tradeLimit === 2);
     expect(ctx.lines.some((line) => line.includes('405 symbol limit exceeded'))).toBe(true);
     expect(session().trades.size).toBe(2);
     ctx.clock.set(at('2025-04-24T13:31:00.050Z'));
     ctx.server.minute(at('2025-04-24T13:30:00Z'));
-    await until(() => spyQuotes.length > 0, 'a quote from the minute bar');
+    await until('a quote from the minute bar', () => spyQuotes.length > 0);
     expect(spyQuotes[0]).toMatchObject({ symbol: 'SPY', price: 536.31, size: 0 });
   });
 });

@@ -9,7 +9,7 @@ import { createLogger } from '../../src/log';
 import { ClusterFeed } from '../../src/providers/live/cluster';
 import type { LiveBar, LiveTrade, WindowClose } from '../../src/providers/live/types';
 import { MemoryLease, MemoryLock, MemoryRelay, StandInFeed } from '../helpers/vendors/cluster-stand-ins';
-import { until } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 
 const HEARTBEAT = 40;
 
@@ -34,7 +34,7 @@ describe('one vendor connection per cluster, the rules', () => {
   it('runs the vendor feed on the lease holder alone and hands its bars to the others', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
     await Bun.sleep(3 * HEARTBEAT);
     expect([a.local.running, b.local.running]).toEqual([true, false]);
@@ -49,30 +49,30 @@ describe('one vendor connection per cluster, the rules', () => {
   it('subscribes what a follower’s clients watch, relays those trades once, and forgets a follower gone silent', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
     const trades: LiveTrade[] = [];
     const unwatch = b.feed.watch('AAPL', (t) => trades.push(t));
     b.feed.watch('AAPL', () => {});
-    await until(() => a.local.watched.has('AAPL'), 'AAPL watched at the vendor for b');
+    await until('AAPL watched at the vendor for b', () => a.local.watched.has('AAPL'));
     a.feed.watch('AAPL', () => {}); // the leader's own client too: still one relay message a trade
     a.local.trade({ symbol: 'AAPL', price: 10, size: 1, ts: 5 });
     expect(trades).toEqual([{ symbol: 'AAPL', price: 10, size: 1, ts: 5 }]);
     unwatch();
     await b.feed.stop(); // b's wants stop coming
-    await until(() => (a.local.watched.get('AAPL')?.size ?? 0) === 1, 'b’s watch dropped after three silent heartbeats', 2_000);
+    await until('b’s watch dropped after three silent heartbeats', () => (a.local.watched.get('AAPL')?.size ?? 0) === 1, 2_000);
     await c.stop();
   });
 
   it('moves the vendor feed when the holder loses its lease, never running two at once', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
     let both = false;
     const watch = setInterval(() => (both ||= a.local.running && b.local.running), 1);
     a.lease.lose();
-    await until(() => b.feed.leader && b.local.running, 'b to take the feed over');
+    await until('b to take the feed over', () => b.feed.leader && b.local.running);
     clearInterval(watch);
     expect(a.local.running).toBe(false);
     expect(both).toBe(false);
@@ -83,9 +83,9 @@ describe('one vendor connection per cluster, the rules', () => {
   it('says the stream is not heard from when the leader’s status stops coming, and counts relay messages missed', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
-    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    await until('the relayed status', () => b.feed.status().state === 'streaming');
     a.local.bar(bar);
     c.relay.up = false;
     a.local.bar(bar);
@@ -94,7 +94,7 @@ describe('one vendor connection per cluster, the rules', () => {
     a.local.bar(bar);
     expect(b.feed.missed).toBe(2);
     c.relay.up = false;
-    await until(() => b.feed.status().state === 'reconnecting', 'the follower to notice the silence', 2_000);
+    await until('the follower to notice the silence', () => b.feed.status().state === 'reconnecting', 2_000);
     expect(b.feed.status().message).toContain('held by another instance, not heard from');
     c.relay.up = true;
     await c.stop();
@@ -103,9 +103,9 @@ describe('one vendor connection per cluster, the rules', () => {
   it('hands a follower the bars and closes it missed while the relay was down, once it is back', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
-    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    await until('the relayed status', () => b.feed.status().state === 'streaming');
     const bars: LiveBar[] = [];
     const closes: WindowClose[] = [];
     b.feed.onBar((x) => bars.push(x));
@@ -119,7 +119,7 @@ describe('one vendor connection per cluster, the rules', () => {
     a.local.close(close);
     expect([bars, closes]).toEqual([[], []]);
     c.relay.up = true;
-    await until(() => closes.length === 1, 'the close sent again after the next heartbeat', 2_000);
+    await until('the close sent again after the next heartbeat', () => closes.length === 1, 2_000);
     expect(bars).toEqual([closed]);
     expect(closes).toEqual([close]);
     expect([b.feed.missed, b.feed.recovered]).toEqual([3, 2]);
@@ -131,15 +131,15 @@ describe('one vendor connection per cluster, the rules', () => {
   it('stops asking for a hole its sender never answers after thirty heartbeats', async () => {
     const c = cluster();
     const a = c.add();
-    await until(() => a.feed.leader, 'a to lead');
+    await until('a to lead', () => a.feed.leader);
     const b = c.add();
-    await until(() => b.feed.status().state === 'streaming', 'the relayed status');
+    await until('the relayed status', () => b.feed.status().state === 'streaming');
     let asks = 0;
     c.relay.passes = (message) => (message.k === 'resend' && asks++, message.k !== 'replay');
     c.relay.up = false;
     a.local.bar(bar);
     c.relay.up = true;
-    await until(() => asks >= 31, 'the hole asked for at once and at thirty heartbeats', 10_000);
+    await until('the hole asked for at once and at thirty heartbeats', () => asks >= 31, 10_000);
     await Bun.sleep(5 * HEARTBEAT);
     expect(asks).toBe(31); // then given up
     expect(b.feed.recovered).toBe(0);

@@ -19,7 +19,7 @@ import type { Subprocess } from 'bun';
 import type { LiveBar, LiveTrade } from '../../src/providers/live/types';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/db';
 import { startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { until } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
 const REDIS_PORT = 46801;
@@ -99,12 +99,12 @@ describe.skipIf(!usingPostgres || !hasRedis)('one vendor connection per cluster'
   it('connects once: the first instance holds the stream, the second follows it', async () => {
     instances.push(new Instance(env));
     const [a] = instances;
-    await until(() => a!.role?.leader === true && a!.role.state === 'streaming', 'the first instance to lead and stream', 30_000);
+    await until('the first instance to lead and stream', () => a!.role?.leader === true && a!.role.state === 'streaming', 30_000);
     instances.push(new Instance({ ...env, WATCH: 'SPY' }));
     const b = instances[1]!;
-    await until(() => b.role?.leader === false && b.role.state === 'streaming', 'the second instance to follow the stream', 30_000);
+    await until('the second instance to follow the stream', () => b.role?.leader === false && b.role.state === 'streaming', 30_000);
     // The follower's client watches SPY: the leader subscribes its trades at the vendor on its behalf.
-    await until(() => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 'SPY trades subscribed for the follower', 10_000);
+    await until('SPY trades subscribed for the follower', () => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 10_000);
     expect(server.stream.authentications).toBe(1);
     expect(server.stream.peakSockets).toBe(1);
     expect(server.stream.limitRefusals).toBe(0);
@@ -113,7 +113,7 @@ describe.skipIf(!usingPostgres || !hasRedis)('one vendor connection per cluster'
   it('hands the leader’s bars and the watched trades to the follower', async () => {
     const [a, b] = instances as [Instance, Instance];
     server.minute(minute(0));
-    await until(() => a.bars(minute(0)).length > 0 && b.bars(minute(0)).length > 0 && b.trades(minute(0)).length > 0, 'the minute on both instances', 10_000);
+    await until('the minute on both instances', () => a.bars(minute(0)).length > 0 && b.bars(minute(0)).length > 0 && b.trades(minute(0)).length > 0, 10_000);
     expect(b.bars(minute(0))[0]).toEqual(a.bars(minute(0))[0]!);
     expect(b.trades(minute(0))[0]).toMatchObject({ symbol: 'SPY', price: minutes.find((m) => m.t === open)!.c });
     expect(a.trades(minute(0))).toEqual([]); // nobody watches SPY on the leader
@@ -123,12 +123,12 @@ describe.skipIf(!usingPostgres || !hasRedis)('one vendor connection per cluster'
     const [a, b] = instances as [Instance, Instance];
     a.proc.kill('SIGKILL');
     await a.proc.exited;
-    await until(() => b.role?.leader === true && b.role.state === 'streaming', 'the follower to take the stream over', 30_000);
+    await until('the follower to take the stream over', () => b.role?.leader === true && b.role.state === 'streaming', 30_000);
     expect(server.stream.authentications).toBe(2);
     expect(server.stream.peakSockets).toBe(1);
     expect(server.stream.limitRefusals).toBe(0);
-    await until(() => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 'SPY trades subscribed by the new leader', 10_000);
+    await until('SPY trades subscribed by the new leader', () => [...server.stream.sockets].some((ws) => ws.data.trades.has('SPY')), 10_000);
     server.minute(minute(1));
-    await until(() => b.bars(minute(1)).length > 0 && b.trades(minute(1)).length > 0, 'the next minute on the new leader', 10_000);
+    await until('the next minute on the new leader', () => b.bars(minute(1)).length > 0 && b.trades(minute(1)).length > 0, 10_000);
   });
 });

@@ -15,7 +15,7 @@ import { RedisLiveRelay } from '../../src/providers/live/relay';
 import type { LiveBar, WindowClose } from '../../src/providers/live/types';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
 import { MemoryLock, StandInFeed } from '../helpers/vendors/cluster-stand-ins';
-import { until } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 
 const REDIS_PORT = 47801;
 const HEARTBEAT_MS = 100;
@@ -44,9 +44,9 @@ describe.skipIf(redisServerMissing !== null)('the live relay across a Redis outa
       return { feed, local };
     };
     const a = add('a');
-    await until(() => a.feed.leader, 'a to hold the vendor connection');
+    await until('a to hold the vendor connection', () => a.feed.leader);
     const b = add('b');
-    await until(() => b.feed.status().state === 'streaming', 'a’s status relayed to b', 5_000);
+    await until('a’s status relayed to b', () => b.feed.status().state === 'streaming', 5_000);
     const bars: LiveBar[] = [];
     const closes: WindowClose[] = [];
     b.feed.onBar((bar) => bars.push(bar));
@@ -61,7 +61,7 @@ describe.skipIf(redisServerMissing !== null)('the live relay across a Redis outa
     expect([bars, closes]).toEqual([[], []]);
 
     await redis.start();
-    await until(() => closes.length === 1, 'the close, sent again once Redis is back', 15_000);
+    await until('the close, sent again once Redis is back', () => closes.length === 1, 15_000);
     expect(bars).toEqual([closed]);
     expect(closes).toEqual([close]);
     expect(b.feed.recovered).toBe(2);

@@ -9,7 +9,8 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import type { AlpacaProvider } from '../../src/providers/alpaca';
 import { loopbackAlpaca, startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { expectedBar, keptLog, recordFeed, replayMinutes, TestClock, until } from '../helpers/vendors/live';
+import { expectedBar, keptLog, recordFeed, replayMinutes, TestClock } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
 const at = (iso: string) => Date.parse(iso);
@@ -32,7 +33,7 @@ describe('snapshot from the live stream', () => {
     const feed = { clock, minute: (t: number) => vendor.minute(t), ...recordFeed(live) };
     live.setUniverse(['SPY']);
     live.start();
-    await until(() => [...vendor.stream.sockets].some((ws) => ws.data.authenticated && ws.data.bars.has('SPY')), 'SPY bars subscribed');
+    await until('SPY bars subscribed', () => [...vendor.stream.sockets].some((ws) => ws.data.authenticated && ws.data.bars.has('SPY')));
     const snapshots = () => vendor.state.requests.filter((path) => path.startsWith('/v2/stocks/SPY/snapshot')).length;
     const before = await provider.snapshot({ symbol: 'SPY' }); // pre-market: over REST
     expect(snapshots()).toBe(1);

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'bun:test';
 import { createPolygonProvider, type PolygonProvider } from '../../src/providers/polygon';
 import type { LiveTrade } from '../../src/providers/live/types';
-import { expectedBar, replayMinutes, streaming as streamingAt, until, vendorStreams } from '../helpers/vendors/live';
+import { expectedBar, replayMinutes, streaming as streamingAt, vendorStreams } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 import { startPolygonServer, type PolygonServer } from '../helpers/vendors/polygon-server';
 import { alpacaMinutes } from '../helpers/vendors/recordings';
 
@@ -39,7 +40,7 @@ describe('polygon stream', () => {
     expect(subscribe).toEqual({ action: 'subscribe', params: 'AM.SPY,T.SPY' });
     await replay(ctx, '2025-04-24T13:30:00Z', '2025-04-24T14:30:00Z');
     ctx.clock.set(at('2025-04-24T14:30:00.300Z'));
-    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close');
+    await until('the hour to close', () => ctx.closes.some((c) => c.timeframe === '1h'));
     const final = ctx.bars.find((b) => b.timeframe === '1h' && b.final)!;
     expect(final.bar).toEqual({ t: at('2025-04-24T13:30:00Z'), ...expectedBar(recorded, at('2025-04-24T13:30:00Z'), at('2025-04-24T14:30:00Z')) });
     expect(trades.at(-1)).toMatchObject({ symbol: 'SPY', price: 542.2342 });
@@ -54,7 +55,7 @@ describe('polygon stream', () => {
     const before = ctx.server.state.requests.length;
     ctx.server.drop();
     ctx.clock.set(at('2025-04-24T14:45:00.100Z'));
-    await until(() => ctx.closes.some((c) => c.timeframe === '1h'), 'the hour to close after the backfill');
+    await until('the hour to close after the backfill', () => ctx.closes.some((c) => c.timeframe === '1h'));
     expect(ctx.server.state.requests.slice(before).some((path) => path.startsWith('/v2/aggs/ticker/SPY/range/1/minute/'))).toBe(true);
     expect(ctx.server.stream.authentications).toBe(2);
     expect(ctx.bars.find((b) => b.timeframe === '1h' && b.final)!.bar).toMatchObject({ o: 536.74, h: 542.33, l: 535.4504, c: 542.2342, v: 9_628_299 });
@@ -63,7 +64,7 @@ describe('polygon stream', () => {
   it('surfaces auth_failed as down with the vendor’s message', async () => {
     const ctx = setup({ apiKey: 'not-the-key' });
     ctx.live.start();
-    await until(() => ctx.live.status().state === 'refused', 'the refusal');
+    await until('the refusal', () => ctx.live.status().state === 'refused');
     expect(ctx.live.status().message).toBe('polygon stream: auth_failed: authentication failed');
     const check = await ctx.provider.selfCheck();
     expect(check).toMatchObject({ status: 'down', message: 'polygon stream: auth_failed: authentication failed' });
@@ -73,10 +74,10 @@ describe('polygon stream', () => {
   it('reports max_connections when another connection takes the cluster, and waits before taking it back', async () => {
     const first = setup();
     first.live.start();
-    await until(() => first.live.status().state === 'streaming', 'the first stream');
+    await until('the first stream', () => first.live.status().state === 'streaming');
     const second = setup();
     second.live.start();
-    await until(() => first.live.status().state === 'refused', 'the first closed by the vendor');
+    await until('the first closed by the vendor', () => first.live.status().state === 'refused');
     expect(first.live.status().message).toBe('polygon stream: max_connections: Maximum number of websocket connections exceeded. You have reached the connection limit for your account.');
     expect(second.live.status().state).toBe('streaming');
     const authentications = first.server.stream.authentications;

@@ -15,7 +15,8 @@ import { countsInBar, TRADE_LATE_MS, TradeMinutes } from '../../src/providers/li
 import type { LiveTrade, VendorBar } from '../../src/providers/live/types';
 import type { WireTrade } from '../helpers/vendors/alpaca-stream';
 import { loopbackAlpaca, startAlpacaServer, type AlpacaServer } from '../helpers/vendors/alpaca-server';
-import { expectedBar, keptLog, recordFeed, TestClock, until } from '../helpers/vendors/live';
+import { expectedBar, keptLog, recordFeed, TestClock } from '../helpers/vendors/live';
+import { until } from '../helpers/until';
 import { alpacaMinutes, type RecordedBar } from '../helpers/vendors/recordings';
 
 const at = (iso: string) => Date.parse(iso);
@@ -99,12 +100,12 @@ describe('alpaca feed with bars from trades', () => {
     live.setUniverse(['SPY']);
     live.start();
     const vendor = server;
-    await until(() => [...vendor.stream.sockets].some((ws) => ws.data.authenticated && ws.data.trades.has('SPY')), 'SPY trades subscribed');
+    await until('SPY trades subscribed', () => [...vendor.stream.sockets].some((ws) => ws.data.authenticated && ws.data.trades.has('SPY')));
     expect([...[...vendor.stream.sockets][0]!.data.bars]).toEqual([]);
     for (const minute of hour) {
       clock.set(minute.t + MINUTE);
       vendor.trades(tradesOf(minute));
-      await until(() => live.status().lastMessageAt === minute.t + MINUTE, `the trades of ${new Date(minute.t).toISOString()}`);
+      await until(`the trades of ${new Date(minute.t).toISOString()}`, () => live.status().lastMessageAt === minute.t + MINUTE);
     }
     const end = at('2025-04-24T14:30:00Z');
     clock.set(end + 1_000); // the hour's last minute is still within its reporting window
@@ -112,7 +113,7 @@ describe('alpaca feed with bars from trades', () => {
     expect(closes.filter((c) => c.timeframe === '1h')).toEqual([]);
     clock.set(end + TRADE_LATE_MS + 300);
     vendor.trades([{ symbol: 'SPY', price: 1, size: 1, ts: end + TRADE_LATE_MS, conditions: ['@', 'I'] }]); // the stream heard from after the window's end
-    await until(() => closes.some((c) => c.timeframe === '1h'), 'the hour to close');
+    await until('the hour to close', () => closes.some((c) => c.timeframe === '1h'));
     const final = bars.find((b) => b.timeframe === '1h' && b.final && b.bar.t === at('2025-04-24T13:30:00Z'))!;
     expect(final.bar).toEqual({ t: at('2025-04-24T13:30:00Z'), ...expectedBar(recorded, at('2025-04-24T13:30:00Z'), end) });
   });

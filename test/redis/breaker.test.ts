@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { BrokenCircuitError, FailFastBreaker } from '../../src/redis/breaker';
-import { until } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 describe('fail-fast breaker', () => {
   it('refuses every call at once after a failure, without holding them for the probe, and closes when the probe answers', async () => {

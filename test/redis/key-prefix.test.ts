@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import Redis from 'ioredis';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { RecordingSource, serve, until } from '../helpers/sse';
+import { RecordingSource, serve } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const STATE = (n: number) => ({ signalId: `PFX-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });
 const PREFIXES = ['bl1:', 'bl3:'];

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { until } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 type Result = { data?: unknown; errors?: { extensions?: { code?: string } }[] };
 

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'bun:test';
 import { createLogger } from '../../src/log';
 import { DurableBus, MemoryEventLog, type BusEvent, type BusEventInput, type BusGap, type EventLog, type LoggedBusEvent } from '../../src/stream/bus';
-import { until } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const change = (n: number): BusEventInput => ({ channel: 'breakouts.state_change', payload: { signalId: `AAPL-range_breakout-${n}`, symbol: 'AAPL', from: 'forming', to: 'triggered', price: n, at: '2026-11-20T18:00:00.000Z' } });
 

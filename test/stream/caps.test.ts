@@ -15,7 +15,7 @@ import { StreamCaps } from '../../src/stream/caps';
 import { SharedStreamCounts } from '../../src/stream/caps-redis';
 import { deployment, type Instance } from '../helpers/instances';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { until } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const log = createLogger('silent');
 const LIMITS = { max: 1000, perKey: 4, retryAfterSeconds: 2 };

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { dropKeys } from '../helpers/app';
 import { deployment, type Instance } from '../helpers/instances';
-import { RecordingSource, until } from '../helpers/sse';
+import { RecordingSource } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const STATE = (n: number) => ({ signalId: `EVT-${n}`, symbol: 'AAPL', from: 'forming' as const, to: 'triggered' as const, price: n, at: '2026-11-20T18:00:00.000Z' });
 const ENV = { SSE_RETRY_MS: '20', SSE_PING_MS: '0', RATE_LIMIT_QUOTA: '100000' };

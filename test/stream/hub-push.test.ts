@@ -11,7 +11,8 @@ import { DurableBus, MemoryEventLog } from '../../src/stream/bus';
 import { StreamCaps } from '../../src/stream/caps';
 import { StreamHub } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
-import { frameReader, until } from '../helpers/sse';
+import { frameReader } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 /** A pushing source: the test pushes quotes; it counts snapshots and watchers. */
 class PushedQuotes implements QuoteSource {

@@ -7,7 +7,8 @@ import { StreamCaps } from '../../src/stream/caps';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { StreamHub, type HubOptions, type OpenRequest } from '../../src/stream/hub';
 import type { QuoteSource } from '../../src/stream/quotes';
-import { frameReader, sampleSignal, until } from '../helpers/sse';
+import { frameReader, sampleSignal } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const ALL: Channel[] = ['breakouts.new', 'breakouts.state_change', 'alerts.dispatched'];
 

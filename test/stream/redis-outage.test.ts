@@ -16,7 +16,8 @@ import type { HealthResponse } from '../../src/modules/system/model';
 import { smallSyntheticMarket, type TestContext } from '../helpers/app';
 import { deployment, type Instance } from '../helpers/instances';
 import { redisServerMissing, startRedisServer, type RedisServer } from '../helpers/redis-server';
-import { RecordingSource, until, type Received } from '../helpers/sse';
+import { RecordingSource, type Received } from '../helpers/sse';
+import { until } from '../helpers/until';
 
 const CHANNELS = 'breakouts.new,breakouts.state_change,alerts.dispatched';
 const BUS_EVENTS = new Set(CHANNELS.split(','));

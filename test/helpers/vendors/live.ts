@@ -2,13 +2,13 @@
  * @module test/helpers/vendors/live
  * What the live-feed tests share: a clock the test moves (the recorded
  * sessions are in 2025; the feed, the loopback server and its REST answers all
- * read this clock), a logger that keeps its lines, waiting for a condition,
- * and the recorded minutes of a window rolled up as the expected bar.
+ * read this clock), a logger that keeps its lines, and the recorded minutes of a window rolled up as the expected bar.
  */
 import { afterEach } from 'bun:test';
 import { createLogger, type Logger } from '../../../src/log';
 import type { LiveBar, LiveFeed, WindowClose } from '../../../src/providers/live/types';
 import type { RecordedBar } from './recordings';
+import { until } from '../until';
 
 export class TestClock {
   constructor(public t: number) {}
@@ -21,15 +21,6 @@ export class TestClock {
 export function keptLog(): { log: Logger; lines: string[] } {
   const lines: string[] = [];
   return { log: createLogger('debug', (line) => void lines.push(line)), lines };
-}
-
-/** Waits (real time) until `check` holds; fails the test with `what` after `timeoutMs`. */
-export async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
 }
 
 /** The recorded minutes with a start in [start, end) rolled into one bar (first open, extremes, last close, summed volume). */
@@ -55,8 +46,8 @@ export function recordFeed(live: LiveFeed): { bars: LiveBar[]; closes: WindowClo
 
 /** Waits until the feed streams and `subscribed()` says the vendor holds its subscriptions. */
 export async function streaming(live: LiveFeed, subscribed: () => boolean): Promise<void> {
-  await until(() => live.status().state === 'streaming', 'streaming');
-  await until(subscribed, 'the subscription at the vendor');
+  await until('streaming', () => live.status().state === 'streaming');
+  await until('the subscription at the vendor', subscribed);
 }
 
 /**
@@ -68,7 +59,7 @@ export async function replayMinutes(run: { clock: TestClock; bars: readonly Live
   for (let t = Date.parse(from); t < Date.parse(to); t += 60_000) {
     run.clock.set(t + 60_000 + 50);
     const seen = run.bars.length;
-    if (run.minute(t) > 0) await until(() => run.bars.length > seen, `the bars of ${new Date(t).toISOString()}`);
+    if (run.minute(t) > 0) await until(`the bars of ${new Date(t).toISOString()}`, () => run.bars.length > seen);
   }
 }
 

@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, expect, it } from 'bun:test';
 import { createTestContext, type TestContext } from '../../helpers/app';
-import { RecordingSource, serve, until } from '../../helpers/sse';
+import { RecordingSource, serve } from '../../helpers/sse';
+import { until } from '../../helpers/until';
 
 let ctx: TestContext;
 let server: ReturnType<typeof serve>;
