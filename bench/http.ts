@@ -36,6 +36,9 @@
  * process, so with `--floor` the floor is preloaded into every tree's server
  * and before each run in a server process its garbage is collected
  * (bench/floor's settle), every tree's alike: no run pays for the one before.
+ * Every row then also gives its req/s and p99 over the contract floor's of the
+ * same connections (`req/s ÷ floor`, `p99 ÷ floor`; issue 27's goal: ≥ 0.95
+ * and ≤ 1.5), and each row the load average when its runs ended.
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
@@ -43,7 +46,7 @@
  *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { configureFloor, floorServer, settleFloorProcess } from './floor';
 import { cpuSeconds, freePort, haveWrk, median, printTable, smoke, wrk, type LoadResult } from './lib';
@@ -187,9 +190,14 @@ export async function benchHttp(): Promise<void> {
             }
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
+          // The contract floor's medians (the last row with --floor): each row's req/s and p99 over them (issue 27's goal).
+          const floorRuns = floor ? appRuns.at(-1)! : undefined;
+          const floorRps = floorRuns && median(floorRuns.map((r) => r.requestsPerSec));
+          const floorP99 = floorRuns && median(floorRuns.map((r) => r.p99Ms));
           for (const [i, { name }] of measuredServers.entries()) {
             const app = appRuns[i]!;
             const appRps = median(app.map((r) => r.requestsPerSec));
+            const appP99 = median(app.map((r) => r.p99Ms));
             rows.push({
               target: label,
               conns: c,
@@ -198,10 +206,12 @@ export async function benchHttp(): Promise<void> {
               'req/s': Math.round(appRps),
               ratio: (appRps / bareRps).toFixed(2),
               'bare p50/p99 ms': `${median(bareRuns.map((r) => r.p50Ms)).toFixed(2)} / ${median(bareRuns.map((r) => r.p99Ms)).toFixed(2)}`,
-              'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${median(app.map((r) => r.p99Ms)).toFixed(2)}`,
+              'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${appP99.toFixed(2)}`,
               'bare CPU µs/req': median(bareRuns.map((r) => r.cpuUs)).toFixed(1),
               'CPU µs/req': median(app.map((r) => r.cpuUs)).toFixed(1),
+              ...(floorRps && floorP99 ? { 'req/s ÷ floor': (appRps / floorRps).toFixed(2), 'p99 ÷ floor': (appP99 / floorP99).toFixed(2) } : {}),
               'non-2xx': app.reduce((n, r) => n + r.non2xx, 0),
+              load: loadavg()[0]!.toFixed(1),
             });
           }
         }
@@ -211,7 +221,7 @@ export async function benchHttp(): Promise<void> {
       }
     }
     printTable(
-      `bench/http — wrk -t1 -d${seconds}s, ${runs} run(s) (medians), LOG_LEVEL=${logLevel}, same bytes from a bare Bun.serve (goals: ratio ≥ 0.70 bars/snapshot/breakouts, ≥ 0.50 health)`,
+      `bench/http — wrk -t1 -d${seconds}s, ${runs} run(s) (medians), LOG_LEVEL=${logLevel}, same bytes from a bare Bun.serve (goals: ratio ≥ 0.70 bars/snapshot/breakouts, ≥ 0.50 health${withFloor ? '; req/s ÷ floor ≥ 0.95 and p99 ÷ floor ≤ 1.5' : ''}); load = the 1-minute load average when the row's runs ended`,
       rows,
     );
     printTable('bench/http — server process memory (embedded PGlite, synthetic market)', memory);

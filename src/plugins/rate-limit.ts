@@ -121,6 +121,9 @@ export function quotaClassOf(when: CostlyWhen, args: Readonly<Record<string, unk
 /** The bucket of an authenticated principal: its user's, whether it came by session or by one of the user's API keys. */
 export const principalBucket = (principal: Principal): string => `user:${principal.userId}`;
 
+/** A bucket's key in a quota class: the class's name before it (the ordinary quota's buckets bear none). */
+const named = (quotaClass: 'general' | QuotaClassName, bucket: string): string => (quotaClass === 'general' ? bucket : `${quotaClass}:${bucket}`);
+
 /** The bucket of an anonymous client: its address. */
 export const addressBucket = (ip: string): string => `ip:${ip}`;
 
@@ -320,10 +323,9 @@ export function rateLimiter(options: RateLimitOptions): {
       key = anonymous.key;
     }
     const limit = bucketQuota(principal, quotas.quota, quotas.tierQuotas);
-    const named = (bucket: string) => (quotaClass === 'general' ? bucket : `${quotaClass}:${bucket}`);
     const own = principal && keyBucket(principal);
-    if (own) return countBoth([[named(key), limit], [named(own.key), quotas.tierQuotas[own.tier]]], set, counted, quotaClass, window, units);
-    return count(named(key), limit, set, counted, quotaClass, window, units);
+    if (own) return countBoth([[named(quotaClass, key), limit], [named(quotaClass, own.key), quotas.tierQuotas[own.tier]]], set, counted, quotaClass, window, units);
+    return count(named(quotaClass, key), limit, set, counted, quotaClass, window, units);
   };
   const ordinary = { quota, tierQuotas };
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'bun:test';
 import fc from 'fast-check';
 import { Elysia, t } from 'elysia';
 import { createLogger } from '../../src/log';
-import { bodyLimit } from '../../src/plugins/body-limit';
+import { bodyLimit, headTooLarge, REQUEST_HEAD_LIMIT } from '../../src/plugins/body-limit';
 import { errors } from '../../src/plugins/errors';
 import { apiDocs } from '../../src/plugins/openapi';
 import { requestId } from '../../src/plugins/request-id';
@@ -73,6 +73,18 @@ describe('request-body limits', () => {
   it('refuses a body on a GET 413 before any work', async () => {
     const response = await app.handle(new Request('http://localhost/api/notes', { method: 'GET', headers: { 'content-length': '5' } }));
     expect(response.status).toBe(413);
+  });
+
+  it('counts a head to the byte: the URL and each field with its 4 bytes of `: ` and CRLF, 431 one byte past REQUEST_HEAD_LIMIT', () => {
+    const url = 'http://localhost/api/notes';
+    // The URL, then `x-pad: …` (5 + value + 4 bytes) and `x-two: 2` (5 + 1 + 4): the head exactly at the limit, then one byte more.
+    const atLimit = (extra: number) => new Request(url, { headers: { 'x-pad': 'a'.repeat(REQUEST_HEAD_LIMIT - url.length - 9 - 10 + extra), 'x-two': '2' } });
+    expect(headTooLarge(atLimit(0))).toBe(false);
+    expect(headTooLarge(atLimit(1))).toBe(true);
+    // Each request is counted on its own: a large head before does not carry over to a small one after.
+    expect(headTooLarge(new Request(url))).toBe(false);
+    expect(headTooLarge(new Request(`${url}?q=${'a'.repeat(REQUEST_HEAD_LIMIT)}`))).toBe(true);
+    expect(headTooLarge(new Request(url))).toBe(false);
   });
 
   it('publishes the limit and a JSON-only request body, valid under ajv strict mode', async () => {
