@@ -10,6 +10,6 @@ export interface PgliteTemplateInfo {
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 17,
-  "digest": "acf449513dfe903d9709ffd50b1dd197a7b17ad28ddaf1e2d156f64f2eb9ee3b"
+  "migrations": 18,
+  "digest": "7e394bec9646cec1926ed1bf6d2616e16814e3cb286fcd1e05ccbf4322cd0662"
 };
