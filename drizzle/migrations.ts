@@ -111,8 +111,8 @@ export const migrations: EmbeddedMigration[] = [
   },
   {
     "tag": "0017_ledger_figures",
-    "when": 1795862570782,
+    "when": 1795865095637,
     "breakpoints": true,
-    "sql": "CREATE TABLE \"ledger_figures\" (\n\t\"chain\" text NOT NULL,\n\t\"book\" text NOT NULL,\n\t\"figure\" text NOT NULL,\n\t\"variant\" text NOT NULL,\n\t\"definitions\" text NOT NULL,\n\t\"head_seq\" bigint NOT NULL,\n\t\"head_hash\" text NOT NULL,\n\t\"body\" text NOT NULL,\n\t\"computed_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"ledger_figures_chain_book_figure_pk\" PRIMARY KEY(\"chain\",\"book\",\"figure\")\n);\n"
+    "sql": "CREATE TABLE \"ledger_figures\" (\n\t\"chain\" text NOT NULL,\n\t\"book\" text NOT NULL,\n\t\"figure\" text NOT NULL,\n\t\"variant\" text NOT NULL,\n\t\"definitions\" text NOT NULL,\n\t\"head_seq\" bigint NOT NULL,\n\t\"head_hash\" text NOT NULL,\n\t\"body\" \"bytea\" NOT NULL,\n\t\"computed_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"ledger_figures_chain_book_figure_pk\" PRIMARY KEY(\"chain\",\"book\",\"figure\")\n);\n"
   }
 ];

@@ -11,5 +11,5 @@ export interface PgliteTemplateInfo {
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
   "migrations": 18,
-  "digest": "7e394bec9646cec1926ed1bf6d2616e16814e3cb286fcd1e05ccbf4322cd0662"
+  "digest": "c35ed93ce68a6de814e63adad81c09e0d55ff8acd060b07cd9bab0072c3d8f75"
 };

@@ -10,6 +10,8 @@
  * const figures = ledger.figures; // scoped like the ledger (the live chain, or one replay)
  * const body = await figures.held('scorecard', '2026-11-28', definitions, await ledger.head());
  */
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { and, eq, lt, lte } from 'drizzle-orm';
 import type { Db } from '../client';
 import { ledgerFigures } from '../schema';
@@ -29,6 +31,9 @@ export interface FigureKey {
   /** A fingerprint of the definitions the figure was computed with. */
   definitions: string;
 }
+
+/** node:zlib's gzip and gunzip run on its thread pool, not the event loop's thread. */
+const [zip, unzip] = [promisify(gzip), promisify(gunzip)];
 
 export class LedgerFiguresRepository {
   /**
@@ -51,7 +56,8 @@ export class LedgerFiguresRepository {
       .select({ body: ledgerFigures.body, variant: ledgerFigures.variant, definitions: ledgerFigures.definitions, headSeq: ledgerFigures.headSeq, headHash: ledgerFigures.headHash })
       .from(ledgerFigures)
       .where(this.where(key.figure));
-    return row && row.variant === key.variant && row.definitions === key.definitions && row.headSeq === head.seq && row.headHash === head.hash ? row.body : undefined;
+    if (!row || row.variant !== key.variant || row.definitions !== key.definitions || row.headSeq !== head.seq || row.headHash !== head.hash) return undefined;
+    return new TextDecoder().decode(await unzip(row.body));
   }
 
   /**
@@ -60,14 +66,14 @@ export class LedgerFiguresRepository {
    * a newer head (another instance on the same database got further) stays.
    */
   async keep(key: FigureKey, head: Head, body: string): Promise<void> {
-    const row = { chain: this.chain, book: this.book, ...key, headSeq: head.seq, headHash: head.hash, body, computedAt: new Date() };
+    const row = { chain: this.chain, book: this.book, ...key, headSeq: head.seq, headHash: head.hash, body: new Uint8Array(await zip(body)), computedAt: new Date() };
     const { variant, definitions, headSeq, headHash, computedAt } = row;
     await this.db.transaction(async (tx) => {
       await tx.delete(ledgerFigures).where(and(eq(ledgerFigures.chain, this.chain), eq(ledgerFigures.book, this.book), lt(ledgerFigures.headSeq, head.seq)));
       await tx
         .insert(ledgerFigures)
         .values(row)
-        .onConflictDoUpdate({ target: [ledgerFigures.chain, ledgerFigures.book, ledgerFigures.figure], set: { variant, definitions, headSeq, headHash, body, computedAt }, setWhere: lte(ledgerFigures.headSeq, head.seq) });
+        .onConflictDoUpdate({ target: [ledgerFigures.chain, ledgerFigures.book, ledgerFigures.figure], set: { variant, definitions, headSeq, headHash, body: row.body, computedAt }, setWhere: lte(ledgerFigures.headSeq, head.seq) });
     });
   }
 }
