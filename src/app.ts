@@ -114,7 +114,7 @@ export function routeQuery(app: () => { routes: readonly { method: string; path:
  * boot replay's ledger can take longer than 30 s on a small machine, and was
  * cut off with an empty reply.
  */
-const SERVER_IDLE_SECONDS = 60;
+export const SERVER_IDLE_SECONDS = 60;
 
 export function createApp(services: Services) {
   const { config, log } = services;

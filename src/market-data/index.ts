@@ -12,7 +12,7 @@
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
 import type { BarStore } from '../store';
-import { newYorkDate } from '../providers/calendar';
+import { newYorkDate } from '../providers/new-york-time';
 import type { LiveBar } from '../providers/live/types';
 import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot } from '../providers/types';
 import type { Timeframe } from '../domain/signal';

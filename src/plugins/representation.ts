@@ -24,6 +24,7 @@
 import { Elysia, StatusMap } from 'elysia';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, gzip, constants as zlib, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { inFlight } from '../in-flight';
 import { Lru } from '../lru';
 import { envelopeLinks, isEnvelope } from '../pagination';
 
@@ -73,11 +74,12 @@ const ETAGS_HELD = 256;
  * one made of a string encodes it and one made of a Uint8Array copies it, on
  * every request (about 4 µs and 14 µs for 200 KB in Bun 1.4).
  */
+/** Large bodies being compressed off the loop, per store and key: concurrent callers share the one compression. */
+const compressing = inFlight<CompressedBodies, Blob>();
+
 export class CompressedBodies {
   private readonly bodies: Lru<string, Blob>;
   private readonly etags = new Lru<string, string>({ maxEntries: ETAGS_HELD });
-  /** Large bodies being compressed off the loop, by key: concurrent callers share the one compression. */
-  private readonly compressing = new Map<string, Promise<Blob>>();
   private last = { text: '', etag: etagOf('') };
   private lastIdentity = { text: '', body: new Blob([]) };
 
@@ -121,16 +123,12 @@ export class CompressedBodies {
     const key = `${encoding}${etag}`;
     const held = this.bodies.get(key);
     if (held) return held;
-    if (text.length >= ASYNC_COMPRESSED_BYTES) return this.compressing.get(key) ?? this.compressOffLoop(key, encoding, text);
+    if (text.length >= ASYNC_COMPRESSED_BYTES) return compressing(this, key, () => this.compressOffLoop(key, encoding, text));
     return this.keep(key, new Blob([compressSync(text, encoding)]));
   }
 
-  private compressOffLoop(key: string, encoding: Encoding, text: string): Promise<Blob> {
-    const compressing = compressAsync(text, encoding)
-      .then((compressed) => this.keep(key, new Blob([compressed])))
-      .finally(() => this.compressing.delete(key));
-    this.compressing.set(key, compressing);
-    return compressing;
+  private async compressOffLoop(key: string, encoding: Encoding, text: string): Promise<Blob> {
+    return this.keep(key, new Blob([await compressAsync(text, encoding)]));
   }
 
   private keep(key: string, body: Blob): Blob {

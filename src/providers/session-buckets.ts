@@ -27,7 +27,8 @@
  * bucketStart(Date.parse('2025-04-24T12:00:00Z'), '1h'); // => NaN (08:00 EDT, pre-market)
  */
 import type { Timeframe } from '../domain/signal';
-import { isTradingDay, newYorkDate, newYorkToUtc, sessionOpenClose, type SessionTimes } from './calendar';
+import { isTradingDay, sessionOpenClose, type SessionTimes } from './calendar';
+import { newYorkDate, newYorkToUtc } from './new-york-time';
 
 const HOUR_MS = 3_600_000;
 const WINDOW_MS: Record<Exclude<Timeframe, 'daily'>, number> = { '1h': HOUR_MS, '4h': 4 * HOUR_MS };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import type { BarsResponse, MacroCalendarResponse, SectorRotationResponse, SectorRotationRow, SnapshotResponse } from '../../src/modules/market/model';
 import type { Page } from '../../src/pagination';
-import { newYorkDate, previousTradingDay, tradingDays } from '../../src/providers/calendar';
+import { previousTradingDay, tradingDays } from '../../src/providers/calendar';
+import { newYorkDate } from '../../src/providers/new-york-time';
 import { createTestContext, errorBody, FIXED_NOW, PIPELINES, type TestContext } from '../helpers/app';
 
 let shared: TestContext;

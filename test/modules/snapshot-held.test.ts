@@ -3,7 +3,7 @@ import type { BarsRepository } from '../../src/db/repositories/bars';
 import { createLogger } from '../../src/log';
 import { MarketData } from '../../src/market-data';
 import { snapshot, snapshotBody } from '../../src/modules/market/service';
-import { newYorkToUtc } from '../../src/providers/calendar';
+import { newYorkToUtc } from '../../src/providers/new-york-time';
 import { SyntheticProvider } from '../../src/providers/synthetic';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { BarStore } from '../../src/store';

@@ -1,21 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import {
-  easterSunday,
-  isoDate,
-  isEarlyClose,
-  isTradingDay,
-  marketHolidays,
-  newYorkDate,
-  newYorkUtcOffset,
-  parseIsoDate,
-  nextTradingDay,
-  previousTradingDay,
-  tradingDaysUntil,
-  sessionAt,
-  sessionOpenClose,
-  tradingDays,
-} from '../../src/providers/calendar';
+import { easterSunday, isEarlyClose, isTradingDay, marketHolidays, nextTradingDay, previousTradingDay, tradingDaysUntil, sessionAt, sessionOpenClose, tradingDays } from '../../src/providers/calendar';
+import { isoDate, newYorkDate, newYorkUtcOffset, parseIsoDate } from '../../src/providers/new-york-time';
 import { intlNewYork } from '../helpers/new-york';
 import { fixture } from '../helpers/fixtures';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { intlNewYork } from '../helpers/new-york';
 import { MACRO_EVENT_TYPES, macroEvents, nextEvents, parseMacroEvents, proximity } from '../../src/providers/macro';
-import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/calendar';
+import { newYorkDate, newYorkOffsetHours, newYorkToUtc } from '../../src/providers/new-york-time';
 
 const CSV_PATH = join(import.meta.dir, '../../src/providers/macro/events.csv');
 describe('macro calendar data', () => {

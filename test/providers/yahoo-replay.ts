@@ -7,7 +7,8 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
-import { newYorkToUtc, sessionOpenClose } from '../../src/providers/calendar';
+import { sessionOpenClose } from '../../src/providers/calendar';
+import { newYorkToUtc } from '../../src/providers/new-york-time';
 
 /** Rows of a small CSV without quoted fields, as objects by header. */
 export function readCsv(path: string): Record<string, string>[] {

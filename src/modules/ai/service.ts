@@ -30,7 +30,7 @@ import { scoreBand } from '../../kernels/scoring';
 import { performance } from '../../ledger/performance';
 import { alignCloses } from '../../market-data/align';
 import { earningsProximity } from '../../market-data/earnings';
-import { newYorkDate } from '../../providers/calendar';
+import { newYorkDate } from '../../providers/new-york-time';
 import { ProviderError } from '../../providers/types';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
 import type { Services } from '../../services';

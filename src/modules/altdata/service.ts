@@ -12,7 +12,7 @@ import { round } from '../../kernels/round';
 import { optionsFlow, type FlowContract } from '../../kernels/options/flow';
 import type { MarketData } from '../../market-data';
 import { paginateList, type PageRequest } from '../../pagination';
-import { inFlight } from '../shared/in-flight';
+import { inFlight } from '../../in-flight';
 import type { SocialDay } from '../../providers/types';
 
 const DAY_MS = 86_400_000;

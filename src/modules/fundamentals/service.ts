@@ -26,7 +26,7 @@ import { nextTradingDay, tradingDaysUntil } from '../../providers/calendar';
 import type { MarketData } from '../../market-data';
 import type { BarSeries, EarningsEvent } from '../../providers/types';
 import { paginateList, type PageRequest } from '../../pagination';
-import { inFlight } from '../shared/in-flight';
+import { inFlight } from '../../in-flight';
 import type { EarningsReport, FloatResponse } from './model';
 
 /** Scheduled reports listed ahead of today (vendors announce the next one; later ones are projections). */

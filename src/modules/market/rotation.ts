@@ -11,7 +11,7 @@ import { paginateList, type PageRequest } from '../../pagination';
 import type { MarketData } from '../../market-data';
 import { alignCloses } from '../../market-data/align';
 import { DEFAULT_BENCHMARK, SECTOR_ETFS } from '../../providers/universe';
-import { inFlight } from '../shared/in-flight';
+import { inFlight } from '../../in-flight';
 import type { SectorRotationResponse, SectorRotationRow } from './model';
 
 const isoDate = (ts: number) => new Date(ts).toISOString().slice(0, 10);

@@ -7,7 +7,7 @@ import { etagOf } from '../../plugins/representation';
 import type { HeldRef, MarketData } from '../../market-data';
 import type { ApiVersion } from '../../config';
 import type { Timeframe } from '../../domain/signal';
-import { newYorkDate } from '../../providers/calendar';
+import { newYorkDate } from '../../providers/new-york-time';
 import type { BarSeries } from '../../providers/types';
 import { decodeCursor, encodeCursor } from '../../pagination';
 import { BARS_PAGE_DEFAULT, BARS_PAGE_MAX, RANGE_SESSIONS, RANGES, type BarsResponse, type Range, type SnapshotResponse } from './model';

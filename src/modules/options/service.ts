@@ -23,7 +23,7 @@ import { round as roundTo, roundOrNull as roundOrNullTo } from '../../kernels/ro
 import { AppError } from '../../errors';
 import { medianTimeToLevel, tradeProbabilities, type OptionCandidate, type SpreadCandidate, type TradePlan } from '../../kernels/options/analyze';
 import { nearestStrike, strikeIncrement } from '../../kernels/options/strikes';
-import { newYorkDate } from '../../providers/calendar';
+import { newYorkDate } from '../../providers/new-york-time';
 import type { MarketData } from '../../market-data';
 import type { KernelPool } from '../../pool';
 import { IV_RANK_DEAR, type AnalyzeQuery } from './model';

@@ -19,7 +19,7 @@ import { isDateTime } from '../../domain/formats';
 import { csvLine } from '../../ledger/serialize';
 import { envelopeLinks, keysetPage, readPage, type PageMeta } from '../../pagination';
 import { bulkMedia } from '../../plugins/media';
-import { inFlight } from '../shared/in-flight';
+import { inFlight } from '../../in-flight';
 import { DATE_PARAM_RANGE, jsonResponse } from '../shared/params';
 import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
 import { HISTORY_CSV_COLUMNS, HistoryResponse, HistorySignal, type HistoryQuery, type HistoryRouteQuery } from './model';

@@ -10,7 +10,7 @@ import { yieldToEventLoop } from '../../db/client';
 import { ledgerEntries, type LedgerEntryView } from '../../ledger/serialize';
 import type { LedgerVerifier } from '../../ledger/verify';
 import { AppError } from '../../errors';
-import { inFlight } from '../shared/in-flight';
+import { inFlight } from '../../in-flight';
 import { LEDGER_LIMIT_MAX, VERIFY_METHOD, type CheckpointsResponse, type LedgerQuery, type LedgerResponse, type VerifyResponse } from './model';
 import { ledgerView, type LedgerSources } from './sources';
 

@@ -23,7 +23,7 @@
 import { newOhlcv, type Ohlcv } from '../../kernels/ohlcv';
 import { rollUpBars } from '../../kernels/resample';
 import type { Timeframe } from '../../domain/signal';
-import { newYorkDate } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import type { SessionCalendar, TradingDay } from '../session-buckets';
 import type { VendorBar } from './bars';
 import type { LiveBar, WindowClose } from './types';

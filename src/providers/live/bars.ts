@@ -19,7 +19,7 @@
 import { newOhlcv } from '../../kernels/ohlcv';
 import { rollUpBars } from '../../kernels/resample';
 import type { Timeframe } from '../../domain/signal';
-import { newYorkDate } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import { bucketsOf } from '../session-buckets';
 import type { BarSeries } from '../types';
 import type { VendorBar } from './types';

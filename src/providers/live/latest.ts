@@ -6,7 +6,7 @@
  * stream (providers/live/vendor-provider) rather than a REST request each
  * time. One entry per symbol, replaced when its session changes.
  */
-import { newYorkDate } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import type { LiveBar, LiveDay, LiveTrade } from './types';
 
 export class LatestQuotes {

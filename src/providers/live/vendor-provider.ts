@@ -13,7 +13,8 @@
  * high, low and volume are then the regular session's (or the extended
  * one's with `LIVE_EXTENDED_HOURS`), as the roll-up's daily bar is.
  */
-import { newYorkDate, sessionAt } from '../calendar';
+import { sessionAt } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import { quoteSelfCheck } from '../self-check';
 import { loadInstruments } from '../universe';
 import type { BarSeries, BarsQuery, Capability, Instrument, MarketDataProvider, SelfCheck, Snapshot } from '../types';

@@ -27,7 +27,7 @@
  */
 import { z } from 'zod';
 import eventsCsv from './events.csv' with { type: 'text' };
-import { newYorkDate, newYorkToUtc } from '../calendar';
+import { newYorkDate, newYorkToUtc } from '../new-york-time';
 
 export const MACRO_EVENT_TYPES = ['fomc', 'cpi', 'jobs', 'gdp'] as const;
 export type MacroEventType = (typeof MACRO_EVENT_TYPES)[number];

@@ -16,7 +16,8 @@
  */
 import type { Timeframe } from '../../domain/signal';
 import { Lru } from '../../lru';
-import { newYorkDate, tradingDays } from '../calendar';
+import { tradingDays } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import { dailySeries, sessionSeries, type VendorBar } from '../live/bars';
 import { VendorProvider } from '../live/vendor-provider';
 import { sliceSeries, type BarSeries, type BarsQuery, type Snapshot } from '../types';

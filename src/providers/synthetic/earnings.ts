@@ -13,7 +13,8 @@
  * @example
  * earningsSessionIndices(symbolProfile(42, aapl), 300); // => [14, 77, 140, 204, 265] (sessions since 2019-01-02)
  */
-import { CALENDAR_LAST_YEAR, tradingDays } from '../calendar';
+import { tradingDays } from '../calendar';
+import { CALENDAR_LAST_YEAR } from '../new-york-time';
 import { HISTORY_START } from './market';
 import type { SymbolProfile } from './profile';
 import { mix32 } from './rng';

@@ -11,7 +11,7 @@
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
  */
-import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../calendar';
+import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../new-york-time';
 import { loadInstruments } from '../universe';
 import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type QuoteTime, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
 import { TIMEFRAMES, type Timeframe } from '../../domain/signal';

@@ -18,7 +18,7 @@
  *   UTC of the expiry), `quote.regularMarketPrice`, and per expiry
  *   `options[].{calls,puts}[]` contracts.
  */
-import { newYorkDate } from '../calendar';
+import { newYorkDate } from '../new-york-time';
 import type { Timeframe } from '../../domain/signal';
 import { ProviderError, type BarSeries, type OptionChain, type OptionContract, type Snapshot } from '../types';
 

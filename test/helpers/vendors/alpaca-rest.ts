@@ -13,7 +13,7 @@
  * - Keys in `APCA-API-KEY-ID` / `APCA-API-SECRET-KEY`, else 403 `{"message":"forbidden"}`.
  * - A 429 with `Retry-After` when a test arms `tooMany`.
  */
-import { newYorkDate, newYorkToUtc } from '../../../src/providers/calendar';
+import { newYorkDate, newYorkToUtc } from '../../../src/providers/new-york-time';
 import { clockWindows, pageOffset, pageToken, TooManyRequests } from './paging';
 import type { RecordedBar } from './recordings';
 

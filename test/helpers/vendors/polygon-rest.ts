@@ -17,7 +17,7 @@
  *   (the documented example's `t`, 1602705600000, is 16:00 EDT).
  * - The key as `Authorization: Bearer` or `apiKey`, else 401 `{"status":"ERROR","error":"Unknown API Key"}`.
  */
-import { newYorkDate, newYorkToUtc } from '../../../src/providers/calendar';
+import { newYorkDate, newYorkToUtc } from '../../../src/providers/new-york-time';
 import { clockWindows, TooManyRequests } from './paging';
 import type { RecordedBar } from './recordings';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Ohlcv } from '../../../src/kernels/ohlcv';
 import { rollUpBars } from '../../../src/kernels/resample';
-import { newYorkToUtc } from '../../../src/providers/calendar';
+import { newYorkToUtc } from '../../../src/providers/new-york-time';
 import { bucketsOf } from '../../../src/providers/session-buckets';
 import { sharedData } from '../../helpers/shared-data';
 

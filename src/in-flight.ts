@@ -1,5 +1,5 @@
 /**
- * @module modules/shared/in-flight
+ * @module in-flight
  * Identical reads asked at once share one (issue 27): five cold callers of the
  * same page make one read and one body, not five in the server's thread. Kept
  * per owner (a server's sources or repository, so two servers in one process
