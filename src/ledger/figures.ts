@@ -77,16 +77,16 @@ export async function tallyColumns<K extends string>(c: TradeColumns, keep: (i: 
  * can run on a worker thread (jobs/record `confidenceInPool`) for the price of
  * copying two buffers.
  */
-export function confidenceInputs(c: TradeColumns): { p: Float64Array; y: Float64Array } {
-  let n = 0;
-  const judged = (i: number) => c.outcome[i] !== 0 && c.entered[i] === 1 && !Number.isNaN(c.confidence[i]!);
-  for (let i = 0; i < c.n; i++) if (judged(i)) n++;
-  const p = new Float64Array(n);
-  const y = new Float64Array(n);
-  for (let i = 0, k = 0; i < c.n; i++) {
-    if (!judged(i)) continue;
+export async function confidenceInputs(c: TradeColumns): Promise<{ p: Float64Array; y: Float64Array }> {
+  const p = new Float64Array(c.n);
+  const y = new Float64Array(c.n);
+  let k = 0;
+  for (let i = 0; i < c.n; i++) {
+    // A turn of the loop every SLICE trades: the pass over a boot replay's 128k held the thread 54 ms in one (load 10).
+    if (i > 0 && i % SLICE === 0) await yieldToEventLoop();
+    if (c.outcome[i] === 0 || c.entered[i] !== 1 || Number.isNaN(c.confidence[i]!)) continue;
     p[k] = c.confidence[i]!;
     y[k++] = c.outcome[i] === 1 ? 1 : 0;
   }
-  return { p, y };
+  return { p: p.slice(0, k), y: y.slice(0, k) };
 }

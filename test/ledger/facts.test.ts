@@ -40,7 +40,7 @@ async function bothWays(ledger: LedgerRepository, books: LedgerBooks, replayId?:
   const { all, by } = await tallyColumns(c, () => true, { band: c.scoreBand, pattern: c.patternType, direction: c.direction, regime: c.regime });
   const trades = await tradesWhere(replayId === undefined ? ledger : ledger.forReplay(replayId), {});
   return {
-    book: { all, by, confidence: (({ p, y }) => confidenceOf(p, y))(confidenceInputs(c)), n: c.n },
+    book: { all, by, confidence: (({ p, y }) => confidenceOf(p, y))(await confidenceInputs(c)), n: c.n },
     records: {
       all: performance(trades),
       by: { band: performanceBy(trades, (t) => t.scoreBand), pattern: performanceBy(trades, (t) => t.patternType), direction: performanceBy(trades, (t) => t.direction), regime: performanceBy(trades, (t) => t.regime) },

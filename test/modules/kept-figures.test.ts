@@ -5,10 +5,11 @@
  * moved, another day, or other definitions are never served from the kept
  * row. Over a seeded replay of 300 signals (test/helpers/ledger-seed).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { afterAll, beforeAll, describe, expect, it, spyOn } from 'bun:test';
 import { createMirror } from 'exact-mirror';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Static } from 'elysia';
+import { LedgerFiguresRepository } from '../../src/db/repositories/ledger-figures';
 import { MonthlyResponse } from '../../src/modules/transparency/model';
 import { scorecardJson, serialiseMonthly } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
@@ -49,12 +50,18 @@ const SCORECARD = '/api/scorecard?source=replay';
 type Card = { ledgerHead: { seq: number; hash: string }; allTime: { signals: number }; generatedAt: string };
 
 describe('the replay scorecard kept per chain head', () => {
-  it('is answered after a restart from the kept figures, with the same bytes, computing nothing', async () => {
+  it('is answered after a restart from the kept figures, with the same bytes, computing nothing; callers at once share one read of them', async () => {
     const first = await (await ctx.request(SCORECARD)).text();
     const { ctx: next, counts } = await restarted();
-    const response = await next.request(SCORECARD);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(first);
+    const held = spyOn(LedgerFiguresRepository.prototype, 'held');
+    try {
+      const responses = await Promise.all(Array.from({ length: 5 }, () => next.request(SCORECARD)));
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      for (const response of responses) expect(await response.text()).toBe(first);
+      expect(held).toHaveBeenCalledTimes(1);
+    } finally {
+      held.mockRestore();
+    }
     expect(counts).toEqual({ tasks: [], bookPages: 0 });
   });
 
