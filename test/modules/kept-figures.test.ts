@@ -14,6 +14,7 @@ import { MonthlyResponse } from '../../src/modules/transparency/model';
 import { scorecardJson, serialiseMonthly } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { seedRecords, seedSessions, writeLedgers } from '../helpers/ledger-seed';
+import { until } from '../helpers/until';
 
 let ctx: TestContext;
 let replayId: string;
@@ -53,7 +54,20 @@ describe('the replay scorecard kept per chain head', () => {
   it('is answered after a restart from the kept figures, with the same bytes, computing nothing; callers at once share one read of them', async () => {
     const first = await (await ctx.request(SCORECARD)).text();
     const { ctx: next, counts } = await restarted();
-    const held = spyOn(LedgerFiguresRepository.prototype, 'held');
+    // The first read of the kept row waits until all five callers have found their replay (the step before it),
+    // so the five are at once whatever the database and the rate limit's store take to answer each.
+    let found = 0;
+    const current = next.services.replays.current.bind(next.services.replays);
+    next.services.replays.current = async () => {
+      const run = await current();
+      found++;
+      return run;
+    };
+    const read = LedgerFiguresRepository.prototype.held;
+    const held = spyOn(LedgerFiguresRepository.prototype, 'held').mockImplementation(async function (this: LedgerFiguresRepository, ...args) {
+      await until('five callers found their replay', () => found === 5);
+      return read.apply(this, args);
+    });
     try {
       const responses = await Promise.all(Array.from({ length: 5 }, () => next.request(SCORECARD)));
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
