@@ -108,5 +108,11 @@ export const migrations: EmbeddedMigration[] = [
     "when": 1795824033730,
     "breakpoints": true,
     "sql": "ALTER TABLE \"api_keys\" ADD COLUMN \"scopes\" text[] DEFAULT '{read}'::text[] NOT NULL;--> statement-breakpoint\nALTER TABLE \"api_keys\" ADD CONSTRAINT \"api_keys_scopes\" CHECK (cardinality(\"api_keys\".\"scopes\") > 0 and \"api_keys\".\"scopes\" <@ array['read', 'write', 'backtest', 'admin:keys']::text[]);"
+  },
+  {
+    "tag": "0017_ledger_figures",
+    "when": 1795865095637,
+    "breakpoints": true,
+    "sql": "CREATE TABLE \"ledger_figures\" (\n\t\"chain\" text NOT NULL,\n\t\"book\" text NOT NULL,\n\t\"figure\" text NOT NULL,\n\t\"variant\" text NOT NULL,\n\t\"definitions\" text NOT NULL,\n\t\"head_seq\" bigint NOT NULL,\n\t\"head_hash\" text NOT NULL,\n\t\"body\" \"bytea\" NOT NULL,\n\t\"computed_at\" timestamp with time zone NOT NULL,\n\tCONSTRAINT \"ledger_figures_chain_book_figure_pk\" PRIMARY KEY(\"chain\",\"book\",\"figure\")\n);\n"
   }
 ];

@@ -10,6 +10,6 @@ export interface PgliteTemplateInfo {
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 17,
-  "digest": "acf449513dfe903d9709ffd50b1dd197a7b17ad28ddaf1e2d156f64f2eb9ee3b"
+  "migrations": 18,
+  "digest": "c35ed93ce68a6de814e63adad81c09e0d55ff8acd060b07cd9bab0072c3d8f75"
 };

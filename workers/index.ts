@@ -8,7 +8,7 @@ export { confluence } from './confluence';
 export { outcomes } from './outcomes';
 export { replayStats, replayRanks, replayRegimes, replayScan } from './replay';
 export { optionGrid } from './options';
-export { recordCuts, recordMatch, recordSection } from './record';
+export { recordConfidence, recordCuts, recordMatch, recordSection } from './record';
 export { walkForward, backtestCrossSection, backtestRegimes, backtestCandidates, backtestEvaluate } from './backtest';
 
 /** The health check's round trip: a thread of the pool started, loaded this module and answers. */

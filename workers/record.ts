@@ -4,12 +4,15 @@
  * store (kernels/baseline-match), and the figures, alert-policy record and
  * edge statement over them (ledger/record-summary). Three tasks, so no task
  * holds a thread long: the year-matched quintile cuts of all trades, the
- * draws of a batch of trades, the summary.
+ * draws of a batch of trades, the summary; and the scorecard's confidence
+ * check, whose sort held the server's thread 55 ms over a boot replay.
  */
 import type { UniverseSpec } from '../src/domain/replay';
 import { atrPercent, quantileCuts } from '../src/kernels/baseline';
 import { matchTrades, type MatchResult, type MatchTrade } from '../src/kernels/baseline-match';
 import type { Ohlcv } from '../src/kernels/ohlcv';
+import { unpackRows, type PackedRows } from '../src/ledger/packed-rows';
+import { confidenceOf, type ConfidenceCheck } from '../src/ledger/performance';
 import { recordSummary, type RecordSummary, type SummaryTrade } from '../src/ledger/record-summary';
 import { sp500Membership } from '../src/providers/universe/membership';
 import type { StoreHandle } from '../src/store';
@@ -27,11 +30,13 @@ function dailyBars(handle: StoreHandle): (symbol: string) => Ohlcv | undefined {
 
 export interface RecordCutsInput {
   handle: StoreHandle;
-  trades: Pick<MatchTrade, 'symbol' | 'entryAt'>[];
+  /** Every trade's symbol and entryAt (`CUT_FIELDS`), packed (ledger/packed-rows). */
+  trades: PackedRows;
 }
 
 /** The year-matched baseline's ATR(14)% quintile cuts: the trades' own ATR% at their entry bars. */
-export function recordCuts({ handle, trades }: RecordCutsInput): number[] {
+export function recordCuts({ handle, trades: packed }: RecordCutsInput): number[] {
+  const trades = unpackRows<Pick<MatchTrade, 'symbol' | 'entryAt'>>(packed);
   const barsOf = dailyBars(handle);
   const atr = new Map<string, Float64Array>();
   const values: number[] = [];
@@ -65,7 +70,12 @@ export function recordMatch({ handle, trades, symbols, universe, matches, seed, 
   return matchTrades(trades, { symbols, barsOf: dailyBars(handle), ...(membership ? { isMember: (s: string, d: string) => membership.isMember(s, d) } : {}), matches, seed, yearCuts });
 }
 
-/** The record section over trades that carry their baselines (ledger/record-summary). */
-export function recordSection({ trades }: { trades: SummaryTrade[] }): RecordSummary {
-  return recordSummary(trades);
+/** The record section over trades that carry their baselines (ledger/record-summary), packed (`SUMMARY_FIELDS`). */
+export function recordSection({ trades }: { trades: PackedRows }): RecordSummary {
+  return recordSummary(unpackRows<SummaryTrade>(trades));
+}
+
+/** The confidence check of closed trades' confidences and wins (ledger/figures `confidenceInputs`; ledger/performance `confidenceOf`). */
+export function recordConfidence({ p, y }: { p: Float64Array; y: Float64Array }): ConfidenceCheck {
+  return confidenceOf(p, y);
 }

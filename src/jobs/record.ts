@@ -19,9 +19,10 @@
 import { yieldToEventLoop } from '../db/client';
 import type { ReplayParams, UniverseSpec } from '../domain/replay';
 import type { MatchTrade } from '../kernels/baseline-match';
-import type { Trade } from '../ledger/performance';
+import type { ConfidenceCheck, Trade } from '../ledger/performance';
 import { RECORD_BOOTSTRAP } from '../ledger/record-figures';
-import type { RecordSummary, SummaryTrade } from '../ledger/record-summary';
+import { packRows } from '../ledger/packed-rows';
+import { SUMMARY_FIELDS, type RecordSummary, type SummaryTrade } from '../ledger/record-summary';
 import type { MarketData } from '../market-data';
 import { batches, type KernelPool } from '../pool';
 import type { BarStore } from '../store';
@@ -78,27 +79,63 @@ async function universeOf(marketData: MarketData, params: ReplayParams | null): 
   return { symbols: universe.symbols, kind: params.universe.kind, words };
 }
 
-/** The record section of `trades` (see the module comment). */
+/**
+ * The confidence check of `inputs` (ledger/figures `confidenceInputs`) on a
+ * worker thread: its sort of a boot replay's 68k confidences held the
+ * server's thread 55 ms at load 13 (issue 27). The same function and inputs,
+ * so the same figures.
+ */
+export function confidenceInPool(deps: Pick<RecordDeps, 'pool'>, inputs: { p: Float64Array; y: Float64Array }): Promise<ConfidenceCheck> {
+  return deps.pool.run('recordConfidence', inputs, TASK);
+}
+
+/** Trades shaped between two turns of the event loop (68k closed trades of a boot replay: ~25 ms a pass at load 12). */
+const SHAPE_SLICE = 10_000;
+
+/** `f` of each item, `SHAPE_SLICE` items between two turns of the event loop. */
+async function mapInTurns<T, R>(items: readonly T[], f: (item: T, index: number) => R): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % SHAPE_SLICE === 0) await yieldToEventLoop();
+    out[i] = f(items[i]!, i);
+  }
+  return out;
+}
+
+/** What the quintile cuts read of each trade (ledger/packed-rows). */
+const CUT_FIELDS = { symbol: 'word', entryAt: 'word' } as const;
+
+/**
+ * The record section of `trades` (see the module comment). The trades cross
+ * to the worker threads packed as columns (ledger/packed-rows), and every
+ * pass over them on this thread gives the event loop back every
+ * `SHAPE_SLICE`: as objects, the clone of a boot replay's 68k trades held the
+ * server's thread 150–760 ms in one stretch (issue 27).
+ */
 export async function recordOf(deps: RecordDeps, view: { source: 'live' | 'replay'; params: ReplayParams | null }, trades: readonly Trade[]): Promise<RecordSection> {
   const { marketData, pool } = deps;
   const closed = trades.filter(daily);
   const universe = await universeOf(marketData, view.params);
-  const match: MatchTrade[] = closed.map((t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! }));
+  await yieldToEventLoop();
+  const match: MatchTrade[] = await mapInTurns(closed, (t) => ({ symbol: t.symbol, direction: t.direction as 'long' | 'short', ...t.levels! }));
   if (closed.length > 0) {
     // Into the shared bar store, which the workers read (cache-through: each series loaded once). A series the
     // simulator has not drawn yet is drawn on this thread when asked (5–20 ms each), and an await of work that
     // never waits on I/O does not give the event loop back: one series per turn of the loop, or the universe's
     // 500 series would hold it for seconds on a cold server (issue 27).
-    for (const symbol of new Set([...universe.symbols, ...closed.map((t) => t.symbol)])) {
+    const symbols = new Set(universe.symbols);
+    for (const t of closed) symbols.add(t.symbol);
+    for (const symbol of symbols) {
       await marketData.bars(symbol, 'daily').catch(() => null);
       await yieldToEventLoop();
     }
   }
   const handle = deps.barStore.handle();
-  const yearCuts = closed.length ? await pool.run('recordCuts', { handle, trades: match.map((t) => ({ symbol: t.symbol, entryAt: t.entryAt })) }, TASK) : [];
+  const yearCuts = closed.length ? await pool.run('recordCuts', { handle, trades: await packRows(match, CUT_FIELDS) }, TASK) : [];
   const parts = closed.length ? batches(match, Math.ceil(match.length / BATCH)) : [];
   const results = (await Promise.all(parts.map((part) => pool.run('recordMatch', { handle, trades: part, symbols: universe.symbols, universe: universe.kind, matches: RECORD_MATCHES, seed: BASELINE_SEED, yearCuts }, TASK)))).flat();
-  const summaryTrades: SummaryTrade[] = closed.map((t, k) => ({
+  await yieldToEventLoop();
+  const summaryTrades: SummaryTrade[] = await mapInTurns(closed, (t, k) => ({
     ...results[k]!,
     entryAt: t.levels!.entryAt,
     outcome: t.outcome,
@@ -109,6 +146,6 @@ export async function recordOf(deps: RecordDeps, view: { source: 'live' | 'repla
     regime: t.regime,
     alert: t.alert,
   }));
-  const summary = await pool.run('recordSection', { trades: summaryTrades }, TASK);
+  const summary = await pool.run('recordSection', { trades: await packRows(summaryTrades, SUMMARY_FIELDS) }, TASK);
   return { ledger: view.source, universe: universe.words, matches: RECORD_MATCHES, method: RECORD_METHOD, ...summary };
 }

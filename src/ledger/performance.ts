@@ -220,7 +220,7 @@ export function confidenceCheck(trades: readonly Trade[]): ConfidenceCheck {
 }
 
 /** The confidence check of closed trades' confidences `p` and wins `y` (1 a win, 0 a loss or scratch), in trade order. */
-export function confidenceOf(p: readonly number[], y: readonly number[]): ConfidenceCheck {
+export function confidenceOf(p: ArrayLike<number>, y: ArrayLike<number>): ConfidenceCheck {
   if (p.length === 0) return { trades: 0, brier: null, baseRate: null, referenceBrier: null, skill: null, reliability: [] };
   const b = brierReport(p, y);
   return {

@@ -11,7 +11,14 @@
  * a request's thread.
  */
 import { ALERT_BLOCKS, SCORE_BANDS, type AlertBlock } from '../domain/signal';
+import type { FieldKind } from './packed-rows';
 import { differenceOf, recordFigures, recordFiguresBy, type Estimate, type RecordFigures, type RecordTrade } from './record-figures';
+
+/** How a summary trade crosses to the worker (ledger/packed-rows): every field of `SummaryTrade`. */
+export const SUMMARY_FIELDS = {
+  priceHit: 'number', priceR: 'number', baseHits: 'number', baseN: 'number', baseSumR: 'number', sameHits: 'number', sameN: 'number', sameSumR: 'number', r: 'number',
+  entryAt: 'word', outcome: 'word', scoreBand: 'word', patternType: 'word', direction: 'word', regime: 'word', alert: 'json',
+} as const satisfies Record<keyof SummaryTrade, FieldKind>;
 
 /** A closed daily trade with what the record is grouped by. */
 export interface SummaryTrade extends RecordTrade {

@@ -39,6 +39,7 @@ type Tasks = {
   recordCuts: typeof Worker.recordCuts;
   recordMatch: typeof Worker.recordMatch;
   recordSection: typeof Worker.recordSection;
+  recordConfidence: typeof Worker.recordConfidence;
   walkForward: typeof Worker.walkForward;
   backtestCrossSection: typeof Worker.backtestCrossSection;
   backtestRegimes: typeof Worker.backtestRegimes;

@@ -8,7 +8,7 @@
  * server writes), straight into the embedded database a server then opens.
  */
 import { join } from 'node:path';
-import { openDatabase } from '../../src/db/client';
+import { openDatabase, type Db } from '../../src/db/client';
 import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/repositories/ledger';
 import { ReplayRunsRepository } from '../../src/db/repositories/replays';
 import type { ReplayParams } from '../../src/domain/replay';
@@ -107,35 +107,40 @@ function recordsOf(i: number, sessions: { ts: number; close: number }[], runId: 
  * Resolves to the replay's id and the records written to each chain.
  */
 export async function seedLedgers(stateDir: string, options: { signals: number; liveSignals: number }): Promise<{ replayId: string; replayRecords: number; liveRecords: number }> {
-  const sessions = await seedSessions();
   const database = await openDatabase({ dataDir: join(stateDir, 'pgdata') });
   try {
-    const live = new LedgerRepository(database.db);
-    const replayLedger = new LedgerRepository(database.db, REPLAY_CHAIN);
-    const replays = new ReplayRunsRepository(database.db, replayLedger);
-    const params: ReplayParams = { timeframe: 'daily', from: new Date(sessions[0]!.ts).toISOString().slice(0, 10), to: new Date(sessions.at(-1)!.ts).toISOString().slice(0, 10), universe: { kind: 'symbols', symbols: SYMBOLS }, benchmark: 'SPY' };
-    const replayId = 'rpl_seeded0000000000000';
-    await replays.start(
-      { id: replayId, key: 'seeded', params, source: 'synthetic', origin: 'test', universe: { kind: 'symbols', membership: 'a fixed list', symbols: SYMBOLS.length, membersWithoutData: 0, minCoverage: 1, survivorshipBias: true, survivorshipNote: 'seeded' }, sessionsTotal: sessions.length },
-      { kind: 'replay', signalId: replayId, replayId, data: { mode: 'replay', params } },
-    );
-    let replayRecords = 1;
-    const CHUNK = 1000;
-    for (let i = 0; i < options.signals; i += CHUNK) {
-      const entries = seedRecords(i, Math.min(CHUNK, options.signals - i), sessions, replayId);
-      replayRecords += await replays.commitSlice(replayId, entries, { records: replayRecords, entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
-      await replays.progress(replayId, Math.min(sessions.length, Math.ceil(((i + CHUNK) / options.signals) * sessions.length)), replayRecords);
-      await replayLedger.checkpoint();
-    }
-    await replays.finish(replayId, 'done');
-    let liveRecords = 0;
-    for (let i = 0; i < options.liveSignals; i += CHUNK) {
-      const entries = seedRecords(i, Math.min(CHUNK, options.liveSignals - i), sessions);
-      liveRecords += (await live.append(entries)).length;
-      await live.checkpoint();
-    }
-    return { replayId, replayRecords, liveRecords };
+    return await writeLedgers(database.db, options);
   } finally {
     await database.close();
   }
+}
+
+/** `seedLedgers` into an open database (a test context's: `ctx.services.database.db`). */
+export async function writeLedgers(db: Db, options: { signals: number; liveSignals: number }): Promise<{ replayId: string; replayRecords: number; liveRecords: number }> {
+  const sessions = await seedSessions();
+  const live = new LedgerRepository(db);
+  const replayLedger = new LedgerRepository(db, REPLAY_CHAIN);
+  const replays = new ReplayRunsRepository(db, replayLedger);
+  const params: ReplayParams = { timeframe: 'daily', from: new Date(sessions[0]!.ts).toISOString().slice(0, 10), to: new Date(sessions.at(-1)!.ts).toISOString().slice(0, 10), universe: { kind: 'symbols', symbols: SYMBOLS }, benchmark: 'SPY' };
+  const replayId = 'rpl_seeded0000000000000';
+  await replays.start(
+    { id: replayId, key: 'seeded', params, source: 'synthetic', origin: 'test', universe: { kind: 'symbols', membership: 'a fixed list', symbols: SYMBOLS.length, membersWithoutData: 0, minCoverage: 1, survivorshipBias: true, survivorshipNote: 'seeded' }, sessionsTotal: sessions.length },
+    { kind: 'replay', signalId: replayId, replayId, data: { mode: 'replay', params } },
+  );
+  let replayRecords = 1;
+  const CHUNK = 1000;
+  for (let i = 0; i < options.signals; i += CHUNK) {
+    const entries = seedRecords(i, Math.min(CHUNK, options.signals - i), sessions, replayId);
+    replayRecords += await replays.commitSlice(replayId, entries, { records: replayRecords, entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
+    await replays.progress(replayId, Math.min(sessions.length, Math.ceil(((i + CHUNK) / options.signals) * sessions.length)), replayRecords);
+    await replayLedger.checkpoint();
+  }
+  await replays.finish(replayId, 'done');
+  let liveRecords = 0;
+  for (let i = 0; i < options.liveSignals; i += CHUNK) {
+    const entries = seedRecords(i, Math.min(CHUNK, options.liveSignals - i), sessions);
+    liveRecords += (await live.append(entries)).length;
+    await live.checkpoint();
+  }
+  return { replayId, replayRecords, liveRecords };
 }

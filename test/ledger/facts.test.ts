@@ -14,8 +14,8 @@ import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/r
 import { LedgerBooks } from '../../src/ledger/book';
 import { LedgerCsv } from '../../src/ledger/csv';
 import { csvHeader, csvRows, ledgerEntries } from '../../src/ledger/serialize';
-import { confidenceColumns, tallyColumns } from '../../src/ledger/figures';
-import { confidenceCheck, performance, performanceBy, tradesWhere } from '../../src/ledger/performance';
+import { confidenceInputs, tallyColumns } from '../../src/ledger/figures';
+import { confidenceCheck, confidenceOf, performance, performanceBy, tradesWhere } from '../../src/ledger/performance';
 import { freshDatabaseUrl } from '../helpers/db';
 import { seedRecords, seedSessions } from '../helpers/ledger-seed';
 
@@ -40,7 +40,7 @@ async function bothWays(ledger: LedgerRepository, books: LedgerBooks, replayId?:
   const { all, by } = await tallyColumns(c, () => true, { band: c.scoreBand, pattern: c.patternType, direction: c.direction, regime: c.regime });
   const trades = await tradesWhere(replayId === undefined ? ledger : ledger.forReplay(replayId), {});
   return {
-    book: { all, by, confidence: confidenceColumns(c), n: c.n },
+    book: { all, by, confidence: (({ p, y }) => confidenceOf(p, y))(await confidenceInputs(c)), n: c.n },
     records: {
       all: performance(trades),
       by: { band: performanceBy(trades, (t) => t.scoreBand), pattern: performanceBy(trades, (t) => t.patternType), direction: performanceBy(trades, (t) => t.direction), regime: performanceBy(trades, (t) => t.regime) },

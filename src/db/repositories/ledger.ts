@@ -25,6 +25,7 @@ import {
   type LedgerFactsTable,
 } from '../schema';
 import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
+import { LedgerFiguresRepository } from './ledger-figures';
 
 /** A hash chain: its tables (records, checkpoints, the facts kept beside it) and its writer's advisory-lock key. */
 export interface LedgerChain {
@@ -88,6 +89,8 @@ export class LedgerRepository {
   private readonly checkpointTable: LedgerCheckpointsTable;
   /** The facts kept beside the chain (every append writes them in its transaction). */
   readonly facts: LedgerFactsRepository;
+  /** The figures kept per head of this chain (of this repository's replay, when it has one). */
+  readonly figures: LedgerFiguresRepository;
 
   /**
    * @param chain which hash chain (default the live ledger)
@@ -104,6 +107,7 @@ export class LedgerRepository {
     this.records = chain.records;
     this.checkpointTable = chain.checkpoints;
     this.facts = facts ?? new LedgerFactsRepository(db, chain);
+    this.figures = new LedgerFiguresRepository(db, chain.name, replayId ?? '');
   }
 
   /** The same chain, scoped to one replay. */

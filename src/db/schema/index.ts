@@ -26,3 +26,4 @@ export * from './replay-ledger';
 export * from './replay-runs';
 export * from './stream-events';
 export * from './ledger-facts';
+export * from './ledger-figures';

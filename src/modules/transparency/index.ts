@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../shared/params';
 import { ledgerAnswer } from './bulk';
 import { CheckpointsResponse, LedgerResponse, LedgerRouteQuery, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
-import { figureSerializer, monthly, scorecard } from './performance';
+import { monthlyJson, scorecardJson } from './performance';
 import { checkpoints, verification } from './service';
 
 const CSV_HEADERS = {
@@ -16,7 +16,6 @@ const CSV_HEADERS = {
 
 export function transparencyModule(services: Services) {
   const { ledger } = services;
-  const [monthlyJson, scorecardJson] = [figureSerializer(MonthlyResponse), figureSerializer(ScorecardResponse)];
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', ({ query, request, set }) => ledgerAnswer(services, query, request, set.headers as Record<string, string>), {
@@ -32,14 +31,14 @@ export function transparencyModule(services: Services) {
       },
       { costly: true, detail: TRANSPARENCY_DOCS.ledgerCsv },
     )
-    .get('/api/transparency/monthly', async ({ query }) => jsonResponse(monthlyJson(await monthly(services, query))), {
+    .get('/api/transparency/monthly', async ({ query }) => jsonResponse(await monthlyJson(services, query)), {
       query: MonthlyQuery,
       response: withErrors(MonthlyResponse, 400, 404, 429),
       // Over a replay's chain (hundreds of thousands of records) a cold read tallies a book: costly (issue 27).
       costly: { query: 'source', equals: 'replay' },
       detail: TRANSPARENCY_DOCS.monthly,
     })
-    .get('/api/scorecard', async ({ query }) => jsonResponse(scorecardJson(await scorecard(services, query))), {
+    .get('/api/scorecard', async ({ query }) => jsonResponse(await scorecardJson(services, query)), {
       query: ScorecardQuery,
       response: withErrors(ScorecardResponse, 400, 404, 429),
       costly: { query: 'source', equals: 'replay' },

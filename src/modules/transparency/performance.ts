@@ -4,26 +4,30 @@
  * one or a replay's (sources.ts; ledger/performance holds the definitions) —
  * over its trade book (ledger/book: the trades kept in memory, extended by
  * the head), in passes that give the event loop back as they go. Both are
- * cached per ledger head: nothing is recomputed until a record is appended.
+ * kept per ledger head, in memory and in the database (`heldFigure`): nothing
+ * is recomputed until a record is appended, not even after a restart.
  * Each says which ledger (and which head) it shows and, for the scorecard,
  * whether its universe carries survivorship bias. Both carry the record
  * section (jobs/record `recordOf`, in the pool's background lane: both
  * matched baselines with cluster-bootstrap intervals, the alert policy's
  * record, the `edge` statement).
  */
+import { createHash } from 'node:crypto';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { createMirror } from 'exact-mirror';
 import { yieldToEventLoop } from '../../db/client';
 import { AppError } from '../../errors';
-import { recordOf } from '../../jobs/record';
+import { inFlight } from '../../in-flight';
+import { confidenceInPool, RECORD_MATCHES, RECORD_METHOD, recordOf } from '../../jobs/record';
 import { scoreBandMonotonicity } from '../../kernels/stats';
 import type { TradeBook } from '../../ledger/book';
-import { confidenceColumns, tallyColumns } from '../../ledger/figures';
+import { confidenceInputs, tallyColumns } from '../../ledger/figures';
 import { performance, type Performance, type Trade } from '../../ledger/performance';
+import { RECORD_BOOTSTRAP } from '../../ledger/record-figures';
 import type { TradeColumns } from '../../ledger/trade-columns';
-import type { LedgerSource } from './model';
-import { ledgerView, type LedgerSources } from './sources';
+import { MonthlyResponse, ScorecardResponse, type LedgerSource } from './model';
+import { ledgerView, type LedgerSources, type LedgerView } from './sources';
 
 /** The live ledger's survivorship statement: its signals were recorded as they were surfaced. */
 const LIVE_SURVIVORSHIP =
@@ -51,37 +55,102 @@ const headOf = (book: TradeBook) => ({ seq: book.head.seq, hash: book.head.hash 
 
 /**
  * How a figure's route sends it (a held `JsonResponse`): serialised once per
- * head for every caller. Returned as an object, Elysia mirrored it through the
- * route's response schema and plugins/representation serialised and hashed it,
- * once per caller: five callers of the live scorecard at once held the
- * server's thread 50–80 ms in one stretch (bench/stall, issue 27). This applies
- * the mirror Elysia applied (exact-mirror over the 200 schema: fields in the
- * schema's order, those it does not name dropped — a replay's universe comes
- * from the database in jsonb's key order), once, so the bytes are the same.
- * Made with the route, before the port opens (compiling the scorecard's
- * mirror takes a few milliseconds).
+ * head for every caller, and kept (below). Returned as an object, Elysia
+ * mirrored it through the route's response schema and plugins/representation
+ * serialised and hashed it, once per caller: five callers of the live
+ * scorecard at once held the server's thread 50–80 ms in one stretch
+ * (bench/stall, issue 27). This applies the mirror Elysia applied
+ * (exact-mirror over the 200 schema: fields in the schema's order, those it
+ * does not name dropped — a replay's universe comes from the database in
+ * jsonb's key order), so the bytes are the same. Compiled when this module
+ * loads, before the port opens (the scorecard's mirror takes a few ms).
  */
-export function figureSerializer<S extends TSchema>(schema: S): (figure: Static<S> & object) => string {
+function figureSerializer<S extends TSchema>(schema: S): (figure: Static<S> & object) => string {
   const mirror = createMirror(schema, { TypeCompiler });
-  // Keyed by the figure, which `perHead` keeps per head: so is its JSON. Typed by the schema, as Elysia typed
-  // the handler's answer when it returned the object.
-  const serialised = new WeakMap<object, string>();
-  return (figure) => {
-    let json = serialised.get(figure);
-    if (json === undefined) serialised.set(figure, (json = JSON.stringify(mirror(figure))));
-    return json;
-  };
+  return (figure) => JSON.stringify(mirror(figure));
 }
+
+const scorecardSerializer = figureSerializer(ScorecardResponse);
+const monthlySerializer = figureSerializer(MonthlyResponse);
+const monthlySignalsSerializer = figureSerializer(MonthlyResponse.properties.signals);
+
+/** Monthly signals serialised between two turns of the event loop (a replay's month lists ~20k, 1.3 MB). */
+const SIGNALS_SLICE = 1000;
+
+/**
+ * A monthly rollup's JSON, its `signals` serialised `SIGNALS_SLICE` at a
+ * time with the event loop free between them (the whole 1.3 MB of a replay's
+ * month in one stretch held the server's thread ~40 ms): the same bytes as
+ * the mirror over the whole figure (a test compares them).
+ */
+export async function serialiseMonthly(figure: Static<typeof MonthlyResponse>): Promise<string> {
+  const { signals } = figure;
+  const rest = monthlySerializer({ ...figure, signals: [] });
+  const parts: string[] = [];
+  for (let i = 0; i < signals.length; i += SIGNALS_SLICE) {
+    await yieldToEventLoop();
+    parts.push(monthlySignalsSerializer(signals.slice(i, i + SIGNALS_SLICE)).slice(1, -1));
+  }
+  return rest.replace('"signals":[]', () => `"signals":[${parts.join(',')}]`);
+}
+
+/**
+ * The fingerprint of the figures' definitions a kept figure was computed with
+ * (db/repositories/ledger-figures): the response schemas and the methods in
+ * words. `REVISION` is raised when a computation changes without either
+ * changing, so figures kept by an older release are computed again.
+ */
+const REVISION = 1;
+const DEFINITIONS = createHash('sha256')
+  .update(JSON.stringify([REVISION, ScorecardResponse, MonthlyResponse, PERFORMANCE_METHOD, RECORD_METHOD, RECORD_BOOTSTRAP, RECORD_MATCHES]))
+  .digest('hex')
+  .slice(0, 16);
+
+/** Kept figures being read or computed, per server's sources and figure: callers asking at once share one. */
+const figuresInFlight = inFlight<LedgerSources, string>();
+
+/**
+ * A figure's JSON at the chain's current head (issue 27): the one kept in
+ * the database when it was computed at this head (seq and hash), with these
+ * definitions and for this variant — a restart answers from it without
+ * loading the book or computing anything; else computed over the book once
+ * per head however many ask (`perHead`), and kept. A head that moved makes
+ * the kept one stale: it is never served, and the computation replaces it.
+ */
+function heldFigure(sources: LedgerSources, view: LedgerView, figure: string, variant: string, compute: (book: TradeBook) => Promise<string>): Promise<string> {
+  const { figures } = view.ledger;
+  // One read of the kept row for every caller at once: PGlite decodes a row's bytes in this thread (5 callers of a
+  // replay month each reading its 150 KB held the thread 65 ms at load 9).
+  return figuresInFlight(sources, JSON.stringify([figures.chain, figures.book, figure, variant]), async () => {
+    const key = { figure, variant, definitions: DEFINITIONS };
+    const kept = await figures.held(key, await view.ledger.head());
+    if (kept !== undefined) return kept;
+    const book = await view.book();
+    return book.perHead(`${figure}:${variant}`, async () => {
+      const body = await compute(book);
+      // Kept for the next start; the figures are right either way, so a failed write costs only a recomputation then.
+      await figures.keep(key, book.head, body).catch(() => undefined);
+      return body;
+    });
+  });
+}
+
+/** Signals looked at between two turns of the event loop while the record's trades are picked. */
+const RECORD_SLICE = 20_000;
 
 /**
  * The trades `keep` accepts that the record section reads (jobs/record: the
  * closed, entered daily longs and shorts with their levels), picked from the
  * columns so only those become trade objects.
  */
-function recordTrades(c: TradeColumns, keep: (i: number) => boolean): Trade[] {
+async function recordTrades(c: TradeColumns, keep: (i: number) => boolean): Promise<Trade[]> {
   const [daily, long, short] = [c.codeOf('daily'), c.codeOf('long'), c.codeOf('short')];
   const out: Trade[] = [];
-  for (let i = 0; i < c.n; i++) if (c.hasLevels[i] === 1 && c.timeframe[i] === daily && (c.direction[i] === long || c.direction[i] === short) && keep(i)) out.push(c.trade(i));
+  for (let i = 0; i < c.n; i++) {
+    // A turn of the loop every RECORD_SLICE signals: a boot replay's 68k trade objects took 44–62 ms at load 12.
+    if (i > 0 && i % RECORD_SLICE === 0) await yieldToEventLoop();
+    if (c.hasLevels[i] === 1 && c.timeframe[i] === daily && (c.direction[i] === long || c.direction[i] === short) && keep(i)) out.push(c.trade(i));
+  }
   return out;
 }
 
@@ -94,12 +163,12 @@ export function monthRange(month: string | undefined): { from: Date; to: Date } 
   return { from: new Date(Date.UTC(y, m - 1, 1)), to: new Date(Date.UTC(y, m, 1) - 1) };
 }
 
-export async function monthly(sources: LedgerSources, query: { month?: string; source: LedgerSource; replayId?: string }) {
+/** The monthly rollup's JSON at the ledger's head (kept per head: `heldFigure`). */
+export async function monthlyJson(sources: LedgerSources, query: { month?: string; source: LedgerSource; replayId?: string }): Promise<string> {
   const { month } = query;
   const { from, to } = monthRange(month);
   const view = await ledgerView(sources, query);
-  const book = await view.book();
-  return book.perHead(`monthly:${month}`, async () => {
+  return heldFigure(sources, view, `monthly:${month}`, '', async (book) => {
     const c = book.columns;
     const [lo, hi] = [from.getTime(), to.getTime()];
     const inMonth = (i: number) => c.detectedMs[i]! >= lo && c.detectedMs[i]! <= hi;
@@ -110,8 +179,8 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
       direction: c.direction,
     });
     await yieldToEventLoop();
-    const record = await recordOf(sources, view, recordTrades(c, inMonth));
-    return {
+    const record = await recordOf(sources, view, await recordTrades(c, inMonth));
+    return serialiseMonthly({
       month: month!,
       from: from.toISOString(),
       to: to.toISOString(),
@@ -130,15 +199,20 @@ export async function monthly(sources: LedgerSources, query: { month?: string; s
       method: PERFORMANCE_METHOD,
       source: view.source,
       replay: view.replay,
-    };
+    });
   });
 }
 
-export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()) {
+/** The monthly rollup (see the module comment), as the route sends it. */
+export async function monthly(sources: LedgerSources, query: { month?: string; source: LedgerSource; replayId?: string }): Promise<Static<typeof MonthlyResponse>> {
+  return JSON.parse(await monthlyJson(sources, query)) as Static<typeof MonthlyResponse>;
+}
+
+/** The scorecard's JSON at the ledger's head, for `now`'s day (its trailing windows): kept per head (`heldFigure`). */
+export async function scorecardJson(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()): Promise<string> {
   const view = await ledgerView(sources, query);
-  const book = await view.book();
   const today = new Date(now).toISOString().slice(0, 10);
-  return book.perHead(`scorecard:${today}`, async () => {
+  return heldFigure(sources, view, 'scorecard', today, async (book) => {
     const c = book.columns;
     const trailing: Record<string, Performance> = {};
     // A tally of a book under SLICE trades (every live ledger's so far) is one stretch with its intervals, and an
@@ -157,10 +231,10 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
     });
     const monotonicity = scoreBandMonotonicity(bands);
     await yieldToEventLoop();
-    const confidence = confidenceColumns(c);
+    const confidence = await confidenceInPool(sources, await confidenceInputs(c));
     await yieldToEventLoop();
-    const { alertPolicy, edge, ...record } = await recordOf(sources, view, recordTrades(c, () => true));
-    return {
+    const { alertPolicy, edge, ...record } = await recordOf(sources, view, await recordTrades(c, () => true));
+    return scorecardSerializer({
       generatedAt: new Date(now).toISOString(),
       ledgerHead: headOf(book),
       allTime: all,
@@ -191,6 +265,11 @@ export async function scorecard(sources: LedgerSources, query: { source: LedgerS
       replay: view.replay,
       survivorshipBias: view.replay?.universe.survivorshipBias ?? false,
       survivorshipNote: view.replay?.universe.survivorshipNote ?? LIVE_SURVIVORSHIP,
-    };
+    });
   });
+}
+
+/** The scorecard (see the module comment), as the route sends it. */
+export async function scorecard(sources: LedgerSources, query: { source: LedgerSource; replayId?: string }, now = Date.now()): Promise<Static<typeof ScorecardResponse>> {
+  return JSON.parse(await scorecardJson(sources, query, now)) as Static<typeof ScorecardResponse>;
 }

@@ -1,0 +1,79 @@
+/**
+ * @module db/repositories/ledger-figures
+ * The figures kept per chain head (schema/ledger-figures): one row per chain,
+ * replay and figure, replaced when the figure is computed again. `held`
+ * answers a row only for the head, variant and definitions asked; `keep`
+ * stores one and drops the book's rows of older heads (stale for good: a
+ * chain only grows), so a book keeps the figures of its current head only.
+ *
+ * @example
+ * const figures = ledger.figures; // scoped like the ledger (the live chain, or one replay)
+ * const body = await figures.held('scorecard', '2026-11-28', definitions, await ledger.head());
+ */
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import { and, eq, lt, lte } from 'drizzle-orm';
+import type { Db } from '../client';
+import { ledgerFigures } from '../schema';
+
+/** A chain head: the last record's seq and hash. */
+export interface Head {
+  seq: number;
+  hash: string;
+}
+
+/** What a kept figure depends on besides its head. */
+export interface FigureKey {
+  /** `scorecard`, `monthly:YYYY-MM`. */
+  figure: string;
+  /** The scorecard's day (its trailing windows); '' when nothing else. */
+  variant: string;
+  /** A fingerprint of the definitions the figure was computed with. */
+  definitions: string;
+}
+
+/** node:zlib's gzip and gunzip run on its thread pool, not the event loop's thread. */
+const [zip, unzip] = [promisify(gzip), promisify(gunzip)];
+
+export class LedgerFiguresRepository {
+  /**
+   * @param chain `live` or `replay`
+   * @param book the replay the figures are of ('' for the whole chain)
+   */
+  constructor(
+    private readonly db: Db,
+    readonly chain: 'live' | 'replay',
+    readonly book = '',
+  ) {}
+
+  private where(figure: string) {
+    return and(eq(ledgerFigures.chain, this.chain), eq(ledgerFigures.book, this.book), eq(ledgerFigures.figure, figure));
+  }
+
+  /** The stored body of `key` when it was computed at `head`'s seq and hash, for the same variant and definitions; else undefined. */
+  async held(key: FigureKey, head: Head): Promise<string | undefined> {
+    const [row] = await this.db
+      .select({ body: ledgerFigures.body, variant: ledgerFigures.variant, definitions: ledgerFigures.definitions, headSeq: ledgerFigures.headSeq, headHash: ledgerFigures.headHash })
+      .from(ledgerFigures)
+      .where(this.where(key.figure));
+    if (!row || row.variant !== key.variant || row.definitions !== key.definitions || row.headSeq !== head.seq || row.headHash !== head.hash) return undefined;
+    return new TextDecoder().decode(await unzip(row.body));
+  }
+
+  /**
+   * Stores `body` as `key`'s figures at `head`, replacing the row of an older
+   * head or the same one, and drops the book's rows of older heads. A row of
+   * a newer head (another instance on the same database got further) stays.
+   */
+  async keep(key: FigureKey, head: Head, body: string): Promise<void> {
+    const row = { chain: this.chain, book: this.book, ...key, headSeq: head.seq, headHash: head.hash, body: new Uint8Array(await zip(body)), computedAt: new Date() };
+    const { variant, definitions, headSeq, headHash, computedAt } = row;
+    await this.db.transaction(async (tx) => {
+      await tx.delete(ledgerFigures).where(and(eq(ledgerFigures.chain, this.chain), eq(ledgerFigures.book, this.book), lt(ledgerFigures.headSeq, head.seq)));
+      await tx
+        .insert(ledgerFigures)
+        .values(row)
+        .onConflictDoUpdate({ target: [ledgerFigures.chain, ledgerFigures.book, ledgerFigures.figure], set: { variant, definitions, headSeq, headHash, body: row.body, computedAt }, setWhere: lte(ledgerFigures.headSeq, head.seq) });
+    });
+  }
+}
