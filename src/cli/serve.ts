@@ -84,7 +84,7 @@ export async function serve(): Promise<void> {
 
   // Stopping works from the first moment, mid warm-up included: whatever has started is closed (cli/shutdown).
   const running: Running = { early };
-  const shutdown = new Shutdown({ log, warmUp, deadlineMs: config.shutdown.deadlineMs, release: () => lock.release() });
+  const shutdown = new Shutdown({ log, warmUp, deadlineMs: config.shutdown.deadlineMs, release: () => lock.release(), clearedOnKill: lock.fd === undefined ? [] : [lock.fd] });
   const stop = (signal: string) => {
     if (shutdown.begin(signal)) void stopServing(shutdown, running, config.shutdown.drainMs);
   };

@@ -49,13 +49,18 @@ const WATCHDOG_EARLY_MS = 100;
 
 /**
  * The watchdog: a thread of its own that, `ms` from now, writes `line` to
- * stderr and sends SIGKILL to the process (signals from a thread reach the
- * whole process). It keeps nothing alive (unref) and dies with the process.
+ * stderr, empties the files whose descriptors are `cleared` (the state lock's
+ * description: the release the main thread could not reach; descriptors are
+ * the process's, shared by its threads) and sends SIGKILL to the process
+ * (signals from a thread reach the whole process). It keeps nothing alive
+ * (unref) and dies with the process.
  */
 const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');
+const fs = require('node:fs');
 setTimeout(() => {
-  require('node:fs').writeSync(2, workerData.line);
+  fs.writeSync(2, workerData.line);
+  for (const fd of workerData.cleared) try { fs.ftruncateSync(fd, 0); } catch {}
   process.kill(workerData.pid, 'SIGKILL');
 }, workerData.ms);
 `;
@@ -68,6 +73,8 @@ export interface ShutdownOptions {
   deadlineMs: number;
   /** What must happen on any exit (the state lock's release). */
   release: () => void;
+  /** Files the watchdog empties before it kills (the state lock's descriptor): `release` cannot run then. */
+  clearedOnKill?: number[];
 }
 
 /** Where a step ended. */
@@ -120,7 +127,7 @@ export class Shutdown {
     }, deadlineMs - TIMER_EARLY_MS);
     const line = `${JSON.stringify({ level: 'fatal', time: new Date(Date.now() + deadlineMs - WATCHDOG_EARLY_MS).toISOString(), msg: 'shutting down: the event loop did not exit by the deadline; killing the process', pid: process.pid })}\n`;
     try {
-      this.watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms: deadlineMs - WATCHDOG_EARLY_MS, line } });
+      this.watchdog = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { pid: process.pid, ms: deadlineMs - WATCHDOG_EARLY_MS, line, cleared: this.options.clearedOnKill ?? [] } });
       this.watchdog.unref();
     } catch (error) {
       log.warn('shutting down: no watchdog thread (the deadline timer still holds)', { error: String(error) });

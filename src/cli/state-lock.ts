@@ -42,6 +42,12 @@ export interface EmbeddedDatabaseLock {
   ok: true;
   describe(holder: string, url?: string): void;
   release(): void;
+  /**
+   * The lock file's descriptor, when there is one: a shutdown watchdog that
+   * must kill the process empties it first (cli/shutdown), so the file is
+   * cleared on every stop (the kernel drops the lock itself with the process).
+   */
+  fd?: number;
 }
 
 /** Someone else holds it; who, when the file says (a lock taken a moment ago may not say yet). */
@@ -109,6 +115,7 @@ export async function holdEmbeddedDatabase(config: Config, holder: string, waitM
   return {
     ok: true,
     describe,
+    fd,
     release() {
       if (released) return;
       released = true;

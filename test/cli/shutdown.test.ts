@@ -2,23 +2,28 @@
  * The stop sequence's hard deadline (cli/shutdown), in a child process of its
  * own (it ends the process): a step that never ends is abandoned at the
  * deadline with exit code 1 and named in the log; an event loop blocked past
- * the deadline is ended by the watchdog thread; a second signal ends the
+ * the deadline is ended by the watchdog thread, which empties the state
+ * lock's file first (the release cannot run); a second signal ends the
  * process at once; and readiness says `stopping` from the first moment.
  */
 import { describe, expect, it } from 'bun:test';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { readiness, WarmUp } from '../../src/jobs/health';
 
 const ROOT = join(import.meta.dir, '..', '..');
 
 /** Runs `body` after a Shutdown named `shutdown` with deadline `deadlineMs` has begun; its exit code, signal and log lines. */
-async function run(body: string, deadlineMs: number) {
+async function run(body: string, deadlineMs: number, clearedOnKill?: string) {
   const script = `
+    import { openSync } from 'node:fs';
     import { Shutdown } from './src/cli/shutdown';
     import { WarmUp } from './src/jobs/health';
     import { createLogger } from './src/log';
     const log = createLogger('info');
-    const shutdown = new Shutdown({ log, warmUp: new WarmUp(), deadlineMs: ${deadlineMs}, release: () => log.info('released') });
+    const clearedOnKill = ${clearedOnKill === undefined ? '[]' : `[openSync(${JSON.stringify(clearedOnKill)}, 'r+')]`};
+    const shutdown = new Shutdown({ log, warmUp: new WarmUp(), deadlineMs: ${deadlineMs}, release: () => log.info('released'), clearedOnKill });
     shutdown.begin('SIGTERM');
     ${body}
   `;
@@ -47,11 +52,16 @@ describe('the shutdown deadline', () => {
     expect(lines.some((l) => l.msg === 'released')).toBe(true);
   }, 30_000);
 
-  it('kills a process whose event loop is blocked past the deadline (the watchdog thread)', async () => {
-    // Blocked from the moment the stop begins: the deadline timer never gets to run.
-    const { code, signal, lines } = await run(`const until = Date.now() + 20_000; while (Date.now() < until) {}`, 300);
+  it('kills a process whose event loop is blocked past the deadline (the watchdog thread), emptying the lock file first', async () => {
+    const lock = join(mkdtempSync(join(tmpdir(), 'breakline-watchdog-')), 'database.lock');
+    writeFileSync(lock, JSON.stringify({ pid: 1, holder: 'a server at http://127.0.0.1:1' }));
+    // Blocked from the moment the stop begins: the deadline timer never gets to run, nor the release.
+    const { code, signal, lines } = await run(`const until = Date.now() + 20_000; while (Date.now() < until) {}`, 300, lock);
     expect({ code, signal }).toEqual({ code: 128 + 9, signal: 'SIGKILL' });
     expect(lines.some((l) => l.msg === 'shutting down: the event loop did not exit by the deadline; killing the process')).toBe(true);
+    expect(lines.some((l) => l.msg === 'released')).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toBe('');
+    rmSync(dirname(lock), { recursive: true });
   }, 30_000);
 
   it('ends the process at once on a second signal, naming what was running', async () => {
