@@ -10,6 +10,11 @@
  * history covers every session; 1h and 4h bars cover the 126 sessions (about
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
+ *
+ * In the server (`drawColdInWorker`), a symbol's daily path that nobody holds
+ * or is drawing when it is asked for is drawn in a worker thread (./draws),
+ * not on the caller's thread (issue 27: after a restart a sector fund's 5–20
+ * ms draw held the event loop); elsewhere (tests, the CLI) on demand.
  */
 import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../calendar';
 import { loadInstruments } from '../universe';
@@ -89,6 +94,8 @@ export class SyntheticProvider implements MarketDataProvider {
   private readonly draws: WorkerDraws;
   /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
   private readonly passGrid = scratchGrid();
+  /** Whether a cold symbol's daily path is drawn in a worker thread (`drawColdInWorker`). */
+  private coldInWorker = false;
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
@@ -103,7 +110,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
-    await this.draws.prepared(symbol);
+    await this.ready(symbol);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -129,7 +136,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.draws.prepared(symbol);
+    await this.ready(symbol);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -297,6 +304,32 @@ export class SyntheticProvider implements MarketDataProvider {
     const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
     const held = (s: string) => this.symbols.get(s)?.intraday;
     return { day, symbols: symbols.filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last), window };
+  }
+
+  /**
+   * From now on, a symbol asked for whose daily path is neither held nor
+   * being drawn is drawn in a worker thread kept for such draws, while the
+   * caller waits without holding its thread (the server: cli/serve). A thread
+   * that cannot start or fails leaves the draw to the caller's thread.
+   */
+  drawColdInWorker(): void {
+    this.coldInWorker = true;
+  }
+
+  /** Ends the worker thread kept for cold draws, if one runs (the process closing). */
+  close(): void {
+    this.draws.close();
+  }
+
+  /** Waits until `symbol`'s daily path is in when worker threads draw it, handing a cold one to them first (`drawColdInWorker`). */
+  private async ready(symbol: string): Promise<void> {
+    if (this.coldInWorker) {
+      const name = this.instrument(symbol).symbol; // an unknown symbol is refused here, as `state` would
+      const plan = this.dailyPlan([name]);
+      if (plan.symbols.length > 0) await this.draws.drawOnDemand(plan.day, plan.symbols);
+      symbol = name;
+    }
+    await this.draws.prepared(symbol);
   }
 
   /** Hands a plan to the worker threads; resolves with how many they drew. */
