@@ -100,7 +100,7 @@ export class WorkerDraws {
     } catch {
       return undefined;
     }
-    worker.unref(); // an idle kept thread never holds the process open
+    (worker as Worker & { unref(): void }).unref(); // an idle kept thread never holds the process open (Bun's Worker has unref; the DOM type does not)
     const kept: NonNullable<WorkerDraws['kept']> = { worker, pending: [] };
     worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
       const head = kept.pending[0];
