@@ -5,13 +5,13 @@
  * every tree's server starts at once on the embedded defaults from an empty
  * STATE_DIR (so each runs its boot replay under the same load), and from its
  * `replay started` each is watched for `--seconds` (90) through the
- * bench/replay-gc-probe preload. Printed per tree: the stretches over 50 and
- * 100 ms and the longest, the main thread's CPU per 1,000 replay records
- * written (read from the stopped server's database: a tree that writes
- * faster does more in the window), the JavaScript heap (the collector's,
- * without the ArrayBuffers and shared bar store it is told about) median and
- * largest, and its objects, the load average beside. Prints; asserts
- * nothing.
+ * bench/loop-stretches and bench/replay-gc-probe preloads. Printed per tree:
+ * the stretches over 50 and 100 ms and the longest, the main thread's CPU
+ * per 1,000 replay records written (read from the stopped server's
+ * database: a tree that writes faster does more in the window), the
+ * JavaScript heap (the collector's, without the ArrayBuffers and shared bar
+ * store it is told about) median and largest, and its objects, the load
+ * average beside. Prints; asserts nothing.
  *
  *   bun run bench/replay-gc.ts --tree main=/tmp/main --tree this=. [--seconds 90]
  */
@@ -50,9 +50,10 @@ async function freePort(): Promise<number> {
 
 async function start(name: string, root: string): Promise<Watched> {
   const dir = mkdtempSync(join(tmpdir(), `replay-gc-${name}-`));
-  const proc = Bun.spawn([process.execPath, `--preload=${join(ROOT, 'bench/replay-gc-probe.ts')}`, 'run', join(root, 'src/index.ts'), 'serve'], {
+  const preloads = ['bench/loop-stretches.ts', 'bench/replay-gc-probe.ts'].map((p) => `--preload=${join(ROOT, p)}`);
+  const proc = Bun.spawn([process.execPath, ...preloads, 'run', join(root, 'src/index.ts'), 'serve'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), HOST: '127.0.0.1', STATE_DIR: join(dir, 'state'), LOG_LEVEL: 'info', REPLAY_GC_DIR: dir },
+    env: { PATH: process.env.PATH ?? '', PORT: String(await freePort()), HOST: '127.0.0.1', STATE_DIR: join(dir, 'state'), LOG_LEVEL: 'info', REPLAY_GC_DIR: dir, BENCH_STALL_STRETCHES_DIR: dir },
     stdout: 'ignore',
     stderr: 'pipe',
   });
@@ -85,12 +86,18 @@ async function recordsWritten(w: Watched): Promise<number> {
   }
 }
 
+/** The lines of each of a server's files named `prefix-PID.jsonl` in its directory. */
+function linesOf<T>(w: Watched, prefix: string): T[] {
+  return readdirSync(w.dir)
+    .filter((f) => f.startsWith(`${prefix}-`))
+    .flatMap((f) => readFileSync(join(w.dir, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as T));
+}
+
 function summary(w: Watched, from: number, to: number, records: number): Record<string, string | number> {
-  const file = readdirSync(w.dir).find((f) => f.startsWith('probe-'));
-  const lines = file ? readFileSync(join(w.dir, file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; at: number; cpuMs: number; heapSize: number; extra: number; objects: number }) : [];
-  const inside = lines.filter((l) => l.at >= from && l.at <= to);
-  const stretches = inside.filter((l) => l.t === 'stretch').map((l) => l.cpuMs);
-  const heaps = inside.filter((l) => l.t === 'heap');
+  const stretches = linesOf<{ from: number; cpuMs: number }>(w, 'stretches')
+    .filter((l) => l.from >= from && l.from <= to)
+    .map((l) => l.cpuMs);
+  const heaps = linesOf<{ at: number; heapSize: number; extra: number; objects: number; cpuMs: number }>(w, 'heap').filter((l) => l.at >= from && l.at <= to);
   const cpuMs = heaps.length > 1 ? heaps.at(-1)!.cpuMs - heaps[0]!.cpuMs : 0;
   const js = heaps.map((h) => (h.heapSize - h.extra) / 1e6);
   const mb = (x: number) => Math.round(x);
