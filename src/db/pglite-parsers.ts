@@ -19,7 +19,7 @@ import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { types } from '@electric-sql/pglite';
 
 /** The types drizzle's driver reads as text (drizzle-orm/pglite/session.js: numeric[], timestamp[], timestamptz[], interval[], date[] by oid). */
-export const DRIZZLE_TEXT_TYPES: readonly number[] = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+const DRIZZLE_TEXT_TYPES: readonly number[] = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
 
 const asText = (value: string) => value;
 const textTypes = new Set(DRIZZLE_TEXT_TYPES.map(String));

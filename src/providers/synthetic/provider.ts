@@ -110,7 +110,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
-    await this.ready(symbol);
+    await this.ready(symbol, now);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -136,7 +136,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.ready(symbol);
+    await this.ready(symbol, now);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -322,11 +322,14 @@ export class SyntheticProvider implements MarketDataProvider {
   }
 
   /** Waits until `symbol`'s daily path is in when worker threads draw it, handing a cold one to them first (`drawColdInWorker`). */
-  private async ready(symbol: string): Promise<void> {
+  private async ready(symbol: string, now: number): Promise<void> {
     if (this.coldInWorker) {
       const name = this.instrument(symbol).symbol; // an unknown symbol is refused here, as `state` would
-      const plan = this.dailyPlan([name]);
-      if (plan.symbols.length > 0) await this.draws.drawOnDemand(plan.day, plan.symbols);
+      // Held under today's world (every quote and hot read): nothing to plan.
+      if (!this.symbols.has(name) || this.worldDay !== newYorkDate(now)) {
+        const plan = this.dailyPlan([name]);
+        if (plan.symbols.length > 0) await this.draws.drawOnDemand(plan.day, plan.symbols);
+      }
       symbol = name;
     }
     await this.draws.prepared(symbol);
