@@ -10,11 +10,8 @@
  * history covers every session; 1h and 4h bars cover the 126 sessions (about
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
- *
- * In the server (`drawColdInWorker`), a symbol's daily path that nobody holds
- * or is drawing when it is asked for is drawn in a worker thread (./draws),
- * not on the caller's thread (issue 27: after a restart a sector fund's 5–20
- * ms draw held the event loop); elsewhere (tests, the CLI) on demand.
+ * In the server a cold symbol's daily path is drawn in a worker thread
+ * (`drawColdInWorker`; issue 27: a sector fund's 5–20 ms after a restart).
  */
 import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../calendar';
 import { loadInstruments } from '../universe';
@@ -306,12 +303,7 @@ export class SyntheticProvider implements MarketDataProvider {
     return { day, symbols: symbols.filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last), window };
   }
 
-  /**
-   * From now on, a symbol asked for whose daily path is neither held nor
-   * being drawn is drawn in a worker thread kept for such draws, while the
-   * caller waits without holding its thread (the server: cli/serve). A thread
-   * that cannot start or fails leaves the draw to the caller's thread.
-   */
+  /** From now on a daily path neither held nor being drawn is drawn in a kept worker thread (./draws; cli/serve), the caller's if it fails. */
   drawColdInWorker(): void {
     this.coldInWorker = true;
   }
@@ -325,7 +317,6 @@ export class SyntheticProvider implements MarketDataProvider {
   private async ready(symbol: string, now: number): Promise<void> {
     if (this.coldInWorker) {
       const name = this.instrument(symbol).symbol; // an unknown symbol is refused here, as `state` would
-      // Held under today's world (every quote and hot read): nothing to plan.
       if (!this.symbols.has(name) || this.worldDay !== newYorkDate(now)) {
         const plan = this.dailyPlan([name]);
         if (plan.symbols.length > 0) await this.draws.drawOnDemand(plan.day, plan.symbols);

@@ -36,13 +36,13 @@ describe('cold symbols drawn in a worker thread (drawColdInWorker)', () => {
     }
   });
 
-  it('refuses an unknown symbol as before, and draws on demand when the worker thread is gone', async () => {
+  it('refuses an unknown symbol as before, and starts another kept thread after the first is closed', async () => {
     const p = provider(42);
     p.drawColdInWorker();
     opened.push(p);
     await expect(p.bars({ symbol: 'NOPE', timeframe: 'daily' })).rejects.toMatchObject({ code: 'unknown_symbol' });
     const bars = await p.bars({ symbol: 'XLV', timeframe: 'daily' });
-    p.close(); // the kept thread ends; the next cold draw starts another
+    p.close(); // the kept thread ends; the next cold draw starts another (same bars)
     expect(columns(await p.bars({ symbol: 'XLB', timeframe: 'daily' }))).toEqual(columns(await provider(42).bars({ symbol: 'XLB', timeframe: 'daily' })));
     expect(bars.ts.length).toBeGreaterThan(1_000);
   });
