@@ -98,6 +98,7 @@ export async function serve(): Promise<void> {
   // scans from the database and draws paths only when asked.
   const { provider, synthetic } = await Promise.all([import('../providers/registry'), import('../providers/synthetic')]).then(([{ createProvider }, { SyntheticProvider }]) => {
     const created = createProvider(config, { log });
+    if (created instanceof SyntheticProvider) created.drawColdInWorker(); // a path asked for later (a sector fund after a restart) is drawn off the event loop too
     const drawing = created instanceof SyntheticProvider && firstStart ? created : undefined;
     if (drawing) drawn(log, 'daily paths', drawing.prepareDaily({ threads: config.poolSize }));
     return { provider: created, synthetic: drawing };

@@ -17,6 +17,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzleClient } from './pglite-parsers';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import initdbWasmPath from '@electric-sql/pglite/initdb.wasm' with { type: 'file' };
@@ -241,7 +242,7 @@ async function openPglite(dataDir: string, options: { template?: boolean } = {})
   const initdb = exists || loadDataDir ? {} : { initdbWasmModule: await initdbWasmModule() };
   const client = new PGlite({ ...(onDisk ? { dataDir } : {}), ...assets, ...initdb, ...(loadDataDir ? { loadDataDir } : {}), startParams: PGLITE_START_PARAMS });
   await client.waitReady;
-  const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+  const db = drizzlePglite({ client: await drizzleClient(client), schema, casing: 'snake_case' }) as unknown as Db; // drizzle's parsers once, not per query (db/pglite-parsers)
   return {
     db,
     kind: 'pglite',

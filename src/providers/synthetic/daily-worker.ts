@@ -8,11 +8,13 @@
  * functions as on the main thread, so the same bars.
  *
  * In: a `DrawRequest`. Out: a `DrawnSymbol` per symbol, then `{ done: true }`.
+ * A thread kept for draws on demand (./draws) is sent one request after
+ * another: the day's world is built once for all of them.
  */
 import type { Ohlcv } from '../../kernels/ohlcv';
 import { loadInstruments } from '../universe';
 import { drawIntraday, scratchGrid } from './intraday';
-import { buildWorld } from './market';
+import { buildWorld, type World } from './market';
 import { drawnSessions, HeldPath, type HeldPathParts } from './held-path';
 import { simulateDaily } from './paths';
 import { symbolProfile } from './profile';
@@ -37,9 +39,13 @@ export interface DrawnSymbol {
 const buffersOf = (columns: object) =>
   Object.values(columns).flatMap((c) => (c instanceof Float64Array || c instanceof Int32Array || c instanceof Uint32Array ? [c.buffer as ArrayBuffer] : []));
 
+/** The world of the last request's seed and day, kept for the next (the same unless the day moved). */
+let held: { seed: number; day: string; world: World } | undefined;
+
 self.onmessage = ({ data }: MessageEvent<DrawRequest>) => {
   const { seed, day, symbols, window } = data;
-  const world = buildWorld(seed, day);
+  if (held?.seed !== seed || held.day !== day) held = { seed, day, world: buildWorld(seed, day) };
+  const { world } = held;
   const instruments = new Map(loadInstruments().map((i) => [i.symbol, i]));
   const grid = scratchGrid();
   for (const symbol of symbols) {

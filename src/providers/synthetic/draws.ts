@@ -7,6 +7,12 @@
  * request for it waits for that rather than drawing it twice). A thread that
  * cannot start or dies resolves its part with what it drew; the rest is
  * drawn on demand.
+ *
+ * A symbol asked for later that nobody holds (a sector fund after a
+ * restart: the boot pass draws only the scan's universe) is drawn by one
+ * worker thread kept for such draws (`drawOnDemand`), so the caller's thread
+ * spends none of the 5–20 ms a path takes (issue 27); the thread builds the
+ * day's world once and ends after `KEPT_IDLE_MS` without a request.
  */
 import type { DrawnSymbol, DrawRequest } from './daily-worker';
 
@@ -19,9 +25,21 @@ const DAILY_WORKER = import.meta.url.includes('/$bunfs/')
   ? new URL('./src/providers/synthetic/daily-worker.ts', import.meta.url).href
   : new URL('./daily-worker.ts', import.meta.url).href;
 
+/** How long the thread kept for draws on demand waits for the next request before it ends. */
+const KEPT_IDLE_MS = 30_000;
+
+/** A request to the kept thread, answered in the order sent (the thread handles its messages one at a time). */
+interface Pending {
+  request: DrawRequest;
+  drawn: number;
+  resolve: (drawn: number) => void;
+}
+
 export class WorkerDraws {
   /** Symbols whose paths worker threads are drawing: when their batch is in. */
   private readonly drawing = new Map<string, Promise<number>>();
+  /** The thread kept for draws on demand, its requests in the order sent, and its idle timer. */
+  private kept?: { worker: Worker; pending: Pending[]; idle?: ReturnType<typeof setTimeout> };
 
   constructor(
     private readonly seed: number,
@@ -38,11 +56,77 @@ export class WorkerDraws {
     const count = Math.max(1, Math.min(threads, Math.ceil(symbols.length / 32)));
     const parts = Array.from({ length: count }, (_, k) => symbols.filter((_, i) => i % count === k));
     const done = Promise.all(parts.map((part) => this.inWorker({ seed: this.seed, day, symbols: part, window }))).then((counts) => counts.reduce((x, y) => x + y, 0));
+    return this.track(symbols, done);
+  }
+
+  /**
+   * Draws the daily paths of `symbols` in the thread kept for draws on
+   * demand (started on first use); resolves with how many it drew (0 when it
+   * cannot start or died: the rest is drawn on demand).
+   */
+  drawOnDemand(day: string, symbols: string[]): Promise<number> {
+    if (symbols.length === 0) return Promise.resolve(0);
+    const request: DrawRequest = { seed: this.seed, day, symbols };
+    const done = new Promise<number>((resolve) => {
+      const kept = this.keptThread();
+      if (!kept) return resolve(0);
+      clearTimeout(kept.idle);
+      kept.pending.push({ request, drawn: 0, resolve });
+      kept.worker.postMessage(request);
+    });
+    return this.track(symbols, done);
+  }
+
+  /** Ends the thread kept for draws on demand (its requests in flight resolve with what it drew). */
+  close(): void {
+    this.endKept();
+  }
+
+  /** Marks `symbols` as being drawn until `done`. */
+  private track(symbols: string[], done: Promise<number>): Promise<number> {
     for (const symbol of symbols) this.drawing.set(symbol, done);
     void done.finally(() => {
       for (const symbol of symbols) if (this.drawing.get(symbol) === done) this.drawing.delete(symbol);
     });
     return done;
+  }
+
+  /** The kept thread, started if none runs; undefined when a thread cannot start. */
+  private keptThread(): WorkerDraws['kept'] {
+    if (this.kept) return this.kept;
+    let worker: Worker;
+    try {
+      worker = new Worker(DAILY_WORKER);
+    } catch {
+      return undefined;
+    }
+    (worker as Worker & { unref(): void }).unref(); // an idle kept thread never holds the process open (Bun's Worker has unref; the DOM type does not)
+    const kept: NonNullable<WorkerDraws['kept']> = { worker, pending: [] };
+    worker.onmessage = ({ data }: MessageEvent<{ done: true } | DrawnSymbol>) => {
+      const head = kept.pending[0];
+      if (!head) return;
+      if (!('done' in data)) {
+        head.drawn++;
+        return this.onDrawn(head.request, data);
+      }
+      kept.pending.shift();
+      head.resolve(head.drawn);
+      if (kept.pending.length === 0) kept.idle = setTimeout(() => this.kept === kept && this.endKept(), KEPT_IDLE_MS).unref();
+    };
+    // A thread that dies (its module failed, it ran out of memory) resolves what it was asked with what it drew.
+    worker.addEventListener('close', () => this.kept === kept && this.endKept());
+    worker.onerror = () => this.kept === kept && this.endKept();
+    this.kept = kept;
+    return kept;
+  }
+
+  private endKept(): void {
+    const kept = this.kept;
+    if (!kept) return;
+    this.kept = undefined;
+    clearTimeout(kept.idle);
+    kept.worker.terminate();
+    for (const p of kept.pending.splice(0)) p.resolve(p.drawn);
   }
 
   /**

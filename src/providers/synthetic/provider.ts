@@ -10,6 +10,8 @@
  * history covers every session; 1h and 4h bars cover the 126 sessions (about
  * six months) ending at the session of `min(to, now)`. While a session is
  * open its bars end at the quote of `now`; nothing after `now` is returned.
+ * In the server a cold symbol's daily path is drawn in a worker thread
+ * (`drawColdInWorker`; issue 27: a sector fund's 5–20 ms after a restart).
  */
 import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../new-york-time';
 import { loadInstruments } from '../universe';
@@ -89,6 +91,8 @@ export class SyntheticProvider implements MarketDataProvider {
   private readonly draws: WorkerDraws;
   /** The grid every intraday pass draws its sessions on (one at a time), so a pass allocates none. */
   private readonly passGrid = scratchGrid();
+  /** Whether a cold symbol's daily path is drawn in a worker thread (`drawColdInWorker`). */
+  private coldInWorker = false;
 
   constructor(options: SyntheticProviderOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
@@ -103,7 +107,7 @@ export class SyntheticProvider implements MarketDataProvider {
   async bars({ symbol, timeframe, from, to }: BarsQuery): Promise<BarSeries> {
     if (!TIMEFRAMES.includes(timeframe)) throw new RangeError(`synthetic: no '${timeframe}' bars (one of ${TIMEFRAMES.join(', ')})`);
     const now = this.clock();
-    await this.draws.prepared(symbol);
+    await this.ready(symbol, now);
     const state = this.state(symbol, now);
     const world = this.world!;
     const { complete, live } = clockState(world, now);
@@ -129,7 +133,7 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.draws.prepared(symbol);
+    await this.ready(symbol, now);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),
@@ -297,6 +301,29 @@ export class SyntheticProvider implements MarketDataProvider {
     const window = { first: Math.max(0, anchor - INTRADAY_SESSIONS + 1), last: Math.min(anchor, clockState(world, now).complete - 1) };
     const held = (s: string) => this.symbols.get(s)?.intraday;
     return { day, symbols: symbols.filter((s) => held(s)?.from !== window.first || held(s)?.to !== window.last), window };
+  }
+
+  /** From now on a daily path neither held nor being drawn is drawn in a kept worker thread (./draws; cli/serve), the caller's if it fails. */
+  drawColdInWorker(): void {
+    this.coldInWorker = true;
+  }
+
+  /** Ends the worker thread kept for cold draws, if one runs (the process closing). */
+  close(): void {
+    this.draws.close();
+  }
+
+  /** Waits until `symbol`'s daily path is in when worker threads draw it, handing a cold one to them first (`drawColdInWorker`). */
+  private async ready(symbol: string, now: number): Promise<void> {
+    if (this.coldInWorker) {
+      const name = this.instrument(symbol).symbol; // an unknown symbol is refused here, as `state` would
+      if (!this.symbols.has(name) || this.worldDay !== newYorkDate(now)) {
+        const plan = this.dailyPlan([name]);
+        if (plan.symbols.length > 0) await this.draws.drawOnDemand(plan.day, plan.symbols);
+      }
+      symbol = name;
+    }
+    await this.draws.prepared(symbol);
   }
 
   /** Hands a plan to the worker threads; resolves with how many they drew. */
