@@ -50,7 +50,7 @@ export function printReport(results: ({ name: string } & TreeResult)[]): void {
   );
   const quotes = (q: TreeResult['quotesDuring']) => (q.quotes ? `${q.quotes}, ${q.maxGapS}, ${q.ageS}, ${q.late}` : '-');
   printTable(
-    `Per tree: quotes on /api/stream (AAPL, MSFT): count, longest gap of a symbol (s), age on arrival (s, median / oldest), late (> ${(2 * TICK_MS) / 1000} s old or apart: more than one tick late); SIGTERM to exit; load average (1 min) at the phases. Clock: ${clock.label}`,
+    `Per tree: quotes on /api/stream (AAPL, MSFT): count, longest gap of a symbol (s), age on arrival (s, median / oldest), late (arrived > ${(2 * TICK_MS) / 1000} s old: more than one tick late); SIGTERM to exit; load average (1 min) at the phases. Clock: ${clock.label}`,
     results.map((r) => ({
       tree: r.name,
       'during: quotes, gap, age, late': quotes(r.quotesDuring),

@@ -59,7 +59,7 @@ export async function startServer(root: string, stateDir: string, extraEnv: Reco
   })();
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}`);
+    if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}; its last log lines:\n${logs.slice(-5).map((l) => JSON.stringify(l)).join('\n')}`);
     if (await fetch(`${base}/readyz`).then((r) => r.status === 200, () => false)) break;
     await Bun.sleep(250);
   }
