@@ -4,6 +4,7 @@
  * quotas raised so nothing is refused), its log lines as they come, and a
  * session token minted by the tree's own CLI — both on the bench's clock.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../lib';
 import { clock } from './clock';
@@ -20,6 +21,8 @@ export interface Server {
 /** `breakline serve` from `root` on the embedded defaults over `stateDir`, ready. */
 export async function startServer(root: string, stateDir: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
+  // bench/loop-stretches appends to DIR from the start; bun creates it only to write the profile on exit.
+  if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
   const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '--cpu-prof-interval=250', `--preload=${join(ROOT, 'bench/loop-stretches.ts')}`] : [];
   const proc = Bun.spawn([process.execPath, ...profile, 'run', join(root, 'src/index.ts'), 'serve'], {
     cwd: root,
