@@ -55,8 +55,11 @@ import { benchSeededTree, benchTree, dropSeeded, type TreeResult } from './stall
 export async function benchStall(): Promise<void> {
   if (clock.shiftMs) console.error(`bench/stall: the servers' clock is ${clock.label}`);
   const results: ({ name: string } & TreeResult)[] = [];
-  for (const [name, root] of trees) results.push({ name, ...(await (seeded ? benchSeededTree(resolve(root), only, name) : benchTree(resolve(root), only))) });
-  await dropSeeded();
+  try {
+    for (const [name, root] of trees) results.push({ name, ...(await (seeded ? benchSeededTree(resolve(root), only, name) : benchTree(resolve(root), only))) });
+  } finally {
+    await dropSeeded(); // also when a server fails to start
+  }
   printReport(results);
 }
 
