@@ -139,6 +139,39 @@ describe('trades kept beside the live chain', () => {
     const csv = await new LedgerCsv(ledger, { chunkSignals: 37, maxCachedBytes: 2 ** 20 }).open(null);
     expect(await new Response(csv.stream).text()).toBe(expected);
     expect(csv.etag).toBe(`"${head.hash}"`);
+    // Too large to keep: streamed to the client chunk by chunk, the same bytes.
+    const live = await new LedgerCsv(ledger, { chunkSignals: 37, maxCachedBytes: 1 }).open(null);
+    expect(await new Response(live.stream).text()).toBe(expected);
+  });
+
+  it('renders the CSV a slice at a time, the event loop turned between a page read, each slice of its parsing and each chunk written (issue 27)', async () => {
+    const chunkSignals = 37;
+    let facts = 0;
+    const page = ledger.facts.page.bind(ledger.facts);
+    ledger.facts.page = async (...args: Parameters<typeof page>) => {
+      const answer = await page(...args);
+      facts += answer.rows.length;
+      return answer;
+    };
+    // A turn of the event loop is a setImmediate callback run: count them while the CSV renders.
+    let turns = 0;
+    let rendering = true;
+    const turn = () => {
+      turns++;
+      if (rendering) setImmediate(turn);
+    };
+    setImmediate(turn);
+    try {
+      const csv = await new LedgerCsv(ledger, { chunkSignals, maxCachedBytes: 2 ** 20 }).open(null);
+      await new Response(csv.stream).text();
+    } finally {
+      rendering = false;
+      ledger.facts.page = page;
+    }
+    const signals = (await ledger.signalPage(0, (await ledger.head()).seq, 10_000)).length;
+    // At least one turn per slice of `chunkSignals` facts parsed and per chunk of `chunkSignals` rows written.
+    expect(facts).toBeGreaterThan(4 * chunkSignals);
+    expect(turns).toBeGreaterThanOrEqual(Math.ceil(facts / chunkSignals) + Math.ceil(signals / chunkSignals));
   });
 
   it('fills in the facts of a chain written before they were kept, once', async () => {

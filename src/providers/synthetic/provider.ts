@@ -133,7 +133,10 @@ export class SyntheticProvider implements MarketDataProvider {
 
   async snapshot({ symbol, at }: { symbol: string; at?: number }): Promise<Snapshot> {
     const now = this.clock();
-    await this.ready(symbol, now);
+    // A quote needs the symbol's daily path only: a draw of its 1h and 4h bars in flight (a universe's worth, on a
+    // pool busy with background work: seconds) is not waited for once the path is held (issue 27: quotes 6.8 s old).
+    const name = this.instrument(symbol).symbol;
+    if (this.worldDay !== newYorkDate(now) || !this.symbols.has(name)) await this.ready(name, now);
     const state = this.state(symbol, now);
     const quote = quoteAt(state.profile.symbol, this.world!, state.daily, state.profile.startPrice, Math.min(at ?? now, now), (i) =>
       this.grid(state, i),

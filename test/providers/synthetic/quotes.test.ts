@@ -118,3 +118,16 @@ describe('quotes while the market is shut', () => {
     expect(await early.snapshot({ symbol: 'SPY' }).catch((e) => e.code)).toBe('unavailable');
   });
 });
+
+describe('quotes while bars are drawn in worker threads', () => {
+  it("answers a held symbol's quote without waiting for its 1h and 4h bars being drawn (issue 27: a universe's draw on a busy pool aged quotes by seconds)", async () => {
+    const market = provider(42);
+    const first = await market.snapshot({ symbol: 'AAPL' }); // its daily path is held from here on
+    const order: string[] = [];
+    const intraday = market.prepareIntraday({ symbols: ['AAPL', 'MSFT', 'SPY'] }).then(() => order.push('1h and 4h bars drawn'));
+    const quote = market.snapshot({ symbol: 'AAPL' }).then((q) => (order.push('quote'), q));
+    expect(await quote).toEqual(first); // the same instant, the same quote
+    await intraday;
+    expect(order).toEqual(['quote', '1h and 4h bars drawn']);
+  });
+});
