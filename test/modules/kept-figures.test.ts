@@ -73,6 +73,9 @@ describe('the replay scorecard kept per chain head', () => {
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
       for (const response of responses) expect(await response.text()).toBe(first);
       expect(held).toHaveBeenCalledTimes(1);
+      // A later read at the same head is answered from memory: the kept row is not read (nor expanded) again.
+      expect(await (await next.request(SCORECARD)).text()).toBe(first);
+      expect(held).toHaveBeenCalledTimes(1);
     } finally {
       held.mockRestore();
     }

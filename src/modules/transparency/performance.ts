@@ -19,6 +19,7 @@ import { createMirror } from 'exact-mirror';
 import { yieldToEventLoop } from '../../db/client';
 import { AppError } from '../../errors';
 import { inFlight } from '../../in-flight';
+import { Lru } from '../../lru';
 import { confidenceInPool, RECORD_MATCHES, RECORD_METHOD, recordOf } from '../../jobs/record';
 import { scoreBandMonotonicity } from '../../kernels/stats';
 import type { TradeBook } from '../../ledger/book';
@@ -109,6 +110,22 @@ const DEFINITIONS = createHash('sha256')
 /** Kept figures being read or computed, per server's sources and figure: callers asking at once share one. */
 const figuresInFlight = inFlight<LedgerSources, string>();
 
+/** Characters of figure JSON remembered per server's sources (a replay month's is ~1.3 MB). */
+const ANSWERED_CHARS = 32 * 2 ** 20;
+
+/**
+ * The JSON each figure was last answered with, and its head, per server's
+ * sources: a warm read costs the head's read alone, not the kept row's read
+ * and expansion again (and gives the same string, so its ETag is not hashed
+ * again either).
+ */
+const answeredBy = new WeakMap<LedgerSources, Lru<string, { seq: number; hash: string; body: string }>>();
+function answeredOf(sources: LedgerSources) {
+  let answered = answeredBy.get(sources);
+  if (!answered) answeredBy.set(sources, (answered = new Lru({ maxEntries: Number.POSITIVE_INFINITY, maxBytes: ANSWERED_CHARS, sizeOf: (a) => a.body.length })));
+  return answered;
+}
+
 /**
  * A figure's JSON at the chain's current head (issue 27): the one kept in
  * the database when it was computed at this head (seq and hash), with these
@@ -119,19 +136,30 @@ const figuresInFlight = inFlight<LedgerSources, string>();
  */
 function heldFigure(sources: LedgerSources, view: LedgerView, figure: string, variant: string, compute: (book: TradeBook) => Promise<string>): Promise<string> {
   const { figures } = view.ledger;
+  const id = JSON.stringify([figures.chain, figures.book, figure, variant]);
   // One read of the kept row for every caller at once: PGlite decodes a row's bytes in this thread (5 callers of a
   // replay month each reading its 150 KB held the thread 65 ms at load 9).
-  return figuresInFlight(sources, JSON.stringify([figures.chain, figures.book, figure, variant]), async () => {
+  return figuresInFlight(sources, id, async () => {
+    const answered = answeredOf(sources);
+    const head = await view.ledger.head();
+    const last = answered.get(id);
+    if (last && last.seq === head.seq && last.hash === head.hash) return last.body;
     const key = { figure, variant, definitions: DEFINITIONS };
-    const kept = await figures.held(key, await view.ledger.head());
-    if (kept !== undefined) return kept;
+    const kept = await figures.held(key, head);
+    if (kept !== undefined) {
+      answered.set(id, { seq: head.seq, hash: head.hash, body: kept });
+      return kept;
+    }
     const book = await view.book();
-    return book.perHead(`${figure}:${variant}`, async () => {
-      const body = await compute(book);
+    const at = { seq: book.head.seq, hash: book.head.hash };
+    const body = await book.perHead(`${figure}:${variant}`, async () => {
+      const computed = await compute(book);
       // Kept for the next start; the figures are right either way, so a failed write costs only a recomputation then.
-      await figures.keep(key, book.head, body).catch(() => undefined);
-      return body;
+      await figures.keep(key, book.head, computed).catch(() => undefined);
+      return computed;
     });
+    answered.set(id, { ...at, body });
+    return body;
   });
 }
 
