@@ -67,8 +67,15 @@ describe('GraphQL event streams under the stream caps, served', () => {
     return response.text();
   };
   const openReserved = (ip: string, token: string, signal?: AbortSignal) => server.get(`/api/graphql/stream?token=${token}`, { headers: from(ip, { accept: 'text/event-stream' }), signal });
+  /**
+   * Every stream opened, held until the file ends: a Response nobody references is collected, and Bun's fetch
+   * then cancels its unread body — the server rightly sees the client go away and frees its place, mid-test
+   * (CI, on a busy process's heap: a stream still wanted counted out).
+   */
+  const opened: Response[] = [];
   const streaming = (response: Response) => {
     expect([response.status, response.headers.get('content-type')?.startsWith('text/event-stream')]).toEqual([200, true]);
+    opened.push(response);
     return response;
   };
   const refused = async (response: Response, status: 429 | 503) => {
