@@ -7,9 +7,7 @@
  * of these objects, never in a module global. `createServices` is the composition root shared by the server and the
  * tests; `close` releases it all.
  */
-import { readFileSync } from 'node:fs';
 import type { DocumentNode } from 'graphql';
-import pkg from '../package.json' with { type: 'json' };
 import { createExplainer, type Explainer } from './ai';
 import { createAuth, type Auth, type AuthOverrides } from './auth';
 import { pgliteDataDir, type Config } from './config';
@@ -21,22 +19,11 @@ import { LedgerRepository, REPLAY_CHAIN } from './db/repositories/ledger';
 import { ReplayRunsRepository } from './db/repositories/replays';
 import { ScansRepository } from './db/repositories/scans';
 import { StreamEventsRepository } from './db/repositories/stream-events';
-import { AlertDispatchesRepository } from './db/repositories/alert-dispatches';
-import { AlertRulesRepository } from './db/repositories/alert-rules';
-import { CommunityRepository } from './db/repositories/community';
-import { ExportsRepository } from './db/repositories/exports';
-import { IdempotencyRepository } from './db/repositories/idempotency';
-import { JournalRepository } from './db/repositories/journal';
-import { NotificationsRepository } from './db/repositories/notifications';
-import { WatchlistsRepository } from './db/repositories/watchlists';
-import { WebhooksRepository } from './db/repositories/webhooks';
-import { AlertRuleDispatcher } from './jobs/alert-rules';
-import { ExportJobs } from './background/exports';
 import { BackgroundWorkers } from './background/workers';
 import { backgroundWorkers } from './background/list';
 import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
-import { WebhookSender } from './background/webhooks';
+import { createAccount, type Account } from './jobs/account';
 import { SignalRuns } from './jobs/runs';
 import { SignalReads } from './jobs/signal-reads';
 import { LedgerBooks } from './ledger/book';
@@ -134,23 +121,6 @@ export interface Services {
   /** Registers what a part built later (a module's lazily made service) stops when the services close; run first, in order. */
   atClose(close: () => void | Promise<void>): void;
   close(): Promise<void>;
-}
-
-export interface Account {
-  watchlists: WatchlistsRepository;
-  alertRules: AlertRulesRepository;
-  notifications: NotificationsRepository;
-  journal: JournalRepository;
-  exports: ExportsRepository;
-  community: CommunityRepository;
-  idempotency: IdempotencyRepository;
-  webhookLog: WebhooksRepository;
-  /** Fires alert rules after every persisted run (SignalRuns calls it). */
-  dispatcher: AlertRuleDispatcher;
-  /** Sends webhook deliveries in the background, with retries. */
-  webhooks: WebhookSender;
-  /** Makes and expires export files in the background. */
-  exportJobs: ExportJobs;
 }
 
 /** A GraphQL answer kept as sent: valid while each timeframe's latest persisted run is still `runs`' (modules/graphql/answers). */
@@ -369,37 +339,4 @@ export async function createServices(config: Config, overrides: ServiceOverrides
 /** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */
 function liveQuotes(live: LiveFeed, source: string): QuoteSource['watch'] {
   return (symbol, onQuote) => live.watch(symbol, (trade) => onQuote({ symbol, price: trade.price, volume: trade.dayVolume ?? 0, ts: new Date(trade.ts).toISOString(), source }));
-}
-
-function createAccount(config: Config, db: Database['db'], deps: { scans: ScansRepository; ledger: LedgerRepository; streamEvents: StreamEventsRepository; bus: EventBus; log: Logger }): Account {
-  const { webhooks: hooks, exportTtlMs } = config.account;
-  const watchlists = new WatchlistsRepository(db);
-  const alertRules = new AlertRulesRepository(db);
-  const journal = new JournalRepository(db);
-  const exports = new ExportsRepository(db);
-  const webhookLog = new WebhooksRepository(db);
-  const webhooks = new WebhookSender({
-    repository: webhookLog,
-    secretOf: (ruleId) => alertRules.secretOf(ruleId),
-    allowPrivate: hooks.allowPrivate,
-    extraCa: hooks.caFile ? readFileSync(hooks.caFile, 'utf8') : undefined,
-    timeoutMs: hooks.timeoutMs,
-    maxAttempts: hooks.maxAttempts,
-    backoffMs: hooks.backoffMs,
-    userAgent: `Breakline-Webhooks/${pkg.version}`,
-    log: deps.log,
-  });
-  return {
-    watchlists,
-    alertRules,
-    notifications: new NotificationsRepository(db),
-    journal,
-    exports,
-    community: new CommunityRepository(db),
-    idempotency: new IdempotencyRepository(db),
-    webhookLog,
-    dispatcher: new AlertRuleDispatcher({ rules: alertRules, watchlists, dispatches: new AlertDispatchesRepository(db, deps.streamEvents), bus: deps.bus, webhooks, log: deps.log }),
-    webhooks,
-    exportJobs: new ExportJobs({ exports, ledger: deps.ledger, journal, scans: deps.scans, log: deps.log, ttlMs: exportTtlMs }),
-  };
 }

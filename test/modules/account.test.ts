@@ -1,3 +1,4 @@
+/** Who may call what: sessions and API keys as principals, tiers and scopes, per-principal rate limits, provider mode, no plaintext key stored, the OpenAPI security schemes (the /api/keys routes themselves: account-keys.test.ts). */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,18 +7,10 @@ import { sql } from 'drizzle-orm';
 import { Elysia } from 'elysia';
 import { createApp } from '../../src/app';
 import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
-import type { Tier } from '../../src/domain/tiers';
-import type { ApiKeySchema, CreatedKeySchema, KeyListSchema } from '../../src/modules/account/model';
+import type { CreatedKeySchema } from '../../src/modules/account/model';
 import { auth } from '../../src/plugins/auth';
 import { createTestContext, errorBody, type ErrorBody, type TestContext } from '../helpers/app';
 import { jwksOf, signingKey, signToken } from '../helpers/auth';
-
-/** A session cookie for `userId`, minted with the context's local key (local mode). */
-async function session(ctx: TestContext, userId: string, tier: Tier = 'free', ttlSeconds = 600): Promise<string> {
-  const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
-  const { token } = await mintLocalToken(key, { userId, tier, ttlSeconds, tierClaim: ctx.config.auth.tierClaim });
-  return `__session=${token}`;
-}
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
@@ -42,133 +35,6 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-describe('/api/keys (local mode)', () => {
-
-  it('answers 401 in the Error shape with a cookie challenge when no session is sent', async () => {
-    for (const [path, init] of [
-      ['/api/keys', undefined],
-      ['/api/keys', json({ name: 'x' })],
-      ['/api/keys/key_00000000000000000000', { method: 'DELETE' }],
-    ] as const) {
-      const response = await ctx.request(path, init);
-      expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe('Cookie realm="breakline", cookie-name="__session", Bearer realm="breakline"');
-      const body = await errorBody(response);
-      expect(body.code).toBe('unauthorized');
-      expect(body.error).toContain('__session');
-    }
-  });
-
-  it('checks the credential before the input: 401, not 400, for a bad body without a session', async () => {
-    const response = await ctx.request('/api/keys', json({ name: '' }));
-    expect(response.status).toBe(401);
-  });
-
-  it('says why a session is refused', async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
-    const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'free', ttlSeconds: 1, tierClaim: 'tier', now: Date.now() - 60_000 });
-    const expired = await ctx.request('/api/keys', { headers: { cookie: `__session=${token}` } });
-    expect(expired.status).toBe(401);
-    expect(await errorBody(expired)).toMatchObject({ error: 'Invalid session: token expired', code: 'expired_session' });
-    const tampered = await ctx.request('/api/keys', { headers: { cookie: `${await session(ctx, 'alice')}x` } });
-    expect(tampered.status).toBe(401);
-    expect(await errorBody(tampered)).toMatchObject({ error: expect.stringContaining('Invalid session'), code: 'invalid_session' });
-  });
-
-  it('creates a key shown once, lists it without the secret, and revokes it', async () => {
-    const alice = await session(ctx, 'alice', 'pro');
-    const created = await ctx.json<CreatedKeySchema>('/api/keys', json({ name: 'trading bot' }, { cookie: alice }));
-    expect(created.status).toBe(201);
-    expect(created.body.key).toMatch(/^bk_[0-9A-Za-z]{43}$/);
-    expect(created.body).toMatchObject({ name: 'trading bot', tier: 'pro', prefix: created.body.key.slice(0, 11), lastUsedAt: null, revokedAt: null });
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(created.headers.get(header)).not.toBeNull();
-
-    const listed = await ctx.json<KeyListSchema>('/api/keys', { headers: { cookie: alice } });
-    expect(listed.status).toBe(200);
-    const mine = listed.body.keys.find((k) => k.id === created.body.id);
-    expect(mine).toBeDefined();
-    expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
-
-    const revoked = await ctx.json<ApiKeySchema>(`/api/keys/${created.body.id}`, { method: 'DELETE', headers: { cookie: alice } });
-    expect(revoked.status).toBe(200);
-    expect(Date.parse(revoked.body.revokedAt!)).not.toBeNaN();
-  });
-
-  it('shows and touches only the user’s own keys', async () => {
-    const alice = await session(ctx, 'alice-2');
-    const bob = await session(ctx, 'bob-2');
-    const alices = await ctx.json<CreatedKeySchema>('/api/keys', json({ name: 'alice only' }, { cookie: alice }));
-    const bobs = await ctx.json<KeyListSchema>('/api/keys', { headers: { cookie: bob } });
-    expect(bobs.body.keys.some((k) => k.id === alices.body.id)).toBe(false);
-    const stolen = await ctx.request(`/api/keys/${alices.body.id}`, { method: 'DELETE', headers: { cookie: bob } });
-    expect(stolen.status).toBe(404);
-    expect((await errorBody(stolen)).code).toBe('not_found');
-    const still = await ctx.json<KeyListSchema>('/api/keys', { headers: { cookie: alice } });
-    expect(still.body.keys.find((k) => k.id === alices.body.id)?.revokedAt).toBeNull();
-  });
-
-  it('caps a key’s tier at the user’s own (403), defaulting to it', async () => {
-    const free = await session(ctx, 'frugal', 'free');
-    const refused = await ctx.request('/api/keys', json({ name: 'greedy', tier: 'enterprise' }, { cookie: free }));
-    expect(refused.status).toBe(403);
-    expect((await errorBody(refused)).code).toBe('forbidden');
-    const enterprise = await session(ctx, 'big', 'enterprise');
-    const lower = await ctx.json<CreatedKeySchema>('/api/keys', json({ name: 'ci', tier: 'free' }, { cookie: enterprise }));
-    expect(lower.body.tier).toBe('free');
-    const same = await ctx.json<CreatedKeySchema>('/api/keys', json({ name: 'main' }, { cookie: enterprise }));
-    expect(same.body.tier).toBe('enterprise');
-  });
-
-  it('validates the body and the key id (400 with a session)', async () => {
-    const alice = await session(ctx, 'alice');
-    expect((await ctx.request('/api/keys', json({ name: '' }, { cookie: alice }))).status).toBe(400);
-    expect((await ctx.request('/api/keys', json({ name: 'x', tier: 'gold' }, { cookie: alice }))).status).toBe(400);
-    expect((await ctx.request('/api/keys', json({ name: 'x'.repeat(101) }, { cookie: alice }))).status).toBe(400);
-    const badId = await ctx.request('/api/keys/nope', { method: 'DELETE', headers: { cookie: alice } });
-    expect(badId.status).toBe(400);
-    expect((await errorBody(badId)).error).toContain('id');
-  });
-
-  it('refuses a key without admin:keys (a leaked read key cannot mint keys); one with it mints at most its own scopes and tier', async () => {
-    const { key } = await ctx.services.auth.keys.create({ userId: 'alice', name: 'k', tier: 'free' });
-    const response = await ctx.request('/api/keys', json({ name: 'more' }, { authorization: `Bearer ${key}` }));
-    expect(response.status).toBe(403);
-    expect(await errorBody(response)).toMatchObject({ code: 'insufficient_scope', error: expect.stringContaining("'admin:keys'") });
-    // kim's tier was never stated (no session yet): the key acts at its own (auth/user-tiers).
-    const admin = await ctx.services.auth.keys.create({ userId: 'kim', name: 'admin', tier: 'enterprise', scopes: ['read', 'admin:keys'] });
-    const bearer = { authorization: `Bearer ${admin.key}` };
-    const stronger = await ctx.request('/api/keys', json({ name: 'writer', scopes: ['read', 'write'] }, bearer));
-    expect(stronger.status).toBe(403);
-    expect(await errorBody(stronger)).toMatchObject({ code: 'insufficient_scope', error: expect.stringContaining('asked for write') });
-    const minted = await ctx.request('/api/keys', json({ name: 'reader', scopes: ['read'], tier: 'pro' }, bearer));
-    expect(minted.status).toBe(201);
-    expect(await minted.json()).toMatchObject({ tier: 'pro', scopes: ['read'] });
-  });
-
-  it('gives a key the scopes asked for within the tier, read only by default', async () => {
-    const alice = await session(ctx, 'alice', 'pro');
-    expect((await ctx.json('/api/keys', json({ name: 'default' }, { cookie: alice }))).body).toMatchObject({ scopes: ['read'] });
-    expect((await ctx.json('/api/keys', json({ name: 'bot', scopes: ['write', 'read', 'backtest'] }, { cookie: alice }))).body).toMatchObject({ scopes: ['read', 'write', 'backtest'] });
-    const beyond = await ctx.request('/api/keys', json({ name: 'too much', scopes: ['admin:keys'] }, { cookie: alice }));
-    expect(beyond.status).toBe(403);
-    expect((await errorBody(beyond)).error).toBe("A pro key's scopes are at most read, write, backtest; asked for admin:keys");
-    const freeKey = await ctx.request('/api/keys', json({ name: 'free writer', tier: 'free', scopes: ['write'] }, { cookie: alice }));
-    expect(freeKey.status).toBe(403);
-    const unknown = await ctx.request('/api/keys', json({ name: 'x', scopes: ['delete'] }, { cookie: alice }));
-    expect(unknown.status).toBe(400);
-    expect((await errorBody(unknown)).error).toContain("Body field 'scopes'");
-  });
-
-  it('refuses a cross-site cookie-authenticated write (CSRF rule) but not a same-origin one', async () => {
-    const alice = await session(ctx, 'alice');
-    const crossSite = await ctx.request('/api/keys', json({ name: 'csrf' }, { cookie: alice, origin: 'https://evil.test', 'sec-fetch-site': 'cross-site' }));
-    expect(crossSite.status).toBe(403);
-    expect((await errorBody(crossSite)).error).toContain('CSRF');
-    const sameOrigin = await ctx.request('/api/keys', json({ name: 'fine' }, { cookie: alice, origin: 'http://localhost', 'sec-fetch-site': 'same-origin' }));
-    expect(sameOrigin.status).toBe(201);
-  });
-});
-
 describe('routes that take a session or an API key, and a minimum tier', () => {
   let request: ReturnType<typeof withProbes>;
   beforeAll(() => {
@@ -180,7 +46,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
   it('gives the handler the principal of a key or a session', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'dana', name: 'k', tier: 'pro' });
     expect(await (await request('/api/probe/any', bearer(key))).json()).toEqual({ userId: 'dana', tier: 'pro', kind: 'key', keyId: info.id, userTier: 'pro', scopes: ['read'] });
-    expect(await (await request('/api/probe/any', { headers: { cookie: await session(ctx, 'dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session', scopes: ['read', 'write', 'backtest', 'admin:keys'] });
+    expect(await (await request('/api/probe/any', { headers: { cookie: await ctx.sessionCookie('dana', 'free') } })).json()).toEqual({ userId: 'dana', tier: 'free', kind: 'session', scopes: ['read', 'write', 'backtest', 'admin:keys'] });
   });
 
   it('answers 401 with both challenges, and RFC 6750 invalid_token for a bad key', async () => {
@@ -201,7 +67,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
   it('refuses a revoked key at once', async () => {
     const { key, info } = await ctx.services.auth.keys.create({ userId: 'erin', name: 'k', tier: 'free' });
     expect((await request('/api/probe/any', bearer(key))).status).toBe(200);
-    const revoke = await request(`/api/keys/${info.id}`, { method: 'DELETE', headers: { cookie: await session(ctx, 'erin') } });
+    const revoke = await request(`/api/keys/${info.id}`, { method: 'DELETE', headers: { cookie: await ctx.sessionCookie('erin') } });
     expect(revoke.status).toBe(200);
     const after = await request('/api/probe/any', bearer(key));
     expect(after.status).toBe(401);
@@ -220,7 +86,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
       const { key } = await ctx.services.auth.keys.create({ userId: 'finn', name: tier, tier });
       expect((await request('/api/probe/pro', { method: 'POST', ...bearer(key) })).status).toBe(200);
     }
-    const freeSession = await request('/api/probe/pro', { method: 'POST', headers: { cookie: await session(ctx, 'finn', 'free') } });
+    const freeSession = await request('/api/probe/pro', { method: 'POST', headers: { cookie: await ctx.sessionCookie('finn', 'free') } });
     expect(freeSession.status).toBe(403);
     expect(freeSession.headers.get('www-authenticate')).toContain('Cookie realm="breakline"');
   });
@@ -238,7 +104,7 @@ describe('routes that take a session or an API key, and a minimum tier', () => {
     await ctx.services.auth.keys.revoke(revoked.info.id, 'hal');
     const cases: [RequestInit, string][] = [
       [{ headers: { cookie: `__session=${token}` } }, 'expired_session'],
-      [{ headers: { cookie: `${await session(ctx, 'hal')}x` } }, 'invalid_session'],
+      [{ headers: { cookie: `${await ctx.sessionCookie('hal')}x` } }, 'invalid_session'],
       [bearer('bk_nonsense'), 'invalid_key'],
       [bearer(`bk_${'A'.repeat(43)}`), 'invalid_key'],
       [bearer(revoked.key), 'revoked_key'],
@@ -285,7 +151,7 @@ describe('rate limits per principal and tier', () => {
   });
 
   it('counts a session per user, whatever the IP, at the session’s tier', async () => {
-    const cookie = await session(ctx, 'jack', 'pro');
+    const cookie = await ctx.sessionCookie('jack', 'pro');
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => request(COUNTED, { headers: { cookie, 'x-forwarded-for': `203.0.113.${i}` } })));
     expect(admitted(responses)).toBe(11);
   });
@@ -318,7 +184,7 @@ describe('provider mode (a JWKS file) over HTTP', () => {
     expect((await errorBody(expired)).error).toBe('Invalid session: token expired');
     const foreign = await ctx.request('/api/keys', { headers: { cookie: `__session=${await token({ azp: 'https://evil.test' })}` } });
     expect(foreign.status).toBe(401);
-    const local = await ctx.request('/api/keys', { headers: { cookie: await session(ctx, 'mallory', 'enterprise') } });
+    const local = await ctx.request('/api/keys', { headers: { cookie: await ctx.sessionCookie('mallory', 'enterprise') } });
     expect(local.status).toBe(401);
   });
 });
@@ -328,7 +194,7 @@ describe('no plaintext API key anywhere in the database', () => {
   it('holds no key, no secret part and no hex of either in any row of any table', async () => {
     const plaintexts: string[] = [];
     for (const user of ['kim', 'lee']) {
-      const cookie = await session(ctx, user, 'pro');
+      const cookie = await ctx.sessionCookie(user, 'pro');
       for (const name of ['a', 'b']) {
         const created = await ctx.json<CreatedKeySchema>('/api/keys', json({ name }, { cookie }));
         expect(created.status).toBe(201);

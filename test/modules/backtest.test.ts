@@ -7,19 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { backtestJobs } from '../../src/db/schema';
 import type { BacktestJob, WalkForwardResponse } from '../../src/domain/backtest';
 import type { BusEvents } from '../../src/stream/bus';
-import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
 import { createTestContext, errorBody, type ErrorBody, type TestContext } from '../helpers/app';
 import { until } from '../helpers/until';
 
 let ctx: TestContext;
 let alice: string;
 let bob: string;
-
-async function session(userId: string): Promise<string> {
-  const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
-  const { token } = await mintLocalToken(key, { userId, tier: 'free', ttlSeconds: 3600, tierClaim: ctx.config.auth.tierClaim });
-  return `__session=${token}`;
-}
 
 const PATH = '/api/backtest/walk-forward';
 const get = (query: string, cookie = alice) => ctx.request(`${PATH}${query}`, { headers: { cookie } });
@@ -28,8 +21,8 @@ const post = (query: string, body?: unknown, cookie = alice, type = 'application
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  alice = await session('user_alice');
-  bob = await session('user_bob');
+  alice = await ctx.sessionCookie('user_alice', 'free', 3600);
+  bob = await ctx.sessionCookie('user_bob', 'free', 3600);
 });
 afterAll(async () => {
   await ctx.close();
@@ -259,7 +252,7 @@ describe('a universe job', () => {
   });
 
   it('refuses a third active job of a user with 429', async () => {
-    const carol = await session('user_carol');
+    const carol = await ctx.sessionCookie('user_carol', 'free', 3600);
     const first = await post('', { symbols: SYMBOLS }, carol);
     const second = await post('', { symbols: SYMBOLS }, carol);
     expect([first.status, second.status]).toEqual([202, 202]);

@@ -6,7 +6,6 @@
  * are carried by Redis Streams.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import { loadOrCreateLocalKey, mintLocalToken } from '../../src/auth/local-key';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { compareEventIds, parseEventId } from '../../src/stream/event-id';
 import { createTestContext, errorBody, FIXED_NOW, type TestContext } from '../helpers/app';
@@ -164,9 +163,7 @@ describe('GET /api/stream over a socket', () => {
   });
 
   it("shows a signed-in user their own rule's details, and everyone else only the public alert", async () => {
-    const key = await loadOrCreateLocalKey(ctx.config.auth.localKeyFile);
-    const { token } = await mintLocalToken(key, { userId: 'alice', tier: 'pro', ttlSeconds: 600, tierClaim: ctx.config.auth.tierClaim });
-    const alice = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`, { cookie: `__session=${token}` });
+    const alice = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`, { cookie: await ctx.sessionCookie('alice', 'pro') });
     const anonymous = new RecordingSource(`${server.base}/api/stream?channels=alerts.dispatched`);
     await until('both hellos', () => alice.of('hello').length === 1 && anonymous.of('hello').length === 1);
     const rule = { id: 'rule_1', name: 'breakouts on my watchlist' };
