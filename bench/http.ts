@@ -39,11 +39,22 @@
  * Every row then also gives its req/s and p99 over the contract floor's of the
  * same connections (`req/s ÷ floor`, `p99 ÷ floor`; issue 27's goal: ≥ 0.95
  * and ≤ 1.5), and each row the load average when its runs ended.
+ * `main µs/req` is the CPU of the process's main thread alone (the event loop
+ * that answers), the rest of `CPU µs/req` its other threads' (the collector's
+ * helpers, the JIT, the allocator's scavenger, the worker pool): a thread
+ * that works beside a saturated loop takes one of the two cores from it or
+ * from wrk (issue 27's tail). `--gc` runs the servers with `BUN_JSC_logGC=1`
+ * and adds, per server row, the collections per 100k requests and their
+ * longest pause (each pause holds every request in flight: at 64 connections
+ * a 3 ms pause every 20k requests is already ~1% of the answers late, the
+ * p99; the bench's own process, serving the bare handler and the contract
+ * floor, is not logged: `—`).
  *
  *   bun run bench/http.ts                                   # this tree, 5 s per measurement
  *   bun run bench/http.ts --tree before=/tmp/main --runs 3  # before/after
  *   bun run bench/http.ts --target /api/snapshot --seconds 3
  *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
+ *   bun run bench/http.ts --floor --gc --target /api/bars    # with the collections of each server
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -72,19 +83,59 @@ function rssMb(pid: number): number {
 }
 
 
+/** The collections of a server's main heap logged so far (`--gc`: BUN_JSC_logGC=1 on its stderr). */
+interface GcTally {
+  collections: number;
+  pauseMaxMs: number;
+  /** The main thread's heap: the first one logged (the worker pool's threads have heaps of their own, started later). */
+  heap?: string;
+}
+
+/** Counts the main heap's collections in a BUN_JSC_logGC stream (a line per collection: `[GC<0x…>: START … => EdenCollection, … p=2.48ms …`). */
+function tallyGc(stream: ReadableStream<Uint8Array>, into: GcTally): void {
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = '';
+    for await (const chunk of stream) {
+      buffered += decoder.decode(chunk, { stream: true });
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const pause = /^\[GC<(\w+)>: START .* => \w+Collection,.* p=([\d.]+)ms/.exec(line);
+        if (!pause || (into.heap ??= pause[1]) !== pause[1]) continue;
+        into.collections++;
+        into.pauseMaxMs = Math.max(into.pauseMaxMs, Number(pause[2]));
+      }
+    }
+  })();
+}
+
+type Measured = LoadResult & { cpuUs: number; mainUs: number; gc?: GcTally };
+
 /**
  * A wrk run with the CPU the server process spent on it per request (µs):
  * less noisy than req/s on a shared machine (another process's load slows the
- * server down, it hardly changes what each request costs).
+ * server down, it hardly changes what each request costs); its main thread's
+ * share, and (`gc`: the server's running tally) the collections in the run.
  */
-async function measured(url: string, pid: number, opts: { seconds: number; connections: number }): Promise<LoadResult & { cpuUs: number }> {
-  const before = cpuSeconds(`/proc/${pid}/stat`);
+async function measured(url: string, pid: number, opts: { seconds: number; connections: number }, gc?: GcTally): Promise<Measured> {
+  // The log of a collection made just before (the settle's) is read from the pipe a moment later: not this run's.
+  if (gc) await Bun.sleep(100);
+  const [before, mainBefore] = [cpuSeconds(`/proc/${pid}/stat`), cpuSeconds(`/proc/${pid}/task/${pid}/stat`)];
+  const gcBefore = gc && { ...gc, pauseMaxMs: 0 };
+  if (gc) gc.pauseMaxMs = 0;
   const result = await wrk(url, opts);
-  return { ...result, cpuUs: ((cpuSeconds(`/proc/${pid}/stat`) - before) * 1e6) / Math.max(1, result.requests) };
+  const per = (seconds: number) => (seconds * 1e6) / Math.max(1, result.requests);
+  return {
+    ...result,
+    cpuUs: per(cpuSeconds(`/proc/${pid}/stat`) - before),
+    mainUs: per(cpuSeconds(`/proc/${pid}/task/${pid}/stat`) - mainBefore),
+    gc: gc && gcBefore && { collections: gc.collections - gcBefore.collections, pauseMaxMs: gc.pauseMaxMs },
+  };
 }
 
 /** A server process from `root`, warmed up (ready), on a port of its own; with `floorPort`, bench/floor preloaded beside the app on that port. */
-async function startServer(root: string, logLevel: string, floorPort?: number) {
+async function startServer(root: string, logLevel: string, floorPort?: number, logGc = false) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(import.meta.dir, '../node_modules'), join(root, 'node_modules'));
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-http-'));
   const port = await freePort();
@@ -92,12 +143,16 @@ async function startServer(root: string, logLevel: string, floorPort?: number) {
   const preload = floorPort === undefined ? [] : ['--preload', resolve(import.meta.dir, 'floor.ts')];
   const proc = Bun.spawn([process.execPath, 'run', ...preload, join(root, 'src/index.ts')], {
     cwd: root,
-    env: { ...process.env, ...(floorPort === undefined ? {} : { BENCH_FLOOR_PORT: String(floorPort) }), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, ...(floorPort === undefined ? {} : { BENCH_FLOOR_PORT: String(floorPort) }), ...(logGc ? { BUN_JSC_logGC: '1' } : {}), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
     stdout: 'ignore',
     // At info the access lines go to a pipe that is read and dropped (as a process manager would read them).
-    stderr: logLevel === 'warn' ? 'ignore' : 'pipe',
+    stderr: logLevel === 'warn' && !logGc ? 'ignore' : 'pipe',
   });
-  if (proc.stderr instanceof ReadableStream) void proc.stderr.pipeTo(new WritableStream());
+  const gc: GcTally | undefined = logGc ? { collections: 0, pauseMaxMs: 0 } : undefined;
+  if (proc.stderr instanceof ReadableStream) {
+    if (gc) tallyGc(proc.stderr, gc);
+    else void proc.stderr.pipeTo(new WritableStream());
+  }
   const base = `http://127.0.0.1:${port}`;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`server from ${root} exited with ${proc.exitCode}`);
@@ -119,12 +174,22 @@ async function startServer(root: string, logLevel: string, floorPort?: number) {
     rssReady,
     rssScans,
     pid: proc.pid,
+    gc,
     async stop() {
       proc.kill('SIGTERM');
       await proc.exited;
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** `--gc`'s columns of a row: collections per 100k requests over its runs and the longest pause (`—` where not logged). */
+function gcColumns(runs: Measured[]): Record<string, string> {
+  const logged = runs.filter((r) => r.gc !== undefined);
+  if (logged.length === 0) return { 'GC /100k req': '—', 'GC max ms': '—' };
+  const requests = logged.reduce((n, r) => n + r.requests, 0);
+  const collections = logged.reduce((n, r) => n + r.gc!.collections, 0);
+  return { 'GC /100k req': ((collections * 1e5) / Math.max(1, requests)).toFixed(1), 'GC max ms': Math.max(...logged.map((r) => r.gc!.pauseMaxMs)).toFixed(1) };
 }
 
 export async function benchHttp(): Promise<void> {
@@ -138,6 +203,7 @@ export async function benchHttp(): Promise<void> {
   const warmSeconds = smoke ? 1 : Number(flag('--warm')[0] ?? 3);
   const connections = smoke ? [64] : [64, 256];
   const withFloor = process.argv.includes('--floor');
+  const logGc = process.argv.includes('--gc');
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
 
   const memory: Record<string, string | number>[] = [];
@@ -147,7 +213,7 @@ export async function benchHttp(): Promise<void> {
     for (const [i, [name, root]] of trees.entries()) {
       // The floor is preloaded into every tree's server (so each can be settled alike), measured beside this tree's
       // app (the last tree) only: one more row, not one per tree.
-      const server = await startServer(root, logLevel, withFloor ? await freePort() : undefined);
+      const server = await startServer(root, logLevel, withFloor ? await freePort() : undefined, logGc);
       servers.push({ name, server });
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
@@ -167,18 +233,18 @@ export async function benchHttp(): Promise<void> {
       }
       const bare = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response(payload, { headers: { 'content-type': type } }) });
       const floor = withFloor ? floorServer(path.split('?')[0]!, payload, warm.headers) : undefined;
-      const measuredServers: { name: string; server: { base: string; pid: number; floorBase?: string } }[] = [...servers];
+      const measuredServers: { name: string; server: { base: string; pid: number; floorBase?: string; gc?: GcTally } }[] = [...servers];
       const own = servers.at(-1)!.server;
       if (floor && own.floorBase) {
         await configureFloor(own.floorBase, path.split('?')[0]!, payload, warm.headers);
         await wrk(own.floorBase + path, { seconds: warmSeconds, connections: connections[0]! });
-        measuredServers.push({ name: 'floor in this tree’s process', server: { base: own.floorBase, pid: own.pid, floorBase: own.floorBase } });
+        measuredServers.push({ name: 'floor in this tree’s process', server: { base: own.floorBase, pid: own.pid, floorBase: own.floorBase, gc: own.gc } });
       }
       if (floor) measuredServers.push({ name: 'contract floor', server: { base: `http://127.0.0.1:${floor.port}`, pid: process.pid } });
       try {
         for (const c of connections) {
-          const bareRuns: (LoadResult & { cpuUs: number })[] = [];
-          const appRuns = measuredServers.map(() => [] as (LoadResult & { cpuUs: number })[]);
+          const bareRuns: Measured[] = [];
+          const appRuns = measuredServers.map(() => [] as Measured[]);
           for (let run = 0; run < runs; run++) {
             // The bare handler is served by this process (idle meanwhile but for it).
             bareRuns.push(await measured(`http://127.0.0.1:${bare.port}${path}`, process.pid, { seconds, connections: c }));
@@ -186,7 +252,7 @@ export async function benchHttp(): Promise<void> {
               // The app and the in-server floor share a process: each run in a server process starts with the garbage of
               // the run before collected (every tree's alike), so neither pays for the other's.
               if (server.floorBase) await settleFloorProcess(server.floorBase);
-              appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }));
+              appRuns[i]!.push(await measured(server.base + path, server.pid, { seconds, connections: c }, server.gc));
             }
           }
           const bareRps = median(bareRuns.map((r) => r.requestsPerSec));
@@ -209,6 +275,8 @@ export async function benchHttp(): Promise<void> {
               'p50/p99 ms': `${median(app.map((r) => r.p50Ms)).toFixed(2)} / ${appP99.toFixed(2)}`,
               'bare CPU µs/req': median(bareRuns.map((r) => r.cpuUs)).toFixed(1),
               'CPU µs/req': median(app.map((r) => r.cpuUs)).toFixed(1),
+              'main µs/req': median(app.map((r) => r.mainUs)).toFixed(1),
+              ...(logGc ? gcColumns(app) : {}),
               ...(floorRps && floorP99 ? { 'req/s ÷ floor': (appRps / floorRps).toFixed(2), 'p99 ÷ floor': (appP99 / floorP99).toFixed(2) } : {}),
               'non-2xx': app.reduce((n, r) => n + r.non2xx, 0),
               load: loadavg()[0]!.toFixed(1),

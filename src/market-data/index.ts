@@ -11,7 +11,7 @@
  */
 import type { BarsRepository } from '../db/repositories/bars';
 import type { Logger } from '../log';
-import type { BarStore } from '../store';
+import { seriesKey, type BarStore } from '../store';
 import { newYorkDate } from '../providers/new-york-time';
 import type { LiveBar } from '../providers/live/types';
 import { CAPABILITY_METHODS, ProviderError, sliceSeries, type BarSeries, type CapabilityMethod, type Instrument, type MarketDataProvider, type Snapshot } from '../providers/types';
@@ -30,7 +30,7 @@ export interface MarketDataOptions {
   now?: () => number;
 }
 
-/** Where an answer held for a series is kept (`MarketData.heldRef`): the series' id and the answer's. */
+/** Where an answer held for a series is kept (`MarketData.heldRef`): the series' id (the store's `seriesKey`, the key of its fetch time too) and the answer's. */
 export interface HeldRef {
   readonly symbol: string;
   readonly timeframe: Timeframe;
@@ -145,7 +145,7 @@ export class MarketData {
    * path, per query string) makes them once, not a string per request.
    */
   heldRef(symbol: string, timeframe: Timeframe, key: string): HeldRef {
-    const series = `${symbol}\u0000${timeframe}`;
+    const series = seriesKey(symbol, timeframe);
     return { symbol, timeframe, series, body: `${series}\u0000${key}` };
   }
 
@@ -158,7 +158,7 @@ export class MarketData {
    */
   heldBody({ symbol, timeframe, series, body }: HeldRef): string | undefined {
     const fetched = this.fetchedAt.get(series);
-    if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.has(symbol, timeframe)) return undefined;
+    if (fetched === undefined || !this.instrumentsBySymbol?.has(symbol) || this.now() - fetched >= this.options.ttlMs || !this.options.store.hasSeries(series)) return undefined;
     const held = this.bodies.get(body);
     return held?.loadedAt === fetched ? held.body : undefined;
   }

@@ -14,4 +14,4 @@
 export { BarStore, DEFAULT_CAPACITY, DEFAULT_SLOTS_PER_SEGMENT, type BarStoreOptions } from './bar-store';
 export { attachStore, BarStoreReader, type StoredSeries } from './reader';
 export { withScanInputs, LEASE_SECONDS, LOCK_WAIT_MS } from './scan-state';
-export { LAYOUT_VERSION, type SegmentHandle, type SeriesEntry, type StoreHandle } from './layout';
+export { LAYOUT_VERSION, seriesKey, type SegmentHandle, type SeriesEntry, type StoreHandle } from './layout';

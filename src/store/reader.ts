@@ -65,9 +65,18 @@ export class BarStoreReader {
   }
 
   has(symbol: string, timeframe?: Timeframe): boolean {
-    if (timeframe) return this.entries.has(seriesKey(symbol, timeframe));
+    if (timeframe) return this.hasSeries(seriesKey(symbol, timeframe));
     for (const entry of this.entries.values()) if (entry.symbol === symbol) return true;
     return false;
+  }
+
+  /**
+   * Whether the series of `key` (`seriesKey(symbol, timeframe)`) is held: for
+   * a caller that keeps the key (a hot route's held answer, asked on every
+   * request), so no key is built and hashed per call (issue 27).
+   */
+  hasSeries(key: string): boolean {
+    return this.entries.has(key);
   }
 
   /** The distinct symbols held, in the order they were first stored. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test';
-import { attachStore, BarStore } from '../../src/store';
+import { attachStore, BarStore, seriesKey } from '../../src/store';
 import type { BarSeries } from '../../src/providers/types';
 import type { Timeframe } from '../../src/domain/signal';
 import type { SumReply, SumRequest } from './fixtures/sum-closes.worker';
@@ -41,6 +41,14 @@ describe('bar store put/get', () => {
     expect(store.has('AAPL')).toBe(true);
     expect(store.has('AAPL', '1h')).toBe(false);
     expect(store.get('MSFT', 'daily')).toBeUndefined();
+  });
+
+  it('answers by a kept series key as by symbol and timeframe', () => {
+    const store = new BarStore({ capacityPerSeries: { daily: 16 } });
+    store.put(series('AAPL', 4));
+    expect(store.hasSeries(seriesKey('AAPL', 'daily'))).toBe(true);
+    expect(store.hasSeries(seriesKey('AAPL', '1h'))).toBe(false);
+    expect(store.hasSeries(seriesKey('MSFT', 'daily'))).toBe(false);
   });
 
   it('copies on put, so the caller may reuse its arrays', () => {
