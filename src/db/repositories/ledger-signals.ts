@@ -9,7 +9,14 @@
 import { and, asc, count, desc, eq, getTableName, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import type { LedgerRecordsTable, LedgerSignalsTable } from '../schema';
-import type { LedgerFilter } from './ledger';
+
+/** A ledger page's filters: detection time (inclusive), pattern type, score band. */
+export interface LedgerFilter {
+  since?: Date;
+  until?: Date;
+  patternType?: string;
+  scoreBand?: string;
+}
 
 /** The chain an index belongs to: its records, its index, whether it is kept per replay. */
 export interface SignalsChain {

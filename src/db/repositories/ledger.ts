@@ -29,7 +29,7 @@ import {
 } from '../schema';
 import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
 import { LedgerFiguresRepository } from './ledger-figures';
-import { LedgerSignalsRepository } from './ledger-signals';
+import { LedgerSignalsRepository, type LedgerFilter } from './ledger-signals';
 
 /** A hash chain: its tables (records, checkpoints, the facts and the signal index kept beside it) and its writer's advisory-lock key. */
 export interface LedgerChain {
@@ -76,12 +76,7 @@ export interface LedgerBody {
 /** Anything with drizzle's query API: the database or a transaction. */
 type Tx = Pick<Db, 'select' | 'insert' | 'execute'>;
 
-export interface LedgerFilter {
-  since?: Date;
-  until?: Date;
-  patternType?: string;
-  scoreBand?: string;
-}
+export type { LedgerFilter } from './ledger-signals';
 
 /** A record as the chain's verification reads it. */
 export type ChainRecord = Pick<LedgerRecordRow, 'seq' | 'kind' | 'signalId' | 'body' | 'prevHash' | 'hash' | 'replayId'>;
