@@ -98,6 +98,7 @@ export function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundW
   workers.push({
     name: "the replay's figures computed ahead (left at a stop: figures are derived, computed again when next asked)",
     phase: 'after ready',
+    starting: "the replay's figures computed ahead",
     start: () => deps.figuresAhead.start(),
     // Not waited for: a first computation runs for seconds, shutdown has 5 (issue 27), and nothing kept is lost.
     stop: () => void deps.figuresAhead.stop().catch(() => undefined),
