@@ -14,6 +14,7 @@ import { computeAhead, monthsOf } from '../../src/modules/transparency/ahead';
 import { FIGURE_DEFINITIONS, monthlyJson, scorecardJson } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { seedRecords, seedSessions, writeLedgers } from '../helpers/ledger-seed';
+import { restartCounting } from '../helpers/restart-counting';
 
 let ctx: TestContext;
 let replayId: string;
@@ -28,18 +29,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-/** Another instance on the same database with nothing in memory (a restart), counting its pool tasks and trade-book loads. */
-async function restarted() {
-  const next = await createTestContext({ sameDatabaseAs: ctx });
-  contexts.push(next);
-  const counts = { tasks: 0, books: 0 };
-  const { pool, replayFigures } = next.services;
-  const run = pool.run.bind(pool);
-  pool.run = ((...args: Parameters<typeof run>) => (counts.tasks++, run(...args))) as typeof pool.run;
-  const book = replayFigures.book.bind(replayFigures);
-  replayFigures.book = ((...args: Parameters<typeof book>) => (counts.books++, book(...args))) as typeof book;
-  return { ctx: next, counts };
-}
+/** Another instance on the same database with nothing in memory (a restart), counting its pool tasks and trade-book reads. */
+const restarted = () => restartCounting(ctx, contexts);
 
 /** The figures kept at the replay's head (figure names). */
 async function keptNow(): Promise<string[]> {
@@ -67,7 +58,7 @@ describe("the replay's figures computed ahead", () => {
     const reply = await next.request(`/api/transparency/monthly?month=${month}&source=replay`);
     expect(reply.status).toBe(200);
     expect(await reply.text()).toBe(await monthlyJson(ctx.services, { month, source: 'replay' }));
-    expect(counts).toEqual({ tasks: 0, books: 0 });
+    expect(counts).toEqual({ tasks: [], bookPages: 0 });
   });
 
   it('computes the figures of a moved head again, equal to a computation from scratch', async () => {
@@ -83,7 +74,7 @@ describe("the replay's figures computed ahead", () => {
     await ctx.services.database.db.execute(sql`delete from ledger_figures`);
     const { ctx: fresh, counts } = await restarted();
     const scratch = { card: await scorecardJson(fresh.services, { source: 'replay' }, NOW), month: await monthlyJson(fresh.services, { month: run.params.from.slice(0, 7), source: 'replay' }) };
-    expect(counts.books).toBeGreaterThan(0);
+    expect(counts.bookPages).toBeGreaterThan(0);
     expect(scratch.card).toBe(ahead.card);
     expect(noGeneratedAt(scratch.month)).toBe(noGeneratedAt(ahead.month));
     expect(JSON.parse(scratch.card).allTime.signals).toBe(240);
