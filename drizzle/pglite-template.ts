@@ -10,6 +10,6 @@ export interface PgliteTemplateInfo {
 /** What drizzle/pglite-template.tar.zst holds: the PGlite build that made it, the migrations applied. */
 export const PGLITE_TEMPLATE: PgliteTemplateInfo = {
   "wasm": "7106c305af67b623",
-  "migrations": 18,
-  "digest": "c35ed93ce68a6de814e63adad81c09e0d55ff8acd060b07cd9bab0072c3d8f75"
+  "migrations": 19,
+  "digest": "f0cf875580d548239221b6bc0859afff53ac5ae866d56b9643de8e16374c1ff1"
 };

@@ -21,6 +21,7 @@ import { ScansRepository } from './db/repositories/scans';
 import { StreamEventsRepository } from './db/repositories/stream-events';
 import { BackgroundWorkers } from './background/workers';
 import { backgroundWorkers } from './background/list';
+import { WorkAhead } from './background/ahead';
 import { BacktestJobs } from './jobs/backtest';
 import { HealthMonitor, WarmUp } from './jobs/health';
 import { createAccount, type Account } from './jobs/account';
@@ -74,6 +75,7 @@ export interface Services {
   replayVerifier: LedgerVerifier;
   /** Replay runs: parameters, progress, resume state. */
   replays: ReplayRunsRepository;
+  figuresAhead: WorkAhead; // the replay's figures computed ahead (its work: modules/transparency/ahead)
   /** The chain verifier: one pass at a time, its report reused per ledger head and extended incrementally. */
   ledgerVerifier: LedgerVerifier;
   /** The ledger as CSV, rendered once per head. */
@@ -248,7 +250,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const account = createAccount(config, database.db, { scans, ledger, streamEvents, bus, log });
   const runs = new SignalRuns({ marketData, barStore, pool, scans, ledger, bus, log, metrics, alertRules: account.dispatcher, locks: database.locks });
   const replays = new ReplayRunsRepository(database.db, replayLedger);
-  const background = new BackgroundWorkers(backgroundWorkers(config, { bus, health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool }));
+  const figuresAhead = new WorkAhead({ what: "the replay's figures computed ahead", log });
+  const background = new BackgroundWorkers(backgroundWorkers(config, { bus, health, provider, marketData, runs, scans, database, account, log, replays, barStore, pool, figuresAhead }));
   const signals = new SignalReads<string>({ marketData, barStore, pool, scans, runs, log });
   const backtests = new BacktestJobs({ marketData, barStore, pool, log, bus, repository: new BacktestJobsRepository(database.db) });
   metrics.watch({
@@ -286,6 +289,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     replayFigures: new LedgerBooks(replayLedger, bookOptions),
     replayVerifier: new LedgerVerifier(replayLedger, verifierOptions),
     replays,
+    figuresAhead,
     bus,
     background,
     account,

@@ -19,6 +19,7 @@ import type { LiveFeed } from '../providers/live/types';
 import type { MarketDataProvider } from '../providers/types';
 import type { BarStore } from '../store';
 import type { EventBus } from '../stream/bus';
+import type { WorkAhead } from './ahead';
 import { BootReplayOnce } from './boot-replay';
 import { ScanScheduler } from './scheduler';
 import type { BackgroundWorker } from './workers';
@@ -42,6 +43,8 @@ export interface WorkerDeps {
   barStore: BarStore;
   pool: KernelPool;
   log: Logger;
+  /** The replay's figures computed ahead once it is done (its work: modules/transparency/ahead). */
+  figuresAhead: WorkAhead;
 }
 
 /**
@@ -92,6 +95,14 @@ export function backgroundWorkers(config: Config, deps: WorkerDeps): BackgroundW
       stop: () => replay?.stop(),
     });
   }
+  workers.push({
+    name: "the replay's figures computed ahead (left at a stop: figures are derived, computed again when next asked)",
+    phase: 'after ready',
+    starting: "the replay's figures computed ahead",
+    start: () => deps.figuresAhead.start(),
+    // Not waited for: a first computation runs for seconds, shutdown has 5 (issue 27), and nothing kept is lost.
+    stop: () => void deps.figuresAhead.stop().catch(() => undefined),
+  });
   return workers;
 }
 

@@ -1,7 +1,7 @@
 /**
  * @module ledger/book
  * The trades of a ledger kept in memory and extended by its head (issue 27):
- * what the scorecard, the monthly rollups and the ledger's pages read,
+ * what the scorecard and the monthly rollups read,
  * instead of every record's body on every request. A book is loaded once
  * from the facts kept beside the chain (db/repositories/ledger-facts: a few
  * hundred bytes a signal or outcome), page by page with the event loop free
@@ -9,6 +9,8 @@
  * holds: a new signal is a new trade, an outcome closes its signal's trade.
  * Figures are computed once per head and key (`perHead`), and however many
  * callers ask at once, one load, one extension and one computation run.
+ * The ledger's pages do not read it: they are read over the signal index
+ * (db/repositories/ledger-signals).
  *
  * `LedgerBooks` holds the books of one chain: the live ledger's, or one per
  * replay (the few most recently read), and first fills in the facts of a
@@ -19,7 +21,7 @@
  * const card = await book.perHead('scorecard', async () => compute(book.columns));
  */
 import { yieldToEventLoop } from '../db/client';
-import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
+import type { LedgerRepository } from '../db/repositories/ledger';
 import type { LedgerFactRow } from '../db/schema';
 import { GENESIS_HASH } from './chain';
 import { tradeOf, type Trade } from './performance';
@@ -69,32 +71,6 @@ export class TradeBook {
     return out;
   }
 
-  /**
-   * One page of the signal records `filter` matches (detection time and the
-   * records' pattern and band columns, as the ledger's pages filter), in
-   * chain order: how many match, and the seqs from `offset` — from the
-   * columns, so a page deep in a replay of 800k records is a keyset read of
-   * `limit` records by seq, and the count is counted in memory, not by the database.
-   */
-  select(filter: LedgerFilter, offset: number, limit: number): { total: number; seqs: number[] } {
-    const c = this.columns;
-    const since = filter.since?.getTime() ?? -Infinity;
-    const until = filter.until?.getTime() ?? Infinity;
-    const pattern = filter.patternType === undefined ? undefined : c.codeOf(filter.patternType);
-    const band = filter.scoreBand === undefined ? undefined : c.codeOf(filter.scoreBand);
-    const dated = filter.since !== undefined || filter.until !== undefined;
-    const seqs: number[] = [];
-    let total = 0;
-    for (let i = 0; i < c.n; i++) {
-      if (dated && !(c.detectedMs[i]! >= since && c.detectedMs[i]! <= until)) continue;
-      if (pattern !== undefined && c.recordPattern[i] !== pattern) continue;
-      if (band !== undefined && c.recordBand[i] !== band) continue;
-      if (total >= offset && seqs.length < limit) seqs.push(c.seq[i]!);
-      total++;
-    }
-    return { total, seqs };
-  }
-
   /** The trades of one pattern type, in chain order. */
   ofPattern(patternType: string): Trade[] {
     const { columns } = this;
@@ -121,8 +97,6 @@ export class TradeBook {
     if (row.kind === 'signal') {
       const i = c.add(row.seq, tradeOf(facts, OPEN), {
         detectedMs: row.detectedAt?.getTime() ?? Number.NaN,
-        patternType: row.patternType,
-        scoreBand: row.scoreBand,
         stopLoss: num(facts.stopLoss),
         target1: num(facts.target1),
       });

@@ -11,7 +11,7 @@
  *
  * @example
  * const columns = new TradeColumns();
- * const i = columns.add(1, tradeOf(signal, { outcome: 'open' }), { detectedMs: Date.parse(signal.detectedAt), patternType: 'vcp', scoreBand: 'strong', stopLoss: 95, target1: 110 });
+ * const i = columns.add(1, tradeOf(signal, { outcome: 'open' }), { detectedMs: Date.parse(signal.detectedAt), stopLoss: 95, target1: 110 });
  * columns.update(i, tradeOf(columns.signalFacts(i), outcome));
  * columns.trade(i).outcome; // => 'win'
  */
@@ -53,9 +53,6 @@ export class TradeColumns {
   entryAt = new Int32Array(64);
   /** The alert policy's verdict as surfaced, as a code of its JSON (−1: none kept). */
   alert = new Int32Array(64);
-  /** The signal record's own filter columns (pattern_type, score_band: what the ledger's pages filter on). */
-  recordPattern = new Int32Array(64);
-  recordBand = new Int32Array(64);
   /** The signal's stop and target1 as surfaced (NaN: none), whatever became of it. */
   signalStop = new Float64Array(64);
   signalTarget = new Float64Array(64);
@@ -87,10 +84,10 @@ export class TradeColumns {
 
   /**
    * Holds the trade of signal record `seq` (after every trade held: seqs come
-   * in order), with the record's own columns: detection time, pattern and
-   * band (what filters read), and the signal's stop and target1. Answers its index.
+   * in order), with the record's detection time (what the monthly rollup
+   * reads) and the signal's stop and target1. Answers its index.
    */
-  add(seq: number, t: Trade, record: { detectedMs: number; patternType: string | null; scoreBand: string | null; stopLoss: number | null; target1: number | null }): number {
+  add(seq: number, t: Trade, record: { detectedMs: number; stopLoss: number | null; target1: number | null }): number {
     if (this.n > 0 && seq <= this.seq[this.n - 1]!) throw new RangeError(`trade columns: seq ${seq} after ${this.seq[this.n - 1]}`);
     const i = this.n++;
     if (i >= this.seq.length) this.grow(this.seq.length * 2);
@@ -98,8 +95,6 @@ export class TradeColumns {
     this.id[i] = t.id;
     this.seq[i] = seq;
     this.detectedMs[i] = record.detectedMs;
-    this.recordPattern[i] = record.patternType === null ? -1 : this.code(record.patternType);
-    this.recordBand[i] = record.scoreBand === null ? -1 : this.code(record.scoreBand);
     this.signalStop[i] = record.stopLoss ?? Number.NaN;
     this.signalTarget[i] = record.target1 ?? Number.NaN;
     this.update(i, t);
@@ -206,8 +201,6 @@ export class TradeColumns {
     this.detectedAt = grown(this.detectedAt, size);
     this.alert = grown(this.alert, size);
     this.entryAt = grown(this.entryAt, size);
-    this.recordPattern = grown(this.recordPattern, size);
-    this.recordBand = grown(this.recordBand, size);
     this.signalStop = grown(this.signalStop, size);
     this.signalTarget = grown(this.signalTarget, size);
   }

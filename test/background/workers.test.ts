@@ -54,7 +54,7 @@ describe('the background workers list', () => {
     expect(events).toEqual(['told to stop']);
   });
 
-  it('is the services’ one list: the event bus, health and the vendor stream before readiness, queued work at it, scans and the replay after it', async () => {
+  it('is the services’ one list: the event bus, health and the vendor stream before readiness, queued work at it, scans, the replay and its figures after it', async () => {
     const ctx = await createTestContext({ env: { SCAN_INTERVAL_SECONDS: '60', REPLAY_ON_BOOT: 'on' } });
     try {
       const { background } = ctx.services;
@@ -65,6 +65,7 @@ describe('the background workers list', () => {
         ['ready', 'export jobs'],
         ['after ready', 'the boot scans of every timeframe'],
         ['after ready', 'the boot replay'],
+        ['after ready', "the replay's figures computed ahead"],
       ]);
     } finally {
       await ctx.close();

@@ -14,6 +14,7 @@ import { MonthlyResponse } from '../../src/modules/transparency/model';
 import { scorecardJson, serialiseMonthly } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
 import { seedRecords, seedSessions, writeLedgers } from '../helpers/ledger-seed';
+import { restartCounting } from '../helpers/restart-counting';
 import { until } from '../helpers/until';
 
 let ctx: TestContext;
@@ -29,23 +30,7 @@ afterAll(async () => {
 });
 
 /** Another instance on the same database with nothing in memory (a restart), counting its pool tasks and trade-book reads. */
-async function restarted() {
-  const next = await createTestContext({ sameDatabaseAs: ctx });
-  contexts.push(next);
-  const counts = { tasks: [] as string[], bookPages: 0 };
-  const { pool, replayLedger } = next.services;
-  const run = pool.run.bind(pool);
-  pool.run = ((task, input, options) => {
-    counts.tasks.push(task);
-    return run(task, input, options);
-  }) as typeof pool.run;
-  const page = replayLedger.facts.page.bind(replayLedger.facts);
-  replayLedger.facts.page = ((...args: Parameters<typeof page>) => {
-    counts.bookPages++;
-    return page(...args);
-  }) as typeof page;
-  return { ctx: next, counts };
-}
+const restarted = () => restartCounting(ctx, contexts);
 
 const SCORECARD = '/api/scorecard?source=replay';
 type Card = { ledgerHead: { seq: number; hash: string }; allTime: { signals: number }; generatedAt: string };

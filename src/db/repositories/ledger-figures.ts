@@ -60,6 +60,22 @@ export class LedgerFiguresRepository {
     return new TextDecoder().decode(await unzip(row.body));
   }
 
+  /** The figures (and variants) kept at `head` with `definitions`: which are there, without reading a body. */
+  keptAt(head: Head, definitions: string): Promise<{ figure: string; variant: string }[]> {
+    return this.db
+      .select({ figure: ledgerFigures.figure, variant: ledgerFigures.variant })
+      .from(ledgerFigures)
+      .where(
+        and(
+          eq(ledgerFigures.chain, this.chain),
+          eq(ledgerFigures.book, this.book),
+          eq(ledgerFigures.headSeq, head.seq),
+          eq(ledgerFigures.headHash, head.hash),
+          eq(ledgerFigures.definitions, definitions),
+        ),
+      );
+  }
+
   /**
    * Stores `body` as `key`'s figures at `head`, replacing the row of an older
    * head or the same one, and drops the book's rows of older heads. A row of

@@ -18,28 +18,33 @@ import {
   replayLedgerCheckpoints,
   replayLedgerRecords,
   replayLedgerFacts,
+  ledgerSignals,
+  replayLedgerSignals,
   type LedgerCheckpointRow,
   type LedgerCheckpointsTable,
   type LedgerRecordRow,
   type LedgerRecordsTable,
   type LedgerFactsTable,
+  type LedgerSignalsTable,
 } from '../schema';
 import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
 import { LedgerFiguresRepository } from './ledger-figures';
+import { LedgerSignalsRepository, type LedgerFilter } from './ledger-signals';
 
-/** A hash chain: its tables (records, checkpoints, the facts kept beside it) and its writer's advisory-lock key. */
+/** A hash chain: its tables (records, checkpoints, the facts and the signal index kept beside it) and its writer's advisory-lock key. */
 export interface LedgerChain {
   name: 'live' | 'replay';
   records: LedgerRecordsTable;
   checkpoints: LedgerCheckpointsTable;
   facts: LedgerFactsTable;
+  signals: LedgerSignalsTable;
   lockKey: number;
 }
 
 /** The public ledger of live signals (lock "LDGR"). */
-export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, facts: ledgerFacts, lockKey: 0x4c444752 };
+export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, checkpoints: ledgerCheckpoints, facts: ledgerFacts, signals: ledgerSignals, lockKey: 0x4c444752 };
 /** The replay ledger (lock "RPLY"). */
-export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, facts: replayLedgerFacts, lockKey: 0x52504c59 };
+export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, facts: replayLedgerFacts, signals: replayLedgerSignals, lockKey: 0x52504c59 };
 
 /** `replay`: a replay's parameters, once at its start (replay chain only). */
 export type LedgerKind = 'signal' | 'event' | 'outcome' | 'replay';
@@ -71,12 +76,7 @@ export interface LedgerBody {
 /** Anything with drizzle's query API: the database or a transaction. */
 type Tx = Pick<Db, 'select' | 'insert' | 'execute'>;
 
-export interface LedgerFilter {
-  since?: Date;
-  until?: Date;
-  patternType?: string;
-  scoreBand?: string;
-}
+export type { LedgerFilter } from './ledger-signals';
 
 /** A record as the chain's verification reads it. */
 export type ChainRecord = Pick<LedgerRecordRow, 'seq' | 'kind' | 'signalId' | 'body' | 'prevHash' | 'hash' | 'replayId'>;
@@ -91,6 +91,8 @@ export class LedgerRepository {
   readonly facts: LedgerFactsRepository;
   /** The figures kept per head of this chain (of this repository's replay, when it has one). */
   readonly figures: LedgerFiguresRepository;
+  /** The signal index a ledger page is read over (every append extends it in its transaction). */
+  readonly signals: LedgerSignalsRepository;
 
   /**
    * @param chain which hash chain (default the live ledger)
@@ -108,6 +110,7 @@ export class LedgerRepository {
     this.checkpointTable = chain.checkpoints;
     this.facts = facts ?? new LedgerFactsRepository(db, chain);
     this.figures = new LedgerFiguresRepository(db, chain.name, replayId ?? '');
+    this.signals = new LedgerSignalsRepository(db, chain);
   }
 
   /** The same chain, scoped to one replay. */
@@ -203,6 +206,7 @@ export class LedgerRepository {
         from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
     }
     await this.facts.applyIn(tx, applied);
+    if (rows.length > 0) await this.signals.extendIn(tx, head?.seq ?? 0);
     return rows;
   }
 

@@ -27,3 +27,4 @@ export * from './replay-runs';
 export * from './stream-events';
 export * from './ledger-facts';
 export * from './ledger-figures';
+export * from './ledger-signals';

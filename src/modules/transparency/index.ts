@@ -5,6 +5,7 @@ import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../shared/params';
 import { ledgerAnswer } from './bulk';
 import { CheckpointsResponse, LedgerResponse, LedgerRouteQuery, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
+import { computeAhead } from './ahead';
 import { monthlyJson, scorecardJson } from './performance';
 import { checkpoints, verification } from './service';
 
@@ -16,6 +17,8 @@ const CSV_HEADERS = {
 
 export function transparencyModule(services: Services) {
   const { ledger } = services;
+  // The replay's figures computed ahead by the server's background loop (after ready; tests start it by hand).
+  services.figuresAhead.serve((stopping) => computeAhead(services, stopping));
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', ({ query, request, set }) => ledgerAnswer(services, query, request, set.headers as Record<string, string>), {

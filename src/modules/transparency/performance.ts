@@ -102,7 +102,7 @@ export async function serialiseMonthly(figure: Static<typeof MonthlyResponse>): 
  * changing, so figures kept by an older release are computed again.
  */
 const REVISION = 1;
-const DEFINITIONS = createHash('sha256')
+export const FIGURE_DEFINITIONS = createHash('sha256')
   .update(JSON.stringify([REVISION, ScorecardResponse, MonthlyResponse, PERFORMANCE_METHOD, RECORD_METHOD, RECORD_BOOTSTRAP, RECORD_MATCHES]))
   .digest('hex')
   .slice(0, 16);
@@ -144,7 +144,7 @@ function heldFigure(sources: LedgerSources, view: LedgerView, figure: string, va
     const head = await view.ledger.head();
     const last = answered.get(id);
     if (last && last.seq === head.seq && last.hash === head.hash) return last.body;
-    const key = { figure, variant, definitions: DEFINITIONS };
+    const key = { figure, variant, definitions: FIGURE_DEFINITIONS };
     const kept = await figures.held(key, head);
     if (kept !== undefined) {
       answered.set(id, { seq: head.seq, hash: head.hash, body: kept });

@@ -39,16 +39,17 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
   const view = await ledgerView(sources, query);
   const { ledger } = view;
   const { limit, offset } = query;
-  // The trade book locates the page and counts the matches; the page's records are read by seq, their
-  // follow-ups up to the book's head, so the page is the ledger as of one head.
-  const book = await view.book();
-  const { total, seqs } = book.select(ledgerFilter(query), offset, limit);
+  // The signal index (db/repositories/ledger-signals) locates the page and gives the count of matches, as of
+  // the head read first; the page's records are read by seq and their follow-ups up to that head, so the page is
+  // the ledger as of one head — read by index, with no trade book loaded (a boot replay's took 16–28 s, issue 27).
+  const head = await ledger.head();
+  const { total, seqs } = await ledger.signals.page(ledger.replayId, ledgerFilter(query), head.seq, offset, limit);
   const records: LedgerEntryView[] = [];
   for (let i = 0; i < seqs.length; i += PAGE_SLICE) {
     if (i > 0) await yieldToEventLoop();
     const rows = await ledger.recordsAt(seqs.slice(i, i + PAGE_SLICE));
     await yieldToEventLoop();
-    const followUps = await ledger.followUps(rows.map((r) => r.signalId), book.head.seq);
+    const followUps = await ledger.followUps(rows.map((r) => r.signalId), head.seq);
     await yieldToEventLoop();
     records.push(...ledgerEntries(rows, followUps));
   }
@@ -56,7 +57,7 @@ export async function ledgerPage(sources: LedgerSources, query: LedgerQuery): Pr
     count: total,
     filters: { since: query.since ?? null, until: query.until ?? null, patternType: query.patternType ?? null, scoreBand: query.scoreBand ?? null, limit, offset, maxLimit: LEDGER_LIMIT_MAX },
     records,
-    head: { seq: book.head.seq, hash: book.head.hash },
+    head: { seq: head.seq, hash: head.hash },
     source: view.source,
     replay: view.replay,
   };
