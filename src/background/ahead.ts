@@ -6,13 +6,17 @@
  * builds the loop with the other workers, the module that knows the work
  * (modules/transparency: the replay's figures) supplies it. Until then a pass
  * does nothing. The work is told when the loop is stopping, to end at its
- * next step rather than hold a shutdown.
+ * next step rather than hold a shutdown. With a `lease`, a pass runs only on
+ * the instance that takes it (once per cluster: the others skip the pass, and
+ * find the work's results kept when they are asked), and ends at its next
+ * step when the term is lost.
  *
  * @example
  * const ahead = new WorkAhead({ what: "the replay's figures computed ahead", log });
  * ahead.serve((stopping) => computeAhead(services, stopping));
  */
 import type { Logger } from '../log';
+import type { Lease } from './lease';
 import { PolledWorker } from './poller';
 
 /** How often a pass runs by default: a finished replay's figures are kept within a minute. */
@@ -21,8 +25,12 @@ const EVERY_MS = 60_000;
 export class WorkAhead extends PolledWorker {
   private work: ((stopping: () => boolean) => Promise<void>) | undefined;
 
-  constructor(options: { what: string; log: Logger; everyMs?: number }) {
-    super({ everyMs: EVERY_MS, ...options });
+  private readonly lease: Lease | undefined;
+
+  constructor(options: { what: string; log: Logger; everyMs?: number; lease?: Lease }) {
+    const { lease, ...poll } = options;
+    super({ everyMs: EVERY_MS, ...poll });
+    this.lease = lease;
   }
 
   /** The work of each pass (the last one handed over). */
@@ -30,7 +38,20 @@ export class WorkAhead extends PolledWorker {
     this.work = work;
   }
 
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.lease?.close();
+  }
+
   protected async pass(): Promise<void> {
-    await this.work?.(() => this.poller.stopped);
+    const { work, lease } = this;
+    if (!work) return;
+    if (!lease) return void (await work(() => this.poller.stopped));
+    if (!(await lease.acquire())) return;
+    try {
+      await work(() => this.poller.stopped || !lease.held);
+    } finally {
+      await lease.release();
+    }
   }
 }

@@ -43,6 +43,8 @@ export const LOCK_KEYS = {
   scanRunSave: { daily: inNamespace(6), '4h': inNamespace(7), '1h': inNamespace(8) } satisfies Record<Timeframe, number>,
   /** The vendor's live stream (providers/live/cluster): one connection per cluster, fanned out over Redis. */
   liveFeed: inNamespace(9),
+  /** Computing a done replay's figures ahead (background/ahead): one instance a pass, the others read what it kept. */
+  figuresAhead: inNamespace(10),
 } as const;
 
 export interface ClusterLocks {
