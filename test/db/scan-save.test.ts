@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { asc, eq } from 'drizzle-orm';
-import { INSERT_ROWS } from '../../src/db/repositories/scan-save';
+import { INSERT_ROWS, LEDGER_ROWS } from '../../src/db/repositories/scan-save';
 import { ledgerRecords, signalEvents, signals } from '../../src/db/schema';
 import type { ScanResult } from '../../src/domain/signal';
 import { runScan } from '../../src/jobs/scan';
@@ -48,7 +48,7 @@ function countTurns() {
 describe('saving a scan run', () => {
   const n = 2 * INSERT_ROWS + 37;
 
-  it('writes every signal, its event and its ledger record in the run order, giving the event loop turns between statements', async () => {
+  it('writes every signal, its event and its ledger record in the run order (one chain), giving the event loop turns between statements', async () => {
     const { scans, database } = ctx.services;
     const result = await runOf(n);
     const stop = countTurns();
@@ -64,8 +64,11 @@ describe('saving a scan run', () => {
     expect(rows.map((r) => r.id)).toEqual(result.signals.map((s) => s.id));
     const events = await db.select({ signalId: signalEvents.signalId }).from(signalEvents).where(eq(signalEvents.runId, 'run_save_a')).orderBy(asc(signalEvents.id));
     expect(events.map((e) => e.signalId)).toEqual(result.signals.map((s) => s.id));
-    const records = await db.select({ signalId: ledgerRecords.signalId, kind: ledgerRecords.kind }).from(ledgerRecords).orderBy(asc(ledgerRecords.seq));
+    // The ledger's appends (LEDGER_ROWS entries each) make one chain: each record links to the one before it.
+    const records = await db.select({ signalId: ledgerRecords.signalId, prevHash: ledgerRecords.prevHash, hash: ledgerRecords.hash }).from(ledgerRecords).orderBy(asc(ledgerRecords.seq));
     expect(records.filter((r) => r.signalId.startsWith('sig_save_')).map((r) => r.signalId)).toEqual(result.signals.map((s) => s.id));
+    expect(n).toBeGreaterThan(LEDGER_ROWS);
+    records.slice(1).forEach((r, i) => expect(r.prevHash).toBe(records[i]!.hash));
     const run = await scans.latestRun('daily');
     expect(run?.id).toBe('run_save_a');
     expect(run?.signals.map((s) => s.id)).toEqual(result.signals.map((s) => s.id));
