@@ -70,6 +70,15 @@ for (let run = 1; run <= runs; run++) {
       const inside = server.logs.filter((l) => at(l) >= s.from && at(l) <= s.to + 5).map((l) => l.msg);
       console.error(`  ${s.cpuMs} ms at +${((s.from - ready) / 1000).toFixed(1)} s (${s.to - s.from} ms wall): ${inside.join(' | ') || '-'}`);
     }
+    // Each late quote: what the main thread did between its tick (asked) and its arrival — the longest stretch and the CPU
+    // in all of them over that wall time (a long wall with little CPU: the thread waited for a core, not for its own work).
+    for (const q of measured.lateArrivals ?? []) {
+      const asked = q.at - q.ageMs;
+      const inside = stretches.filter((s) => s.to >= asked && s.from <= q.at);
+      const cpu = inside.reduce((sum, s) => sum + s.cpuMs, 0);
+      const worst = inside.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a), { from: 0, to: 0, cpuMs: 0 });
+      console.error(`  late quote ${(q.ageMs / 1000).toFixed(2)} s old, asked at +${((asked - ready) / 1000).toFixed(1)} s: main thread ${Math.round(cpu)} ms CPU in stretches over those ${q.ageMs} ms, the longest ${worst.cpuMs} ms CPU (${worst.to - worst.from} ms wall)`);
+    }
     const timeline = server.logs.filter((l) => at(l) >= ready - 1000 && at(l) <= ready + seconds * 1000);
     console.error(`  log: ${timeline.map((l) => `+${((at(l) - ready) / 1000).toFixed(1)} ${l.msg}`).join(' · ')}`);
     rows.push({
