@@ -7,7 +7,10 @@
  * the quotes' age on arrival (bench/stall/quotes: one on time is about a tick
  * old, `late` is more than two ticks old), and the server's main-thread
  * stretches over 10 ms between two turns of its loop (bench/loop-stretches,
- * CPU ms), each with the log lines that fell inside it, to see what ran.
+ * CPU ms), each with the log lines that fell inside it, to see what ran, and
+ * for each late quote what the main thread did between its tick and its
+ * arrival (its CPU, or a turn that came late with little CPU: the thread
+ * waited for a core).
  * The market must be in session: like bench/stall, the servers run under
  * libfaketime on a session when it is shut now (`--at ISO` picks the instant;
  * bench/stall/clock). `--cpu-prof DIR` also keeps each server's CPU profile
@@ -77,7 +80,11 @@ for (let run = 1; run <= runs; run++) {
       const inside = stretches.filter((s) => s.to >= asked && s.from <= q.at);
       const cpu = inside.reduce((sum, s) => sum + s.cpuMs, 0);
       const worst = inside.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a), { from: 0, to: 0, cpuMs: 0 });
-      console.error(`  late quote ${(q.ageMs / 1000).toFixed(2)} s old, asked at +${((asked - ready) / 1000).toFixed(1)} s: main thread ${Math.round(cpu)} ms CPU in stretches over those ${q.ageMs} ms, the longest ${worst.cpuMs} ms CPU (${worst.to - worst.from} ms wall)`);
+      const wait = inside.reduce((a, b) => (b.to - b.from > a.to - a.from ? b : a), { from: 0, to: 0, cpuMs: 0 });
+      console.error(
+        `  late quote ${(q.ageMs / 1000).toFixed(2)} s old, asked at +${((asked - ready) / 1000).toFixed(1)} s: main thread ${Math.round(cpu)} ms CPU in stretches over those ${Math.round(q.ageMs)} ms; ` +
+          `the longest ${worst.cpuMs} ms CPU (${worst.to - worst.from} ms wall); the longest turn ${wait.to - wait.from} ms wall (${wait.cpuMs} ms CPU)`,
+      );
     }
     const timeline = server.logs.filter((l) => at(l) >= ready - 1000 && at(l) <= ready + seconds * 1000);
     console.error(`  log: ${timeline.map((l) => `+${((at(l) - ready) / 1000).toFixed(1)} ${l.msg}`).join(' · ')}`);
