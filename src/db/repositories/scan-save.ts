@@ -32,8 +32,8 @@ const ROWS_A_STATEMENT = 1000;
 /** Rows a multi-row insert writes at most (a signal row is 21 bind parameters): about 20 ms of PGlite's main thread on a busy machine. */
 export const INSERT_ROWS = 100;
 
-/** Ledger entries appended at once: their canonical JSON, hashes and insert were ~70 ms of the main thread for 500. */
-export const LEDGER_ROWS = 200;
+/** Ledger entries appended at once: their canonical JSON, hashes and insert were ~70 ms of the main thread for 500, ~54 ms for 200 (load 10). */
+export const LEDGER_ROWS = 100;
 
 /** The event loop's turn between two statements (timers, I/O, a quote's tick). */
 const turn = yieldToEventLoop;
