@@ -103,4 +103,5 @@ for (let run = 1; run <= runs; run++) {
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
+console.error(`first-minute: the stretches (and with --cpu-prof the profiles) are in ${cpuProfDir}`);
 printTable(`first ${seconds} s after a first start's ready (stretches: main thread CPU between two loop turns, over 10 ms)`, rows);
