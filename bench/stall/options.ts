@@ -19,6 +19,8 @@ export const CALLERS = 5;
 export const seeded = process.argv.includes('--seeded');
 /** `--cpu-prof DIR`: each server writes a CPU profile there on exit (bun --cpu-prof), each route's window printed to read it by. */
 export const cpuProfDir = process.argv.includes('--cpu-prof') ? resolve(process.argv[process.argv.indexOf('--cpu-prof') + 1] ?? 'cpu-prof') : undefined;
+/** `--cpu-prof-interval US`: the profiler's sampling interval (250 µs; a long run's profile at 250 µs may not be written before the shutdown deadline). */
+export const cpuProfIntervalUs = Number(flag('--cpu-prof-interval')[0] ?? 250);
 /** `--only PATH` (repeatable): only the routes whose path starts so. */
 export const only = flag('--only');
 /** `--route-timeout S`: a caller gives up after S seconds (60). */

@@ -29,6 +29,8 @@ export interface QuotesMeasured {
   ageS: string;
   /** Quotes that arrived more than two ticks old. */
   late: number;
+  /** Those quotes: when each arrived (epoch ms, the servers' clock) and its age (ms). */
+  lateArrivals?: { at: number; ageMs: number }[];
 }
 
 export const NO_QUOTES: QuotesMeasured = { quotes: 0, maxGapS: '-', ageS: '-', late: 0 };
@@ -75,7 +77,8 @@ export function watchQuotes(base: string) {
       const oldest = arrivals.reduce((a, b) => (b.ageMs > a.ageMs ? b : a));
       if (cpuProfDir) console.error(`quotes: longest gap ${Math.round(gap.ms)} ms ending ${gap.at}, oldest quote ${Math.round(oldest.ageMs)} ms arriving ${oldest.at} (epoch ms, the servers' clock)`);
       const s = (ms: number) => (ms / 1000).toFixed(2);
-      return { quotes: arrivals.length, maxGapS: s(gap.ms), ageS: `${s(ages[Math.floor(ages.length / 2)]!)} / ${s(ages.at(-1)!)}`, late };
+      const lateArrivals = arrivals.filter((a) => a.ageMs > 2 * TICK_MS).map(({ at, ageMs }) => ({ at, ageMs }));
+      return { quotes: arrivals.length, maxGapS: s(gap.ms), ageS: `${s(ages[Math.floor(ages.length / 2)]!)} / ${s(ages.at(-1)!)}`, late, lateArrivals };
     },
   };
 }

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../lib';
 import { clock } from './clock';
-import { cpuProfDir, ROOT } from './options';
+import { cpuProfDir, cpuProfIntervalUs, ROOT } from './options';
 
 export interface Server {
   base: string;
@@ -23,7 +23,7 @@ export async function startServer(root: string, stateDir: string, extraEnv: Reco
   const port = await freePort();
   // bench/loop-stretches appends to DIR from the start; bun creates it only to write the profile on exit.
   if (cpuProfDir) mkdirSync(cpuProfDir, { recursive: true });
-  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, '--cpu-prof-interval=250', `--preload=${join(ROOT, 'bench/loop-stretches.ts')}`] : [];
+  const profile = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-interval=${cpuProfIntervalUs}`, `--preload=${join(ROOT, 'bench/loop-stretches.ts')}`] : [];
   const proc = Bun.spawn([process.execPath, ...profile, 'run', join(root, 'src/index.ts'), 'serve'], {
     cwd: root,
     env: {

@@ -8,13 +8,14 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { ExplainableSignal } from '../../domain/explanation';
-import { TERMINAL_STATES, type AlertVerdicts, type BreakoutState, type RegimeReading, type ScanResult, type Signal } from '../../domain/signal';
+import { TERMINAL_STATES, type AlertVerdicts, type BreakoutState, type RegimeReading, type ScanResult } from '../../domain/signal';
 import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
-import { alertNotes, eventEntry, signalEntry } from './scan-entries';
+import { eventEntry } from './scan-entries';
+import { saveRunIn, type RunChanges, type RunFence } from './scan-save';
 import { storedSignalId, withStoredIds } from './signal-ids';
 import type { StoredStreamEvent, StreamEventInput, StreamEventsRepository } from './stream-events';
 import {
@@ -27,7 +28,6 @@ import {
   regimeOf,
   runSummary,
   scoreBandOf,
-  stateOf,
   storedSignal,
   summaryColumns,
   timeframeOf,
@@ -39,33 +39,7 @@ import {
 } from './scan-rows';
 
 export type { HistoryRow, PersistedRun, RunSummary, StoredSignal } from './scan-rows';
-
-/** Rows a multi-row statement: 21 bind parameters a signal row stay well under PostgreSQL's 65,535. */
-const ROWS_A_STATEMENT = 1000;
-
-/**
- * A run saved only if the timeframe's newest run is still `head` (null: none
- * yet), checked under the transaction-level advisory lock `lockKey`: a saver
- * that lost its lease while scanning (the database restarted, another instance
- * took over and saved) writes nothing, so a run's signals, events and ledger
- * records are never written twice.
- */
-export interface RunFence {
-  head: string | null;
-  lockKey: number;
-}
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += ROWS_A_STATEMENT) out.push(items.slice(i, i + ROWS_A_STATEMENT));
-  return out;
-}
-
-/** What a persisted run surfaced: its new signals and the state changes of known ones. */
-export interface RunChanges {
-  newSignals: Signal[];
-  changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[];
-}
+export type { RunChanges, RunFence } from './scan-save';
 
 /** A state change of a signal a run no longer lists (jobs/runs tracks it). */
 export interface Transition {
@@ -92,7 +66,7 @@ export class ScansRepository {
    * transaction; with a `fence`, only over the head it names (undefined when
    * another run came first).
    */
-  async saveRun<E extends StreamEventInput>(
+  saveRun<E extends StreamEventInput>(
     runId: string,
     result: ScanResult,
     source: string,
@@ -100,107 +74,7 @@ export class ScansRepository {
     announce: (written: RunChanges) => E[],
     fence?: RunFence,
   ): Promise<(RunChanges & { events: StoredStreamEvent<E>[] }) | undefined> {
-    return this.db.transaction(async (tx) => {
-      if (fence) {
-        // One saver of the timeframe at a time across the cluster, and only over the head it scanned after.
-        await tx.execute(sql`select pg_advisory_xact_lock(${String(fence.lockKey)}::bigint)`);
-        const [head] = await tx.select({ id: scanRuns.id }).from(scanRuns).where(eq(scanRuns.timeframe, result.timeframe)).orderBy(desc(scanRuns.finishedAt)).limit(1);
-        if ((head?.id ?? null) !== fence.head) return undefined;
-      }
-      await tx.insert(scanRuns).values({
-        id: runId,
-        timeframe: result.timeframe,
-        asOf: new Date(result.asOf),
-        startedAt: new Date(result.startedAt),
-        finishedAt: new Date(result.finishedAt),
-        status: 'ok',
-        symbolsScanned: result.symbolsScanned,
-        signalsFound: result.signals.length,
-        durationMs: result.durationMs,
-        source,
-        regime: result.regime,
-        findings: result.signals,
-        alerts: verdicts,
-        staleSeries: result.staleSeries,
-      });
-      const ids = result.signals.map((s) => s.id);
-      const known = new Map<string, BreakoutState>();
-      for (const part of chunks(ids)) {
-        const rows = await tx.select({ id: signals.id, state: signals.state }).from(signals).where(inArray(signals.id, part));
-        for (const row of rows) known.set(row.id, stateOf(row.state, `signal ${row.id} state`));
-      }
-      const now = new Date();
-      const at = new Date(result.asOf);
-      const newSignals: Signal[] = [];
-      const changes: { signal: Signal; from: BreakoutState | null; to: BreakoutState }[] = [];
-      // A statement per kind of write, many rows each (a statement a signal made persisting a run take 0.7 s of
-      // PGlite's thread for 500 signals); events keep the order of the run's signals.
-      const stateEvents: (typeof signalEvents.$inferInsert)[] = [];
-      const seen: string[] = [];
-      const moved = new Map<BreakoutState, string[]>();
-      for (const s of result.signals) {
-        const previous = known.get(s.id);
-        if (previous === undefined) {
-          newSignals.push(s);
-          stateEvents.push({ signalId: s.id, runId, fromState: null, toState: s.breakoutState, price: s.price, at, recordedAt: now });
-        } else if (previous !== s.breakoutState) {
-          changes.push({ signal: s, from: previous, to: s.breakoutState });
-          moved.set(s.breakoutState, [...(moved.get(s.breakoutState) ?? []), s.id]);
-          stateEvents.push({ signalId: s.id, runId, fromState: previous, toState: s.breakoutState, price: s.price, at, recordedAt: now });
-        } else {
-          seen.push(s.id);
-        }
-      }
-      for (const part of chunks(newSignals)) {
-        await tx.insert(signals).values(
-          part.map((s) => ({
-            id: s.id,
-            symbol: s.symbol,
-            timeframe: s.timeframe,
-            patternType: s.patternType,
-            patternFamily: s.patternFamily,
-            direction: s.direction,
-            detectedAt: new Date(s.detectedAt),
-            triggerPrice: s.triggerPrice,
-            target1: s.target1,
-            stopLoss: s.stopLoss ?? Number.NaN,
-            finalScore: s.finalScore,
-            confidence: s.confidence,
-            scoreBand: s.scoreBand,
-            trendRegime: s.trendRegime,
-            reasons: s.reasons,
-            geometry: s.geometry,
-            source,
-            firstRunId: runId,
-            state: s.breakoutState,
-            lastSeenRunId: runId,
-            updatedAt: now,
-          })),
-        );
-      }
-      for (const [state, moving] of moved) {
-        for (const part of chunks(moving)) await tx.update(signals).set({ state, lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
-      }
-      for (const part of chunks(seen)) await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
-      for (const part of chunks(stateEvents)) await tx.insert(signalEvents).values(part);
-      const byId = new Map(result.signals.map((s) => [s.id, s]));
-      const alerted = verdicts.candidates.map((id) => byId.get(id)).filter((s) => s !== undefined);
-      if (alerted.length > 0) {
-        await tx
-          .insert(alerts)
-          .values(alerted.map((s) => ({ signalId: s.id, symbol: s.symbol, timeframe: s.timeframe, runId, alertedAt: new Date(result.asOf) })))
-          .onConflictDoNothing();
-      }
-      // The public ledger, in the same transaction: a run and what it surfaced land together or not at all.
-      const noteOf = alertNotes(verdicts);
-      await this.ledger.appendIn(tx, [
-        ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null, noteOf(s.id))),
-        ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
-      ]);
-      // Last: the stream log's lock is held only for the commit.
-      const events = await this.streamEvents.appendIn(tx, announce({ newSignals, changes }));
-      return { newSignals, changes, events };
-    });
+    return this.db.transaction((tx) => saveRunIn(tx, { ledger: this.ledger, streamEvents: this.streamEvents }, { runId, result, source, verdicts, announce, fence }));
   }
 
   /** The scan's result with intraday signals stored under their bare ids named by them (db/repositories/signal-ids). */

@@ -17,9 +17,7 @@ import { isoDate, newYorkDate, newYorkToUtc, parseIsoDate } from '../new-york-ti
 import { loadInstruments } from '../universe';
 import { emptySeries, ProviderError, sliceSeries, type BarSeries, type BarsQuery, type Capability, type EarningsEvent, type Filing, type FloatData, type InsiderTransaction, type Instrument, type MarketDataProvider, type OptionChain, type QuoteTime, type SelfCheck, type ShortInterestReport, type Snapshot, type SocialDay } from '../types';
 import { TIMEFRAMES, type Timeframe } from '../../domain/signal';
-import { filingsOf, insiderTransactions, socialDays } from './altdata';
-import { earningsEvents, shareCounts, shortInterestReports } from './fundamentals';
-import { optionChain } from './options';
+import { companyEarnings, companyFilings, companyFloat, companyInsiders, companyOptionChain, companyShortInterest, companySocial, type Company } from './company-answers';
 import { BarColumns, SOURCE } from './columns';
 import { earningsDatesOf } from './earnings';
 import { visibleAsOf, type PatternRecord } from './records';
@@ -61,18 +59,9 @@ const PREPARE_IN_WORKERS = 200;
 
 export class SyntheticProvider implements MarketDataProvider {
   readonly name = SOURCE;
-  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>([
-    'bars',
-    'snapshot',
-    'earnings',
-    'float',
-    'insider',
-    'options_chain',
-    'options_flow',
-    'short_interest',
-    'filings',
-    'social',
-  ]);
+  readonly capabilities: ReadonlySet<Capability> = new Set<Capability>(
+    ['bars', 'snapshot', 'earnings', 'float', 'insider', 'options_chain', 'options_flow', 'short_interest', 'filings', 'social'],
+  );
   readonly synthetic = true;
   readonly remote = false;
   readonly testSymbol = 'SPY';
@@ -190,49 +179,36 @@ export class SyntheticProvider implements MarketDataProvider {
   }
 
   async earnings(symbol: string): Promise<EarningsEvent[]> {
-    const { profile, bars, today } = await this.company(symbol);
-    return earningsEvents(profile, bars, today);
+    return companyEarnings(await this.company(symbol));
   }
 
   async float(symbol: string): Promise<FloatData> {
-    const { profile, today } = await this.company(symbol);
-    return shareCounts(profile, today);
+    return companyFloat(await this.company(symbol));
   }
 
   async insiderTransactions(symbol: string, range: { from: string; to: string }): Promise<InsiderTransaction[]> {
-    const { profile, bars, today } = await this.company(symbol);
-    const to = range.to < today ? range.to : today;
-    return insiderTransactions(profile, bars)
-      .filter((t) => t.transactionDate >= range.from && t.transactionDate <= to && t.filingDate <= today)
-      .reverse();
+    return companyInsiders(await this.company(symbol), range);
   }
 
   async shortInterest(symbol: string): Promise<ShortInterestReport[]> {
-    const { profile, bars, today } = await this.company(symbol);
-    const shares = shareCounts(profile, today);
-    if (profile.kind !== 'stock') return [];
-    return shortInterestReports(profile, bars, shares.freeFloat ?? shares.sharesOutstanding ?? 0, today);
+    return companyShortInterest(await this.company(symbol));
   }
 
   async filings(symbol: string, { limit }: { limit: number }): Promise<Filing[]> {
-    const { profile, bars, today } = await this.company(symbol);
-    return filingsOf(profile, insiderTransactions(profile, bars), today).slice(0, limit);
+    return companyFilings(await this.company(symbol), limit);
   }
 
   async social(symbol: string, { days }: { days: number }): Promise<SocialDay[]> {
-    const { profile, bars, today } = await this.company(symbol);
-    return socialDays(profile, bars, today, days);
+    return companySocial(await this.company(symbol), days);
   }
 
   async optionChain(symbol: string, options: { expiry?: string } = {}): Promise<OptionChain> {
-    const { profile, bars, today, now } = await this.company(symbol);
-    const quote = await this.snapshot({ symbol, at: now });
-    const next = earningsDatesOf(profile).find((d) => d > today) ?? null;
-    return optionChain(profile, bars, quote.price, today, quote.ts, next, options.expiry);
+    const company = await this.company(symbol);
+    return companyOptionChain(company, await this.snapshot({ symbol, at: company.now }), options.expiry);
   }
 
-  /** A company's profile, its daily bars to the clock (a live session included) and the New York date. */
-  private async company(symbol: string): Promise<{ profile: SymbolProfile; bars: BarSeries; today: string; now: number }> {
+  /** The state the alternative-data answers read (./company-answers). */
+  private async company(symbol: string): Promise<Company> {
     const now = this.clock();
     const bars = await this.bars({ symbol, timeframe: 'daily' });
     return { profile: this.state(symbol, now).profile, bars, today: newYorkDate(now), now };
