@@ -55,9 +55,11 @@ declare module 'prom-client/lib/histogram' {
   import { Histogram } from 'prom-client';
   export default Histogram;
 }
-declare module 'prom-client/lib/defaultMetrics' {
-  import { collectDefaultMetrics } from 'prom-client';
-  export default collectDefaultMetrics;
+/** One of prom-client's default metrics (lib/metrics/*): registers its families on `registry`. */
+declare module 'prom-client/lib/metrics/*' {
+  import type { Registry } from 'prom-client';
+  const register: (registry: Registry, config: { prefix?: string; eventLoopMonitoringPrecision?: number }) => void;
+  export default register;
 }
 
 /** The web console's stylesheet, imported for its side effect: Bun.build bundles it (src/console/bundle). */

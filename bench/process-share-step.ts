@@ -45,8 +45,8 @@ if (reached('imports')) {
 if (step === 'second-server') Bun.serve({ port: Number(process.env.PORT), hostname: '127.0.0.1', fetch: () => new Response() });
 // prom-client's default process metrics alone (services.warm starts them), in an otherwise empty process.
 if (step === 'process-metrics') {
-  const [{ default: collectDefaultMetrics }, { default: Registry }] = await Promise.all([import('prom-client/lib/defaultMetrics'), import('prom-client/lib/registry')]);
-  collectDefaultMetrics({ register: new Registry(), prefix: 'bench_' });
+  const { Metrics } = await import('../src/metrics');
+  await new Metrics().startProcessMetrics();
 }
 // What the embedded database brings into the process, without it: a large WebAssembly memory (PGlite's is one), or a large JS heap.
 const kept: unknown[] = [];

@@ -286,7 +286,9 @@ export class Metrics {
    */
   startProcessMetrics(): Promise<void> {
     if (this.options.processMetrics === false) return Promise.resolve();
-    return (this.processMetrics ??= import('prom-client/lib/defaultMetrics').then(({ default: collectDefaultMetrics }) => collectDefaultMetrics({ register: this.registry, prefix: 'breakline_' })));
+    return (this.processMetrics ??= processMetrics().then((metrics) => {
+      for (const register of metrics) register(this.registry, { prefix: 'breakline_', eventLoopMonitoringPrecision: 10 });
+    }));
   }
 
   /** The Prometheus text exposition of every metric (the first registers the process metrics if readiness has not yet). */
@@ -297,4 +299,31 @@ export class Metrics {
     await Promise.all(this.refreshers.map((refresh) => refresh()));
     return this.registry.metrics();
   }
+}
+
+/**
+ * prom-client's default metrics (its lib/defaultMetrics list, in its order,
+ * with the configuration it gives them), each module named so the executable
+ * bundles it — all but the heap spaces' (`nodejs_heap_space_size_*`): Bun
+ * answers `v8.getHeapSpaceStatistics()` by walking the whole JavaScript heap,
+ * on the main thread, once when that metric registers and again at every
+ * scrape (~150–300 ms with a million live objects, as the server holds during
+ * a boot replay: issue 27). The heap's size and use stay
+ * (`nodejs_heap_size_*_bytes`, from `process.memoryUsage()`, microseconds).
+ */
+function processMetrics(): Promise<((registry: Registry, config: { prefix: string; eventLoopMonitoringPrecision: number }) => void)[]> {
+  return Promise.all([
+    import('prom-client/lib/metrics/processCpuTotal'),
+    import('prom-client/lib/metrics/processStartTime'),
+    import('prom-client/lib/metrics/osMemoryHeap'),
+    import('prom-client/lib/metrics/processOpenFileDescriptors'),
+    import('prom-client/lib/metrics/processMaxFileDescriptors'),
+    import('prom-client/lib/metrics/eventLoopLag'),
+    import('prom-client/lib/metrics/processResources'),
+    import('prom-client/lib/metrics/processHandles'),
+    import('prom-client/lib/metrics/processRequests'),
+    import('prom-client/lib/metrics/heapSizeAndUsed'),
+    import('prom-client/lib/metrics/version'),
+    import('prom-client/lib/metrics/gc'),
+  ]).then((modules) => modules.map((m) => m.default));
 }

@@ -4,7 +4,8 @@
  * prom-client's own Counter and Histogram give for the same observations,
  * scraped more than once (the counter is told only what is new).
  */
-import { describe, expect, it } from 'bun:test';
+import { describe, expect, it, spyOn } from 'bun:test';
+import v8 from 'node:v8';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { Metrics } from '../src/metrics';
 
@@ -93,5 +94,19 @@ describe('process metrics (prom-client default metrics)', () => {
     expect(loaded).toContain('lib/registry.js');
     expect(loaded).not.toContain('index.js');
     expect(loaded.filter((file) => file.includes('defaultMetrics') || file.startsWith('lib/metrics/'))).toEqual([]);
+  });
+
+  it('never ask for the heap spaces, which Bun answers by walking the whole heap on the main thread; the heap’s size and use stay', async () => {
+    const walks = spyOn(v8, 'getHeapSpaceStatistics');
+    try {
+      const metrics = new Metrics();
+      await metrics.startProcessMetrics();
+      const text = await metrics.text();
+      expect(text).not.toContain('breakline_nodejs_heap_space_size_');
+      expect(family(text, 'breakline_nodejs_heap_size_used_bytes').filter((line) => !line.startsWith('#'))).toHaveLength(1);
+      expect(walks).not.toHaveBeenCalled();
+    } finally {
+      walks.mockRestore();
+    }
   });
 });
