@@ -23,6 +23,7 @@ import { extremeArrays } from '../src/kernels/indicators';
 import { marketRegime } from '../src/kernels/regime';
 import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
+import { packEntries, type PackedEntries, type ReplayTag } from './replay-entries';
 import { emptyBook, prune, runSession, type BookContext, type BookRecord, type SessionTally, type SymbolBook } from './replay-book';
 import { standingOn, symbolStats } from './scan';
 import { deadline } from './slice';
@@ -157,12 +158,17 @@ export interface ReplayScanInput {
   failure?: FailureRule;
   /** A slice (workers/slice): stop starting symbols once this many ms are spent; the result covers the first symbols only. */
   budgetMs?: number;
+  /** The replay whose ledger entries to hand back, made and packed here (workers/replay-entries), instead of the records. */
+  entries?: ReplayTag;
 }
 
 export interface ReplayScanResult {
   symbol: string;
   book: SymbolBook;
+  /** The records in the order made (none with `entries`: they come back as `entries`). */
   records: BookRecord[];
+  /** With the input's `entries`: the records as that replay's ledger entries, packed. */
+  entries?: PackedEntries;
   tally: SessionTally;
   /** With `listings`: the symbol's ranked signals per session of the chunk (index k − from). */
   listings?: Signal[][];
@@ -200,7 +206,8 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
       const last = indexAtOrBefore(bars.ts, sessionTs[to - 1]!);
       if (last >= 0) prune(book, sessionTs[to - 1]!, bars, last);
     });
-    results.push({ symbol, book, records, tally, ...(listings ? { listings } : {}) });
+    const made = input.entries ? { records: [], entries: packEntries(records, input.entries) } : { records };
+    results.push({ symbol, book, ...made, tally, ...(listings ? { listings } : {}) });
   }
   collectGarbage();
   return results;

@@ -18,6 +18,7 @@ import { storedAs } from '../../domain/check';
 import type { Db } from '../client';
 import { replayBooks, replayRuns, type ReplayRunRow } from '../schema';
 import type { LedgerEntry, LedgerRepository } from './ledger';
+import type { EntryText } from './ledger-text';
 
 export const REPLAY_STATUSES = ['running', 'done', 'failed'] as const;
 export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
@@ -166,10 +167,10 @@ export class ReplayRunsRepository {
    * run, one of them after losing its lease) throws ReplayConflict and writes
    * nothing. Resolves to the records written.
    */
-  async commitSlice(id: string, entries: LedgerEntry[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
+  async commitSlice(id: string, entries: readonly EntryText[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
     return this.db.transaction(async (tx) => {
       await this.claim(tx, id, progress.records, 'a slice of its records');
-      const written = await this.ledger.forReplay(id).appendIn(tx, entries);
+      const written = await this.ledger.forReplay(id).appendTextsIn(tx, entries);
       await tx
         .update(replayRuns)
         .set({
