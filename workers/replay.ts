@@ -150,8 +150,8 @@ export interface ReplayScanInput {
   from: number;
   to: number;
   regimes: (RegimeReading | null)[];
-  /** The batch: each symbol's column, report dates (when known) and book from the chunk before. */
-  symbols: { symbol: string; column: number; earnings: string[] | null; book: SymbolBook | null }[];
+  /** The batch: each symbol's column, report dates (when known) and book from the chunk before (its JSON: `ReplayScanResult.book`). */
+  symbols: { symbol: string; column: number; earnings: string[] | null; book: string | null }[];
   /** Return every session's ranked listing of the batch (tests, calibration); default false. */
   listings?: boolean;
   /** The lifecycle's failure rule; default the record's (bench/failure-rule tries others). */
@@ -164,7 +164,13 @@ export interface ReplayScanInput {
 
 export interface ReplayScanResult {
   symbol: string;
-  book: SymbolBook;
+  /**
+   * The symbol's book after the chunk, as JSON: the server's thread holds it
+   * as one string until the next chunk's task (issue 27: not an object graph
+   * of every signal followed, which its collector would mark), and stores it
+   * as it is; a resumed replay starts from the same JSON.
+   */
+  book: string;
   /** The records in the order made (none with `entries`: they come back as `entries`). */
   records: BookRecord[];
   /** With the input's `entries`: the records as that replay's ledger entries, packed. */
@@ -189,7 +195,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
   const results: ReplayScanResult[] = [];
   for (const { symbol, column, earnings, book: given } of input.symbols) {
     if (results.length > 0 && over()) break;
-    const book = given ?? emptyBook();
+    const book: SymbolBook = given === null ? emptyBook() : (JSON.parse(given) as SymbolBook);
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
@@ -207,7 +213,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
       if (last >= 0) prune(book, sessionTs[to - 1]!, bars, last);
     });
     const made = input.entries ? { records: [], entries: packEntries(records, input.entries) } : { records };
-    results.push({ symbol, book, ...made, tally, ...(listings ? { listings } : {}) });
+    results.push({ symbol, book: JSON.stringify(book), ...made, tally, ...(listings ? { listings } : {}) });
   }
   collectGarbage();
   return results;

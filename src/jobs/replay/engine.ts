@@ -78,6 +78,9 @@ export interface PreparedReplay {
   universeSize: number[];
 }
 
+/** Every symbol's book as JSON, by symbol (workers/replay `ReplayScanResult.book`). */
+export type BookTexts = Record<string, string>;
+
 /** One chunk of sessions, its records in ledger order, and what it did. */
 export interface ReplayChunk {
   /** Sessions [from, to). */
@@ -87,8 +90,8 @@ export interface ReplayChunk {
   tally: SessionTally & { signals: number };
   /** With `listings`: each session's ranked signals over the whole universe (index k − from). */
   listings?: Signal[][];
-  /** Every symbol's book after this chunk (what a resumed replay starts the next chunk from). */
-  books: Books;
+  /** Every symbol's book after this chunk, as JSON (what a resumed replay starts the next chunk from). */
+  books: BookTexts;
   /** With `entries`: the records as that replay's ledger entries, in ledger order (`records` is empty then). */
   entries?: OrderedEntries;
 }
@@ -240,11 +243,11 @@ async function ledgerOrderSliced(records: BookRecord[]): Promise<BookRecord[]> {
 /**
  * Walks the prepared sessions in chunks (see the module comment), yielding
  * each chunk's records in ledger order. The next chunk is computed while the
- * caller handles the current one. `books` is updated in place.
+ * caller handles the current one.
  */
 export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, options: ChunkOptions = {}): AsyncGenerator<ReplayChunk> {
   const { pool, barStore } = deps;
-  const books: Books = options.books ?? {};
+  const books: BookTexts = Object.fromEntries(Object.entries(options.books ?? {}).map(([symbol, book]) => [symbol, JSON.stringify(book)]));
   const size = options.chunkSessions ?? 21;
   const n = replay.sessionTs.length;
   const handle = barStore.handle();
@@ -292,7 +295,7 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
       tally.listed += r.tally.listed;
       tally.unresolvable += r.tally.unresolvable;
     }
-    // A snapshot: the next chunk's results replace these book objects, never change them.
+    // A snapshot: the next chunk's results replace these books, never change them.
     const chunk: ReplayChunk = { from, to, records: await ledgerOrderSliced(records), tally, books: { ...books } };
     if (options.entries) chunk.entries = await orderEntries(results.flatMap((r) => (r.entries ? [r.entries] : [])), from, to);
     tally.signals = chunk.entries ? chunk.entries.signals() : records.filter((r) => r.kind === 'signal').length;
