@@ -17,10 +17,10 @@ import { verifyLedger } from '../../src/ledger/verify';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
 import { createTestContext, type TestContext } from '../helpers/app';
 
-const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'META', 'GOOGL', 'AVGO', 'COST', 'JPM', 'XOM', 'LLY', 'KO', 'PEP', 'CAT', 'DE', 'AMD'];
-const PARAMS: ReplayParams = { timeframe: 'daily', from: '2025-08-01', to: '2025-12-31', universe: { kind: 'symbols', symbols: SYMBOLS }, benchmark: 'SPY' };
-/** What this test printed on main at cb809ed: records, and the sha256 of what it hashes (1,986 facts, 71 slices). */
-const RECORDED = { records: 3588, digest: 'aa82d619a8e2abed88659eb49e836fdd23436a1f4dc404047ac02b264a94db5b' };
+const SYMBOLS = ['AAPL', 'MSFT', 'NVDA', 'AMZN', 'JPM', 'XOM', 'KO', 'AMD'];
+const PARAMS: ReplayParams = { timeframe: 'daily', from: '2025-09-01', to: '2025-12-31', universe: { kind: 'symbols', symbols: SYMBOLS }, benchmark: 'SPY' };
+/** What this test printed on main at cb809ed: records, and the sha256 of what it hashes (791 facts, 74 slices). */
+const RECORDED = { records: 1421, digest: 'e3049e78eaa025bdb12717b342ee033623bc80ba2a38c6ca6b5bb8c1b7805a88' };
 
 let ctx: TestContext;
 beforeAll(async () => {
