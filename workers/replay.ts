@@ -23,6 +23,7 @@ import { extremeArrays } from '../src/kernels/indicators';
 import { marketRegime } from '../src/kernels/regime';
 import { percentileRanks } from '../src/kernels/rs-rank';
 import { withScanInputs, type StoreHandle } from '../src/store';
+import { packEntries, type PackedEntries, type ReplayTag } from './replay-entries';
 import { emptyBook, prune, runSession, type BookContext, type BookRecord, type SessionTally, type SymbolBook } from './replay-book';
 import { standingOn, symbolStats } from './scan';
 import { deadline } from './slice';
@@ -149,20 +150,31 @@ export interface ReplayScanInput {
   from: number;
   to: number;
   regimes: (RegimeReading | null)[];
-  /** The batch: each symbol's column, report dates (when known) and book from the chunk before. */
-  symbols: { symbol: string; column: number; earnings: string[] | null; book: SymbolBook | null }[];
+  /** The batch: each symbol's column, report dates (when known) and book from the chunk before (its JSON: `ReplayScanResult.book`). */
+  symbols: { symbol: string; column: number; earnings: string[] | null; book: string | null }[];
   /** Return every session's ranked listing of the batch (tests, calibration); default false. */
   listings?: boolean;
   /** The lifecycle's failure rule; default the record's (bench/failure-rule tries others). */
   failure?: FailureRule;
   /** A slice (workers/slice): stop starting symbols once this many ms are spent; the result covers the first symbols only. */
   budgetMs?: number;
+  /** The replay whose ledger entries to hand back, made and packed here (workers/replay-entries), instead of the records. */
+  entries?: ReplayTag;
 }
 
 export interface ReplayScanResult {
   symbol: string;
-  book: SymbolBook;
+  /**
+   * The symbol's book after the chunk, as JSON: the server's thread holds it
+   * as one string until the next chunk's task (issue 27: not an object graph
+   * of every signal followed, which its collector would mark), and stores it
+   * as it is; a resumed replay starts from the same JSON.
+   */
+  book: string;
+  /** The records in the order made (none with `entries`: they come back as `entries`). */
   records: BookRecord[];
+  /** With the input's `entries`: the records as that replay's ledger entries, packed. */
+  entries?: PackedEntries;
   tally: SessionTally;
   /** With `listings`: the symbol's ranked signals per session of the chunk (index k − from). */
   listings?: Signal[][];
@@ -183,7 +195,7 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
   const results: ReplayScanResult[] = [];
   for (const { symbol, column, earnings, book: given } of input.symbols) {
     if (results.length > 0 && over()) break;
-    const book = given ?? emptyBook();
+    const book: SymbolBook = given === null ? emptyBook() : (JSON.parse(given) as SymbolBook);
     const records: BookRecord[] = [];
     const tally: SessionTally = { scanned: 0, listed: 0, unresolvable: 0 };
     const listings: Signal[][] | undefined = input.listings ? [] : undefined;
@@ -200,7 +212,8 @@ export function replayScan(input: ReplayScanInput): ReplayScanResult[] {
       const last = indexAtOrBefore(bars.ts, sessionTs[to - 1]!);
       if (last >= 0) prune(book, sessionTs[to - 1]!, bars, last);
     });
-    results.push({ symbol, book, records, tally, ...(listings ? { listings } : {}) });
+    const made = input.entries ? { records: [], entries: packEntries(records, input.entries) } : { records };
+    results.push({ symbol, book: JSON.stringify(book), ...made, tally, ...(listings ? { listings } : {}) });
   }
   collectGarbage();
   return results;

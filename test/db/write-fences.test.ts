@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { LOCK_KEYS } from '../../src/db/cluster-locks';
+import { entryText } from '../../src/db/repositories/ledger-text';
 import { ReplayConflict } from '../../src/db/repositories/replays';
 import { runScan } from '../../src/jobs/scan';
 import { createTestContext, smallSyntheticMarket, type TestContext } from '../helpers/app';
@@ -44,7 +45,7 @@ describe('write fences', () => {
       { id, key: 'fence-test', params, source: 'synthetic', origin: 'test', universe: { kind: 'default', membership: 'a test', symbols: 1, membersWithoutData: 0, minCoverage: 1, survivorshipBias: false, survivorshipNote: 'a test' }, sessionsTotal: 20 },
       { kind: 'replay', signalId: id, replayId: id, data: { mode: 'replay' } },
     );
-    const note = (n: number) => ({ kind: 'event' as const, signalId: `${id}_note_${n}`, replayId: id, data: { n } });
+    const note = (n: number) => entryText({ kind: 'event', signalId: `${id}_note_${n}`, replayId: id, data: { n } }, 'replay');
     // The run stands at its start record: a slice from there is written.
     expect(await replays.commitSlice(id, [note(1), note(2)], { records: 1, entriesSinceBooks: 2, signals: 0 })).toBe(2);
     // A second writer of the same slice (it resumed from the start too): refused, nothing written.

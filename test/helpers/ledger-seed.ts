@@ -10,6 +10,7 @@
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../src/db/client';
 import { LedgerRepository, REPLAY_CHAIN, type LedgerEntry } from '../../src/db/repositories/ledger';
+import { entryText } from '../../src/db/repositories/ledger-text';
 import { ReplayRunsRepository } from '../../src/db/repositories/replays';
 import type { ReplayParams } from '../../src/domain/replay';
 import { createSyntheticProvider } from '../../src/providers/synthetic';
@@ -131,7 +132,7 @@ export async function writeLedgers(db: Db, options: { signals: number; liveSigna
   const CHUNK = 1000;
   for (let i = 0; i < options.signals; i += CHUNK) {
     const entries = seedRecords(i, Math.min(CHUNK, options.signals - i), sessions, replayId);
-    replayRecords += await replays.commitSlice(replayId, entries, { records: replayRecords, entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
+    replayRecords += await replays.commitSlice(replayId, entries.map((e) => entryText(e, 'replay')), { records: replayRecords, entriesSinceBooks: 0, signals: Math.min(CHUNK, options.signals - i) });
     await replays.progress(replayId, Math.min(sessions.length, Math.ceil(((i + CHUNK) / options.signals) * sessions.length)), replayRecords);
     await replayLedger.checkpoint();
   }

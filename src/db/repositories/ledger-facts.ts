@@ -10,30 +10,15 @@
  */
 import { and, asc, eq, gt, lte, min, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
+import { factsText, rawJsonPair } from './ledger-text';
 import { ledgerChainState, type LedgerChainStateRow, type LedgerFactRow, type LedgerFactsTable, type LedgerRecordRow, type LedgerRecordsTable } from '../schema';
 
-/** What the facts keep of a signal record's data: what the figures, the record's alert policy (alert), the monthly list, the CSV and the forecast read. */
-export const SIGNAL_FACTS = [
-  'id', 'symbol', 'timeframe', 'patternType', 'direction', 'detectedAt', 'state', 'triggerPrice', 'target1', 'stopLoss',
-  'finalScore', 'scoreBand', 'confidence', 'regime', 'priceAtDetection', 'alert',
-] as const;
-/** What they keep of an outcome record's data. */
-export const OUTCOME_FACTS = ['outcome', 'entered', 'entry', 'entryAt', 'exitAt', 'exitPrice', 'rMultiple', 'daysHeld'] as const;
+export { OUTCOME_FACTS, SIGNAL_FACTS } from './ledger-text';
 
-/** An object's keys sorted (a stored record's body is canonical JSON: the facts of one read back match those of the data appended). */
-const sortedKeys = (x: unknown): unknown =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x;
-
-function pick(data: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of keys) if (data[key] !== undefined) out[key] = sortedKeys(data[key]);
-  return out;
-}
-
-/** A record as the facts see it: its row and its data (parsed once, by whoever has it). */
+/** A record as the facts see it: its row and its facts (ledger-text `factsText`, made by whoever has its data). */
 export interface AppliedRecord {
   row: Pick<LedgerRecordRow, 'seq' | 'kind' | 'signalId' | 'replayId' | 'detectedAt' | 'patternType' | 'scoreBand' | 'hash' | 'recordedAt'>;
-  data: Record<string, unknown>;
+  facts: string;
 }
 
 /** The chain a facts repository keeps: its records, its facts, its writer's lock, its name in ledger_chain_state. */
@@ -57,38 +42,22 @@ export class LedgerFactsRepository {
     return and(...conditions, replayId === undefined ? undefined : eq(this.chain.facts.replayId, replayId));
   }
 
-  /**
-   * Appends the facts of `records` inside the transaction that wrote them:
-   * each signal's and each outcome's, and on the live chain each state change
-   * (the CSV's `state`; no reader of the replay chain needs them).
-   */
+  /** Appends the facts of `records` inside the transaction that wrote them (each facts' JSON as it is: ledger-text `rawJsonPair`). */
   async applyIn(tx: Tx, records: readonly AppliedRecord[]): Promise<void> {
-    const rows: Record<string, unknown>[] = [];
-    for (const { row, data } of records) {
-      let facts: Record<string, unknown>;
-      if (row.kind === 'signal') facts = pick(data, SIGNAL_FACTS);
-      else if (row.kind === 'outcome') facts = pick(data, OUTCOME_FACTS);
-      else if (row.kind === 'event' && this.chain.name === 'live' && typeof data.to === 'string') facts = { state: data.to };
-      else continue;
-      rows.push({
-        seq: row.seq,
-        kind: row.kind === 'event' ? 'state' : row.kind,
-        signal_id: row.signalId,
-        replay_id: row.replayId,
-        detected_at: row.detectedAt?.toISOString() ?? null,
-        pattern_type: row.patternType,
-        score_band: row.scoreBand,
-        hash: row.hash,
-        recorded_at: row.recordedAt.toISOString(),
-        facts: JSON.stringify(facts),
-      });
+    if (records.length === 0) return;
+    let param = '[';
+    for (const { row, facts } of records) {
+      const text = rawJsonPair(facts);
+      param +=
+        `${param.length > 1 ? ',' : ''}{"seq":${row.seq},"kind":${JSON.stringify(row.kind === 'event' ? 'state' : row.kind)},"signal_id":${JSON.stringify(row.signalId)},` +
+        `"replay_id":${JSON.stringify(row.replayId)},"detected_at":${JSON.stringify(row.detectedAt?.toISOString() ?? null)},"pattern_type":${JSON.stringify(row.patternType)},` +
+        `"score_band":${JSON.stringify(row.scoreBand)},"hash":${JSON.stringify(row.hash)},"recorded_at":${JSON.stringify(row.recordedAt.toISOString())},"facts":${text.raw},"facts_text":${text.quoted}}`;
     }
-    if (rows.length === 0) return;
     await tx.execute(sql`
       insert into ${this.chain.facts} (seq, kind, signal_id, replay_id, detected_at, pattern_type, score_band, hash, recorded_at, facts)
-      select seq, kind, signal_id, replay_id, detected_at, pattern_type, score_band, hash, recorded_at, facts
-      from json_to_recordset(${JSON.stringify(rows)}::json) as r(seq bigint, kind text, signal_id text, replay_id text, detected_at timestamptz,
-        pattern_type text, score_band text, hash text, recorded_at timestamptz, facts text)
+      select seq, kind, signal_id, replay_id, detected_at, pattern_type, score_band, hash, recorded_at, coalesce(facts_text, facts::text)
+      from json_to_recordset(${`${param}]`}::json) as r(seq bigint, kind text, signal_id text, replay_id text, detected_at timestamptz,
+        pattern_type text, score_band text, hash text, recorded_at timestamptz, facts json, facts_text text)
       on conflict (seq) do nothing`);
   }
 
@@ -121,10 +90,12 @@ export class LedgerFactsRepository {
       if (state.factsComplete) return { complete: true, through: state.factsThrough };
       const { records } = this.chain;
       const rows = await tx.select().from(records).where(gt(records.seq, state.factsThrough)).orderBy(asc(records.seq)).limit(limit);
-      await this.applyIn(
-        tx,
-        rows.map((row) => ({ row, data: parse(row) })),
-      );
+      const applied: AppliedRecord[] = [];
+      for (const row of rows) {
+        const facts = factsText(row.kind, parse(row), this.chain.name);
+        if (facts !== null) applied.push({ row, facts });
+      }
+      await this.applyIn(tx, applied);
       const through = rows.at(-1)?.seq ?? state.factsThrough;
       const complete = rows.length < limit;
       await tx

@@ -8,7 +8,6 @@
  * a duplicate is skipped under the lock, and unique indexes back that up.
  */
 import { and, asc, count, desc, eq, gt, gte, inArray, lte, max, sql, type SQL } from 'drizzle-orm';
-import { canonicalJson } from '../../ledger/canonical';
 import { chainHash, GENESIS_HASH } from '../../ledger/chain';
 import type { Db } from '../client';
 import {
@@ -28,6 +27,7 @@ import {
   type LedgerSignalsTable,
 } from '../schema';
 import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
+import { bodyText, entryText, rawJsonPair, type EntryText, type LedgerEntry, type LedgerKind } from './ledger-text';
 import { LedgerFiguresRepository } from './ledger-figures';
 import { LedgerSignalsRepository, type LedgerFilter } from './ledger-signals';
 
@@ -46,22 +46,7 @@ export const LIVE_CHAIN: LedgerChain = { name: 'live', records: ledgerRecords, c
 /** The replay ledger (lock "RPLY"). */
 export const REPLAY_CHAIN: LedgerChain = { name: 'replay', records: replayLedgerRecords, checkpoints: replayLedgerCheckpoints, facts: replayLedgerFacts, signals: replayLedgerSignals, lockKey: 0x52504c59 };
 
-/** `replay`: a replay's parameters, once at its start (replay chain only). */
-export type LedgerKind = 'signal' | 'event' | 'outcome' | 'replay';
-
-export interface LedgerEntry {
-  kind: LedgerKind;
-  signalId: string;
-  /** What the record says; becomes part of the hashed body. */
-  data: Record<string, unknown>;
-  /** Filter columns of signal records. */
-  patternType?: string;
-  scoreBand?: string;
-  finalScore?: number;
-  detectedAt?: Date;
-  /** The replay the record belongs to (replay chain). */
-  replayId?: string;
-}
+export type { LedgerEntry, LedgerKind } from './ledger-text';
 
 /** The hashed body of a record. */
 export interface LedgerBody {
@@ -83,6 +68,21 @@ export type ChainRecord = Pick<LedgerRecordRow, 'seq' | 'kind' | 'signalId' | 'b
 
 /** Records per INSERT statement. */
 const INSERT_CHUNK = 2000;
+
+/** `rows[from, to)` as the insert's JSON parameter, each body as its own JSON (`rawJsonPair`); `at` is their recorded time. */
+function recordsJson(rows: readonly LedgerRecordRow[], from: number, to: number, at: string): string {
+  const recordedAt = JSON.stringify(at);
+  let out = '[';
+  for (let i = from; i < to; i++) {
+    const r = rows[i]!;
+    const body = rawJsonPair(r.body);
+    out +=
+      `${i > from ? ',' : ''}{"seq":${r.seq},"kind":${JSON.stringify(r.kind)},"signal_id":${JSON.stringify(r.signalId)},"recorded_at":${recordedAt},` +
+      `"body":${body.raw},"body_text":${body.quoted},"prev_hash":"${r.prevHash}","hash":"${r.hash}","pattern_type":${JSON.stringify(r.patternType)},` +
+      `"score_band":${JSON.stringify(r.scoreBand)},"final_score":${JSON.stringify(r.finalScore)},"detected_at":${JSON.stringify(r.detectedAt?.toISOString() ?? null)},"replay_id":${JSON.stringify(r.replayId)}}`;
+  }
+  return `${out}]`;
+}
 
 export class LedgerRepository {
   private readonly records: LedgerRecordsTable;
@@ -129,7 +129,19 @@ export class LedgerRepository {
   }
 
   /** Appends inside the caller's transaction (atomic with whatever else it writes). */
-  async appendIn(tx: Tx, entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+  appendIn(tx: Tx, entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+    return this.appendTextsIn(
+      tx,
+      entries.map((e) => entryText(e, this.chain.name)),
+    );
+  }
+
+  /**
+   * Appends entries whose data is canonical JSON already (ledger-text; the
+   * replay's workers make it) inside the caller's transaction: the same rows,
+   * bodies and hashes as `appendIn` of the same data.
+   */
+  async appendTextsIn(tx: Tx, entries: readonly EntryText[]): Promise<LedgerRecordRow[]> {
     if (entries.length === 0) return [];
     await tx.execute(sql`select pg_advisory_xact_lock(${this.chain.lockKey})`);
     const once = entries.filter((e) => e.kind !== 'event').map((e) => e.signalId);
@@ -152,6 +164,7 @@ export class LedgerRepository {
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
     const recordedAt = new Date();
+    const at = recordedAt.toISOString();
     const rows: LedgerRecordRow[] = [];
     const applied: AppliedRecord[] = [];
     for (const entry of entries) {
@@ -161,8 +174,7 @@ export class LedgerRepository {
         existing.add(key);
       }
       seq++;
-      const body: LedgerBody = { v: 1, seq, kind: entry.kind, signalId: entry.signalId, recordedAt: recordedAt.toISOString(), data: entry.data };
-      const text = canonicalJson(body);
+      const text = bodyText(seq, entry.kind, entry.signalId, at, entry.data);
       const hash = chainHash(prevHash, text);
       const row: LedgerRecordRow = {
         seq,
@@ -172,38 +184,25 @@ export class LedgerRepository {
         body: text,
         prevHash,
         hash,
-        patternType: entry.patternType ?? null,
-        scoreBand: entry.scoreBand ?? null,
-        finalScore: entry.finalScore ?? null,
-        detectedAt: entry.detectedAt ?? null,
+        patternType: entry.patternType,
+        scoreBand: entry.scoreBand,
+        finalScore: entry.finalScore,
+        detectedAt: entry.detectedAt === null ? null : new Date(entry.detectedAt),
         replayId: entry.replayId ?? this.replayId ?? null,
       };
       rows.push(row);
-      applied.push({ row, data: entry.data });
+      if (entry.facts !== null) applied.push({ row, facts: entry.facts });
       prevHash = hash;
     }
     // One JSON parameter per chunk instead of 11 bind parameters a row: the
     // server parses one statement and one value (3× faster than a VALUES list
-    // on PostgreSQL at 1,000 rows; bench/ledger).
+    // on PostgreSQL at 1,000 rows; bench/ledger). Each body goes in as the JSON
+    // it is (ledger-text `rawJsonPair`), not escaped into a string a second time.
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const chunk = rows.slice(i, i + INSERT_CHUNK).map((r) => ({
-        seq: r.seq,
-        kind: r.kind,
-        signal_id: r.signalId,
-        recorded_at: r.recordedAt.toISOString(),
-        body: r.body,
-        prev_hash: r.prevHash,
-        hash: r.hash,
-        pattern_type: r.patternType,
-        score_band: r.scoreBand,
-        final_score: r.finalScore,
-        detected_at: r.detectedAt?.toISOString() ?? null,
-        replay_id: r.replayId,
-      }));
       await tx.execute(sql`
         insert into ${this.records} (seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id)
-        select seq, kind, signal_id, recorded_at, body, prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id
-        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
+        select seq, kind, signal_id, recorded_at, coalesce(body_text, body::text), prev_hash, hash, pattern_type, score_band, final_score, detected_at, replay_id
+        from json_to_recordset(${recordsJson(rows, i, Math.min(rows.length, i + INSERT_CHUNK), at)}::json) as r(seq bigint, kind text, signal_id text, recorded_at timestamptz, body json, body_text text, prev_hash text, hash text, pattern_type text, score_band text, final_score real, detected_at timestamptz, replay_id text)`);
     }
     await this.facts.applyIn(tx, applied);
     if (rows.length > 0) await this.signals.extendIn(tx, head?.seq ?? 0);

@@ -18,6 +18,7 @@ import { storedAs } from '../../domain/check';
 import type { Db } from '../client';
 import { replayBooks, replayRuns, type ReplayRunRow } from '../schema';
 import type { LedgerEntry, LedgerRepository } from './ledger';
+import type { EntryText } from './ledger-text';
 
 export const REPLAY_STATUSES = ['running', 'done', 'failed'] as const;
 export type ReplayStatus = (typeof REPLAY_STATUSES)[number];
@@ -166,10 +167,10 @@ export class ReplayRunsRepository {
    * run, one of them after losing its lease) throws ReplayConflict and writes
    * nothing. Resolves to the records written.
    */
-  async commitSlice(id: string, entries: LedgerEntry[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
+  async commitSlice(id: string, entries: readonly EntryText[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
     return this.db.transaction(async (tx) => {
       await this.claim(tx, id, progress.records, 'a slice of its records');
-      const written = await this.ledger.forReplay(id).appendIn(tx, entries);
+      const written = await this.ledger.forReplay(id).appendTextsIn(tx, entries);
       await tx
         .update(replayRuns)
         .set({
@@ -202,18 +203,18 @@ export class ReplayRunsRepository {
   }
 
   /**
-   * Stores every symbol's book as of session `through`, `perStatement`
+   * Stores every symbol's book (its JSON) as of session `through`, `perStatement`
    * symbols a statement (`between` runs between them: the caller's yield),
    * then, in one transaction, makes it the set a resume reads — every entry
    * up to `through` is written by then, so none is to be skipped — and
    * removes the older set — if the run still stands at `options.records`
    * written (ReplayConflict otherwise).
    */
-  async storeBooks(id: string, through: number, books: Books, options: { records: number; perStatement: number; between?: () => Promise<void> }): Promise<void> {
+  async storeBooks(id: string, through: number, books: Readonly<Record<string, string>>, options: { records: number; perStatement: number; between?: () => Promise<void> }): Promise<void> {
     const symbols = Object.keys(books);
     for (let i = 0; i < symbols.length; i += options.perStatement) {
       if (i > 0) await options.between?.();
-      const rows = symbols.slice(i, i + options.perStatement).map((symbol) => ({ replay_id: id, through, symbol, book: JSON.stringify(books[symbol]) }));
+      const rows = symbols.slice(i, i + options.perStatement).map((symbol) => ({ replay_id: id, through, symbol, book: books[symbol]! }));
       await this.db.execute(sql`
         insert into ${replayBooks} (replay_id, through, symbol, book)
         select replay_id, through, symbol, book from json_to_recordset(${JSON.stringify(rows)}::json) as r(replay_id text, through integer, symbol text, book text)

@@ -31,7 +31,10 @@
  * `SLICE_MS` (the rest of its symbols go in the next task), so the lane's
  * threads are never held long and a stop takes effect within a slice; the
  * chunk's records are put in ledger order a session at a time, with the event
- * loop free between sessions.
+ * loop free between sessions. A replay written to the ledger (`entries`) has
+ * the workers hand back each record as its ledger entry's text, packed
+ * (workers/replay-entries, jobs/replay/ordered): the server's thread never
+ * holds a chunk as an object graph per record.
  */
 import type { Books, ReplayParams, UniverseDescription } from '../../domain/replay';
 import type { RegimeReading, Signal, Timeframe } from '../../domain/signal';
@@ -45,6 +48,8 @@ import { SLICE_MS } from '../../../workers/slice';
 import type { ReplayMatrices } from '../../../workers/replay';
 import { indexAtOrBefore } from '../../../workers/store';
 import { STALE_AFTER_BARS } from '../scan';
+import { compareKeys, keyOf, phase, type ReplayTag } from '../../../workers/replay-entries';
+import { orderEntries, type OrderedEntries } from './ordered';
 import { replayUniverse } from './universe';
 
 export interface ReplayDeps {
@@ -73,6 +78,9 @@ export interface PreparedReplay {
   universeSize: number[];
 }
 
+/** Every symbol's book as JSON, by symbol (workers/replay `ReplayScanResult.book`). */
+export type BookTexts = Record<string, string>;
+
 /** One chunk of sessions, its records in ledger order, and what it did. */
 export interface ReplayChunk {
   /** Sessions [from, to). */
@@ -82,8 +90,10 @@ export interface ReplayChunk {
   tally: SessionTally & { signals: number };
   /** With `listings`: each session's ranked signals over the whole universe (index k − from). */
   listings?: Signal[][];
-  /** Every symbol's book after this chunk (what a resumed replay starts the next chunk from). */
-  books: Books;
+  /** Every symbol's book after this chunk, as JSON (what a resumed replay starts the next chunk from). */
+  books: BookTexts;
+  /** With `entries`: the records as that replay's ledger entries, in ledger order (`records` is empty then). */
+  entries?: OrderedEntries;
 }
 
 const dateOf = (ts: number) => new Date(ts).toISOString().slice(0, 10);
@@ -190,27 +200,17 @@ export interface ChunkOptions {
   failure?: FailureRule;
   /** Stops the tasks in flight (a stopped walk rejects with an AbortError). */
   signal?: AbortSignal;
+  /** The replay whose ledger entries the chunks carry (made in the workers: `ReplayChunk.entries`) instead of the records. */
+  entries?: ReplayTag;
 }
 
 const byRank = (a: Signal, b: Signal) => b.finalScore - a.finalScore || a.id.localeCompare(b.id);
-
-/** Phases of a session's records, in the order a live run appends them. */
-function phase(r: BookRecord): number {
-  return r.kind === 'signal' ? 0 : r.kind === 'event' ? (r.phase === 'listed' ? 1 : 2) : 3;
-}
-
-/** A record's place within its session and phase (see the module comment). */
-function keyOf(r: BookRecord): [number, string] {
-  if (r.kind === 'signal') return [-r.signal.finalScore, r.signal.id];
-  if (r.kind === 'event') return r.phase === 'listed' ? [-r.rankScore, r.signalId] : [0, r.signalId];
-  return [0, `${r.surfacedAt}\u0000${String(1e6 - r.finalScore).padStart(12, '0')}\u0000${r.signalId}`];
-}
 
 /** Orders one session's records as a live run would append them (stable: a signal's own events keep their order). */
 function sessionOrder(records: BookRecord[]): BookRecord[] {
   return records
     .map((r, i) => ({ r, i, p: phase(r), k: keyOf(r) }))
-    .sort((a, b) => a.p - b.p || a.k[0] - b.k[0] || (a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0) || a.i - b.i)
+    .sort((a, b) => compareKeys(a.p, a.k[0], a.k[1], a.i, b.p, b.k[0], b.k[1], b.i))
     .map((x) => x.r);
 }
 
@@ -243,11 +243,11 @@ async function ledgerOrderSliced(records: BookRecord[]): Promise<BookRecord[]> {
 /**
  * Walks the prepared sessions in chunks (see the module comment), yielding
  * each chunk's records in ledger order. The next chunk is computed while the
- * caller handles the current one. `books` is updated in place.
+ * caller handles the current one.
  */
 export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, options: ChunkOptions = {}): AsyncGenerator<ReplayChunk> {
   const { pool, barStore } = deps;
-  const books: Books = options.books ?? {};
+  const books: BookTexts = Object.fromEntries(Object.entries(options.books ?? {}).map(([symbol, book]) => [symbol, JSON.stringify(book)]));
   const size = options.chunkSessions ?? 21;
   const n = replay.sessionTs.length;
   const handle = barStore.handle();
@@ -273,6 +273,7 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
           symbols: rest.map(({ symbol, column }) => ({ symbol, column, earnings: replay.earnings.get(symbol) ?? null, book: books[symbol] ?? null })),
           listings: options.listings,
           budgetMs: SLICE_MS,
+          ...(options.entries ? { entries: options.entries } : {}),
           ...(options.failure ? { failure: options.failure } : {}),
         },
         lane,
@@ -294,9 +295,10 @@ export async function* replayChunks(deps: ReplayDeps, replay: PreparedReplay, op
       tally.listed += r.tally.listed;
       tally.unresolvable += r.tally.unresolvable;
     }
-    tally.signals = records.filter((r) => r.kind === 'signal').length;
-    // A snapshot: the next chunk's results replace these book objects, never change them.
+    // A snapshot: the next chunk's results replace these books, never change them.
     const chunk: ReplayChunk = { from, to, records: await ledgerOrderSliced(records), tally, books: { ...books } };
+    if (options.entries) chunk.entries = await orderEntries(results.flatMap((r) => (r.entries ? [r.entries] : [])), from, to);
+    tally.signals = chunk.entries ? chunk.entries.signals() : records.filter((r) => r.kind === 'signal').length;
     if (options.listings) {
       chunk.listings = Array.from({ length: to - from }, (_, j) => results.flatMap((r) => r.listings?.[j] ?? []).sort(byRank));
     }

@@ -20,16 +20,14 @@
  * const run = await runReplay(deps, { timeframe: 'daily', from: '2024-01-02', to: '2024-12-31', universe: { kind: 'sp500' }, benchmark: 'SPY' }, { origin: 'cli' });
  * run.status; // => 'done'
  */
-import type { LedgerEntry } from '../../db/repositories/ledger';
 import { ReplayConflict, type ReplayRun, type ReplayRunsRepository } from '../../db/repositories/replays';
-import { eventEntry, signalEntry } from '../../db/repositories/scan-entries';
 import type { ReplayParams } from '../../domain/replay';
 import { newId } from '../../ids';
 import { yieldToEventLoop } from '../../db/client';
 import { SLICE_MS } from '../../../workers/slice';
 import { canonicalJson } from '../../ledger/canonical';
 import type { Logger } from '../../log';
-import type { BookRecord } from '../../../workers/replay-book';
+import type { ReplayTag } from '../../../workers/replay-entries';
 import { prepareReplay, replayChunks, type PreparedReplay, type ReplayDeps } from './engine';
 
 export interface ReplayJobDeps extends ReplayDeps {
@@ -97,46 +95,9 @@ export class SliceSize {
 }
 
 /** What names a replay in every one of its records. */
-function tagOf(runId: string, prepared: PreparedReplay) {
+function tagOf(runId: string, prepared: PreparedReplay): ReplayTag {
   const { params, source } = prepared;
   return { id: runId, source, timeframe: params.timeframe, from: params.from, to: params.to, universe: params.universe.kind, benchmark: params.benchmark };
-}
-
-/** A book record as a replay ledger entry (the live record's fields, marked as a replay's). */
-export function replayEntry(r: BookRecord, runId: string, prepared: PreparedReplay): LedgerEntry {
-  const marks = { mode: 'replay', replay: tagOf(runId, prepared) };
-  if (r.kind === 'signal') {
-    const s = r.signal;
-    const base = signalEntry(s, runId, prepared.source, r.surfacedAt, r.regime, r.alert);
-    return {
-      ...base,
-      replayId: runId,
-      data: {
-        ...base.data,
-        ...marks,
-        components: s.components,
-        geometry: s.geometry,
-        rsRank: s.rsRank,
-        avgDollarVolume: s.avgDollarVolume,
-        distancePct: s.distancePct,
-        breakoutVolumeRatio: s.breakoutVolumeRatio,
-      },
-    };
-  }
-  if (r.kind === 'event') {
-    const base = eventEntry(r.signalId, runId, r.from, r.to, r.price, r.at);
-    return { ...base, replayId: runId, data: { ...base.data, ...marks } };
-  }
-  return {
-    kind: 'outcome',
-    signalId: r.signalId,
-    patternType: r.patternType,
-    scoreBand: r.scoreBand,
-    finalScore: r.finalScore,
-    detectedAt: new Date(r.detectedAt),
-    replayId: runId,
-    data: { ...r.data, ...marks },
-  };
 }
 
 /** The digest that makes the same request find the same run. */
@@ -185,13 +146,15 @@ export async function runReplay(deps: ReplayJobDeps, params: ReplayParams, optio
   let sinceBooks = skip;
   let booksAt = Date.now();
   try {
-    for await (const chunk of replayChunks(deps, prepared, { startAt, books, chunkSessions: options.chunkSessions, signal })) {
+    // The records come as their ledger entries, made in the workers (workers/replay-entries).
+    for await (const chunk of replayChunks(deps, prepared, { startAt, books, chunkSessions: options.chunkSessions, signal, entries: tagOf(run.id, prepared) })) {
+      const list = chunk.entries!;
       // After a restart, the entries written since the stored books are computed again and skipped.
-      const from = Math.min(skip, chunk.records.length);
+      const from = Math.min(skip, list.length);
       skip -= from;
-      for (let k = from; k < chunk.records.length; ) {
+      for (let k = from; k < list.length; ) {
         const began = performance.now();
-        const entries = chunk.records.slice(k, k + slice.size).map((r) => replayEntry(r, run.id, prepared));
+        const entries = list.slice(k, k + slice.size, run.id);
         k += entries.length;
         const surfaced = entries.filter((e) => e.kind === 'signal').length;
         sinceBooks += entries.length;
