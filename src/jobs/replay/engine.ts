@@ -44,7 +44,7 @@ import { yieldToEventLoop } from '../../db/client';
 import { inTurn, type KernelPool, type RunOptions } from '../../pool';
 import type { BarStore } from '../../store';
 import type { BookRecord, SessionTally } from '../../../workers/replay-book';
-import { SLICE_MS } from '../../../workers/slice';
+import { deadline, SLICE_MS } from '../../../workers/slice';
 import type { ReplayMatrices } from '../../../workers/replay';
 import { indexAtOrBefore } from '../../../workers/store';
 import { STALE_AFTER_BARS } from '../scan';
@@ -159,7 +159,15 @@ export async function prepareReplay(deps: ReplayDeps, params: ReplayParams, sign
   const universeSize = new Array<number>(n).fill(0);
   const standOn = sessionTs.map((ts) => indexAtOrBefore(bench.ts, ts));
   const staleAfter = STALE_AFTER_BARS[timeframe];
-  withBars.forEach(({ symbol, ts }, c) => {
+  // Every symbol's membership at every session (the universe's ~500 symbols × the replay's sessions held the
+  // server's thread 40–60 ms at once as a first start's boot replay began: issue 27), a turn of the loop each
+  // time a slice's budget is spent.
+  let over = deadline(SLICE_MS);
+  for (const [c, { symbol, ts }] of withBars.entries()) {
+    if (over()) {
+      await yieldToEventLoop();
+      over = deadline(SLICE_MS);
+    }
     for (let k = 0; k < n; k++) {
       if (!universe.isMember(symbol, dates[k]!)) continue;
       const i = indexAtOrBefore(ts, sessionTs[k]!);
@@ -167,7 +175,7 @@ export async function prepareReplay(deps: ReplayDeps, params: ReplayParams, sign
       member[c * n + k] = 1;
       universeSize[k]!++;
     }
-  });
+  }
 
   const handle = barStore.handle();
   const columns = symbols.map((symbol, column) => ({ symbol, column }));
