@@ -20,6 +20,7 @@
  */
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AlertVerdicts, BreakoutState, ScanResult, Signal } from '../../domain/signal';
+import { runsOf } from '../../runs-of';
 import { yieldToEventLoop, type Db } from '../client';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals } from '../schema';
@@ -37,12 +38,6 @@ export const LEDGER_ROWS = 100;
 
 /** The event loop's turn between two statements (timers, I/O, a quote's tick). */
 const turn = yieldToEventLoop;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'execute'>;
 
@@ -103,7 +98,7 @@ export async function saveRunIn<E extends StreamEventInput>(
   await turn();
   const ids = result.signals.map((s) => s.id);
   const known = new Map<string, BreakoutState>();
-  for (const part of chunks(ids, ROWS_A_STATEMENT)) {
+  for (const part of runsOf(ids, ROWS_A_STATEMENT)) {
     const rows = await tx.select({ id: signals.id, state: signals.state }).from(signals).where(inArray(signals.id, part));
     for (const row of rows) known.set(row.id, stateOf(row.state, `signal ${row.id} state`));
     await turn();
@@ -130,7 +125,7 @@ export async function saveRunIn<E extends StreamEventInput>(
       seen.push(s.id);
     }
   }
-  for (const part of chunks(newSignals, INSERT_ROWS)) {
+  for (const part of runsOf(newSignals, INSERT_ROWS)) {
     await tx.insert(signals).values(
       part.map((s) => ({
         id: s.id,
@@ -159,16 +154,16 @@ export async function saveRunIn<E extends StreamEventInput>(
     await turn();
   }
   for (const [state, moving] of moved) {
-    for (const part of chunks(moving, ROWS_A_STATEMENT)) {
+    for (const part of runsOf(moving, ROWS_A_STATEMENT)) {
       await tx.update(signals).set({ state, lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
       await turn();
     }
   }
-  for (const part of chunks(seen, ROWS_A_STATEMENT)) {
+  for (const part of runsOf(seen, ROWS_A_STATEMENT)) {
     await tx.update(signals).set({ lastSeenRunId: runId, updatedAt: now }).where(inArray(signals.id, part));
     await turn();
   }
-  for (const part of chunks(stateEvents, INSERT_ROWS)) {
+  for (const part of runsOf(stateEvents, INSERT_ROWS)) {
     await tx.insert(signalEvents).values(part);
     await turn();
   }
@@ -188,7 +183,7 @@ export async function saveRunIn<E extends StreamEventInput>(
     ...newSignals.map((s) => signalEntry(s, runId, source, result.asOf, result.regime?.regime ?? null, noteOf(s.id))),
     ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
   ];
-  for (const part of chunks(entries, LEDGER_ROWS)) {
+  for (const part of runsOf(entries, LEDGER_ROWS)) {
     await ledger.appendIn(tx, part);
     await turn();
   }

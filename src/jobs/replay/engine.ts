@@ -51,6 +51,7 @@ import { STALE_AFTER_BARS } from '../scan';
 import { compareKeys, keyOf, phase, type ReplayTag } from '../../../workers/replay-entries';
 import { orderEntries, type OrderedEntries } from './ordered';
 import { replayUniverse } from './universe';
+import { runsOf } from '../../runs-of';
 
 export interface ReplayDeps {
   marketData: MarketData;
@@ -105,13 +106,6 @@ const SESSIONS_PER_TASK = 25;
 
 /** The background lane, stopped with `signal`. */
 const background = (signal?: AbortSignal): RunOptions => ({ lane: 'background', signal });
-
-/** Splits `items` into consecutive runs of at most `size`. */
-function runsOf<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * Loads what the replay reads and computes every session's cross-sectional
