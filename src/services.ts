@@ -326,20 +326,36 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       closers.push(close);
     },
     async close() {
-      for (const close of closers.splice(0)) await close();
-      await background.stop();
-      await backtests.close();
-      await hub.close();
-      await streamCaps.close();
-      await bus.close();
-      await pool.destroy();
-      await marketData.flush();
-      await rateLimitStore.close();
-      redis?.close();
-      await auth.close();
-      await database.close();
+      const steps: [string, () => unknown][] = [
+        ...closers.splice(0).map((close, n): [string, () => unknown] => [`registered closer ${n + 1}`, close]),
+        ['background loops', () => background.stop()],
+        ['backtest jobs', () => backtests.close()],
+        ['stream hub', () => hub.close()],
+        ['stream caps', () => streamCaps.close()],
+        ['event bus', () => bus.close()],
+        ['worker pool', () => pool.destroy()],
+        ['market data flush', () => marketData.flush()],
+        ['rate-limit store', () => rateLimitStore.close()],
+        ['redis', () => redis?.close()],
+        ['auth', () => auth.close()],
+        ['database', () => database.close()],
+      ];
+      for (const [step, close] of steps) await timedStep(log, step, close);
     },
   };
+}
+
+/**
+ * One step of `close`, named in the log as it starts (debug) and when it took
+ * over a second (warn): a shutdown that overruns its deadline, or a test's
+ * teardown that hangs, says which part it waited for.
+ */
+async function timedStep(log: Logger, step: string, close: () => unknown): Promise<void> {
+  const started = performance.now();
+  log.debug('closing', { step });
+  await close();
+  const ms = Math.round(performance.now() - started);
+  if (ms > 1000) log.warn('closing took long', { step, ms });
 }
 
 /** A live stream's trades as the hub's quotes: pushed, never polled (stream/quotes). */

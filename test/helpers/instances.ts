@@ -9,7 +9,7 @@
  * const [a, b] = cluster.instances;
  * await cluster.close();
  */
-import type { Logger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/log';
 import type { MarketDataProvider } from '../../src/providers/types';
 import { createTestContext, type TestContext } from './app';
 import { serve } from './sse';
@@ -34,11 +34,17 @@ export interface DeploymentOptions {
 export async function deployment(options: DeploymentOptions, count: number) {
   const keyPrefix = options.keyPrefix ?? `breakline:test:${crypto.randomUUID()}:`;
   const instances: Instance[] = [];
+  /** Each instance's last step of closing (services' `close` logs each at debug), for a teardown that hangs. */
+  const closing = new Map<number, string>();
+  const closingLog = (n: number) =>
+    createLogger('debug', (line) => {
+      if (line.includes('"msg":"closing')) closing.set(n, line);
+    });
   const add = async (): Promise<Instance> => {
     const ctx = await createTestContext({
       env: options.env,
       provider: options.provider?.(),
-      log: options.log,
+      log: options.log ?? closingLog(instances.length),
       redisBus: { url: options.redisUrl, keyPrefix },
       sameDatabaseAs: instances[0]?.ctx,
     });
@@ -53,10 +59,19 @@ export async function deployment(options: DeploymentOptions, count: number) {
     instances,
     /** One more instance of the same deployment. */
     add,
+    /** Closes every instance; one still closing after 30 s is named on stderr with the step it is in (the teardown's own limit then fails it). */
     async close(): Promise<void> {
-      for (const { ctx, server } of [...instances].reverse()) {
-        await server.stop();
-        await ctx.close();
+      let at = 'none yet';
+      const watchdog = setTimeout(() => console.error(`deployment still closing after 30 s: ${at}; last steps: ${[...closing].map(([n, line]) => `instance ${n}: ${line}`).join(' | ')}`), 30_000);
+      try {
+        for (const [n, { ctx, server }] of [...instances.entries()].reverse()) {
+          at = `instance ${n}: its server's stop`;
+          await server.stop();
+          at = `instance ${n}: its context's close`;
+          await ctx.close();
+        }
+      } finally {
+        clearTimeout(watchdog);
       }
     },
   };
