@@ -1,7 +1,7 @@
 /**
  * @module background/ahead
  * Work done ahead of the requests that would otherwise pay for it, on the
- * background loop (background/poller): a pass every interval runs the work a
+ * background loop (src/poller): a pass every interval runs the work a
  * higher layer hands over once it exists (`serve`) — the composition root
  * builds the loop with the other workers, the module that knows the work
  * (modules/transparency: the replay's figures) supplies it. Until then a pass
@@ -16,8 +16,8 @@
  * ahead.serve((stopping) => computeAhead(services, stopping));
  */
 import type { Logger } from '../log';
-import type { Lease } from './lease';
-import { PolledWorker } from './poller';
+import type { Lease } from '../db/lease';
+import { PolledWorker } from '../poller';
 
 /** How often a pass runs by default: a finished replay's figures are kept within a minute. */
 const EVERY_MS = 60_000;

@@ -1,7 +1,7 @@
 /**
  * @module background/boot-replay
  * The boot replay (jobs/replay/boot) once per cluster, as a background
- * worker on the one poller (background/poller): only the instance holding
+ * worker on the one poller (src/poller): only the instance holding
  * its lease runs or resumes it (one resumer, not one per instance: resumed on
  * three at once, its records were written three times). The others look in
  * every `takeOverMs` and take the run over if the holder stopped before it
@@ -18,8 +18,8 @@
 import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import { runBootReplay } from '../jobs/replay/boot';
 import type { ReplayJobDeps } from '../jobs/replay/run';
-import { Lease } from './lease';
-import { PolledWorker } from './poller';
+import { Lease } from '../db/lease';
+import { PolledWorker } from '../poller';
 
 /** How often an instance that does not hold the boot replay's lease looks whether it is done or needs taking over. */
 const TAKE_OVER_MS = 30_000;

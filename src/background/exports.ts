@@ -15,7 +15,7 @@
  * `{ dataset, format, filters, generatedAt, records: [...] }`, each record as
  * the ledger endpoint shows it (or a journal entry with its figures).
  */
-import { PolledWorker } from './poller';
+import { PolledWorker } from '../poller';
 import { databaseUnreachable } from '../db/client';
 import type { JournalRepository } from '../db/repositories/journal';
 import type { ExportsRepository, StoredExport } from '../db/repositories/exports';

@@ -12,7 +12,7 @@ import type { Logger } from '../log';
 import { ClusterFeed } from '../providers/live/cluster';
 import { RedisLiveRelay } from '../providers/live/relay';
 import type { LiveFeed } from '../providers/live/types';
-import { Lease } from './lease';
+import { Lease } from '../db/lease';
 
 export interface ShareOptions {
   locks: ClusterLocks;

@@ -3,7 +3,7 @@
  * Runs the universe scan of each timeframe when there are new bars: when the
  * benchmark's latest bar is newer than the last run's, or the last run is older
  * than the interval (the current session's partial bar has moved on). Only the
- * instance holding the scheduler's lease (background/lease; PGlite: the one
+ * instance holding the scheduler's lease (db/lease; PGlite: the one
  * process) schedules; a leader that loses it (the database restarted) stops
  * before saving, and whoever takes it next carries on. A pass that failed —
  * the database away, most often — is tried again with backoff rather than a
@@ -11,8 +11,8 @@
  * feed, a bar's close asks for a pass at once (`barClosed`) rather than at the
  * next tick, and no scan starts while the feed is filling a gap (`hold`).
  */
-import { Lease } from './lease';
-import { Poller } from './poller';
+import { Lease } from '../db/lease';
+import { Poller } from '../poller';
 import { LOCK_KEYS } from '../db/cluster-locks';
 import type { Database } from '../db/client';
 import type { ScansRepository } from '../db/repositories/scans';

@@ -22,7 +22,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import { PolledWorker } from './poller';
+import { PolledWorker } from '../poller';
 import type { StoredDelivery, WebhooksRepository } from '../db/repositories/webhooks';
 import type { Logger } from '../log';
 import { checkWebhookUrl } from '../jobs/webhook-address';

@@ -23,14 +23,14 @@ import { SCORE_BANDS, type ScanResult, type Signal } from '../domain/signal';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import type { BusEventInput, EventBus } from '../stream/bus';
-import type { WebhookSender } from '../background/webhooks';
 
 export interface AlertRuleDeps {
   rules: AlertRulesRepository;
   watchlists: WatchlistsRepository;
   dispatches: AlertDispatchesRepository;
   bus: EventBus;
-  webhooks: Pick<WebhookSender, 'kick'>;
+  /** The webhook sender (background/webhooks), woken when a delivery was written. */
+  webhooks: { kick(): Promise<unknown> | unknown };
   log: Logger;
   now?: () => number;
 }

@@ -19,7 +19,7 @@
  * pool), its result is written once the database is back (tried with backoff
  * for up to RESULT_TRIES), and heartbeats back off and resume.
  */
-import { Backoff, pause } from '../background/backoff';
+import { Backoff, pause } from '../backoff';
 import { databaseUnreachable } from '../db/client';
 import type { BacktestJobsRepository } from '../db/repositories/backtest-jobs';
 import type { BacktestJob, JobProgress, JobStatus, WalkForwardResponse } from '../domain/backtest';

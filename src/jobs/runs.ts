@@ -14,11 +14,11 @@
  * window, resolves outcomes and checkpoints the ledger. One run per timeframe
  * at a time: a second caller shares the run in progress, and across the
  * instances sharing a PostgreSQL database one instance scans under the
- * timeframe's lease (background/lease) while the others wait and read its
+ * timeframe's lease (db/lease) while the others wait and read its
  * run; the run is saved only over the head it was scanned after (a fence in
  * the transaction), so a scan that lost its lease mid-way writes nothing.
  */
-import { Lease } from '../background/lease';
+import { Lease } from '../db/lease';
 import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import type { PersistedRun, RunChanges, RunFence, RunSummary, ScansRepository, Transition } from '../db/repositories/scans';

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'bun:test';
 import { WorkAhead } from '../../src/background/ahead';
-import { Lease } from '../../src/background/lease';
+import { Lease } from '../../src/db/lease';
 import { LOCK_KEYS, type ClusterLocks } from '../../src/db/cluster-locks';
 import { createLogger } from '../../src/log';
 import { until } from '../helpers/until';

@@ -1,5 +1,5 @@
 /**
- * A lease (background/lease) across a PostgreSQL restart, on a private server
+ * A lease (db/lease) across a PostgreSQL restart, on a private server
  * (test/helpers/postgres-server): the holder's term ends the moment its lock
  * connection closes (its signal aborted with LeaseLost), nobody holds it while
  * the database is away, and afterwards exactly one instance takes it — never
@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import postgres from 'postgres';
-import { Lease, LeaseLost } from '../../src/background/lease';
+import { Lease, LeaseLost } from '../../src/db/lease';
 import { LOCK_KEYS, postgresLocks, type ClusterLocks } from '../../src/db/cluster-locks';
 import { createLogger } from '../../src/log';
 import { privatePostgresSkip, startPostgresServer, type PostgresServer } from '../helpers/postgres-server';

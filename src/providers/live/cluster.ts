@@ -5,7 +5,7 @@
  * refused with `406 connection limit exceeded` — alpacahq/alpaca-docs,
  * realtime.md; Polygon: `max_connections` per cluster), so of the instances
  * sharing one database and one Redis only the one holding the `liveFeed`
- * lease (background/lease, db/cluster-locks) runs the vendor's socket (the
+ * lease (db/lease, db/cluster-locks) runs the vendor's socket (the
  * `local` feed). It hands every bar, window close and watched trade to the
  * others over the relay (./relay), and every heartbeat its stream's status.
  * The others tell it which symbols their clients watch (`want`, every
@@ -33,7 +33,7 @@ import type { RelayMessage, LiveRelay } from './relay';
 import { RelayHistory, type KeptMessage } from './relay-history';
 import type { LiveBar, LiveDay, LiveFeed, LiveStatus, LiveTrade, WindowClose } from './types';
 
-/** The part of background/lease's `Lease` the feed uses. */
+/** The part of db/lease's `Lease` the feed uses. */
 export interface FeedLease {
   readonly held: boolean;
   readonly signal: AbortSignal;

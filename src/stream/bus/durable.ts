@@ -12,7 +12,7 @@
  *   `pollMs.outage` while Redis is down, and at once when a position arrives
  *   with a hole before it (positions are dense, so a hole is always seen).
  *   The log's reads (with the relay's catch-up and pruning) run on the
- *   background poller (background/poller), as Redis's reads do; `start` and
+ *   background poller (src/poller), as Redis's reads do; `start` and
  *   `stop` are the bus's place in the ordered list of background workers
  *   (background/list).
  *
@@ -28,7 +28,7 @@
  * await bus.open(100, 60_000);
  * bus.publish('breakouts.new', { signal });
  */
-import { Poller } from '../../background/poller';
+import { Poller } from '../../poller';
 import type { Logger } from '../../log';
 import { busEvent, checkedEvent } from './check';
 import type { BusEvent, BusEventInput, BusEvents, BusGap, BusHealth, BusOpening, Channel, EventBus, LoggedBusEvent } from './interface';

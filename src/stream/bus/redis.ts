@@ -7,7 +7,7 @@
  * relayed by two instances (or twice by one) is added once, and the stream
  * stays in position order. Each instance reads it with one blocking `XREAD`
  * after another from the position it has delivered (a loop on the background
- * poller, background/poller: a failed read is tried again in half a second). Redis is never the only copy: an
+ * poller, src/poller: a failed read is tried again in half a second). Redis is never the only copy: an
  * event it lost (a restart without persistence, an outage while relaying) is
  * read from the log by the bus (stream/bus/durable).
  *
@@ -18,7 +18,7 @@
  * (XADD: "the ID specified … must be greater than the last ID in the stream")
  */
 import Redis from 'ioredis';
-import { Poller } from '../../background/poller';
+import { Poller } from '../../poller';
 import type { Logger } from '../../log';
 
 export interface RedisTransportOptions {

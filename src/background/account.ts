@@ -1,10 +1,11 @@
 /**
- * @module jobs/account
+ * @module background/account
  * The account features' services, built once by the composition root
  * (services.ts): a user's watchlists, alert rules and their dispatch after
  * every persisted run, notifications, journal, exports and their background
  * maker, community posts, idempotency keys, and the webhook sender with its
- * delivery log.
+ * delivery log. Here, beside the two background loops it builds (the export
+ * maker, the webhook sender), so that jobs/ never imports a loop.
  */
 import { readFileSync } from 'node:fs';
 import pkg from '../../package.json' with { type: 'json' };
@@ -22,11 +23,11 @@ import type { ScansRepository } from '../db/repositories/scans';
 import type { StreamEventsRepository } from '../db/repositories/stream-events';
 import { WatchlistsRepository } from '../db/repositories/watchlists';
 import { WebhooksRepository } from '../db/repositories/webhooks';
-import { ExportJobs } from '../background/exports';
-import { WebhookSender } from '../background/webhooks';
+import { ExportJobs } from './exports';
+import { WebhookSender } from './webhooks';
 import type { Logger } from '../log';
 import type { EventBus } from '../stream/bus';
-import { AlertRuleDispatcher } from './alert-rules';
+import { AlertRuleDispatcher } from '../jobs/alert-rules';
 
 export interface Account {
   watchlists: WatchlistsRepository;

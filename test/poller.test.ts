@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test';
-import { Poller } from '../../src/background/poller';
-import { createLogger } from '../../src/log';
+import { Poller } from '../src/poller';
+import { createLogger } from '../src/log';
 
 const log = createLogger('silent');
 

@@ -1,10 +1,10 @@
 /**
- * @module background/poller
+ * @module poller
  * The one polling loop every background worker runs on (exports, webhook
  * deliveries, the scheduler, the boot replay, the event bus's log reads and
  * Redis reads): a pass now and then every `everyMs`, never two
  * passes at once, and a failed pass (the database away, most often) tried
- * again soon with backoff (background/backoff) rather than a whole interval
+ * again soon with backoff (src/backoff) rather than a whole interval
  * later. `run()` joins the pass in progress (a tick of the interval, a test
  * waiting for the work); `kick()` asks for one more pass after it (new work
  * arrived mid-pass: an export queued, an alert fired). `stop()` ends the loop
@@ -16,7 +16,7 @@
  * void poller.kick();    // new work: a pass after the one running
  * await poller.stop();   // no pass begins; the one running finishes
  */
-import type { Logger } from '../log';
+import type { Logger } from './log';
 import { Backoff } from './backoff';
 
 export interface PollerOptions {
@@ -31,7 +31,7 @@ export interface PollerOptions {
   unref?: boolean;
   /** One pass; a throw is a failure: another pass follows with backoff. */
   pass: () => Promise<void>;
-  /** Backoff bounds after failures in a row (background/backoff's defaults: 1 s, 30 s). */
+  /** Backoff bounds after failures in a row (src/backoff's defaults: 1 s, 30 s). */
   baseMs?: number;
   maxMs?: number;
   /** Retries after a failure run only once the loop is started (a scheduler ticked by hand in tests retries nothing). */

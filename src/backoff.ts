@@ -1,5 +1,5 @@
 /**
- * @module background/backoff
+ * @module backoff
  * How a background loop meets a dependency that is away (the database
  * restarting, most often): it waits longer after each failure in a row —
  * `baseMs · 2^(n−1)` up to `maxMs` (exponential backoff, as AWS's
@@ -11,7 +11,7 @@
  * const backoff = new Backoff({ what: 'export pass', log, baseMs: 1000, maxMs: 30_000 });
  * try { await pass(); backoff.succeeded(); } catch (error) { setTimeout(again, backoff.failed(error)); }
  */
-import type { Logger } from '../log';
+import type { Logger } from './log';
 
 export interface BackoffOptions {
   /** What fails, for the log (`export pass`, `scheduled scan`, …). */

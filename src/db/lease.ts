@@ -1,5 +1,5 @@
 /**
- * @module background/lease
+ * @module db/lease
  * Once-per-cluster work. A `Lease` is one of the cluster's named locks
  * (db/cluster-locks `LOCK_KEYS`) held by this instance for a term: the work
  * it guards runs only while `held`, and watches `signal`, which is aborted the
@@ -20,7 +20,7 @@
  * const lease = new Lease({ name: 'scheduler', key: LOCK_KEYS.scheduler, locks: database.locks, log });
  * if (await lease.acquire()) await work(lease.signal); // work stops when lease.signal aborts
  */
-import type { ClusterLocks } from '../db/cluster-locks';
+import type { ClusterLocks } from './cluster-locks';
 import type { Logger } from '../log';
 
 /** Why a term ended: the reason of its signal. */
