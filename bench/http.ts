@@ -39,6 +39,10 @@
  * Every row then also gives its req/s and p99 over the contract floor's of the
  * same connections (`req/s ÷ floor`, `p99 ÷ floor`; issue 27's goal: ≥ 0.95
  * and ≤ 1.5), and each row the load average when its runs ended.
+ * `--env NAME:VAR=VALUE` (repeatable) sets VAR in the environment of the
+ * server of the tree named NAME only (`this tree` names this one): the same
+ * directory listed twice under two names, an allocator or engine setting
+ * apart, measured side by side.
  * `main µs/req` is the CPU of the process's main thread alone (the event loop
  * that answers), the rest of `CPU µs/req` its other threads' (the collector's
  * helpers, the JIT, the allocator's scavenger, the worker pool): a thread
@@ -55,6 +59,7 @@
  *   bun run bench/http.ts --target /api/snapshot --seconds 3
  *   bun run bench/http.ts --smoke                           # 1 s per measurement, 64 connections
  *   bun run bench/http.ts --floor --gc --target /api/bars    # with the collections of each server
+ *   bun run bench/http.ts --tree main=/tmp/main --tree off=/tmp/main --env off:MIMALLOC_PURGE_DELAY=-1  # one tree twice, an environment apart
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, symlinkSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -135,7 +140,7 @@ async function measured(url: string, pid: number, opts: { seconds: number; conne
 }
 
 /** A server process from `root`, warmed up (ready), on a port of its own; with `floorPort`, bench/floor preloaded beside the app on that port. */
-async function startServer(root: string, logLevel: string, floorPort?: number, logGc = false) {
+async function startServer(root: string, logLevel: string, floorPort?: number, logGc = false, extraEnv: Record<string, string> = {}) {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(resolve(import.meta.dir, '../node_modules'), join(root, 'node_modules'));
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-http-'));
   const port = await freePort();
@@ -143,7 +148,7 @@ async function startServer(root: string, logLevel: string, floorPort?: number, l
   const preload = floorPort === undefined ? [] : ['--preload', resolve(import.meta.dir, 'floor.ts')];
   const proc = Bun.spawn([process.execPath, 'run', ...preload, join(root, 'src/index.ts')], {
     cwd: root,
-    env: { ...process.env, ...(floorPort === undefined ? {} : { BENCH_FLOOR_PORT: String(floorPort) }), ...(logGc ? { BUN_JSC_logGC: '1' } : {}), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
+    env: { ...process.env, ...extraEnv, ...(floorPort === undefined ? {} : { BENCH_FLOOR_PORT: String(floorPort) }), ...(logGc ? { BUN_JSC_logGC: '1' } : {}), PORT: String(port), HOST: '127.0.0.1', STATE_DIR: stateDir, LOG_LEVEL: logLevel, RATE_LIMIT_QUOTA: '1000000000', SCAN_INTERVAL_SECONDS: '0', REPLAY_ON_BOOT: 'off', DATABASE_URL: '', REDIS_URL: '' },
     stdout: 'ignore',
     // At info the access lines go to a pipe that is read and dropped (as a process manager would read them).
     stderr: logLevel === 'warn' && !logGc ? 'ignore' : 'pipe',
@@ -205,6 +210,13 @@ export async function benchHttp(): Promise<void> {
   const withFloor = process.argv.includes('--floor');
   const logGc = process.argv.includes('--gc');
   const trees: [string, string][] = [...flag('--tree').map((t) => t.split('=') as [string, string]), ['this tree', resolve(import.meta.dir, '..')]];
+  // `--env NAME:VAR=VALUE`: VAR set for the server of the tree named NAME only (the same directory may be listed twice).
+  const envOf = (name: string): Record<string, string> =>
+    Object.fromEntries(flag('--env').flatMap((e) => {
+      const [tree, assignment = ''] = [e.slice(0, e.indexOf(':')), e.slice(e.indexOf(':') + 1)];
+      const eq = assignment.indexOf('=');
+      return tree === name && eq > 0 ? [[assignment.slice(0, eq), assignment.slice(eq + 1)]] : [];
+    }));
 
   const memory: Record<string, string | number>[] = [];
   const servers: { name: string; server: Awaited<ReturnType<typeof startServer>> }[] = [];
@@ -213,7 +225,7 @@ export async function benchHttp(): Promise<void> {
     for (const [i, [name, root]] of trees.entries()) {
       // The floor is preloaded into every tree's server (so each can be settled alike), measured beside this tree's
       // app (the last tree) only: one more row, not one per tree.
-      const server = await startServer(root, logLevel, withFloor ? await freePort() : undefined, logGc);
+      const server = await startServer(root, logLevel, withFloor ? await freePort() : undefined, logGc, envOf(name));
       servers.push({ name, server });
       memory.push({ tree: name, 'ready ms': server.readyMs, 'RSS ready MB': server.rssReady, 'RSS after 3 scans MB': server.rssScans });
     }
