@@ -138,8 +138,8 @@ export async function measureRoutes(server: Server, routes: Route[], token: stri
   return out;
 }
 
-/** Times a read stamps on its answer (when it was computed or verified, how long it took): not compared. */
-const STAMPS = /"(generatedAt|verifiedAt)":"[^"]*"|"durationMs":\d+/g;
+/** Times a read stamps on its answer (when it was computed or verified, how long it took) and an error's request id: not compared. */
+const STAMPS = /"(generatedAt|verifiedAt|requestId)":"[^"]*"|"durationMs":\d+/g;
 
 /** Whether every tree answered `path` with the same bytes, the time stamps aside: `yes`, or the trees that differ from the first (`--dump DIR`: written there). */
 export function sameBodies(path: string): string {

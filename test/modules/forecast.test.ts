@@ -223,6 +223,11 @@ describe('GET /api/forecast track record (ledger)', () => {
       const fit = fitGarch11(r);
       expect(body.volatility.params.omega).toBe(fit.omega); // the fit as in this thread, to the last bit
       expect(body.volatility.daily).toBe(Math.round(Math.sqrt(varianceFilter(fit, r).at(-1)!) * 1e6) / 1e6);
+      // Five callers of the same forecast at once share one computation.
+      tasks.length = 0;
+      const bodies = await Promise.all(Array.from({ length: 5 }, () => ctx.request('/api/forecast?symbol=MSFT&horizon=6').then((r) => r.text())));
+      expect(tasks.filter((t) => t === 'forecastModel')).toHaveLength(1);
+      expect(new Set(bodies).size).toBe(1);
     } finally {
       pool.run = run;
     }

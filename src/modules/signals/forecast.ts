@@ -22,6 +22,7 @@ import { CALIBRATION_FROM, GARCH_MIN } from '../../kernels/volatility-forecast';
 import { normalCdf } from '../../kernels/options/normal';
 import { round } from '../../kernels/round';
 import { performance, tradesWhere } from '../../ledger/performance';
+import { inFlight } from '../../in-flight';
 import { nextTradingDay } from '../../providers/calendar';
 import type { Services } from '../../services';
 import type { ForecastQuery, ForecastResponse } from './model';
@@ -55,7 +56,15 @@ function quantilesAt(price: number, variance: number) {
   return { p5: p5!, p25: p25!, p50: p50!, p75: p75!, p95: p95! };
 }
 
-export async function forecastOf(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
+/** Callers of the same forecast at once share one computation (issue 27): five cold callers of an `asOf` read the pattern's trades once, not five times back to back in the server's thread. */
+const sharedForecasts = inFlight<Deps['pool'], ForecastResponse>();
+
+export function forecastOf(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
+  const key = JSON.stringify([query.symbol, query.horizon, query.model, query.asOf ?? null]);
+  return sharedForecasts(deps.pool, key, () => computeForecast(deps, query));
+}
+
+async function computeForecast(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
   const { symbol, horizon, model: requestedModel } = query;
   const cutoff = query.asOf ? Date.parse(`${query.asOf}T00:00:00Z`) : Number.POSITIVE_INFINITY;
   await deps.marketData.instrument(symbol); // unknown symbol → 404
