@@ -220,7 +220,8 @@ export class SignalRuns {
       return head!.id;
     }
     deps.bus.announce(saved.events);
-    await this.holdSaved(runId, result, verdicts);
+    // The run is saved: a failure to hold it only means the next reader reads it back.
+    await this.holdSaved(runId, result, verdicts).catch((error: unknown) => deps.log.warn('scan run saved but not held; the next read reads it back', { runId, error: String(error) }));
     // Each step after the save in a turn of its own: together they held the main thread ~80 ms at once on a first start (issue 27).
     await yieldToEventLoop();
     // Stopping: the run is saved and announced; what follows is done again after the next run.
