@@ -10,7 +10,9 @@
  * CPU ms), each with the log lines that fell inside it, to see what ran, and
  * for each late quote what the main thread did between its tick and its
  * arrival (its CPU, or a turn that came late with little CPU: the thread
- * waited for a core).
+ * waited for a core). Beside the quotes, the physical floor over the same
+ * seconds: a bare process ticking on the same interval, its quotes read the
+ * same way (bench/stall/floor) — how late this machine let a tick be.
  * The market must be in session: like bench/stall, the servers run under
  * libfaketime on a session when it is shut now (`--at ISO` picks the instant;
  * bench/stall/clock). `--cpu-prof DIR` also keeps each server's CPU profile
@@ -29,6 +31,7 @@ const { flag, trees, cpuProfDir } = await import('./stall/options');
 const { clock } = await import('./stall/clock');
 const { startServer } = await import('./stall/server');
 const { watchQuotes, TICK_MS } = await import('./stall/quotes');
+const { startFloor } = await import('./stall/floor');
 const { printTable } = await import('./lib');
 
 const seconds = Number(flag('--seconds')[0] ?? 75);
@@ -51,22 +54,31 @@ for (let run = 1; run <= runs; run++) {
     const ready = clock.now();
     // The oldest quote, recorded here as well: QuotesMeasured gives the age only as text.
     const quotes = watchQuotes(server.base);
+    // The physical floor over the same seconds: a bare process ticking on the same interval (bench/stall/floor).
+    const floor = await startFloor();
+    const floorQuotes = watchQuotes(floor.base);
     await Bun.sleep(seconds * 1000);
     const measured = quotes.stop();
+    const floorMeasured = floorQuotes.stop();
+    await floor.stop();
     const loadAtEnd = load();
     await server.stop();
-    let stretches: Stretch[] = [];
+    let all: Stretch[] = [];
     try {
-      stretches = readFileSync(join(cpuProfDir!, `stretches-${server.pid}.jsonl`), 'utf8')
+      all = readFileSync(join(cpuProfDir!, `stretches-${server.pid}.jsonl`), 'utf8')
         .trim()
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as Stretch)
-        .filter((s) => s.to >= ready && s.from <= ready + seconds * 1000);
+        .map((l) => JSON.parse(l) as Stretch);
     } catch {
       // no stretch over 10 ms at all
     }
+    const stretches = all.filter((s) => s.to >= ready && s.from <= ready + seconds * 1000);
     const at = (l: Record<string, unknown>) => (typeof l.time === 'string' ? Date.parse(l.time) : Number.NaN);
+    // The warm-up's last step before ready (the first daily scan, saved, then read as readers see it): its stretches apart.
+    const step = (suffix: string) => at(server.logs.find((l) => String(l.msg).startsWith('warm-up: loading the latest daily scan') && String(l.msg).endsWith(suffix)) ?? {});
+    const [stepFrom, stepTo] = [step(')'), step('done')];
+    const warmUp = all.filter((s) => s.to >= stepFrom && s.from <= stepTo + 5).sort((a, b) => b.cpuMs - a.cpuMs);
     const longest = [...stretches].sort((a, b) => b.cpuMs - a.cpuMs).slice(0, 8);
     console.error(`\n${name} run ${run}: the longest stretches (CPU ms, +s after ready, wall ms) and the log lines inside each`);
     for (const s of longest) {
@@ -94,9 +106,11 @@ for (let run = 1; run <= runs; run++) {
       quotes: measured.quotes,
       'age s median / oldest': measured.ageS,
       [`late (> ${(2 * TICK_MS) / 1000} s)`]: measured.late,
+      'floor: age s median / oldest, late': `${floorMeasured.ageS}, ${floorMeasured.late}`,
       'stretches > 50 ms': stretches.filter((s) => s.cpuMs > 50).length,
       '> 100 ms': stretches.filter((s) => s.cpuMs > 100).length,
       'longest ms': longest.slice(0, 3).map((s) => Math.round(s.cpuMs)).join(', ') || '-',
+      'warm-up daily scan: longest ms': warmUp.slice(0, 3).map((s) => Math.round(s.cpuMs)).join(', ') || '-',
       'in stretches s': (stretches.reduce((sum, s) => sum + s.cpuMs, 0) / 1000).toFixed(1),
       'load before / end': `${loadBefore.split(' / ')[0]} / ${loadAtEnd.split(' / ')[0]}`,
     });

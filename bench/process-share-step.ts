@@ -34,7 +34,7 @@ if (reached('imports')) {
       if (reached('warm')) await services.warm();
       if (reached('compose')) {
         const app = createApp(services);
-        precompileHeavyRoutes(app);
+        await precompileHeavyRoutes(app);
         await prepareGraphQL(services);
         if (reached('app')) app.listen({ port: Number(process.env.PORT), hostname: '127.0.0.1' });
       }

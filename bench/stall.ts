@@ -41,8 +41,11 @@
  * between two turns of its event loop (bench/loop-stretches), and each
  * route's window (epoch ms) is printed to read them by.
  * The pieces are in bench/stall/ (options, clock, server, routes, writes,
- * quotes, trees, report). Prints; asserts nothing. The load average is printed with
- * the table: on a shared machine every figure moves with it.
+ * quotes, floor, trees, report). Prints; asserts nothing. The load average is printed with
+ * the table: on a shared machine every figure moves with it, and so, beside
+ * each route's worst `/livez` and the quotes' ages, is the physical floor of
+ * the same moment (bench/stall/floor: a bare Bun.serve process probed the
+ * same way, ticking quotes on the same interval).
  *
  *   bun run bench/stall.ts --tree main=/tmp/main
  */

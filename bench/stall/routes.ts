@@ -8,10 +8,12 @@
  * `--seeded` keeps each tree's first body of each route to compare the trees.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PAGE_LIMIT_MAX } from '../../src/pagination';
 import { probeWhile } from '../../test/helpers/livez-probe';
 import { clock } from './clock';
+import type { Floor } from './floor';
 import { CALLERS, cpuProfDir, dumpDir, timeoutMs } from './options';
 import type { Server } from './server';
 
@@ -30,6 +32,11 @@ export interface Measured {
   slowestS: string;
   statuses: string;
   replaying: boolean;
+  /** The bare process's worst `/livez` over the same window, probed the same way (bench/stall/floor), and its main thread's CPU then. */
+  floorMs?: number;
+  floorCpuMs?: number;
+  /** The load average (1 min) when the route's calls ended. */
+  load: number;
 }
 
 /** An example value for a required parameter, by name. */
@@ -91,8 +98,11 @@ export async function settle(base: string): Promise<void> {
   }
 }
 
-/** Each route cold, `CALLERS` at once, one route after the other; `tree` names whose bodies to keep (`--seeded`). */
-export async function measureRoutes(server: Server, routes: Route[], token: string, replaying: () => boolean, tree?: string): Promise<Map<string, Measured>> {
+/**
+ * Each route cold, `CALLERS` at once, one route after the other; `tree` names whose bodies to keep (`--seeded`).
+ * Given the `floor`, its bare process is probed the same way over the same window.
+ */
+export async function measureRoutes(server: Server, routes: Route[], token: string, replaying: () => boolean, tree?: string, floor?: Floor): Promise<Map<string, Measured>> {
   const out = new Map<string, Measured>();
   const keep = (path: string) => (text: string) => {
     if (!tree) return;
@@ -104,7 +114,12 @@ export async function measureRoutes(server: Server, routes: Route[], token: stri
     const running = replaying();
     const began = performance.now();
     const window = clock.now();
-    const report = await probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, keep(route.path)))), { pid: server.pid });
+    let ended!: () => void;
+    const callsEnded = new Promise<void>((resolve) => (ended = resolve));
+    const [report, floorReport] = await Promise.all([
+      probeWhile(server.base, () => Promise.all(Array.from({ length: CALLERS }, () => call(server.base, route, token, keep(route.path)))).finally(ended), { pid: server.pid }),
+      floor ? probeWhile(floor.base, () => callsEnded, { pid: floor.pid }) : undefined,
+    ]);
     const slowest = (performance.now() - began) / 1000;
     if (cpuProfDir) console.error(`cpu-prof window pid ${server.pid} ${route.path}: ${window}–${clock.now()} (epoch ms, the servers' clock)`);
     const counts = new Map<string, number>();
@@ -116,13 +131,15 @@ export async function measureRoutes(server: Server, routes: Route[], token: stri
       slowestS: report.result.includes('timeout') ? `>${timeoutMs / 1000}` : slowest.toFixed(2),
       statuses: [...counts].map(([s, n]) => (n === CALLERS ? s : `${s}×${n}`)).join(' '),
       replaying: running,
+      ...(floorReport ? { floorMs: Math.round(floorReport.worstMs), floorCpuMs: Math.round(floorReport.worstCpuMs) } : {}),
+      load: loadavg()[0]!,
     });
   }
   return out;
 }
 
-/** Times a read stamps on its answer (when it was computed or verified, how long it took): not compared. */
-const STAMPS = /"(generatedAt|verifiedAt)":"[^"]*"|"durationMs":\d+/g;
+/** Times a read stamps on its answer (when it was computed or verified, how long it took) and an error's request id: not compared. */
+const STAMPS = /"(generatedAt|verifiedAt|requestId)":"[^"]*"|"durationMs":\d+/g;
 
 /** Whether every tree answered `path` with the same bytes, the time stamps aside: `yes`, or the trees that differ from the first (`--dump DIR`: written there). */
 export function sameBodies(path: string): string {

@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedLedgers } from '../../test/helpers/ledger-seed';
 import { clock } from './clock';
+import { startFloor, type Floor } from './floor';
 import { ROOT, smoke } from './options';
 import { NO_QUOTES, watchQuotes, type QuotesMeasured } from './quotes';
 import { documentedRoutes, measureRoutes, type Measured, type Route } from './routes';
@@ -26,6 +27,9 @@ export interface TreeResult {
   writesAfter: Map<string, WriteMeasured>;
   quotesDuring: QuotesMeasured;
   quotesAfter: QuotesMeasured;
+  /** The bare process's quotes over the same phases (bench/stall/floor): what this machine allowed. */
+  floorQuotesDuring: QuotesMeasured;
+  floorQuotesAfter: QuotesMeasured;
   stopDuringMs: number | null;
   stopAfterMs: number | null;
   loads: number[];
@@ -40,10 +44,18 @@ const linkModules = (root: string) => {
   if (!existsSync(join(root, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
 };
 
+/** Quotes of the server and of the floor's bare process over one phase, started and stopped together. */
+function watchBoth(server: { base: string }, floor: Floor) {
+  const serverQuotes = watchQuotes(server.base);
+  const floorQuotes = watchQuotes(floor.base);
+  return { stop: () => ({ server: serverQuotes.stop(), floor: floorQuotes.stop() }) };
+}
+
 /** One tree: both phases, and how long a SIGTERM took during the replay and after it. */
 export async function benchTree(root: string, only: string[]): Promise<TreeResult> {
   linkModules(root);
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
+  const floor = await startFloor();
   try {
     const loads: number[] = [];
     let server = await startServer(root, stateDir);
@@ -55,17 +67,18 @@ export async function benchTree(root: string, only: string[]): Promise<TreeResul
     else if (smoke) routes = routes.filter((r) => SMOKE_ROUTES.some((o) => r.path.startsWith(o)));
     await waitFor(server, 'replay started', 120_000);
     loads.push(loadavg()[0]!);
-    let quotes = watchQuotes(server.base);
+    let quotes = watchBoth(server, floor);
     // The writes first: they are what a user does on a first start, while the replay surely runs.
     const writesReplaying = !logged(server, 'boot replay finished');
     const writesDuring = await measureWrites(server, token);
-    const during = await measureRoutes(server, routes, token, () => !logged(server, 'boot replay finished'));
-    const quotesDuring = quotes.stop();
+    const during = await measureRoutes(server, routes, token, () => !logged(server, 'boot replay finished'), undefined, floor);
+    const { server: quotesDuring, floor: floorQuotesDuring } = quotes.stop();
     loads.push(loadavg()[0]!);
     const stopDuringMs = logged(server, 'boot replay finished') ? null : await server.stop();
     let after = new Map<string, Measured>();
     let writesAfter = new Map<string, WriteMeasured>();
     let quotesAfter = NO_QUOTES;
+    let floorQuotesAfter = NO_QUOTES;
     let stopAfterMs: number | null = null;
     if (!smoke) {
       if (stopDuringMs !== null) server = await startServer(root, stateDir); // resumes the replay
@@ -73,15 +86,16 @@ export async function benchTree(root: string, only: string[]): Promise<TreeResul
       if (!finished) console.error(`${root}: the boot replay did not finish within 30 minutes`);
       await server.stop();
       server = await startServer(root, stateDir);
-      quotes = watchQuotes(server.base);
+      quotes = watchBoth(server, floor);
       writesAfter = await measureWrites(server, token);
-      after = await measureRoutes(server, routes, token, () => false);
-      quotesAfter = quotes.stop();
+      after = await measureRoutes(server, routes, token, () => false, undefined, floor);
+      ({ server: quotesAfter, floor: floorQuotesAfter } = quotes.stop());
       loads.push(loadavg()[0]!);
       stopAfterMs = await server.stop();
     } else if (stopDuringMs === null) await server.stop();
-    return { routes, during, after, writesDuring, writesReplaying, writesAfter, quotesDuring, quotesAfter, stopDuringMs, stopAfterMs, loads };
+    return { routes, during, after, writesDuring, writesReplaying, writesAfter, quotesDuring, quotesAfter, floorQuotesDuring, floorQuotesAfter, stopDuringMs, stopAfterMs, loads };
   } finally {
+    await floor.stop();
     rmSync(stateDir, { recursive: true, force: true });
   }
 }
@@ -107,19 +121,21 @@ export async function benchSeededTree(root: string, only: string[], tree: string
     return dir;
   })();
   const stateDir = mkdtempSync(join(tmpdir(), 'breakline-bench-stall-'));
+  const floor = await startFloor();
   try {
     cpSync(await seededDir, stateDir, { recursive: true });
     const server = await startServer(root, stateDir, env);
     const token = await sessionToken(root, stateDir);
     const routes = (await documentedRoutes(server.base, '2026-03')).filter((r) => (only.length ? only : SEEDED_ROUTES).some((o) => r.path.startsWith(o)));
-    const quotes = watchQuotes(server.base);
+    const quotes = watchBoth(server, floor);
     const writesAfter = await measureWrites(server, token);
-    const after = await measureRoutes(server, routes, token, () => false, tree);
-    const quotesAfter = quotes.stop();
+    const after = await measureRoutes(server, routes, token, () => false, tree, floor);
+    const { server: quotesAfter, floor: floorQuotesAfter } = quotes.stop();
     const loads = [loadavg()[0]!];
     const stopAfterMs = await server.stop();
-    return { routes, during: new Map(), after, writesDuring: new Map(), writesReplaying: false, writesAfter, quotesDuring: NO_QUOTES, quotesAfter, stopDuringMs: null, stopAfterMs, loads };
+    return { routes, during: new Map(), after, writesDuring: new Map(), writesReplaying: false, writesAfter, quotesDuring: NO_QUOTES, quotesAfter, floorQuotesDuring: NO_QUOTES, floorQuotesAfter, stopDuringMs: null, stopAfterMs, loads };
   } finally {
+    await floor.stop();
     rmSync(stateDir, { recursive: true, force: true });
   }
 }

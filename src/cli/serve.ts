@@ -128,7 +128,7 @@ export async function serve(): Promise<void> {
   if (shutdown.started) return;
   log.info(`auth: ${built.auth.mode} mode`, built.auth.description);
   const app = createApp(built);
-  precompileHeavyRoutes(app); // while the warm-up listener answers: a heavy route's first caller does not compose it (cli/precompile)
+  await precompileHeavyRoutes(app); // while the warm-up listener answers: a heavy route's first caller does not compose it (cli/precompile)
   await warmUp.run('building the GraphQL schema', () => prepareGraphQL(built)); // likewise for the first GraphQL request
   if (shutdown.started) return;
   running.app = app.listen({ port: early.port, hostname: config.host });

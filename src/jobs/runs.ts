@@ -22,7 +22,9 @@ import { Lease } from '../db/lease';
 import { LOCK_KEYS, type ClusterLocks } from '../db/cluster-locks';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import type { PersistedRun, RunChanges, RunFence, RunSummary, ScansRepository, Transition } from '../db/repositories/scans';
-import type { OpenSetup, ScanResult, Timeframe } from '../domain/signal';
+import type { AlertVerdicts, OpenSetup, ScanResult, Signal, Timeframe } from '../domain/signal';
+import { asStoredJsonb } from '../db/repositories/scan-rows';
+import { runsOf } from '../runs-of';
 import { newId } from '../ids';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
@@ -66,6 +68,8 @@ const LATEST_RUN_TTL_MS = 1000;
 /** How long a universe scan is reused for /api/universe/scan. */
 const UNIVERSE_REUSE_MS = 60_000;
 const HISTORY_RUNS = 10;
+/** Signals of a run just saved copied as their stored JSON between two turns of the event loop. */
+const COPY_SLICE = 50;
 
 /** What a persisted run announces on the stream: each new signal, then each state change of a known one (at the run's bar). */
 function runEvents({ newSignals, changes }: RunChanges, asOf: string): BusEventInput[] {
@@ -87,15 +91,44 @@ export class SignalRuns {
 
   constructor(private readonly deps: RunsDeps) {}
 
-  /** The latest persisted run of a timeframe, or undefined when none exists. */
+  /**
+   * The latest persisted run of a timeframe, or undefined when none exists. The run's findings (~460 KB of JSON for
+   * a universe's daily run, decoded in the server's thread on PGlite) are read only when the newest run is not the
+   * one held: a held run is checked against the runs' summaries alone.
+   */
   async latest(timeframe: Timeframe): Promise<LatestRun | undefined> {
     const held = this.latestRuns.get(timeframe);
     if (held && Date.now() - held.readAt < LATEST_RUN_TTL_MS) return held.value;
-    const [run, history] = await Promise.all([this.deps.scans.latestRun(timeframe), this.deps.scans.runHistory(timeframe, HISTORY_RUNS)]);
+    const history = await this.deps.scans.runHistory(timeframe, HISTORY_RUNS);
+    // The newest successful run, as latestRun orders them (by finishedAt): when it is the held one, nothing more to read.
+    if (held && history.find((r) => r.status === 'ok')?.id === held.value.run.id) return this.hold(timeframe, { ...held.value, history });
+    const run = await this.deps.scans.latestRun(timeframe);
     if (!run) return undefined;
-    const value = held?.value.run.id === run.id ? { ...held.value, history } : await this.latestOf(run, history);
+    return this.hold(timeframe, held?.value.run.id === run.id ? { ...held.value, history } : await this.latestOf(run, history));
+  }
+
+  private hold(timeframe: Timeframe, value: LatestRun): LatestRun {
     this.latestRuns.set(timeframe, { value, readAt: Date.now() });
     return value;
+  }
+
+  /**
+   * The run this process just saved, held as a reader would read it back (its findings, regime and verdicts as their
+   * jsonb columns give them: db/repositories/scan-rows `asStoredJsonb`, 50 signals a turn of the loop), with its
+   * summary as stored: a first start's warm-up read back the daily run it had just saved, 460 KB of findings decoded
+   * and checked in one ~114 ms stretch of the server's thread (bench/first-minute, issue 27).
+   */
+  private async holdSaved(runId: string, result: ScanResult, verdicts: AlertVerdicts): Promise<void> {
+    const history = await this.deps.scans.runHistory(result.timeframe, HISTORY_RUNS);
+    const summary = history.find((r) => r.id === runId);
+    if (!summary || history.find((r) => r.status === 'ok') !== summary) return; // another run is newer: the next read reads it
+    const signals: Signal[] = [];
+    for (const part of runsOf(result.signals, COPY_SLICE)) {
+      await yieldToEventLoop();
+      signals.push(...asStoredJsonb(part));
+    }
+    const run: PersistedRun = { ...summary, signals, regime: asStoredJsonb(result.regime), alerts: asStoredJsonb(verdicts) };
+    this.hold(result.timeframe, await this.latestOf(run, history));
   }
 
   /** The latest persisted run, scanning and persisting one first when none exists yet. */
@@ -178,7 +211,8 @@ export class SignalRuns {
     const alerts = await this.alerts(result);
     signal.throwIfAborted();
     // The run and its stream events commit together: subscribers of every instance get them from the log even when Redis is away.
-    const saved = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdictsOf(alerts), (written) => runEvents(written, result.asOf), fence);
+    const verdicts = verdictsOf(alerts);
+    const saved = await deps.scans.saveRun(runId, result, deps.marketData.provider.name, verdicts, (written) => runEvents(written, result.asOf), fence);
     this.latestRuns.delete(timeframe);
     if (!saved) {
       deps.log.warn('scan run not saved: another instance saved one first', { timeframe });
@@ -186,6 +220,8 @@ export class SignalRuns {
       return head!.id;
     }
     deps.bus.announce(saved.events);
+    // The run is saved: a failure to hold it only means the next reader reads it back.
+    await this.holdSaved(runId, result, verdicts).catch((error: unknown) => deps.log.warn('scan run saved but not held; the next read reads it back', { runId, error: String(error) }));
     // Each step after the save in a turn of its own: together they held the main thread ~80 ms at once on a first start (issue 27).
     await yieldToEventLoop();
     // Stopping: the run is saved and announced; what follows is done again after the next run.

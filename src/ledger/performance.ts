@@ -24,6 +24,7 @@
  * intervals here are kernels/stats/clustered's, over the closed trades summed
  * per Monday-based week of detection; below two such weeks they are null.
  */
+import { yieldToEventLoop } from '../db/client';
 import type { LedgerFilter, LedgerRepository } from '../db/repositories/ledger';
 import { brierReport, CLUSTER_N, CLUSTER_SUM, CLUSTER_WIDTH, CLUSTER_WINS, clusteredMeanInterval, clusteredRateInterval, expectancy, profitFactor, reliabilityTable } from '../kernels/stats';
 import { weekOf } from '../kernels/stats/cluster-bootstrap';
@@ -250,17 +251,23 @@ export function performanceBy(trades: readonly Trade[], key: (t: Trade) => strin
 const PAGE = 5000;
 
 /**
- * The trades of the signal records matching `filter`, read in pages. With
- * `knownAt`, only signals detected by then, and outcomes exited by then.
+ * The trades of the signal records matching `filter`, read in pages of
+ * `pageSize` (less on PGlite, which reads and decodes in the server's thread:
+ * a turn of the loop comes between a page's reads and their parsing — 5,000
+ * records at once held it ~50 ms for a cold `/api/forecast?asOf`, issue 27).
+ * With `knownAt`, only signals detected by then, and outcomes exited by then.
  */
-export async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter, knownAt?: Date): Promise<Trade[]> {
+export async function tradesWhere(ledger: LedgerRepository, filter: LedgerFilter, knownAt?: Date, pageSize = PAGE): Promise<Trade[]> {
   const scoped = knownAt && (!filter.until || filter.until > knownAt) ? { ...filter, until: knownAt } : filter;
   const trades: Trade[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const { rows } = await ledger.signalRecords(scoped, PAGE, offset);
+  for (let offset = 0; ; offset += pageSize) {
+    const { rows } = await ledger.signalRecords(scoped, pageSize, offset);
     if (rows.length === 0) break;
-    trades.push(...tradesOf(ledgerEntries(rows, await ledger.followUps(rows.map((r) => r.signalId))), knownAt));
-    if (rows.length < PAGE) break;
+    await yieldToEventLoop();
+    const followUps = await ledger.followUps(rows.map((r) => r.signalId));
+    await yieldToEventLoop();
+    trades.push(...tradesOf(ledgerEntries(rows, followUps), knownAt));
+    if (rows.length < pageSize) break;
   }
   return trades;
 }

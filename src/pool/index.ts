@@ -36,6 +36,7 @@ type Tasks = {
   replayRegimes: typeof Worker.replayRegimes;
   replayScan: typeof Worker.replayScan;
   optionGrid: typeof Worker.optionGrid;
+  forecastModel: typeof Worker.forecastModel;
   recordCuts: typeof Worker.recordCuts;
   recordMatch: typeof Worker.recordMatch;
   recordSection: typeof Worker.recordSection;

@@ -205,5 +205,31 @@ describe('GET /api/forecast track record (ledger)', () => {
     const cutoff = new Date('2025-04-30T23:59:59.999Z');
     const known = (await tradesWhere(ledger, { patternType }, cutoff)).filter((t) => t.direction === direction && t.timeframe === 'daily');
     expect(performance(known)).toMatchObject({ signals: 2, closed: 2, wins: 1, losses: 1 });
+    // Read a few records a page (as on PGlite, where a page is decoded in the server's thread): the same trades.
+    const knownAt = new Date(`${asOf}T23:59:59.999Z`);
+    expect(await tradesWhere(ledger, { patternType }, knownAt, 3)).toEqual(await tradesWhere(ledger, { patternType }, knownAt));
+  });
+
+  it('fits the volatility model in the worker pool, to the same figures', async () => {
+    const { pool } = ctx.services;
+    const tasks: string[] = [];
+    const run = pool.run.bind(pool);
+    pool.run = ((task, input, options) => (tasks.push(task), run(task, input, options))) as typeof pool.run;
+    try {
+      const body = (await ctx.json<ForecastResponse>('/api/forecast?symbol=MSFT&horizon=7')).body;
+      expect(tasks).toContain('forecastModel');
+      const { bars } = await ctx.services.marketData.completeDaily('MSFT');
+      const r = logReturns(bars.close.subarray(bars.close.length - 1261));
+      const fit = fitGarch11(r);
+      expect(body.volatility.params.omega).toBe(fit.omega); // the fit as in this thread, to the last bit
+      expect(body.volatility.daily).toBe(Math.round(Math.sqrt(varianceFilter(fit, r).at(-1)!) * 1e6) / 1e6);
+      // Five callers of the same forecast at once share one computation.
+      tasks.length = 0;
+      const bodies = await Promise.all(Array.from({ length: 5 }, () => ctx.request('/api/forecast?symbol=MSFT&horizon=6').then((r) => r.text())));
+      expect(tasks.filter((t) => t === 'forecastModel')).toHaveLength(1);
+      expect(new Set(bodies).size).toBe(1);
+    } finally {
+      pool.run = run;
+    }
   });
 });

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
-import type { UniverseScanResponse } from '../../src/modules/signals/model';
+import { Elysia } from 'elysia';
+import { UniverseScanQuery, UniverseScanResponse } from '../../src/modules/signals/model';
+import { scanUniverse, universeAnswer } from '../../src/modules/signals/universe';
+import { withErrors } from '../../src/modules/shared/params';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
 
 let ctx: TestContext;
@@ -56,6 +59,36 @@ describe('GET /api/universe/scan', () => {
     const liquid = new Set(body.ranked.map((r: { symbol: string }) => r.symbol));
     expect(rest.filter((row) => !liquid.has(row.symbol)).length).toBeGreaterThan(0);
     for (const row of rest) if (!liquid.has(row.symbol)) expect(row.avgDollarVolume).toBeLessThanOrEqual(floor);
+  });
+
+  it.each(['limit=500&minAvgVolUsd=0', 'source=nasdaq100,high_liquidity&minRsRank=50', ''])(
+    'answers %s with the bytes Elysia sends for the same answer returned as an object',
+    async (qs) => {
+      // The route as it was (the answer object returned to Elysia, which checks, encodes, mirrors and serialises it) and
+      // as it is, each on a bare app with the route's schemas (the app's costly quota is left to the other tests).
+      const route = { query: UniverseScanQuery, response: withErrors(UniverseScanResponse, 400, 429, 500) };
+      const app = new Elysia().get('/before', ({ query }) => scanUniverse(ctx.services, query), route).get('/now', ({ query }) => universeAnswer(ctx.services, query), route);
+      const read = async (path: string) => (await app.handle(new Request(`http://localhost${path}?${qs}`))).text();
+      // Both read the same universe scan (jobs/runs reuses it for a minute), so generatedAt agrees too.
+      const [now, then] = [await read('/now'), await read('/before')];
+      expect(JSON.parse(now).ranked.length).toBeGreaterThan(0);
+      expect(now).toBe(then);
+    },
+    30_000,
+  );
+
+  it('makes one answer for callers of the same query at once', async () => {
+    const { marketData, runs, log } = ctx.services;
+    let reads = 0; // the instruments an answer reads
+    const counting = Object.create(marketData, { instruments: { value: () => (reads++, marketData.instruments()) } }) as typeof marketData;
+    const query = { source: 'sp500', benchmark: 'SPY', minRsRank: 0, minAvgVolUsd: 0, limit: 120 };
+    await universeAnswer({ marketData: counting, runs, log }, query);
+    const one = reads;
+    const bodies = await Promise.all(Array.from({ length: 5 }, () => universeAnswer({ marketData: counting, runs, log }, query).then((r) => r.text())));
+    expect(one).toBeGreaterThan(0);
+    expect(reads).toBe(2 * one);
+    expect(new Set(bodies).size).toBe(1);
+    expect(JSON.parse(bodies[0]!).ranked).toHaveLength(120);
   });
 
   it.each([

@@ -118,3 +118,26 @@ export const summaryColumns = {
   source: scanRuns.source,
   staleSeries: scanRuns.staleSeries,
 };
+
+/**
+ * A value as a `jsonb` column gives it back: through JSON (undefined dropped, a Date as its ISO text, a non-finite
+ * number as null) with every object's keys in jsonb's order — shorter keys first, then by their bytes (PostgreSQL's
+ * jsonb stores keys so: `lengthCompareJsonbStringValue`, src/backend/utils/adt/jsonb_util.c). What a reader of a run
+ * just saved would read back (jobs/runs keeps it instead of reading 460 KB of findings again; issue 27).
+ */
+export function asStoredJsonb<T>(value: T): T {
+  if (value === undefined) return value;
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    const keys = Object.keys(v).sort(jsonbKeyOrder);
+    return Object.fromEntries(keys.map((k) => [k, (v as Record<string, unknown>)[k]]));
+  }) as T;
+}
+
+const utf8 = new TextEncoder();
+function jsonbKeyOrder(a: string, b: string): number {
+  const [x, y] = [utf8.encode(a), utf8.encode(b)];
+  if (x.length !== y.length) return x.length - y.length;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
+}

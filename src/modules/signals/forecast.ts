@@ -17,32 +17,23 @@
  * timeframe, counting only signals detected and outcomes exited by `asOf`.
  */
 import { AppError } from '../../errors';
-import {
-  coneCoverage,
-  cumulativeVariance,
-  ewmaModel,
-  fitGarch11,
-  logReturns,
-  priceQuantiles,
-  RISKMETRICS_LAMBDA,
-  varianceFilter,
-  type Garch11,
-  type VarianceModel,
-} from '../../kernels/volatility';
+import { logReturns, priceQuantiles, RISKMETRICS_LAMBDA } from '../../kernels/volatility';
+import { CALIBRATION_FROM, GARCH_MIN } from '../../kernels/volatility-forecast';
 import { normalCdf } from '../../kernels/options/normal';
 import { round } from '../../kernels/round';
 import { performance, tradesWhere } from '../../ledger/performance';
+import { inFlight } from '../../in-flight';
 import { nextTradingDay } from '../../providers/calendar';
 import type { Services } from '../../services';
 import type { ForecastQuery, ForecastResponse } from './model';
 
-type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'ledger' | 'ledgerFigures' | 'log'>;
+type Deps = Pick<Services, 'marketData' | 'barStore' | 'pool' | 'ledger' | 'ledgerFigures' | 'log' | 'database'>;
+
+/** Ledger records read a page when a replay's trades are read afresh (`asOf`): PGlite decodes a page in the server's thread. */
+const pageSize = (deps: Deps) => (deps.database.kind === 'pglite' ? 250 : 5_000);
 
 const WINDOW_RETURNS = 1260;
-const GARCH_MIN = 250;
 const MIN_RETURNS = 60;
-/** First forecast origin checked by the calibration (the filter has warmed up by then). */
-const CALIBRATION_FROM = 60;
 const PROBABILITIES = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
 const DAY_MS = 86_400_000;
 
@@ -65,7 +56,15 @@ function quantilesAt(price: number, variance: number) {
   return { p5: p5!, p25: p25!, p50: p50!, p75: p75!, p95: p95! };
 }
 
-export async function forecastOf(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
+/** Callers of the same forecast at once share one computation (issue 27): five cold callers of an `asOf` read the pattern's trades once, not five times back to back in the server's thread. */
+const sharedForecasts = inFlight<Deps['pool'], ForecastResponse>();
+
+export function forecastOf(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
+  const key = JSON.stringify([query.symbol, query.horizon, query.model, query.asOf ?? null]);
+  return sharedForecasts(deps.pool, key, () => computeForecast(deps, query));
+}
+
+async function computeForecast(deps: Deps, query: ForecastQuery): Promise<ForecastResponse> {
   const { symbol, horizon, model: requestedModel } = query;
   const cutoff = query.asOf ? Date.parse(`${query.asOf}T00:00:00Z`) : Number.POSITIVE_INFINITY;
   await deps.marketData.instrument(symbol); // unknown symbol → 404
@@ -81,22 +80,15 @@ export async function forecastOf(deps: Deps, query: ForecastQuery): Promise<Fore
   const barTs = bars.ts[end - 1]!;
   const price = close[close.length - 1]!;
 
-  let garch: Garch11 | null = null;
-  let fallback: string | null = null;
-  if (requestedModel === 'garch') {
-    if (returns.length < GARCH_MIN) fallback = `GARCH needs at least ${GARCH_MIN} daily returns; ${returns.length} available, EWMA used`;
-    else {
-      try {
-        garch = fitGarch11(returns);
-      } catch (error) {
-        fallback = `the GARCH fit failed (${(error as Error).message}); EWMA used`;
-      }
-    }
+  // The model, its forecast and the calibration in the pool's live lane (kernels/volatility-forecast): off the event loop.
+  let fitted;
+  try {
+    fitted = await deps.pool.run('forecastModel', { close: Float64Array.from(close), horizon, model: requestedModel });
+  } catch (error) {
+    deps.log.error('forecast model failed', { symbol, error: String(error) });
+    throw new AppError('internal', 'The volatility model failed; the cause is in the server log');
   }
-  const model: VarianceModel = garch ?? ewmaModel();
-  const filtered = varianceFilter(model, returns);
-  const next = filtered[filtered.length - 1]!;
-  const variance = cumulativeVariance(model, next, horizon);
+  const { garch, fallback, model, next, variance, coverage } = fitted;
   const total = variance[horizon - 1]!;
 
   const cone: ForecastResponse['cone'] = [];
@@ -105,7 +97,6 @@ export async function forecastOf(deps: Deps, query: ForecastQuery): Promise<Fore
     date = nextTradingDay(date);
     cone.push({ day: k + 1, date, ...quantilesAt(price, variance[k]!) });
   }
-  const coverage = coneCoverage(close, filtered, model, horizon, CALIBRATION_FROM, [[0.05, 0.95], [0.25, 0.75]]);
   const share = (i: number) => {
     const s = coverage.inside[i]!.share;
     return s === null ? null : round(s, 4);
@@ -180,7 +171,7 @@ async function patternOf(deps: Deps, symbol: string, barTs: number, price: numbe
   const knownAt = replay ? new Date(barTs + DAY_MS - 1) : undefined;
   // Present-day trades are shared per ledger head; replays are read afresh (a key per date would grow without bound).
   const all = knownAt
-    ? await tradesWhere(deps.ledger, { patternType: best.patternType }, knownAt)
+    ? await tradesWhere(deps.ledger, { patternType: best.patternType }, knownAt, pageSize(deps))
     : await deps.ledgerFigures.book().then((book) => book.perHead(`trades:${best.patternType}`, async () => book.ofPattern(best.patternType)));
   const trades = all.filter((t) => t.direction === best.direction && t.timeframe === 'daily');
   const figures = { pattern: performance(trades), symbol: performance(trades.filter((t) => t.symbol === symbol)) };

@@ -11,8 +11,6 @@
  * `signals` and `items`), per caller, held a `/livez` probe 868 ms at load 13
  * (five cold callers, bench/stall).
  */
-import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { createMirror } from 'exact-mirror';
 import { yieldToEventLoop } from '../../db/client';
 import type { ScansRepository } from '../../db/repositories/scans';
 import { isDateTime } from '../../domain/formats';
@@ -22,14 +20,11 @@ import { bulkMedia } from '../../plugins/media';
 import { inFlight } from '../../in-flight';
 import { DATE_PARAM_RANGE, jsonResponse } from '../shared/params';
 import { ndjsonLines, rowsResponse, streamRows } from '../shared/representations';
+import { slicedJson } from '../shared/sliced-json';
 import { HISTORY_CSV_COLUMNS, HistoryResponse, HistorySignal, type HistoryQuery, type HistoryRouteQuery } from './model';
 
-/** Signals serialised between two turns of the event loop. */
-const SERIALIZE_SLICE = 50;
-
-/** The mirrors of the response schema Elysia applies to a returned object (fields in the schema's order, others dropped), so the held JSON is the same bytes. */
-const mirrorSignal = createMirror(HistorySignal, { TypeCompiler });
-const mirrorPage = createMirror(HistoryResponse, { TypeCompiler });
+/** The page serialised through the response schema's mirrors, 50 signals a turn (modules/shared/sliced-json): the bytes Elysia sent. */
+const historyJson = slicedJson<HistoryResponse, HistoryResponse['items'][number]>(HistoryResponse, HistorySignal, ['signals', 'items']);
 
 /** JSON pages being read, per repository and query: identical requests at once share one read and one body. */
 const pagesInFlight = inFlight<ScansRepository, HistoryPageJson>();
@@ -98,22 +93,9 @@ function historyCsv(signals: readonly HistorySignal[]): string {
   return out;
 }
 
-/**
- * The JSON page as the route sends it: the signals mirrored and serialised
- * `SERIALIZE_SLICE` at a time with the event loop free between slices, once
- * for both `signals` and `items` (the same list), spliced into the mirrored
- * envelope in its schema order.
- */
+/** The JSON page as the route sends it: `signals` and `items` (the same list) serialised once, a slice at a time. */
 async function serializeHistory(page: HistoryResponse): Promise<HistoryPageJson> {
-  const parts: string[] = [];
-  for (let i = 0; i < page.items.length; i += SERIALIZE_SLICE) {
-    if (i > 0) await yieldToEventLoop();
-    parts.push(JSON.stringify(page.items.slice(i, i + SERIALIZE_SLICE).map((s) => mirrorSignal(s))).slice(1, -1));
-  }
-  const list = `[${parts.join(',')}]`;
-  const envelope = mirrorPage({ ...page, signals: [], items: [] }) as Record<string, unknown>;
-  const fields = Object.entries(envelope).flatMap(([key, value]) => (value === undefined ? [] : [`${JSON.stringify(key)}:${key === 'signals' || key === 'items' ? list : JSON.stringify(value)}`]));
-  return { text: `{${fields.join(',')}}`, pagination: page.pagination };
+  return { text: await historyJson(page, page.items), pagination: page.pagination };
 }
 
 /** The JSON page of `query`, read once however many ask for it at once. */

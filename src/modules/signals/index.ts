@@ -10,7 +10,7 @@ import { forecastOf } from './forecast';
 import { historyAnswer } from './history';
 import { BreakoutsPage, BreakoutsRouteQuery, ConfluenceQuery, ConfluenceResponse, ForecastQuery, ForecastResponse, HistoryResponse, HistoryRouteQuery, SIGNALS_DOCS, UniverseScanQuery, UniverseScanResponse } from './model';
 import { breakoutsBody } from './service';
-import { scanUniverse } from './universe';
+import { universeAnswer } from './universe';
 
 export function signalsModule(services: Services) {
   return new Elysia({ name: 'breakline/signals' })
@@ -45,7 +45,7 @@ export function signalsModule(services: Services) {
       response: withErrors(ForecastResponse, 400, 404, 429, 500),
       detail: SIGNALS_DOCS.forecast,
     })
-    .get('/api/universe/scan', ({ query }) => scanUniverse(services, query), {
+    .get('/api/universe/scan', ({ query }) => universeAnswer(services, query), {
       costly: true,
       query: UniverseScanQuery,
       response: withErrors(UniverseScanResponse, 400, 429, 500),

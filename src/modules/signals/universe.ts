@@ -6,13 +6,23 @@
  * the best live setup, and the market regime with its score multiplier. The
  * underlying scan runs in the worker pool and is reused for a minute per
  * benchmark (jobs/runs).
+ *
+ * The JSON answer is serialised 50 rows a turn of the event loop through the
+ * response schema's mirrors (modules/shared/sliced-json), the same bytes
+ * Elysia sent, and callers of the same query at once share one body: Elysia's
+ * response check, encoding and mirror over 500 rows (each with its best
+ * setup) held the server's thread 156–171 ms in one stretch (bench/stall,
+ * five cold callers of `limit=500`, load 5; issue 27).
  */
 import { AppError } from '../../errors';
 import { REGIME_MULTIPLIER } from '../../kernels/regime';
 import type { ScanResult } from '../../domain/signal';
 import { ProviderError } from '../../providers/types';
+import { inFlight } from '../../in-flight';
 import type { Services } from '../../services';
-import type { UniverseScanQuery, UniverseScanResponse } from './model';
+import { jsonResponse } from '../shared/params';
+import { slicedJson } from '../shared/sliced-json';
+import { UniverseRow, UniverseScanResponse, type UniverseScanQuery } from './model';
 
 type Deps = Pick<Services, 'marketData' | 'runs' | 'log'>;
 
@@ -82,4 +92,19 @@ export async function scanUniverse(deps: Deps, query: UniverseScanQuery): Promis
       "RS rank: IBD-style percentile 1–99 of 0.4·ROC(63) + 0.2·ROC(126) + 0.2·ROC(189) + 0.2·ROC(252) across S&P 500 ∪ Nasdaq-100 (O'Neil's recency-weighted 12-month strength). Trend template: Minervini's eight Stage-2 criteria. Regime: benchmark trend, breadth and IBD distribution days (regimeMultiplier scales long scores).",
     ranked,
   };
+}
+
+type Row = UniverseScanResponse['ranked'][number];
+const universeJson = slicedJson<UniverseScanResponse, Row>(UniverseScanResponse, UniverseRow, ['ranked']);
+/** Bodies being made, per server's runs and query: identical requests at once share one scan read and one serialisation. */
+const bodiesInFlight = inFlight<Deps['runs'], string>();
+
+/** GET /api/universe/scan as JSON: `scanUniverse`'s answer serialised a slice at a time, shared by callers of the same query at once. */
+export async function universeAnswer(deps: Deps, query: UniverseScanQuery): Promise<Response> {
+  const key = JSON.stringify([query.source, query.benchmark, query.minRsRank, query.minAvgVolUsd, query.limit]);
+  const text = await bodiesInFlight(deps.runs, key, async () => {
+    const answer = await scanUniverse(deps, query);
+    return universeJson(answer, answer.ranked);
+  });
+  return jsonResponse(text);
 }
