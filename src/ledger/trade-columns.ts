@@ -72,6 +72,19 @@ export class TradeColumns {
     return code;
   }
 
+  /**
+   * Takes `n` trades already in the arrays and the words their codes stand
+   * for (ledger/book-snapshot), and rebuilds the lookups from them.
+   */
+  restore(n: number, words: readonly string[]): void {
+    this.n = n;
+    this.words.length = 0;
+    this.codes.clear();
+    for (const word of words) this.code(word);
+    this.bySeq.clear();
+    for (let i = 0; i < n; i++) this.bySeq.set(this.seq[i]!, i);
+  }
+
   /** The code of a word already seen, or −1. */
   codeOf(word: string): number {
     return this.codes.get(word) ?? -1;
