@@ -34,7 +34,7 @@ import { yieldToEventLoop } from '../db/client';
 import type { LedgerRepository } from '../db/repositories/ledger';
 import type { LedgerFactRow } from '../db/schema';
 import type { AppendedSegment } from '../db/repositories/ledger-feed';
-import { columnsOf, snapshotText, SNAPSHOT_FORMAT } from './book-snapshot';
+import { columnsOf, snapshotBytes, SNAPSHOT_FORMAT } from './book-snapshot';
 import { GENESIS_HASH } from './chain';
 import { tradeOf, type Trade } from './performance';
 import { TradeColumns } from './trade-columns';
@@ -45,6 +45,9 @@ export interface BookOptions {
 }
 
 const OPEN = { outcome: 'open' };
+
+/** Signal ids looked up between two turns of the event loop as a kept book resumes. */
+const RESUME_SLICE = 20_000;
 
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
 
@@ -148,7 +151,7 @@ export class TradeBook {
   async keep(): Promise<void> {
     if (!this.loaded) return;
     const head = { ...this.head };
-    await this.ledger.figures.keepSnapshot(head, SNAPSHOT_FORMAT, snapshotText(this.columns));
+    await this.ledger.figures.keepSnapshot(head, SNAPSHOT_FORMAT, await snapshotBytes(this.columns));
   }
 
   /** The book from its kept snapshot, when one is kept at a head of this chain (its hash is the chain's there); else empty. */
@@ -159,11 +162,13 @@ export class TradeBook {
     const [hash] = [...(await this.ledger.hashesAt([kept.head.seq])).values()];
     if (hash !== kept.head.hash) return;
     await yieldToEventLoop();
-    const columns = columnsOf(kept.text);
+    const columns = await columnsOf(kept.bytes);
     if (!columns) return;
-    await yieldToEventLoop();
     const bySignal = new Map<string, number>();
-    for (let i = 0; i < columns.n; i++) bySignal.set(columns.id[i]!, i);
+    for (let i = 0; i < columns.n; i++) {
+      if (i > 0 && i % RESUME_SLICE === 0) await yieldToEventLoop();
+      bySignal.set(columns.id[i]!, i);
+    }
     [this.columns, this.bySignal, this.head, this.loaded] = [columns, bySignal, kept.head, true];
   }
 

@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { entryText } from '../../src/db/repositories/ledger-text';
-import { snapshotText, SNAPSHOT_FORMAT } from '../../src/ledger/book-snapshot';
+import { snapshotBytes, SNAPSHOT_FORMAT } from '../../src/ledger/book-snapshot';
+import type { TradeColumns } from '../../src/ledger/trade-columns';
 import { monthlyJson, scorecardJson } from '../../src/modules/transparency/performance';
 import type { LedgerEntry } from '../../src/db/repositories/ledger';
 import { createTestContext, type TestContext } from '../helpers/app';
@@ -36,6 +37,9 @@ afterAll(async () => {
   for (const c of contexts.reverse()) await c.close();
   await ctx.close();
 });
+
+/** A book's columns as its snapshot's bytes (every trade, code and word: equal bytes, equal books). */
+const snapshotText = async (c: TradeColumns) => Buffer.from(await snapshotBytes(c)).toString('base64');
 
 const noGeneratedAt = (json: string) => json.replace(/"generatedAt":"[^"]*"/g, '"generatedAt":""');
 const outcomes = (entries: LedgerEntry[]) => entries.filter((e) => e.kind === 'outcome');
@@ -83,9 +87,9 @@ describe('trade books folded as records are appended', () => {
     const { ctx: scratch, counts } = await restartCounting(ctx, contexts);
     const loaded = await scratch.services.replayFigures.book(replayId);
     expect(counts.bookPages).toBeGreaterThan(0);
-    expect(snapshotText(loaded.columns)).toBe(snapshotText(folded.columns));
+    expect(await snapshotText(loaded.columns)).toBe(await snapshotText(folded.columns));
     expect({ seq: loaded.head.seq, hash: loaded.head.hash }).toEqual({ seq: folded.head.seq, hash: folded.head.hash });
-    expect(snapshotText((await scratch.services.ledgerFigures.book()).columns)).toBe(snapshotText(live.columns));
+    expect(await snapshotText((await scratch.services.ledgerFigures.book()).columns)).toBe(await snapshotText(live.columns));
 
     const month = run.from.slice(0, 7);
     for (const source of ['replay', 'live'] as const) {
@@ -106,7 +110,7 @@ describe('trade books folded as records are appended', () => {
     const { ctx: resumed, counts } = await restartCounting(ctx, contexts);
     const book = await resumed.services.replayFigures.book(replayId);
     expect(counts.bookPages).toBe(0);
-    expect(snapshotText(book.columns)).toBe(snapshotText((await ctx.services.replayFigures.book(replayId)).columns));
+    expect(await snapshotText(book.columns)).toBe(await snapshotText((await ctx.services.replayFigures.book(replayId)).columns));
 
     // The rest of the outcomes land after the kept head: the server folds them, the resumed one reads only them.
     await ctx.services.ledger.append(heldBack.live);
@@ -118,13 +122,13 @@ describe('trade books folded as records are appended', () => {
     expect(folded.pagesRead).toBe(0);
     const extended = await resumed.services.replayFigures.book(replayId);
     expect(counts.bookPages).toBe(1);
-    expect(snapshotText(extended.columns)).toBe(snapshotText(folded.columns));
+    expect(await snapshotText(extended.columns)).toBe(await snapshotText(folded.columns));
 
     // And both equal a load from scratch (no snapshot kept).
     await ctx.services.database.db.execute(sql`delete from ledger_figures`);
     const { ctx: scratch } = await restartCounting(ctx, contexts);
-    expect(snapshotText((await scratch.services.replayFigures.book(replayId)).columns)).toBe(snapshotText(folded.columns));
-    expect(snapshotText((await scratch.services.ledgerFigures.book()).columns)).toBe(snapshotText((await ctx.services.ledgerFigures.book()).columns));
+    expect(await snapshotText((await scratch.services.replayFigures.book(replayId)).columns)).toBe(await snapshotText(folded.columns));
+    expect(await snapshotText((await scratch.services.ledgerFigures.book()).columns)).toBe(await snapshotText((await ctx.services.ledgerFigures.book()).columns));
     // Signal 238 (ledger-seed: closes) had its outcome held back to the last slice: closed now.
     expect(folded.columns.outcomeOf(238)).not.toBe('open');
   }, 60_000);

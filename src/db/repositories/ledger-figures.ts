@@ -109,8 +109,8 @@ export class LedgerFiguresRepository {
    * one kept, unless the one kept is of a newer head (another instance got
    * further). Safe to repeat.
    */
-  async keepSnapshot(head: Head, format: string, text: string): Promise<void> {
-    const bytes = new Uint8Array(await zip(text));
+  async keepSnapshot(head: Head, format: string, snapshot: Uint8Array): Promise<void> {
+    const bytes = new Uint8Array(await zip(snapshot));
     const parts: Uint8Array[] = [];
     for (let at = 0; at < bytes.length; at += PART_BYTES) parts.push(bytes.subarray(at, at + PART_BYTES));
     const computedAt = new Date();
@@ -131,7 +131,7 @@ export class LedgerFiguresRepository {
   }
 
   /** The book's kept snapshot of layout `format` and its head, or undefined (none, or of another layout, or torn). */
-  async snapshot(format: string): Promise<{ head: Head; text: string } | undefined> {
+  async snapshot(format: string): Promise<{ head: Head; bytes: Uint8Array } | undefined> {
     const meta = await this.db
       .select({ figure: ledgerFigures.figure, variant: ledgerFigures.variant, definitions: ledgerFigures.definitions, headSeq: ledgerFigures.headSeq, headHash: ledgerFigures.headHash })
       .from(ledgerFigures)
@@ -148,7 +148,6 @@ export class LedgerFiguresRepository {
       if (!row || row.headSeq !== first.headSeq || row.headHash !== first.headHash) return undefined; // replaced meanwhile: the caller loads from the facts
       bodies.push(row.body);
     }
-    const text = new TextDecoder().decode(await unzip(Buffer.concat(bodies)));
-    return { head: { seq: first.headSeq, hash: first.headHash }, text };
+    return { head: { seq: first.headSeq, hash: first.headHash }, bytes: new Uint8Array(await unzip(Buffer.concat(bodies))) };
   }
 }
