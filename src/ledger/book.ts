@@ -147,10 +147,15 @@ export class TradeBook {
     this.held.clear();
   }
 
-  /** Keeps the book's trades with its head (db/repositories/ledger-figures), for a restart to resume from. */
+  /**
+   * Keeps the book's trades with its head (db/repositories/ledger-figures),
+   * for a restart to resume from; nothing when they are kept at its head
+   * already (or it holds none yet).
+   */
   async keep(): Promise<void> {
     if (!this.loaded) return;
-    const head = { ...this.head };
+    const head = { seq: this.head.seq, hash: this.head.hash };
+    if (await this.ledger.figures.snapshotAt(head, SNAPSHOT_FORMAT)) return;
     await this.ledger.figures.keepSnapshot(head, SNAPSHOT_FORMAT, await snapshotBytes(this.columns));
   }
 

@@ -110,6 +110,9 @@ describe('trade books folded as records are appended', () => {
     const { ctx: resumed, counts } = await restartCounting(ctx, contexts);
     const book = await resumed.services.replayFigures.book(replayId);
     expect(counts.bookPages).toBe(0);
+    const liveResumed = await resumed.services.ledgerFigures.book();
+    expect(liveResumed.pagesRead).toBe(0);
+    expect(liveResumed.columns.n).toBe(120);
     expect(await snapshotText(book.columns)).toBe(await snapshotText((await ctx.services.replayFigures.book(replayId)).columns));
 
     // The rest of the outcomes land after the kept head: the server folds them, the resumed one reads only them.
@@ -123,6 +126,8 @@ describe('trade books folded as records are appended', () => {
     const extended = await resumed.services.replayFigures.book(replayId);
     expect(counts.bookPages).toBe(1);
     expect(await snapshotText(extended.columns)).toBe(await snapshotText(folded.columns));
+    expect((await resumed.services.ledgerFigures.book()).pagesRead).toBe(1);
+    expect(await snapshotText(liveResumed.columns)).toBe(await snapshotText((await ctx.services.ledgerFigures.book()).columns));
 
     // And both equal a load from scratch (no snapshot kept).
     await ctx.services.database.db.execute(sql`delete from ledger_figures`);

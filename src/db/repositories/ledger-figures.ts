@@ -120,6 +120,8 @@ export class LedgerFiguresRepository {
       if (kept && kept.headSeq > head.seq) return;
       await tx.delete(ledgerFigures).where(mine);
       for (const [i, body] of parts.entries()) {
+        // A turn of the loop between parts: on the embedded database each statement's bytes are encoded on this thread.
+        await yieldToEventLoop();
         await tx.insert(ledgerFigures).values({ chain: this.chain, book: this.book, figure: `${SNAPSHOT}${i}`, variant: String(parts.length), definitions: format, headSeq: head.seq, headHash: head.hash, body, computedAt });
       }
     });

@@ -13,6 +13,7 @@
  * keys, and computes nothing when all are kept (a restart).
  *
  * Last, the replay's trade book is kept at its head (ledger/book `keep`),
+ * and the live ledger's, when it is in memory (`keepLiveBook`),
  * when it is not kept there yet: a restart resumes the book from it (a new
  * day's scorecard loads nothing). The book is in memory when the replay ran
  * here (folded as its records were appended); a replay stored before (an
@@ -56,4 +57,14 @@ export async function computeAhead(sources: LedgerSources, stopping: () => boole
     await sources.replayFigures.book(run.id);
     await sources.replayFigures.keep(run.id);
   }
+}
+
+/**
+ * Keeps the live ledger's trade book at its head when it is in memory (read
+ * since the start, and folded as scans and outcomes are appended) and not
+ * kept there yet: a restart resumes it and reads only the facts after it.
+ * A book not in memory is not loaded for this.
+ */
+export async function keepLiveBook(sources: LedgerSources): Promise<void> {
+  await sources.ledgerFigures.keep();
 }
