@@ -12,7 +12,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import { and, asc, eq, like, lt, lte, not } from 'drizzle-orm';
+import { and, asc, eq, like, lt, lte, not, sql } from 'drizzle-orm';
 import { yieldToEventLoop, type Db } from '../client';
 import { ledgerFigures } from '../schema';
 
@@ -37,11 +37,15 @@ const [zip, unzip] = [promisify(gzip), promisify(gunzip)];
 
 /**
  * A book's snapshot (ledger/book-snapshot) is kept as rows `book:0`, `book:1`,
- * … of at most `PART_BYTES` gzipped bytes each, read one per turn of the event
- * loop: the embedded database decodes a row's bytes on the server's thread.
+ * … of at most `PART_BYTES` gzipped bytes each, written and read one per turn
+ * of the event loop, and crossing as base64 text (`encode`/`decode` in the
+ * database, Buffer's base64 here): the embedded database turns a bytea
+ * parameter or value into bytes in JavaScript on the server's thread — 128 KB
+ * cost 46 ms of CPU to write and 27 ms to read, as base64 10.5 and 7 ms
+ * (PGlite, load ~7).
  */
 const SNAPSHOT = 'book:';
-const PART_BYTES = 128 * 1024;
+const PART_BYTES = 64 * 1024;
 
 export class LedgerFiguresRepository {
   /**
@@ -122,7 +126,10 @@ export class LedgerFiguresRepository {
       for (const [i, body] of parts.entries()) {
         // A turn of the loop between parts: on the embedded database each statement's bytes are encoded on this thread.
         await yieldToEventLoop();
-        await tx.insert(ledgerFigures).values({ chain: this.chain, book: this.book, figure: `${SNAPSHOT}${i}`, variant: String(parts.length), definitions: format, headSeq: head.seq, headHash: head.hash, body, computedAt });
+        const base64 = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
+        await tx
+          .insert(ledgerFigures)
+          .values({ chain: this.chain, book: this.book, figure: `${SNAPSHOT}${i}`, variant: String(parts.length), definitions: format, headSeq: head.seq, headHash: head.hash, body: sql`decode(${base64}, 'base64')`, computedAt });
       }
     });
   }
@@ -146,9 +153,12 @@ export class LedgerFiguresRepository {
     const bodies: Uint8Array[] = [];
     for (let i = 0; i < parts; i++) {
       await yieldToEventLoop();
-      const [row] = await this.db.select({ body: ledgerFigures.body, headSeq: ledgerFigures.headSeq, headHash: ledgerFigures.headHash }).from(ledgerFigures).where(this.where(`${SNAPSHOT}${i}`));
+      const [row] = await this.db
+        .select({ base64: sql<string>`encode(${ledgerFigures.body}, 'base64')`, headSeq: ledgerFigures.headSeq, headHash: ledgerFigures.headHash })
+        .from(ledgerFigures)
+        .where(this.where(`${SNAPSHOT}${i}`));
       if (!row || row.headSeq !== first.headSeq || row.headHash !== first.headHash) return undefined; // replaced meanwhile: the caller loads from the facts
-      bodies.push(row.body);
+      bodies.push(Buffer.from(row.base64, 'base64')); // the line breaks `encode` puts every 76 characters are skipped
     }
     return { head: { seq: first.headSeq, hash: first.headHash }, bytes: new Uint8Array(await unzip(Buffer.concat(bodies))) };
   }
