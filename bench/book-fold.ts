@@ -17,7 +17,7 @@ import { TradeBook } from '../src/ledger/book';
 import { columnsOf, snapshotBytes } from '../src/ledger/book-snapshot';
 import { GENESIS_HASH } from '../src/ledger/chain';
 import { seedRecords, seedSessions } from '../test/helpers/ledger-seed';
-import { printTable } from './lib';
+import { measuredStretch, printTable } from './lib';
 
 const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) || fallback : fallback);
 const signals = arg('--signals', 128_279);
@@ -50,28 +50,13 @@ for (let at = 0; at < told.length; at += SLICE) {
 
 const foldCpu = process.threadCpuUsage(foldCpu0);
 
-/**
- * `f` `runs` times: its total time (the longest run) and its longest stretch without a turn of the event loop
- * (a timer every 1 ms, late by the stretch that held it).
- */
+/** `f` `runs` times: the longest run's wall time and CPU, and the longest stretch of any (bench/lib `measuredStretch`). */
 async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number; cpu: number; stretch: number }> {
   let [worst, stretch, cpu] = [0, 0, 0];
   let value!: T;
   for (let r = 0; r < runs; r++) {
-    let last = performance.now();
-    const probe = setInterval(() => {
-      const now = performance.now();
-      stretch = Math.max(stretch, now - last);
-      last = now;
-    }, 1);
-    const t0 = performance.now();
-    const c0 = process.threadCpuUsage();
-    value = await f();
-    const c1 = process.threadCpuUsage(c0);
-    cpu = Math.max(cpu, (c1.user + c1.system) / 1000);
-    worst = Math.max(worst, performance.now() - t0);
-    stretch = Math.max(stretch, performance.now() - last);
-    clearInterval(probe);
+    const run = await measuredStretch(f);
+    [value, worst, cpu, stretch] = [run.value, Math.max(worst, run.wallMs), Math.max(cpu, run.cpuMs), Math.max(stretch, run.stretchMs)];
   }
   return { value, ms: worst, cpu, stretch };
 }

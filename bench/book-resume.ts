@@ -17,7 +17,7 @@ import { openDatabase } from '../src/db/client';
 import { LedgerRepository, REPLAY_CHAIN } from '../src/db/repositories/ledger';
 import { LedgerBooks } from '../src/ledger/book';
 import { writeLedgers } from '../test/helpers/ledger-seed';
-import { printTable } from './lib';
+import { measuredStretch, printTable } from './lib';
 
 const arg = (name: string, fallback: number) => (process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) || fallback : fallback);
 const signals = arg('--signals', 20_000);
@@ -27,25 +27,14 @@ const seeding = performance.now();
 const { replayId, replayRecords } = await writeLedgers(database.db, { signals, liveSignals: 0 });
 console.error(`seeded ${replayRecords} replay records in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
 
-/** `f`'s wall time, this thread's CPU, and its longest stretch without a turn of the event loop. */
+/** A row of the table: `f` measured (bench/lib `measuredStretch`). */
 async function measured(what: string, f: () => Promise<unknown>): Promise<Record<string, string>> {
-  let stretch = 0;
-  let last = performance.now();
-  const probe = setInterval(() => {
-    const now = performance.now();
-    stretch = Math.max(stretch, now - last);
-    last = now;
-  }, 1);
-  const [t0, c0] = [performance.now(), process.threadCpuUsage()];
-  await f();
-  const c = process.threadCpuUsage(c0);
-  const wall = performance.now() - t0;
-  stretch = Math.max(stretch, performance.now() - last);
-  clearInterval(probe);
-  return { what, 'wall ms': wall.toFixed(0), 'CPU ms': ((c.user + c.system) / 1000).toFixed(0), 'longest stretch ms': stretch.toFixed(1) };
+  const { wallMs, cpuMs, stretchMs } = await measuredStretch(f);
+  return { what, 'wall ms': wallMs.toFixed(0), 'CPU ms': cpuMs.toFixed(0), 'longest stretch ms': stretchMs.toFixed(1) };
 }
 
-const options = { pageSize: 2_000, maxBooks: 3 };
+// The server's pages on the embedded database (services.ts).
+const options = { pageSize: 250, maxBooks: 3 };
 const rows: Record<string, string>[] = [];
 let trades = 0;
 const loading = new LedgerBooks(new LedgerRepository(database.db, REPLAY_CHAIN), options);

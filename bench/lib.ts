@@ -129,3 +129,26 @@ export function realCsvDir(): { dir: string; files: number } | undefined {
   if (!existsSync(join(dir, 'SPY.csv'))) symlinkSync(spy, join(dir, 'SPY.csv'));
   return { dir, files: files.length };
 }
+
+/**
+ * `f`'s wall time, this thread's CPU (process.threadCpuUsage) and its longest
+ * stretch without a turn of the event loop (a 1 ms timer's lateness; on a
+ * busy machine it counts the waits for a core too), all in ms.
+ */
+export async function measuredStretch<T>(f: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number; stretchMs: number }> {
+  let stretch = 0;
+  let last = performance.now();
+  const probe = setInterval(() => {
+    const now = performance.now();
+    stretch = Math.max(stretch, now - last);
+    last = now;
+  }, 1);
+  const [t0, c0] = [performance.now(), process.threadCpuUsage()];
+  try {
+    const value = await f();
+    const c = process.threadCpuUsage(c0);
+    return { value, wallMs: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, stretchMs: Math.max(stretch, performance.now() - last) };
+  } finally {
+    clearInterval(probe);
+  }
+}
