@@ -62,6 +62,14 @@ export class TradeBook {
   pagesRead = 0;
   private extending: Promise<void> | undefined;
   private readonly held = new Map<string, { seq: number; value: Promise<unknown> }>();
+  /**
+   * Computations over the columns in flight (`perHead`): they read them across
+   * turns of the event loop, so the book holds still meanwhile — appends told
+   * wait in `deferred` and an extension waits — and a figure is of one head.
+   */
+  private busy = 0;
+  private deferred: AppendedSegment[] = [];
+  private idle: (() => void)[] = [];
 
   /** @param ledger the chain, scoped to the replay the book holds (unscoped: the live ledger) */
   constructor(
@@ -78,7 +86,12 @@ export class TradeBook {
         continue;
       }
       const head = await this.ledger.head();
-      if (this.loaded && head.seq === this.head.seq) return this;
+      // At or past it: a fold may have moved the book while the head was read.
+      if (this.loaded && head.seq <= this.head.seq) return this;
+      if (this.busy > 0) {
+        await new Promise<void>((resolve) => this.idle.push(resolve));
+        continue;
+      }
       if (!this.extending) {
         this.extending = this.extendTo(head).finally(() => (this.extending = undefined));
         await this.extending;
@@ -106,7 +119,14 @@ export class TradeBook {
   perHead<T>(key: string, compute: () => Promise<T>): Promise<T> {
     const hit = this.held.get(key);
     if (hit && hit.seq === this.head.seq) return hit.value as Promise<T>;
-    const value = compute();
+    this.busy++;
+    const value = (async () => {
+      try {
+        return await compute();
+      } finally {
+        if (--this.busy === 0) this.settled();
+      }
+    })();
     this.held.set(key, { seq: this.head.seq, value });
     value.catch(() => this.held.get(key)?.value === value && this.held.delete(key));
     return value;
@@ -127,6 +147,7 @@ export class TradeBook {
    * the next read extends the book from the facts after its head.
    */
   fold(segment: AppendedSegment): void {
+    if (this.busy > 0) return void this.deferred.push(segment);
     if (!this.loaded || this.extending || segment.from.seq !== this.head.seq || segment.from.hash !== this.head.hash) return;
     try {
       for (const { row, facts } of segment.records) this.apply({ seq: row.seq, kind: row.kind === 'event' ? 'state' : row.kind, signalId: row.signalId, detectedAt: row.detectedAt, facts });
@@ -135,6 +156,18 @@ export class TradeBook {
       throw error;
     }
     this.head = { seq: segment.to.seq, hash: segment.to.hash };
+  }
+
+  /** The last computation ended: the appends told meanwhile are folded, in order, and the waiting reads go on. */
+  private settled(): void {
+    for (const segment of this.deferred.splice(0)) {
+      try {
+        this.fold(segment);
+      } catch {
+        // Unloaded (fold): the next read loads the book from the facts.
+      }
+    }
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
   /** Forgets every trade: the next read loads the book again. */

@@ -137,4 +137,18 @@ describe('trade books folded as records are appended', () => {
     // Signal 238 (ledger-seed: closes) had its outcome held back to the last slice: closed now.
     expect(folded.columns.outcomeOf(238)).not.toBe('open');
   }, 60_000);
+
+  it('holds a book still while a figure is computed over it: an append told meanwhile is folded when the computation ends', async () => {
+    const book = await ctx.services.ledgerFigures.book();
+    const [n, head, pages] = [book.columns.n, book.head.seq, book.pagesRead];
+    const more = seedRecords(200, 3, sessions);
+    const during = await book.perHead('test:during-append', async () => {
+      await ctx.services.ledger.append(more);
+      return { n: book.columns.n, head: book.head.seq };
+    });
+    expect(during).toEqual({ n, head });
+    expect(book.columns.n).toBe(n + 3);
+    expect(book.head.seq).toBeGreaterThan(head);
+    expect((await ctx.services.ledgerFigures.book()).pagesRead).toBe(pages);
+  });
 });
