@@ -129,3 +129,32 @@ export function realCsvDir(): { dir: string; files: number } | undefined {
   if (!existsSync(join(dir, 'SPY.csv'))) symlinkSync(spy, join(dir, 'SPY.csv'));
   return { dir, files: files.length };
 }
+
+/**
+ * `f`'s wall time, this thread's CPU (process.threadCpuUsage) and its longest
+ * stretch without a turn of the event loop (a 1 ms timer's lateness; on a
+ * busy machine it counts the waits for a core too), and the most CPU the
+ * thread spent between two of the timer's turns (what the stretch worked, as
+ * bench/loop-stretches counts it), all in ms.
+ */
+export async function measuredStretch<T>(f: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number; stretchMs: number; stretchCpuMs: number }> {
+  const cpuNow = () => {
+    const { user, system } = process.threadCpuUsage();
+    return (user + system) / 1000;
+  };
+  let [stretch, stretchCpu] = [0, 0];
+  let [last, lastCpu] = [performance.now(), cpuNow()];
+  const probe = setInterval(() => {
+    const [now, cpu] = [performance.now(), cpuNow()];
+    [stretch, stretchCpu] = [Math.max(stretch, now - last), Math.max(stretchCpu, cpu - lastCpu)];
+    [last, lastCpu] = [now, cpu];
+  }, 1);
+  const [t0, c0] = [performance.now(), cpuNow()];
+  try {
+    const value = await f();
+    const [end, cpu] = [performance.now(), cpuNow()];
+    return { value, wallMs: end - t0, cpuMs: cpu - c0, stretchMs: Math.max(stretch, end - last), stretchCpuMs: Math.max(stretchCpu, cpu - lastCpu) };
+  } finally {
+    clearInterval(probe);
+  }
+}

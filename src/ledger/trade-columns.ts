@@ -60,7 +60,6 @@ export class TradeColumns {
   /** The words the codes stand for. */
   readonly words: string[] = [];
   private readonly codes = new Map<string, number>();
-  private readonly bySeq = new Map<number, number>();
 
   /** The code of a word (made on first sight). */
   code(word: string): number {
@@ -72,6 +71,17 @@ export class TradeColumns {
     return code;
   }
 
+  /**
+   * Takes `n` trades already in the arrays and the words their codes stand
+   * for (ledger/book-snapshot), and rebuilds the words' codes from them.
+   */
+  restore(n: number, words: readonly string[]): void {
+    this.n = n;
+    this.words.length = 0;
+    this.codes.clear();
+    for (const word of words) this.code(word);
+  }
+
   /** The code of a word already seen, or −1. */
   codeOf(word: string): number {
     return this.codes.get(word) ?? -1;
@@ -79,7 +89,16 @@ export class TradeColumns {
 
   /** Where the trade of the signal record `seq` is held, or −1. */
   indexOf(seq: number): number {
-    return this.bySeq.get(seq) ?? -1;
+    // Seqs are held in ascending order (`add`): a binary search, no lookup table to build or keep.
+    let [lo, hi] = [0, this.n - 1];
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.seq[mid]!;
+      if (at === seq) return mid;
+      if (at < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 
   /**
@@ -91,7 +110,6 @@ export class TradeColumns {
     if (this.n > 0 && seq <= this.seq[this.n - 1]!) throw new RangeError(`trade columns: seq ${seq} after ${this.seq[this.n - 1]}`);
     const i = this.n++;
     if (i >= this.seq.length) this.grow(this.seq.length * 2);
-    this.bySeq.set(seq, i);
     this.id[i] = t.id;
     this.seq[i] = seq;
     this.detectedMs[i] = record.detectedMs;

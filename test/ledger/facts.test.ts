@@ -103,7 +103,7 @@ describe('trades kept beside the live chain', () => {
     expect(book.all.closed).toBeGreaterThan(300);
   });
 
-  it('extends by the facts after its head, reading nothing else', async () => {
+  it('extends by the facts after its head, reading nothing else, when another instance appended', async () => {
     const book = await books.book();
     const before = book.columns.n;
     const read: number[] = [];
@@ -113,13 +113,29 @@ describe('trades kept beside the live chain', () => {
       read.push(answer.rows.length);
       return answer;
     };
+    // Another instance's repository: its appends are told to its own books, not to this one's.
+    const other = new LedgerRepository(database.db);
     const more = seedRecords(460, 5, sessions);
-    await ledger.append(kinds(more, 'signal'));
-    await ledger.append(kinds(more, 'outcome'));
+    await other.append(kinds(more, 'signal'));
+    await other.append(kinds(more, 'outcome'));
     await books.book();
     ledger.facts.page = page;
     expect(book.columns.n).toBe(before + 5);
     expect(read.reduce((a, b) => a + b, 0)).toBe(5 + kinds(more, 'outcome').length); // the new signals and outcomes, each read once
+    const { book: figures, records } = await bothWays(ledger, books);
+    expect(figures).toEqual(records);
+  });
+
+  it('folds what its own chain appends, reading no facts (issue 27: ledger-feed)', async () => {
+    const book = await books.book();
+    const before = book.columns.n;
+    const pagesBefore = book.pagesRead;
+    const more = seedRecords(465, 5, sessions);
+    await ledger.append(kinds(more, 'signal'));
+    await ledger.append(kinds(more, 'outcome'));
+    await books.book();
+    expect(book.columns.n).toBe(before + 5);
+    expect(book.pagesRead).toBe(pagesBefore);
     const { book: figures, records } = await bothWays(ledger, books);
     expect(figures).toEqual(records);
   });

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it, spyOn } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { LedgerFiguresRepository } from '../../src/db/repositories/ledger-figures';
+import { SNAPSHOT_FORMAT } from '../../src/ledger/book-snapshot';
 import { computeAhead, monthsOf } from '../../src/modules/transparency/ahead';
 import { FIGURE_DEFINITIONS, monthlyJson, scorecardJson } from '../../src/modules/transparency/performance';
 import { createTestContext, type TestContext } from '../helpers/app';
@@ -59,6 +60,11 @@ describe("the replay's figures computed ahead", () => {
     expect(reply.status).toBe(200);
     expect(await reply.text()).toBe(await monthlyJson(ctx.services, { month, source: 'replay' }));
     expect(counts).toEqual({ tasks: [], bookPages: 0 });
+    // The pass kept the replay's book too (loaded once from the facts: a replay stored before): a restart resumes it.
+    const ledger = ctx.services.replayLedger.forReplay(replayId);
+    expect(await ledger.figures.snapshotAt(await ledger.head(), SNAPSHOT_FORMAT)).toBe(true);
+    expect((await next.services.replayFigures.book(replayId)).columns.n).toBe(200);
+    expect(counts.bookPages).toBe(0);
   });
 
   it('computes the figures of a moved head again, equal to a computation from scratch', async () => {

@@ -28,6 +28,7 @@ import {
 } from '../schema';
 import { LedgerFactsRepository, type AppliedRecord } from './ledger-facts';
 import { bodyText, entryText, rawJsonPair, type EntryText, type LedgerEntry, type LedgerKind } from './ledger-text';
+import { LedgerFeed, type AppendedSegment } from './ledger-feed';
 import { LedgerFiguresRepository } from './ledger-figures';
 import { LedgerSignalsRepository, type LedgerFilter } from './ledger-signals';
 
@@ -93,6 +94,8 @@ export class LedgerRepository {
   readonly figures: LedgerFiguresRepository;
   /** The signal index a ledger page is read over (every append extends it in its transaction). */
   readonly signals: LedgerSignalsRepository;
+  /** Committed appends, told to the chain's trade books (one feed per chain, shared by its replays' scopes). */
+  readonly feed: LedgerFeed;
 
   /**
    * @param chain which hash chain (default the live ledger)
@@ -105,7 +108,9 @@ export class LedgerRepository {
     readonly chain: LedgerChain = LIVE_CHAIN,
     readonly replayId?: string,
     facts?: LedgerFactsRepository,
+    feed?: LedgerFeed,
   ) {
+    this.feed = feed ?? new LedgerFeed();
     this.records = chain.records;
     this.checkpointTable = chain.checkpoints;
     this.facts = facts ?? new LedgerFactsRepository(db, chain);
@@ -115,7 +120,7 @@ export class LedgerRepository {
 
   /** The same chain, scoped to one replay. */
   forReplay(replayId: string): LedgerRepository {
-    return new LedgerRepository(this.db, this.chain, replayId, this.facts);
+    return new LedgerRepository(this.db, this.chain, replayId, this.facts, this.feed);
   }
 
   /** `where` within this repository's replay, when it has one. */
@@ -123,25 +128,38 @@ export class LedgerRepository {
     return and(...conditions, this.replayId === undefined ? undefined : eq(this.records.replayId, this.replayId));
   }
 
-  /** Appends in its own transaction. Resolves to the records written (duplicates skipped). */
-  append(entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
-    return this.db.transaction((tx) => this.appendIn(tx, entries));
+  /** Appends in its own transaction, and tells the feed once it is committed. Resolves to the records written (duplicates skipped). */
+  async append(entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+    const segments: AppendedSegment[] = [];
+    const rows = await this.db.transaction((tx) => this.appendIn(tx, entries, segments));
+    this.tell(segments);
+    return rows;
   }
 
-  /** Appends inside the caller's transaction (atomic with whatever else it writes). */
-  appendIn(tx: Tx, entries: LedgerEntry[]): Promise<LedgerRecordRow[]> {
+  /**
+   * Appends inside the caller's transaction (atomic with whatever else it
+   * writes); with `segments`, adds what was appended there, for the caller to
+   * `tell` once its transaction has committed.
+   */
+  appendIn(tx: Tx, entries: LedgerEntry[], segments?: AppendedSegment[]): Promise<LedgerRecordRow[]> {
     return this.appendTextsIn(
       tx,
       entries.map((e) => entryText(e, this.chain.name)),
+      segments,
     );
+  }
+
+  /** Tells the chain's feed what a committed transaction appended (ledger-feed). */
+  tell(segments: readonly AppendedSegment[]): void {
+    for (const segment of segments) this.feed.tell(segment);
   }
 
   /**
    * Appends entries whose data is canonical JSON already (ledger-text; the
    * replay's workers make it) inside the caller's transaction: the same rows,
-   * bodies and hashes as `appendIn` of the same data.
+   * bodies and hashes as `appendIn` of the same data (and `segments` as there).
    */
-  async appendTextsIn(tx: Tx, entries: readonly EntryText[]): Promise<LedgerRecordRow[]> {
+  async appendTextsIn(tx: Tx, entries: readonly EntryText[], segments?: AppendedSegment[]): Promise<LedgerRecordRow[]> {
     if (entries.length === 0) return [];
     await tx.execute(sql`select pg_advisory_xact_lock(${this.chain.lockKey})`);
     const once = entries.filter((e) => e.kind !== 'event').map((e) => e.signalId);
@@ -206,6 +224,10 @@ export class LedgerRepository {
     }
     await this.facts.applyIn(tx, applied);
     if (rows.length > 0) await this.signals.extendIn(tx, head?.seq ?? 0);
+    const last = rows.at(-1);
+    if (segments && last) {
+      segments.push({ replayId: this.replayId, from: { seq: head?.seq ?? 0, hash: head?.hash ?? GENESIS_HASH }, to: { seq: last.seq, hash: last.hash }, records: applied, opens: false });
+    }
     return rows;
   }
 

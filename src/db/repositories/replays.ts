@@ -18,6 +18,7 @@ import { storedAs } from '../../domain/check';
 import type { Db } from '../client';
 import { replayBooks, replayRuns, type ReplayRunRow } from '../schema';
 import type { LedgerEntry, LedgerRepository } from './ledger';
+import type { AppendedSegment } from './ledger-feed';
 import type { EntryText } from './ledger-text';
 
 export const REPLAY_STATUSES = ['running', 'done', 'failed'] as const;
@@ -135,6 +136,7 @@ export class ReplayRunsRepository {
   /** Records a new run and its `replay` record (parameters and data source) in one transaction. */
   async start(run: NewReplayRun, startRecord: LedgerEntry): Promise<ReplayRun> {
     const now = new Date();
+    const segments: AppendedSegment[] = [];
     await this.db.transaction(async (tx) => {
       await tx.insert(replayRuns).values({
         id: run.id,
@@ -154,8 +156,10 @@ export class ReplayRunsRepository {
         startedAt: now,
         updatedAt: now,
       });
-      await this.ledger.forReplay(run.id).appendIn(tx, [startRecord]);
+      await this.ledger.forReplay(run.id).appendIn(tx, [startRecord], segments);
     });
+    // The run's first record: its trade book starts empty here (ledger/book folds each slice after it).
+    this.ledger.tell(segments.map((s) => ({ ...s, opens: true })));
     return (await this.get(run.id))!;
   }
 
@@ -168,9 +172,10 @@ export class ReplayRunsRepository {
    * nothing. Resolves to the records written.
    */
   async commitSlice(id: string, entries: readonly EntryText[], progress: { records: number; entriesSinceBooks: number; signals: number }): Promise<number> {
-    return this.db.transaction(async (tx) => {
+    const segments: AppendedSegment[] = [];
+    const count = await this.db.transaction(async (tx) => {
       await this.claim(tx, id, progress.records, 'a slice of its records');
-      const written = await this.ledger.forReplay(id).appendTextsIn(tx, entries);
+      const written = await this.ledger.forReplay(id).appendTextsIn(tx, entries, segments);
       await tx
         .update(replayRuns)
         .set({
@@ -182,6 +187,8 @@ export class ReplayRunsRepository {
         .where(eq(replayRuns.id, id));
       return written.length;
     });
+    this.ledger.tell(segments);
+    return count;
   }
 
   /** The run's row locked, if it still stands at `records` written; ReplayConflict otherwise (another instance moved it). */

@@ -22,6 +22,7 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AlertVerdicts, BreakoutState, ScanResult, Signal } from '../../domain/signal';
 import { runsOf } from '../../runs-of';
 import { yieldToEventLoop, type Db } from '../client';
+import type { AppendedSegment } from './ledger-feed';
 import type { LedgerRepository } from './ledger';
 import { alerts, scanRuns, signalEvents, signals } from '../schema';
 import { alertNotes, eventEntry, signalEntry } from './scan-entries';
@@ -63,12 +64,14 @@ export interface RunFence {
 export interface RunLogs {
   ledger: LedgerRepository;
   streamEvents: StreamEventsRepository;
+  /** What the ledger's appends add here, for the caller to tell once the transaction commits (ledger-feed). */
+  segments?: AppendedSegment[];
 }
 
 /** One run saved inside `tx` (see the module comment); undefined when the fence's head is no longer the newest. */
 export async function saveRunIn<E extends StreamEventInput>(
   tx: Tx,
-  { ledger, streamEvents }: RunLogs,
+  { ledger, streamEvents, segments }: RunLogs,
   run: { runId: string; result: ScanResult; source: string; verdicts: AlertVerdicts; announce: (written: RunChanges) => E[]; fence?: RunFence },
 ): Promise<(RunChanges & { events: StoredStreamEvent<E>[] }) | undefined> {
   const { runId, result, source, verdicts, announce, fence } = run;
@@ -184,7 +187,7 @@ export async function saveRunIn<E extends StreamEventInput>(
     ...changes.map(({ signal, from, to }) => eventEntry(signal.id, runId, from, to, signal.price, result.asOf)),
   ];
   for (const part of runsOf(entries, LEDGER_ROWS)) {
-    await ledger.appendIn(tx, part);
+    await ledger.appendIn(tx, part, segments);
     await turn();
   }
   // Last: the stream log's lock is held only for the commit.

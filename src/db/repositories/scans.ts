@@ -13,6 +13,7 @@ import type { PageRequest } from '../../pagination';
 import type { Db } from '../client';
 import { beyondCursor, pageOffset, pageOrder } from './keyset';
 import type { LedgerRepository } from './ledger';
+import type { AppendedSegment } from './ledger-feed';
 import { alerts, scanRuns, signalEvents, signals, type SignalEventRow } from '../schema';
 import { eventEntry } from './scan-entries';
 import { saveRunIn, type RunChanges, type RunFence } from './scan-save';
@@ -66,7 +67,7 @@ export class ScansRepository {
    * transaction; with a `fence`, only over the head it names (undefined when
    * another run came first).
    */
-  saveRun<E extends StreamEventInput>(
+  async saveRun<E extends StreamEventInput>(
     runId: string,
     result: ScanResult,
     source: string,
@@ -74,7 +75,10 @@ export class ScansRepository {
     announce: (written: RunChanges) => E[],
     fence?: RunFence,
   ): Promise<(RunChanges & { events: StoredStreamEvent<E>[] }) | undefined> {
-    return this.db.transaction((tx) => saveRunIn(tx, { ledger: this.ledger, streamEvents: this.streamEvents }, { runId, result, source, verdicts, announce, fence }));
+    const segments: AppendedSegment[] = [];
+    const saved = await this.db.transaction((tx) => saveRunIn(tx, { ledger: this.ledger, streamEvents: this.streamEvents, segments }, { runId, result, source, verdicts, announce, fence }));
+    this.ledger.tell(segments);
+    return saved;
   }
 
   /** The scan's result with intraday signals stored under their bare ids named by them (db/repositories/signal-ids). */
@@ -194,14 +198,17 @@ export class ScansRepository {
   async recordTransitions<E extends StreamEventInput>(runId: string, changes: Transition[], announce: (changes: Transition[]) => E[]): Promise<StoredStreamEvent<E>[]> {
     if (changes.length === 0) return [];
     const now = new Date();
-    return this.db.transaction(async (tx) => {
+    const segments: AppendedSegment[] = [];
+    const events = await this.db.transaction(async (tx) => {
       for (const c of changes) {
         await tx.update(signals).set({ state: c.to, updatedAt: now }).where(eq(signals.id, c.signalId));
         await tx.insert(signalEvents).values({ signalId: c.signalId, runId, fromState: c.from, toState: c.to, price: c.price, at: c.at, recordedAt: now });
       }
-      await this.ledger.appendIn(tx, changes.map((c) => eventEntry(c.signalId, runId, c.from, c.to, c.price, c.at.toISOString())));
+      await this.ledger.appendIn(tx, changes.map((c) => eventEntry(c.signalId, runId, c.from, c.to, c.price, c.at.toISOString())), segments);
       return this.streamEvents.appendIn(tx, announce(changes));
     });
+    this.ledger.tell(segments);
+    return events;
   }
 
   /** A stored signal by id (either form: db/repositories/signal-ids), or undefined when none was ever surfaced (links from journals and posts are checked with it). */

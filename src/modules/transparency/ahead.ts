@@ -11,7 +11,16 @@
  * the key a request uses). A pass finds what is missing at the current head
  * (a finished replay, a new day's scorecard) with one read of the kept rows'
  * keys, and computes nothing when all are kept (a restart).
+ *
+ * Last, the replay's trade book is kept at its head (ledger/book `keep`),
+ * and the live ledger's, when it is in memory (`keepLiveBook`),
+ * when it is not kept there yet: a restart resumes the book from it (a new
+ * day's scorecard loads nothing). The book is in memory when the replay ran
+ * here (folded as its records were appended); a replay stored before (an
+ * upgrade), or finished by another instance, has its book loaded from its
+ * facts once, in pages, by the pass that keeps it.
  */
+import { SNAPSHOT_FORMAT } from '../../ledger/book-snapshot';
 import { FIGURE_DEFINITIONS, monthlyJson, scorecardJson } from './performance';
 import type { LedgerSources } from './sources';
 
@@ -34,7 +43,8 @@ export async function computeAhead(sources: LedgerSources, stopping: () => boole
   // A replay in progress moves its head with every chunk: its figures are computed when asked, not after each chunk.
   if (!run || run.status !== 'done') return;
   const ledger = sources.replayLedger.forReplay(run.id);
-  const kept = new Set((await ledger.figures.keptAt(await ledger.head(), FIGURE_DEFINITIONS)).map((k) => `${k.figure}|${k.variant}`));
+  const head = await ledger.head();
+  const kept = new Set((await ledger.figures.keptAt(head, FIGURE_DEFINITIONS)).map((k) => `${k.figure}|${k.variant}`));
   const query = { source: 'replay' as const, replayId: run.id };
   const today = new Date(now).toISOString().slice(0, 10);
   if (!kept.has(`scorecard|${today}`)) await scorecardJson(sources, query, now);
@@ -42,4 +52,19 @@ export async function computeAhead(sources: LedgerSources, stopping: () => boole
     if (stopping()) return;
     if (!kept.has(`monthly:${month}|`)) await monthlyJson(sources, { ...query, month });
   }
+  if (stopping()) return;
+  if (!(await ledger.figures.snapshotAt(head, SNAPSHOT_FORMAT))) {
+    await sources.replayFigures.book(run.id);
+    await sources.replayFigures.keep(run.id);
+  }
+}
+
+/**
+ * Keeps the live ledger's trade book at its head when it is in memory (read
+ * since the start, and folded as scans and outcomes are appended) and not
+ * kept there yet: a restart resumes it and reads only the facts after it.
+ * A book not in memory is not loaded for this.
+ */
+export async function keepLiveBook(sources: LedgerSources): Promise<void> {
+  await sources.ledgerFigures.keep();
 }

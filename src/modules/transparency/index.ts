@@ -5,7 +5,7 @@ import type { Services } from '../../services';
 import { jsonResponse, withErrors } from '../shared/params';
 import { ledgerAnswer } from './bulk';
 import { CheckpointsResponse, LedgerResponse, LedgerRouteQuery, MonthlyQuery, MonthlyResponse, ScorecardQuery, ScorecardResponse, TRANSPARENCY_DOCS, VerifyResponse } from './model';
-import { computeAhead } from './ahead';
+import { computeAhead, keepLiveBook } from './ahead';
 import { monthlyJson, scorecardJson } from './performance';
 import { checkpoints, verification } from './service';
 
@@ -17,8 +17,12 @@ const CSV_HEADERS = {
 
 export function transparencyModule(services: Services) {
   const { ledger } = services;
-  // The replay's figures computed ahead by the server's background loop (after ready; tests start it by hand).
-  services.figuresAhead.serve((stopping) => computeAhead(services, stopping));
+  // The replay's figures computed ahead by the server's background loop (after ready; tests start it by hand), and
+  // the live ledger's trade book kept for a restart.
+  services.figuresAhead.serve(async (stopping) => {
+    await computeAhead(services, stopping);
+    if (!stopping()) await keepLiveBook(services);
+  });
   return new Elysia({ name: 'breakline/transparency' })
     .use(rateLimit(rateLimitOptions(services)))
     .get('/api/transparency/ledger', ({ query, request, set }) => ledgerAnswer(services, query, request, set.headers as Record<string, string>), {
