@@ -1,0 +1,197 @@
+/**
+ * @module db/pglite-remote
+ * The embedded database's client on the server's thread: PGlite itself runs
+ * in a thread of its own (db/pglite-thread) and this is what drizzle's PGlite
+ * driver is given instead of a PGlite — the calls the driver makes
+ * (drizzle-orm 0.45 pglite/session.js: `query(sql, params, { rowMode,
+ * parsers })` and `transaction(callback)`), plus `exec`, `dumpDataDir` (the
+ * template script) and `close`. Rows cross as structured clones; drizzle's
+ * text parsers run in the thread (db/pglite-parsers); errors keep their
+ * SQLSTATE `code` and fields (db/pglite-wire).
+ *
+ * A transaction's queries go to the one PGlite transaction in the thread; a
+ * callback that throws rolls it back. Requests are sent at once and PGlite
+ * serialises them as it did in this thread. One thread holds every embedded
+ * database of the process (db/pglite-thread says why); it is started by the
+ * first open and kept, without holding the process open while nothing waits
+ * on it. If it ends (a crash of PGlite's WebAssembly, an out-of-memory),
+ * every request waiting and every later one to a database it held is refused
+ * with SQLSTATE 08006 (connection_failure), which the server answers 503, as
+ * for a PostgreSQL server that is gone; the next open starts a new thread.
+ *
+ * @example
+ * const pglite = await RemotePglite.open({ dataDir: ':memory:', template: true, wasmModule, wasmHash });
+ * await pglite.query('select 1 as one'); // => { rows: [{ one: 1 }], … }
+ * await pglite.close();
+ */
+import type { QueryOptions, Results, Transaction } from '@electric-sql/pglite';
+import type { PgliteOpenRequest } from './pglite-open';
+import { wireOptions } from './pglite-parsers';
+import { fromWire, threadGone, type PgliteReply, type PgliteRequest } from './pglite-wire';
+
+/**
+ * The thread's module. From source it sits beside this file; in the
+ * executable built by `npm run build` it is an extra entrypoint embedded at
+ * `$bunfs/root/src/db/pglite-thread.ts` (see scripts/build.ts).
+ */
+const PGLITE_THREAD = import.meta.url.includes('/$bunfs/')
+  ? new URL('./src/db/pglite-thread.ts', import.meta.url).href
+  : new URL('./pglite-thread.ts', import.meta.url).href;
+
+/**
+ * How long `close` waits for PGlite to shut down (it waits for the queries
+ * and the transaction in progress, then checkpoints) before it ends the
+ * thread anyway: within the server's 5 s shutdown budget. A database ended
+ * that way is recovered from its write-ahead log at the next start, as after
+ * a crash.
+ */
+const CLOSE_WAIT_MS = 3_000;
+
+/** A request without its ids: the host numbers it, the database names itself. */
+type Request = PgliteRequest extends infer R ? (R extends PgliteRequest ? Omit<R, 'id' | 'db'> : never) : never;
+
+/** Bun's Worker, which can be kept from holding the process open (the DOM type has no ref/unref). */
+type BunWorker = Worker & { ref(): void; unref(): void };
+
+/** What a transaction's callback is given: the calls drizzle's driver makes on it. */
+type RemoteTransaction = Pick<Transaction, 'query' | 'exec' | 'closed'>;
+
+/** The thread and the requests waiting on it. */
+class Host {
+  private readonly worker = new Worker(PGLITE_THREAD) as BunWorker;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  /** Why the thread can answer no more, once it cannot. */
+  gone?: Error;
+
+  constructor() {
+    this.worker.onmessage = ({ data }: MessageEvent<PgliteReply>) => this.settle(data);
+    this.worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault(); // the thread's failure is the database's, not the process's
+      this.end(threadGone(event.message || 'an error in its thread'));
+    };
+    this.worker.addEventListener('close', () => this.end(threadGone('it exited')));
+    this.worker.unref();
+  }
+
+  send(db: number, request: Request): Promise<unknown> {
+    if (this.gone) return Promise.reject(this.gone);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref(); // a request waiting keeps the process alive; an idle thread does not
+      this.worker.postMessage({ ...request, id, db } as PgliteRequest);
+    });
+  }
+
+  /** Ends the thread: every request waiting is refused with `why`, and every later one. */
+  end(why: Error): void {
+    if (this.gone) return;
+    this.gone = why;
+    this.worker.terminate();
+    for (const waiting of this.pending.values()) waiting.reject(why);
+    this.pending.clear();
+  }
+
+  private settle(reply: PgliteReply): void {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker.unref();
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(fromWire(reply.error));
+  }
+}
+
+let host: Host | undefined;
+let nextDb = 1;
+
+/** One embedded database in PGlite's thread, with the calls drizzle's PGlite driver makes. */
+export class RemotePglite {
+  /** Why this database answers no more, once it does not (closed). */
+  private gone?: Error;
+  private closing?: Promise<void>;
+
+  private constructor(
+    private readonly host: Host,
+    private readonly db: number,
+  ) {}
+
+  /** Opens a database in PGlite's thread (started now if none runs). */
+  static async open(open: PgliteOpenRequest): Promise<RemotePglite> {
+    if (!host || host.gone) host = new Host();
+    const database = new RemotePglite(host, nextDb++);
+    await database.send({ op: 'open', open });
+    return database;
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.send({ op: 'query', text, params, options: wireOptions(options) }) as Promise<Results<T>>;
+  }
+
+  exec(text: string): Promise<Results[]> {
+    return this.send({ op: 'exec', text }) as Promise<Results[]>;
+  }
+
+  /** Runs `callback` in one PGlite transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
+    const tx = (await this.send({ op: 'begin' })) as number;
+    let closed = false;
+    const inside = <R>(request: Request) => (closed ? Promise.reject(new Error('Transaction is closed')) : (this.send(request) as Promise<R>));
+    const handle: RemoteTransaction = {
+      query: <R>(text: string, params?: unknown[], options?: QueryOptions) => inside<Results<R>>({ op: 'query', tx, text, params, options: wireOptions(options) }),
+      exec: (text: string) => inside<Results[]>({ op: 'exec', tx, text }),
+      get closed() {
+        return closed;
+      },
+    };
+    let result: T;
+    try {
+      result = await callback(handle);
+    } catch (error) {
+      closed = true;
+      await this.send({ op: 'end', tx, commit: false }).catch(() => {}); // the callback's error is the one to tell
+      throw error;
+    }
+    closed = true;
+    await this.send({ op: 'end', tx, commit: true });
+    return result;
+  }
+
+  /** The data directory as an uncompressed tar (scripts/pglite-template.ts). */
+  async dumpDataDir(): Promise<Blob> {
+    return new Blob([(await this.send({ op: 'dump' })) as ArrayBuffer]);
+  }
+
+  /**
+   * Closes the database (within CLOSE_WAIT_MS). One that does not close in
+   * time ends the thread, and with it any other database the process holds
+   * there (the server holds one; tests and benchmarks more).
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS)));
+      try {
+        if (this.host.gone) return; // the thread ended: nothing is left to close
+        if ((await Promise.race([this.send({ op: 'close' }), waited])) === 'late') {
+          this.host.end(threadGone(`a database did not close within ${CLOSE_WAIT_MS} ms`));
+          throw new Error(`the embedded database did not close within ${CLOSE_WAIT_MS} ms; its thread was ended (its write-ahead log recovers it at the next start)`);
+        }
+      } finally {
+        clearTimeout(timer);
+        this.gone ??= threadGone('the database was closed');
+      }
+    })();
+    return this.closing;
+  }
+
+  private send(request: Request): Promise<unknown> {
+    return this.gone ? Promise.reject(this.gone) : this.host.send(this.db, request);
+  }
+}
+
+/** Ends PGlite's thread as a crash would (tests: what a request waiting and a later one get). */
+export function endPgliteThreadForTest(): void {
+  host?.end(threadGone('ended by a test'));
+}
