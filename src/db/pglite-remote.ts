@@ -13,8 +13,10 @@
  * callback that throws rolls it back. Requests are sent at once and PGlite
  * serialises them as it did in this thread. One thread holds every embedded
  * database of the process (db/pglite-thread says why); it is started by the
- * first open and kept, without holding the process open while nothing waits
- * on it. If it ends (a crash of PGlite's WebAssembly, an out-of-memory),
+ * first open and kept, holding the process open only while a database is open
+ * in it (Bun lost a reply now and then when a worker was unreferenced between
+ * requests and referenced again: a transaction's `begin` never answered, under
+ * bun test). If it ends (a crash of PGlite's WebAssembly, an out-of-memory),
  * every request waiting and every later one to a database it held is refused
  * with SQLSTATE 08006 (connection_failure), which the server answers 503, as
  * for a PostgreSQL server that is gone; the next open starts a new thread.
@@ -61,11 +63,16 @@ class Host {
   private readonly worker = new Worker(PGLITE_THREAD) as BunWorker;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private nextId = 1;
+  /** Databases open in the thread. */
+  private open = 0;
+  /** Replies arrived and not yet settled, and the backstop timer of their settling. */
+  private arrived: PgliteReply[] = [];
+  private backstop?: ReturnType<typeof setTimeout>;
   /** Why the thread can answer no more, once it cannot. */
   gone?: Error;
 
   constructor() {
-    this.worker.onmessage = ({ data }: MessageEvent<PgliteReply>) => this.settle(data);
+    this.worker.onmessage = ({ data }: MessageEvent<PgliteReply>) => this.arrive(data);
     this.worker.onerror = (event: ErrorEvent) => {
       event.preventDefault(); // the thread's failure is the database's, not the process's
       this.end(threadGone(event.message || 'an error in its thread'));
@@ -79,9 +86,15 @@ class Host {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) this.worker.ref(); // a request waiting keeps the process alive; an idle thread does not
       this.worker.postMessage({ ...request, id, db } as PgliteRequest);
     });
+  }
+
+  /** Counts a database opened (+1) or closed (−1): the thread holds the process open while one is. */
+  hold(change: 1 | -1): void {
+    this.open += change;
+    if (change > 0 && this.open === 1) this.worker.ref();
+    if (this.open === 0) this.worker.unref();
   }
 
   /** Ends the thread: every request waiting is refused with `why`, and every later one. */
@@ -93,14 +106,37 @@ class Host {
     this.pending.clear();
   }
 
-  private settle(reply: PgliteReply): void {
-    const waiting = this.pending.get(reply.id);
-    if (!waiting) return;
-    this.pending.delete(reply.id);
-    if (this.pending.size === 0) this.worker.unref();
-    if (reply.ok) waiting.resolve(reply.value);
-    else waiting.reject(fromWire(reply.error));
+  /**
+   * Settles replies after the message's dispatch, not inside it. Bun (1.3.14
+   * to at least 1.4.5) keeps a worker channel's "drain scheduled" flag set for
+   * the whole dispatch, microtasks included, and posts no wake-up for a message
+   * arriving meanwhile: code continuing from a reply that then waits in a
+   * nested event loop (bun:test's `expect(promise).rejects`) never got the
+   * next reply (oven-sh/bun#37189, #43819; fix proposed in #37190). Settling
+   * from an immediate ends the dispatch first; the timer is for a nested loop,
+   * which runs timers but took about a second to run an immediate. Measured
+   * cost: none (12 µs a sequential round trip settled in the dispatch, 11 this
+   * way).
+   */
+  private arrive(reply: PgliteReply): void {
+    this.arrived.push(reply);
+    if (this.arrived.length > 1) return;
+    this.backstop = setTimeout(this.settle, 0);
+    setImmediate(this.settle);
   }
+
+  private readonly settle = (): void => {
+    clearTimeout(this.backstop);
+    const replies = this.arrived;
+    this.arrived = [];
+    for (const reply of replies) {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) continue;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(fromWire(reply.error));
+    }
+  };
 }
 
 let host: Host | undefined;
@@ -121,7 +157,13 @@ export class RemotePglite {
   static async open(open: PgliteOpenRequest): Promise<RemotePglite> {
     if (!host || host.gone) host = new Host();
     const database = new RemotePglite(host, nextDb++);
-    await database.send({ op: 'open', open });
+    host.hold(1);
+    try {
+      await database.send({ op: 'open', open });
+    } catch (error) {
+      host.hold(-1);
+      throw error;
+    }
     return database;
   }
 
@@ -181,6 +223,7 @@ export class RemotePglite {
       } finally {
         clearTimeout(timer);
         this.gone ??= threadGone('the database was closed');
+        this.host.hold(-1);
       }
     })();
     return this.closing;

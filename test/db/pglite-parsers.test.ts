@@ -10,6 +10,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { openDatabase, type Database } from '../../src/db/client';
+import { rowsOf } from '../../src/db/repositories/rows';
 import { wireOptions } from '../../src/db/pglite-parsers';
 
 /** One value of every type drizzle's driver reads as text, and a few it leaves to PGlite. */
@@ -43,8 +44,8 @@ describe('drizzle over PGlite in its thread (db/pglite-parsers)', () => {
 
   it('reads every type as drizzle’s own driver does over PGlite in this thread, in and out of a transaction', async () => {
     const before = (await drizzle(pg).execute(EVERY_TYPE)).rows; // drizzle's own driver, its parsers sent with the query
-    expect((await database.db.execute(EVERY_TYPE)).rows).toEqual(before);
-    expect((await database.db.transaction((tx) => tx.execute(EVERY_TYPE))).rows).toEqual(before);
+    expect(rowsOf(await database.db.execute(EVERY_TYPE))).toEqual(before);
+    expect(rowsOf(await database.db.transaction((tx) => tx.execute(EVERY_TYPE)))).toEqual(before);
     expect(before[0]).toMatchObject({ ts: '2026-11-27 14:30:00.123', d: '2026-11-27', nums: '{1.5,2.25}', big: 12345678901234, yes: true, j: { a: [1, 2] }, bytes: Uint8Array.from([0, 255, 16]) });
   });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
 import { sql } from 'drizzle-orm';
 import { databaseUnreachable, openDatabase, type Database } from '../../src/db/client';
 import { isDataException } from '../../src/db/data-errors';
+import { rowsOf } from '../../src/db/repositories/rows';
 import { endPgliteThreadForTest } from '../../src/db/pglite-remote';
 
 /** A statement that keeps PGlite busy for about a tenth of a second of CPU (200k rows aggregated in numeric), no sleep in it. */
@@ -41,8 +42,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its own thread', (
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     try {
-      const { rows } = await database.db.execute(LONG_STATEMENT);
-      expect(rows).toEqual([{ total: LONG_TOTAL }]);
+      expect(rowsOf(await database.db.execute(LONG_STATEMENT))).toEqual([{ total: LONG_TOTAL }]);
     } finally {
       clearInterval(timer);
     }
@@ -79,11 +79,11 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its own thread', (
         inner.rollback();
       }).catch(() => {});
       await tx.execute(sql`insert into thread_notes values (22, 'kept too')`);
-      return (await tx.execute(sql`select count(*)::int as n from thread_notes`)).rows;
+      return rowsOf(await tx.execute(sql`select count(*)::int as n from thread_notes`));
     });
     expect(committed).toEqual([{ n: 2 }]);
-    expect(((await outside) as { rows: unknown[] }).rows).toEqual([{ n: 2 }]);
-    expect((await database.db.execute(sql`select id from thread_notes order by id`)).rows).toEqual([{ id: 20 }, { id: 22 }]);
+    expect(rowsOf(await outside)).toEqual([{ n: 2 }]);
+    expect(rowsOf(await database.db.execute(sql`select id from thread_notes order by id`))).toEqual([{ id: 20 }, { id: 22 }]);
   });
 });
 
@@ -97,7 +97,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite’s thread ending', (
     expect(databaseUnreachable(await caught(database.db.execute(sql`select 1`)))).toBe(true);
     await database.close(); // nothing left to close: it resolves
     const next = await openDatabase({ dataDir: ':memory:' });
-    expect((await next.db.execute(sql`select 1 as one`)).rows).toEqual([{ one: 1 }]);
+    expect(rowsOf(await next.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
     await next.close();
   });
 });
