@@ -19,7 +19,8 @@
  * bun test). If it ends (a crash of PGlite's WebAssembly, an out-of-memory),
  * every request waiting and every later one to a database it held is refused
  * with SQLSTATE 08006 (connection_failure), which the server answers 503, as
- * for a PostgreSQL server that is gone; the next open starts a new thread.
+ * for a PostgreSQL server that is gone; the next request to a database on
+ * disk opens it again in a new thread.
  *
  * @example
  * const pglite = await RemotePglite.open({ dataDir: ':memory:', template: true, wasmModule, wasmHash });
@@ -147,24 +148,30 @@ export class RemotePglite {
   /** Why this database answers no more, once it does not (closed). */
   private gone?: Error;
   private closing?: Promise<void>;
+  /** The database opened again in a new thread after its thread ended, while that is under way. */
+  private reopening?: Promise<void>;
 
   private constructor(
-    private readonly host: Host,
+    private host: Host,
     private readonly db: number,
+    private readonly request: PgliteOpenRequest,
   ) {}
 
   /** Opens a database in PGlite's thread (started now if none runs). */
   static async open(open: PgliteOpenRequest): Promise<RemotePglite> {
-    if (!host || host.gone) host = new Host();
-    const database = new RemotePglite(host, nextDb++);
-    host.hold(1);
+    const database = new RemotePglite(currentHost(), nextDb++, open);
+    await database.openIn(database.host);
+    return database;
+  }
+
+  private async openIn(on: Host): Promise<void> {
+    on.hold(1);
     try {
-      await database.send({ op: 'open', open });
+      await on.send(this.db, { op: 'open', open: this.request });
     } catch (error) {
-      host.hold(-1);
+      on.hold(-1);
       throw error;
     }
-    return database;
   }
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
@@ -178,8 +185,11 @@ export class RemotePglite {
   /** Runs `callback` in one PGlite transaction: committed when it resolves, rolled back when it throws. */
   async transaction<T>(callback: (tx: RemoteTransaction) => Promise<T>): Promise<T> {
     const tx = (await this.send({ op: 'begin' })) as number;
+    const began = this.host;
     let closed = false;
-    const inside = <R>(request: Request) => (closed ? Promise.reject(new Error('Transaction is closed')) : (this.send(request) as Promise<R>));
+    // A transaction belongs to the thread it began in: one that ended took it along.
+    const inside = <R>(request: Request) =>
+      closed ? Promise.reject(new Error('Transaction is closed')) : began.gone ? Promise.reject(began.gone) : (began.send(this.db, request) as Promise<R>);
     const handle: RemoteTransaction = {
       query: <R>(text: string, params?: unknown[], options?: QueryOptions) => inside<Results<R>>({ op: 'query', tx, text, params, options: wireOptions(options) }),
       exec: (text: string) => inside<Results[]>({ op: 'exec', tx, text }),
@@ -191,12 +201,11 @@ export class RemotePglite {
     try {
       result = await callback(handle);
     } catch (error) {
+      await inside({ op: 'end', tx, commit: false }).catch(() => {}); // the callback's error is the one to tell
       closed = true;
-      await this.send({ op: 'end', tx, commit: false }).catch(() => {}); // the callback's error is the one to tell
       throw error;
     }
-    closed = true;
-    await this.send({ op: 'end', tx, commit: true });
+    await inside({ op: 'end', tx, commit: true }).finally(() => (closed = true));
     return result;
   }
 
@@ -229,9 +238,35 @@ export class RemotePglite {
     return this.closing;
   }
 
-  private send(request: Request): Promise<unknown> {
-    return this.gone ? Promise.reject(this.gone) : this.host.send(this.db, request);
+  /**
+   * Sends to the thread. After the thread ended (a crash: the requests waiting
+   * were refused), a database on disk is opened again in a new thread and the
+   * request waits for it — PostgreSQL recovers the data directory from its
+   * write-ahead log as after any crash; an in-memory one is gone with its
+   * thread.
+   */
+  private async send(request: Request): Promise<unknown> {
+    if (this.gone) throw this.gone;
+    if (this.host.gone && this.request.dataDir !== ':memory:') {
+      this.reopening ??= (async () => {
+        const on = currentHost();
+        await this.openIn(on);
+        this.host = on;
+      })()
+        .catch((error: unknown) => {
+          throw Object.assign(threadGone(`opening it again failed: ${error instanceof Error ? error.message : String(error)}`), { cause: error });
+        })
+        .finally(() => (this.reopening = undefined));
+      await this.reopening;
+    }
+    return this.host.send(this.db, request);
   }
+}
+
+/** The thread, started now if none runs or the last one ended. */
+function currentHost(): Host {
+  if (!host || host.gone) host = new Host();
+  return host;
 }
 
 /** Ends PGlite's thread as a crash would (tests: what a request waiting and a later one get). */

@@ -7,6 +7,9 @@
  * process down.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { databaseUnreachable, openDatabase, type Database } from '../../src/db/client';
 import { isDataException } from '../../src/db/data-errors';
@@ -88,7 +91,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its own thread', (
 });
 
 describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite’s thread ending', () => {
-  it('refuses the statement waiting and every later one as unreachable (503), and the next open starts a new thread', async () => {
+  it('refuses the statements to an in-memory database once its thread ended as unreachable (503), and the next open starts a new thread', async () => {
     const database = await openDatabase({ dataDir: ':memory:' });
     const waiting = caught(database.db.execute(LONG_STATEMENT));
     endPgliteThreadForTest();
@@ -99,5 +102,26 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite’s thread ending', (
     const next = await openDatabase({ dataDir: ':memory:' });
     expect(rowsOf(await next.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
     await next.close();
+  });
+
+  it('opens a database on disk again in a new thread at its next statement, with what was committed and without the transaction it ended', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'breakline-pglite-thread-'));
+    try {
+      const database = await openDatabase({ dataDir: join(dir, 'pgdata') });
+      await database.db.execute(sql`create table kept (n int)`);
+      await database.db.execute(sql`insert into kept values (7)`);
+      const ended = await caught(
+        database.db.transaction(async (tx) => {
+          await tx.execute(sql`insert into kept values (8)`);
+          endPgliteThreadForTest();
+          await tx.execute(sql`insert into kept values (9)`);
+        }),
+      );
+      expect(databaseUnreachable(ended)).toBe(true);
+      expect(rowsOf(await database.db.execute(sql`select n from kept order by n`))).toEqual([{ n: 7 }]);
+      await database.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
