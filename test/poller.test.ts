@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'bun:test';
 import { Poller } from '../src/poller';
 import { createLogger } from '../src/log';
+import { until } from './helpers/until';
 
 const log = createLogger('silent');
 
@@ -35,7 +36,7 @@ describe('the background poller', () => {
     const poller = new Poller({ what: 'test pass', log, everyMs: 60_000, pass: gate.pass });
     const first = poller.run();
     const second = poller.run();
-    await Bun.sleep(1); // the pass has begun
+    await until('the pass began', () => gate.began() === 1);
     gate.release();
     await Promise.all([first, second]);
     expect(gate.began()).toBe(1);
@@ -69,8 +70,7 @@ describe('the background poller', () => {
       },
     });
     await poller.run();
-    await Bun.sleep(60); // the retry (10 ms ± 20 % jitter) has run
-    expect(passes).toBe(2);
+    await until('the retry (10 ms ± 20 % jitter)', () => passes === 2);
     await poller.run();
     expect(passes).toBe(3);
     await poller.stop();
@@ -85,8 +85,7 @@ describe('the background poller', () => {
     poller.start();
     let stopped = false;
     const stopping = poller.stop().then(() => (stopped = true));
-    await Bun.sleep(5);
-    expect(gate.began()).toBe(1);
+    await until('the pass began', () => gate.began() === 1);
     expect(stopped).toBe(false);
     gate.release();
     await stopping;
