@@ -14,6 +14,7 @@ import { UserTiersRepository } from '../../src/db/repositories/user-tiers';
 import type { CreatedKeySchema } from '../../src/modules/account/model';
 import { createLogger } from '../../src/log';
 import { createTestContext, errorBody, type TestContext } from '../helpers/app';
+import { until } from '../helpers/until';
 
 const log = createLogger('silent');
 
@@ -73,7 +74,8 @@ describe('a key’s effective tier', () => {
     const free = await ctx.sessionCookie('usr_downgraded', 'free');
     const bySession = await ctx.request('/api/exports', { headers: { cookie: free } });
     expect(bySession.status).toBe(403);
-    await Bun.sleep(50); // the statement is written beside the request, not in its way
+    // The statement is written beside the request, not in its way: the key's next request after it is stored.
+    await until('the free statement stored', async () => (await ctx.services.auth.tiers.of('usr_downgraded'))?.tier === 'free');
     const after = await ctx.request('/api/exports', bearer(key));
     expect(after.status).toBe(403);
     expect((await errorBody(after)).error).toContain('this API key is free');
@@ -86,7 +88,7 @@ describe('a key’s effective tier', () => {
     const free = await ctx.sessionCookie('usr_upgraded', 'free');
     const { key } = (await (await createKey(free)).json()) as CreatedKeySchema;
     await ctx.request(COUNTED, { headers: { cookie: await ctx.sessionCookie('usr_upgraded', 'enterprise') } });
-    await Bun.sleep(50);
+    await until('the enterprise statement stored', async () => (await ctx.services.auth.tiers.of('usr_upgraded'))?.tier === 'enterprise');
     expect((await ctx.request('/api/exports', bearer(key))).status).toBe(403);
   });
 
