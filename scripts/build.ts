@@ -11,8 +11,7 @@
  * any directory without node_modules beside it. `--outfile PATH` builds
  * elsewhere (the standalone test builds into a temporary directory). The
  * synthetic market's daily-path worker (src/providers/synthetic/daily-worker.ts)
- * is a third extra entrypoint, started with Bun's own Worker, and the
- * embedded database's thread (src/db/pglite-thread.ts) a fourth.
+ * is a third extra entrypoint, started with Bun's own Worker.
  *
  * The web console is bundled first (src/console/bundle) and its files are
  * embedded as the module src/console/files.ts becomes in the executable, so the
@@ -60,7 +59,7 @@ const embeddedConsole: BunPlugin = {
 };
 
 const result = await Bun.build({
-  entrypoints: [resolve(ROOT, 'src/index.ts'), resolve(ROOT, 'workers/index.ts'), resolve(ROOT, 'src/providers/synthetic/daily-worker.ts'), resolve(ROOT, 'src/db/pglite-thread.ts'), PISCINA_WORKER],
+  entrypoints: [resolve(ROOT, 'src/index.ts'), resolve(ROOT, 'workers/index.ts'), resolve(ROOT, 'src/providers/synthetic/daily-worker.ts'), PISCINA_WORKER],
   root: ROOT,
   target: 'bun',
   compile: { outfile: OUTFILE },
