@@ -23,10 +23,9 @@
  * it, a timer logs the steps it abandons and exits with code 1. Abandoning is
  * safe: an unfinished transaction (a scan's run, a replay's chunk) rolls back
  * and is done again later. Should the event loop itself be blocked then (a
- * long synchronous call; PGlite's WebAssembly once opened the database on
- * this thread, and runs in a thread of its own now: db/pglite-thread), a
- * watchdog thread writes that to the log and kills the process just before
- * the deadline: a timer on the blocked loop could not.
+ * long synchronous call: PGlite's WebAssembly opening the database on a first
+ * start), a watchdog thread writes that to the log and kills the process
+ * just before the deadline: a timer on the blocked loop could not.
  *
  * @example
  * const shutdown = new Shutdown({ log, warmUp, deadlineMs: 5000, release: () => lock.release() });
@@ -44,7 +43,7 @@ import type { Logger } from '../log';
 const TIMER_EARLY_MS = 500;
 /**
  * How long before the deadline the watchdog kills (at once, whatever runs): for a loop blocked by
- * synchronous work (a large JSON parse, a long computation), which runs the timer late or not at all.
+ * synchronous work, such as PGlite's WebAssembly opening a database, which runs the timer late or not at all.
  */
 const WATCHDOG_EARLY_MS = 100;
 
